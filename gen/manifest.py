@@ -32,7 +32,7 @@ TARGET_KEYS = {"ext", "as", "cc", "cflags", "run", "machine", "pkg"}
 PRIM_KEYS = {"family", "param", "symbol", "kernels", "api", "aliases", "ref", "vectors", "speed", "impl",
              "args", "proto", "align", "check"}
 ARG_KINDS = {"out": 1, "in": 2, "inout": 3}
-IMPL_KEYS = {"features", "gen", "params", "source", "lengths", "why", "has"}
+IMPL_KEYS = {"features", "gen", "params", "source", "lengths", "why", "has", "variants"}
 NOLIMIT = 2 ** 64 - 1
 
 
@@ -65,6 +65,7 @@ class Impl:
     maxlen: int = NOLIMIT
     why: str = ""
     has: list[str] = field(default_factory=list)   # the optional kernels (K? in kernels) it provides
+    variants: list[str] | None = None   # the uarch models to make variants for (None: every one)
     uarch: str = ""               # a per-model variant: the model
     base: str = ""                # a per-model variant: its generic implementation
     alias: bool = False           # a variant whose code is its base's
@@ -226,8 +227,9 @@ def parse(path: str | None = None, root: str = ROOT) -> Manifest:
                 raise _err(rel, ln, col, f"{kw} takes one value")
             setattr(cur, kw, rest[0])
         elif kw == "speed":
-            if not all(w.isdigit() for w in rest):
-                raise _err(rel, ln, col, "speed takes message lengths in bytes")
+            if not all(w.isdigit() and int(w) > 0 for w in rest):
+                raise _err(rel, ln, col, "speed takes message lengths in bytes, each at least 1 "
+                                         "(--table prints ticks per byte)")
             cur.speed = [int(w) for w in rest]
         else:
             setattr(cur, kw, rest)
@@ -269,8 +271,9 @@ def _impl(rel: str, ln: int, text: str, p: Prim, rest: list[str], targets: dict[
         if f"{x}?" not in p.kernels:
             raise _err(rel, ln, text.find("has=") + 1, f"has={x}: {p.name} has no optional kernel '{x}?' "
                                                        "(its kernels line lists them)")
+    variants = None if "variants" not in kv else [x for x in kv["variants"].split(",") if x and x != "none"]
     return Impl(p.name, name, target, feats, kv.get("gen", ""), params, kv.get("source", ""), lo, hi,
-                kv.get("why", ""), has)
+                kv.get("why", ""), has, variants)
 
 
 def _finish(rel: str, p: Prim) -> None:
@@ -300,10 +303,10 @@ def with_variants(m: Manifest, root: str = ROOT) -> Manifest:
         for model in m.uarchs:
             t = model_target(model, root)
             for im in p.impls:
-                if im.target != t or im.uarch:
+                if im.target != t or im.uarch or (im.variants is not None and model not in im.variants):
                     continue
                 v = Impl(p.name, f"{im.name}-{model}", im.target, im.features, im.gen, im.params, "",
-                         im.minlen, im.maxlen, im.why, im.has, model, im.name)
+                         im.minlen, im.maxlen, im.why, im.has, None, model, im.name)
                 v.alias = (v.name, p.name) in aliases
                 extra.append(v)
         p.impls = p.impls + extra

@@ -12,7 +12,7 @@
 typedef unsigned long long u64;
 typedef long long i64;
 
-enum { MAXOP = 8, MAXFILE = 3, NOREG = -1 };
+enum { MAXOP = 6, MAXFILE = 3, NOREG = -1 };
 
 typedef struct Pos { int line, col; } Pos; /* in the current input file */
 
@@ -94,7 +94,8 @@ typedef struct Label {
 /* ---------- machine description (md.c) ---------- */
 enum Acc { AR = 1, AW = 2, ARW = 3, ASCR = 4, AIMM = 8 };
 enum Attr { AMOV = 1, AJUMP = 2, ACJUMP = 4, ALOAD = 8, ASTORE = 16, ARET = 32, ADECL = 256,
-	ACMPU = 64, ACMPS = 128 /* compare forms only for unsigned / signed conditions */ };
+	ACMPU = 64, ACMPS = 128 /* compare forms only for unsigned / signed conditions */,
+	ACMPEQ = 512 /* flags valid for = and != only */ };
 /* flag groups: carry, zero/sign/parity, overflow */
 enum { FLC = 1, FLZ = 2, FLO = 4 };
 
@@ -116,7 +117,8 @@ typedef struct MdLine {
 	int nslot;        /* number of '$' in the shape */
 	MdOp op[MAXOP];
 	int slotop[MAXOP];/* for each '$', its operand index */
-	unsigned def, use;/* flag groups */
+	unsigned def, use;/* flag groups written (incl. clob), read */
+	unsigned clob;    /* flag groups written with no meaning (def=Z clob=C) */
 	int attr;
 	u64 ext;          /* extensions required */
 	u64 noext;        /* extensions that exclude the form (`!avx`) */
@@ -203,24 +205,27 @@ struct Target {
 enum OpndKind { ONONE, OTMP, OIMM, OMEM, OLAB };
 enum MemBase { MBREG, MBSTACK, MBSPILL, MBSYM, MBARG };
 struct Opnd {
-	int kind;
+	/* compact (32 bytes): a long block holds millions of these */
+	signed char kind;
+	signed char mkind; /* OMEM: MemBase */
+	signed char scale; /* OMEM */
+	signed char addr;  /* OMEM, MBSTACK: the address itself (lea) */
 	int tmp;          /* OTMP */
-	i64 imm;          /* OIMM */
 	int lab;          /* OLAB */
-	/* OMEM */
-	int mkind;        /* MemBase */
-	int base, index;  /* temps or -1 (MBREG) */
-	int scale;
-	i64 disp;
+	int base, index;  /* OMEM: temps or -1 (MBREG) */
 	int obj;          /* MBSTACK: var, MBSPILL: slot, MBSYM: const, MBARG: arg index */
-	int addr;         /* MBSTACK: the address itself (lea) */
+	union {
+		i64 imm;      /* OIMM */
+		i64 disp;     /* OMEM */
+	};
 };
 
+enum { KSPLIT = 256 };   /* Ins.keep: a live-range split copy (split.c), never coalesced */
 typedef struct Ins {
 	const MdLine *md;
 	Opnd op[MAXOP];
 	int stmt;         /* index of the source statement, -1 for spill code */
-	int keep;         /* flag groups the source asked to keep */
+	int keep;         /* flag groups the source asked to keep; KSPLIT */
 } Ins;
 
 typedef struct Blk {
@@ -240,11 +245,28 @@ typedef struct Tmp {
 	int fixed;        /* register it must be in, or NOREG */
 	int reg;          /* result of allocation */
 	int slot;         /* spill slot or -1 */
+	int home;         /* 1 + a spill slot that holds this value wherever it is live (a
+	                   * reload, or a definition stored at once), or 0 */
 	int nospill;
 	double cost;
 } Tmp;
 
 typedef struct Slot { int size, align, off; } Slot;
+
+/* ---------- the interference graph (ir.c; coalesce.c builds it, alloc.c colours it) ---------- */
+typedef struct Graph {
+	int n;
+	int **adj;        /* neighbours, for representatives only */
+	int *nadj, *cadj;
+	u64 *eh;          /* edge hash set */
+	int ehcap, ehn;
+	int *alias;       /* union-find: coalesced temps */
+	int (*mv)[2];     /* move instructions: dst, src */
+	int nmv, cmv;
+	double *wmv;      /* move weights */
+	char *mvsplit;    /* the move is a split copy: not merged */
+} Graph;
+
 
 struct Fn {
 	char *name;
@@ -269,6 +291,7 @@ struct Fn {
 	Slot *slot;
 	int nslot;
 	int round;        /* allocation round */
+	Graph *graph;     /* interference graph of the last coalescing (ir.c) */
 	/* frame (filled by layout) */
 	int framesize;
 	int *varoff;      /* stack variable offsets */
@@ -298,6 +321,7 @@ void freeall(void);             /* free the arena */
 void *falloc(size_t n);         /* from the file arena */
 void ffreeall(void);
 char *fstrndup(const char *s, size_t n);
+char *fintern(const char *s, size_t n);   /* shared copy, in the file arena */
 #define GROW(p, n, cap) do { if ((n) >= (cap)) { (cap) = (cap) ? 2 * (cap) : 8; \
 	(p) = xrealloc((p), (cap) * sizeof *(p)); } } while (0)
 u64 *bsnew(int n);
@@ -355,10 +379,6 @@ u64 filemask(int file, u64 ext);   /* allocatable registers (needs the Target se
 Ins *addins(Fn *fn, int b, const MdLine *m);
 const MdLine *findmove(const Target *t, Fn *fn, int type, int kind);
 void selectfn(Fn *fn, const Target *t);
-void freefn(Fn *fn);
-void copyir(Fn *dst, const Fn *src);
-void freeir(Fn *fn);
-double spillcost(const Fn *fn);
 enum { MVREG, MVLOAD, MVSTORE };
 
 /* ---------- taint.c ---------- */
@@ -373,13 +393,29 @@ int opwrites(const Ins *i, int k);
 void live(Fn *fn);
 void loopdepth(Fn *fn);
 
-/* ---------- coalesce.c ---------- */
+/* ---------- ir.c ---------- */
+void freefn(Fn *fn);
+void copyir(Fn *dst, const Fn *src);
+void freeir(Fn *fn);
+double spillcost(const Fn *fn);
+Graph *newgraph(int n);
+void freegraph(Graph *g);
+int rep(Graph *g, int t);                 /* the representative of a coalesced temporary */
+int hasedge(const Graph *g, int a, int b);
+void addedge(Graph *g, int a, int b);
+void addnewedge(Graph *g, int a, int b);  /* an edge known to be absent */
 
-int rep(int t);
+/* ---------- coalesce.c ---------- */
 void coalesce(Fn *fn, const Target *t);
 
 /* ---------- alloc.c ---------- */
 int regalloc(Fn *fn, const Target *t);   /* 1 = done, 0 = spill code added */
+
+/* ---------- split.c ---------- */
+void split(Fn *fn, const Target *t);
+
+/* ---------- spillopt.c ---------- */
+void spillopt(Fn *fn, const Target *t);
 
 /* ---------- frame.c ---------- */
 void frame(Fn *fn, const Target *t);
@@ -431,23 +467,10 @@ void postschedule(Fn *fn, const Target *t, const Model *m);
 void blockstat(Fn *fn, int b, const Model *m, BStat *st);
 
 /* ---------- report.c ---------- */
-void report(FILE *f, Fn *fn, const Target *t, const Model *m);
+void report(FILE *f, Fn *fn, const Target *t, const Model *m);   /* m may be NULL */
+void spillreport(FILE *f, Fn *fn);
 
 /* ---------- targets ---------- */
 extern const Target T_amd64, T_x86, T_ppc32, T_ppc64, T_sparc64;
 
-/* ---------- the interference graph (coalesce.c builds it, alloc.c colours it) ---------- */
-typedef struct Graph {
-	int n;
-	int **adj;        /* neighbours, for representatives only */
-	int *nadj, *cadj;
-	u64 *eh;          /* edge hash set */
-	int ehcap, ehn;
-	int *alias;       /* union-find: coalesced temps */
-	int (*mv)[2];     /* move instructions: dst, src */
-	int nmv, cmv;
-	double *wmv;      /* move weights */
-} Graph;
-extern Graph G;
-int hasedge(int a, int b);
-void addedge(int a, int b);
+

@@ -8,6 +8,7 @@
 #include "all.h"
 
 static Fn *F;
+static Graph *G;  /* F's interference graph (coalesce.c) */
 static const Target *T;
 
 /* a reload or definition of a spilled value serves reads up to this many
@@ -17,8 +18,9 @@ enum { REUSE = 12 };
 static int newslot(int bytes)
 {
 	F->slot = xrealloc(F->slot, (F->nslot + 1) * sizeof(Slot));
-	int a = bytes < 8 ? 8 : bytes > 64 ? 64 : bytes;
-	F->slot[F->nslot] = (Slot){bytes < 8 ? 8 : bytes, a, 0};
+	/* natural size and alignment: int32 slots 4 bytes apart */
+	int a = bytes > 64 ? 64 : bytes;
+	F->slot[F->nslot] = (Slot){bytes, a, 0};
 	return F->nslot++;
 }
 
@@ -28,7 +30,7 @@ static Pos tmppos(int t)
 		for (int i = 0; i < F->blk[b].nins; i++) {
 			Ins *x = &F->blk[b].ins[i];
 			for (int k = 0; k < x->md->nop; k++)
-				if (x->op[k].kind == OTMP && rep(x->op[k].tmp) == t && x->stmt >= 0)
+				if (x->op[k].kind == OTMP && rep(G, x->op[k].tmp) == t && x->stmt >= 0)
 					return F->stmt[x->stmt].pos;
 		}
 	return F->pos;
@@ -89,15 +91,45 @@ static void spill(const int *spilled)
 	int *slotof = xmalloc(n0 * sizeof(int));
 	/* the slot of an original temporary; the ones made here have none */
 #define SLOT(t) ((t) < n0 ? slotof[t] : -1)
+	/* A spilled value already held by a slot (a reload, or a definition
+	 * stored at once) lives in that slot: no second slot and no store.
+	 * Only if every temporary merged into it has that home. */
+	int *home = xmalloc(n0 * sizeof(int));
+	for (int t = 0; t < n0; t++)
+		home[t] = -2; /* not seen */
 	for (int t = 0; t < n0; t++) {
-		int r = rep(t);
+		int r = rep(G, t);
+		if (!spilled[r])
+			continue;
+		int h = F->tmp[t].home ? F->tmp[t].home - 1 : -1;
+		home[r] = home[r] == -2 || home[r] == h ? h : -1;
+	}
+	/* a value spilled to its home is read from the slot at each use, with
+	 * no holder reuse: that reuse is what made its range long (and the
+	 * allocation would not converge) */
+	char *noreuse = xcalloc(n0 + 1, 1);
+	/* the two sides of a split copy (split.c), both spilled, share a
+	 * slot: one dies where the other is born, so the copy is nothing */
+	/* (only two values not interfering, neither with a slot yet: the
+	 * slot is then theirs alone, as if they had been coalesced) */
+	for (int i = 0; i < G->nmv; i++) {
+		int a = rep(G, G->mv[i][0]), b = rep(G, G->mv[i][1]);
+		if (!G->mvsplit[i] || a == b || !spilled[a] || !spilled[b] || F->tmp[a].type != F->tmp[b].type
+		    || F->tmp[a].slot >= 0 || F->tmp[b].slot >= 0 || hasedge(G, a, b))
+			continue;
+		F->tmp[a].slot = F->tmp[b].slot = newslot(typebits(F->tmp[a].type) / 8);
+	}
+	for (int t = 0; t < n0; t++) {
+		int r = rep(G, t);
 		slotof[t] = -1;
 		if (!spilled[r])
 			continue;
 		if (F->tmp[r].slot < 0)
-			F->tmp[r].slot = newslot(typebits(F->tmp[r].type) / 8);
+			F->tmp[r].slot = home[r] >= 0 ? home[r] : newslot(typebits(F->tmp[r].type) / 8);
+		noreuse[t] = home[r] >= 0;
 		slotof[t] = F->tmp[r].slot;
 	}
+	free(home);
 	/* per slot: the new temporary that holds its value since instruction
 	 * holdat (a reload or a definition), reused by reads soon after
 	 * instead of a second load: a store followed at once by a load of the
@@ -120,7 +152,7 @@ static void spill(const int *spilled)
 			for (int k = 0; k < x.md->nop; k++) {
 				Opnd *o = &x.op[k];
 				int s = o->kind == OTMP ? SLOT(o->tmp) : -1, acc = x.md->op[k].acc;
-				if (s >= 0 && holder[s] >= 0 && i - holdat[s] <= REUSE && (acc == AR || acc == ARW)
+				if (s >= 0 && holder[s] >= 0 && i - holdat[s] <= REUSE && (acc == AR || acc == ARW) && !noreuse[o->tmp]
 				    && F->tmp[holder[s]].type == F->tmp[o->tmp].type) {
 					o->tmp = holder[s];
 					F->tmp[holder[s]].nospill = 0; /* its range grew: it may be spilled in turn */
@@ -131,6 +163,17 @@ static void spill(const int *spilled)
 				}
 			}
 			Opnd slotop = {.kind = OMEM, .mkind = MBSPILL, .base = -1, .index = -1};
+			/* a reload into, or a store from, a value now living in that
+			 * very slot is nothing */
+			if ((x.md->attr & AMOV) && x.md->nop == 2) {
+				const Opnd *a = &x.op[0], *c = &x.op[1];
+				if (a->kind == OTMP && c->kind == OMEM && c->mkind == MBSPILL && SLOT(a->tmp) == c->obj)
+					continue;
+				if (c->kind == OTMP && a->kind == OMEM && a->mkind == MBSPILL && SLOT(c->tmp) == a->obj) {
+					holder[a->obj] = -1;
+					continue;
+				}
+			}
 			int ismove = (x.md->attr & AMOV) && x.op[0].kind == OTMP && x.op[1].kind == OTMP;
 			if (ismove) {
 				int d = x.op[0].tmp, s = x.op[1].tmp;
@@ -168,7 +211,8 @@ static void spill(const int *spilled)
 						if (*r[j] >= 0 && SLOT(*r[j]) >= 0) {
 							int t = newtmp(F, -1, F->tmp[*r[j]].type, F->tmp[*r[j]].file);
 							F->tmp[t].nospill = 1;
-							F->tmp[t].mask &= F->tmp[*r[j]].mask | F->tmp[rep(*r[j])].mask;
+							F->tmp[t].home = SLOT(*r[j]) + 1;
+							F->tmp[t].mask &= F->tmp[*r[j]].mask | F->tmp[rep(G, *r[j])].mask;
 							Ins *l = addins(F, b, findmove(T, F, F->tmp[t].type, MVLOAD));
 							l->stmt = x.stmt;
 							l->op[0] = (Opnd){.kind = OTMP, .tmp = t, .base = -1, .index = -1};
@@ -183,7 +227,11 @@ static void spill(const int *spilled)
 				int old_t = o->tmp;
 				int t = newtmp(F, -1, F->tmp[old_t].type, F->tmp[old_t].file);
 				F->tmp[t].nospill = 1;
-				F->tmp[t].mask = F->tmp[rep(old_t)].mask & F->tmp[t].mask;
+				F->tmp[t].mask = F->tmp[rep(G, old_t)].mask & F->tmp[t].mask;
+				/* read from the slot, or stored to it right after: the
+				 * slot holds its value wherever it is read (not a scratch) */
+				if (x.md->op[k].acc != ASCR)
+					F->tmp[t].home = SLOT(old_t) + 1;
 
 				if (opreads(&x, k)) {
 					Ins *l = addins(F, b, findmove(T, F, F->tmp[t].type, MVLOAD));
@@ -222,12 +270,53 @@ static void spill(const int *spilled)
 	free(holder);
 	free(holdat);
 	free(slotof);
+	free(noreuse);
 #undef SLOT
+}
+
+/* a binary min-heap of (key, temporary), ties to the lower temporary */
+typedef struct HEnt { double key; int v; } HEnt;
+typedef struct Heap { HEnt *e; int n, cap; } Heap;
+
+static int hless(HEnt a, HEnt b) { return a.key < b.key || (a.key == b.key && a.v < b.v); }
+
+static void hpush(Heap *h, double key, int v)
+{
+	GROW(h->e, h->n, h->cap);
+	int i = h->n++;
+	h->e[i] = (HEnt){key, v};
+	while (i && hless(h->e[i], h->e[(i - 1) / 2])) {
+		HEnt t = h->e[i];
+		h->e[i] = h->e[(i - 1) / 2];
+		h->e[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static HEnt hpop(Heap *h)
+{
+	HEnt top = h->e[0];
+	h->e[0] = h->e[--h->n];
+	for (int i = 0;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		if (l < h->n && hless(h->e[l], h->e[m]))
+			m = l;
+		if (r < h->n && hless(h->e[r], h->e[m]))
+			m = r;
+		if (m == i)
+			break;
+		HEnt t = h->e[i];
+		h->e[i] = h->e[m];
+		h->e[m] = t;
+		i = m;
+	}
+	return top;
 }
 
 int regalloc(Fn *fn, const Target *t)
 {
 	F = fn;
+	G = fn->graph;
 	T = t;
 	int n = fn->ntmp;
 	int *deg = alloc(n * sizeof(int)), *removed = alloc(n * sizeof(int));
@@ -235,17 +324,19 @@ int regalloc(Fn *fn, const Target *t)
 	int *spilled = alloc(n * sizeof(int)), nspilled = 0;
 	int *color = alloc(n * sizeof(int));
 	int *work = alloc(n * sizeof(int)), nwork = 0;
-	int remaining = 0;
+	int remaining = 0, heapinit = 0;
+	Heap hp = {0};
+#define SKEY(i) (fn->tmp[i].nospill ? 1e300 : fn->tmp[i].cost / (deg[i] + 1))
 	/* partners, for biased colouring: the two sides of each copy, and
 	 * the result and the operand of `x = x ^ t` (one variable, two webs
 	 * when the form writes a separate register): the same register for
 	 * both keeps a variable updated in a loop in one register, which a
 	 * colouring of the webs alone can miss (they form a cycle through
 	 * the back edge, and Chaitin's heuristic then spills) */
-	int npr = G.nmv, cpr = G.nmv + 16;
+	int npr = G->nmv, cpr = G->nmv + 16;
 	int (*pr)[2] = xmalloc(cpr * sizeof *pr);
-	if (G.nmv)
-		memcpy(pr, G.mv, G.nmv * sizeof *pr);
+	if (G->nmv)
+		memcpy(pr, G->mv, G->nmv * sizeof *pr);
 	for (int b = 0; b < fn->nblk; b++)
 		for (int i = 0; i < fn->blk[b].nins; i++) {
 			const Ins *x = &fn->blk[b].ins[i];
@@ -254,7 +345,7 @@ int regalloc(Fn *fn, const Target *t)
 					int d = x->op[k].tmp, s = x->op[j].tmp;
 					if (x->md->op[k].acc != AW || x->md->op[j].acc != AR || x->op[k].kind != OTMP
 					    || x->op[j].kind != OTMP || fn->tmp[d].var < 0 || fn->tmp[d].var != fn->tmp[s].var
-					    || fn->tmp[d].file != fn->tmp[s].file || rep(d) == rep(s))
+					    || fn->tmp[d].file != fn->tmp[s].file || rep(G, d) == rep(G, s))
 						continue;
 					if (npr == cpr)
 						pr = xrealloc(pr, (cpr *= 2) * sizeof *pr);
@@ -264,8 +355,8 @@ int regalloc(Fn *fn, const Target *t)
 		}
 	int *pstart = alloc((n + 1) * sizeof(int)), *plist = alloc((2 * npr + 1) * sizeof(int));
 	for (int i = 0; i < npr; i++) {
-		pstart[rep(pr[i][0])]++;
-		pstart[rep(pr[i][1])]++;
+		pstart[rep(G, pr[i][0])]++;
+		pstart[rep(G, pr[i][1])]++;
 	}
 	for (int i = 0, acc = 0; i <= n; i++) {
 		int c = i < n ? pstart[i] : 0;
@@ -275,18 +366,21 @@ int regalloc(Fn *fn, const Target *t)
 	int *pfill = alloc((n + 1) * sizeof(int));
 	memcpy(pfill, pstart, (n + 1) * sizeof(int));
 	for (int i = 0; i < npr; i++) {
-		int a = rep(pr[i][0]), b = rep(pr[i][1]);
+		int a = rep(G, pr[i][0]), b = rep(G, pr[i][1]);
 		plist[pfill[a]++] = b;
 		plist[pfill[b]++] = a;
 	}
 	for (int i = 0; i < n; i++) {
 		color[i] = NOREG;
-		deg[i] = G.nadj[i];
-		if (rep(i) != i) {
+		deg[i] = G->nadj[i];
+		if (rep(G, i) != i) {
 			removed[i] = 1;
 			continue;
 		}
-		if (fn->tmp[i].fixed != NOREG) {
+		/* precoloured: what must be in its register; a spillable value
+		 * merged with a fixed register is coloured (its mask is that
+		 * register) and may be spilled like any other */
+		if (fn->tmp[i].fixed != NOREG && fn->tmp[i].nospill) {
 			color[i] = fn->tmp[i].fixed;
 			removed[i] = 1;
 			continue;
@@ -307,23 +401,35 @@ int regalloc(Fn *fn, const Target *t)
 			}
 		}
 		if (v < 0) {
-			/* blocked: push the cheapest candidate optimistically */
-			double best = 0;
-			for (int i = 0; i < n; i++) {
-				if (removed[i])
-					continue;
-				double c = fn->tmp[i].nospill ? 1e300 : fn->tmp[i].cost / (deg[i] + 1);
-				if (v < 0 || c < best) {
-					v = i;
-					best = c;
-				}
+			/* blocked: push the cheapest candidate optimistically (a
+			 * heap with lazy updates: degrees only fall, so a key only
+			 * rises; a popped entry whose key rose goes back in) */
+			if (!heapinit) {
+				heapinit = 1;
+				for (int i = 0; i < n; i++)
+					if (!removed[i])
+						hpush(&hp, SKEY(i), i);
 			}
+			while (hp.n) {
+				HEnt e = hpop(&hp);
+				if (removed[e.v])
+					continue;
+				double c = SKEY(e.v);
+				if (c > e.key) {
+					hpush(&hp, c, e.v);
+					continue;
+				}
+				v = e.v;
+				break;
+			}
+			if (v < 0)
+				die("register allocation: no node to simplify");
 		}
 		removed[v] = 1;
 		remaining--;
 		stack[nstack++] = v;
-		for (int j = 0; j < G.nadj[v]; j++) {
-			int m = G.adj[v][j];
+		for (int j = 0; j < G->nadj[v]; j++) {
+			int m = G->adj[v][j];
 			if (!removed[m] && --deg[m] == popcnt(fn->tmp[m].mask) - 1)
 				work[nwork++] = m;
 		}
@@ -333,16 +439,28 @@ int regalloc(Fn *fn, const Target *t)
 		int v = stack[--nstack];
 		Tmp *x = &fn->tmp[v];
 		u64 used = 0, pref = 0;
-		for (int j = 0; j < G.nadj[v]; j++)
-			if (color[G.adj[v][j]] != NOREG)
-				used |= 1ull << color[G.adj[v][j]];
+		for (int j = 0; j < G->nadj[v]; j++)
+			if (color[G->adj[v][j]] != NOREG)
+				used |= 1ull << color[G->adj[v][j]];
 		u64 avail = x->mask & ~used;
+		/* leave an uncoloured neighbour's only register to it when it
+		 * is worth at least as much as v (a value merged with a fixed
+		 * register); a cheaper one may lose it and be spilled */
+		u64 reserved = 0;
+		for (int j = 0; j < G->nadj[v]; j++) {
+			int m = G->adj[v][j];
+			if (color[m] == NOREG && !spilled[m] && popcnt(fn->tmp[m].mask) == 1
+			    && (fn->tmp[m].nospill || fn->tmp[m].cost / (G->nadj[m] + 1) >= (x->nospill ? 1e300 : x->cost / (G->nadj[v] + 1))))
+				reserved |= fn->tmp[m].mask;
+		}
+		if (avail & ~reserved)
+			avail &= ~reserved;
 		if (!avail) {
 			if (x->nospill) {
 				/* spill a spillable neighbour instead */
 				int best = -1;
-				for (int j = 0; j < G.nadj[v]; j++) {
-					int m = G.adj[v][j];
+				for (int j = 0; j < G->nadj[v]; j++) {
+					int m = G->adj[v][j];
 					if (color[m] != NOREG && fn->tmp[m].fixed == NOREG && !fn->tmp[m].nospill && !spilled[m]
 					    && (best < 0 || fn->tmp[m].cost < fn->tmp[best].cost))
 						best = m;
@@ -376,11 +494,13 @@ int regalloc(Fn *fn, const Target *t)
 		for (int f = 0; f < MAXFILE; f++)
 			fn->usedregs[f] = 0;
 		for (int i = 0; i < n; i++) {
-			fn->tmp[i].reg = color[rep(i)];
+			fn->tmp[i].reg = color[rep(G, i)];
 			if (fn->tmp[i].reg != NOREG)
 				fn->usedregs[fn->tmp[i].file] |= 1ull << fn->tmp[i].reg;
 		}
 	}
 	free(pr);
+	free(hp.e);
+#undef SKEY
 	return nspilled == 0;
 }

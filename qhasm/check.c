@@ -172,7 +172,9 @@ static void addop(Stmt *s, int *cap, SOp o)
 {
 	if (s->nop >= MAXOP)
 		err(o.pos, "too many operands");
-	GROW(s->op, s->nop, *cap);
+	/* exactly sized: a long block has millions of statements */
+	(void)cap;
+	s->op = xrealloc(s->op, (s->nop + 1) * sizeof *s->op);
 	s->op[s->nop++] = o;
 }
 
@@ -219,7 +221,10 @@ static void pins(Fn *fn, Stmt *s)
 			o.var = findvar(k->s);
 		} else if (k->kind == KID && findconst(k->s) >= 0) {
 			err(k->pos, "constant '%s' is data: read it with memN[%s]", k->s, k->s);
-		} else if (k->kind == KID && !isreserved(k->s) && !(i + 1 < n && isop(&t[i + 1], "("))) {
+		} else if (k->kind == KID && !isreserved(k->s) && !(i + 1 < n && isop(&t[i + 1], "("))
+			   && !(i > 0 && isop(&t[i - 1], "(") && i + 1 < n && isop(&t[i + 1], ")"))) {
+			/* (NAME): a type cast such as (uint128), which a target without
+			 * such a form does not reserve; select.c says so */
 			err(k->pos, "undeclared variable '%s'", k->s);
 		} else
 			opnd = 0;
@@ -242,7 +247,7 @@ static void pins(Fn *fn, Stmt *s)
 		i = next;
 	}
 	*p = 0;
-	s->shape = fstrndup(shape, p - shape);
+	s->shape = fintern(shape, p - shape);
 }
 
 static void pinput(Fn *fn, Stmt *s, const Target *tg)

@@ -2,100 +2,15 @@
  * two sides of register copies when that cannot make the graph harder to
  * colour (Briggs' conservative test), respecting register masks and
  * fixed registers.  A merged copy becomes `mov r, r` and is dropped at
- * emission.  Needs: live.c.  Provides: G (graph, alias, moves), Tmp.cost. */
+ * emission.  Needs: live.c.  Provides: Fn.graph (ir.c: edges, alias,
+ * moves), Tmp.cost. */
 #include "all.h"
-
-Graph G;
 
 /* beyond this many simultaneously live values the interference graph
  * (quadratic in them) would not fit in memory: a clean error instead */
 enum { MAXLIVE = 4096 };
 
-int rep(int t)
-{
-	while (G.alias[t] != t)
-		t = G.alias[t] = G.alias[G.alias[t]];
-	return t;
-}
-
-static u64 ekey(int a, int b)
-{
-	if (a > b) {
-		int t = a;
-		a = b;
-		b = t;
-	}
-	return ((u64)(unsigned)a << 32 | (unsigned)b) + 1;
-}
-
-static unsigned ehash(u64 k)
-{
-	k *= 0x9E3779B97F4A7C15ull;
-	return (unsigned)(k >> 32);
-}
-
-int hasedge(int a, int b)
-{
-	u64 k = ekey(a, b);
-	for (unsigned i = ehash(k) & (G.ehcap - 1);; i = (i + 1) & (G.ehcap - 1)) {
-		if (!G.eh[i])
-			return 0;
-		if (G.eh[i] == k)
-			return 1;
-	}
-}
-
-static void ehinsert(u64 k)
-{
-	unsigned i = ehash(k) & (G.ehcap - 1);
-	while (G.eh[i])
-		i = (i + 1) & (G.ehcap - 1);
-	G.eh[i] = k;
-	G.ehn++;
-}
-
-static void push(int a, int b)
-{
-	if (G.nadj[a] == G.cadj[a]) {
-		G.cadj[a] = G.cadj[a] ? 2 * G.cadj[a] : 4;
-		G.adj[a] = xrealloc(G.adj[a], G.cadj[a] * sizeof(int));
-	}
-	G.adj[a][G.nadj[a]++] = b;
-}
-
-void addedge(int a, int b)
-{
-	if (a == b || hasedge(a, b))
-		return;
-	if (2 * (G.ehn + 1) > G.ehcap) {
-		u64 *old = G.eh;
-		int oc = G.ehcap;
-		G.ehcap *= 2;
-		G.eh = xcalloc(G.ehcap, sizeof(u64));
-		G.ehn = 0;
-		for (int i = 0; i < oc; i++)
-			if (old[i])
-				ehinsert(old[i]);
-		free(old);
-	}
-	ehinsert(ekey(a, b));
-	push(a, b);
-	push(b, a);
-}
-
-static void freegraph(void)
-{
-	for (int i = 0; i < G.n; i++)
-		free(G.adj[i]);
-	free(G.adj);
-	free(G.nadj);
-	free(G.cadj);
-	free(G.eh);
-	free(G.alias);
-	free(G.mv);
-	free(G.wmv);
-	memset(&G, 0, sizeof G);
-}
+static Graph *G;  /* the function's graph (Fn.graph), built here */
 
 /* a sparse set of live temporaries */
 static int *dense, *sparse, nlive;
@@ -129,7 +44,17 @@ static void edge(Fn *fn, int a, int b)
 			err(p, "the fixed registers of this instruction cannot be satisfied: '%s' is pinned to a register it needs", vars[v].name);
 		err(p, "the fixed registers of this instruction cannot be satisfied");
 	}
-	addedge(a, b);
+	addedge(G, a, b);
+}
+
+/* edge() for a pair known not to be joined yet */
+static void newedge(Fn *fn, int a, int b)
+{
+	if (a == b || fn->tmp[a].file != fn->tmp[b].file)
+		return;
+	if (fn->tmp[a].fixed != NOREG && fn->tmp[a].fixed == fn->tmp[b].fixed)
+		edge(fn, a, b); /* the error */
+	addnewedge(G, a, b);
 }
 
 static int nuses(const Ins *x, int *u)
@@ -150,27 +75,24 @@ static int nuses(const Ins *x, int *u)
 
 static void build(Fn *fn)
 {
-	freegraph();
-	G.n = fn->ntmp;
-	G.adj = xcalloc(G.n, sizeof *G.adj);
-	G.nadj = xcalloc(G.n, sizeof(int));
-	G.cadj = xcalloc(G.n, sizeof(int));
-	G.ehcap = 1024;
-	G.eh = xcalloc(G.ehcap, sizeof(u64));
-	G.alias = xmalloc(G.n * sizeof(int));
-	for (int i = 0; i < G.n; i++) {
-		G.alias[i] = i;
+	freegraph(fn->graph);
+	G = fn->graph = newgraph(fn->ntmp);
+	for (int i = 0; i < G->n; i++)
 		fn->tmp[i].cost = 0;
-	}
-	dense = alloc(G.n * sizeof(int));
-	sparse = alloc(G.n * sizeof(int));
+	dense = alloc(G->n * sizeof(int));
+	sparse = alloc(G->n * sizeof(int));
+	/* stamp[t] == at: t is already a neighbour of the definition being
+	 * joined to the live set (most of those edges exist already: a value
+	 * redefined in place meets the same neighbours again), which spares
+	 * the hash lookups */
+	int *stamp = alloc(G->n * sizeof(int)), at = 0;
 	for (int b = 0; b < fn->nblk; b++) {
 		Blk *bl = &fn->blk[b];
 		double w = 1;
 		for (int d = 0; d < bl->depth && d < 8; d++)
 			w *= 10;
 		nlive = 0;
-		for (int j = 0; j < bswords(G.n); j++)
+		for (int j = 0; j < bswords(G->n); j++)
 			for (u64 v = bl->out[j]; v; v &= v - 1)
 				setlive(j * 64 + ctz(v));
 		for (int i = bl->nins - 1; i >= 0; i--) {
@@ -181,11 +103,13 @@ static void build(Fn *fn)
 			int multi = strchr(x->md->tmpl, ';') != NULL;
 			if (ismove) {
 				clrlive(x->op[1].tmp);
-				GROW(G.mv, G.nmv, G.cmv);
-				G.wmv = xrealloc(G.wmv, G.cmv * sizeof(double));
-				G.mv[G.nmv][0] = x->op[0].tmp;
-				G.mv[G.nmv][1] = x->op[1].tmp;
-				G.wmv[G.nmv++] = w;
+				GROW(G->mv, G->nmv, G->cmv);
+				G->wmv = xrealloc(G->wmv, G->cmv * sizeof(double));
+				G->mvsplit = xrealloc(G->mvsplit, G->cmv);
+				G->mvsplit[G->nmv] = (x->keep & KSPLIT) != 0;
+				G->mv[G->nmv][0] = x->op[0].tmp;
+				G->mv[G->nmv][1] = x->op[1].tmp;
+				G->wmv[G->nmv++] = w;
 			}
 			if (nlive > MAXLIVE)
 				err(x->stmt >= 0 ? fn->stmt[x->stmt].pos : fn->pos,
@@ -196,8 +120,18 @@ static void build(Fn *fn)
 				if (!opwrites(x, k))
 					continue;
 				int d = x->op[k].tmp;
-				for (int l = 0; l < nlive; l++)
-					edge(fn, d, dense[l]);
+				if (G->nadj[d] <= 4 * nlive + 16) {
+					at++;
+					for (int j = 0; j < G->nadj[d]; j++)
+						stamp[G->adj[d][j]] = at;
+					for (int l = 0; l < nlive; l++)
+						if (stamp[dense[l]] != at) {
+							stamp[dense[l]] = at;
+							newedge(fn, d, dense[l]);
+						}
+				} else
+					for (int l = 0; l < nlive; l++)
+						edge(fn, d, dense[l]);
 				/* scratch registers, and outputs of multi-instruction
 				 * templates, are written while inputs are still read */
 				if (multi || x->md->op[k].acc == ASCR)
@@ -223,14 +157,16 @@ static void build(Fn *fn)
 	}
 }
 
-static int deg(Fn *fn, int n) { (void)fn; return G.nadj[n]; }
+static int deg(Fn *fn, int n) { (void)fn; return G->nadj[n]; }
 
 static int K(Fn *fn, int n) { return popcnt(fn->tmp[n].mask); }
+
+static int *ma, *mb, mark; /* neighbour marks for canmerge() */
 
 static int canmerge(Fn *fn, int a, int b)
 {
 	Tmp *x = &fn->tmp[a], *y = &fn->tmp[b];
-	if (x->file != y->file || hasedge(a, b) || !(x->mask & y->mask))
+	if (x->file != y->file || hasedge(G, a, b) || !(x->mask & y->mask))
 		return 0;
 	if (x->fixed != NOREG && y->fixed != NOREG)
 		return x->fixed == y->fixed;
@@ -239,21 +175,27 @@ static int canmerge(Fn *fn, int a, int b)
 		int o = x->fixed != NOREG ? b : a;
 		if (!(fn->tmp[o].mask >> r & 1))
 			return 0;
-		for (int i = 0; i < G.nadj[o]; i++)
-			if (fn->tmp[G.adj[o][i]].fixed == r)
+		for (int i = 0; i < G->nadj[o]; i++)
+			if (fn->tmp[G->adj[o][i]].fixed == r)
 				return 0;
 		return 1;
 	}
-	/* Briggs: fewer than K neighbours of significant degree */
+	/* Briggs: fewer than K neighbours of significant degree (the
+	 * neighbours of a and of b are marked: no hash lookups) */
 	u64 m = x->mask & y->mask;
 	int k = popcnt(m), sig = 0;
+	mark++;
+	for (int i = 0; i < G->nadj[a]; i++)
+		ma[G->adj[a][i]] = mark;
+	for (int i = 0; i < G->nadj[b]; i++)
+		mb[G->adj[b][i]] = mark;
 	for (int s = 0; s < 2; s++) {
-		int c = s ? b : a, o = s ? a : b;
-		for (int i = 0; i < G.nadj[c]; i++) {
-			int nb = G.adj[c][i];
-			if (s && hasedge(o, nb))
+		int c = s ? b : a;
+		for (int i = 0; i < G->nadj[c]; i++) {
+			int nb = G->adj[c][i];
+			if (s && ma[nb] == mark)
 				continue; /* counted once */
-			int d = deg(fn, nb) - (hasedge(a, nb) && hasedge(b, nb));
+			int d = deg(fn, nb) - (ma[nb] == mark && mb[nb] == mark);
 			if (fn->tmp[nb].fixed != NOREG || d >= K(fn, nb))
 				sig++;
 		}
@@ -263,11 +205,16 @@ static int canmerge(Fn *fn, int a, int b)
 
 static void removeadj(int n, int b)
 {
-	for (int i = 0; i < G.nadj[n]; i++)
-		if (G.adj[n][i] == b) {
-			G.adj[n][i] = G.adj[n][--G.nadj[n]];
+	for (int i = 0; i < G->nadj[n]; i++)
+		if (G->adj[n][i] == b) {
+			G->adj[n][i] = G->adj[n][--G->nadj[n]];
 			return;
 		}
+}
+
+static int pinned(const Fn *fn, int t)
+{
+	return fn->tmp[t].var >= 0 && vars[fn->tmp[t].var].pin && fn->tmp[t].fixed != NOREG;
 }
 
 static void merge(Fn *fn, int a, int b)
@@ -277,25 +224,30 @@ static void merge(Fn *fn, int a, int b)
 		x->fixed = y->fixed;
 	x->mask &= y->mask;
 	x->cost += y->cost;
-	x->nospill = x->fixed != NOREG || (x->nospill && y->nospill);
-	for (int i = 0; i < G.nadj[b]; i++) {
-		int n = G.adj[b][i];
+	/* a value joined to a fixed register (an argument, a mul operand)
+	 * may still be spilled, unless the user pinned it there */
+	x->nospill = pinned(fn, a) || pinned(fn, b) || (x->nospill && y->nospill);
+	for (int i = 0; i < G->nadj[b]; i++) {
+		int n = G->adj[b][i];
 		removeadj(n, b);
-		addedge(a, n);
+		addedge(G, a, n);
 	}
-	G.nadj[b] = 0;
-	G.alias[b] = a;
+	G->nadj[b] = 0;
+	G->alias[b] = a;
 }
 
 void coalesce(Fn *fn, const Target *t)
 {
 	(void)t;
 	build(fn);
+	ma = alloc(G->n * sizeof(int));
+	mb = alloc(G->n * sizeof(int));
+	mark = 0;
 	for (int changed = 1, pass = 0; changed && pass < 4; pass++) {
 		changed = 0;
-		for (int i = 0; i < G.nmv; i++) {
-			int a = rep(G.mv[i][0]), b = rep(G.mv[i][1]);
-			if (a == b || !canmerge(fn, a, b))
+		for (int i = 0; i < G->nmv; i++) {
+			int a = rep(G, G->mv[i][0]), b = rep(G, G->mv[i][1]);
+			if (a == b || G->mvsplit[i] || !canmerge(fn, a, b))
 				continue;
 			if (fn->tmp[b].fixed != NOREG) {
 				int s = a;

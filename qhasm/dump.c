@@ -104,13 +104,13 @@ void dump(FILE *f, Fn *fn, const Target *t, int stage)
 			fprintf(f, "\n");
 		}
 	}
-	if (stage == 'O')
-		for (int i = 0; i < fn->ntmp; i++)
-			if (rep(i) != i) {
+	if (stage == 'O' && fn->graph)
+		for (int i = 0; i < fn->ntmp && i < fn->graph->n; i++)
+			if (rep(fn->graph, i) != i) {
 				fprintf(f, "coalesced ");
 				tmpname(f, fn, i, stage);
 				fprintf(f, " into ");
-				tmpname(f, fn, rep(i), stage);
+				tmpname(f, fn, rep(fn->graph, i), stage);
 				fprintf(f, "\n");
 			}
 	if (stage == 'F')

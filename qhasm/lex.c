@@ -84,7 +84,7 @@ Tok *lex(const char *s, int lineno, int *ntok)
 			q = p + strlen(ops[i]);
 			k->kind = KOP;
 		}
-		k->s = fstrndup(p, q - p);
+		k->s = fintern(p, q - p);
 		n++;
 		p = q;
 	}

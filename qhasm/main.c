@@ -1,45 +1,12 @@
 /* main.c: the qhasm command.  Reads a .q file and writes assembly for one
- * target.  The passes, in order, are the table below; `-d LETTERS` dumps
- * the state after the passes named by those letters. */
+ * target.  The passes run one after the other in run(), in order;
+ * `-d LETTERS` dumps the state after the passes named by those letters. */
 #include <setjmp.h>
 #include <unistd.h>
 #include "all.h"
 
-typedef struct Pass { char letter; const char *name; void (*run)(Fn *, const Target *); } Pass;
-
 static const Model *model;  /* -u: schedule for this microarchitecture */
 static int wantreport;      /* --report */
-
-static void selectpass(Fn *fn, const Target *t) { selectfn(fn, t); loopdepth(fn); }
-static void schedpass(Fn *fn, const Target *t)
-{
-	if (model) {
-		live(fn);
-		schedule(fn, t, model);
-	}
-}
-static void plive(Fn *fn, const Target *t) { (void)t; live(fn); }
-static void postpass(Fn *fn, const Target *t)
-{
-	if (model)
-		postschedule(fn, t, model);
-}
-static void pframe(Fn *fn, const Target *t) { frame(fn, t); }
-
-/* The pipeline.  live, coalesce and alloc repeat until allocation needs
- * no more spill code (see run()). */
-static const Pass passes[] = {
-	{'C', "check", check},
-	{'S', "select", selectpass},
-	{'T', "taint", taint},
-	{'W', "webs", webs},
-	{'H', "schedule", schedpass},
-	{'L', "live", plive},
-	{'O', "coalesce", coalesce},
-	{'A', "alloc", NULL},
-	{'K', "postschedule", postpass},
-	{'F', "frame", pframe},
-};
 
 static const Target *targets[] = {&T_amd64, &T_x86, &T_ppc32, &T_ppc64, &T_sparc64};
 
@@ -56,7 +23,8 @@ static void usage(FILE *f)
 	fprintf(f, "\n"
 		"  -x EXTS     enable CPU extensions (comma-separated) in addition to 'cpu' lines\n"
 		"  -u MODEL    schedule for a microarchitecture model (a name, or a .model file)\n"
-		"  --report    print the cost report (needs -u) instead of assembly (unless -o)\n"
+		"  --report    print the spill code per function and loop, and with -u the cost\n"
+		"              report, instead of assembly (unless -o)\n"
 		"  --rename OLD=NEW  rename global symbols (per-model variants: --rename _avx2_=_avx2_zen4_)\n"
 		"  -o OUT      output file (default: standard output); written only on success\n"
 		"  -d LETTERS  dump the state after passes to standard error:\n"
@@ -74,16 +42,22 @@ static void dumpif(Fn *fn, const Target *t, char c)
 /* the register-allocation loop: spill code changes liveness */
 static void allocate(Fn *fn, const Target *t)
 {
+	split(fn, t);
 	for (;;) {
 		live(fn);
 		dumpif(fn, t, 'L');
 		coalesce(fn, t);
 		dumpif(fn, t, 'O');
-		if (regalloc(fn, t))
+		int done = regalloc(fn, t);
+		if (getenv("QHASM_DEBUG_ALLOC"))
+			fprintf(stderr, "%s: allocation round %d: %d temporaries, %d slots%s\n", fn->name, fn->round, fn->ntmp,
+				fn->nslot, done ? ", done" : "");
+		if (done)
 			break;
 		if (fn->round > 64)
 			die("register allocation of %s did not converge", fn->name);
 	}
+	spillopt(fn, t);
 	dumpif(fn, t, 'A');
 }
 
@@ -106,26 +80,50 @@ static void allocate_scheduled(Fn *fn, const Target *t, const Fn *unsched)
 	freeir(&alt);
 }
 
+/* after selection the IR holds everything the statements' operands said:
+ * they are freed (a long block has millions of them) */
+static void freestmtops(Fn *fn)
+{
+	for (int i = 0; i < fn->nstmt; i++) {
+		free(fn->stmt[i].op);
+		fn->stmt[i].op = NULL;
+		fn->stmt[i].nop = 0;
+	}
+}
+
+/* The pipeline, one pass after the other, each followed by its dump
+ * (-d LETTER).  split, live, coalesce, alloc and spillopt run inside
+ * allocate(). */
 static void run(Fn *fn, const Target *t, FILE *out)
 {
 	Fn unsched = {0};
 	dumpif(fn, t, 'P');
-	for (size_t i = 0; i < sizeof passes / sizeof *passes; i++) {
-		if (passes[i].letter == 'L' || passes[i].letter == 'O')
-			continue; /* run inside allocate() */
-		if (passes[i].letter == 'H' && model)
-			copyir(&unsched, fn);
-		if (passes[i].letter == 'A' && model)
-			allocate_scheduled(fn, t, &unsched);
-		else if (passes[i].letter == 'A')
-			allocate(fn, t);
-		else {
-			passes[i].run(fn, t);
-			dumpif(fn, t, passes[i].letter);
-		}
+	check(fn, t);
+	dumpif(fn, t, 'C');
+	selectfn(fn, t);
+	loopdepth(fn);
+	freestmtops(fn);
+	dumpif(fn, t, 'S');
+	taint(fn, t);
+	dumpif(fn, t, 'T');
+	webs(fn, t);
+	dumpif(fn, t, 'W');
+	if (model) {
+		copyir(&unsched, fn); /* allocate_scheduled() tries the source order too */
+		live(fn);
+		schedule(fn, t, model);
 	}
-	if (model)
+	dumpif(fn, t, 'H');
+	if (model) {
+		allocate_scheduled(fn, t, &unsched);
 		freeir(&unsched);
+	} else
+		allocate(fn, t);
+	if (model)
+		postschedule(fn, t, model);
+	dumpif(fn, t, 'K');
+	frame(fn, t);
+	dumpif(fn, t, 'F');
 	if (wantreport)
 		report(stdout, fn, t, model);
 	if (out)
@@ -236,10 +234,6 @@ int main(int argc, char **argv)
 	mdload(t);
 	if (uname)
 		model = modelload(uname, t);
-	if (wantreport && !model) {
-		fprintf(stderr, "qhasm: --report needs a model (-u MODEL)\n");
-		return 2;
-	}
 	u64 extra = 0;
 	if (exts) {
 		char *s = xstrdup(exts);

@@ -67,7 +67,14 @@ void canon(Tok *t, int n, Tok **out, int *nout)
 			d--;
 	}
 	int lhs = k - d;
-	Tok *o = falloc((n + lhs + 1) * sizeof *o);
+	/* a scratch buffer: every caller is done with the result before the
+	 * next call */
+	static Tok *o;
+	static int ocap;
+	if (ocap < n + lhs + 1) {
+		ocap = 2 * (n + lhs + 1);
+		o = xrealloc(o, ocap * sizeof *o);
+	}
 	int m = 0;
 	for (int i = 0; i < k; i++)
 		o[m++] = t[i];
@@ -76,7 +83,7 @@ void canon(Tok *t, int n, Tok **out, int *nout)
 	for (int i = d; i < k; i++)
 		o[m++] = t[i];
 	o[m] = t[k];
-	o[m++].s = fstrndup(t[k].s, strlen(t[k].s) - 1);
+	o[m++].s = fintern(t[k].s, strlen(t[k].s) - 1);
 	for (int i = k + 1; i < n; i++)
 		o[m++] = t[i];
 	*out = o;
@@ -185,9 +192,10 @@ static void parseops(const Target *t, MdLine *m, char *s)
 static void parseattr(MdLine *m, char *s)
 {
 	for (char *p = strtok(s, " \t"); p; p = strtok(NULL, " \t")) {
-		unsigned *fl = !strncmp(p, "def=", 4) ? &m->def : !strncmp(p, "use=", 4) ? &m->use : NULL;
+		unsigned *fl = !strncmp(p, "def=", 4) ? &m->def : !strncmp(p, "use=", 4) ? &m->use
+			     : !strncmp(p, "clob=", 5) ? &m->clob : NULL;
 		if (fl) {
-			for (char *c = p + 4; *c; c++)
+			for (char *c = strchr(p, '=') + 1; *c; c++)
 				*fl |= *c == 'C' ? FLC : *c == 'Z' ? FLZ : *c == 'O' ? FLO : (mderr(m->lineno, "bad flag in '%s'", p), 0);
 		} else if (!strcmp(p, "mov"))
 			m->attr |= AMOV;
@@ -203,6 +211,8 @@ static void parseattr(MdLine *m, char *s)
 			m->attr |= ACMPU;
 		else if (!strcmp(p, "scmp"))
 			m->attr |= ACMPS;
+		else if (!strcmp(p, "eqcmp"))
+			m->attr |= ACMPEQ;
 		else if (!strncmp(p, "unit=", 5))
 			m->unit = xstrdup(p + 5);
 		else if (strcmp(p, "-"))
@@ -314,6 +324,10 @@ void mdload(const Target *t)
 		m->pattern = xstrdup(trim(f[0]));
 		parseops(t, m, trim(f[1]));
 		parseattr(m, trim(f[2]));
+		/* a clobbered group is written too, but cannot be kept */
+		if (m->def & m->clob)
+			mderr(lineno, "a flag group both set (def=) and clobbered (clob=)%s", "");
+		m->def |= m->clob;
 		m->ext = parseext(t, trim(f[3]), lineno, &m->noext);
 		m->tmpl = xstrdup(trim(f[4]));
 		parsepattern(m);

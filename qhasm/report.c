@@ -6,7 +6,9 @@
  * the busiest set bounds the cycles), the critical-path lower bound, and
  * the list scheduler's length.  Loop control (the branch, its compare and
  * the induction update) is counted apart, so a loop over Salsa20
- * double-rounds reports the double-round itself.  Needs: the selected IR
+ * double-rounds reports the double-round itself.  Also (and alone,
+ * without a model) the static spill loads and stores per function and per
+ * loop.  Needs: the selected IR
  * (and the scheduler's dependence graph). */
 #include "all.h"
 
@@ -290,13 +292,61 @@ static double nest(Fn *fn, const Model *m, int (*lp)[2], int nl, int l, char **c
 	return own + inner;
 }
 
+/* static spill code of blocks [s, b]: instructions reading and writing
+ * spill slots (a folded operand counts as a load) */
+static void spills(const Fn *fn, int s, int b, int *loads, int *stores)
+{
+	*loads = *stores = 0;
+	for (int x = s; x <= b; x++)
+		for (int i = 0; i < fn->blk[x].nins; i++) {
+			const Ins *y = &fn->blk[x].ins[i];
+			int rd = 0, wr = 0;
+			for (int k = 0; k < y->md->nop; k++)
+				if (y->op[k].kind == OMEM && y->op[k].mkind == MBSPILL) {
+					if (y->md->op[k].acc & AW)
+						wr = 1;
+					else
+						rd = 1;
+				}
+			*loads += rd;
+			*stores += wr;
+		}
+}
+
+/* the allocation part of the report: spill loads and stores per function
+ * and per loop (the blocks from a label to the branch back to it) */
+void spillreport(FILE *f, Fn *fn)
+{
+	int l, st, bytes = 0;
+	spills(fn, 0, fn->nblk - 1, &l, &st);
+	for (int i = 0; i < fn->nslot; i++)
+		bytes += fn->slot[i].size;
+	fprintf(f, "  spill code: %d loads, %d stores, %d slots (%d bytes)\n", l, st, fn->nslot, bytes);
+	for (int b = 0; b < fn->nblk; b++)
+		for (int k = 0; k < 2; k++) {
+			int s = fn->blk[b].succ[k];
+			if (s < 0 || s > b)
+				continue;
+			spills(fn, s, b, &l, &st);
+			fprintf(f, "  spill code in loop %s (line %d): %d loads, %d stores\n",
+				fn->blk[s].label >= 0 ? fn->lab[fn->blk[s].label].name : "?",
+				fn->blk[s].label >= 0 ? fn->lab[fn->blk[s].label].pos.line : 0, l, st);
+		}
+}
+
 void report(FILE *f, Fn *fn, const Target *t, const Model *m)
 {
 	(void)t;
+	if (!m) {
+		fprintf(f, "function %s:\n", fn->name);
+		spillreport(f, fn);
+		return;
+	}
 	char **ctl = xmalloc(fn->nblk * sizeof(char *));
 	for (int b = 0; b < fn->nblk; b++)
 		ctl[b] = xcalloc(fn->blk[b].nins + 1, 1);
 	fprintf(f, "function %s on %s (%s):\n", fn->name, m->name, m->source ? m->source : "no source given");
+	spillreport(f, fn);
 	int (*lp)[2] = xmalloc((2 * fn->nblk + 1) * sizeof *lp), nl = 0;
 	for (int b = 0; b < fn->nblk; b++)
 		for (int k = 0; k < 2; k++) {

@@ -56,18 +56,8 @@ static int inslat(const Ins *x)
 	return lat;
 }
 
-static void edge(int a, int b, int lat)
+static void addsucc(Node *x, int nb, int lat)
 {
-	int na = grp[a], nb = grp[b];
-	if (na == nb)
-		return;
-	Node *x = &N[na];
-	for (int i = 0; i < x->nsucc; i++)
-		if (x->succ[i] == nb) {
-			if (lat > x->slat[i])
-				x->slat[i] = lat;
-			return;
-		}
 	if (x->nsucc == x->csucc) {
 		x->csucc = x->csucc ? 2 * x->csucc : 4;
 		x->succ = xrealloc(x->succ, x->csucc * sizeof(int));
@@ -76,6 +66,25 @@ static void edge(int a, int b, int lat)
 	x->succ[x->nsucc] = nb;
 	x->slat[x->nsucc++] = lat;
 	N[nb].npred++;
+}
+
+/* An edge between the nodes of instructions a and b.  Edges are added in
+ * the order of their later end, so a repeated one is among the last few
+ * of a's node; one found farther back would only be a harmless duplicate
+ * (a node with thousands of successors is not scanned each time). */
+static void edge(int a, int b, int lat)
+{
+	int na = grp[a], nb = grp[b];
+	if (na == nb)
+		return;
+	Node *x = &N[na];
+	for (int i = x->nsucc - 1; i >= 0 && i >= x->nsucc - 8; i--)
+		if (x->succ[i] == nb) {
+			if (lat > x->slat[i])
+				x->slat[i] = lat;
+			return;
+		}
+	addsucc(x, nb, lat);
 }
 
 /* memory accesses: may a and b touch the same bytes? */
@@ -137,23 +146,114 @@ static char *flagdeadness(void)
 	return dead;
 }
 
+/* Per-temporary state of build(), kept clean between blocks (only what a
+ * block touched is reset), so that a function of many blocks costs time
+ * in its instructions, not blocks times temporaries. */
+static int *lastdef, *ver, **uses, *nuses, *cuses, ntcap;
+static int *touched, ntouched, ctouched;
+/* per stack variable and spill slot: the last store and the loads since */
+typedef struct ObjAcc { int lastw, *rd, nrd, crd, seen; } ObjAcc;
+static ObjAcc *objacc[2];
+static int nobjacc[2];
+static int *objtouched, nobjtouched, cobjtouched;
+
+static void tmpstate(int nt)
+{
+	if (nt <= ntcap)
+		return;
+	int old = ntcap;
+	ntcap = nt + nt / 2 + 16;
+	lastdef = xrealloc(lastdef, ntcap * sizeof(int));
+	ver = xrealloc(ver, ntcap * sizeof(int));
+	uses = xrealloc(uses, ntcap * sizeof(int *));
+	nuses = xrealloc(nuses, ntcap * sizeof(int));
+	cuses = xrealloc(cuses, ntcap * sizeof(int));
+	for (int t = old; t < ntcap; t++) {
+		lastdef[t] = -1;
+		ver[t] = nuses[t] = cuses[t] = 0;
+		uses[t] = NULL;
+	}
+}
+
+static void touch(int t)
+{
+	if (lastdef[t] < 0 && !ver[t] && !nuses[t]) {
+		GROW(touched, ntouched, ctouched);
+		touched[ntouched++] = t;
+	}
+}
+
+static void untouch(void)
+{
+	for (int j = 0; j < ntouched; j++) {
+		int t = touched[j];
+		lastdef[t] = -1;
+		ver[t] = nuses[t] = 0;
+	}
+	ntouched = 0;
+	for (int j = 0; j < nobjtouched; j++) {
+		ObjAcc *o = &objacc[objtouched[j] & 1][objtouched[j] >> 1];
+		o->lastw = -1;
+		o->nrd = o->seen = 0;
+	}
+	nobjtouched = 0;
+}
+
+static ObjAcc *objof(int spill, int obj)
+{
+	if (obj >= nobjacc[spill]) {
+		int n = obj + obj / 2 + 16;
+		objacc[spill] = xrealloc(objacc[spill], n * sizeof(ObjAcc));
+		for (int k = nobjacc[spill]; k < n; k++)
+			objacc[spill][k] = (ObjAcc){-1, NULL, 0, 0, 0};
+		nobjacc[spill] = n;
+	}
+	ObjAcc *o = &objacc[spill][obj];
+	if (!o->seen) {
+		o->seen = 1;
+		GROW(objtouched, nobjtouched, cobjtouched);
+		objtouched[nobjtouched++] = obj << 1 | spill;
+	}
+	return o;
+}
+
+/* Accesses through pointers are compared pairwise within the last 2*EPOCH
+ * of them; farther apart they are ordered through barriers: every access
+ * of epoch e precedes the first access of epoch e+1, which precedes every
+ * access of epoch e+2.  Exact for blocks of up to EPOCH such accesses,
+ * linear for any block (an access moves past at most about 2*EPOCH). */
+enum { EPOCH = 256 };
+
+static void memdeps(MemAcc *acc, int nacc, const MemAcc *a, int lat)
+{
+	int n = nacc; /* a is acc[n] */
+	int lo = n - 2 * EPOCH < 0 ? 0 : n - 2 * EPOCH;
+	for (int j = lo; j < n; j++)
+		if ((a->write || acc[j].write) && mayalias(a, &acc[j]))
+			edge(acc[j].ins, a->ins, a->write && !acc[j].write ? 0 : lat);
+	int e = n / EPOCH;
+	if (n % EPOCH == 0 && e >= 1)
+		for (int j = (e - 1) * EPOCH; j < n; j++)
+			edge(acc[j].ins, a->ins, 0);
+	if (e >= 1)
+		edge(acc[(e - 1) * EPOCH].ins, a->ins, 0);
+}
+
 static void build(void)
 {
 	int nt = F->ntmp;
-	int *lastdef = xmalloc(nt * sizeof(int)), *ver = xcalloc(nt, sizeof(int));
-	int **uses = xcalloc(nt, sizeof(int *)), *nuses = xcalloc(nt, sizeof(int)), *cuses = xcalloc(nt, sizeof(int));
+	tmpstate(nt);
 	int fdef[3] = {-1, -1, -1}, *fuse[3] = {NULL, NULL, NULL}, nfuse[3] = {0, 0, 0};
 	int *fdead[3] = {NULL, NULL, NULL}, nfdead[3] = {0, 0, 0};
 	char *fdeadat = flagdeadness();
 	MemAcc *acc = NULL;
 	int nacc = 0, cacc = 0;
-	memset(lastdef, -1, nt * sizeof(int));
 	for (int i = 0; i < 3; i++) {
 		fuse[i] = xmalloc((NI + 1) * sizeof(int));
 		fdead[i] = xmalloc((NI + 1) * sizeof(int));
 	}
 	/* glue through fixed temporaries */
-	int *uf = xmalloc(NI * sizeof(int));
+	int *uf = xmalloc((NI + 1) * sizeof(int));
 	for (int i = 0; i < NI; i++)
 		uf[i] = i;
 	for (int i = 0; i < NI; i++) {
@@ -162,9 +262,12 @@ static void build(void)
 			if (!regrep && opreads(x, k) && F->tmp[x->op[k].tmp].fixed != NOREG && lastdef[x->op[k].tmp] >= 0)
 				uf[gfind(uf, i)] = gfind(uf, lastdef[x->op[k].tmp]);
 		for (int k = 0; k < x->md->nop; k++)
-			if (opwrites(x, k))
+			if (opwrites(x, k)) {
+				touch(x->op[k].tmp);
 				lastdef[x->op[k].tmp] = i;
+			}
 	}
+	untouch();
 	/* nodes in order of their first member */
 	NN = 0;
 	for (int i = 0; i < NI; i++)
@@ -172,7 +275,7 @@ static void build(void)
 			grp[i] = NN++;
 	for (int i = 0; i < NI; i++)
 		grp[i] = grp[gfind(uf, i)];
-	N = xcalloc(NN, sizeof *N);
+	N = xcalloc(NN + 1, sizeof *N);
 	for (int i = 0; i < NI; i++)
 		N[grp[i]].n++;
 	for (int k = 0, at = 0; k < NN; k++) {
@@ -190,7 +293,6 @@ static void build(void)
 	}
 	free(uf);
 	/* dependences */
-	memset(lastdef, -1, nt * sizeof(int));
 	for (int i = 0; i < NI; i++) {
 		Ins *x = &I[i];
 		int lat = inslat(x);
@@ -206,6 +308,7 @@ static void build(void)
 			for (int j = 0; j < 3; j++)
 				if (rd[j] >= 0) {
 					int t = rd[j];
+					touch(t);
 					if (lastdef[t] >= 0)
 						edge(lastdef[t], i, inslat(&I[lastdef[t]]));
 					if (nuses[t] == cuses[t]) {
@@ -218,6 +321,7 @@ static void build(void)
 		for (int k = 0; k < x->md->nop; k++)
 			if (opwrites(x, k)) {
 				int t = R(x->op[k].tmp);
+				touch(t);
 				for (int j = 0; j < nuses[t]; j++)
 					edge(uses[t][j], i, 0);
 				if (lastdef[t] >= 0)
@@ -258,48 +362,84 @@ static void build(void)
 				fdef[g] = i;
 				nfuse[g] = 0;
 			}
-		/* memory */
+		/* memory: stack variables and spill slots by object (the last
+		 * store, the loads since); pointers pairwise nearby (memdeps) */
 		for (int k = 0; k < x->md->nop; k++) {
 			Opnd *o = &x->op[k];
 			if (o->kind != OMEM || o->addr)
 				continue;
-			MemAcc a = {i, (x->md->op[k].acc & AW) != 0, o->mkind, R(o->base), R(o->index), o->obj,
+			int write = (x->md->op[k].acc & AW) != 0;
+			if (o->mkind == MBSYM || o->mkind == MBARG)
+				continue; /* read-only */
+			if (o->mkind == MBSTACK || o->mkind == MBSPILL) {
+				ObjAcc *b = objof(o->mkind == MBSPILL, o->obj);
+				if (b->lastw >= 0)
+					edge(b->lastw, i, lat);
+				if (!write) {
+					GROW(b->rd, b->nrd, b->crd);
+					b->rd[b->nrd++] = i;
+					continue;
+				}
+				for (int j = 0; j < b->nrd; j++)
+					edge(b->rd[j], i, 0);
+				b->nrd = 0;
+				b->lastw = i;
+				continue;
+			}
+			MemAcc a = {i, write, o->mkind, R(o->base), R(o->index), o->obj,
 				 o->base >= 0 ? ver[R(o->base)] : 0, o->index >= 0 ? ver[R(o->index)] : 0,
 				 o->disp, o->disp + T->cls[x->md->op[k].cls].view / 8};
 			if (a.hi == a.lo)
 				a.hi = a.lo + 64;
-			for (int j = 0; j < nacc; j++)
-				if ((a.write || acc[j].write) && mayalias(&a, &acc[j]))
-					edge(acc[j].ins, i, a.write && !acc[j].write ? 0 : lat);
 			GROW(acc, nacc, cacc);
-			acc[nacc++] = a;
+			acc[nacc] = a;
+			memdeps(acc, nacc, &a, lat);
+			nacc++;
 		}
 	}
 	/* arguments arrive at the entry: their pseudo-instructions (glued to
-	 * the copies out of the argument registers) come before everything */
+	 * the copies out of the argument registers) come before everything
+	 * after them: an edge to each node without a predecessor other than
+	 * argument nodes (and with a member after the argument) orders every
+	 * other node through those */
+	char *isarg = xcalloc(NN + 1, 1);
+	int *nonarg = xcalloc(NN + 1, sizeof(int)), *roots = NULL, nroots = 0, croots = 0;
 	for (int i = 0; i < NI; i++)
 		if (!I[i].md->tmpl[0] && !(I[i].md->attr & (ARET | ADECL)))
-			for (int j = i + 1; j < NI; j++)
-				if (grp[j] != grp[i])
-					edge(i, j, 0);
-	/* the branch or return ends the block */
+			isarg[grp[i]] = 1;
+	for (int k = 0; k < NN; k++)
+		if (!isarg[k])
+			for (int j = 0; j < N[k].nsucc; j++)
+				nonarg[N[k].succ[j]]++;
+	for (int k = 0; k < NN; k++)
+		if (!nonarg[k]) {
+			GROW(roots, nroots, croots);
+			roots[nroots++] = k;
+		}
+	for (int i = 0; i < NI; i++)
+		if (!I[i].md->tmpl[0] && !(I[i].md->attr & (ARET | ADECL)))
+			for (int r = 0; r < nroots; r++) {
+				int k = roots[r];
+				if (k != grp[i] && ord[N[k].first + N[k].n - 1] > i)
+					edge(i, ord[N[k].first], 0);
+			}
+	free(isarg);
+	free(nonarg);
+	free(roots);
+	/* the branch or return ends the block: after every node without a
+	 * successor, and so after all */
 	if (NI && (I[NI - 1].md->attr & (AJUMP | ACJUMP | ARET)))
-		for (int i = 0; i < NI - 1; i++)
-			edge(i, NI - 1, 0);
-	for (int t = 0; t < nt; t++)
-		free(uses[t]);
-	free(uses);
-	free(nuses);
-	free(cuses);
-	free(lastdef);
-	free(ver);
+		for (int k = 0; k < NN; k++)
+			if (k != grp[NI - 1] && !N[k].nsucc)
+				addsucc(&N[k], grp[NI - 1], 0);
+	untouch();
 	free(acc);
 	free(fdeadat);
 	for (int i = 0; i < 3; i++) {
 		free(fuse[i]);
 		free(fdead[i]);
 	}
-	/* heights: the longest path to the end of the block */
+/* heights: the longest path to the end of the block */
 	for (int k = NN - 1; k >= 0; k--) {
 		Node *x = &N[k];
 		x->height = x->lat;
@@ -354,26 +494,42 @@ static void occupy(u64 *busy, const Node *x, int cycle)
 	}
 }
 
-/* list scheduling; the order goes to out[] (node indices) */
+/* Per-temporary state of the pressure-aware list scheduler, allocated
+ * once per function and reset after each block (only what it touched). */
+static int *remain, remcap;
+static char *islivet;
+
+/* list scheduling; the order goes to out[] (node indices).  The ready
+ * nodes are a bitset scanned in node order from the first node not yet
+ * placed, at most SCHEDWIN nodes past it (or the window of a
+ * post-allocation pass): linear in a long block, and the same choices as
+ * an unbounded scan in a block of at most SCHEDWIN nodes. */
+enum { SCHEDWIN = 512 };
+
 static int listsched(Blk *bl, int *out, int pressure_aware)
 {
 	u64 busy[MAXUNIT];
 	int cycle = 0, ndone = 0, length = 0;
 	memset(busy, 0, sizeof busy);
-	int *remain = NULL, live[MAXFILE] = {0, 0, 0}, K[MAXFILE];
-	char *islive = NULL;
+	int live[MAXFILE] = {0, 0, 0}, K[MAXFILE];
 	if (pressure_aware) {
+		if (F->ntmp > remcap) {
+			free(remain);
+			free(islivet);
+			remcap = F->ntmp + F->ntmp / 2 + 16;
+			remain = xcalloc(remcap, sizeof(int));
+			islivet = xcalloc(remcap, 1);
+		}
 		/* uses left in the block per temporary, and the live count */
-		remain = xcalloc(F->ntmp, sizeof(int));
-		islive = xcalloc(F->ntmp, 1);
 		for (int i = 0; i < NI; i++)
 			for (int k = 0; k < I[i].md->nop; k++)
 				if (opreads(&I[i], k))
 					remain[I[i].op[k].tmp]++;
-		for (int t = 0; t < F->ntmp; t++)
-			if (bshas(bl->in, t)) {
+		for (int j = 0; j < bswords(F->ntmp); j++)
+			for (u64 v = bl->in[j]; v; v &= v - 1) {
+				int t = j * 64 + ctz(v);
 				live[F->tmp[t].file]++;
-				islive[t] = 1;
+				islivet[t] = 1;
 			}
 		/* the registers this function may use (xmm16-31 only with AVX-512) */
 		for (int f = 0; f < MAXFILE; f++)
@@ -383,44 +539,54 @@ static int listsched(Blk *bl, int *out, int pressure_aware)
 		N[k].done = 0;
 		N[k].earliest = 0;
 	}
-	int *npred = xmalloc(NN * sizeof(int));
-	for (int k = 0; k < NN; k++)
+	int *npred = xmalloc((NN + 1) * sizeof(int));
+	u64 *ready = xcalloc(bswords(NN) + 1, sizeof(u64));
+	for (int k = 0; k < NN; k++) {
 		npred[k] = N[k].npred;
+		if (!npred[k])
+			bsset(ready, k);
+	}
+	int win = window ? window : SCHEDWIN;
 	int firstleft = 0;
 	while (ndone < NN) {
 		int issued = 0, progress = 1;
 		while (firstleft < NN && N[firstleft].done)
 			firstleft++;
+		int lastk = firstleft + win < NN - 1 ? firstleft + win : NN - 1;
 		while (progress) {
 			progress = 0;
 			int best = -1, bestkey = 0;
-			for (int k = 0; k < NN; k++) {
-				Node *x = &N[k];
-				if (x->done || npred[k] || x->earliest > cycle)
-					continue;
-				/* after allocation, only local moves: within a window of the
-				 * first node not yet placed (the source order is kept at large) */
-				if (window && k > firstleft + window)
-					continue;
-				if (issued && issued + x->nops > M->issue)
-					continue;
-				if (x->nops && !unitfree(busy, x, 0, cycle))
-					continue;
-				int key = x->height;
-				if (pressure_aware)
-					key -= pdelta(x, bl, live, islive, remain, K) * 100000; /* near the register count, first what frees registers */
-				if (best < 0 || key > bestkey) {
-					best = k;
-					bestkey = key;
+			for (int w = firstleft >> 6; w <= lastk >> 6; w++)
+				for (u64 v = ready[w]; v; v &= v - 1) {
+					int k = w * 64 + ctz(v);
+					Node *x = &N[k];
+					if (k < firstleft || k > lastk || x->earliest > cycle)
+						continue;
+					if (issued && issued + x->nops > M->issue)
+						continue;
+					if (x->nops && !unitfree(busy, x, 0, cycle))
+						continue;
+					int key = x->height;
+					if (pressure_aware)
+						key -= pdelta(x, bl, live, islivet, remain, K) * 100000; /* near the register count, first what frees registers */
+					if (best < 0 || key > bestkey) {
+						best = k;
+						bestkey = key;
+					}
 				}
-			}
 			if (best < 0) {
 				if (!issued && ndone < NN) {
 					/* nothing ready: the next cycle something can start, or a bug */
 					int next = -1;
-					for (int k = 0; k < NN; k++)
-						if (!N[k].done && !npred[k] && (next < 0 || N[k].earliest < next))
-							next = N[k].earliest;
+					while (firstleft < NN && N[firstleft].done)
+						firstleft++;
+					lastk = firstleft + win < NN - 1 ? firstleft + win : NN - 1;
+					for (int w = firstleft >> 6; w <= lastk >> 6; w++)
+						for (u64 v = ready[w]; v; v &= v - 1) {
+							int k = w * 64 + ctz(v);
+							if (k >= firstleft && k <= lastk && (next < 0 || N[k].earliest < next))
+								next = N[k].earliest;
+						}
 					if (next < 0)
 						die("scheduler: dependence cycle in a block (%d of %d nodes scheduled)", ndone, NN);
 					if (next > cycle)
@@ -430,6 +596,7 @@ static int listsched(Blk *bl, int *out, int pressure_aware)
 			}
 			Node *x = &N[best];
 			x->done = 1;
+			bsclr(ready, best);
 			x->cycle = cycle;
 			out[ndone++] = best;
 			issued += x->nops ? x->nops : 0;
@@ -439,7 +606,8 @@ static int listsched(Blk *bl, int *out, int pressure_aware)
 				length = cycle + x->lat;
 			for (int j = 0; j < x->nsucc; j++) {
 				Node *s = &N[x->succ[j]];
-				npred[x->succ[j]]--;
+				if (!--npred[x->succ[j]])
+					bsset(ready, x->succ[j]);
 				if (cycle + x->slat[j] > s->earliest)
 					s->earliest = cycle + x->slat[j];
 			}
@@ -448,13 +616,13 @@ static int listsched(Blk *bl, int *out, int pressure_aware)
 					Ins *y = &I[ord[x->first + m]];
 					for (int j = 0; j < y->md->nop; j++) {
 						int t = y->op[j].tmp;
-						if (opreads(y, j) && --remain[t] == 0 && !bshas(bl->out, t) && islive[t]) {
+						if (opreads(y, j) && --remain[t] == 0 && !bshas(bl->out, t) && islivet[t]) {
 							live[F->tmp[t].file]--;
-							islive[t] = 0;
+							islivet[t] = 0;
 						}
-						if (opwrites(y, j) && y->md->op[j].acc != ASCR && !islive[t] && (remain[t] || bshas(bl->out, t))) {
+						if (opwrites(y, j) && y->md->op[j].acc != ASCR && !islivet[t] && (remain[t] || bshas(bl->out, t))) {
 							live[F->tmp[t].file]++;
-							islive[t] = 1;
+							islivet[t] = 1;
 						}
 					}
 				}
@@ -463,13 +631,24 @@ static int listsched(Blk *bl, int *out, int pressure_aware)
 		}
 		cycle++;
 	}
+	if (pressure_aware) {
+		/* leave the per-temporary state clean for the next block */
+		for (int i = 0; i < NI; i++)
+			for (int k = 0; k < I[i].md->nop; k++)
+				if (I[i].op[k].kind == OTMP) {
+					remain[I[i].op[k].tmp] = 0;
+					islivet[I[i].op[k].tmp] = 0;
+				}
+		for (int j = 0; j < bswords(F->ntmp); j++)
+			for (u64 v = bl->in[j]; v; v &= v - 1)
+				islivet[j * 64 + ctz(v)] = 0;
+	}
 	free(npred);
-	free(remain);
-	free(islive);
+	free(ready);
 	return length > cycle ? length : cycle;
 }
 
-static void freegraph(void)
+static void freedeps(void)
 {
 	for (int k = 0; k < NN; k++) {
 		free(N[k].succ);
@@ -612,10 +791,11 @@ static void reorder(Fn *fn, int b, const Model *m, int pressure)
 				ni[at++] = I[ord[N[out[k]].first + j]];
 		if (at != NI)
 			die("scheduler lost instructions (%d of %d)", at, NI);
-		memcpy(fn->blk[b].ins, ni, NI * sizeof(Ins));
+		if (NI)
+			memcpy(fn->blk[b].ins, ni, NI * sizeof(Ins));
 		free(ni);
 		free(out);
-		freegraph();
+		freedeps();
 		free(grp);
 		free(ord);
 	}
@@ -644,7 +824,7 @@ void blockstat(Fn *fn, int b, const Model *m, BStat *st)
 	free(out);
 	free(regrep);
 	regrep = NULL;
-	freegraph();
+	freedeps();
 	free(grp);
 	free(ord);
 }

@@ -195,6 +195,8 @@ static int match(const MdLine *m, const Stmt *s)
 	int r = 1;
 	if (m->nslot != s->nop)
 		return 0;
+	if ((m->attr & ACMPEQ) && s->cond >= 0 && strcmp(condname[s->cond], "=") && strcmp(condname[s->cond], "!="))
+		return 0;
 	if (m->attr & (ACMPU | ACMPS)) {
 		/* signed and unsigned compares are distinct instructions here */
 		const char *c = s->cond >= 0 ? condname[s->cond] : "=";
@@ -340,16 +342,145 @@ static void extname(u64 e, char *buf, size_t n)
 		}
 }
 
+/* the user's statement as written (for messages) */
+static void srctext(const Stmt *s, char *buf, size_t n)
+{
+	const char *src = srcline[s->pos.line - 1] + s->pos.col - 1;
+	size_t len = strcspn(src, "#\r\n");
+	while (len && (src[len - 1] == ' ' || src[len - 1] == '\t'))
+		len--;
+	snprintf(buf, n, "%.*s", (int)len, src);
+}
+
+/* 'r = s + i' (r s: int64, i: simm13 -4096..4095): a form for messages */
+static void formtext(const MdLine *m, char *buf, size_t n)
+{
+	snprintf(buf, n, "'%s' (", m->pattern);
+	int first = 1;
+	for (int k = 0; k < m->nop; k++) {
+		const MdOp *o = &m->op[k];
+		const Class *c = &T->cls[o->cls];
+		if (o->acc == ASCR || o->exact)
+			continue;
+		char w[96];
+		if (c->kind == CIMM)
+			snprintf(w, sizeof w, "%s%c: %s %lld..%lld", first ? "" : ", ", o->name, c->name, (long long)c->min, (long long)c->max);
+		else
+			snprintf(w, sizeof w, "%s%c: %s", first ? "" : ", ", o->name, c->name);
+		strncat(buf, w, n - strlen(buf) - 1);
+		first = 0;
+	}
+	if (m->ext & ~F->ext) {
+		char e[128];
+		extname(m->ext & ~F->ext, e, sizeof e);
+		strncat(buf, ", with 'cpu ", n - strlen(buf) - 1);
+		strncat(buf, e, n - strlen(buf) - 1);
+		strncat(buf, "'", n - strlen(buf) - 1);
+	}
+	strncat(buf, ")", n - strlen(buf) - 1);
+}
+
+/* token-level edit distance between two shapes, for "closest forms" */
+static int shapedist(const char *a, const char *b)
+{
+	enum { MAXT = 24 };
+	const char *ta[MAXT], *tb[MAXT];
+	int la[MAXT], lb[MAXT], na = 0, nb = 0;
+	for (const char *p = a; *p && na < MAXT; na++) {
+		ta[na] = p;
+		la[na] = (int)strcspn(p, " ");
+		p += la[na];
+		while (*p == ' ')
+			p++;
+	}
+	for (const char *p = b; *p && nb < MAXT; nb++) {
+		tb[nb] = p;
+		lb[nb] = (int)strcspn(p, " ");
+		p += lb[nb];
+		while (*p == ' ')
+			p++;
+	}
+	int d[MAXT + 1][MAXT + 1];
+	for (int i = 0; i <= na; i++)
+		for (int j = 0; j <= nb; j++) {
+			if (!i || !j) {
+				d[i][j] = i + j;
+				continue;
+			}
+			int same = la[i - 1] == lb[j - 1] && !strncmp(ta[i - 1], tb[j - 1], la[i - 1]);
+			int v = d[i - 1][j - 1] + !same;
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			d[i][j] = v;
+		}
+	return d[na][nb];
+}
+
+/* "; closest forms on T: ..." from the candidates c[0..n) (or, with n == 0,
+ * the enabled forms of the nearest shapes), at most four, each once */
+static void closest(const Stmt *s, const MdLine **c, int n, char *buf, size_t len)
+{
+	const MdLine *pick[4];
+	int np = 0;
+	if (n) {
+		/* same shape: those with the most operands that fit first */
+		for (int want = s->nop; want >= 0 && np < 4; want--)
+			for (int i = 0; i < n && np < 4; i++) {
+				int fit = 0;
+				for (int k = 0; k < c[i]->nslot && k < s->nop; k++)
+					fit += fits(&s->op[k], &T->cls[c[i]->op[c[i]->slotop[k]].cls]);
+				if (fit == want && !(c[i]->noext & F->ext) && c[i]->nslot == s->nop)
+					pick[np++] = c[i];
+			}
+	} else {
+		/* the nearest shapes; among them, forms taking the user's variable types first */
+		unsigned types = 0;
+		for (int k = 0; k < s->nop; k++)
+			if (s->op[k].kind == SVAR)
+				types |= 1u << vars[s->op[k].var].type;
+		for (int dist = 1; dist <= 3 && !np; dist++)
+			for (int lvl = 0; lvl < 4; lvl++) /* typed and enabled, typed, enabled, any */
+				for (int i = 0; i < nmd && np < 4; i++) {
+					int want = lvl < 2;
+					if ((md[i].noext & F->ext) || (md[i].attr & (AJUMP | ACJUMP)) || shapedist(s->shape, md[i].shape) != dist)
+						continue;
+					if (!(lvl & 1) && !mdok(&md[i], F->ext))
+						continue;
+					unsigned ft = 0;
+					for (int k = 0; k < md[i].nop; k++)
+						if (T->cls[md[i].op[k].cls].kind == CREG && md[i].op[k].acc != ASCR)
+							ft |= T->cls[md[i].op[k].cls].types;
+					if (!!(ft & types) != want)
+						continue;
+					int dup = 0;
+					for (int j = 0; j < np; j++)
+						dup |= !strcmp(pick[j]->pattern, md[i].pattern);
+					if (!dup)
+						pick[np++] = &md[i];
+				}
+	}
+	buf[0] = 0;
+	for (int i = 0; i < np; i++) {
+		char f[256];
+		formtext(pick[i], f, sizeof f);
+		strncat(buf, i ? ", " : "; closest forms: ", len - strlen(buf) - 1);
+		strncat(buf, f, len - strlen(buf) - 1);
+	}
+	if (np)
+		strncat(buf, " (all forms: docs/forms.md, qhasm/<isa>/<target>.md)", len - strlen(buf) - 1);
+}
+
 static const MdLine *selectins(const Stmt *s)
 {
 	int n;
 	const MdLine **c = mdlookup(s->shape, &n);
+	char text[256], near[1400];
+	srctext(s, text, sizeof text);
 	if (!n) {
-		const char *src = srcline[s->pos.line - 1] + s->pos.col - 1;
-		size_t len = strcspn(src, "#\r");
-		while (len && (src[len - 1] == ' ' || src[len - 1] == '\t'))
-			len--;
-		err(s->pos, "unknown instruction '%.*s' for target %s", (int)len, src, T->name);
+		closest(s, NULL, 0, near, sizeof near);
+		err(s->pos, "target %s has no form of '%s'%s", T->name, text, near);
 	}
 	u64 missing = 0;
 	int noflags = 0;
@@ -361,7 +492,7 @@ static const MdLine *selectins(const Stmt *s)
 					missing = c[i]->ext & ~F->ext;
 				continue;
 			}
-			if (r && s->cond >= 0 && (condfl(T, s->cond) & ~c[i]->def)) {
+			if (r && s->cond >= 0 && (condfl(T, s->cond) & ~(c[i]->def & ~c[i]->clob))) {
 				noflags = 1;
 				continue;
 			}
@@ -388,7 +519,8 @@ static const MdLine *selectins(const Stmt *s)
 			snprintf(w, sizeof w, "%simmediate %lld", k ? ", " : "", o->imm);
 		strncat(buf, w, sizeof buf - strlen(buf) - 1);
 	}
-	err(s->pos, "no form of '%s' takes operands (%s) on %s", s->shape, buf, T->name);
+	closest(s, c, n, near, sizeof near);
+	err(s->pos, "no form of '%s' takes operands (%s) on %s%s", text, buf, T->name, near);
 }
 
 static void entry(void)
@@ -464,15 +596,40 @@ static void checkflags(void)
 	}
 	for (int b = 0; b < F->nblk; b++) {
 		unsigned v = in[b];
+		int last[3] = {-1, -1, -1}; /* per flag group: the block's last instruction writing it */
+		int kept[3] = {-1, -1, -1}; /* ... and the last one keeping it */
 		for (int i = 0; i < F->blk[b].nins; i++) {
 			const Ins *x = &F->blk[b].ins[i];
 			if (x->md->use & ~v) {
 				const Stmt *s = &F->stmt[x->stmt];
+				unsigned lost = x->md->use & ~v;
+				int g = lost & FLC ? 0 : lost & FLZ ? 1 : 2, w = last[g];
+				const char *fl = g == 0 ? "carry" : g == 1 ? "zero/sign" : "overflow";
+				/* point at the instruction that lost the flag: it is the one to fix */
+				if (w >= 0 && F->blk[b].ins[w].stmt >= 0 && F->blk[b].ins[w].stmt != x->stmt) {
+					const Ins *y = &F->blk[b].ins[w];
+					const Stmt *ys = &F->stmt[y->stmt];
+					/* a link of a chain (reads and writes the flag) must keep it */
+					if (kept[g] >= 0 && F->blk[b].ins[kept[g]].stmt >= 0 && !(y->md->use >> g & 1))
+						err(ys->pos, "this changes the %s flag that line %d sets and line %d reads (move it, or set the flag again after it)",
+						    fl, F->stmt[F->blk[b].ins[kept[g]].stmt].pos.line, s->pos.line);
+					if (y->md->def & ~y->md->clob & (1u << g))
+						err(ys->pos, "this sets the %s flag that line %d reads, but does not keep it: prefix it with '%s?'",
+						    fl, s->pos.line, g == 0 ? "carry" : g == 1 ? "=" : "overflow");
+					err(ys->pos, "this changes the %s flag before line %d reads it (move it, or set the flag again after it)",
+					    fl, s->pos.line);
+				}
 				err(s->pos, "this reads %s flag%s not kept on every path here (set it with a 'COND?' prefix, and let no flag-changing instruction come between)",
 				    (x->md->use & ~v) == FLC ? "the carry" : (x->md->use & ~v) == FLO ? "the overflow" : "a",
 				    "");
 			}
 			v = (v & ~x->md->def) | (x->md->def & x->keep);
+			for (int g = 0; g < 3; g++)
+				if (x->md->def >> g & 1) {
+					last[g] = i;
+					if (x->keep >> g & 1)
+						kept[g] = i;
+				}
 		}
 	}
 }
@@ -520,7 +677,7 @@ void selectfn(Fn *fn, const Target *t)
 		if (s->cond >= 0 && !strncmp(s->shape, "goto", 4))
 			err(s->condpos, "a branch cannot set flags");
 		const MdLine *m = selectins(s);
-		if (s->cond >= 0 && (condfl(T, s->cond) & ~m->def))
+		if (s->cond >= 0 && (condfl(T, s->cond) & ~(m->def & ~m->clob)))
 			err(s->condpos, "this instruction does not set the flags '%s?' asks for", condname[s->cond]);
 		emitmatch(m, s);
 		if (m->attr & (AJUMP | ACJUMP))
@@ -548,74 +705,4 @@ void selectfn(Fn *fn, const Target *t)
 		bl->succ[0] = fall;
 	}
 	checkflags();
-}
-
-/* free the IR of a function (after emission) */
-void freefn(Fn *fn)
-{
-	for (int b = 0; b < fn->nblk; b++)
-		free(fn->blk[b].ins);
-	free(fn->blk);
-	free(fn->tmp);
-	free(fn->vartmp);
-	free(fn->slot);
-	fn->blk = NULL;
-	fn->tmp = NULL;
-	fn->vartmp = NULL;
-	fn->slot = NULL;
-	fn->nblk = fn->ntmp = fn->tmpcap = fn->nslot = 0;
-}
-
-/* a copy of a function's IR (blocks, temporaries, spill slots), so that a
- * pass can be tried and undone */
-void copyir(Fn *dst, const Fn *src)
-{
-	dst->nblk = src->nblk;
-	dst->blk = xmalloc((src->nblk + 1) * sizeof(Blk));
-	for (int b = 0; b < src->nblk; b++) {
-		dst->blk[b] = src->blk[b];
-		dst->blk[b].ins = xmalloc((src->blk[b].nins + 1) * sizeof(Ins));
-		memcpy(dst->blk[b].ins, src->blk[b].ins, src->blk[b].nins * sizeof(Ins));
-		dst->blk[b].cap = src->blk[b].nins + 1;
-	}
-	dst->ntmp = src->ntmp;
-	dst->tmpcap = src->ntmp + 1;
-	dst->tmp = xmalloc(dst->tmpcap * sizeof(Tmp));
-	memcpy(dst->tmp, src->tmp, src->ntmp * sizeof(Tmp));
-	dst->nslot = src->nslot;
-	dst->slot = src->nslot ? xmalloc(src->nslot * sizeof(Slot)) : NULL;
-	if (src->nslot)
-		memcpy(dst->slot, src->slot, src->nslot * sizeof(Slot));
-	dst->round = src->round;
-	memcpy(dst->usedregs, src->usedregs, sizeof dst->usedregs);
-}
-
-/* free what copyir() made */
-void freeir(Fn *fn)
-{
-	for (int b = 0; b < fn->nblk; b++)
-		free(fn->blk[b].ins);
-	free(fn->blk);
-	free(fn->tmp);
-	free(fn->slot);
-	fn->blk = NULL;
-	fn->tmp = NULL;
-	fn->slot = NULL;
-	fn->nblk = fn->ntmp = fn->tmpcap = fn->nslot = 0;
-}
-
-/* spill traffic: loads and stores of spill slots, weighted by loop depth */
-double spillcost(const Fn *fn)
-{
-	double c = 0;
-	for (int b = 0; b < fn->nblk; b++) {
-		double w = 1;
-		for (int d = 0; d < fn->blk[b].depth && d < 8; d++)
-			w *= 10;
-		for (int i = 0; i < fn->blk[b].nins; i++)
-			for (int k = 0; k < fn->blk[b].ins[i].md->nop; k++)
-				if (fn->blk[b].ins[i].op[k].kind == OMEM && fn->blk[b].ins[i].op[k].mkind == MBSPILL)
-					c += w;
-	}
-	return c;
 }

@@ -118,9 +118,20 @@ static void chunkfree(Chunk **arena)
 void *alloc(size_t n) { return chunkalloc(&arena, n); }
 void freeall(void) { chunkfree(&arena); }
 
+/* interned strings (in the file arena): a long block repeats the same
+ * few names and operators millions of times */
+static char **itab;
+static size_t icap, icount;
+
 /* the file arena (tokens, statements' text): freed by parsereset() */
 void *falloc(size_t n) { return chunkalloc(&farena, n); }
-void ffreeall(void) { chunkfree(&farena); }
+void ffreeall(void)
+{
+	chunkfree(&farena);
+	free(itab);
+	itab = NULL;
+	icap = icount = 0;
+}
 
 char *fstrndup(const char *s, size_t n)
 {
@@ -128,6 +139,39 @@ char *fstrndup(const char *s, size_t n)
 	memcpy(p, s, n);
 	p[n] = 0;
 	return p;
+}
+
+static size_t nhash(const char *s, size_t n)
+{
+	unsigned h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+/* the one copy of s[0..n) in the file arena (never to be modified) */
+char *fintern(const char *s, size_t n)
+{
+	if (2 * (icount + 1) > icap) {
+		size_t oc = icap;
+		char **old = itab;
+		icap = icap ? 2 * icap : 1024;
+		itab = xcalloc(icap, sizeof *itab);
+		for (size_t i = 0; i < oc; i++)
+			if (old[i]) {
+				size_t j = nhash(old[i], strlen(old[i])) & (icap - 1);
+				while (itab[j])
+					j = (j + 1) & (icap - 1);
+				itab[j] = old[i];
+			}
+		free(old);
+	}
+	size_t j = nhash(s, n) & (icap - 1);
+	for (; itab[j]; j = (j + 1) & (icap - 1))
+		if (!strncmp(itab[j], s, n) && !itab[j][n])
+			return itab[j];
+	icount++;
+	return itab[j] = fstrndup(s, n);
 }
 
 /* FNV-1a, for the name, label and shape tables */

@@ -112,9 +112,32 @@ int qhasm_onetimeauth_poly1305_update(qhasm_onetimeauth_poly1305_state *st,
 int qhasm_onetimeauth_poly1305_final(qhasm_onetimeauth_poly1305_state *st,
                                      unsigned char *a16);
 
+/* ---- Hash functions: SHA-512 (FIPS 180-4), SHAKE256 (FIPS 202) --------
+ * Any lengths (0 included); out may alias in.  Return 0. */
+int qhasm_hash_sha512(unsigned char *out64, const unsigned char *in,
+                      unsigned long long inlen);
+int qhasm_xof_shake256(unsigned char *out, unsigned long long outlen,
+                       const unsigned char *in, unsigned long long inlen);
+
+/* Incremental SHAKE256: init, absorb any number of times, then squeeze any
+ * number of times (the output is the same as one squeeze of the total
+ * length).  absorb after squeeze returns -1.  The state is opaque and may
+ * be copied with memcpy (to fork a sponge). */
+typedef struct qhasm_xof_shake256_state {
+    union {
+        unsigned char bytes[360];
+        unsigned long long align8;
+    } opaque;
+} qhasm_xof_shake256_state;
+int qhasm_xof_shake256_init(qhasm_xof_shake256_state *st);
+int qhasm_xof_shake256_absorb(qhasm_xof_shake256_state *st, const unsigned char *in,
+                              unsigned long long inlen);
+int qhasm_xof_shake256_squeeze(qhasm_xof_shake256_state *st, unsigned char *out,
+                               unsigned long long outlen);
+
 /* ---- Implementation selection -----------------------------------------
  * Primitives (dispatch units): "salsa20" (also used by hsalsa20 and
- * xsalsa20), "salsa2012", "salsa208", "poly1305".  Each has implementations
+ * xsalsa20), "salsa2012", "salsa208", "poly1305", "sha512", "shake256".  Each has implementations
  * numbered 0..count-1 in preference order (fastest first; "ref" last).
  * Public-function names are accepted as aliases of their primitive
  * ("stream_salsa20_xor", "core_hsalsa20", "onetimeauth_poly1305", ...).

@@ -68,4 +68,12 @@
 #define crypto_onetimeauth_poly1305_BYTES 16
 #define crypto_onetimeauth_poly1305_KEYBYTES 32
 
+#define crypto_hash_sha512 qhasm_hash_sha512
+#define crypto_hash_sha512_BYTES 64
+#define crypto_xof_shake256 qhasm_xof_shake256
+#define crypto_xof_shake256_init qhasm_xof_shake256_init
+#define crypto_xof_shake256_absorb qhasm_xof_shake256_absorb
+#define crypto_xof_shake256_squeeze qhasm_xof_shake256_squeeze
+#define crypto_xof_shake256_state qhasm_xof_shake256_state
+
 #endif

@@ -51,4 +51,13 @@ void qhasm_kernel_poly1305_ref_blocks(void *state, const unsigned char *m,
                                       unsigned long long nblocks, unsigned int hibit);
 void qhasm_kernel_poly1305_ref_final(void *state, unsigned char *a16);
 
+/* FIPS 180-4 SHA-512 (sha512_ref.c) and FIPS 202 SHAKE256 (keccak_ref.c) */
+extern const uint64_t qhasm_ref_sha512_iv[8];
+int qhasm_ref_sha512(unsigned char *out64, const unsigned char *in, unsigned long long inlen);
+int qhasm_ref_shake256(unsigned char *out, unsigned long long outlen,
+                       const unsigned char *in, unsigned long long inlen);
+void qhasm_kernel_sha512_ref_blocks(uint64_t H[8], const unsigned char *in, unsigned long long nblocks);
+void qhasm_kernel_shake256_ref_blocks(uint64_t A[25], const unsigned char *in, unsigned long long nblocks);
+void qhasm_kernel_shake256_ref_permute(uint64_t A[25]);
+
 #endif

@@ -20,264 +20,269 @@ qhasm_kernel_mceliece348864_syndrome_amd64_avx2_syndrome:
 	mov [rsp + 360], r11
 ; eb = &EB
 %line 14+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	lea r10, [rsp + 0]
+	lea r9, [rsp + 0]
 ; z = 0
 %line 15+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r8, 0
 ; mem8[eb + 320] = z
 %line 16+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 320], r8b
+	mov byte [r9 + 320], r8b
 ; mem8[eb + 321] = z
 %line 17+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 321], r8b
+	mov byte [r9 + 321], r8b
 ; mem8[eb + 322] = z
 %line 18+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 322], r8b
+	mov byte [r9 + 322], r8b
 ; mem8[eb + 323] = z
 %line 19+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 323], r8b
+	mov byte [r9 + 323], r8b
 ; mem8[eb + 324] = z
 %line 20+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 324], r8b
+	mov byte [r9 + 324], r8b
 ; mem8[eb + 325] = z
 %line 21+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 325], r8b
+	mov byte [r9 + 325], r8b
 ; mem8[eb + 326] = z
 %line 22+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 326], r8b
+	mov byte [r9 + 326], r8b
 ; mem8[eb + 327] = z
 %line 23+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 327], r8b
+	mov byte [r9 + 327], r8b
 ; mem8[eb + 328] = z
 %line 24+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 328], r8b
+	mov byte [r9 + 328], r8b
 ; mem8[eb + 329] = z
 %line 25+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 329], r8b
+	mov byte [r9 + 329], r8b
 ; mem8[eb + 330] = z
 %line 26+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 330], r8b
+	mov byte [r9 + 330], r8b
 ; mem8[eb + 331] = z
 %line 27+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 331], r8b
+	mov byte [r9 + 331], r8b
 ; p = e + 96
 %line 28+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	lea r11, [rdx + 96]
+	lea r10, [rdx + 96]
 ; i = 320
 %line 29+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r8, 320
+	mov r11, r8
 align 32
 .Lcopy:
 ; x = mem8[p + 0]
 %line 31+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r9d, byte [r11]
+	movzx r8d, byte [r10]
 ; mem8[eb + 0] = x
 %line 32+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10], r9b
+	mov byte [r9], r8b
 ; p = p + 1
 %line 33+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add r11, 1
+	add r10, 1
 ; eb = eb + 1
 %line 34+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add r10, 1
+	add r9, 1
 ; i = i - 1
 %line 35+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	sub r8, 1
+	sub r11, 1
 ; =? i - 0
 %line 36+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto copy if !=
 %line 37+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	jne .Lcopy
 ; x = mem8[p + 0]
 %line 38+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11]
+	movzx r8d, byte [r10]
 ; mem8[eb + 12] = x
 %line 39+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 12], r8b
+	mov byte [r9 + 12], r8b
 ; x = mem8[p + 1]
 %line 40+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 1]
+	movzx r8d, byte [r10 + 1]
 ; mem8[eb + 13] = x
 %line 41+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 13], r8b
+	mov byte [r9 + 13], r8b
 ; x = mem8[p + 2]
 %line 42+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 2]
+	movzx r8d, byte [r10 + 2]
 ; mem8[eb + 14] = x
 %line 43+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 14], r8b
+	mov byte [r9 + 14], r8b
 ; x = mem8[p + 3]
 %line 44+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 3]
+	movzx r8d, byte [r10 + 3]
 ; mem8[eb + 15] = x
 %line 45+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 15], r8b
+	mov byte [r9 + 15], r8b
 ; x = mem8[p + 4]
 %line 46+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 4]
+	movzx r8d, byte [r10 + 4]
 ; mem8[eb + 16] = x
 %line 47+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 16], r8b
+	mov byte [r9 + 16], r8b
 ; x = mem8[p + 5]
 %line 48+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 5]
+	movzx r8d, byte [r10 + 5]
 ; mem8[eb + 17] = x
 %line 49+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 17], r8b
+	mov byte [r9 + 17], r8b
 ; x = mem8[p + 6]
 %line 50+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 6]
+	movzx r8d, byte [r10 + 6]
 ; mem8[eb + 18] = x
 %line 51+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 18], r8b
+	mov byte [r9 + 18], r8b
 ; x = mem8[p + 7]
 %line 52+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 7]
+	movzx r8d, byte [r10 + 7]
 ; mem8[eb + 19] = x
 %line 53+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 19], r8b
+	mov byte [r9 + 19], r8b
 ; x = mem8[p + 8]
 %line 54+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 8]
+	movzx r8d, byte [r10 + 8]
 ; mem8[eb + 20] = x
 %line 55+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 20], r8b
+	mov byte [r9 + 20], r8b
 ; x = mem8[p + 9]
 %line 56+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 9]
+	movzx r8d, byte [r10 + 9]
 ; mem8[eb + 21] = x
 %line 57+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 21], r8b
+	mov byte [r9 + 21], r8b
 ; x = mem8[p + 10]
 %line 58+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 10]
+	movzx r8d, byte [r10 + 10]
 ; mem8[eb + 22] = x
 %line 59+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 22], r8b
+	mov byte [r9 + 22], r8b
 ; x = mem8[p + 11]
 %line 60+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 11]
+	movzx r8d, byte [r10 + 11]
 ; mem8[eb + 23] = x
 %line 61+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 23], r8b
+	mov byte [r9 + 23], r8b
 ; x = mem8[p + 12]
 %line 62+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 12]
+	movzx r8d, byte [r10 + 12]
 ; mem8[eb + 24] = x
 %line 63+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 24], r8b
+	mov byte [r9 + 24], r8b
 ; x = mem8[p + 13]
 %line 64+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 13]
+	movzx r8d, byte [r10 + 13]
 ; mem8[eb + 25] = x
 %line 65+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 25], r8b
+	mov byte [r9 + 25], r8b
 ; x = mem8[p + 14]
 %line 66+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 14]
+	movzx r8d, byte [r10 + 14]
 ; mem8[eb + 26] = x
 %line 67+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 26], r8b
+	mov byte [r9 + 26], r8b
 ; x = mem8[p + 15]
 %line 68+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 15]
+	movzx r8d, byte [r10 + 15]
 ; mem8[eb + 27] = x
 %line 69+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 27], r8b
+	mov byte [r9 + 27], r8b
 ; x = mem8[p + 16]
 %line 70+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 16]
+	movzx r8d, byte [r10 + 16]
 ; mem8[eb + 28] = x
 %line 71+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 28], r8b
+	mov byte [r9 + 28], r8b
 ; x = mem8[p + 17]
 %line 72+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 17]
+	movzx r8d, byte [r10 + 17]
 ; mem8[eb + 29] = x
 %line 73+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 29], r8b
+	mov byte [r9 + 29], r8b
 ; x = mem8[p + 18]
 %line 74+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 18]
+	movzx r8d, byte [r10 + 18]
 ; mem8[eb + 30] = x
 %line 75+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 30], r8b
+	mov byte [r9 + 30], r8b
 ; x = mem8[p + 19]
 %line 76+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 19]
+	movzx r8d, byte [r10 + 19]
 ; mem8[eb + 31] = x
 %line 77+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r10 + 31], r8b
+	mov byte [r9 + 31], r8b
 ; eb = &EB
 %line 78+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	lea r10, [rsp + 0]
+	lea r9, [rsp + 0]
 ; p1 = pk + 1360
 %line 80+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	lea r11, [rsi + 1360]
+	lea r8, [rsi + 1360]
 ; i = 96
 %line 81+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, 96
-	mov [rsp + 352], r8
+	mov r10, 96
+	mov [rsp + 352], rdi
+	mov rbp, rdx
+	mov r12, rsi
+	mov r13, r8
+	mov r14, r9
 align 32
 .Lrows:
 ; q = mem256[eb + 0]
 %line 83+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [r14]
 ; u = mem256[p0 + 0]
 %line 84+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [rsi]
+	vmovdqu ymm1, [r12]
 ; a0 = u & q
 %line 85+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm7, ymm1, ymm0
 ; u = mem256[p0 + 340]
 %line 86+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 340]
+	vmovdqu ymm1, [r12 + 340]
 ; a1 = u & q
 %line 87+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm6, ymm1, ymm0
 ; u = mem256[p0 + 680]
 %line 88+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 680]
+	vmovdqu ymm1, [r12 + 680]
 ; a2 = u & q
 %line 89+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm5, ymm1, ymm0
 ; u = mem256[p0 + 1020]
 %line 90+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 1020]
+	vmovdqu ymm1, [r12 + 1020]
 ; a3 = u & q
 %line 91+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm4, ymm1, ymm0
 ; u = mem256[p1 + 0]
 %line 92+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [r13]
 ; a4 = u & q
 %line 93+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm3, ymm1, ymm0
 ; u = mem256[p1 + 340]
 %line 94+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 340]
+	vmovdqu ymm1, [r13 + 340]
 ; a5 = u & q
 %line 95+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm2, ymm1, ymm0
 ; u = mem256[p1 + 680]
 %line 96+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 680]
+	vmovdqu ymm1, [r13 + 680]
 ; a6 = u & q
 %line 97+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm8, ymm1, ymm0
 ; u = mem256[p1 + 1020]
 %line 98+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1020]
+	vmovdqu ymm1, [r13 + 1020]
 ; a7 = u & q
 %line 99+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm9, ymm1, ymm0
 ; q = mem256[eb + 32]
 %line 100+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 32]
+	vmovdqu ymm1, [r14 + 32]
 ; u = mem256[p0 + 32]
 %line 101+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 32]
+	vmovdqu ymm0, [r12 + 32]
 ; u = u & q
 %line 102+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -286,7 +291,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 372]
 %line 104+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 372]
+	vmovdqu ymm0, [r12 + 372]
 ; u = u & q
 %line 105+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -295,7 +300,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 712]
 %line 107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 712]
+	vmovdqu ymm0, [r12 + 712]
 ; u = u & q
 %line 108+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -304,7 +309,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1052]
 %line 110+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1052]
+	vmovdqu ymm0, [r12 + 1052]
 ; u = u & q
 %line 111+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -313,7 +318,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 32]
 %line 113+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 32]
+	vmovdqu ymm0, [r13 + 32]
 ; u = u & q
 %line 114+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -322,7 +327,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 372]
 %line 116+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 372]
+	vmovdqu ymm0, [r13 + 372]
 ; u = u & q
 %line 117+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -331,7 +336,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 712]
 %line 119+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 712]
+	vmovdqu ymm0, [r13 + 712]
 ; u = u & q
 %line 120+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -340,7 +345,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1052]
 %line 122+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1052]
+	vmovdqu ymm0, [r13 + 1052]
 ; u = u & q
 %line 123+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -349,10 +354,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 64]
 %line 125+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 64]
+	vmovdqu ymm1, [r14 + 64]
 ; u = mem256[p0 + 64]
 %line 126+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 64]
+	vmovdqu ymm0, [r12 + 64]
 ; u = u & q
 %line 127+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -361,7 +366,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 404]
 %line 129+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 404]
+	vmovdqu ymm0, [r12 + 404]
 ; u = u & q
 %line 130+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -370,7 +375,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 744]
 %line 132+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 744]
+	vmovdqu ymm0, [r12 + 744]
 ; u = u & q
 %line 133+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -379,7 +384,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1084]
 %line 135+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1084]
+	vmovdqu ymm0, [r12 + 1084]
 ; u = u & q
 %line 136+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -388,7 +393,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 64]
 %line 138+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 64]
+	vmovdqu ymm0, [r13 + 64]
 ; u = u & q
 %line 139+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -397,7 +402,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 404]
 %line 141+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 404]
+	vmovdqu ymm0, [r13 + 404]
 ; u = u & q
 %line 142+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -406,7 +411,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 744]
 %line 144+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 744]
+	vmovdqu ymm0, [r13 + 744]
 ; u = u & q
 %line 145+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -415,7 +420,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1084]
 %line 147+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1084]
+	vmovdqu ymm0, [r13 + 1084]
 ; u = u & q
 %line 148+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -424,10 +429,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 96]
 %line 150+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 96]
+	vmovdqu ymm1, [r14 + 96]
 ; u = mem256[p0 + 96]
 %line 151+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 96]
+	vmovdqu ymm0, [r12 + 96]
 ; u = u & q
 %line 152+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -436,7 +441,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 436]
 %line 154+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 436]
+	vmovdqu ymm0, [r12 + 436]
 ; u = u & q
 %line 155+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -445,7 +450,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 776]
 %line 157+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 776]
+	vmovdqu ymm0, [r12 + 776]
 ; u = u & q
 %line 158+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -454,7 +459,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1116]
 %line 160+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1116]
+	vmovdqu ymm0, [r12 + 1116]
 ; u = u & q
 %line 161+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -463,7 +468,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 96]
 %line 163+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 96]
+	vmovdqu ymm0, [r13 + 96]
 ; u = u & q
 %line 164+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -472,7 +477,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 436]
 %line 166+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 436]
+	vmovdqu ymm0, [r13 + 436]
 ; u = u & q
 %line 167+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -481,7 +486,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 776]
 %line 169+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 776]
+	vmovdqu ymm0, [r13 + 776]
 ; u = u & q
 %line 170+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -490,7 +495,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1116]
 %line 172+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1116]
+	vmovdqu ymm0, [r13 + 1116]
 ; u = u & q
 %line 173+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -499,10 +504,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 128]
 %line 175+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 128]
+	vmovdqu ymm1, [r14 + 128]
 ; u = mem256[p0 + 128]
 %line 176+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 128]
+	vmovdqu ymm0, [r12 + 128]
 ; u = u & q
 %line 177+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -511,7 +516,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 468]
 %line 179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 468]
+	vmovdqu ymm0, [r12 + 468]
 ; u = u & q
 %line 180+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -520,7 +525,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 808]
 %line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 808]
+	vmovdqu ymm0, [r12 + 808]
 ; u = u & q
 %line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -529,7 +534,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1148]
 %line 185+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1148]
+	vmovdqu ymm0, [r12 + 1148]
 ; u = u & q
 %line 186+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -538,7 +543,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 128]
 %line 188+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 128]
+	vmovdqu ymm0, [r13 + 128]
 ; u = u & q
 %line 189+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -547,7 +552,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 468]
 %line 191+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 468]
+	vmovdqu ymm0, [r13 + 468]
 ; u = u & q
 %line 192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -556,7 +561,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 808]
 %line 194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 808]
+	vmovdqu ymm0, [r13 + 808]
 ; u = u & q
 %line 195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -565,7 +570,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1148]
 %line 197+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1148]
+	vmovdqu ymm0, [r13 + 1148]
 ; u = u & q
 %line 198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -574,10 +579,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 160]
 %line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 160]
+	vmovdqu ymm1, [r14 + 160]
 ; u = mem256[p0 + 160]
 %line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 160]
+	vmovdqu ymm0, [r12 + 160]
 ; u = u & q
 %line 202+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -586,7 +591,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 500]
 %line 204+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 500]
+	vmovdqu ymm0, [r12 + 500]
 ; u = u & q
 %line 205+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -595,7 +600,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 840]
 %line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 840]
+	vmovdqu ymm0, [r12 + 840]
 ; u = u & q
 %line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -604,7 +609,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1180]
 %line 210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1180]
+	vmovdqu ymm0, [r12 + 1180]
 ; u = u & q
 %line 211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -613,7 +618,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 160]
 %line 213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 160]
+	vmovdqu ymm0, [r13 + 160]
 ; u = u & q
 %line 214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -622,7 +627,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 500]
 %line 216+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 500]
+	vmovdqu ymm0, [r13 + 500]
 ; u = u & q
 %line 217+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -631,7 +636,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 840]
 %line 219+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 840]
+	vmovdqu ymm0, [r13 + 840]
 ; u = u & q
 %line 220+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -640,7 +645,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1180]
 %line 222+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1180]
+	vmovdqu ymm0, [r13 + 1180]
 ; u = u & q
 %line 223+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -649,10 +654,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 192]
 %line 225+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 192]
+	vmovdqu ymm1, [r14 + 192]
 ; u = mem256[p0 + 192]
 %line 226+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 192]
+	vmovdqu ymm0, [r12 + 192]
 ; u = u & q
 %line 227+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -661,7 +666,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 532]
 %line 229+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 532]
+	vmovdqu ymm0, [r12 + 532]
 ; u = u & q
 %line 230+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -670,7 +675,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 872]
 %line 232+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 872]
+	vmovdqu ymm0, [r12 + 872]
 ; u = u & q
 %line 233+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -679,7 +684,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1212]
 %line 235+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1212]
+	vmovdqu ymm0, [r12 + 1212]
 ; u = u & q
 %line 236+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -688,7 +693,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 192]
 %line 238+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 192]
+	vmovdqu ymm0, [r13 + 192]
 ; u = u & q
 %line 239+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -697,7 +702,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 532]
 %line 241+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 532]
+	vmovdqu ymm0, [r13 + 532]
 ; u = u & q
 %line 242+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -706,7 +711,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 872]
 %line 244+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 872]
+	vmovdqu ymm0, [r13 + 872]
 ; u = u & q
 %line 245+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -715,7 +720,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1212]
 %line 247+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1212]
+	vmovdqu ymm0, [r13 + 1212]
 ; u = u & q
 %line 248+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -724,10 +729,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 224]
 %line 250+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 224]
+	vmovdqu ymm1, [r14 + 224]
 ; u = mem256[p0 + 224]
 %line 251+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 224]
+	vmovdqu ymm0, [r12 + 224]
 ; u = u & q
 %line 252+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -736,7 +741,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 564]
 %line 254+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 564]
+	vmovdqu ymm0, [r12 + 564]
 ; u = u & q
 %line 255+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -745,7 +750,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 904]
 %line 257+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 904]
+	vmovdqu ymm0, [r12 + 904]
 ; u = u & q
 %line 258+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -754,7 +759,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1244]
 %line 260+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1244]
+	vmovdqu ymm0, [r12 + 1244]
 ; u = u & q
 %line 261+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -763,7 +768,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 224]
 %line 263+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 224]
+	vmovdqu ymm0, [r13 + 224]
 ; u = u & q
 %line 264+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -772,7 +777,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 564]
 %line 266+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 564]
+	vmovdqu ymm0, [r13 + 564]
 ; u = u & q
 %line 267+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -781,7 +786,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 904]
 %line 269+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 904]
+	vmovdqu ymm0, [r13 + 904]
 ; u = u & q
 %line 270+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -790,7 +795,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1244]
 %line 272+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1244]
+	vmovdqu ymm0, [r13 + 1244]
 ; u = u & q
 %line 273+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -799,10 +804,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 256]
 %line 275+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 256]
+	vmovdqu ymm1, [r14 + 256]
 ; u = mem256[p0 + 256]
 %line 276+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 256]
+	vmovdqu ymm0, [r12 + 256]
 ; u = u & q
 %line 277+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -811,7 +816,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 596]
 %line 279+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 596]
+	vmovdqu ymm0, [r12 + 596]
 ; u = u & q
 %line 280+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -820,7 +825,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 936]
 %line 282+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 936]
+	vmovdqu ymm0, [r12 + 936]
 ; u = u & q
 %line 283+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -829,7 +834,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1276]
 %line 285+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1276]
+	vmovdqu ymm0, [r12 + 1276]
 ; u = u & q
 %line 286+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -838,7 +843,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 256]
 %line 288+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 256]
+	vmovdqu ymm0, [r13 + 256]
 ; u = u & q
 %line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -847,7 +852,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 596]
 %line 291+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 596]
+	vmovdqu ymm0, [r13 + 596]
 ; u = u & q
 %line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -856,7 +861,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 936]
 %line 294+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 936]
+	vmovdqu ymm0, [r13 + 936]
 ; u = u & q
 %line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -865,7 +870,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1276]
 %line 297+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1276]
+	vmovdqu ymm0, [r13 + 1276]
 ; u = u & q
 %line 298+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -874,10 +879,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 288]
 %line 300+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 288]
+	vmovdqu ymm1, [r14 + 288]
 ; u = mem256[p0 + 288]
 %line 301+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 288]
+	vmovdqu ymm0, [r12 + 288]
 ; u = u & q
 %line 302+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -886,7 +891,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 628]
 %line 304+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 628]
+	vmovdqu ymm0, [r12 + 628]
 ; u = u & q
 %line 305+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -895,7 +900,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 968]
 %line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 968]
+	vmovdqu ymm0, [r12 + 968]
 ; u = u & q
 %line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -904,7 +909,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1308]
 %line 310+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1308]
+	vmovdqu ymm0, [r12 + 1308]
 ; u = u & q
 %line 311+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -913,7 +918,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 288]
 %line 313+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 288]
+	vmovdqu ymm0, [r13 + 288]
 ; u = u & q
 %line 314+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -922,7 +927,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 628]
 %line 316+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 628]
+	vmovdqu ymm0, [r13 + 628]
 ; u = u & q
 %line 317+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -931,7 +936,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 968]
 %line 319+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 968]
+	vmovdqu ymm0, [r13 + 968]
 ; u = u & q
 %line 320+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -940,7 +945,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1308]
 %line 322+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1308]
+	vmovdqu ymm0, [r13 + 1308]
 ; u = u & q
 %line 323+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -949,10 +954,10 @@ align 32
 	vpxor ymm10, ymm9, ymm0
 ; q = mem256[eb + 320]
 %line 325+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 320]
+	vmovdqu ymm0, [r14 + 320]
 ; u = mem256[p0 + 308]
 %line 326+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 308]
+	vmovdqu ymm1, [r12 + 308]
 ; u = u & q
 %line 327+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm1, ymm1, ymm0
@@ -961,7 +966,7 @@ align 32
 	vpxor ymm1, ymm7, ymm1
 ; u = mem256[p0 + 648]
 %line 329+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm7, [rsi + 648]
+	vmovdqu ymm7, [r12 + 648]
 ; u = u & q
 %line 330+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm7, ymm7, ymm0
@@ -970,7 +975,7 @@ align 32
 	vpxor ymm9, ymm6, ymm7
 ; u = mem256[p0 + 988]
 %line 332+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm6, [rsi + 988]
+	vmovdqu ymm6, [r12 + 988]
 ; u = u & q
 %line 333+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm6, ymm6, ymm0
@@ -979,7 +984,7 @@ align 32
 	vpxor ymm5, ymm5, ymm6
 ; u = mem256[p0 + 1328]
 %line 335+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm6, [rsi + 1328]
+	vmovdqu ymm6, [r12 + 1328]
 ; u = u & q
 %line 336+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm6, ymm6, ymm0
@@ -988,7 +993,7 @@ align 32
 	vpxor ymm7, ymm4, ymm6
 ; u = mem256[p1 + 308]
 %line 338+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 308]
+	vmovdqu ymm4, [r13 + 308]
 ; u = u & q
 %line 339+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm4, ymm4, ymm0
@@ -997,7 +1002,7 @@ align 32
 	vpxor ymm6, ymm3, ymm4
 ; u = mem256[p1 + 648]
 %line 341+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 648]
+	vmovdqu ymm3, [r13 + 648]
 ; u = u & q
 %line 342+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm3, ymm3, ymm0
@@ -1006,7 +1011,7 @@ align 32
 	vpxor ymm4, ymm2, ymm3
 ; u = mem256[p1 + 988]
 %line 344+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 988]
+	vmovdqu ymm2, [r13 + 988]
 ; u = u & q
 %line 345+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -1015,7 +1020,7 @@ align 32
 	vpxor ymm3, ymm8, ymm2
 ; u = mem256[p1 + 1328]
 %line 347+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 1328]
+	vmovdqu ymm2, [r13 + 1328]
 ; u = u & q
 %line 348+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -1057,7 +1062,7 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; x1 = c1
 %line 363+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq r9, xmm0
+	vmovq rax, xmm0
 ; c2 = extract128(h2, 1)
 %line 365+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vextracti128 xmm0, ymm5, 1
@@ -1075,7 +1080,7 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; x2 = c2
 %line 370+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq rbx, xmm0
+	vmovq rsi, xmm0
 ; c3 = extract128(h3, 1)
 %line 372+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vextracti128 xmm0, ymm7, 1
@@ -1093,7 +1098,7 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; x3 = c3
 %line 377+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq r13, xmm0
+	vmovq rdx, xmm0
 ; c4 = extract128(h4, 1)
 %line 379+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vextracti128 xmm0, ymm6, 1
@@ -1111,7 +1116,7 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; x4 = c4
 %line 384+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq rcx, xmm0
+	vmovq r11, xmm0
 ; c5 = extract128(h5, 1)
 %line 386+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vextracti128 xmm0, ymm4, 1
@@ -1129,7 +1134,7 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; x5 = c5
 %line 391+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq r12, xmm0
+	vmovq rcx, xmm0
 ; c6 = extract128(h6, 1)
 %line 393+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vextracti128 xmm0, ymm3, 1
@@ -1147,7 +1152,7 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; x6 = c6
 %line 398+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq rax, xmm0
+	vmovq r9, xmm0
 ; c7 = extract128(h7, 1)
 %line 400+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vextracti128 xmm0, ymm2, 1
@@ -1165,10 +1170,10 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; x7 = c7
 %line 405+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq rbp, xmm0
+	vmovq rdi, xmm0
 ; m = 0xffffffff
 %line 406+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r14, 4294967295
+	mov rbx, 4294967295
 ; v = x0 >> 32
 %line 407+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -1178,107 +1183,107 @@ align 32
 	xor r15, r8
 ; x0 = x0 & m
 %line 409+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r15, r14
+	and r15, rbx
 ; v = x1 << 32
 %line 410+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r9
+	mov r8, rax
 	shl r8, 32
 ; x1 = x1 ^ v
 %line 411+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r9, r8
+	xor rax, r8
 ; v = m << 32
 %line 412+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r14
+	mov r8, rbx
 	shl r8, 32
 ; x1 = x1 & v
 %line 413+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r9, r8
+	and rax, r8
 ; x0 = x0 ^ x1
 %line 414+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, r9
+	xor r15, rax
 ; v = x2 >> 32
 %line 415+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rbx
+	mov r8, rsi
 	shr r8, 32
 ; x2 = x2 ^ v
 %line 416+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rbx, r8
+	xor rsi, r8
 ; x2 = x2 & m
 %line 417+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rbx, r14
+	and rsi, rbx
 ; v = x3 << 32
 %line 418+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r13
+	mov r8, rdx
 	shl r8, 32
 ; x3 = x3 ^ v
 %line 419+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r13, r8
+	xor rdx, r8
 ; v = m << 32
 %line 420+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r14
+	mov r8, rbx
 	shl r8, 32
 ; x3 = x3 & v
 %line 421+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r13, r8
+	and rdx, r8
 ; x2 = x2 ^ x3
 %line 422+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rbx, r13
+	xor rsi, rdx
 ; v = x4 >> 32
 %line 423+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rcx
+	mov r8, r11
 	shr r8, 32
 ; x4 = x4 ^ v
 %line 424+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rcx, r8
+	xor r11, r8
 ; x4 = x4 & m
 %line 425+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rcx, r14
+	and r11, rbx
 ; v = x5 << 32
 %line 426+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r12
+	mov r8, rcx
 	shl r8, 32
 ; x5 = x5 ^ v
 %line 427+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r12, r8
+	xor rcx, r8
 ; v = m << 32
 %line 428+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r14
+	mov r8, rbx
 	shl r8, 32
 ; x5 = x5 & v
 %line 429+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r12, r8
+	and rcx, r8
 ; x4 = x4 ^ x5
 %line 430+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rcx, r12
+	xor r11, rcx
 ; v = x6 >> 32
 %line 431+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rax
+	mov r8, r9
 	shr r8, 32
 ; x6 = x6 ^ v
 %line 432+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r9, r8
 ; x6 = x6 & m
 %line 433+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rax, r14
+	and r9, rbx
 ; v = x7 << 32
 %line 434+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rbp
+	mov r8, rdi
 	shl r8, 32
 ; x7 = x7 ^ v
 %line 435+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rbp, r8
+	xor rdi, r8
 ; v = m << 32
 %line 436+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	shl r14, 32
+	shl rbx, 32
 ; x7 = x7 & v
 %line 437+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rbp, r14
+	and rdi, rbx
 ; x6 = x6 ^ x7
 %line 438+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rax, rbp
+	xor r9, rdi
 ; m = 0xffff0000ffff
 %line 439+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 281470681808895
+	mov rdi, 281470681808895
 ; v = x0 >> 16
 %line 440+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -1288,50 +1293,50 @@ align 32
 	xor r15, r8
 ; x0 = x0 & m
 %line 442+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r15, r9
+	and r15, rdi
 ; v = x2 << 16
 %line 443+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rbx
+	mov r8, rsi
 	shl r8, 16
 ; x2 = x2 ^ v
 %line 444+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rbx, r8
+	xor rsi, r8
 ; v = m << 16
 %line 445+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r9
+	mov r8, rdi
 	shl r8, 16
 ; x2 = x2 & v
 %line 446+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rbx, r8
+	and rsi, r8
 ; x0 = x0 ^ x2
 %line 447+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, rbx
+	xor r15, rsi
 ; v = x4 >> 16
 %line 448+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rcx
+	mov r8, r11
 	shr r8, 16
 ; x4 = x4 ^ v
 %line 449+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rcx, r8
+	xor r11, r8
 ; x4 = x4 & m
 %line 450+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rcx, r9
+	and r11, rdi
 ; v = x6 << 16
 %line 451+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rax
+	mov r8, r9
 	shl r8, 16
 ; x6 = x6 ^ v
 %line 452+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r9, r8
 ; v = m << 16
 %line 453+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	shl r9, 16
+	shl rdi, 16
 ; x6 = x6 & v
 %line 454+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rax, r9
+	and r9, rdi
 ; x4 = x4 ^ x6
 %line 455+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rcx, rax
+	xor r11, r9
 ; m = 0xff00ff00ff00ff
 %line 456+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r9, 71777214294589695
@@ -1347,20 +1352,20 @@ align 32
 	and r15, r9
 ; v = x4 << 8
 %line 460+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rcx
+	mov r8, r11
 	shl r8, 8
 ; x4 = x4 ^ v
 %line 461+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rcx, r8
+	xor r11, r8
 ; v = m << 8
 %line 462+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	shl r9, 8
 ; x4 = x4 & v
 %line 463+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rcx, r9
+	and r11, r9
 ; x0 = x0 ^ x4
 %line 464+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, rcx
+	xor r15, r11
 ; v = x0 >> 4
 %line 465+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -1384,7 +1389,7 @@ align 32
 	xor r15, r8
 ; o = 0
 %line 471+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov rax, 0
+	mov r11, 0
 ; v = x0
 %line 472+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -1396,7 +1401,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 475+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 31
 %line 476+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -1409,7 +1414,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 479+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 14
 %line 480+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -1422,7 +1427,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 483+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 45
 %line 484+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -1435,7 +1440,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 487+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 4
 %line 488+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -1448,7 +1453,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 491+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 35
 %line 492+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -1461,7 +1466,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 495+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 18
 %line 496+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -1474,7 +1479,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 499+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 49
 %line 500+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	shr r15, 49
@@ -1486,36 +1491,36 @@ align 32
 	and r15, r8
 ; o = o ^ v
 %line 503+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rax, r15
+	xor r11, r15
 ; v = mem8[e + 0]
 %line 504+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [rdx]
+	movzx r8d, byte [rbp]
 ; o = o ^ v
 %line 505+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; mem8[s + 0] = o
 %line 506+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [rdi], al
+	mov r8, [rsp + 352]
+	mov byte [r8], r11b
 ; p0 = p0 + 2720
 %line 507+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add rsi, 2720
+	add r12, 2720
 ; p1 = p1 + 2720
 %line 508+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add r11, 2720
+	add r13, 2720
 ; s = s + 1
 %line 509+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add rdi, 1
+	add r8, 1
+	mov [rsp + 352], r8
 ; e = e + 1
 %line 510+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add rdx, 1
+	add rbp, 1
 ; i = i - 1
 %line 511+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, [rsp + 352]
-	sub r8, 1
-	mov [rsp + 352], r8
+	sub r10, 1
 ; =? i - 0
 %line 512+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto rows if !=
 %line 513+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	jne .Lrows

@@ -20,141 +20,142 @@ qhasm_kernel_mceliece6960119_syndrome_amd64_avx2_syndrome:
 	mov [rsp + 712], r11
 ; eb = &EB
 %line 14+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r11, [rsp + 0]
+	lea r10, [rsp + 0]
 ; z = 0
 %line 15+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, 0
 ; mem8[eb + 672] = z
 %line 16+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 672], r8b
+	mov byte [r10 + 672], r8b
 ; mem8[eb + 673] = z
 %line 17+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 673], r8b
+	mov byte [r10 + 673], r8b
 ; mem8[eb + 674] = z
 %line 18+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 674], r8b
+	mov byte [r10 + 674], r8b
 ; mem8[eb + 675] = z
 %line 19+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 675], r8b
+	mov byte [r10 + 675], r8b
 ; mem8[eb + 676] = z
 %line 20+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 676], r8b
+	mov byte [r10 + 676], r8b
 ; mem8[eb + 677] = z
 %line 21+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 677], r8b
+	mov byte [r10 + 677], r8b
 ; mem8[eb + 678] = z
 %line 22+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 678], r8b
+	mov byte [r10 + 678], r8b
 ; mem8[eb + 679] = z
 %line 23+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 679], r8b
+	mov byte [r10 + 679], r8b
 ; mem8[eb + 680] = z
 %line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 680], r8b
+	mov byte [r10 + 680], r8b
 ; mem8[eb + 681] = z
 %line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 681], r8b
+	mov byte [r10 + 681], r8b
 ; mem8[eb + 682] = z
 %line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 682], r8b
+	mov byte [r10 + 682], r8b
 ; mem8[eb + 683] = z
 %line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 683], r8b
+	mov byte [r10 + 683], r8b
 ; mem8[eb + 684] = z
 %line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 684], r8b
+	mov byte [r10 + 684], r8b
 ; mem8[eb + 685] = z
 %line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 685], r8b
+	mov byte [r10 + 685], r8b
 ; mem8[eb + 686] = z
 %line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 686], r8b
+	mov byte [r10 + 686], r8b
 ; mem8[eb + 687] = z
 %line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 687], r8b
+	mov byte [r10 + 687], r8b
 ; mem8[eb + 688] = z
 %line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 688], r8b
+	mov byte [r10 + 688], r8b
 ; mem8[eb + 689] = z
 %line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 689], r8b
+	mov byte [r10 + 689], r8b
 ; mem8[eb + 690] = z
 %line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 690], r8b
+	mov byte [r10 + 690], r8b
 ; mem8[eb + 691] = z
 %line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 691], r8b
+	mov byte [r10 + 691], r8b
 ; mem8[eb + 692] = z
 %line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 692], r8b
+	mov byte [r10 + 692], r8b
 ; mem8[eb + 693] = z
 %line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 693], r8b
+	mov byte [r10 + 693], r8b
 ; mem8[eb + 694] = z
 %line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 694], r8b
+	mov byte [r10 + 694], r8b
 ; mem8[eb + 695] = z
 %line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 695], r8b
+	mov byte [r10 + 695], r8b
 ; mem8[eb + 696] = z
 %line 40+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 696], r8b
+	mov byte [r10 + 696], r8b
 ; mem8[eb + 697] = z
 %line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 697], r8b
+	mov byte [r10 + 697], r8b
 ; mem8[eb + 698] = z
 %line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 698], r8b
+	mov byte [r10 + 698], r8b
 ; p = e + 193
 %line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea rax, [rdx + 193]
+	lea r11, [rdx + 193]
 ; i = 672
 %line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, 672
+	mov rax, r8
 align 32
 .Lcopy:
 ; x = mem8[p + 0]
 %line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [rax]
+	movzx r8d, byte [r11]
 ; x = x >> 3
 %line 47+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shr r9, 3
+	shr r8, 3
 ; y = mem8[p + 1]
 %line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r10d, byte [rax + 1]
+	movzx r9d, byte [r11 + 1]
 ; y = y << 5
 %line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shl r10, 5
+	shl r9, 5
 ; x = x ^ y
 %line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r9, r10
+	xor r8, r9
 ; mem8[eb + 0] = x
 %line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11], r9b
+	mov byte [r10], r8b
 ; p = p + 1
 %line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add rax, 1
+	add r11, 1
 ; eb = eb + 1
 %line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r11, 1
+	add r10, 1
 ; i = i - 1
 %line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	sub r8, 1
+	sub rax, 1
 ; =? i - 0
 %line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	cmp r8, 0
+	cmp rax, 0
 ; goto copy if !=
 %line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	jne .Lcopy
 ; x = mem8[p + 0]
 %line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [rax]
+	movzx r8d, byte [r11]
 ; x = x >> 3
 %line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 1]
 %line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [rax + 1]
+	movzx r9d, byte [r11 + 1]
 ; y = y << 5
 %line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
@@ -163,16 +164,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 27] = x
 %line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 27], r8b
+	mov byte [r10 + 27], r8b
 ; x = mem8[p + 1]
 %line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [rax + 1]
+	movzx r8d, byte [r11 + 1]
 ; x = x >> 3
 %line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 2]
 %line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [rax + 2]
+	movzx r9d, byte [r11 + 2]
 ; y = y << 5
 %line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
@@ -181,16 +182,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 28] = x
 %line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 28], r8b
+	mov byte [r10 + 28], r8b
 ; x = mem8[p + 2]
 %line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [rax + 2]
+	movzx r8d, byte [r11 + 2]
 ; x = x >> 3
 %line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 3]
 %line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [rax + 3]
+	movzx r9d, byte [r11 + 3]
 ; y = y << 5
 %line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
@@ -199,16 +200,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 29] = x
 %line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 29], r8b
+	mov byte [r10 + 29], r8b
 ; x = mem8[p + 3]
 %line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [rax + 3]
+	movzx r8d, byte [r11 + 3]
 ; x = x >> 3
 %line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 4]
 %line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [rax + 4]
+	movzx r9d, byte [r11 + 4]
 ; y = y << 5
 %line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
@@ -217,85 +218,89 @@ align 32
 	xor r8, r9
 ; mem8[eb + 30] = x
 %line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 30], r8b
+	mov byte [r10 + 30], r8b
 ; x = mem8[p + 4]
 %line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [rax + 4]
+	movzx r8d, byte [r11 + 4]
 ; x = x >> 3
 %line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; mem8[eb + 31] = x
 %line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r11 + 31], r8b
+	mov byte [r10 + 31], r8b
 ; eb = &EB
 %line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r10, [rsp + 0]
+	lea r9, [rsp + 0]
 ; p1 = pk + 2708
 %line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r11, [rsi + 2708]
+	lea r8, [rsi + 2708]
 ; i = 193
 %line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, 193
-	mov [rsp + 704], r8
+	mov r10, 193
+	mov [rsp + 704], rdi
+	mov rbp, rdx
+	mov r12, rsi
+	mov r13, r8
+	mov r14, r9
 align 32
 .Lrows:
 ; q = mem256[eb + 0]
 %line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [r14]
 ; u = mem256[p0 + 0]
 %line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [rsi]
+	vmovdqu ymm1, [r12]
 ; a0 = u & q
 %line 91+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm1, ymm0
 ; u = mem256[p0 + 677]
 %line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 677]
+	vmovdqu ymm1, [r12 + 677]
 ; a1 = u & q
 %line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm3, ymm1, ymm0
 ; u = mem256[p0 + 1354]
 %line 94+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 1354]
+	vmovdqu ymm1, [r12 + 1354]
 ; a2 = u & q
 %line 95+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm5, ymm1, ymm0
 ; u = mem256[p0 + 2031]
 %line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 2031]
+	vmovdqu ymm1, [r12 + 2031]
 ; a3 = u & q
 %line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm4, ymm1, ymm0
 ; u = mem256[p1 + 0]
 %line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [r13]
 ; a4 = u & q
 %line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm6, ymm1, ymm0
 ; u = mem256[p1 + 677]
 %line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 677]
+	vmovdqu ymm1, [r13 + 677]
 ; a5 = u & q
 %line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm7, ymm1, ymm0
 ; u = mem256[p1 + 1354]
 %line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1354]
+	vmovdqu ymm1, [r13 + 1354]
 ; a6 = u & q
 %line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm8, ymm1, ymm0
 ; u = mem256[p1 + 2031]
 %line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2031]
+	vmovdqu ymm1, [r13 + 2031]
 ; a7 = u & q
 %line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm9, ymm1, ymm0
 ; q = mem256[eb + 32]
 %line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 32]
+	vmovdqu ymm1, [r14 + 32]
 ; u = mem256[p0 + 32]
 %line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 32]
+	vmovdqu ymm0, [r12 + 32]
 ; u = u & q
 %line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -304,7 +309,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 709]
 %line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 709]
+	vmovdqu ymm0, [r12 + 709]
 ; u = u & q
 %line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -313,7 +318,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1386]
 %line 113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1386]
+	vmovdqu ymm0, [r12 + 1386]
 ; u = u & q
 %line 114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -322,7 +327,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2063]
 %line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2063]
+	vmovdqu ymm0, [r12 + 2063]
 ; u = u & q
 %line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -331,7 +336,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 32]
 %line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 32]
+	vmovdqu ymm0, [r13 + 32]
 ; u = u & q
 %line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -340,7 +345,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 709]
 %line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 709]
+	vmovdqu ymm0, [r13 + 709]
 ; u = u & q
 %line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -349,7 +354,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1386]
 %line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1386]
+	vmovdqu ymm0, [r13 + 1386]
 ; u = u & q
 %line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -358,7 +363,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2063]
 %line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2063]
+	vmovdqu ymm0, [r13 + 2063]
 ; u = u & q
 %line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -367,10 +372,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 64]
 %line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 64]
+	vmovdqu ymm1, [r14 + 64]
 ; u = mem256[p0 + 64]
 %line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 64]
+	vmovdqu ymm0, [r12 + 64]
 ; u = u & q
 %line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -379,7 +384,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 741]
 %line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 741]
+	vmovdqu ymm0, [r12 + 741]
 ; u = u & q
 %line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -388,7 +393,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1418]
 %line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1418]
+	vmovdqu ymm0, [r12 + 1418]
 ; u = u & q
 %line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -397,7 +402,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2095]
 %line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2095]
+	vmovdqu ymm0, [r12 + 2095]
 ; u = u & q
 %line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -406,7 +411,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 64]
 %line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 64]
+	vmovdqu ymm0, [r13 + 64]
 ; u = u & q
 %line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -415,7 +420,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 741]
 %line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 741]
+	vmovdqu ymm0, [r13 + 741]
 ; u = u & q
 %line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -424,7 +429,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1418]
 %line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1418]
+	vmovdqu ymm0, [r13 + 1418]
 ; u = u & q
 %line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -433,7 +438,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2095]
 %line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2095]
+	vmovdqu ymm0, [r13 + 2095]
 ; u = u & q
 %line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -442,10 +447,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 96]
 %line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 96]
+	vmovdqu ymm1, [r14 + 96]
 ; u = mem256[p0 + 96]
 %line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 96]
+	vmovdqu ymm0, [r12 + 96]
 ; u = u & q
 %line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -454,7 +459,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 773]
 %line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 773]
+	vmovdqu ymm0, [r12 + 773]
 ; u = u & q
 %line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -463,7 +468,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1450]
 %line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1450]
+	vmovdqu ymm0, [r12 + 1450]
 ; u = u & q
 %line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -472,7 +477,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2127]
 %line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2127]
+	vmovdqu ymm0, [r12 + 2127]
 ; u = u & q
 %line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -481,7 +486,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 96]
 %line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 96]
+	vmovdqu ymm0, [r13 + 96]
 ; u = u & q
 %line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -490,7 +495,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 773]
 %line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 773]
+	vmovdqu ymm0, [r13 + 773]
 ; u = u & q
 %line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -499,7 +504,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1450]
 %line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1450]
+	vmovdqu ymm0, [r13 + 1450]
 ; u = u & q
 %line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -508,7 +513,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2127]
 %line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2127]
+	vmovdqu ymm0, [r13 + 2127]
 ; u = u & q
 %line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -517,10 +522,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 128]
 %line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 128]
+	vmovdqu ymm1, [r14 + 128]
 ; u = mem256[p0 + 128]
 %line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 128]
+	vmovdqu ymm0, [r12 + 128]
 ; u = u & q
 %line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -529,7 +534,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 805]
 %line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 805]
+	vmovdqu ymm0, [r12 + 805]
 ; u = u & q
 %line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -538,7 +543,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1482]
 %line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1482]
+	vmovdqu ymm0, [r12 + 1482]
 ; u = u & q
 %line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -547,7 +552,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2159]
 %line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2159]
+	vmovdqu ymm0, [r12 + 2159]
 ; u = u & q
 %line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -556,7 +561,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 128]
 %line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 128]
+	vmovdqu ymm0, [r13 + 128]
 ; u = u & q
 %line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -565,7 +570,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 805]
 %line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 805]
+	vmovdqu ymm0, [r13 + 805]
 ; u = u & q
 %line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -574,7 +579,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1482]
 %line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1482]
+	vmovdqu ymm0, [r13 + 1482]
 ; u = u & q
 %line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -583,7 +588,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2159]
 %line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2159]
+	vmovdqu ymm0, [r13 + 2159]
 ; u = u & q
 %line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -592,10 +597,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 160]
 %line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 160]
+	vmovdqu ymm1, [r14 + 160]
 ; u = mem256[p0 + 160]
 %line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 160]
+	vmovdqu ymm0, [r12 + 160]
 ; u = u & q
 %line 208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -604,7 +609,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 837]
 %line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 837]
+	vmovdqu ymm0, [r12 + 837]
 ; u = u & q
 %line 211+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -613,7 +618,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1514]
 %line 213+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1514]
+	vmovdqu ymm0, [r12 + 1514]
 ; u = u & q
 %line 214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -622,7 +627,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2191]
 %line 216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2191]
+	vmovdqu ymm0, [r12 + 2191]
 ; u = u & q
 %line 217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -631,7 +636,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 160]
 %line 219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 160]
+	vmovdqu ymm0, [r13 + 160]
 ; u = u & q
 %line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -640,7 +645,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 837]
 %line 222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 837]
+	vmovdqu ymm0, [r13 + 837]
 ; u = u & q
 %line 223+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -649,7 +654,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1514]
 %line 225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1514]
+	vmovdqu ymm0, [r13 + 1514]
 ; u = u & q
 %line 226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -658,7 +663,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2191]
 %line 228+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2191]
+	vmovdqu ymm0, [r13 + 2191]
 ; u = u & q
 %line 229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -667,10 +672,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 192]
 %line 231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 192]
+	vmovdqu ymm1, [r14 + 192]
 ; u = mem256[p0 + 192]
 %line 232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 192]
+	vmovdqu ymm0, [r12 + 192]
 ; u = u & q
 %line 233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -679,7 +684,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 869]
 %line 235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 869]
+	vmovdqu ymm0, [r12 + 869]
 ; u = u & q
 %line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -688,7 +693,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1546]
 %line 238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1546]
+	vmovdqu ymm0, [r12 + 1546]
 ; u = u & q
 %line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -697,7 +702,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2223]
 %line 241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2223]
+	vmovdqu ymm0, [r12 + 2223]
 ; u = u & q
 %line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -706,7 +711,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 192]
 %line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 192]
+	vmovdqu ymm0, [r13 + 192]
 ; u = u & q
 %line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -715,7 +720,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 869]
 %line 247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 869]
+	vmovdqu ymm0, [r13 + 869]
 ; u = u & q
 %line 248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -724,7 +729,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1546]
 %line 250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1546]
+	vmovdqu ymm0, [r13 + 1546]
 ; u = u & q
 %line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -733,7 +738,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2223]
 %line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2223]
+	vmovdqu ymm0, [r13 + 2223]
 ; u = u & q
 %line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -742,10 +747,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 224]
 %line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 224]
+	vmovdqu ymm1, [r14 + 224]
 ; u = mem256[p0 + 224]
 %line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 224]
+	vmovdqu ymm0, [r12 + 224]
 ; u = u & q
 %line 258+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -754,7 +759,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 901]
 %line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 901]
+	vmovdqu ymm0, [r12 + 901]
 ; u = u & q
 %line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -763,7 +768,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1578]
 %line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1578]
+	vmovdqu ymm0, [r12 + 1578]
 ; u = u & q
 %line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -772,7 +777,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2255]
 %line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2255]
+	vmovdqu ymm0, [r12 + 2255]
 ; u = u & q
 %line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -781,7 +786,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 224]
 %line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 224]
+	vmovdqu ymm0, [r13 + 224]
 ; u = u & q
 %line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -790,7 +795,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 901]
 %line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 901]
+	vmovdqu ymm0, [r13 + 901]
 ; u = u & q
 %line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -799,7 +804,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1578]
 %line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1578]
+	vmovdqu ymm0, [r13 + 1578]
 ; u = u & q
 %line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -808,7 +813,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2255]
 %line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2255]
+	vmovdqu ymm0, [r13 + 2255]
 ; u = u & q
 %line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -817,10 +822,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 256]
 %line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 256]
+	vmovdqu ymm1, [r14 + 256]
 ; u = mem256[p0 + 256]
 %line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 256]
+	vmovdqu ymm0, [r12 + 256]
 ; u = u & q
 %line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -829,7 +834,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 933]
 %line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 933]
+	vmovdqu ymm0, [r12 + 933]
 ; u = u & q
 %line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -838,7 +843,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1610]
 %line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1610]
+	vmovdqu ymm0, [r12 + 1610]
 ; u = u & q
 %line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -847,7 +852,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2287]
 %line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2287]
+	vmovdqu ymm0, [r12 + 2287]
 ; u = u & q
 %line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -856,7 +861,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 256]
 %line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 256]
+	vmovdqu ymm0, [r13 + 256]
 ; u = u & q
 %line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -865,7 +870,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 933]
 %line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 933]
+	vmovdqu ymm0, [r13 + 933]
 ; u = u & q
 %line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -874,7 +879,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1610]
 %line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1610]
+	vmovdqu ymm0, [r13 + 1610]
 ; u = u & q
 %line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -883,7 +888,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2287]
 %line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2287]
+	vmovdqu ymm0, [r13 + 2287]
 ; u = u & q
 %line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -892,10 +897,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 288]
 %line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 288]
+	vmovdqu ymm1, [r14 + 288]
 ; u = mem256[p0 + 288]
 %line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 288]
+	vmovdqu ymm0, [r12 + 288]
 ; u = u & q
 %line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -904,7 +909,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 965]
 %line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 965]
+	vmovdqu ymm0, [r12 + 965]
 ; u = u & q
 %line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -913,7 +918,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1642]
 %line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1642]
+	vmovdqu ymm0, [r12 + 1642]
 ; u = u & q
 %line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -922,7 +927,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2319]
 %line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2319]
+	vmovdqu ymm0, [r12 + 2319]
 ; u = u & q
 %line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -931,7 +936,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 288]
 %line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 288]
+	vmovdqu ymm0, [r13 + 288]
 ; u = u & q
 %line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -940,7 +945,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 965]
 %line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 965]
+	vmovdqu ymm0, [r13 + 965]
 ; u = u & q
 %line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -949,7 +954,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1642]
 %line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1642]
+	vmovdqu ymm0, [r13 + 1642]
 ; u = u & q
 %line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -958,7 +963,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2319]
 %line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2319]
+	vmovdqu ymm0, [r13 + 2319]
 ; u = u & q
 %line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -967,10 +972,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 320]
 %line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 320]
+	vmovdqu ymm1, [r14 + 320]
 ; u = mem256[p0 + 320]
 %line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 320]
+	vmovdqu ymm0, [r12 + 320]
 ; u = u & q
 %line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -979,7 +984,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 997]
 %line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 997]
+	vmovdqu ymm0, [r12 + 997]
 ; u = u & q
 %line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -988,7 +993,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1674]
 %line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1674]
+	vmovdqu ymm0, [r12 + 1674]
 ; u = u & q
 %line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -997,7 +1002,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2351]
 %line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2351]
+	vmovdqu ymm0, [r12 + 2351]
 ; u = u & q
 %line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1006,7 +1011,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 320]
 %line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 320]
+	vmovdqu ymm0, [r13 + 320]
 ; u = u & q
 %line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1015,7 +1020,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 997]
 %line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 997]
+	vmovdqu ymm0, [r13 + 997]
 ; u = u & q
 %line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1024,7 +1029,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1674]
 %line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1674]
+	vmovdqu ymm0, [r13 + 1674]
 ; u = u & q
 %line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1033,7 +1038,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2351]
 %line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2351]
+	vmovdqu ymm0, [r13 + 2351]
 ; u = u & q
 %line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1042,10 +1047,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 352]
 %line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 352]
+	vmovdqu ymm1, [r14 + 352]
 ; u = mem256[p0 + 352]
 %line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 352]
+	vmovdqu ymm0, [r12 + 352]
 ; u = u & q
 %line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1054,7 +1059,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 1029]
 %line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1029]
+	vmovdqu ymm0, [r12 + 1029]
 ; u = u & q
 %line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1063,7 +1068,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1706]
 %line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1706]
+	vmovdqu ymm0, [r12 + 1706]
 ; u = u & q
 %line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1072,7 +1077,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2383]
 %line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2383]
+	vmovdqu ymm0, [r12 + 2383]
 ; u = u & q
 %line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1081,7 +1086,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 352]
 %line 369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 352]
+	vmovdqu ymm0, [r13 + 352]
 ; u = u & q
 %line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1090,7 +1095,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 1029]
 %line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1029]
+	vmovdqu ymm0, [r13 + 1029]
 ; u = u & q
 %line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1099,7 +1104,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1706]
 %line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1706]
+	vmovdqu ymm0, [r13 + 1706]
 ; u = u & q
 %line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1108,7 +1113,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2383]
 %line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2383]
+	vmovdqu ymm0, [r13 + 2383]
 ; u = u & q
 %line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1117,10 +1122,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 384]
 %line 381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 384]
+	vmovdqu ymm1, [r14 + 384]
 ; u = mem256[p0 + 384]
 %line 382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 384]
+	vmovdqu ymm0, [r12 + 384]
 ; u = u & q
 %line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1129,7 +1134,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 1061]
 %line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1061]
+	vmovdqu ymm0, [r12 + 1061]
 ; u = u & q
 %line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1138,7 +1143,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1738]
 %line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1738]
+	vmovdqu ymm0, [r12 + 1738]
 ; u = u & q
 %line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1147,7 +1152,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2415]
 %line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2415]
+	vmovdqu ymm0, [r12 + 2415]
 ; u = u & q
 %line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1156,7 +1161,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 384]
 %line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 384]
+	vmovdqu ymm0, [r13 + 384]
 ; u = u & q
 %line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1165,7 +1170,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 1061]
 %line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1061]
+	vmovdqu ymm0, [r13 + 1061]
 ; u = u & q
 %line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1174,7 +1179,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1738]
 %line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1738]
+	vmovdqu ymm0, [r13 + 1738]
 ; u = u & q
 %line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1183,7 +1188,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2415]
 %line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2415]
+	vmovdqu ymm0, [r13 + 2415]
 ; u = u & q
 %line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1192,10 +1197,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 416]
 %line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 416]
+	vmovdqu ymm1, [r14 + 416]
 ; u = mem256[p0 + 416]
 %line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 416]
+	vmovdqu ymm0, [r12 + 416]
 ; u = u & q
 %line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1204,7 +1209,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 1093]
 %line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1093]
+	vmovdqu ymm0, [r12 + 1093]
 ; u = u & q
 %line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1213,7 +1218,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1770]
 %line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1770]
+	vmovdqu ymm0, [r12 + 1770]
 ; u = u & q
 %line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1222,7 +1227,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2447]
 %line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2447]
+	vmovdqu ymm0, [r12 + 2447]
 ; u = u & q
 %line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1231,7 +1236,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 416]
 %line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 416]
+	vmovdqu ymm0, [r13 + 416]
 ; u = u & q
 %line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1240,7 +1245,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 1093]
 %line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1093]
+	vmovdqu ymm0, [r13 + 1093]
 ; u = u & q
 %line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1249,7 +1254,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1770]
 %line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1770]
+	vmovdqu ymm0, [r13 + 1770]
 ; u = u & q
 %line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1258,7 +1263,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2447]
 %line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2447]
+	vmovdqu ymm0, [r13 + 2447]
 ; u = u & q
 %line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1267,10 +1272,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 448]
 %line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 448]
+	vmovdqu ymm1, [r14 + 448]
 ; u = mem256[p0 + 448]
 %line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 448]
+	vmovdqu ymm0, [r12 + 448]
 ; u = u & q
 %line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1279,7 +1284,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 1125]
 %line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1125]
+	vmovdqu ymm0, [r12 + 1125]
 ; u = u & q
 %line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1288,7 +1293,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1802]
 %line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1802]
+	vmovdqu ymm0, [r12 + 1802]
 ; u = u & q
 %line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1297,7 +1302,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2479]
 %line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2479]
+	vmovdqu ymm0, [r12 + 2479]
 ; u = u & q
 %line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1306,7 +1311,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 448]
 %line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 448]
+	vmovdqu ymm0, [r13 + 448]
 ; u = u & q
 %line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1315,7 +1320,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 1125]
 %line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1125]
+	vmovdqu ymm0, [r13 + 1125]
 ; u = u & q
 %line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1324,7 +1329,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1802]
 %line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1802]
+	vmovdqu ymm0, [r13 + 1802]
 ; u = u & q
 %line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1333,7 +1338,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2479]
 %line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2479]
+	vmovdqu ymm0, [r13 + 2479]
 ; u = u & q
 %line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1342,10 +1347,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 480]
 %line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 480]
+	vmovdqu ymm1, [r14 + 480]
 ; u = mem256[p0 + 480]
 %line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 480]
+	vmovdqu ymm0, [r12 + 480]
 ; u = u & q
 %line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1354,7 +1359,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 1157]
 %line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1157]
+	vmovdqu ymm0, [r12 + 1157]
 ; u = u & q
 %line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1363,7 +1368,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1834]
 %line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1834]
+	vmovdqu ymm0, [r12 + 1834]
 ; u = u & q
 %line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1372,7 +1377,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2511]
 %line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2511]
+	vmovdqu ymm0, [r12 + 2511]
 ; u = u & q
 %line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1381,7 +1386,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 480]
 %line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 480]
+	vmovdqu ymm0, [r13 + 480]
 ; u = u & q
 %line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1390,7 +1395,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 1157]
 %line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1157]
+	vmovdqu ymm0, [r13 + 1157]
 ; u = u & q
 %line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1399,7 +1404,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1834]
 %line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1834]
+	vmovdqu ymm0, [r13 + 1834]
 ; u = u & q
 %line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1408,7 +1413,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2511]
 %line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2511]
+	vmovdqu ymm0, [r13 + 2511]
 ; u = u & q
 %line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1417,10 +1422,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 512]
 %line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 512]
+	vmovdqu ymm1, [r14 + 512]
 ; u = mem256[p0 + 512]
 %line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 512]
+	vmovdqu ymm0, [r12 + 512]
 ; u = u & q
 %line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1429,7 +1434,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 1189]
 %line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1189]
+	vmovdqu ymm0, [r12 + 1189]
 ; u = u & q
 %line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1438,7 +1443,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1866]
 %line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1866]
+	vmovdqu ymm0, [r12 + 1866]
 ; u = u & q
 %line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1447,7 +1452,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2543]
 %line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2543]
+	vmovdqu ymm0, [r12 + 2543]
 ; u = u & q
 %line 492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1456,7 +1461,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 512]
 %line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 512]
+	vmovdqu ymm0, [r13 + 512]
 ; u = u & q
 %line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1465,7 +1470,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 1189]
 %line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1189]
+	vmovdqu ymm0, [r13 + 1189]
 ; u = u & q
 %line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1474,7 +1479,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1866]
 %line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1866]
+	vmovdqu ymm0, [r13 + 1866]
 ; u = u & q
 %line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1483,7 +1488,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2543]
 %line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2543]
+	vmovdqu ymm0, [r13 + 2543]
 ; u = u & q
 %line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1492,10 +1497,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 544]
 %line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 544]
+	vmovdqu ymm1, [r14 + 544]
 ; u = mem256[p0 + 544]
 %line 507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 544]
+	vmovdqu ymm0, [r12 + 544]
 ; u = u & q
 %line 508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1504,7 +1509,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 1221]
 %line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1221]
+	vmovdqu ymm0, [r12 + 1221]
 ; u = u & q
 %line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1513,7 +1518,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1898]
 %line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1898]
+	vmovdqu ymm0, [r12 + 1898]
 ; u = u & q
 %line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1522,7 +1527,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2575]
 %line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2575]
+	vmovdqu ymm0, [r12 + 2575]
 ; u = u & q
 %line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1531,7 +1536,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 544]
 %line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 544]
+	vmovdqu ymm0, [r13 + 544]
 ; u = u & q
 %line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1540,7 +1545,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 1221]
 %line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1221]
+	vmovdqu ymm0, [r13 + 1221]
 ; u = u & q
 %line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1549,7 +1554,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1898]
 %line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1898]
+	vmovdqu ymm0, [r13 + 1898]
 ; u = u & q
 %line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1558,7 +1563,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2575]
 %line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2575]
+	vmovdqu ymm0, [r13 + 2575]
 ; u = u & q
 %line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1567,10 +1572,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 576]
 %line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 576]
+	vmovdqu ymm1, [r14 + 576]
 ; u = mem256[p0 + 576]
 %line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 576]
+	vmovdqu ymm0, [r12 + 576]
 ; u = u & q
 %line 533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1579,7 +1584,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 1253]
 %line 535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1253]
+	vmovdqu ymm0, [r12 + 1253]
 ; u = u & q
 %line 536+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1588,7 +1593,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1930]
 %line 538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1930]
+	vmovdqu ymm0, [r12 + 1930]
 ; u = u & q
 %line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1597,7 +1602,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2607]
 %line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2607]
+	vmovdqu ymm0, [r12 + 2607]
 ; u = u & q
 %line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1606,7 +1611,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 576]
 %line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 576]
+	vmovdqu ymm0, [r13 + 576]
 ; u = u & q
 %line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1615,7 +1620,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 1253]
 %line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1253]
+	vmovdqu ymm0, [r13 + 1253]
 ; u = u & q
 %line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1624,7 +1629,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1930]
 %line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1930]
+	vmovdqu ymm0, [r13 + 1930]
 ; u = u & q
 %line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1633,7 +1638,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2607]
 %line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2607]
+	vmovdqu ymm0, [r13 + 2607]
 ; u = u & q
 %line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1642,10 +1647,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 608]
 %line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 608]
+	vmovdqu ymm1, [r14 + 608]
 ; u = mem256[p0 + 608]
 %line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 608]
+	vmovdqu ymm0, [r12 + 608]
 ; u = u & q
 %line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1654,7 +1659,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 1285]
 %line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1285]
+	vmovdqu ymm0, [r12 + 1285]
 ; u = u & q
 %line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1663,7 +1668,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1962]
 %line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1962]
+	vmovdqu ymm0, [r12 + 1962]
 ; u = u & q
 %line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1672,7 +1677,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2639]
 %line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2639]
+	vmovdqu ymm0, [r12 + 2639]
 ; u = u & q
 %line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1681,7 +1686,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 608]
 %line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 608]
+	vmovdqu ymm0, [r13 + 608]
 ; u = u & q
 %line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1690,7 +1695,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 1285]
 %line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1285]
+	vmovdqu ymm0, [r13 + 1285]
 ; u = u & q
 %line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1699,7 +1704,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1962]
 %line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1962]
+	vmovdqu ymm0, [r13 + 1962]
 ; u = u & q
 %line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1708,7 +1713,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 2639]
 %line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2639]
+	vmovdqu ymm0, [r13 + 2639]
 ; u = u & q
 %line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1717,10 +1722,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 640]
 %line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 640]
+	vmovdqu ymm1, [r14 + 640]
 ; u = mem256[p0 + 640]
 %line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 640]
+	vmovdqu ymm0, [r12 + 640]
 ; u = u & q
 %line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1729,7 +1734,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p0 + 1317]
 %line 585+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1317]
+	vmovdqu ymm0, [r12 + 1317]
 ; u = u & q
 %line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1738,7 +1743,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p0 + 1994]
 %line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 1994]
+	vmovdqu ymm0, [r12 + 1994]
 ; u = u & q
 %line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1747,7 +1752,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 2671]
 %line 591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 2671]
+	vmovdqu ymm0, [r12 + 2671]
 ; u = u & q
 %line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1756,7 +1761,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 640]
 %line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 640]
+	vmovdqu ymm0, [r13 + 640]
 ; u = u & q
 %line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1765,7 +1770,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p1 + 1317]
 %line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1317]
+	vmovdqu ymm0, [r13 + 1317]
 ; u = u & q
 %line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1774,7 +1779,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p1 + 1994]
 %line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1994]
+	vmovdqu ymm0, [r13 + 1994]
 ; u = u & q
 %line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1783,7 +1788,7 @@ align 32
 	vpxor ymm10, ymm8, ymm0
 ; u = mem256[p1 + 2671]
 %line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2671]
+	vmovdqu ymm0, [r13 + 2671]
 ; u = u & q
 %line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -1792,10 +1797,10 @@ align 32
 	vpxor ymm11, ymm9, ymm0
 ; q = mem256[eb + 672]
 %line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 672]
+	vmovdqu ymm0, [r14 + 672]
 ; u = mem256[p0 + 645]
 %line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 645]
+	vmovdqu ymm1, [r12 + 645]
 ; u = u & q
 %line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm1, ymm1, ymm0
@@ -1804,7 +1809,7 @@ align 32
 	vpxor ymm1, ymm2, ymm1
 ; u = mem256[p0 + 1322]
 %line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [rsi + 1322]
+	vmovdqu ymm2, [r12 + 1322]
 ; u = u & q
 %line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -1813,7 +1818,7 @@ align 32
 	vpxor ymm9, ymm3, ymm2
 ; u = mem256[p0 + 1999]
 %line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [rsi + 1999]
+	vmovdqu ymm2, [r12 + 1999]
 ; u = u & q
 %line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -1822,7 +1827,7 @@ align 32
 	vpxor ymm5, ymm5, ymm2
 ; u = mem256[p0 + 2676]
 %line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [rsi + 2676]
+	vmovdqu ymm2, [r12 + 2676]
 ; u = u & q
 %line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -1831,7 +1836,7 @@ align 32
 	vpxor ymm8, ymm4, ymm2
 ; u = mem256[p1 + 645]
 %line 619+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 645]
+	vmovdqu ymm2, [r13 + 645]
 ; u = u & q
 %line 620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -1840,7 +1845,7 @@ align 32
 	vpxor ymm6, ymm6, ymm2
 ; u = mem256[p1 + 1322]
 %line 622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 1322]
+	vmovdqu ymm2, [r13 + 1322]
 ; u = u & q
 %line 623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -1849,7 +1854,7 @@ align 32
 	vpxor ymm4, ymm7, ymm2
 ; u = mem256[p1 + 1999]
 %line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 1999]
+	vmovdqu ymm2, [r13 + 1999]
 ; u = u & q
 %line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -1858,7 +1863,7 @@ align 32
 	vpxor ymm3, ymm10, ymm2
 ; u = mem256[p1 + 2676]
 %line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 2676]
+	vmovdqu ymm2, [r13 + 2676]
 ; u = u & q
 %line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -1900,7 +1905,7 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; x1 = c1
 %line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq r9, xmm0
+	vmovq rax, xmm0
 ; c2 = extract128(h2, 1)
 %line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vextracti128 xmm0, ymm5, 1
@@ -1918,7 +1923,7 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; x2 = c2
 %line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq rbx, xmm0
+	vmovq rsi, xmm0
 ; c3 = extract128(h3, 1)
 %line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vextracti128 xmm0, ymm8, 1
@@ -1936,7 +1941,7 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; x3 = c3
 %line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq r13, xmm0
+	vmovq rdx, xmm0
 ; c4 = extract128(h4, 1)
 %line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vextracti128 xmm0, ymm6, 1
@@ -1954,7 +1959,7 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; x4 = c4
 %line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq rcx, xmm0
+	vmovq r11, xmm0
 ; c5 = extract128(h5, 1)
 %line 667+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vextracti128 xmm0, ymm4, 1
@@ -1972,7 +1977,7 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; x5 = c5
 %line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq r12, xmm0
+	vmovq rcx, xmm0
 ; c6 = extract128(h6, 1)
 %line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vextracti128 xmm0, ymm3, 1
@@ -1990,7 +1995,7 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; x6 = c6
 %line 679+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq rax, xmm0
+	vmovq r9, xmm0
 ; c7 = extract128(h7, 1)
 %line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vextracti128 xmm0, ymm2, 1
@@ -2008,10 +2013,10 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; x7 = c7
 %line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq rbp, xmm0
+	vmovq rdi, xmm0
 ; m = 0xffffffff
 %line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r14, 4294967295
+	mov rbx, 4294967295
 ; v = x0 >> 32
 %line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -2021,107 +2026,107 @@ align 32
 	xor r15, r8
 ; x0 = x0 & m
 %line 690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r15, r14
+	and r15, rbx
 ; v = x1 << 32
 %line 691+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r9
+	mov r8, rax
 	shl r8, 32
 ; x1 = x1 ^ v
 %line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r9, r8
+	xor rax, r8
 ; v = m << 32
 %line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r14
+	mov r8, rbx
 	shl r8, 32
 ; x1 = x1 & v
 %line 694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r9, r8
+	and rax, r8
 ; x0 = x0 ^ x1
 %line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r15, r9
+	xor r15, rax
 ; v = x2 >> 32
 %line 696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rbx
+	mov r8, rsi
 	shr r8, 32
 ; x2 = x2 ^ v
 %line 697+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rbx, r8
+	xor rsi, r8
 ; x2 = x2 & m
 %line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rbx, r14
+	and rsi, rbx
 ; v = x3 << 32
 %line 699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r13
+	mov r8, rdx
 	shl r8, 32
 ; x3 = x3 ^ v
 %line 700+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r13, r8
+	xor rdx, r8
 ; v = m << 32
 %line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r14
+	mov r8, rbx
 	shl r8, 32
 ; x3 = x3 & v
 %line 702+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r13, r8
+	and rdx, r8
 ; x2 = x2 ^ x3
 %line 703+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rbx, r13
+	xor rsi, rdx
 ; v = x4 >> 32
 %line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rcx
+	mov r8, r11
 	shr r8, 32
 ; x4 = x4 ^ v
 %line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rcx, r8
+	xor r11, r8
 ; x4 = x4 & m
 %line 706+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rcx, r14
+	and r11, rbx
 ; v = x5 << 32
 %line 707+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r12
+	mov r8, rcx
 	shl r8, 32
 ; x5 = x5 ^ v
 %line 708+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r12, r8
+	xor rcx, r8
 ; v = m << 32
 %line 709+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r14
+	mov r8, rbx
 	shl r8, 32
 ; x5 = x5 & v
 %line 710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r12, r8
+	and rcx, r8
 ; x4 = x4 ^ x5
 %line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rcx, r12
+	xor r11, rcx
 ; v = x6 >> 32
 %line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rax
+	mov r8, r9
 	shr r8, 32
 ; x6 = x6 ^ v
 %line 713+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r9, r8
 ; x6 = x6 & m
 %line 714+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rax, r14
+	and r9, rbx
 ; v = x7 << 32
 %line 715+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rbp
+	mov r8, rdi
 	shl r8, 32
 ; x7 = x7 ^ v
 %line 716+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rbp, r8
+	xor rdi, r8
 ; v = m << 32
 %line 717+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shl r14, 32
+	shl rbx, 32
 ; x7 = x7 & v
 %line 718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rbp, r14
+	and rdi, rbx
 ; x6 = x6 ^ x7
 %line 719+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rax, rbp
+	xor r9, rdi
 ; m = 0xffff0000ffff
 %line 720+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r9, 281470681808895
+	mov rdi, 281470681808895
 ; v = x0 >> 16
 %line 721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -2131,50 +2136,50 @@ align 32
 	xor r15, r8
 ; x0 = x0 & m
 %line 723+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r15, r9
+	and r15, rdi
 ; v = x2 << 16
 %line 724+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rbx
+	mov r8, rsi
 	shl r8, 16
 ; x2 = x2 ^ v
 %line 725+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rbx, r8
+	xor rsi, r8
 ; v = m << 16
 %line 726+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r9
+	mov r8, rdi
 	shl r8, 16
 ; x2 = x2 & v
 %line 727+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rbx, r8
+	and rsi, r8
 ; x0 = x0 ^ x2
 %line 728+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r15, rbx
+	xor r15, rsi
 ; v = x4 >> 16
 %line 729+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rcx
+	mov r8, r11
 	shr r8, 16
 ; x4 = x4 ^ v
 %line 730+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rcx, r8
+	xor r11, r8
 ; x4 = x4 & m
 %line 731+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rcx, r9
+	and r11, rdi
 ; v = x6 << 16
 %line 732+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rax
+	mov r8, r9
 	shl r8, 16
 ; x6 = x6 ^ v
 %line 733+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r9, r8
 ; v = m << 16
 %line 734+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shl r9, 16
+	shl rdi, 16
 ; x6 = x6 & v
 %line 735+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rax, r9
+	and r9, rdi
 ; x4 = x4 ^ x6
 %line 736+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rcx, rax
+	xor r11, r9
 ; m = 0xff00ff00ff00ff
 %line 737+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r9, 71777214294589695
@@ -2190,20 +2195,20 @@ align 32
 	and r15, r9
 ; v = x4 << 8
 %line 741+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rcx
+	mov r8, r11
 	shl r8, 8
 ; x4 = x4 ^ v
 %line 742+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rcx, r8
+	xor r11, r8
 ; v = m << 8
 %line 743+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 8
 ; x4 = x4 & v
 %line 744+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rcx, r9
+	and r11, r9
 ; x0 = x0 ^ x4
 %line 745+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r15, rcx
+	xor r15, r11
 ; v = x0 >> 4
 %line 746+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -2227,7 +2232,7 @@ align 32
 	xor r15, r8
 ; o = 0
 %line 752+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov rax, 0
+	mov r11, 0
 ; v = x0
 %line 753+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -2239,7 +2244,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 756+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 31
 %line 757+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -2252,7 +2257,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 760+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 14
 %line 761+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -2265,7 +2270,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 764+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 45
 %line 765+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -2278,7 +2283,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 768+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 4
 %line 769+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -2291,7 +2296,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 772+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 35
 %line 773+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -2304,7 +2309,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 776+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 18
 %line 777+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, r15
@@ -2317,7 +2322,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 780+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 49
 %line 781+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r15, 49
@@ -2329,42 +2334,46 @@ align 32
 	and r15, r8
 ; o = o ^ v
 %line 784+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rax, r15
+	xor r11, r15
 ; v = mem8[e + 0]
 %line 785+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [rdx]
+	movzx r8d, byte [rbp]
 ; o = o ^ v
 %line 786+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rax, r8
+	xor r11, r8
 ; mem8[s + 0] = o
 %line 787+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [rdi], al
+	mov r8, [rsp + 704]
+	mov byte [r8], r11b
 ; p0 = p0 + 5416
 %line 788+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add rsi, 5416
+	add r12, 5416
 ; p1 = p1 + 5416
 %line 789+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r11, 5416
+	add r13, 5416
 ; s = s + 1
 %line 790+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add rdi, 1
+	add r8, 1
+	mov [rsp + 704], r8
 ; e = e + 1
 %line 791+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add rdx, 1
+	add rbp, 1
 ; i = i - 1
 %line 792+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, [rsp + 704]
-	sub r8, 1
-	mov [rsp + 704], r8
+	sub r10, 1
 ; =? i - 0
 %line 793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto rows if !=
 %line 794+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	jne .Lrows
 ; q = mem256[eb + 0]
 %line 795+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r10]
+	mov r9, r14
+	mov rsi, r12
+	mov rdx, rbp
+	mov rdi, [rsp + 704]
+	vmovdqu ymm0, [r9]
 ; u = mem256[p0 + 0]
 %line 796+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm1, [rsi]
@@ -2385,7 +2394,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; q = mem256[eb + 32]
 %line 802+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 32]
+	vmovdqu ymm3, [r9 + 32]
 ; u = mem256[p0 + 32]
 %line 803+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 32]
@@ -2415,7 +2424,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 64]
 %line 812+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 64]
+	vmovdqu ymm3, [r9 + 64]
 ; u = mem256[p0 + 64]
 %line 813+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 64]
@@ -2445,7 +2454,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 96]
 %line 822+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 96]
+	vmovdqu ymm3, [r9 + 96]
 ; u = mem256[p0 + 96]
 %line 823+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 96]
@@ -2475,7 +2484,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 128]
 %line 832+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 128]
+	vmovdqu ymm3, [r9 + 128]
 ; u = mem256[p0 + 128]
 %line 833+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 128]
@@ -2505,7 +2514,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 160]
 %line 842+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 160]
+	vmovdqu ymm3, [r9 + 160]
 ; u = mem256[p0 + 160]
 %line 843+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 160]
@@ -2535,7 +2544,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 192]
 %line 852+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 192]
+	vmovdqu ymm3, [r9 + 192]
 ; u = mem256[p0 + 192]
 %line 853+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 192]
@@ -2565,7 +2574,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 224]
 %line 862+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 224]
+	vmovdqu ymm3, [r9 + 224]
 ; u = mem256[p0 + 224]
 %line 863+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 224]
@@ -2595,7 +2604,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 256]
 %line 872+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 256]
+	vmovdqu ymm3, [r9 + 256]
 ; u = mem256[p0 + 256]
 %line 873+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 256]
@@ -2625,7 +2634,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 288]
 %line 882+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 288]
+	vmovdqu ymm3, [r9 + 288]
 ; u = mem256[p0 + 288]
 %line 883+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 288]
@@ -2655,7 +2664,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 320]
 %line 892+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 320]
+	vmovdqu ymm3, [r9 + 320]
 ; u = mem256[p0 + 320]
 %line 893+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 320]
@@ -2685,7 +2694,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 352]
 %line 902+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 352]
+	vmovdqu ymm3, [r9 + 352]
 ; u = mem256[p0 + 352]
 %line 903+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 352]
@@ -2715,7 +2724,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 384]
 %line 912+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 384]
+	vmovdqu ymm3, [r9 + 384]
 ; u = mem256[p0 + 384]
 %line 913+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 384]
@@ -2745,7 +2754,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 416]
 %line 922+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 416]
+	vmovdqu ymm3, [r9 + 416]
 ; u = mem256[p0 + 416]
 %line 923+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 416]
@@ -2775,7 +2784,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 448]
 %line 932+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 448]
+	vmovdqu ymm3, [r9 + 448]
 ; u = mem256[p0 + 448]
 %line 933+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 448]
@@ -2805,7 +2814,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 480]
 %line 942+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 480]
+	vmovdqu ymm3, [r9 + 480]
 ; u = mem256[p0 + 480]
 %line 943+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 480]
@@ -2835,7 +2844,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 512]
 %line 952+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 512]
+	vmovdqu ymm3, [r9 + 512]
 ; u = mem256[p0 + 512]
 %line 953+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 512]
@@ -2865,7 +2874,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 544]
 %line 962+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 544]
+	vmovdqu ymm3, [r9 + 544]
 ; u = mem256[p0 + 544]
 %line 963+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 544]
@@ -2895,7 +2904,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 576]
 %line 972+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 576]
+	vmovdqu ymm3, [r9 + 576]
 ; u = mem256[p0 + 576]
 %line 973+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 576]
@@ -2925,7 +2934,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 608]
 %line 982+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 608]
+	vmovdqu ymm3, [r9 + 608]
 ; u = mem256[p0 + 608]
 %line 983+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 608]
@@ -2955,7 +2964,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 640]
 %line 992+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 640]
+	vmovdqu ymm3, [r9 + 640]
 ; u = mem256[p0 + 640]
 %line 993+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 640]
@@ -2985,7 +2994,7 @@ align 32
 	vpxor ymm0, ymm0, ymm4
 ; q = mem256[eb + 672]
 %line 1002+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 672]
+	vmovdqu ymm3, [r9 + 672]
 ; u = mem256[p0 + 645]
 %line 1003+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu ymm4, [rsi + 645]

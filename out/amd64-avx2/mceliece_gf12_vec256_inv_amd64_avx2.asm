@@ -9,9 +9,9 @@ global qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:function (qhasm_kern
 align 32
 qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 	mov r11, rsp
-	sub rsp, 12512
+	sub rsp, 1664
 	and rsp, -32
-	mov [rsp + 12480], r11
+	mov [rsp + 1632], r11
 ; v0 = mem256[f + 0]
 %line 18+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
@@ -96,7 +96,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v20 = v19 ^ v20
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 896], ymm0
+	vmovdqu [rsp + 448], ymm0
 ; v19 = v2 & v6
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 128]
@@ -114,7 +114,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v22 = v21 ^ v22
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 928], ymm0
+	vmovdqu [rsp + 480], ymm0
 ; v21 = v9 & v6
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm12
@@ -124,7 +124,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v19 = v21 ^ v19
 %line 48+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 9952], ymm0
+	vmovdqu [rsp + 640], ymm0
 ; v21 = v5 & v6
 %line 49+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm10, ymm3, ymm12
@@ -133,7 +133,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 	vmovdqu ymm5, [rsp + 32]
 	vmovdqu ymm14, [rsp + 224]
 	vpand ymm0, ymm5, ymm14
-	vmovdqu [rsp + 9888], ymm0
+	vmovdqu [rsp + 704], ymm0
 ; v24 = v1 & v13
 %line 51+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 288]
@@ -161,7 +161,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v27 = v26 ^ v27
 %line 58+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 960], ymm0
+	vmovdqu [rsp + 512], ymm0
 ; v26 = v8 & v16
 %line 59+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm2, ymm13
@@ -171,11 +171,11 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v24 = v26 ^ v24
 %line 61+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 992], ymm0
+	vmovdqu [rsp + 544], ymm0
 ; v26 = v4 & v16
 %line 62+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm13
-	vmovdqu [rsp + 1024], ymm0
+	vmovdqu [rsp + 576], ymm0
 ; v28 = v2 ^ v1
 %line 63+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm4, [rsp + 32]
@@ -205,19 +205,15 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v35 = v28 & v32
 %line 70+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm5, ymm0, ymm13
-	vmovdqu [rsp + 448], ymm5
 ; v36 = v29 & v31
 %line 71+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm15, ymm1, ymm11
-	vmovdqu [rsp + 480], ymm15
 ; v36 = v35 ^ v36
 %line 72+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm15
-	vmovdqu [rsp + 1056], ymm5
 ; v28 = v28 & v33
 %line 73+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm15, ymm0, ymm8
-	vmovdqu [rsp + 1088], ymm15
 ; v35 = v29 & v32
 %line 74+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm1, ymm13
@@ -248,53 +244,53 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 	vpxor ymm0, ymm0, [rsp + 384]
 ; v34 = v34 ^ v23
 %line 83+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 9888]
+	vpxor ymm1, ymm0, [rsp + 704]
 ; v36 = v36 ^ v20
 %line 84+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 896]
+	vpxor ymm0, ymm5, [rsp + 448]
 ; v36 = v36 ^ v25
 %line 85+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm12
 ; v31 = v31 ^ v22
 %line 86+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm11, [rsp + 928]
+	vpxor ymm0, ymm11, [rsp + 480]
 ; v31 = v31 ^ v27
 %line 87+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 960]
-	vmovdqu [rsp + 1120], ymm0
+	vpxor ymm0, ymm0, [rsp + 512]
+	vmovdqu [rsp + 608], ymm0
 ; v32 = v32 ^ v19
 %line 88+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 9952]
+	vpxor ymm0, ymm13, [rsp + 640]
 ; v32 = v32 ^ v24
 %line 89+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 992]
+	vpxor ymm0, ymm0, [rsp + 544]
 ; v33 = v33 ^ v21
 %line 90+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm10
 ; v33 = v33 ^ v26
 %line 91+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 1024]
+	vpxor ymm8, ymm8, [rsp + 576]
 ; v19 = v34 ^ v19
 %line 92+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 9952]
-	vmovdqu [rsp + 1152], ymm1
+	vpxor ymm1, ymm1, [rsp + 640]
+	vmovdqu [rsp + 640], ymm1
 ; v21 = v36 ^ v21
 %line 93+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm1, ymm5, ymm10
-	vmovdqu [rsp + 1184], ymm1
+	vmovdqu [rsp + 672], ymm1
 ; v23 = v32 ^ v23
 %line 94+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 9888]
-	vmovdqu [rsp + 1216], ymm0
+	vpxor ymm0, ymm0, [rsp + 704]
+	vmovdqu [rsp + 704], ymm0
 ; v25 = v33 ^ v25
 %line 95+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm12
-	vmovdqu [rsp + 1248], ymm0
+	vmovdqu [rsp + 736], ymm0
 ; v33 = v12 & v1
 %line 96+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 32]
 	vpand ymm0, ymm6, ymm5
-	vmovdqu [rsp + 1280], ymm0
+	vmovdqu [rsp + 768], ymm0
 ; v32 = v12 & v4
 %line 97+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 96]
@@ -306,7 +302,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v36 = v32 ^ v36
 %line 99+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1312], ymm0
+	vmovdqu [rsp + 800], ymm0
 ; v32 = v12 & v7
 %line 100+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm6, ymm8
@@ -322,7 +318,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v30 = v34 ^ v30
 %line 104+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm5
-	vmovdqu [rsp + 1344], ymm0
+	vmovdqu [rsp + 832], ymm0
 ; v34 = v7 & v7
 %line 105+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm8
@@ -332,15 +328,15 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v32 = v34 ^ v32
 %line 107+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 9984], ymm0
+	vmovdqu [rsp + 992], ymm0
 ; v34 = v15 & v7
 %line 108+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm7, ymm8
-	vmovdqu [rsp + 10016], ymm0
+	vmovdqu [rsp + 1024], ymm0
 ; v29 = v11 & v11
 %line 109+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 256]
-	vmovdqu ymm13, [rsp + 256]
+	vmovdqa ymm13, ymm0
 	vpand ymm8, ymm0, ymm13
 ; v35 = v11 & v14
 %line 110+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -368,7 +364,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v38 = v37 ^ v38
 %line 117+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1376], ymm0
+	vmovdqu [rsp + 864], ymm0
 ; v37 = v17 & v9
 %line 118+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm9, ymm12
@@ -378,11 +374,11 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v35 = v37 ^ v35
 %line 120+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1408], ymm0
+	vmovdqu [rsp + 896], ymm0
 ; v37 = v14 & v9
 %line 121+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm12
-	vmovdqu [rsp + 1440], ymm0
+	vmovdqu [rsp + 928], ymm0
 ; v39 = v12 ^ v11
 %line 122+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm15, ymm6, [rsp + 256]
@@ -407,23 +403,19 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v45 = v39 & v42
 %line 128+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm15, ymm12
-	vmovdqu [rsp + 512], ymm0
+	vmovdqu [rsp + 416], ymm0
 ; v46 = v39 & v43
 %line 129+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm15, ymm1
-	vmovdqu [rsp + 544], ymm0
 ; v47 = v40 & v42
 %line 130+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm5, ymm13, ymm12
-	vmovdqu [rsp + 576], ymm5
 ; v47 = v46 ^ v47
 %line 131+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm5
-	vmovdqu [rsp + 1472], ymm5
 ; v39 = v39 & v44
 %line 132+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm15, ymm15, ymm10
-	vmovdqu [rsp + 1504], ymm15
 ; v46 = v40 & v43
 %line 133+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm13, ymm1
@@ -450,52 +442,52 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 	vpand ymm10, ymm14, ymm10
 ; v45 = v45 ^ v33
 %line 141+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 512]
-	vpxor ymm0, ymm0, [rsp + 1280]
+	vmovdqu ymm0, [rsp + 416]
+	vpxor ymm0, ymm0, [rsp + 768]
 ; v45 = v45 ^ v29
 %line 142+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm8
 ; v47 = v47 ^ v36
 %line 143+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 1312]
+	vpxor ymm0, ymm5, [rsp + 800]
 ; v47 = v47 ^ v28
 %line 144+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm11
 ; v42 = v42 ^ v30
 %line 145+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm12, [rsp + 1344]
+	vpxor ymm0, ymm12, [rsp + 832]
 ; v42 = v42 ^ v38
 %line 146+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1376]
-	vmovdqu [rsp + 1536], ymm0
+	vpxor ymm0, ymm0, [rsp + 864]
+	vmovdqu [rsp + 960], ymm0
 ; v43 = v43 ^ v32
 %line 147+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 9984]
+	vpxor ymm0, ymm13, [rsp + 992]
 ; v43 = v43 ^ v35
 %line 148+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1408]
+	vpxor ymm0, ymm0, [rsp + 896]
 ; v44 = v44 ^ v34
 %line 149+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 10016]
+	vpxor ymm10, ymm10, [rsp + 1024]
 ; v44 = v44 ^ v37
 %line 150+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 1440]
+	vpxor ymm10, ymm10, [rsp + 928]
 ; v32 = v45 ^ v32
 %line 151+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 9984]
-	vmovdqu [rsp + 1568], ymm1
+	vpxor ymm1, ymm1, [rsp + 992]
+	vmovdqu [rsp + 992], ymm1
 ; v34 = v47 ^ v34
 %line 152+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm5, [rsp + 10016]
-	vmovdqu [rsp + 1600], ymm1
+	vpxor ymm1, ymm5, [rsp + 1024]
+	vmovdqu [rsp + 1024], ymm1
 ; v29 = v43 ^ v29
 %line 153+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
-	vmovdqu [rsp + 1632], ymm0
+	vmovdqu [rsp + 1056], ymm0
 ; v28 = v44 ^ v28
 %line 154+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm11
-	vmovdqu [rsp + 1664], ymm0
+	vmovdqu [rsp + 1088], ymm0
 ; v12 = v2 ^ v12
 %line 155+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm6, ymm4, ymm6
@@ -544,7 +536,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v46 = v12 & v44
 %line 167+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm6, ymm13
-	vmovdqu [rsp + 1696], ymm0
+	vmovdqu [rsp + 1120], ymm0
 ; v39 = v12 & v43
 %line 168+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm1, ymm6, ymm12
@@ -554,7 +546,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v48 = v39 ^ v48
 %line 170+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm0
-	vmovdqu [rsp + 1728], ymm0
+	vmovdqu [rsp + 1152], ymm0
 ; v39 = v12 & v47
 %line 171+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm14, ymm6, ymm11
@@ -570,7 +562,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v50 = v49 ^ v50
 %line 175+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1760], ymm0
+	vmovdqu [rsp + 1184], ymm0
 ; v49 = v2 & v47
 %line 176+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm5, ymm11
@@ -580,15 +572,15 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v39 = v49 ^ v39
 %line 178+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1792], ymm0
+	vmovdqu [rsp + 1216], ymm0
 ; v49 = v15 & v47
 %line 179+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm7, ymm11
-	vmovdqu [rsp + 1824], ymm0
+	vmovdqu [rsp + 1248], ymm0
 ; v51 = v5 & v45
 %line 180+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm10
-	vmovdqu [rsp + 608], ymm0
+	vmovdqu [rsp + 416], ymm0
 ; v52 = v5 & v41
 %line 181+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm4
@@ -684,217 +676,217 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 	vpand ymm3, ymm5, ymm6
 ; v47 = v47 ^ v46
 %line 212+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 1696]
+	vpxor ymm7, ymm7, [rsp + 1120]
 ; v47 = v47 ^ v51
 %line 213+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 608]
+	vpxor ymm7, ymm7, [rsp + 416]
 ; v44 = v44 ^ v48
 %line 214+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, [rsp + 1728]
+	vpxor ymm11, ymm11, [rsp + 1152]
 ; v44 = v44 ^ v53
 %line 215+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm14
 ; v45 = v45 ^ v50
 %line 216+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 1760]
+	vpxor ymm2, ymm2, [rsp + 1184]
 ; v45 = v45 ^ v55
 %line 217+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm5, ymm2, ymm15
 ; v41 = v41 ^ v39
 %line 218+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm4, [rsp + 1792]
+	vpxor ymm2, ymm4, [rsp + 1216]
 ; v41 = v41 ^ v52
 %line 219+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v40 = v40 ^ v49
 %line 220+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 1824]
+	vpxor ymm3, ymm3, [rsp + 1248]
 ; v40 = v40 ^ v54
 %line 221+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm0
 ; v39 = v47 ^ v39
 %line 222+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 1792]
+	vpxor ymm7, ymm7, [rsp + 1216]
 ; v49 = v44 ^ v49
 %line 223+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm11, [rsp + 1824]
+	vpxor ymm4, ymm11, [rsp + 1248]
 ; v51 = v41 ^ v51
 %line 224+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm2, [rsp + 608]
+	vpxor ymm6, ymm2, [rsp + 416]
 ; v53 = v40 ^ v53
 %line 225+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm14, ymm3, ymm14
 ; v46 = v46 ^ v18
 %line 226+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1696]
+	vmovdqu ymm2, [rsp + 1120]
 	vpxor ymm2, ymm2, [rsp + 384]
 ; v46 = v46 ^ v33
 %line 227+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm2, [rsp + 1280]
+	vpxor ymm3, ymm2, [rsp + 768]
 ; v48 = v48 ^ v20
 %line 228+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1728]
-	vpxor ymm2, ymm2, [rsp + 896]
+	vmovdqu ymm2, [rsp + 1152]
+	vpxor ymm2, ymm2, [rsp + 448]
 ; v48 = v48 ^ v36
 %line 229+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm2, [rsp + 1312]
+	vpxor ymm8, ymm2, [rsp + 800]
 ; v50 = v50 ^ v22
 %line 230+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1760]
-	vpxor ymm2, ymm2, [rsp + 928]
+	vmovdqu ymm2, [rsp + 1184]
+	vpxor ymm2, ymm2, [rsp + 480]
 ; v50 = v50 ^ v30
 %line 231+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm9, ymm2, [rsp + 1344]
+	vpxor ymm9, ymm2, [rsp + 832]
 ; v39 = v39 ^ v19
 %line 232+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm7, [rsp + 1152]
+	vpxor ymm2, ymm7, [rsp + 640]
 ; v39 = v39 ^ v32
 %line 233+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm2, [rsp + 1568]
+	vpxor ymm7, ymm2, [rsp + 992]
 ; v49 = v49 ^ v21
 %line 234+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm4, [rsp + 1184]
+	vpxor ymm2, ymm4, [rsp + 672]
 ; v49 = v49 ^ v34
 %line 235+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm2, [rsp + 1600]
+	vpxor ymm4, ymm2, [rsp + 1024]
 ; v45 = v45 ^ v31
 %line 236+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 1120]
+	vpxor ymm5, ymm5, [rsp + 608]
 ; v45 = v45 ^ v42
 %line 237+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 1536]
+	vpxor ymm5, ymm5, [rsp + 960]
 ; v51 = v51 ^ v23
 %line 238+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm6, [rsp + 1216]
+	vpxor ymm2, ymm6, [rsp + 704]
 ; v51 = v51 ^ v29
 %line 239+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm2, [rsp + 1632]
+	vpxor ymm10, ymm2, [rsp + 1056]
 ; v53 = v53 ^ v25
 %line 240+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm14, [rsp + 1248]
+	vpxor ymm2, ymm14, [rsp + 736]
 ; v53 = v53 ^ v28
 %line 241+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 1664]
+	vpxor ymm2, ymm2, [rsp + 1088]
 ; v55 = v55 ^ v27
 %line 242+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 960]
+	vpxor ymm15, ymm15, [rsp + 512]
 ; v55 = v55 ^ v38
 %line 243+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 1376]
+	vpxor ymm15, ymm15, [rsp + 864]
 ; v52 = v52 ^ v24
 %line 244+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 992]
+	vpxor ymm1, ymm1, [rsp + 544]
 ; v52 = v52 ^ v35
 %line 245+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 1408]
+	vpxor ymm11, ymm1, [rsp + 896]
 ; v54 = v54 ^ v26
 %line 246+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1024]
+	vpxor ymm0, ymm0, [rsp + 576]
 ; v54 = v54 ^ v37
 %line 247+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 1440]
+	vpxor ymm12, ymm0, [rsp + 928]
 ; v23 = v46 ^ v23
 %line 248+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm3, [rsp + 1216]
+	vpxor ymm6, ymm3, [rsp + 704]
 ; v25 = v48 ^ v25
 %line 249+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 1248]
+	vpxor ymm8, ymm8, [rsp + 736]
 ; v27 = v50 ^ v27
 %line 250+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 960]
+	vpxor ymm9, ymm9, [rsp + 512]
 ; v24 = v39 ^ v24
 %line 251+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 992]
+	vpxor ymm7, ymm7, [rsp + 544]
 ; v26 = v49 ^ v26
 %line 252+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm13, ymm4, [rsp + 1024]
+	vpxor ymm13, ymm4, [rsp + 576]
 ; v33 = v51 ^ v33
 %line 253+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm10, [rsp + 1280]
+	vpxor ymm1, ymm10, [rsp + 768]
 ; v36 = v53 ^ v36
 %line 254+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm2, [rsp + 1312]
+	vpxor ymm0, ymm2, [rsp + 800]
 ; v30 = v55 ^ v30
 %line 255+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm15, [rsp + 1344]
+	vpxor ymm4, ymm15, [rsp + 832]
 ; v32 = v52 ^ v32
 %line 256+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm11, [rsp + 1568]
+	vpxor ymm10, ymm11, [rsp + 992]
 ; v34 = v54 ^ v34
 %line 257+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm12, [rsp + 1600]
+	vpxor ymm3, ymm12, [rsp + 1024]
 ; v36 = v36 ^ v37
 %line 258+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm11, ymm0, [rsp + 1440]
+	vpxor ymm11, ymm0, [rsp + 928]
 ; v37 = v26 ^ v37
 %line 259+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 1440]
+	vpxor ymm0, ymm13, [rsp + 928]
 ; v33 = v33 ^ v35
 %line 260+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm1, [rsp + 1408]
+	vpxor ymm12, ymm1, [rsp + 896]
 ; v35 = v24 ^ v35
 %line 261+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm7, [rsp + 1408]
+	vpxor ymm1, ymm7, [rsp + 896]
 ; v45 = v45 ^ v38
 %line 262+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 1376]
+	vpxor ymm5, ymm5, [rsp + 864]
 ; v38 = v27 ^ v38
 %line 263+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm9, [rsp + 1376]
+	vpxor ymm2, ymm9, [rsp + 864]
 ; v37 = v37 ^ v28
 %line 264+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 1664]
+	vpxor ymm7, ymm0, [rsp + 1088]
 ; v28 = v25 ^ v28
 %line 265+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm8, [rsp + 1664]
+	vpxor ymm0, ymm8, [rsp + 1088]
 ; v35 = v35 ^ v29
 %line 266+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm1, [rsp + 1632]
+	vpxor ymm8, ymm1, [rsp + 1056]
 ; v29 = v23 ^ v29
 %line 267+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm13, ymm6, [rsp + 1632]
+	vpxor ymm13, ymm6, [rsp + 1056]
 ; v38 = v38 ^ v42
 %line 268+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm2, [rsp + 1536]
+	vpxor ymm6, ymm2, [rsp + 960]
 ; v42 = v31 ^ v42
 %line 269+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 1120]
-	vpxor ymm1, ymm1, [rsp + 1536]
+	vmovdqu ymm1, [rsp + 608]
+	vpxor ymm1, ymm1, [rsp + 960]
 ; v28 = v28 ^ v34
 %line 270+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm3
 ; v34 = v21 ^ v34
 %line 271+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1184]
+	vmovdqu ymm0, [rsp + 672]
 	vpxor ymm3, ymm0, ymm3
 ; v29 = v29 ^ v32
 %line 272+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm10
 ; v32 = v19 ^ v32
 %line 273+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1152]
+	vmovdqu ymm0, [rsp + 640]
 	vpxor ymm10, ymm0, ymm10
 ; v42 = v42 ^ v30
 %line 274+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm4
-	vmovdqu [rsp + 1856], ymm1
+	vmovdqu [rsp + 512], ymm1
 ; v30 = v22 ^ v30
 %line 275+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 928]
+	vmovdqu ymm0, [rsp + 480]
 	vpxor ymm0, ymm0, ymm4
-	vmovdqu [rsp + 10048], ymm0
+	vmovdqu [rsp + 1472], ymm0
 ; v34 = v34 ^ v36
 %line 276+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm3, ymm11
-	vmovdqu [rsp + 1888], ymm2
+	vmovdqu [rsp + 544], ymm2
 ; v36 = v20 ^ v36
 %line 277+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 896]
+	vmovdqu ymm3, [rsp + 448]
 	vpxor ymm11, ymm3, ymm11
 ; v32 = v32 ^ v33
 %line 278+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm3, ymm10, ymm12
-	vmovdqu [rsp + 10080], ymm3
+	vmovdqu [rsp + 1504], ymm3
 ; v33 = v18 ^ v33
 %line 279+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 384]
@@ -923,34 +915,34 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v18 = v18 ^ v19
 %line 287+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm1, ymm14, ymm3
-	vmovdqu [rsp + 1920], ymm1
+	vmovdqu [rsp + 576], ymm1
 ; v23 = v45 ^ v38
 %line 288+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm14, ymm5, ymm6
-	vmovdqu [rsp + 1952], ymm14
+	vmovdqu [rsp + 608], ymm14
 ; v20 = v20 ^ v21
 %line 289+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm2
 ; v20 = v20 ^ v37
 %line 290+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
-	vmovdqu [rsp + 1984], ymm0
+	vmovdqu [rsp + 640], ymm0
 ; v25 = v29 ^ v35
 %line 291+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm8
-	vmovdqu [rsp + 2016], ymm0
+	vmovdqu [rsp + 672], ymm0
 ; v22 = v22 ^ v31
 %line 292+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm15
-	vmovdqu [rsp + 2048], ymm0
+	vmovdqu [rsp + 704], ymm0
 ; v27 = v28 ^ v37
 %line 293+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm9, ymm7
-	vmovdqu [rsp + 2080], ymm0
+	vmovdqu [rsp + 736], ymm0
 ; v24 = v18 & v33
 %line 294+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm1, ymm12
-	vmovdqu [rsp + 2112], ymm0
+	vmovdqu [rsp + 768], ymm0
 ; v26 = v18 & v36
 %line 295+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm1, ymm11
@@ -960,10 +952,10 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v54 = v26 ^ v54
 %line 297+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
-	vmovdqu [rsp + 2144], ymm0
+	vmovdqu [rsp + 800], ymm0
 ; v26 = v18 & v30
 %line 298+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 10048]
+	vmovdqu ymm4, [rsp + 1472]
 	vpand ymm0, ymm1, ymm4
 ; v52 = v37 & v36
 %line 299+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -977,220 +969,203 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v55 = v52 ^ v55
 %line 302+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm10
-	vmovdqu [rsp + 2176], ymm0
+	vmovdqu [rsp + 832], ymm0
 ; v52 = v37 & v30
 %line 303+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm7, ymm4
 ; v26 = v23 & v36
 %line 304+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 1952]
+	vmovdqa ymm10, ymm14
 	vpand ymm1, ymm10, ymm11
 ; v26 = v52 ^ v26
 %line 305+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 2208], ymm0
+	vmovdqu [rsp + 384], ymm0
 ; v52 = v23 & v30
 %line 306+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm4
-	vmovdqu [rsp + 2240], ymm0
+	vmovdqu [rsp + 416], ymm0
 ; v53 = v19 & v32
 %line 307+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 10080]
-	vpand ymm0, ymm3, ymm10
-	vmovdqu [rsp + 2272], ymm0
+	vmovdqu ymm14, [rsp + 1504]
+	vpand ymm0, ymm3, ymm14
+	vmovdqu [rsp + 448], ymm0
 ; v51 = v19 & v34
 %line 308+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 1888]
-	vmovdqu [rsp + 12288], ymm14
-	vpand ymm0, ymm3, ymm14
+	vmovdqu ymm10, [rsp + 544]
+	vpand ymm0, ymm3, ymm10
 ; v49 = v20 & v32
 %line 309+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 1984]
-	vpand ymm1, ymm4, ymm10
+	vmovdqu ymm4, [rsp + 640]
+	vpand ymm1, ymm4, ymm14
 ; v49 = v51 ^ v49
 %line 310+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 2304], ymm0
+	vmovdqu [rsp + 480], ymm0
 ; v51 = v19 & v42
 %line 311+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1856]
-	vpand ymm1, ymm3, ymm0
-	vmovdqu [rsp + 12064], ymm1
-	vmovdqu [rsp + 10112], ymm1
+	vmovdqu ymm1, [rsp + 512]
+	vpand ymm0, ymm3, ymm1
+	vmovdqu [rsp + 864], ymm0
 ; v39 = v20 & v34
 %line 312+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm14, ymm4, ymm14
-	vmovdqu [rsp + 12224], ymm14
-	vmovdqu [rsp + 11488], ymm14
+	vpand ymm0, ymm4, ymm10
+	vmovdqu [rsp + 896], ymm0
 ; v50 = v38 & v32
 %line 313+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm10, ymm6, ymm10
+	vpand ymm14, ymm6, ymm14
 ; v39 = v51 ^ v39
 %line 314+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm14
+	vmovdqu ymm0, [rsp + 864]
+	vpxor ymm0, ymm0, [rsp + 896]
 ; v50 = v39 ^ v50
 %line 315+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
-	vmovdqu [rsp + 2336], ymm1
+	vpxor ymm0, ymm0, ymm14
+	vmovdqu [rsp + 864], ymm0
 ; v39 = v20 & v42
 %line 316+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm1, ymm4, ymm0
+	vpand ymm0, ymm4, ymm1
 ; v51 = v38 & v34
 %line 317+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 12288]
 	vpand ymm10, ymm6, ymm10
 ; v51 = v39 ^ v51
 %line 318+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
-	vmovdqu [rsp + 2368], ymm1
+	vpxor ymm0, ymm0, ymm10
+	vmovdqu [rsp + 896], ymm0
 ; v39 = v38 & v42
 %line 319+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm0, ymm6, ymm0
-	vmovdqu [rsp + 2400], ymm0
+	vpand ymm0, ymm6, ymm1
+	vmovdqu [rsp + 928], ymm0
 ; v48 = v18 ^ v19
 %line 320+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1920]
-	vpxor ymm1, ymm0, ymm3
-	vmovdqu [rsp + 2432], ymm1
+	vmovdqu ymm0, [rsp + 576]
+	vpxor ymm10, ymm0, ymm3
 ; v46 = v37 ^ v20
 %line 321+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm7, ymm4
-	vmovdqu [rsp + 12416], ymm0
-	vmovdqu [rsp + 2464], ymm0
+	vpxor ymm1, ymm7, ymm4
+	vmovdqu [rsp + 960], ymm1
 ; v40 = v23 ^ v38
 %line 322+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1952]
+	vmovdqu ymm0, [rsp + 608]
 	vpxor ymm0, ymm0, ymm6
-	vmovdqu [rsp + 10784], ymm0
-	vmovdqu [rsp + 2496], ymm0
+	vmovdqu [rsp + 992], ymm0
 ; v41 = v33 ^ v32
 %line 323+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm12, [rsp + 10080]
-	vmovdqu [rsp + 10144], ymm4
+	vpxor ymm14, ymm12, [rsp + 1504]
+	vmovdqu [rsp + 1120], ymm14
 ; v44 = v36 ^ v34
 %line 324+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm11, [rsp + 1888]
-	vmovdqu [rsp + 12096], ymm14
-	vmovdqu [rsp + 11520], ymm14
+	vpxor ymm0, ymm11, [rsp + 544]
+	vmovdqu [rsp + 1152], ymm0
 ; v47 = v30 ^ v42
 %line 325+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 10048]
-	vpxor ymm10, ymm0, [rsp + 1856]
-	vmovdqu [rsp + 12384], ymm10
-	vmovdqu [rsp + 12128], ymm10
+	vmovdqu ymm0, [rsp + 1472]
+	vpxor ymm4, ymm0, [rsp + 512]
 ; v8 = v48 & v41
 %line 326+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm0, ymm1, ymm4
-	vmovdqu [rsp + 2528], ymm0
+	vpand ymm0, ymm10, ymm14
+	vmovdqu [rsp + 1024], ymm0
 ; v17 = v48 & v44
 %line 327+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm14, ymm1, ymm14
-	vmovdqu [rsp + 10816], ymm14
-	vmovdqu [rsp + 2560], ymm14
+	vmovdqu ymm0, [rsp + 1152]
+	vpand ymm0, ymm10, ymm0
+	vmovdqu [rsp + 1056], ymm0
 ; v43 = v46 & v41
 %line 328+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 12416]
-	vpand ymm4, ymm0, ymm4
-	vmovdqu [rsp + 2592], ymm4
+	vpand ymm0, ymm1, ymm14
 ; v43 = v17 ^ v43
 %line 329+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm14, ymm4
-	vmovdqu [rsp + 10848], ymm4
-	vmovdqu [rsp + 2624], ymm4
+	vmovdqu ymm14, [rsp + 1056]
+	vpxor ymm0, ymm14, ymm0
+	vmovdqu [rsp + 1056], ymm0
 ; v48 = v48 & v47
 %line 330+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm4, ymm1, ymm10
-	vmovdqu [rsp + 12032], ymm4
-	vmovdqu [rsp + 2656], ymm4
+	vpand ymm0, ymm10, ymm4
+	vmovdqu [rsp + 1088], ymm0
 ; v17 = v46 & v44
 %line 331+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 11520]
-	vpand ymm14, ymm0, ymm10
-	vmovdqu [rsp + 2688], ymm14
+	vmovdqu ymm10, [rsp + 1152]
+	vpand ymm14, ymm1, ymm10
 ; v41 = v40 & v41
 %line 332+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 10784]
-	vmovdqu ymm1, [rsp + 10144]
+	vmovdqu ymm0, [rsp + 992]
+	vmovdqu ymm1, [rsp + 1120]
 	vpand ymm1, ymm0, ymm1
-	vmovdqu [rsp + 2720], ymm1
 ; v17 = v48 ^ v17
 %line 333+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm4, ymm14
+	vmovdqu ymm0, [rsp + 1088]
+	vpxor ymm0, ymm0, ymm14
 ; v41 = v17 ^ v41
 %line 334+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-	vmovdqu [rsp + 2752], ymm1
+	vpxor ymm0, ymm0, ymm1
 ; v46 = v46 & v47
 %line 335+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 2464]
-	vmovdqu ymm0, [rsp + 12128]
-	vpand ymm14, ymm4, ymm0
+	vmovdqu ymm1, [rsp + 960]
+	vpand ymm14, ymm1, ymm4
 ; v44 = v40 & v44
 %line 336+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 2496]
-	vpand ymm10, ymm4, ymm10
+	vmovdqu ymm1, [rsp + 992]
+	vpand ymm10, ymm1, ymm10
 ; v44 = v46 ^ v44
 %line 337+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm10, ymm14, ymm10
-	vmovdqu [rsp + 2784], ymm10
 ; v47 = v40 & v47
 %line 338+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm4, ymm4, ymm0
+	vpand ymm4, ymm1, ymm4
 ; v8 = v8 ^ v24
 %line 339+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2528]
-	vpxor ymm0, ymm0, [rsp + 2112]
+	vmovdqu ymm1, [rsp + 1024]
+	vpxor ymm1, ymm1, [rsp + 768]
 ; v8 = v8 ^ v53
 %line 340+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm0, [rsp + 2272]
-	vmovdqu [rsp + 2816], ymm14
+	vpxor ymm14, ymm1, [rsp + 448]
 ; v43 = v43 ^ v54
 %line 341+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 10848]
-	vpxor ymm0, ymm0, [rsp + 2144]
+	vmovdqu ymm1, [rsp + 1056]
+	vpxor ymm1, ymm1, [rsp + 800]
 ; v43 = v43 ^ v49
 %line 342+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 2304]
+	vpxor ymm1, ymm1, [rsp + 480]
 ; v41 = v41 ^ v55
 %line 343+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 2176]
+	vpxor ymm0, ymm0, [rsp + 832]
 ; v41 = v41 ^ v50
 %line 344+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 2336]
-	vmovdqu [rsp + 2848], ymm1
+	vpxor ymm0, ymm0, [rsp + 864]
+	vmovdqu [rsp + 960], ymm0
 ; v44 = v44 ^ v26
 %line 345+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm10, [rsp + 2208]
+	vpxor ymm0, ymm10, [rsp + 384]
 ; v44 = v44 ^ v51
 %line 346+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 2368]
+	vpxor ymm0, ymm0, [rsp + 896]
 ; v47 = v47 ^ v52
 %line 347+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 2240]
+	vpxor ymm4, ymm4, [rsp + 416]
 ; v47 = v47 ^ v39
 %line 348+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm4, [rsp + 2400]
+	vpxor ymm10, ymm4, [rsp + 928]
 ; v26 = v8 ^ v26
 %line 349+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm14, [rsp + 2208]
-	vmovdqu [rsp + 2880], ymm4
+	vpxor ymm4, ymm14, [rsp + 384]
+	vmovdqu [rsp + 992], ymm4
 ; v52 = v43 ^ v52
 %line 350+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 2240]
-	vmovdqu [rsp + 2912], ymm0
+	vpxor ymm1, ymm1, [rsp + 416]
+	vmovdqu [rsp + 1024], ymm1
 ; v53 = v44 ^ v53
 %line 351+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 2272]
-	vmovdqu [rsp + 2944], ymm0
+	vpxor ymm0, ymm0, [rsp + 448]
+	vmovdqu [rsp + 1056], ymm0
 ; v49 = v47 ^ v49
 %line 352+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm10, [rsp + 2304]
-	vmovdqu [rsp + 2976], ymm0
+	vpxor ymm0, ymm10, [rsp + 480]
+	vmovdqu [rsp + 1088], ymm0
 ; v47 = v25 & v29
 %line 353+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 2016]
+	vmovdqu ymm4, [rsp + 672]
 	vpand ymm0, ymm4, ymm13
-	vmovdqu [rsp + 3008], ymm0
+	vmovdqu [rsp + 1120], ymm0
 ; v44 = v25 & v28
 %line 354+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm4, ymm9
@@ -1200,7 +1175,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v43 = v44 ^ v43
 %line 356+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3040], ymm0
+	vmovdqu [rsp + 1152], ymm0
 ; v44 = v25 & v38
 %line 357+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm4, ymm6
@@ -1209,7 +1184,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 	vpand ymm1, ymm2, ymm9
 ; v40 = v22 & v29
 %line 359+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 2048]
+	vmovdqu ymm10, [rsp + 704]
 	vpand ymm4, ymm10, ymm13
 ; v8 = v44 ^ v8
 %line 360+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -1217,7 +1192,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v40 = v8 ^ v40
 %line 361+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm4
-	vmovdqu [rsp + 3072], ymm0
+	vmovdqu [rsp + 1184], ymm0
 ; v8 = v21 & v38
 %line 362+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm2, ymm6
@@ -1227,26 +1202,26 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v44 = v8 ^ v44
 %line 364+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3104], ymm0
+	vmovdqu [rsp + 1216], ymm0
 ; v8 = v22 & v38
 %line 365+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm6
-	vmovdqu [rsp + 3136], ymm0
+	vmovdqu [rsp + 1248], ymm0
 ; v46 = v35 & v35
 %line 366+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm8
-	vmovdqu [rsp + 3168], ymm0
+	vmovdqu [rsp + 1280], ymm0
 ; v17 = v35 & v37
 %line 367+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm7
 ; v48 = v27 & v35
 %line 368+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 2080]
+	vmovdqu ymm4, [rsp + 736]
 	vpand ymm1, ymm4, ymm8
 ; v48 = v17 ^ v48
 %line 369+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3200], ymm0
+	vmovdqu [rsp + 1312], ymm0
 ; v17 = v35 & v45
 %line 370+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm5
@@ -1262,7 +1237,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v15 = v5 ^ v15
 %line 374+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm10
-	vmovdqu [rsp + 3232], ymm0
+	vmovdqu [rsp + 1344], ymm0
 ; v5 = v27 & v45
 %line 375+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm4, ymm5
@@ -1272,173 +1247,151 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v17 = v5 ^ v17
 %line 377+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3264], ymm0
+	vmovdqu [rsp + 1376], ymm0
 ; v5 = v31 & v45
 %line 378+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm15, ymm5
-	vmovdqu [rsp + 3296], ymm0
+	vmovdqu [rsp + 1408], ymm0
 ; v2 = v25 ^ v35
 %line 379+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2016]
-	vpxor ymm0, ymm0, ymm8
-	vmovdqu [rsp + 11872], ymm0
+	vmovdqu ymm0, [rsp + 672]
+	vpxor ymm1, ymm0, ymm8
 ; v12 = v21 ^ v27
 %line 380+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm2, ymm4
-	vmovdqu [rsp + 11904], ymm0
+	vpxor ymm14, ymm2, ymm4
 ; v56 = v22 ^ v31
 %line 381+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2048]
+	vmovdqu ymm0, [rsp + 704]
 	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 10880], ymm0
-	vmovdqu [rsp + 640], ymm0
+	vmovdqu [rsp + 384], ymm0
 ; v57 = v29 ^ v35
 %line 382+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm13, ymm8
-	vmovdqu [rsp + 672], ymm1
+	vpxor ymm4, ymm13, ymm8
 ; v58 = v28 ^ v37
 %line 383+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm10, ymm9, ymm7
-	vmovdqu [rsp + 704], ymm10
 ; v59 = v38 ^ v45
 %line 384+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm6, ymm5
-	vmovdqu [rsp + 12320], ymm0
-	vmovdqu [rsp + 11840], ymm0
-	vmovdqu [rsp + 9920], ymm0
+	vmovdqu [rsp + 1440], ymm0
 ; v60 = v2 & v57
 %line 385+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 11872]
-	vmovdqu [rsp + 12448], ymm4
-	vpand ymm0, ymm4, ymm1
-	vmovdqu [rsp + 736], ymm0
+	vpand ymm0, ymm1, ymm4
+	vmovdqu [rsp + 416], ymm0
 ; v61 = v2 & v58
 %line 386+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm0, ymm4, ymm10
-	vmovdqu [rsp + 12192], ymm0
-	vmovdqu [rsp + 10912], ymm0
-	vmovdqu [rsp + 768], ymm0
+	vpand ymm0, ymm1, ymm10
+	vmovdqu [rsp + 448], ymm0
 ; v62 = v12 & v57
 %line 387+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 11904]
-	vmovdqu [rsp + 12256], ymm14
-	vpand ymm4, ymm14, ymm1
-	vmovdqu [rsp + 12352], ymm4
-	vmovdqu [rsp + 11648], ymm4
-	vmovdqu [rsp + 800], ymm4
+	vpand ymm0, ymm14, ymm4
+	vmovdqu [rsp + 480], ymm0
 ; v62 = v61 ^ v62
 %line 388+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-	vmovdqu [rsp + 10944], ymm0
-	vmovdqu [rsp + 3328], ymm0
+	vmovdqu ymm0, [rsp + 448]
+	vpxor ymm0, ymm0, [rsp + 480]
+	vmovdqu [rsp + 448], ymm0
 ; v2 = v2 & v59
 %line 389+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 12320]
-	vmovdqu ymm4, [rsp + 12448]
-	vpand ymm4, ymm4, ymm0
-	vmovdqu [rsp + 11680], ymm4
-	vmovdqu [rsp + 3360], ymm4
+	vmovdqu ymm0, [rsp + 1440]
+	vpand ymm0, ymm1, ymm0
+	vmovdqu [rsp + 480], ymm0
 ; v61 = v12 & v58
 %line 390+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm0, ymm14, ymm10
-	vmovdqu [rsp + 10176], ymm0
+	vpand ymm1, ymm14, ymm10
 ; v57 = v56 & v57
 %line 391+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 10880]
-	vpand ymm1, ymm14, ymm1
-	vmovdqu [rsp + 3392], ymm1
+	vmovdqu ymm0, [rsp + 384]
+	vpand ymm4, ymm0, ymm4
 ; v61 = v2 ^ v61
 %line 392+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm4, ymm0
+	vmovdqu ymm0, [rsp + 480]
+	vpxor ymm0, ymm0, ymm1
 ; v57 = v61 ^ v57
 %line 393+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-	vmovdqu [rsp + 3424], ymm1
+	vpxor ymm1, ymm0, ymm4
 ; v12 = v12 & v59
 %line 394+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 9920]
-	vmovdqu ymm4, [rsp + 11904]
-	vpand ymm14, ymm4, ymm0
+	vmovdqu ymm0, [rsp + 1440]
+	vpand ymm14, ymm14, ymm0
 ; v58 = v56 & v58
 %line 395+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 640]
+	vmovdqu ymm4, [rsp + 384]
 	vpand ymm10, ymm4, ymm10
 ; v58 = v12 ^ v58
 %line 396+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm10, ymm14, ymm10
-	vmovdqu [rsp + 3456], ymm10
 ; v59 = v56 & v59
 %line 397+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm4, ymm4, ymm0
 ; v60 = v60 ^ v47
 %line 398+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 736]
-	vpxor ymm0, ymm0, [rsp + 3008]
+	vmovdqu ymm0, [rsp + 416]
+	vpxor ymm0, ymm0, [rsp + 1120]
 ; v60 = v60 ^ v46
 %line 399+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm0, [rsp + 3168]
-	vmovdqu [rsp + 3488], ymm14
+	vpxor ymm14, ymm0, [rsp + 1280]
 ; v62 = v62 ^ v43
 %line 400+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 10944]
-	vpxor ymm0, ymm0, [rsp + 3040]
+	vmovdqu ymm0, [rsp + 448]
+	vpxor ymm0, ymm0, [rsp + 1152]
 ; v62 = v62 ^ v48
 %line 401+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 3200]
+	vpxor ymm0, ymm0, [rsp + 1312]
 ; v57 = v57 ^ v40
 %line 402+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 3072]
+	vpxor ymm1, ymm1, [rsp + 1184]
 ; v57 = v57 ^ v15
 %line 403+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 3232]
-	vmovdqu [rsp + 3520], ymm1
+	vpxor ymm1, ymm1, [rsp + 1344]
+	vmovdqu [rsp + 384], ymm1
 ; v58 = v58 ^ v44
 %line 404+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm10, [rsp + 3104]
+	vpxor ymm1, ymm10, [rsp + 1216]
 ; v58 = v58 ^ v17
 %line 405+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 3264]
+	vpxor ymm1, ymm1, [rsp + 1376]
 ; v59 = v59 ^ v8
 %line 406+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 3136]
+	vpxor ymm4, ymm4, [rsp + 1248]
 ; v59 = v59 ^ v5
 %line 407+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm4, [rsp + 3296]
+	vpxor ymm10, ymm4, [rsp + 1408]
 ; v44 = v60 ^ v44
 %line 408+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm14, [rsp + 3104]
-	vmovdqu [rsp + 3552], ymm4
+	vpxor ymm4, ymm14, [rsp + 1216]
+	vmovdqu [rsp + 416], ymm4
 ; v8 = v62 ^ v8
 %line 409+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 3136]
-	vmovdqu [rsp + 3584], ymm0
+	vpxor ymm0, ymm0, [rsp + 1248]
+	vmovdqu [rsp + 448], ymm0
 ; v46 = v58 ^ v46
 %line 410+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 3168]
-	vmovdqu [rsp + 3616], ymm0
+	vpxor ymm0, ymm1, [rsp + 1280]
+	vmovdqu [rsp + 480], ymm0
 ; v48 = v59 ^ v48
 %line 411+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm10, [rsp + 3200]
-	vmovdqu [rsp + 3648], ymm0
+	vpxor ymm0, ymm10, [rsp + 1312]
+	vmovdqu [rsp + 1216], ymm0
 ; v25 = v18 ^ v25
 %line 412+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1920]
-	vpxor ymm0, ymm0, [rsp + 2016]
-	vmovdqu [rsp + 3680], ymm0
+	vmovdqu ymm0, [rsp + 576]
+	vpxor ymm0, ymm0, [rsp + 672]
+	vmovdqu [rsp + 576], ymm0
 ; v21 = v37 ^ v21
 %line 413+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm4, ymm7, ymm2
 ; v22 = v23 ^ v22
 %line 414+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 1952]
-	vpxor ymm2, ymm1, [rsp + 2048]
+	vmovdqu ymm1, [rsp + 608]
+	vpxor ymm2, ymm1, [rsp + 704]
 ; v19 = v19 ^ v35
 %line 415+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm8
 ; v27 = v20 ^ v27
 %line 416+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 1984]
-	vpxor ymm10, ymm1, [rsp + 2080]
+	vmovdqu ymm1, [rsp + 640]
+	vpxor ymm10, ymm1, [rsp + 736]
 ; v31 = v38 ^ v31
 %line 417+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm15, ymm6, ymm15
@@ -1450,27 +1403,27 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 	vpxor ymm9, ymm11, ymm9
 ; v38 = v30 ^ v38
 %line 420+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 10048]
+	vmovdqu ymm1, [rsp + 1472]
 	vpxor ymm6, ymm1, ymm6
 ; v35 = v32 ^ v35
 %line 421+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 10080]
+	vmovdqu ymm1, [rsp + 1504]
 	vpxor ymm8, ymm1, ymm8
 ; v37 = v34 ^ v37
 %line 422+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 1888]
+	vmovdqu ymm1, [rsp + 544]
 	vpxor ymm7, ymm1, ymm7
 ; v45 = v42 ^ v45
 %line 423+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 1856]
+	vmovdqu ymm1, [rsp + 512]
 	vpxor ymm5, ymm1, ymm5
 ; v42 = v25 & v29
 %line 424+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm0, ymm13
-	vmovdqu [rsp + 3712], ymm0
+	vmovdqu [rsp + 512], ymm0
 ; v34 = v25 & v28
 %line 425+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 3680]
+	vmovdqu ymm11, [rsp + 576]
 	vpand ymm0, ymm11, ymm9
 ; v32 = v21 & v29
 %line 426+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -1478,7 +1431,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v32 = v34 ^ v32
 %line 427+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3744], ymm0
+	vmovdqu [rsp + 544], ymm0
 ; v34 = v25 & v38
 %line 428+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm6
@@ -1494,7 +1447,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v36 = v30 ^ v36
 %line 432+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm11
-	vmovdqu [rsp + 3776], ymm0
+	vmovdqu [rsp + 608], ymm0
 ; v30 = v21 & v38
 %line 433+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm4, ymm6
@@ -1504,15 +1457,15 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v34 = v30 ^ v34
 %line 435+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3808], ymm0
+	vmovdqu [rsp + 640], ymm0
 ; v30 = v22 & v38
 %line 436+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm2, ymm6
-	vmovdqu [rsp + 3840], ymm0
+	vmovdqu [rsp + 672], ymm0
 ; v33 = v19 & v35
 %line 437+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm3, ymm8
-	vmovdqu [rsp + 10208], ymm0
+	vmovdqu [rsp + 704], ymm0
 ; v20 = v19 & v37
 %line 438+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm3, ymm7
@@ -1551,7 +1504,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 	vpand ymm1, ymm15, ymm5
 ; v19 = v25 ^ v19
 %line 450+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3680]
+	vmovdqu ymm0, [rsp + 576]
 	vpxor ymm3, ymm0, ymm3
 ; v27 = v21 ^ v27
 %line 451+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -1609,225 +1562,225 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 	vpand ymm2, ymm15, ymm5
 ; v38 = v38 ^ v42
 %line 469+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 3712]
+	vpxor ymm4, ymm4, [rsp + 512]
 ; v38 = v38 ^ v33
 %line 470+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 10208]
+	vpxor ymm4, ymm4, [rsp + 704]
 ; v29 = v29 ^ v32
 %line 471+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 3744]
+	vpxor ymm6, ymm6, [rsp + 544]
 ; v29 = v29 ^ v23
 %line 472+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm12
 ; v35 = v35 ^ v36
 %line 473+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 3776]
+	vpxor ymm0, ymm0, [rsp + 608]
 ; v35 = v35 ^ v59
 %line 474+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm3, ymm0, ymm11
 ; v37 = v37 ^ v34
 %line 475+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm7, [rsp + 3808]
+	vpxor ymm0, ymm7, [rsp + 640]
 ; v37 = v37 ^ v20
 %line 476+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v45 = v45 ^ v30
 %line 477+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 3840]
+	vpxor ymm2, ymm2, [rsp + 672]
 ; v45 = v45 ^ v18
 %line 478+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v34 = v38 ^ v34
 %line 479+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 3808]
+	vpxor ymm4, ymm4, [rsp + 640]
 ; v30 = v29 ^ v30
 %line 480+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm6, [rsp + 3840]
+	vpxor ymm5, ymm6, [rsp + 672]
 ; v33 = v37 ^ v33
 %line 481+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm0, [rsp + 10208]
+	vpxor ymm6, ymm0, [rsp + 704]
 ; v23 = v45 ^ v23
 %line 482+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm12, ymm2, ymm12
 ; v42 = v42 ^ v24
 %line 483+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3712]
-	vpxor ymm0, ymm0, [rsp + 2112]
+	vmovdqu ymm0, [rsp + 512]
+	vpxor ymm0, ymm0, [rsp + 768]
 ; v42 = v42 ^ v47
 %line 484+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm0, [rsp + 3008]
+	vpxor ymm2, ymm0, [rsp + 1120]
 ; v32 = v32 ^ v54
 %line 485+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3744]
-	vpxor ymm0, ymm0, [rsp + 2144]
+	vmovdqu ymm0, [rsp + 544]
+	vpxor ymm0, ymm0, [rsp + 800]
 ; v32 = v32 ^ v43
 %line 486+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 3040]
+	vpxor ymm7, ymm0, [rsp + 1152]
 ; v36 = v36 ^ v55
 %line 487+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3776]
-	vpxor ymm0, ymm0, [rsp + 2176]
+	vmovdqu ymm0, [rsp + 608]
+	vpxor ymm0, ymm0, [rsp + 832]
 ; v36 = v36 ^ v40
 %line 488+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsp + 3072]
+	vpxor ymm8, ymm0, [rsp + 1184]
 ; v34 = v34 ^ v26
 %line 489+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm4, [rsp + 2880]
+	vpxor ymm0, ymm4, [rsp + 992]
 ; v34 = v34 ^ v44
 %line 490+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm0, [rsp + 3552]
+	vpxor ymm4, ymm0, [rsp + 416]
 ; v30 = v30 ^ v52
 %line 491+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 2912]
+	vpxor ymm0, ymm5, [rsp + 1024]
 ; v30 = v30 ^ v8
 %line 492+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 3584]
+	vpxor ymm5, ymm0, [rsp + 448]
 ; v35 = v35 ^ v41
 %line 493+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 2848]
+	vpxor ymm3, ymm3, [rsp + 960]
 ; v35 = v35 ^ v57
 %line 494+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 3520]
+	vpxor ymm3, ymm3, [rsp + 384]
 ; v33 = v33 ^ v53
 %line 495+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm6, [rsp + 2944]
+	vpxor ymm0, ymm6, [rsp + 1056]
 ; v33 = v33 ^ v46
 %line 496+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm9, ymm0, [rsp + 3616]
+	vpxor ymm9, ymm0, [rsp + 480]
 ; v23 = v23 ^ v49
 %line 497+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm12, [rsp + 2976]
+	vpxor ymm0, ymm12, [rsp + 1088]
 ; v23 = v23 ^ v48
 %line 498+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 3648]
+	vpxor ymm0, ymm0, [rsp + 1216]
 ; v59 = v59 ^ v50
 %line 499+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, [rsp + 2336]
+	vpxor ymm11, ymm11, [rsp + 864]
 ; v59 = v59 ^ v15
 %line 500+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, [rsp + 3232]
+	vpxor ymm11, ymm11, [rsp + 1344]
 ; v20 = v20 ^ v51
 %line 501+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 2368]
+	vpxor ymm14, ymm14, [rsp + 896]
 ; v20 = v20 ^ v17
 %line 502+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 3264]
+	vpxor ymm14, ymm14, [rsp + 1376]
 ; v18 = v18 ^ v39
 %line 503+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 2400]
+	vpxor ymm1, ymm1, [rsp + 928]
 ; v18 = v18 ^ v5
 %line 504+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm1, [rsp + 3296]
+	vpxor ymm10, ymm1, [rsp + 1408]
 ; v53 = v42 ^ v53
 %line 505+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm2, [rsp + 2944]
+	vpxor ymm6, ymm2, [rsp + 1056]
 ; v49 = v32 ^ v49
 %line 506+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 2976]
+	vpxor ymm7, ymm7, [rsp + 1088]
 ; v50 = v36 ^ v50
 %line 507+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm8, [rsp + 2336]
+	vpxor ymm2, ymm8, [rsp + 864]
 ; v51 = v34 ^ v51
 %line 508+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm4, [rsp + 2368]
+	vpxor ymm8, ymm4, [rsp + 896]
 ; v39 = v30 ^ v39
 %line 509+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm5, [rsp + 2400]
+	vpxor ymm12, ymm5, [rsp + 928]
 ; v47 = v33 ^ v47
 %line 510+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm9, [rsp + 3008]
+	vpxor ymm1, ymm9, [rsp + 1120]
 ; v43 = v23 ^ v43
 %line 511+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 3040]
+	vpxor ymm0, ymm0, [rsp + 1152]
 ; v40 = v59 ^ v40
 %line 512+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm11, [rsp + 3072]
+	vpxor ymm5, ymm11, [rsp + 1184]
 ; v44 = v20 ^ v44
 %line 513+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm9, ymm14, [rsp + 3552]
+	vpxor ymm9, ymm14, [rsp + 416]
 ; v8 = v18 ^ v8
 %line 514+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm10, [rsp + 3584]
+	vpxor ymm4, ymm10, [rsp + 448]
 ; v43 = v43 ^ v5
 %line 515+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm0, [rsp + 3296]
+	vpxor ymm10, ymm0, [rsp + 1408]
 ; v5 = v39 ^ v5
 %line 516+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm12, [rsp + 3296]
+	vpxor ymm0, ymm12, [rsp + 1408]
 ; v47 = v47 ^ v17
 %line 517+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 3264]
+	vpxor ymm11, ymm1, [rsp + 1376]
 ; v17 = v51 ^ v17
 %line 518+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm8, [rsp + 3264]
+	vpxor ymm1, ymm8, [rsp + 1376]
 ; v35 = v35 ^ v15
 %line 519+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 3232]
+	vpxor ymm3, ymm3, [rsp + 1344]
 ; v15 = v50 ^ v15
 %line 520+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 3232]
+	vpxor ymm2, ymm2, [rsp + 1344]
 ; v5 = v5 ^ v48
 %line 521+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsp + 3648]
+	vpxor ymm8, ymm0, [rsp + 1216]
 ; v48 = v49 ^ v48
 %line 522+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm7, [rsp + 3648]
+	vpxor ymm0, ymm7, [rsp + 1216]
 ; v17 = v17 ^ v46
 %line 523+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm1, [rsp + 3616]
+	vpxor ymm7, ymm1, [rsp + 480]
 ; v46 = v53 ^ v46
 %line 524+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm6, [rsp + 3616]
+	vpxor ymm12, ymm6, [rsp + 480]
 ; v15 = v15 ^ v57
 %line 525+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 3520]
+	vpxor ymm2, ymm2, [rsp + 384]
 ; v57 = v41 ^ v57
 %line 526+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 2848]
-	vpxor ymm1, ymm1, [rsp + 3520]
+	vmovdqu ymm1, [rsp + 960]
+	vpxor ymm1, ymm1, [rsp + 384]
 ; v48 = v48 ^ v8
 %line 527+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm4
 ; v8 = v52 ^ v8
 %line 528+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2912]
+	vmovdqu ymm0, [rsp + 1024]
 	vpxor ymm13, ymm0, ymm4
 ; v46 = v46 ^ v44
 %line 529+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm4, ymm12, ymm9
 ; v44 = v26 ^ v44
 %line 530+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2880]
+	vmovdqu ymm0, [rsp + 992]
 	vpxor ymm12, ymm0, ymm9
 ; v57 = v57 ^ v40
 %line 531+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm9, ymm1, ymm5
 ; v40 = v55 ^ v40
 %line 532+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2176]
+	vmovdqu ymm0, [rsp + 832]
 	vpxor ymm14, ymm0, ymm5
 ; v8 = v8 ^ v43
 %line 533+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm5, ymm13, ymm10
 ; v43 = v54 ^ v43
 %line 534+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2144]
+	vmovdqu ymm0, [rsp + 800]
 	vpxor ymm0, ymm0, ymm10
 ; v44 = v44 ^ v47
 %line 535+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm11
 ; v47 = v24 ^ v47
 %line 536+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 2112]
+	vmovdqu ymm1, [rsp + 768]
 	vpxor ymm1, ymm1, ymm11
 ; v47 = v47 ^ v46
 %line 537+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm4
-	vmovdqu [rsp + 10240], ymm1
+	vmovdqu [rsp + 1184], ymm1
 ; v43 = v43 ^ v48
 %line 538+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm6
-	vmovdqu [rsp + 11552], ymm0
+	vmovdqu [rsp + 1280], ymm0
 ; v40 = v40 ^ v15
 %line 539+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm2
@@ -1847,7 +1800,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 %line 544+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 0]
 	vpand ymm0, ymm1, ymm12
-	vmovdqu [rsp + 3872], ymm0
+	vmovdqu [rsp + 384], ymm0
 ; v54 = v47 & v3
 %line 545+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 64]
@@ -1858,18 +1811,18 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v55 = v54 ^ v55
 %line 547+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3904], ymm0
+	vmovdqu [rsp + 416], ymm0
 ; v54 = v47 & v6
 %line 548+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 128]
-	vmovdqu ymm0, [rsp + 10240]
+	vmovdqu ymm0, [rsp + 1184]
 	vpand ymm14, ymm0, ymm1
 ; v26 = v35 & v3
 %line 549+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm15, ymm3, ymm13
 ; v52 = v43 & v0
 %line 550+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11552]
+	vmovdqu ymm0, [rsp + 1280]
 	vpand ymm12, ymm0, ymm12
 ; v26 = v54 ^ v26
 %line 551+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -1877,7 +1830,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v52 = v26 ^ v52
 %line 552+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm12, ymm15, ymm12
-	vmovdqu [rsp + 3936], ymm12
+	vmovdqu [rsp + 448], ymm12
 ; v26 = v35 & v6
 %line 553+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm12, ymm3, ymm1
@@ -1887,16 +1840,16 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v54 = v26 ^ v54
 %line 555+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm13
-	vmovdqu [rsp + 3968], ymm12
+	vmovdqu [rsp + 480], ymm12
 ; v26 = v43 & v6
 %line 556+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
-	vmovdqu [rsp + 4000], ymm0
+	vmovdqu [rsp + 512], ymm0
 ; v41 = v46 & v10
 %line 557+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 224]
 	vpand ymm0, ymm4, ymm12
-	vmovdqu [rsp + 4032], ymm0
+	vmovdqu [rsp + 544], ymm0
 ; v53 = v46 & v13
 %line 558+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 288]
@@ -1907,7 +1860,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v49 = v53 ^ v49
 %line 560+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 4064], ymm0
+	vmovdqu [rsp + 576], ymm0
 ; v53 = v46 & v16
 %line 561+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 352]
@@ -1924,7 +1877,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v51 = v50 ^ v51
 %line 565+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
-	vmovdqu [rsp + 4096], ymm0
+	vmovdqu [rsp + 608], ymm0
 ; v50 = v40 & v16
 %line 566+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm14
@@ -1934,30 +1887,29 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v53 = v50 ^ v53
 %line 568+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 4128], ymm0
+	vmovdqu [rsp + 640], ymm0
 ; v50 = v48 & v16
 %line 569+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm6, ymm14
-	vmovdqu [rsp + 4160], ymm0
+	vmovdqu [rsp + 672], ymm0
 ; v39 = v47 ^ v46
 %line 570+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 10240]
+	vmovdqu ymm0, [rsp + 1184]
 	vpxor ymm12, ymm0, ymm4
-	vmovdqu [rsp + 4192], ymm12
 ; v18 = v35 ^ v40
 %line 571+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm13, ymm3, ymm10
-	vmovdqu [rsp + 4224], ymm13
+	vmovdqu [rsp + 704], ymm13
 ; v20 = v43 ^ v48
 %line 572+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11552]
+	vmovdqu ymm0, [rsp + 1280]
 	vpxor ymm0, ymm0, ymm6
-	vmovdqu [rsp + 10272], ymm0
+	vmovdqu [rsp + 832], ymm0
 ; v59 = v0 ^ v10
 %line 573+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpxor ymm15, ymm0, [rsp + 224]
-	vmovdqu [rsp + 10304], ymm15
+	vmovdqu [rsp + 864], ymm15
 ; v23 = v3 ^ v13
 %line 574+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 64]
@@ -1969,46 +1921,41 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v30 = v39 & v59
 %line 576+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
-	vmovdqu [rsp + 4256], ymm0
+	vmovdqu [rsp + 736], ymm0
 ; v34 = v39 & v23
 %line 577+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm1
-	vmovdqu [rsp + 10976], ymm0
-	vmovdqu [rsp + 4288], ymm0
+	vmovdqu [rsp + 768], ymm0
 ; v36 = v18 & v59
 %line 578+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm15, ymm13, ymm15
-	vmovdqu [rsp + 4320], ymm15
+	vpand ymm0, ymm13, ymm15
 ; v36 = v34 ^ v36
 %line 579+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 11008], ymm0
-	vmovdqu [rsp + 4352], ymm0
+	vmovdqu ymm15, [rsp + 768]
+	vpxor ymm0, ymm15, ymm0
+	vmovdqu [rsp + 768], ymm0
 ; v39 = v39 & v33
 %line 580+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm14
-	vmovdqu [rsp + 11040], ymm0
-	vmovdqu [rsp + 4384], ymm0
+	vmovdqu [rsp + 800], ymm0
 ; v34 = v18 & v23
 %line 581+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm15, ymm13, ymm1
-	vmovdqu [rsp + 4416], ymm15
 ; v59 = v20 & v59
 %line 582+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 10272]
-	vmovdqu ymm13, [rsp + 10304]
-	vpand ymm13, ymm12, ymm13
-	vmovdqu [rsp + 4448], ymm13
+	vmovdqu ymm12, [rsp + 832]
+	vmovdqu ymm0, [rsp + 864]
+	vpand ymm13, ymm12, ymm0
 ; v34 = v39 ^ v34
 %line 583+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 800]
 	vpxor ymm0, ymm0, ymm15
 ; v59 = v34 ^ v59
 %line 584+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
-	vmovdqu [rsp + 4480], ymm13
 ; v18 = v18 & v33
 %line 585+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4224]
+	vmovdqu ymm0, [rsp + 704]
 	vpand ymm0, ymm0, ymm14
 ; v23 = v20 & v23
 %line 586+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -2016,64 +1963,63 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v23 = v18 ^ v23
 %line 587+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
-	vmovdqu [rsp + 4512], ymm1
 ; v33 = v20 & v33
 %line 588+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm14, ymm12, ymm14
 ; v30 = v30 ^ v24
 %line 589+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4256]
-	vpxor ymm0, ymm0, [rsp + 3872]
+	vmovdqu ymm0, [rsp + 736]
+	vpxor ymm0, ymm0, [rsp + 384]
 ; v30 = v30 ^ v41
 %line 590+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 4032]
+	vpxor ymm12, ymm0, [rsp + 544]
 ; v36 = v36 ^ v55
 %line 591+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11008]
-	vpxor ymm0, ymm0, [rsp + 3904]
+	vmovdqu ymm0, [rsp + 768]
+	vpxor ymm0, ymm0, [rsp + 416]
 ; v36 = v36 ^ v49
 %line 592+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm15, ymm0, [rsp + 4064]
+	vpxor ymm15, ymm0, [rsp + 576]
 ; v59 = v59 ^ v52
 %line 593+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 3936]
+	vpxor ymm0, ymm13, [rsp + 448]
 ; v59 = v59 ^ v51
 %line 594+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 4096]
-	vmovdqu [rsp + 4544], ymm0
+	vpxor ymm0, ymm0, [rsp + 608]
+	vmovdqu [rsp + 704], ymm0
 ; v23 = v23 ^ v54
 %line 595+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 3968]
+	vpxor ymm0, ymm1, [rsp + 480]
 ; v23 = v23 ^ v53
 %line 596+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 4128]
+	vpxor ymm1, ymm0, [rsp + 640]
 ; v33 = v33 ^ v26
 %line 597+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 4000]
+	vpxor ymm14, ymm14, [rsp + 512]
 ; v33 = v33 ^ v50
 %line 598+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 4160]
+	vpxor ymm14, ymm14, [rsp + 672]
 ; v54 = v30 ^ v54
 %line 599+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm12, [rsp + 3968]
-	vmovdqu [rsp + 4576], ymm0
+	vpxor ymm0, ymm12, [rsp + 480]
+	vmovdqu [rsp + 480], ymm0
 ; v26 = v36 ^ v26
 %line 600+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm15, [rsp + 4000]
-	vmovdqu [rsp + 4608], ymm0
+	vpxor ymm0, ymm15, [rsp + 512]
+	vmovdqu [rsp + 512], ymm0
 ; v41 = v23 ^ v41
 %line 601+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 4032]
-	vmovdqu [rsp + 4640], ymm0
+	vpxor ymm0, ymm1, [rsp + 544]
+	vmovdqu [rsp + 544], ymm0
 ; v49 = v33 ^ v49
 %line 602+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 4064]
-	vmovdqu [rsp + 4672], ymm0
+	vpxor ymm0, ymm14, [rsp + 576]
+	vmovdqu [rsp + 576], ymm0
 ; v33 = v44 & v1
 %line 603+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 32]
 	vpand ymm0, ymm11, ymm12
-	vmovdqu [rsp + 4704], ymm0
+	vmovdqu [rsp + 736], ymm0
 ; v23 = v44 & v4
 %line 604+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 96]
@@ -2084,7 +2030,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v36 = v23 ^ v36
 %line 606+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 4736], ymm0
+	vmovdqu [rsp + 768], ymm0
 ; v23 = v44 & v7
 %line 607+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 160]
@@ -2101,7 +2047,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v20 = v30 ^ v20
 %line 611+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
-	vmovdqu [rsp + 4768], ymm0
+	vmovdqu [rsp + 800], ymm0
 ; v30 = v15 & v7
 %line 612+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm2, ymm14
@@ -2111,16 +2057,16 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v23 = v30 ^ v23
 %line 614+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 4800], ymm0
+	vmovdqu [rsp + 832], ymm0
 ; v30 = v8 & v7
 %line 615+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm5, ymm14
-	vmovdqu [rsp + 4832], ymm0
+	vmovdqu [rsp + 864], ymm0
 ; v18 = v17 & v11
 %line 616+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 256]
 	vpand ymm0, ymm7, ymm12
-	vmovdqu [rsp + 4864], ymm0
+	vmovdqu [rsp + 896], ymm0
 ; v34 = v17 & v14
 %line 617+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 320]
@@ -2131,7 +2077,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v39 = v34 ^ v39
 %line 619+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 4896], ymm0
+	vmovdqu [rsp + 928], ymm0
 ; v34 = v17 & v9
 %line 620+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 192]
@@ -2148,7 +2094,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v42 = v32 ^ v42
 %line 624+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
-	vmovdqu [rsp + 4928], ymm0
+	vmovdqu [rsp + 960], ymm0
 ; v32 = v57 & v9
 %line 625+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm9, ymm14
@@ -2158,28 +2104,27 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v34 = v32 ^ v34
 %line 627+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 4960], ymm0
+	vmovdqu [rsp + 992], ymm0
 ; v32 = v5 & v9
 %line 628+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm14
-	vmovdqu [rsp + 4992], ymm0
+	vmovdqu [rsp + 1024], ymm0
 ; v45 = v44 ^ v17
 %line 629+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm12, ymm11, ymm7
-	vmovdqu [rsp + 5024], ymm12
 ; v37 = v15 ^ v57
 %line 630+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm13, ymm2, ymm9
-	vmovdqu [rsp + 5056], ymm13
+	vmovdqu [rsp + 1056], ymm13
 ; v29 = v8 ^ v5
 %line 631+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm8
-	vmovdqu [rsp + 10336], ymm0
+	vmovdqu [rsp + 1216], ymm0
 ; v38 = v1 ^ v11
 %line 632+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 32]
 	vpxor ymm15, ymm0, [rsp + 256]
-	vmovdqu [rsp + 10368], ymm15
+	vmovdqu [rsp + 1248], ymm15
 ; v31 = v4 ^ v14
 %line 633+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 96]
@@ -2191,46 +2136,41 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v28 = v45 & v38
 %line 635+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
-	vmovdqu [rsp + 5088], ymm0
+	vmovdqu [rsp + 1088], ymm0
 ; v19 = v45 & v31
 %line 636+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm1
-	vmovdqu [rsp + 11072], ymm0
-	vmovdqu [rsp + 5120], ymm0
+	vmovdqu [rsp + 1120], ymm0
 ; v22 = v37 & v38
 %line 637+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm15, ymm13, ymm15
-	vmovdqu [rsp + 5152], ymm15
+	vpand ymm0, ymm13, ymm15
 ; v22 = v19 ^ v22
 %line 638+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 11104], ymm0
-	vmovdqu [rsp + 5184], ymm0
+	vmovdqu ymm15, [rsp + 1120]
+	vpxor ymm0, ymm15, ymm0
+	vmovdqu [rsp + 1120], ymm0
 ; v45 = v45 & v27
 %line 639+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm14
-	vmovdqu [rsp + 11136], ymm0
-	vmovdqu [rsp + 5216], ymm0
+	vmovdqu [rsp + 1152], ymm0
 ; v19 = v37 & v31
 %line 640+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm15, ymm13, ymm1
-	vmovdqu [rsp + 5248], ymm15
 ; v38 = v29 & v38
 %line 641+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 10336]
-	vmovdqu ymm13, [rsp + 10368]
-	vpand ymm13, ymm12, ymm13
-	vmovdqu [rsp + 5280], ymm13
+	vmovdqu ymm12, [rsp + 1216]
+	vmovdqu ymm0, [rsp + 1248]
+	vpand ymm13, ymm12, ymm0
 ; v19 = v45 ^ v19
 %line 642+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 1152]
 	vpxor ymm0, ymm0, ymm15
 ; v38 = v19 ^ v38
 %line 643+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
-	vmovdqu [rsp + 5312], ymm13
 ; v37 = v37 & v27
 %line 644+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5056]
+	vmovdqu ymm0, [rsp + 1056]
 	vpand ymm0, ymm0, ymm14
 ; v31 = v29 & v31
 %line 645+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -2238,69 +2178,68 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v31 = v37 ^ v31
 %line 646+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
-	vmovdqu [rsp + 5344], ymm1
 ; v27 = v29 & v27
 %line 647+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm14, ymm12, ymm14
 ; v28 = v28 ^ v33
 %line 648+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5088]
-	vpxor ymm0, ymm0, [rsp + 4704]
+	vmovdqu ymm0, [rsp + 1088]
+	vpxor ymm0, ymm0, [rsp + 736]
 ; v28 = v28 ^ v18
 %line 649+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 4864]
+	vpxor ymm12, ymm0, [rsp + 896]
 ; v22 = v22 ^ v36
 %line 650+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11104]
-	vpxor ymm0, ymm0, [rsp + 4736]
+	vmovdqu ymm0, [rsp + 1120]
+	vpxor ymm0, ymm0, [rsp + 768]
 ; v22 = v22 ^ v39
 %line 651+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm15, ymm0, [rsp + 4896]
+	vpxor ymm15, ymm0, [rsp + 928]
 ; v38 = v38 ^ v20
 %line 652+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 4768]
+	vpxor ymm0, ymm13, [rsp + 800]
 ; v38 = v38 ^ v42
 %line 653+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 4928]
-	vmovdqu [rsp + 5376], ymm0
+	vpxor ymm0, ymm0, [rsp + 960]
+	vmovdqu [rsp + 1056], ymm0
 ; v31 = v31 ^ v23
 %line 654+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 4800]
+	vpxor ymm0, ymm1, [rsp + 832]
 ; v31 = v31 ^ v34
 %line 655+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 4960]
+	vpxor ymm1, ymm0, [rsp + 992]
 ; v27 = v27 ^ v30
 %line 656+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 4832]
+	vpxor ymm14, ymm14, [rsp + 864]
 ; v27 = v27 ^ v32
 %line 657+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 4992]
+	vpxor ymm14, ymm14, [rsp + 1024]
 ; v23 = v28 ^ v23
 %line 658+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm12, [rsp + 4800]
-	vmovdqu [rsp + 5408], ymm0
+	vpxor ymm0, ymm12, [rsp + 832]
+	vmovdqu [rsp + 832], ymm0
 ; v30 = v22 ^ v30
 %line 659+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm15, [rsp + 4832]
-	vmovdqu [rsp + 5440], ymm0
+	vpxor ymm0, ymm15, [rsp + 864]
+	vmovdqu [rsp + 864], ymm0
 ; v18 = v31 ^ v18
 %line 660+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 4864]
-	vmovdqu [rsp + 5472], ymm0
+	vpxor ymm0, ymm1, [rsp + 896]
+	vmovdqu [rsp + 896], ymm0
 ; v39 = v27 ^ v39
 %line 661+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 4896]
-	vmovdqu [rsp + 5504], ymm0
+	vpxor ymm0, ymm14, [rsp + 928]
+	vmovdqu [rsp + 928], ymm0
 ; v44 = v47 ^ v44
 %line 662+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 10240]
+	vmovdqu ymm0, [rsp + 1184]
 	vpxor ymm11, ymm0, ymm11
 ; v15 = v35 ^ v15
 %line 663+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm12, ymm3, ymm2
 ; v8 = v43 ^ v8
 %line 664+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11552]
+	vmovdqu ymm0, [rsp + 1280]
 	vpxor ymm5, ymm0, ymm5
 ; v17 = v46 ^ v17
 %line 665+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -2338,7 +2277,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v27 = v44 & v48
 %line 674+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm13
-	vmovdqu [rsp + 5536], ymm0
+	vmovdqu [rsp + 1088], ymm0
 ; v31 = v44 & v40
 %line 675+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm10
@@ -2348,7 +2287,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v22 = v31 ^ v22
 %line 677+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 5568], ymm0
+	vmovdqu [rsp + 1120], ymm0
 ; v31 = v44 & v46
 %line 678+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm6
@@ -2364,7 +2303,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v29 = v28 ^ v29
 %line 682+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm14
-	vmovdqu [rsp + 5600], ymm0
+	vmovdqu [rsp + 1152], ymm0
 ; v28 = v15 & v46
 %line 683+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm6
@@ -2374,15 +2313,15 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v31 = v28 ^ v31
 %line 685+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 5632], ymm0
+	vmovdqu [rsp + 1184], ymm0
 ; v28 = v8 & v46
 %line 686+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm5, ymm6
-	vmovdqu [rsp + 5664], ymm0
+	vmovdqu [rsp + 1216], ymm0
 ; v37 = v17 & v43
 %line 687+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm7, ymm4
-	vmovdqu [rsp + 5696], ymm0
+	vmovdqu [rsp + 1248], ymm0
 ; v19 = v17 & v35
 %line 688+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm7, ymm2
@@ -2478,223 +2417,223 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 	vpand ymm3, ymm8, ymm10
 ; v46 = v46 ^ v27
 %line 719+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 5536]
+	vpxor ymm6, ymm6, [rsp + 1088]
 ; v46 = v46 ^ v37
 %line 720+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 5696]
+	vpxor ymm6, ymm6, [rsp + 1248]
 ; v48 = v48 ^ v22
 %line 721+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, [rsp + 5568]
+	vpxor ymm11, ymm11, [rsp + 1120]
 ; v48 = v48 ^ v45
 %line 722+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm14
 ; v43 = v43 ^ v29
 %line 723+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 5600]
+	vpxor ymm2, ymm2, [rsp + 1152]
 ; v43 = v43 ^ v25
 %line 724+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm4, ymm2, ymm15
 ; v35 = v35 ^ v31
 %line 725+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm5, [rsp + 5632]
+	vpxor ymm2, ymm5, [rsp + 1184]
 ; v35 = v35 ^ v19
 %line 726+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v47 = v47 ^ v28
 %line 727+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 5664]
+	vpxor ymm3, ymm3, [rsp + 1216]
 ; v47 = v47 ^ v21
 %line 728+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm0
 ; v31 = v46 ^ v31
 %line 729+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm6, [rsp + 5632]
+	vpxor ymm7, ymm6, [rsp + 1184]
 ; v28 = v48 ^ v28
 %line 730+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm11, [rsp + 5664]
+	vpxor ymm5, ymm11, [rsp + 1216]
 ; v37 = v35 ^ v37
 %line 731+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm2, [rsp + 5696]
+	vpxor ymm6, ymm2, [rsp + 1248]
 ; v45 = v47 ^ v45
 %line 732+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm14, ymm3, ymm14
 ; v27 = v27 ^ v24
 %line 733+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 5536]
-	vpxor ymm2, ymm2, [rsp + 3872]
+	vmovdqu ymm2, [rsp + 1088]
+	vpxor ymm2, ymm2, [rsp + 384]
 ; v27 = v27 ^ v33
 %line 734+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm2, [rsp + 4704]
+	vpxor ymm3, ymm2, [rsp + 736]
 ; v22 = v22 ^ v55
 %line 735+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 5568]
-	vpxor ymm2, ymm2, [rsp + 3904]
+	vmovdqu ymm2, [rsp + 1120]
+	vpxor ymm2, ymm2, [rsp + 416]
 ; v22 = v22 ^ v36
 %line 736+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm2, [rsp + 4736]
+	vpxor ymm8, ymm2, [rsp + 768]
 ; v29 = v29 ^ v52
 %line 737+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 5600]
-	vpxor ymm2, ymm2, [rsp + 3936]
+	vmovdqu ymm2, [rsp + 1152]
+	vpxor ymm2, ymm2, [rsp + 448]
 ; v29 = v29 ^ v20
 %line 738+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm9, ymm2, [rsp + 4768]
+	vpxor ymm9, ymm2, [rsp + 800]
 ; v31 = v31 ^ v54
 %line 739+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm7, [rsp + 4576]
+	vpxor ymm2, ymm7, [rsp + 480]
 ; v31 = v31 ^ v23
 %line 740+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm2, [rsp + 5408]
+	vpxor ymm7, ymm2, [rsp + 832]
 ; v28 = v28 ^ v26
 %line 741+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm5, [rsp + 4608]
+	vpxor ymm2, ymm5, [rsp + 512]
 ; v28 = v28 ^ v30
 %line 742+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm2, [rsp + 5440]
+	vpxor ymm5, ymm2, [rsp + 864]
 ; v43 = v43 ^ v59
 %line 743+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 4544]
+	vpxor ymm4, ymm4, [rsp + 704]
 ; v43 = v43 ^ v38
 %line 744+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 5376]
+	vpxor ymm4, ymm4, [rsp + 1056]
 ; v37 = v37 ^ v41
 %line 745+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm6, [rsp + 4640]
+	vpxor ymm2, ymm6, [rsp + 544]
 ; v37 = v37 ^ v18
 %line 746+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm2, [rsp + 5472]
+	vpxor ymm10, ymm2, [rsp + 896]
 ; v45 = v45 ^ v49
 %line 747+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm14, [rsp + 4672]
+	vpxor ymm2, ymm14, [rsp + 576]
 ; v45 = v45 ^ v39
 %line 748+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 5504]
+	vpxor ymm2, ymm2, [rsp + 928]
 ; v25 = v25 ^ v51
 %line 749+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 4096]
+	vpxor ymm15, ymm15, [rsp + 608]
 ; v25 = v25 ^ v42
 %line 750+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 4928]
+	vpxor ymm15, ymm15, [rsp + 960]
 ; v19 = v19 ^ v53
 %line 751+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 4128]
+	vpxor ymm1, ymm1, [rsp + 640]
 ; v19 = v19 ^ v34
 %line 752+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 4960]
+	vpxor ymm11, ymm1, [rsp + 992]
 ; v21 = v21 ^ v50
 %line 753+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 4160]
+	vpxor ymm0, ymm0, [rsp + 672]
 ; v21 = v21 ^ v32
 %line 754+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 4992]
+	vpxor ymm12, ymm0, [rsp + 1024]
 ; v41 = v27 ^ v41
 %line 755+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm3, [rsp + 4640]
+	vpxor ymm6, ymm3, [rsp + 544]
 ; v49 = v22 ^ v49
 %line 756+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 4672]
+	vpxor ymm8, ymm8, [rsp + 576]
 ; v51 = v29 ^ v51
 %line 757+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 4096]
+	vpxor ymm9, ymm9, [rsp + 608]
 ; v53 = v31 ^ v53
 %line 758+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 4128]
+	vpxor ymm7, ymm7, [rsp + 640]
 ; v50 = v28 ^ v50
 %line 759+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm13, ymm5, [rsp + 4160]
+	vpxor ymm13, ymm5, [rsp + 672]
 ; v33 = v37 ^ v33
 %line 760+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm10, [rsp + 4704]
+	vpxor ymm1, ymm10, [rsp + 736]
 ; v36 = v45 ^ v36
 %line 761+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm2, [rsp + 4736]
+	vpxor ymm0, ymm2, [rsp + 768]
 ; v20 = v25 ^ v20
 %line 762+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm15, [rsp + 4768]
+	vpxor ymm5, ymm15, [rsp + 800]
 ; v23 = v19 ^ v23
 %line 763+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm11, [rsp + 5408]
+	vpxor ymm10, ymm11, [rsp + 832]
 ; v30 = v21 ^ v30
 %line 764+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm12, [rsp + 5440]
+	vpxor ymm3, ymm12, [rsp + 864]
 ; v36 = v36 ^ v32
 %line 765+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm11, ymm0, [rsp + 4992]
+	vpxor ymm11, ymm0, [rsp + 1024]
 ; v32 = v50 ^ v32
 %line 766+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 4992]
+	vpxor ymm0, ymm13, [rsp + 1024]
 ; v33 = v33 ^ v34
 %line 767+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm1, [rsp + 4960]
+	vpxor ymm12, ymm1, [rsp + 992]
 ; v34 = v53 ^ v34
 %line 768+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm7, [rsp + 4960]
+	vpxor ymm1, ymm7, [rsp + 992]
 ; v43 = v43 ^ v42
 %line 769+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 4928]
+	vpxor ymm4, ymm4, [rsp + 960]
 ; v42 = v51 ^ v42
 %line 770+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm9, [rsp + 4928]
+	vpxor ymm2, ymm9, [rsp + 960]
 ; v32 = v32 ^ v39
 %line 771+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 5504]
+	vpxor ymm7, ymm0, [rsp + 928]
 ; v39 = v49 ^ v39
 %line 772+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm8, [rsp + 5504]
+	vpxor ymm0, ymm8, [rsp + 928]
 ; v34 = v34 ^ v18
 %line 773+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm1, [rsp + 5472]
+	vpxor ymm8, ymm1, [rsp + 896]
 ; v18 = v41 ^ v18
 %line 774+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm13, ymm6, [rsp + 5472]
+	vpxor ymm13, ymm6, [rsp + 896]
 ; v42 = v42 ^ v38
 %line 775+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm2, [rsp + 5376]
+	vpxor ymm6, ymm2, [rsp + 1056]
 ; v38 = v59 ^ v38
 %line 776+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 4544]
-	vpxor ymm1, ymm1, [rsp + 5376]
+	vmovdqu ymm1, [rsp + 704]
+	vpxor ymm1, ymm1, [rsp + 1056]
 ; v39 = v39 ^ v30
 %line 777+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm3
 ; v30 = v26 ^ v30
 %line 778+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4608]
+	vmovdqu ymm0, [rsp + 512]
 	vpxor ymm14, ymm0, ymm3
 ; v18 = v18 ^ v23
 %line 779+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm3, ymm13, ymm10
 ; v23 = v54 ^ v23
 %line 780+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4576]
+	vmovdqu ymm0, [rsp + 480]
 	vpxor ymm13, ymm0, ymm10
 ; v38 = v38 ^ v20
 %line 781+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm1, ymm5
-	vmovdqu [rsp + 5728], ymm2
+	vmovdqu [rsp + 480], ymm2
 ; v20 = v52 ^ v20
 %line 782+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3936]
+	vmovdqu ymm0, [rsp + 448]
 	vpxor ymm15, ymm0, ymm5
-	vmovdqu [rsp + 5760], ymm15
+	vmovdqu [rsp + 448], ymm15
 ; v30 = v30 ^ v36
 %line 783+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm10, ymm14, ymm11
-	vmovdqu [rsp + 5792], ymm10
+	vmovdqu [rsp + 512], ymm10
 ; v36 = v55 ^ v36
 %line 784+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3904]
+	vmovdqu ymm0, [rsp + 416]
 	vpxor ymm0, ymm0, ymm11
-	vmovdqu [rsp + 5824], ymm0
+	vmovdqu [rsp + 544], ymm0
 ; v23 = v23 ^ v33
 %line 785+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm12
-	vmovdqu [rsp + 5856], ymm13
+	vmovdqu [rsp + 576], ymm13
 ; v33 = v24 ^ v33
 %line 786+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3872]
+	vmovdqu ymm1, [rsp + 384]
 	vpxor ymm1, ymm1, ymm12
-	vmovdqu [rsp + 5888], ymm1
+	vmovdqu [rsp + 608], ymm1
 ; v24 = v33 ^ v18
 %line 787+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
@@ -2731,7 +2670,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v49 = v18 ^ v34
 %line 798+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm3, ymm8
-	vmovdqu [rsp + 12160], ymm0
+	vmovdqu [rsp + 416], ymm0
 ; v52 = v52 ^ v59
 %line 799+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm12
@@ -2741,22 +2680,19 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v24 = v24 ^ v49
 %line 801+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm5, ymm2, ymm0
-	vmovdqu [rsp + 11936], ymm5
 ; v53 = v32 ^ v26
 %line 802+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm13
-	vmovdqu [rsp + 10400], ymm2
 ; v41 = v41 ^ v52
 %line 803+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm11
 ; v41 = v41 ^ v59
 %line 804+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm12
-	vmovdqu [rsp + 5920], ymm1
 ; v54 = v54 ^ v34
 %line 805+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm8
-	vmovdqu [rsp + 11584], ymm14
+	vmovdqu [rsp + 384], ymm14
 ; v55 = v55 ^ v51
 %line 806+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm10
@@ -2766,23 +2702,20 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v24 = v24 ^ v54
 %line 808+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm14
-	vmovdqu [rsp + 5952], ymm5
 ; v59 = v59 ^ v52
 %line 809+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm11
-	vmovdqu [rsp + 10432], ymm12
 ; v53 = v53 ^ v55
 %line 810+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; v53 = v53 ^ v51
 %line 811+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm14, ymm2, ymm10
-	vmovdqu [rsp + 10464], ymm14
 ; v49 = v49 ^ v34
 %line 812+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 12160]
+	vmovdqu ymm2, [rsp + 416]
 	vpxor ymm2, ymm2, ymm8
-	vmovdqu [rsp + 10496], ymm2
+	vmovdqu [rsp + 1536], ymm2
 ; v41 = v41 ^ v50
 %line 813+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm15
@@ -2792,39 +2725,39 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v24 = v24 ^ v49
 %line 815+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm2
-	vmovdqu [rsp + 5984], ymm5
+	vmovdqu [rsp + 640], ymm5
 ; v51 = v51 ^ v55
 %line 816+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm0
-	vmovdqu [rsp + 6016], ymm10
+	vmovdqu [rsp + 672], ymm10
 ; v59 = v59 ^ v41
 %line 817+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm12, ymm1
 ; v59 = v59 ^ v50
 %line 818+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm15
-	vmovdqu [rsp + 6048], ymm2
+	vmovdqu [rsp + 704], ymm2
 ; v54 = v54 ^ v34
 %line 819+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 11584]
+	vmovdqu ymm2, [rsp + 384]
 	vpxor ymm2, ymm2, ymm8
-	vmovdqu [rsp + 10528], ymm2
+	vmovdqu [rsp + 1568], ymm2
 ; v53 = v53 ^ v26
 %line 820+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm14, ymm13
-	vmovdqu [rsp + 10560], ymm2
+	vmovdqu [rsp + 1600], ymm2
 ; v52 = v52 ^ v50
 %line 821+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm11, ymm15
-	vmovdqu [rsp + 6080], ymm2
+	vmovdqu [rsp + 736], ymm2
 ; v21 = v24 & v33
 %line 822+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 5888]
+	vmovdqu ymm14, [rsp + 608]
 	vpand ymm2, ymm5, ymm14
-	vmovdqu [rsp + 6112], ymm2
+	vmovdqu [rsp + 768], ymm2
 ; v19 = v24 & v36
 %line 823+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 5824]
+	vmovdqu ymm12, [rsp + 544]
 	vpand ymm2, ymm5, ymm12
 ; v25 = v50 & v33
 %line 824+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -2832,10 +2765,10 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v25 = v19 ^ v25
 %line 825+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
-	vmovdqu [rsp + 6144], ymm2
+	vmovdqu [rsp + 800], ymm2
 ; v19 = v24 & v20
 %line 826+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 5760]
+	vmovdqu ymm11, [rsp + 448]
 	vpand ymm2, ymm5, ymm11
 ; v45 = v50 & v36
 %line 827+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -2849,43 +2782,43 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v37 = v45 ^ v37
 %line 830+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm5, ymm10
-	vmovdqu [rsp + 6176], ymm2
+	vmovdqu [rsp + 832], ymm2
 ; v45 = v50 & v20
 %line 831+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm15, ymm11
 ; v19 = v51 & v36
 %line 832+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 6016]
+	vmovdqu ymm10, [rsp + 672]
 	vpand ymm5, ymm10, ymm12
 ; v19 = v45 ^ v19
 %line 833+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
-	vmovdqu [rsp + 6208], ymm2
+	vmovdqu [rsp + 384], ymm2
 ; v45 = v51 & v20
 %line 834+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm10, ymm11
-	vmovdqu [rsp + 6240], ymm2
+	vmovdqu [rsp + 416], ymm2
 ; v28 = v49 & v23
 %line 835+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 5856]
-	vmovdqu ymm14, [rsp + 10496]
+	vmovdqu ymm12, [rsp + 576]
+	vmovdqu ymm14, [rsp + 1536]
 	vpand ymm2, ymm14, ymm12
-	vmovdqu [rsp + 6272], ymm2
+	vmovdqu [rsp + 864], ymm2
 ; v31 = v49 & v30
 %line 836+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 5792]
+	vmovdqu ymm11, [rsp + 512]
 	vpand ymm2, ymm14, ymm11
 ; v29 = v59 & v23
 %line 837+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 6048]
+	vmovdqu ymm10, [rsp + 704]
 	vpand ymm5, ymm10, ymm12
 ; v29 = v31 ^ v29
 %line 838+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
-	vmovdqu [rsp + 6304], ymm2
+	vmovdqu [rsp + 896], ymm2
 ; v31 = v49 & v38
 %line 839+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 5728]
+	vmovdqu ymm5, [rsp + 480]
 	vpand ymm2, ymm14, ymm5
 ; v22 = v59 & v30
 %line 840+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -2899,7 +2832,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v27 = v22 ^ v27
 %line 843+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm14, ymm12
-	vmovdqu [rsp + 6336], ymm2
+	vmovdqu [rsp + 928], ymm2
 ; v22 = v59 & v38
 %line 844+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm10, ymm5
@@ -2909,149 +2842,137 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v31 = v22 ^ v31
 %line 846+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
-	vmovdqu [rsp + 6368], ymm2
+	vmovdqu [rsp + 960], ymm2
 ; v22 = v55 & v38
 %line 847+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm0, ymm5
-	vmovdqu [rsp + 6400], ymm2
+	vmovdqu [rsp + 992], ymm2
 ; v47 = v24 ^ v49
 %line 848+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 5984]
-	vpxor ymm11, ymm2, [rsp + 10496]
-	vmovdqu [rsp + 6432], ymm11
+	vmovdqu ymm2, [rsp + 640]
+	vpxor ymm11, ymm2, [rsp + 1536]
 ; v35 = v50 ^ v59
 %line 849+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm10, ymm15, ymm10
-	vmovdqu [rsp + 6464], ymm10
+	vmovdqu [rsp + 1024], ymm10
 ; v48 = v51 ^ v55
 %line 850+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 6016]
+	vmovdqu ymm2, [rsp + 672]
 	vpxor ymm2, ymm2, ymm0
-	vmovdqu [rsp + 11168], ymm2
-	vmovdqu [rsp + 6496], ymm2
+	vmovdqu [rsp + 1056], ymm2
 ; v46 = v33 ^ v23
 %line 851+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 5888]
-	vpxor ymm14, ymm2, [rsp + 5856]
-	vmovdqu [rsp + 11968], ymm14
+	vmovdqu ymm2, [rsp + 608]
+	vpxor ymm14, ymm2, [rsp + 576]
 ; v5 = v36 ^ v30
 %line 852+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 5824]
-	vpxor ymm5, ymm2, [rsp + 5792]
+	vmovdqu ymm2, [rsp + 544]
+	vpxor ymm5, ymm2, [rsp + 512]
 ; v57 = v20 ^ v38
 %line 853+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 5760]
-	vpxor ymm12, ymm2, [rsp + 5728]
+	vmovdqu ymm2, [rsp + 448]
+	vpxor ymm12, ymm2, [rsp + 480]
 ; v40 = v47 & v46
 %line 854+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm11, ymm14
-	vmovdqu [rsp + 6528], ymm2
+	vmovdqu [rsp + 1088], ymm2
 ; v17 = v47 & v5
 %line 855+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm11, ymm5
-	vmovdqu [rsp + 11200], ymm2
-	vmovdqu [rsp + 6560], ymm2
+	vmovdqu [rsp + 1120], ymm2
 ; v8 = v35 & v46
 %line 856+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm14, ymm10, ymm14
-	vmovdqu [rsp + 11712], ymm14
-	vmovdqu [rsp + 6592], ymm14
+	vpand ymm2, ymm10, ymm14
+	vmovdqu [rsp + 1152], ymm2
 ; v8 = v17 ^ v8
 %line 857+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm14
-	vmovdqu [rsp + 11744], ymm2
-	vmovdqu [rsp + 6624], ymm2
+	vmovdqu ymm2, [rsp + 1120]
+	vpxor ymm2, ymm2, [rsp + 1152]
+	vmovdqu [rsp + 1120], ymm2
 ; v47 = v47 & v57
 %line 858+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm11, ymm11, ymm12
-	vmovdqu [rsp + 6656], ymm11
+	vpand ymm2, ymm11, ymm12
 ; v17 = v35 & v5
 %line 859+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm14, ymm10, ymm5
-	vmovdqu [rsp + 6688], ymm14
+	vpand ymm11, ymm10, ymm5
 ; v46 = v48 & v46
 %line 860+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 11168]
-	vmovdqu ymm10, [rsp + 11968]
-	vpand ymm10, ymm2, ymm10
-	vmovdqu [rsp + 6720], ymm10
+	vmovdqu ymm10, [rsp + 1056]
+	vpand ymm10, ymm10, ymm14
 ; v17 = v47 ^ v17
 %line 861+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm11, ymm14
+	vpxor ymm2, ymm2, ymm11
 ; v46 = v17 ^ v46
 %line 862+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm10, ymm2, ymm10
-	vmovdqu [rsp + 6752], ymm10
 ; v35 = v35 & v57
 %line 863+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 6464]
+	vmovdqu ymm2, [rsp + 1024]
 	vpand ymm2, ymm2, ymm12
 ; v5 = v48 & v5
 %line 864+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 6496]
+	vmovdqu ymm14, [rsp + 1056]
 	vpand ymm5, ymm14, ymm5
 ; v5 = v35 ^ v5
 %line 865+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm11, ymm2, ymm5
-	vmovdqu [rsp + 6784], ymm11
 ; v57 = v48 & v57
 %line 866+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm5, ymm14, ymm12
 ; v40 = v40 ^ v21
 %line 867+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 6528]
-	vpxor ymm2, ymm2, [rsp + 6112]
+	vmovdqu ymm2, [rsp + 1088]
+	vpxor ymm2, ymm2, [rsp + 768]
 ; v40 = v40 ^ v28
 %line 868+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm2, [rsp + 6272]
-	vmovdqu [rsp + 6816], ymm12
+	vpxor ymm12, ymm2, [rsp + 864]
 ; v8 = v8 ^ v25
 %line 869+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 11744]
-	vpxor ymm2, ymm2, [rsp + 6144]
+	vmovdqu ymm2, [rsp + 1120]
+	vpxor ymm2, ymm2, [rsp + 800]
 ; v8 = v8 ^ v29
 %line 870+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm2, [rsp + 6304]
+	vpxor ymm14, ymm2, [rsp + 896]
 ; v46 = v46 ^ v37
 %line 871+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm10, [rsp + 6176]
+	vpxor ymm2, ymm10, [rsp + 832]
 ; v46 = v46 ^ v27
 %line 872+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 6336]
-	vmovdqu [rsp + 6848], ymm2
+	vpxor ymm2, ymm2, [rsp + 928]
+	vmovdqu [rsp + 1024], ymm2
 ; v5 = v5 ^ v19
 %line 873+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm11, [rsp + 6208]
+	vpxor ymm2, ymm11, [rsp + 384]
 ; v5 = v5 ^ v31
 %line 874+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm2, [rsp + 6368]
+	vpxor ymm10, ymm2, [rsp + 960]
 ; v57 = v57 ^ v45
 %line 875+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 6240]
+	vpxor ymm5, ymm5, [rsp + 416]
 ; v57 = v57 ^ v22
 %line 876+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 6400]
+	vpxor ymm5, ymm5, [rsp + 992]
 ; v19 = v40 ^ v19
 %line 877+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm12, [rsp + 6208]
-	vmovdqu [rsp + 6880], ymm2
+	vpxor ymm2, ymm12, [rsp + 384]
+	vmovdqu [rsp + 1056], ymm2
 ; v45 = v8 ^ v45
 %line 878+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm14, [rsp + 6240]
-	vmovdqu [rsp + 6912], ymm2
+	vpxor ymm2, ymm14, [rsp + 416]
+	vmovdqu [rsp + 1088], ymm2
 ; v28 = v5 ^ v28
 %line 879+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm10, [rsp + 6272]
-	vmovdqu [rsp + 6944], ymm2
+	vpxor ymm2, ymm10, [rsp + 864]
+	vmovdqu [rsp + 864], ymm2
 ; v29 = v57 ^ v29
 %line 880+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm5, [rsp + 6304]
-	vmovdqu [rsp + 6976], ymm2
+	vpxor ymm2, ymm5, [rsp + 896]
+	vmovdqu [rsp + 896], ymm2
 ; v57 = v54 & v18
 %line 881+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 10528]
+	vmovdqu ymm10, [rsp + 1568]
 	vpand ymm2, ymm10, ymm3
-	vmovdqu [rsp + 7008], ymm2
+	vmovdqu [rsp + 1120], ymm2
 ; v5 = v54 & v39
 %line 882+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm10, ymm9
@@ -3061,7 +2982,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v8 = v5 ^ v8
 %line 884+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
-	vmovdqu [rsp + 7040], ymm2
+	vmovdqu [rsp + 1152], ymm2
 ; v5 = v54 & v42
 %line 885+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm10, ymm6
@@ -3070,7 +2991,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 	vpand ymm5, ymm1, ymm9
 ; v48 = v53 & v18
 %line 887+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 10560]
+	vmovdqu ymm11, [rsp + 1600]
 	vpand ymm10, ymm11, ymm3
 ; v40 = v5 ^ v40
 %line 888+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -3078,7 +2999,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v48 = v40 ^ v48
 %line 889+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm5, ymm10
-	vmovdqu [rsp + 7072], ymm2
+	vmovdqu [rsp + 1184], ymm2
 ; v40 = v41 & v42
 %line 890+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm1, ymm6
@@ -3088,26 +3009,26 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v5 = v40 ^ v5
 %line 892+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
-	vmovdqu [rsp + 7104], ymm2
+	vmovdqu [rsp + 1216], ymm2
 ; v40 = v53 & v42
 %line 893+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm11, ymm6
-	vmovdqu [rsp + 7136], ymm2
+	vmovdqu [rsp + 1248], ymm2
 ; v35 = v34 & v34
 %line 894+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm8, ymm8
-	vmovdqu [rsp + 7168], ymm2
+	vmovdqu [rsp + 1280], ymm2
 ; v17 = v34 & v32
 %line 895+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm8, ymm7
 ; v47 = v52 & v34
 %line 896+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 6080]
+	vmovdqu ymm11, [rsp + 736]
 	vpand ymm5, ymm11, ymm8
 ; v47 = v17 ^ v47
 %line 897+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
-	vmovdqu [rsp + 7200], ymm2
+	vmovdqu [rsp + 1312], ymm2
 ; v17 = v34 & v43
 %line 898+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm8, ymm4
@@ -3123,7 +3044,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v44 = v15 ^ v44
 %line 902+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm5, ymm10
-	vmovdqu [rsp + 7232], ymm2
+	vmovdqu [rsp + 1344], ymm2
 ; v15 = v52 & v43
 %line 903+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm11, ymm4
@@ -3133,30 +3054,27 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v17 = v15 ^ v17
 %line 905+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
-	vmovdqu [rsp + 7264], ymm2
+	vmovdqu [rsp + 1376], ymm2
 ; v15 = v26 & v43
 %line 906+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm13, ymm4
-	vmovdqu [rsp + 7296], ymm2
+	vmovdqu [rsp + 1408], ymm2
 ; v58 = v54 ^ v34
 %line 907+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 10528]
+	vmovdqu ymm2, [rsp + 1568]
 	vpxor ymm10, ymm2, ymm8
-	vmovdqu [rsp + 7328], ymm10
 ; v62 = v41 ^ v52
 %line 908+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm11, ymm1, ymm11
-	vmovdqu [rsp + 7360], ymm11
+	vmovdqu [rsp + 1440], ymm11
 ; v60 = v53 ^ v26
 %line 909+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 10560]
+	vmovdqu ymm2, [rsp + 1600]
 	vpxor ymm2, ymm2, ymm13
-	vmovdqu [rsp + 11232], ymm2
-	vmovdqu [rsp + 7392], ymm2
+	vmovdqu [rsp + 1472], ymm2
 ; v56 = v18 ^ v34
 %line 910+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm14, ymm3, ymm8
-	vmovdqu [rsp + 12000], ymm14
 ; v12 = v39 ^ v32
 %line 911+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm5, ymm9, ymm7
@@ -3166,162 +3084,152 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v2 = v58 & v56
 %line 913+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm10, ymm14
-	vmovdqu [rsp + 7424], ymm2
+	vmovdqu [rsp + 1504], ymm2
 ; v63 = v58 & v12
 %line 914+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm2, ymm10, ymm5
-	vmovdqu [rsp + 11264], ymm2
-	vmovdqu [rsp + 832], ymm2
+	vmovdqu [rsp + 384], ymm2
 ; v64 = v62 & v56
 %line 915+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm14, ymm11, ymm14
-	vmovdqu [rsp + 11776], ymm14
-	vmovdqu [rsp + 864], ymm14
+	vpand ymm2, ymm11, ymm14
+	vmovdqu [rsp + 416], ymm2
 ; v64 = v63 ^ v64
 %line 916+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm14
-	vmovdqu [rsp + 11808], ymm2
-	vmovdqu [rsp + 7456], ymm2
+	vmovdqu ymm2, [rsp + 384]
+	vpxor ymm2, ymm2, [rsp + 416]
+	vmovdqu [rsp + 384], ymm2
 ; v58 = v58 & v61
 %line 917+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm14, ymm10, ymm12
-	vmovdqu [rsp + 7488], ymm14
+	vpand ymm2, ymm10, ymm12
 ; v63 = v62 & v12
 %line 918+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm11, ymm11, ymm5
-	vmovdqu [rsp + 7520], ymm11
 ; v56 = v60 & v56
 %line 919+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 11232]
-	vmovdqu ymm10, [rsp + 12000]
-	vpand ymm10, ymm2, ymm10
-	vmovdqu [rsp + 7552], ymm10
+	vmovdqu ymm10, [rsp + 1472]
+	vpand ymm10, ymm10, ymm14
 ; v63 = v58 ^ v63
 %line 920+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm14, ymm11
+	vpxor ymm2, ymm2, ymm11
 ; v56 = v63 ^ v56
 %line 921+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm10, ymm2, ymm10
-	vmovdqu [rsp + 7584], ymm10
 ; v62 = v62 & v61
 %line 922+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 7360]
+	vmovdqu ymm2, [rsp + 1440]
 	vpand ymm2, ymm2, ymm12
 ; v12 = v60 & v12
 %line 923+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 7392]
+	vmovdqu ymm14, [rsp + 1472]
 	vpand ymm5, ymm14, ymm5
 ; v12 = v62 ^ v12
 %line 924+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm11, ymm2, ymm5
-	vmovdqu [rsp + 7616], ymm11
 ; v61 = v60 & v61
 %line 925+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm5, ymm14, ymm12
 ; v2 = v2 ^ v57
 %line 926+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 7424]
-	vpxor ymm2, ymm2, [rsp + 7008]
+	vmovdqu ymm2, [rsp + 1504]
+	vpxor ymm2, ymm2, [rsp + 1120]
 ; v2 = v2 ^ v35
 %line 927+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm2, [rsp + 7168]
-	vmovdqu [rsp + 7648], ymm12
+	vpxor ymm12, ymm2, [rsp + 1280]
 ; v64 = v64 ^ v8
 %line 928+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 11808]
-	vpxor ymm2, ymm2, [rsp + 7040]
+	vmovdqu ymm2, [rsp + 384]
+	vpxor ymm2, ymm2, [rsp + 1152]
 ; v64 = v64 ^ v47
 %line 929+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm2, [rsp + 7200]
+	vpxor ymm14, ymm2, [rsp + 1312]
 ; v56 = v56 ^ v48
 %line 930+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm10, [rsp + 7072]
+	vpxor ymm2, ymm10, [rsp + 1184]
 ; v56 = v56 ^ v44
 %line 931+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 7232]
-	vmovdqu [rsp + 7680], ymm2
+	vpxor ymm2, ymm2, [rsp + 1344]
+	vmovdqu [rsp + 384], ymm2
 ; v12 = v12 ^ v5
 %line 932+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm11, [rsp + 7104]
+	vpxor ymm2, ymm11, [rsp + 1216]
 ; v12 = v12 ^ v17
 %line 933+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm2, [rsp + 7264]
+	vpxor ymm10, ymm2, [rsp + 1376]
 ; v61 = v61 ^ v40
 %line 934+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 7136]
+	vpxor ymm5, ymm5, [rsp + 1248]
 ; v61 = v61 ^ v15
 %line 935+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 7296]
+	vpxor ymm5, ymm5, [rsp + 1408]
 ; v5 = v2 ^ v5
 %line 936+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm12, [rsp + 7104]
-	vmovdqu [rsp + 7712], ymm2
+	vpxor ymm2, ymm12, [rsp + 1216]
+	vmovdqu [rsp + 416], ymm2
 ; v40 = v64 ^ v40
 %line 937+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm14, [rsp + 7136]
-	vmovdqu [rsp + 7744], ymm2
+	vpxor ymm2, ymm14, [rsp + 1248]
+	vmovdqu [rsp + 1216], ymm2
 ; v35 = v12 ^ v35
 %line 938+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm10, [rsp + 7168]
-	vmovdqu [rsp + 7776], ymm2
+	vpxor ymm2, ymm10, [rsp + 1280]
+	vmovdqu [rsp + 1248], ymm2
 ; v47 = v61 ^ v47
 %line 939+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm5, [rsp + 7200]
-	vmovdqu [rsp + 7808], ymm2
+	vpxor ymm2, ymm5, [rsp + 1312]
+	vmovdqu [rsp + 1280], ymm2
 ; v54 = v24 ^ v54
 %line 940+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 5984]
-	vpxor ymm12, ymm2, [rsp + 10528]
-	vmovdqu [rsp + 7840], ymm12
+	vmovdqu ymm2, [rsp + 640]
+	vpxor ymm12, ymm2, [rsp + 1568]
+	vmovdqu [rsp + 640], ymm12
 ; v41 = v50 ^ v41
 %line 941+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm10, ymm15, ymm1
 ; v53 = v51 ^ v53
 %line 942+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 6016]
-	vpxor ymm2, ymm1, [rsp + 10560]
+	vmovdqu ymm1, [rsp + 672]
+	vpxor ymm2, ymm1, [rsp + 1600]
 ; v49 = v49 ^ v34
 %line 943+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 10496]
+	vmovdqu ymm1, [rsp + 1536]
 	vpxor ymm5, ymm1, ymm8
 ; v52 = v59 ^ v52
 %line 944+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 6048]
-	vpxor ymm11, ymm1, [rsp + 6080]
+	vmovdqu ymm1, [rsp + 704]
+	vpxor ymm11, ymm1, [rsp + 736]
 ; v26 = v55 ^ v26
 %line 945+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
 ; v18 = v33 ^ v18
 %line 946+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5888]
+	vmovdqu ymm0, [rsp + 608]
 	vpxor ymm3, ymm0, ymm3
 ; v39 = v36 ^ v39
 %line 947+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5824]
+	vmovdqu ymm0, [rsp + 544]
 	vpxor ymm9, ymm0, ymm9
 ; v42 = v20 ^ v42
 %line 948+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5760]
+	vmovdqu ymm0, [rsp + 448]
 	vpxor ymm6, ymm0, ymm6
 ; v34 = v23 ^ v34
 %line 949+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5856]
+	vmovdqu ymm0, [rsp + 576]
 	vpxor ymm8, ymm0, ymm8
 ; v32 = v30 ^ v32
 %line 950+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5792]
+	vmovdqu ymm0, [rsp + 512]
 	vpxor ymm7, ymm0, ymm7
 ; v43 = v38 ^ v43
 %line 951+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5728]
+	vmovdqu ymm0, [rsp + 480]
 	vpxor ymm4, ymm0, ymm4
 ; v38 = v54 & v18
 %line 952+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm3
-	vmovdqu [rsp + 7872], ymm0
+	vmovdqu [rsp + 448], ymm0
 ; v30 = v54 & v39
 %line 953+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 7840]
 	vpand ymm0, ymm12, ymm9
 ; v23 = v41 & v18
 %line 954+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -3329,7 +3237,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v23 = v30 ^ v23
 %line 955+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 7904], ymm0
+	vmovdqu [rsp + 480], ymm0
 ; v30 = v54 & v42
 %line 956+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm6
@@ -3345,7 +3253,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v36 = v20 ^ v36
 %line 960+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
-	vmovdqu [rsp + 7936], ymm0
+	vmovdqu [rsp + 512], ymm0
 ; v20 = v41 & v42
 %line 961+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm6
@@ -3355,15 +3263,15 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v30 = v20 ^ v30
 %line 963+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 7968], ymm0
+	vmovdqu [rsp + 544], ymm0
 ; v20 = v53 & v42
 %line 964+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm2, ymm6
-	vmovdqu [rsp + 8000], ymm0
+	vmovdqu [rsp + 576], ymm0
 ; v33 = v49 & v34
 %line 965+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm5, ymm8
-	vmovdqu [rsp + 10592], ymm0
+	vmovdqu [rsp + 608], ymm0
 ; v55 = v49 & v32
 %line 966+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm5, ymm7
@@ -3402,7 +3310,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 	vpand ymm1, ymm13, ymm4
 ; v49 = v54 ^ v49
 %line 978+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7840]
+	vmovdqu ymm0, [rsp + 640]
 	vpxor ymm5, ymm0, ymm5
 ; v52 = v41 ^ v52
 %line 979+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -3460,225 +3368,225 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 	vpand ymm2, ymm13, ymm4
 ; v42 = v42 ^ v38
 %line 997+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 7872]
+	vpxor ymm3, ymm3, [rsp + 448]
 ; v42 = v42 ^ v33
 %line 998+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 10592]
+	vpxor ymm3, ymm3, [rsp + 608]
 ; v18 = v18 ^ v23
 %line 999+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 7904]
+	vpxor ymm6, ymm6, [rsp + 480]
 ; v18 = v18 ^ v59
 %line 1000+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm14
 ; v34 = v34 ^ v36
 %line 1001+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 7936]
+	vpxor ymm0, ymm0, [rsp + 512]
 ; v34 = v34 ^ v50
 %line 1002+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm12
 ; v32 = v32 ^ v30
 %line 1003+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm7, [rsp + 7968]
+	vpxor ymm0, ymm7, [rsp + 544]
 ; v32 = v32 ^ v55
 %line 1004+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v43 = v43 ^ v20
 %line 1005+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 8000]
+	vpxor ymm2, ymm2, [rsp + 576]
 ; v43 = v43 ^ v51
 %line 1006+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v30 = v42 ^ v30
 %line 1007+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 7968]
+	vpxor ymm3, ymm3, [rsp + 544]
 ; v20 = v18 ^ v20
 %line 1008+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm6, [rsp + 8000]
+	vpxor ymm5, ymm6, [rsp + 576]
 ; v33 = v32 ^ v33
 %line 1009+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm0, [rsp + 10592]
+	vpxor ymm6, ymm0, [rsp + 608]
 ; v59 = v43 ^ v59
 %line 1010+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm14, ymm2, ymm14
 ; v38 = v38 ^ v21
 %line 1011+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7872]
-	vpxor ymm0, ymm0, [rsp + 6112]
+	vmovdqu ymm0, [rsp + 448]
+	vpxor ymm0, ymm0, [rsp + 768]
 ; v38 = v38 ^ v57
 %line 1012+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm0, [rsp + 7008]
+	vpxor ymm2, ymm0, [rsp + 1120]
 ; v23 = v23 ^ v25
 %line 1013+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7904]
-	vpxor ymm0, ymm0, [rsp + 6144]
+	vmovdqu ymm0, [rsp + 480]
+	vpxor ymm0, ymm0, [rsp + 800]
 ; v23 = v23 ^ v8
 %line 1014+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 7040]
+	vpxor ymm7, ymm0, [rsp + 1152]
 ; v36 = v36 ^ v37
 %line 1015+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7936]
-	vpxor ymm0, ymm0, [rsp + 6176]
+	vmovdqu ymm0, [rsp + 512]
+	vpxor ymm0, ymm0, [rsp + 832]
 ; v36 = v36 ^ v48
 %line 1016+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsp + 7072]
+	vpxor ymm8, ymm0, [rsp + 1184]
 ; v30 = v30 ^ v19
 %line 1017+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm3, [rsp + 6880]
+	vpxor ymm0, ymm3, [rsp + 1056]
 ; v30 = v30 ^ v5
 %line 1018+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm0, [rsp + 7712]
+	vpxor ymm3, ymm0, [rsp + 416]
 ; v20 = v20 ^ v45
 %line 1019+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 6912]
+	vpxor ymm0, ymm5, [rsp + 1088]
 ; v20 = v20 ^ v40
 %line 1020+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 7744]
+	vpxor ymm5, ymm0, [rsp + 1216]
 ; v34 = v34 ^ v46
 %line 1021+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 6848]
+	vpxor ymm4, ymm4, [rsp + 1024]
 ; v34 = v34 ^ v56
 %line 1022+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 7680]
+	vpxor ymm4, ymm4, [rsp + 384]
 ; v33 = v33 ^ v28
 %line 1023+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm6, [rsp + 6944]
+	vpxor ymm0, ymm6, [rsp + 864]
 ; v33 = v33 ^ v35
 %line 1024+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm9, ymm0, [rsp + 7776]
+	vpxor ymm9, ymm0, [rsp + 1248]
 ; v59 = v59 ^ v29
 %line 1025+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 6976]
+	vpxor ymm0, ymm14, [rsp + 896]
 ; v59 = v59 ^ v47
 %line 1026+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 7808]
+	vpxor ymm0, ymm0, [rsp + 1280]
 ; v50 = v50 ^ v27
 %line 1027+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 6336]
+	vpxor ymm12, ymm12, [rsp + 928]
 ; v50 = v50 ^ v44
 %line 1028+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 7232]
+	vpxor ymm12, ymm12, [rsp + 1344]
 ; v55 = v55 ^ v31
 %line 1029+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 6368]
+	vpxor ymm15, ymm15, [rsp + 960]
 ; v55 = v55 ^ v17
 %line 1030+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 7264]
+	vpxor ymm15, ymm15, [rsp + 1376]
 ; v51 = v51 ^ v22
 %line 1031+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 6400]
+	vpxor ymm1, ymm1, [rsp + 992]
 ; v51 = v51 ^ v15
 %line 1032+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm1, [rsp + 7296]
+	vpxor ymm10, ymm1, [rsp + 1408]
 ; v28 = v38 ^ v28
 %line 1033+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm2, [rsp + 6944]
+	vpxor ymm6, ymm2, [rsp + 864]
 ; v29 = v23 ^ v29
 %line 1034+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 6976]
+	vpxor ymm7, ymm7, [rsp + 896]
 ; v27 = v36 ^ v27
 %line 1035+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm8, [rsp + 6336]
+	vpxor ymm2, ymm8, [rsp + 928]
 ; v31 = v30 ^ v31
 %line 1036+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm3, [rsp + 6368]
+	vpxor ymm8, ymm3, [rsp + 960]
 ; v22 = v20 ^ v22
 %line 1037+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm11, ymm5, [rsp + 6400]
+	vpxor ymm11, ymm5, [rsp + 992]
 ; v57 = v33 ^ v57
 %line 1038+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm9, [rsp + 7008]
+	vpxor ymm1, ymm9, [rsp + 1120]
 ; v8 = v59 ^ v8
 %line 1039+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 7040]
+	vpxor ymm0, ymm0, [rsp + 1152]
 ; v48 = v50 ^ v48
 %line 1040+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm12, [rsp + 7072]
+	vpxor ymm5, ymm12, [rsp + 1184]
 ; v5 = v55 ^ v5
 %line 1041+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm9, ymm15, [rsp + 7712]
+	vpxor ymm9, ymm15, [rsp + 416]
 ; v40 = v51 ^ v40
 %line 1042+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm10, [rsp + 7744]
+	vpxor ymm3, ymm10, [rsp + 1216]
 ; v8 = v8 ^ v15
 %line 1043+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm0, [rsp + 7296]
+	vpxor ymm10, ymm0, [rsp + 1408]
 ; v15 = v22 ^ v15
 %line 1044+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm11, [rsp + 7296]
+	vpxor ymm0, ymm11, [rsp + 1408]
 ; v57 = v57 ^ v17
 %line 1045+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 7264]
+	vpxor ymm11, ymm1, [rsp + 1376]
 ; v17 = v31 ^ v17
 %line 1046+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm8, [rsp + 7264]
+	vpxor ymm1, ymm8, [rsp + 1376]
 ; v34 = v34 ^ v44
 %line 1047+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 7232]
+	vpxor ymm4, ymm4, [rsp + 1344]
 ; v44 = v27 ^ v44
 %line 1048+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 7232]
+	vpxor ymm2, ymm2, [rsp + 1344]
 ; v15 = v15 ^ v47
 %line 1049+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsp + 7808]
+	vpxor ymm8, ymm0, [rsp + 1280]
 ; v47 = v29 ^ v47
 %line 1050+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm7, [rsp + 7808]
+	vpxor ymm0, ymm7, [rsp + 1280]
 ; v17 = v17 ^ v35
 %line 1051+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm1, [rsp + 7776]
+	vpxor ymm7, ymm1, [rsp + 1248]
 ; v35 = v28 ^ v35
 %line 1052+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm6, [rsp + 7776]
+	vpxor ymm12, ymm6, [rsp + 1248]
 ; v44 = v44 ^ v56
 %line 1053+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 7680]
+	vpxor ymm2, ymm2, [rsp + 384]
 ; v56 = v46 ^ v56
 %line 1054+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 6848]
-	vpxor ymm1, ymm1, [rsp + 7680]
+	vmovdqu ymm1, [rsp + 1024]
+	vpxor ymm1, ymm1, [rsp + 384]
 ; v47 = v47 ^ v40
 %line 1055+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm3
 ; v40 = v45 ^ v40
 %line 1056+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 6912]
+	vmovdqu ymm0, [rsp + 1088]
 	vpxor ymm13, ymm0, ymm3
 ; v35 = v35 ^ v5
 %line 1057+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm3, ymm12, ymm9
 ; v5 = v19 ^ v5
 %line 1058+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 6880]
+	vmovdqu ymm0, [rsp + 1056]
 	vpxor ymm12, ymm0, ymm9
 ; v56 = v56 ^ v48
 %line 1059+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm9, ymm1, ymm5
 ; v48 = v37 ^ v48
 %line 1060+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 6176]
+	vmovdqu ymm0, [rsp + 832]
 	vpxor ymm14, ymm0, ymm5
 ; v40 = v40 ^ v8
 %line 1061+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm5, ymm13, ymm10
 ; v8 = v25 ^ v8
 %line 1062+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 6144]
+	vmovdqu ymm0, [rsp + 800]
 	vpxor ymm0, ymm0, ymm10
 ; v5 = v5 ^ v57
 %line 1063+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm11
 ; v57 = v21 ^ v57
 %line 1064+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 6112]
+	vmovdqu ymm1, [rsp + 768]
 	vpxor ymm1, ymm1, ymm11
 ; v57 = v57 ^ v35
 %line 1065+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
-	vmovdqu [rsp + 10624], ymm1
+	vmovdqu [rsp + 1184], ymm1
 ; v8 = v8 ^ v47
 %line 1066+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm6
-	vmovdqu [rsp + 11616], ymm0
+	vmovdqu [rsp + 1280], ymm0
 ; v48 = v48 ^ v44
 %line 1067+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm2
@@ -3698,7 +3606,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 %line 1072+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 0]
 	vpand ymm0, ymm1, ymm12
-	vmovdqu [rsp + 8032], ymm0
+	vmovdqu [rsp + 384], ymm0
 ; v25 = v57 & v3
 %line 1073+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 64]
@@ -3709,18 +3617,18 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v37 = v25 ^ v37
 %line 1075+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 8064], ymm0
+	vmovdqu [rsp + 416], ymm0
 ; v25 = v57 & v6
 %line 1076+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 128]
-	vmovdqu ymm0, [rsp + 10624]
+	vmovdqu ymm0, [rsp + 1184]
 	vpand ymm14, ymm0, ymm1
 ; v19 = v34 & v3
 %line 1077+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm15, ymm4, ymm13
 ; v45 = v8 & v0
 %line 1078+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11616]
+	vmovdqu ymm0, [rsp + 1280]
 	vpand ymm12, ymm0, ymm12
 ; v19 = v25 ^ v19
 %line 1079+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -3728,7 +3636,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v45 = v19 ^ v45
 %line 1080+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm12, ymm15, ymm12
-	vmovdqu [rsp + 8096], ymm12
+	vmovdqu [rsp + 448], ymm12
 ; v19 = v34 & v6
 %line 1081+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm12, ymm4, ymm1
@@ -3738,16 +3646,16 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v25 = v19 ^ v25
 %line 1083+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm13
-	vmovdqu [rsp + 8128], ymm12
+	vmovdqu [rsp + 480], ymm12
 ; v19 = v8 & v6
 %line 1084+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
-	vmovdqu [rsp + 8160], ymm0
+	vmovdqu [rsp + 512], ymm0
 ; v46 = v35 & v10
 %line 1085+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 224]
 	vpand ymm0, ymm3, ymm12
-	vmovdqu [rsp + 8192], ymm0
+	vmovdqu [rsp + 544], ymm0
 ; v28 = v35 & v13
 %line 1086+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 288]
@@ -3758,7 +3666,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v29 = v28 ^ v29
 %line 1088+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 8224], ymm0
+	vmovdqu [rsp + 576], ymm0
 ; v28 = v35 & v16
 %line 1089+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 352]
@@ -3775,7 +3683,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v31 = v27 ^ v31
 %line 1093+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
-	vmovdqu [rsp + 8256], ymm0
+	vmovdqu [rsp + 608], ymm0
 ; v27 = v48 & v16
 %line 1094+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm14
@@ -3785,30 +3693,29 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v28 = v27 ^ v28
 %line 1096+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 8288], ymm0
+	vmovdqu [rsp + 640], ymm0
 ; v27 = v47 & v16
 %line 1097+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm6, ymm14
-	vmovdqu [rsp + 8320], ymm0
+	vmovdqu [rsp + 672], ymm0
 ; v22 = v57 ^ v35
 %line 1098+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 10624]
+	vmovdqu ymm0, [rsp + 1184]
 	vpxor ymm12, ymm0, ymm3
-	vmovdqu [rsp + 8352], ymm12
 ; v51 = v34 ^ v48
 %line 1099+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm13, ymm4, ymm10
-	vmovdqu [rsp + 8384], ymm13
+	vmovdqu [rsp + 704], ymm13
 ; v55 = v8 ^ v47
 %line 1100+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11616]
+	vmovdqu ymm0, [rsp + 1280]
 	vpxor ymm0, ymm0, ymm6
-	vmovdqu [rsp + 10656], ymm0
+	vmovdqu [rsp + 832], ymm0
 ; v50 = v0 ^ v10
 %line 1101+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpxor ymm15, ymm0, [rsp + 224]
-	vmovdqu [rsp + 10688], ymm15
+	vmovdqu [rsp + 864], ymm15
 ; v59 = v3 ^ v13
 %line 1102+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 64]
@@ -3820,46 +3727,41 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v20 = v22 & v50
 %line 1104+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
-	vmovdqu [rsp + 8416], ymm0
+	vmovdqu [rsp + 736], ymm0
 ; v30 = v22 & v59
 %line 1105+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm1
-	vmovdqu [rsp + 11296], ymm0
-	vmovdqu [rsp + 8448], ymm0
+	vmovdqu [rsp + 768], ymm0
 ; v36 = v51 & v50
 %line 1106+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm15, ymm13, ymm15
-	vmovdqu [rsp + 8480], ymm15
+	vpand ymm0, ymm13, ymm15
 ; v36 = v30 ^ v36
 %line 1107+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 11328], ymm0
-	vmovdqu [rsp + 8512], ymm0
+	vmovdqu ymm15, [rsp + 768]
+	vpxor ymm0, ymm15, ymm0
+	vmovdqu [rsp + 768], ymm0
 ; v22 = v22 & v33
 %line 1108+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm14
-	vmovdqu [rsp + 11360], ymm0
-	vmovdqu [rsp + 8544], ymm0
+	vmovdqu [rsp + 800], ymm0
 ; v30 = v51 & v59
 %line 1109+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm15, ymm13, ymm1
-	vmovdqu [rsp + 8576], ymm15
 ; v50 = v55 & v50
 %line 1110+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 10656]
-	vmovdqu ymm13, [rsp + 10688]
-	vpand ymm13, ymm12, ymm13
-	vmovdqu [rsp + 8608], ymm13
+	vmovdqu ymm12, [rsp + 832]
+	vmovdqu ymm0, [rsp + 864]
+	vpand ymm13, ymm12, ymm0
 ; v30 = v22 ^ v30
 %line 1111+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 800]
 	vpxor ymm0, ymm0, ymm15
 ; v50 = v30 ^ v50
 %line 1112+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
-	vmovdqu [rsp + 8640], ymm13
 ; v51 = v51 & v33
 %line 1113+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 8384]
+	vmovdqu ymm0, [rsp + 704]
 	vpand ymm0, ymm0, ymm14
 ; v59 = v55 & v59
 %line 1114+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -3867,64 +3769,63 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v59 = v51 ^ v59
 %line 1115+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
-	vmovdqu [rsp + 8672], ymm1
 ; v33 = v55 & v33
 %line 1116+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm14, ymm12, ymm14
 ; v20 = v20 ^ v21
 %line 1117+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 8416]
-	vpxor ymm0, ymm0, [rsp + 8032]
+	vmovdqu ymm0, [rsp + 736]
+	vpxor ymm0, ymm0, [rsp + 384]
 ; v20 = v20 ^ v46
 %line 1118+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 8192]
+	vpxor ymm12, ymm0, [rsp + 544]
 ; v36 = v36 ^ v37
 %line 1119+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11328]
-	vpxor ymm0, ymm0, [rsp + 8064]
+	vmovdqu ymm0, [rsp + 768]
+	vpxor ymm0, ymm0, [rsp + 416]
 ; v36 = v36 ^ v29
 %line 1120+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm15, ymm0, [rsp + 8224]
+	vpxor ymm15, ymm0, [rsp + 576]
 ; v50 = v50 ^ v45
 %line 1121+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 8096]
+	vpxor ymm0, ymm13, [rsp + 448]
 ; v50 = v50 ^ v31
 %line 1122+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 8256]
-	vmovdqu [rsp + 8704], ymm0
+	vpxor ymm0, ymm0, [rsp + 608]
+	vmovdqu [rsp + 704], ymm0
 ; v59 = v59 ^ v25
 %line 1123+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 8128]
+	vpxor ymm0, ymm1, [rsp + 480]
 ; v59 = v59 ^ v28
 %line 1124+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 8288]
+	vpxor ymm1, ymm0, [rsp + 640]
 ; v33 = v33 ^ v19
 %line 1125+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 8160]
+	vpxor ymm14, ymm14, [rsp + 512]
 ; v33 = v33 ^ v27
 %line 1126+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 8320]
+	vpxor ymm14, ymm14, [rsp + 672]
 ; v25 = v20 ^ v25
 %line 1127+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm12, [rsp + 8128]
-	vmovdqu [rsp + 8736], ymm0
+	vpxor ymm0, ymm12, [rsp + 480]
+	vmovdqu [rsp + 480], ymm0
 ; v19 = v36 ^ v19
 %line 1128+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm15, [rsp + 8160]
-	vmovdqu [rsp + 8768], ymm0
+	vpxor ymm0, ymm15, [rsp + 512]
+	vmovdqu [rsp + 512], ymm0
 ; v46 = v59 ^ v46
 %line 1129+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 8192]
-	vmovdqu [rsp + 8800], ymm0
+	vpxor ymm0, ymm1, [rsp + 544]
+	vmovdqu [rsp + 544], ymm0
 ; v29 = v33 ^ v29
 %line 1130+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 8224]
-	vmovdqu [rsp + 8832], ymm0
+	vpxor ymm0, ymm14, [rsp + 576]
+	vmovdqu [rsp + 576], ymm0
 ; v33 = v5 & v1
 %line 1131+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 32]
 	vpand ymm0, ymm11, ymm12
-	vmovdqu [rsp + 8864], ymm0
+	vmovdqu [rsp + 736], ymm0
 ; v59 = v5 & v4
 %line 1132+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 96]
@@ -3935,7 +3836,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v36 = v59 ^ v36
 %line 1134+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 8896], ymm0
+	vmovdqu [rsp + 768], ymm0
 ; v59 = v5 & v7
 %line 1135+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 160]
@@ -3952,7 +3853,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v55 = v20 ^ v55
 %line 1139+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
-	vmovdqu [rsp + 8928], ymm0
+	vmovdqu [rsp + 800], ymm0
 ; v20 = v44 & v7
 %line 1140+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm2, ymm14
@@ -3962,16 +3863,16 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v59 = v20 ^ v59
 %line 1142+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 8960], ymm0
+	vmovdqu [rsp + 832], ymm0
 ; v20 = v40 & v7
 %line 1143+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm5, ymm14
-	vmovdqu [rsp + 8992], ymm0
+	vmovdqu [rsp + 864], ymm0
 ; v51 = v17 & v11
 %line 1144+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 256]
 	vpand ymm0, ymm7, ymm12
-	vmovdqu [rsp + 9024], ymm0
+	vmovdqu [rsp + 896], ymm0
 ; v30 = v17 & v14
 %line 1145+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 320]
@@ -3982,7 +3883,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v22 = v30 ^ v22
 %line 1147+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 9056], ymm0
+	vmovdqu [rsp + 928], ymm0
 ; v30 = v17 & v9
 %line 1148+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 192]
@@ -3999,7 +3900,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v38 = v23 ^ v38
 %line 1152+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
-	vmovdqu [rsp + 9088], ymm0
+	vmovdqu [rsp + 960], ymm0
 ; v23 = v56 & v9
 %line 1153+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm9, ymm14
@@ -4009,28 +3910,27 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v30 = v23 ^ v30
 %line 1155+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 9120], ymm0
+	vmovdqu [rsp + 992], ymm0
 ; v23 = v15 & v9
 %line 1156+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm14
-	vmovdqu [rsp + 9152], ymm0
+	vmovdqu [rsp + 1024], ymm0
 ; v43 = v5 ^ v17
 %line 1157+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm12, ymm11, ymm7
-	vmovdqu [rsp + 9184], ymm12
 ; v32 = v44 ^ v56
 %line 1158+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm13, ymm2, ymm9
-	vmovdqu [rsp + 9216], ymm13
+	vmovdqu [rsp + 1056], ymm13
 ; v18 = v40 ^ v15
 %line 1159+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm8
-	vmovdqu [rsp + 10720], ymm0
+	vmovdqu [rsp + 1216], ymm0
 ; v42 = v1 ^ v11
 %line 1160+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 32]
 	vpxor ymm15, ymm0, [rsp + 256]
-	vmovdqu [rsp + 10752], ymm15
+	vmovdqu [rsp + 1248], ymm15
 ; v26 = v4 ^ v14
 %line 1161+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 96]
@@ -4042,46 +3942,41 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v39 = v43 & v42
 %line 1163+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
-	vmovdqu [rsp + 9248], ymm0
+	vmovdqu [rsp + 1088], ymm0
 ; v49 = v43 & v26
 %line 1164+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm1
-	vmovdqu [rsp + 11392], ymm0
-	vmovdqu [rsp + 9280], ymm0
+	vmovdqu [rsp + 1120], ymm0
 ; v53 = v32 & v42
 %line 1165+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpand ymm15, ymm13, ymm15
-	vmovdqu [rsp + 9312], ymm15
+	vpand ymm0, ymm13, ymm15
 ; v53 = v49 ^ v53
 %line 1166+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 11424], ymm0
-	vmovdqu [rsp + 9344], ymm0
+	vmovdqu ymm15, [rsp + 1120]
+	vpxor ymm0, ymm15, ymm0
+	vmovdqu [rsp + 1120], ymm0
 ; v43 = v43 & v52
 %line 1167+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm14
-	vmovdqu [rsp + 11456], ymm0
-	vmovdqu [rsp + 9376], ymm0
+	vmovdqu [rsp + 1152], ymm0
 ; v49 = v32 & v26
 %line 1168+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm15, ymm13, ymm1
-	vmovdqu [rsp + 9408], ymm15
 ; v42 = v18 & v42
 %line 1169+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 10720]
-	vmovdqu ymm13, [rsp + 10752]
-	vpand ymm13, ymm12, ymm13
-	vmovdqu [rsp + 9440], ymm13
+	vmovdqu ymm12, [rsp + 1216]
+	vmovdqu ymm0, [rsp + 1248]
+	vpand ymm13, ymm12, ymm0
 ; v49 = v43 ^ v49
 %line 1170+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 1152]
 	vpxor ymm0, ymm0, ymm15
 ; v42 = v49 ^ v42
 %line 1171+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
-	vmovdqu [rsp + 9472], ymm13
 ; v32 = v32 & v52
 %line 1172+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 9216]
+	vmovdqu ymm0, [rsp + 1056]
 	vpand ymm0, ymm0, ymm14
 ; v26 = v18 & v26
 %line 1173+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -4089,69 +3984,68 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v26 = v32 ^ v26
 %line 1174+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
-	vmovdqu [rsp + 9504], ymm1
 ; v52 = v18 & v52
 %line 1175+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm14, ymm12, ymm14
 ; v39 = v39 ^ v33
 %line 1176+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 9248]
-	vpxor ymm0, ymm0, [rsp + 8864]
+	vmovdqu ymm0, [rsp + 1088]
+	vpxor ymm0, ymm0, [rsp + 736]
 ; v39 = v39 ^ v51
 %line 1177+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 9024]
+	vpxor ymm12, ymm0, [rsp + 896]
 ; v53 = v53 ^ v36
 %line 1178+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11424]
-	vpxor ymm0, ymm0, [rsp + 8896]
+	vmovdqu ymm0, [rsp + 1120]
+	vpxor ymm0, ymm0, [rsp + 768]
 ; v53 = v53 ^ v22
 %line 1179+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm15, ymm0, [rsp + 9056]
+	vpxor ymm15, ymm0, [rsp + 928]
 ; v42 = v42 ^ v55
 %line 1180+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 8928]
+	vpxor ymm0, ymm13, [rsp + 800]
 ; v42 = v42 ^ v38
 %line 1181+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 9088]
-	vmovdqu [rsp + 9536], ymm0
+	vpxor ymm0, ymm0, [rsp + 960]
+	vmovdqu [rsp + 1056], ymm0
 ; v26 = v26 ^ v59
 %line 1182+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 8960]
+	vpxor ymm0, ymm1, [rsp + 832]
 ; v26 = v26 ^ v30
 %line 1183+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 9120]
+	vpxor ymm1, ymm0, [rsp + 992]
 ; v52 = v52 ^ v20
 %line 1184+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 8992]
+	vpxor ymm14, ymm14, [rsp + 864]
 ; v52 = v52 ^ v23
 %line 1185+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 9152]
+	vpxor ymm14, ymm14, [rsp + 1024]
 ; v59 = v39 ^ v59
 %line 1186+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm12, [rsp + 8960]
-	vmovdqu [rsp + 9568], ymm0
+	vpxor ymm0, ymm12, [rsp + 832]
+	vmovdqu [rsp + 832], ymm0
 ; v20 = v53 ^ v20
 %line 1187+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm15, [rsp + 8992]
-	vmovdqu [rsp + 9600], ymm0
+	vpxor ymm0, ymm15, [rsp + 864]
+	vmovdqu [rsp + 864], ymm0
 ; v51 = v26 ^ v51
 %line 1188+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 9024]
-	vmovdqu [rsp + 9632], ymm0
+	vpxor ymm0, ymm1, [rsp + 896]
+	vmovdqu [rsp + 896], ymm0
 ; v22 = v52 ^ v22
 %line 1189+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 9056]
-	vmovdqu [rsp + 9664], ymm0
+	vpxor ymm0, ymm14, [rsp + 928]
+	vmovdqu [rsp + 928], ymm0
 ; v5 = v57 ^ v5
 %line 1190+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 10624]
+	vmovdqu ymm0, [rsp + 1184]
 	vpxor ymm11, ymm0, ymm11
 ; v44 = v34 ^ v44
 %line 1191+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm4, ymm4, ymm2
 ; v40 = v8 ^ v40
 %line 1192+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11616]
+	vmovdqu ymm0, [rsp + 1280]
 	vpxor ymm5, ymm0, ymm5
 ; v17 = v35 ^ v17
 %line 1193+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -4189,7 +4083,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v16 = v5 & v1
 %line 1202+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm13
-	vmovdqu [rsp + 9696], ymm0
+	vmovdqu [rsp + 0], ymm0
 ; v13 = v5 & v4
 %line 1203+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm12
@@ -4199,7 +4093,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v10 = v13 ^ v10
 %line 1205+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 9728], ymm0
+	vmovdqu [rsp + 32], ymm0
 ; v13 = v5 & v7
 %line 1206+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm9
@@ -4215,7 +4109,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v3 = v6 ^ v3
 %line 1210+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm14
-	vmovdqu [rsp + 9760], ymm0
+	vmovdqu [rsp + 64], ymm0
 ; v6 = v44 & v7
 %line 1211+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm4, ymm9
@@ -4225,15 +4119,15 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; v13 = v6 ^ v13
 %line 1213+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 9792], ymm0
+	vmovdqu [rsp + 96], ymm0
 ; v6 = v40 & v7
 %line 1214+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm5, ymm9
-	vmovdqu [rsp + 9824], ymm0
+	vmovdqu [rsp + 128], ymm0
 ; v0 = v17 & v11
 %line 1215+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm7, ymm6
-	vmovdqu [rsp + 9856], ymm0
+	vmovdqu [rsp + 160], ymm0
 ; v47 = v17 & v14
 %line 1216+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpand ymm0, ymm7, ymm2
@@ -4329,216 +4223,216 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 	vpand ymm3, ymm8, ymm9
 ; v7 = v7 ^ v16
 %line 1247+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 9696]
+	vpxor ymm5, ymm5, [rsp + 0]
 ; v7 = v7 ^ v0
 %line 1248+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 9856]
+	vpxor ymm5, ymm5, [rsp + 160]
 ; v1 = v1 ^ v10
 %line 1249+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, [rsp + 9728]
+	vpxor ymm11, ymm11, [rsp + 32]
 ; v1 = v1 ^ v48
 %line 1250+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm14
 ; v11 = v11 ^ v3
 %line 1251+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 9760]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; v11 = v11 ^ v8
 %line 1252+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm6, ymm2, ymm15
 ; v14 = v14 ^ v13
 %line 1253+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm4, [rsp + 9792]
+	vpxor ymm2, ymm4, [rsp + 96]
 ; v14 = v14 ^ v47
 %line 1254+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v9 = v9 ^ v6
 %line 1255+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 9824]
+	vpxor ymm3, ymm3, [rsp + 128]
 ; v9 = v9 ^ v35
 %line 1256+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm0
 ; v13 = v7 ^ v13
 %line 1257+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm5, [rsp + 9792]
+	vpxor ymm4, ymm5, [rsp + 96]
 ; v6 = v1 ^ v6
 %line 1258+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm11, [rsp + 9824]
+	vpxor ymm5, ymm11, [rsp + 128]
 ; v0 = v14 ^ v0
 %line 1259+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm2, [rsp + 9856]
+	vpxor ymm7, ymm2, [rsp + 160]
 ; v48 = v9 ^ v48
 %line 1260+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm14, ymm3, ymm14
 ; v16 = v16 ^ v21
 %line 1261+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 9696]
-	vpxor ymm2, ymm2, [rsp + 8032]
+	vmovdqu ymm2, [rsp + 0]
+	vpxor ymm2, ymm2, [rsp + 384]
 ; v16 = v16 ^ v33
 %line 1262+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm2, [rsp + 8864]
+	vpxor ymm3, ymm2, [rsp + 736]
 ; v10 = v10 ^ v37
 %line 1263+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 9728]
-	vpxor ymm2, ymm2, [rsp + 8064]
+	vmovdqu ymm2, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 416]
 ; v10 = v10 ^ v36
 %line 1264+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm2, [rsp + 8896]
+	vpxor ymm8, ymm2, [rsp + 768]
 ; v3 = v3 ^ v45
 %line 1265+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 9760]
-	vpxor ymm2, ymm2, [rsp + 8096]
+	vmovdqu ymm2, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 448]
 ; v3 = v3 ^ v55
 %line 1266+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm9, ymm2, [rsp + 8928]
+	vpxor ymm9, ymm2, [rsp + 800]
 ; v13 = v13 ^ v25
 %line 1267+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm4, [rsp + 8736]
+	vpxor ymm2, ymm4, [rsp + 480]
 ; v13 = v13 ^ v59
 %line 1268+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm2, [rsp + 9568]
+	vpxor ymm4, ymm2, [rsp + 832]
 ; v6 = v6 ^ v19
 %line 1269+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm5, [rsp + 8768]
+	vpxor ymm2, ymm5, [rsp + 512]
 ; v6 = v6 ^ v20
 %line 1270+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm2, [rsp + 9600]
+	vpxor ymm5, ymm2, [rsp + 864]
 ; v11 = v11 ^ v50
 %line 1271+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 8704]
+	vpxor ymm6, ymm6, [rsp + 704]
 ; v11 = v11 ^ v42
 %line 1272+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 9536]
+	vpxor ymm6, ymm6, [rsp + 1056]
 ; v0 = v0 ^ v46
 %line 1273+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm7, [rsp + 8800]
+	vpxor ymm2, ymm7, [rsp + 544]
 ; v0 = v0 ^ v51
 %line 1274+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm2, [rsp + 9632]
+	vpxor ymm10, ymm2, [rsp + 896]
 ; v48 = v48 ^ v29
 %line 1275+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm14, [rsp + 8832]
+	vpxor ymm2, ymm14, [rsp + 576]
 ; v48 = v48 ^ v22
 %line 1276+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 9664]
+	vpxor ymm2, ymm2, [rsp + 928]
 ; v8 = v8 ^ v31
 %line 1277+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 8256]
+	vpxor ymm15, ymm15, [rsp + 608]
 ; v8 = v8 ^ v38
 %line 1278+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 9088]
+	vpxor ymm15, ymm15, [rsp + 960]
 ; v47 = v47 ^ v28
 %line 1279+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 8288]
+	vpxor ymm1, ymm1, [rsp + 640]
 ; v47 = v47 ^ v30
 %line 1280+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 9120]
+	vpxor ymm11, ymm1, [rsp + 992]
 ; v35 = v35 ^ v27
 %line 1281+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 8320]
+	vpxor ymm0, ymm0, [rsp + 672]
 ; v35 = v35 ^ v23
 %line 1282+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 9152]
+	vpxor ymm12, ymm0, [rsp + 1024]
 ; v46 = v16 ^ v46
 %line 1283+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm3, [rsp + 8800]
+	vpxor ymm7, ymm3, [rsp + 544]
 ; v29 = v10 ^ v29
 %line 1284+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 8832]
+	vpxor ymm8, ymm8, [rsp + 576]
 ; v31 = v3 ^ v31
 %line 1285+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 8256]
+	vpxor ymm9, ymm9, [rsp + 608]
 ; v28 = v13 ^ v28
 %line 1286+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm13, ymm4, [rsp + 8288]
+	vpxor ymm13, ymm4, [rsp + 640]
 ; v27 = v6 ^ v27
 %line 1287+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm14, ymm5, [rsp + 8320]
+	vpxor ymm14, ymm5, [rsp + 672]
 ; v33 = v0 ^ v33
 %line 1288+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm10, [rsp + 8864]
+	vpxor ymm1, ymm10, [rsp + 736]
 ; v36 = v48 ^ v36
 %line 1289+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm2, [rsp + 8896]
+	vpxor ymm0, ymm2, [rsp + 768]
 ; v55 = v8 ^ v55
 %line 1290+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm4, ymm15, [rsp + 8928]
+	vpxor ymm4, ymm15, [rsp + 800]
 ; v59 = v47 ^ v59
 %line 1291+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm5, ymm11, [rsp + 9568]
+	vpxor ymm5, ymm11, [rsp + 832]
 ; v20 = v35 ^ v20
 %line 1292+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm3, ymm12, [rsp + 9600]
+	vpxor ymm3, ymm12, [rsp + 864]
 ; v36 = v36 ^ v23
 %line 1293+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm10, ymm0, [rsp + 9152]
+	vpxor ymm10, ymm0, [rsp + 1024]
 ; v23 = v27 ^ v23
 %line 1294+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 9152]
+	vpxor ymm0, ymm14, [rsp + 1024]
 ; v33 = v33 ^ v30
 %line 1295+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 9120]
+	vpxor ymm11, ymm1, [rsp + 992]
 ; v30 = v28 ^ v30
 %line 1296+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm1, ymm13, [rsp + 9120]
+	vpxor ymm1, ymm13, [rsp + 992]
 ; v11 = v11 ^ v38
 %line 1297+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 9088]
+	vpxor ymm6, ymm6, [rsp + 960]
 ; v38 = v31 ^ v38
 %line 1298+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm2, ymm9, [rsp + 9088]
+	vpxor ymm2, ymm9, [rsp + 960]
 ; v23 = v23 ^ v22
 %line 1299+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm9, ymm0, [rsp + 9664]
+	vpxor ymm9, ymm0, [rsp + 928]
 ; v22 = v29 ^ v22
 %line 1300+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm0, ymm8, [rsp + 9664]
+	vpxor ymm0, ymm8, [rsp + 928]
 ; v30 = v30 ^ v51
 %line 1301+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm8, ymm1, [rsp + 9632]
+	vpxor ymm8, ymm1, [rsp + 896]
 ; v51 = v46 ^ v51
 %line 1302+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm13, ymm7, [rsp + 9632]
+	vpxor ymm13, ymm7, [rsp + 896]
 ; v38 = v38 ^ v42
 %line 1303+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vpxor ymm7, ymm2, [rsp + 9536]
+	vpxor ymm7, ymm2, [rsp + 1056]
 ; v42 = v50 ^ v42
 %line 1304+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 8704]
-	vpxor ymm1, ymm1, [rsp + 9536]
+	vmovdqu ymm1, [rsp + 704]
+	vpxor ymm1, ymm1, [rsp + 1056]
 ; v22 = v22 ^ v20
 %line 1305+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm3
 ; v20 = v19 ^ v20
 %line 1306+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 8768]
+	vmovdqu ymm0, [rsp + 512]
 	vpxor ymm2, ymm0, ymm3
 ; v51 = v51 ^ v59
 %line 1307+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm3, ymm13, ymm5
 ; v59 = v25 ^ v59
 %line 1308+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 8736]
+	vmovdqu ymm0, [rsp + 480]
 	vpxor ymm14, ymm0, ymm5
 ; v42 = v42 ^ v55
 %line 1309+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm5, ymm1, ymm4
 ; v55 = v45 ^ v55
 %line 1310+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 8096]
+	vmovdqu ymm0, [rsp + 448]
 	vpxor ymm13, ymm0, ymm4
 ; v20 = v20 ^ v36
 %line 1311+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm10
 ; v36 = v37 ^ v36
 %line 1312+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 8064]
+	vmovdqu ymm0, [rsp + 416]
 	vpxor ymm0, ymm0, ymm10
 ; v59 = v59 ^ v33
 %line 1313+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vpxor ymm4, ymm14, ymm11
 ; v33 = v21 ^ v33
 %line 1314+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 8032]
+	vmovdqu ymm1, [rsp + 384]
 	vpxor ymm1, ymm1, ymm11
 ; v33 = v33 ^ v51
 %line 1315+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
@@ -4600,7 +4494,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2_inv:
 ; leave
 %line 1334+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 12480]
+	mov rsp, [rsp + 1632]
 	ret
 .end:
 

@@ -1012,7 +1012,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2_mul:
 	vpxor ymm1, ymm1, ymm11
 ; T = F0 & G
 %line 345+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 384]
+	vmovdqa ymm11, ymm12
 	vpand ymm10, ymm11, ymm10
 ; B = B ^ T
 %line 346+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
@@ -1166,7 +1166,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2_mul:
 	vpxor ymm1, ymm1, ymm9
 ; T = F0 & G
 %line 396+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 384]
+	vmovdqa ymm9, ymm11
 	vpand ymm8, ymm9, ymm8
 ; B = B ^ T
 %line 397+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
@@ -1290,7 +1290,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2_mul:
 	vpxor ymm1, ymm1, ymm7
 ; T = F0 & G
 %line 437+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm7, [rsp + 384]
+	vmovdqa ymm7, ymm9
 	vpand ymm6, ymm7, ymm6
 ; B = B ^ T
 %line 438+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
@@ -1384,7 +1384,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2_mul:
 	vpxor ymm1, ymm1, ymm5
 ; T = F0 & G
 %line 468+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 384]
+	vmovdqa ymm5, ymm7
 	vpand ymm4, ymm5, ymm4
 ; B = B ^ T
 %line 469+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
@@ -1445,7 +1445,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2_mul:
 	vpxor ymm1, ymm1, ymm2
 ; T = F0 & G
 %line 488+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 384]
+	vmovdqa ymm4, ymm5
 	vpand ymm2, ymm4, ymm3
 ; B = B ^ T
 %line 489+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q

@@ -9,9 +9,9 @@ global qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx2_inv:function (qhasm_kern
 align 32
 qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx2_inv:
 	mov r11, rsp
-	sub rsp, 24256
+	sub rsp, 1504
 	and rsp, -32
-	mov [rsp + 24224], r11
+	mov [rsp + 1472], r11
 ; i = 2
 %line 17+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	mov r8, 2
@@ -81,7 +81,7 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; v13 = v3 ^ v12
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 64]
+	vmovdqa ymm0, ymm2
 	vpxor ymm2, ymm0, ymm1
 ; v14 = mem256[f + 192]
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -104,7 +104,7 @@ align 32
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
 	vpxor ymm0, ymm0, ymm9
-	vmovdqu [rsp + 14176], ymm0
+	vmovdqu [rsp + 1344], ymm0
 ; v18 = mem256[f + 256]
 %line 44+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 256]
@@ -115,11 +115,11 @@ align 32
 ; v19 = v19 ^ v16
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm9
-	vmovdqu [rsp + 9920], ymm0
+	vmovdqu [rsp + 1280], ymm0
 ; v20 = v12 ^ v1
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 32]
-	vmovdqu [rsp + 9792], ymm0
+	vmovdqu [rsp + 1248], ymm0
 ; v21 = mem256[f + 320]
 %line 48+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 320]
@@ -130,7 +130,7 @@ align 32
 ; v22 = v22 ^ v1
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
-	vmovdqu [rsp + 9952], ymm0
+	vmovdqu [rsp + 1312], ymm0
 ; v23 = v16 ^ v5
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm9, [rsp + 96]
@@ -144,7 +144,7 @@ align 32
 ; v25 = v25 ^ v5
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 96]
-	vmovdqu [rsp + 992], ymm0
+	vmovdqu [rsp + 480], ymm0
 ; v26 = v2 & v0
 %line 55+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 0]
@@ -160,7 +160,7 @@ align 32
 ; v28 = v27 ^ v28
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1024], ymm0
+	vmovdqu [rsp + 544], ymm0
 ; v27 = v2 & v10
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 192]
@@ -177,7 +177,7 @@ align 32
 ; v30 = v29 ^ v30
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1056], ymm0
+	vmovdqu [rsp + 576], ymm0
 ; v29 = v2 & v14
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 256]
@@ -200,32 +200,26 @@ align 32
 ; v32 = v31 ^ v32
 %line 70+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1088], ymm0
+	vmovdqu [rsp + 608], ymm0
 ; v31 = v2 & v18
 %line 71+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 320]
-	vmovdqu [rsp + 19968], ymm0
 	vpand ymm0, ymm4, ymm0
-	vmovdqu [rsp + 9984], ymm0
 ; v27 = v4 & v14
 %line 72+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm15, ymm3, ymm14
-	vmovdqu [rsp + 14208], ymm15
 ; v29 = v7 & v10
 %line 73+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 192]
 	vpand ymm1, ymm5, ymm12
-	vmovdqu [rsp + 17120], ymm1
 ; v33 = v9 & v6
 %line 74+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 128]
 	vpand ymm14, ymm6, ymm11
-	vmovdqu [rsp + 448], ymm14
 ; v34 = v11 & v0
 %line 75+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 0]
 	vpand ymm13, ymm7, ymm10
-	vmovdqu [rsp + 9824], ymm13
 ; v27 = v31 ^ v27
 %line 76+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
@@ -238,15 +232,14 @@ align 32
 ; v34 = v33 ^ v34
 %line 79+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm13
-	vmovdqu [rsp + 1120], ymm0
+	vmovdqu [rsp + 640], ymm0
 ; v33 = v2 & v21
 %line 80+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 352]
 	vpand ymm15, ymm4, ymm1
-	vmovdqu [rsp + 10016], ymm15
 ; v29 = v4 & v18
 %line 81+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 19968]
+	vmovdqu ymm0, [rsp + 320]
 	vpand ymm13, ymm3, ymm0
 ; v27 = v7 & v14
 %line 82+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -258,11 +251,9 @@ align 32
 ; v35 = v11 & v6
 %line 84+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm11, ymm7, ymm11
-	vmovdqu [rsp + 480], ymm11
 ; v36 = v13 & v0
 %line 85+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm10, ymm2, ymm10
-	vmovdqu [rsp + 512], ymm10
 ; v29 = v33 ^ v29
 %line 86+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm13, ymm15, ymm13
@@ -278,11 +269,10 @@ align 32
 ; v36 = v35 ^ v36
 %line 90+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm10, ymm11, ymm10
-	vmovdqu [rsp + 1152], ymm10
+	vmovdqu [rsp + 672], ymm10
 ; v35 = v2 & v24
 %line 91+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm14, ymm4, ymm9
-	vmovdqu [rsp + 1184], ymm14
 ; v31 = v4 & v21
 %line 92+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm15, ymm3, ymm1
@@ -301,12 +291,10 @@ align 32
 %line 96+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpand ymm12, ymm2, ymm0
-	vmovdqu [rsp + 544], ymm12
 ; v38 = v15 & v0
 %line 97+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpand ymm11, ymm8, ymm0
-	vmovdqu [rsp + 576], ymm11
 ; v31 = v35 ^ v31
 %line 98+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm15
@@ -325,46 +313,39 @@ align 32
 ; v38 = v37 ^ v38
 %line 103+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
-	vmovdqu [rsp + 1216], ymm0
+	vmovdqu [rsp + 704], ymm0
 ; v37 = v4 & v24
 %line 104+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm3, ymm9
-	vmovdqu [rsp + 15072], ymm0
-	vmovdqu [rsp + 1248], ymm0
+	vmovdqu [rsp + 448], ymm0
 ; v33 = v7 & v21
 %line 105+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 352]
-	vmovdqu [rsp + 15104], ymm0
 	vpand ymm15, ymm5, ymm0
-	vmovdqu [rsp + 10048], ymm15
 ; v29 = v9 & v18
 %line 106+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 320]
 	vpand ymm0, ymm6, ymm1
-	vmovdqu [rsp + 17536], ymm0
-	vmovdqu [rsp + 1280], ymm0
+	vmovdqu [rsp + 512], ymm0
 ; v27 = v11 & v14
 %line 107+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 256]
 	vpand ymm14, ymm7, ymm10
-	vmovdqu [rsp + 10080], ymm14
 ; v31 = v13 & v10
 %line 108+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 192]
 	vpand ymm13, ymm2, ymm11
-	vmovdqu [rsp + 10112], ymm13
 ; v35 = v15 & v6
 %line 109+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpand ymm12, ymm8, ymm0
-	vmovdqu [rsp + 14240], ymm12
 ; v33 = v37 ^ v33
 %line 110+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 15072]
+	vmovdqu ymm0, [rsp + 448]
 	vpxor ymm0, ymm0, ymm15
 ; v29 = v33 ^ v29
 %line 111+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 17536]
+	vpxor ymm0, ymm0, [rsp + 512]
 ; v27 = v29 ^ v27
 %line 112+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
@@ -374,14 +355,13 @@ align 32
 ; v35 = v31 ^ v35
 %line 114+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
-	vmovdqu [rsp + 1312], ymm0
+	vmovdqu [rsp + 736], ymm0
 ; v31 = v7 & v24
 %line 115+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm12, ymm5, ymm9
-	vmovdqu [rsp + 1344], ymm12
 ; v27 = v9 & v21
 %line 116+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 15104]
+	vmovdqu ymm0, [rsp + 352]
 	vpand ymm0, ymm6, ymm0
 ; v29 = v11 & v18
 %line 117+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -404,7 +384,7 @@ align 32
 ; v37 = v33 ^ v37
 %line 123+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm11
-	vmovdqu [rsp + 1376], ymm0
+	vmovdqu [rsp + 768], ymm0
 ; v33 = v9 & v24
 %line 124+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm6, ymm9
@@ -429,7 +409,7 @@ align 32
 ; v31 = v27 ^ v31
 %line 130+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm11
-	vmovdqu [rsp + 1408], ymm0
+	vmovdqu [rsp + 800], ymm0
 ; v27 = v11 & v24
 %line 131+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm7, ymm9
@@ -445,7 +425,7 @@ align 32
 ; v33 = v29 ^ v33
 %line 135+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm10
-	vmovdqu [rsp + 1440], ymm0
+	vmovdqu [rsp + 832], ymm0
 ; v29 = v13 & v24
 %line 136+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm2, ymm9
@@ -455,29 +435,29 @@ align 32
 ; v27 = v29 ^ v27
 %line 138+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1472], ymm0
+	vmovdqu [rsp + 864], ymm0
 ; v29 = v15 & v24
 %line 139+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm9
-	vmovdqu [rsp + 1504], ymm0
+	vmovdqu [rsp + 896], ymm0
 ; v39 = v17 & v3
 %line 140+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 64]
-	vmovdqu ymm10, [rsp + 14176]
+	vmovdqu ymm10, [rsp + 1344]
 	vpand ymm0, ymm10, ymm12
-	vmovdqu [rsp + 608], ymm0
+	vmovdqu [rsp + 448], ymm0
 ; v40 = v17 & v8
 %line 141+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 160]
 	vpand ymm0, ymm10, ymm13
 ; v41 = v19 & v3
 %line 142+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 9920]
+	vmovdqu ymm11, [rsp + 1280]
 	vpand ymm1, ymm11, ymm12
 ; v41 = v40 ^ v41
 %line 143+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1536], ymm0
+	vmovdqu [rsp + 928], ymm0
 ; v40 = v17 & v12
 %line 144+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 224]
@@ -487,7 +467,7 @@ align 32
 	vpand ymm0, ymm11, ymm13
 ; v43 = v20 & v3
 %line 146+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 9792]
+	vmovdqu ymm10, [rsp + 1248]
 	vpand ymm15, ymm10, ymm12
 ; v42 = v40 ^ v42
 %line 147+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -495,11 +475,11 @@ align 32
 ; v43 = v42 ^ v43
 %line 148+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 1568], ymm0
+	vmovdqu [rsp + 960], ymm0
 ; v42 = v17 & v16
 %line 149+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm15, [rsp + 288]
-	vmovdqu ymm1, [rsp + 14176]
+	vmovdqu ymm1, [rsp + 1344]
 	vpand ymm0, ymm1, ymm15
 ; v40 = v19 & v12
 %line 150+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -509,7 +489,7 @@ align 32
 	vpand ymm13, ymm10, ymm13
 ; v45 = v22 & v3
 %line 152+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 9952]
+	vmovdqu ymm10, [rsp + 1312]
 	vpand ymm12, ymm10, ymm12
 ; v40 = v42 ^ v40
 %line 153+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -520,36 +500,29 @@ align 32
 ; v45 = v44 ^ v45
 %line 155+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm12
-	vmovdqu [rsp + 1600], ymm0
+	vmovdqu [rsp + 992], ymm0
 ; v44 = v17 & v1
 %line 156+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 32]
 	vpand ymm13, ymm1, ymm11
-	vmovdqu [rsp + 10144], ymm13
 ; v40 = v19 & v16
 %line 157+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 9920]
+	vmovdqu ymm0, [rsp + 1280]
 	vpand ymm0, ymm0, ymm15
 ; v42 = v20 & v12
 %line 158+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 224]
-	vmovdqu [rsp + 15136], ymm12
-	vmovdqu ymm1, [rsp + 9792]
+	vmovdqu ymm1, [rsp + 1248]
+	vmovdqa ymm12, ymm14
 	vpand ymm14, ymm1, ymm12
-	vmovdqu [rsp + 10176], ymm14
 ; v46 = v22 & v8
 %line 159+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 160]
-	vmovdqu [rsp + 17568], ymm1
 	vpand ymm1, ymm10, ymm1
-	vmovdqu [rsp + 640], ymm1
 ; v47 = v23 & v3
 %line 160+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 384]
 	vmovdqu ymm10, [rsp + 64]
-	vmovdqu [rsp + 15168], ymm10
 	vpand ymm10, ymm12, ymm10
-	vmovdqu [rsp + 9856], ymm10
 ; v40 = v44 ^ v40
 %line 161+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
@@ -562,43 +535,35 @@ align 32
 ; v47 = v46 ^ v47
 %line 164+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
-	vmovdqu [rsp + 1632], ymm0
+	vmovdqu [rsp + 1024], ymm0
 ; v46 = v17 & v5
 %line 165+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 96]
-	vmovdqu ymm0, [rsp + 14176]
+	vmovdqu ymm0, [rsp + 1344]
 	vpand ymm13, ymm0, ymm1
-	vmovdqu [rsp + 10208], ymm13
 ; v42 = v19 & v1
 %line 166+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 9920]
+	vmovdqu ymm0, [rsp + 1280]
 	vpand ymm0, ymm0, ymm11
-	vmovdqu [rsp + 10240], ymm0
 ; v40 = v20 & v16
 %line 167+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 288]
-	vmovdqu [rsp + 20000], ymm11
-	vmovdqu ymm10, [rsp + 9792]
+	vmovdqu ymm10, [rsp + 1248]
+	vmovdqa ymm11, ymm15
 	vpand ymm14, ymm10, ymm11
-	vmovdqu [rsp + 10272], ymm14
 ; v44 = v22 & v12
 %line 168+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 9952]
-	vmovdqu ymm11, [rsp + 15136]
+	vmovdqu ymm10, [rsp + 1312]
+	vmovdqu ymm11, [rsp + 224]
 	vpand ymm11, ymm10, ymm11
-	vmovdqu [rsp + 14272], ymm11
 ; v48 = v23 & v8
 %line 169+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 17568]
+	vmovdqu ymm10, [rsp + 160]
 	vpand ymm10, ymm12, ymm10
-	vmovdqu [rsp + 672], ymm10
 ; v49 = v25 & v3
 %line 170+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 992]
-	vmovdqu [rsp + 17600], ymm15
-	vmovdqu ymm12, [rsp + 15168]
+	vmovdqu ymm12, [rsp + 64]
+	vmovdqu ymm15, [rsp + 480]
 	vpand ymm12, ymm15, ymm12
-	vmovdqu [rsp + 704], ymm12
 ; v42 = v46 ^ v42
 %line 171+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
@@ -614,39 +579,35 @@ align 32
 ; v49 = v48 ^ v49
 %line 175+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
-	vmovdqu [rsp + 1664], ymm0
+	vmovdqu [rsp + 1056], ymm0
 ; v48 = v19 & v5
 %line 176+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 9920]
+	vmovdqu ymm0, [rsp + 1280]
 	vpand ymm0, ymm0, ymm1
-	vmovdqu [rsp + 20032], ymm0
-	vmovdqu [rsp + 1696], ymm0
+	vmovdqu [rsp + 512], ymm0
 ; v44 = v20 & v1
 %line 177+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 32]
-	vmovdqu ymm0, [rsp + 9792]
+	vmovdqu ymm0, [rsp + 1248]
 	vpand ymm15, ymm0, ymm1
-	vmovdqu [rsp + 10304], ymm15
 ; v40 = v22 & v16
 %line 178+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 9952]
-	vmovdqu ymm10, [rsp + 20000]
+	vmovdqu ymm0, [rsp + 1312]
+	vmovdqu ymm10, [rsp + 288]
 	vpand ymm14, ymm0, ymm10
-	vmovdqu [rsp + 10336], ymm14
 ; v42 = v23 & v12
 %line 179+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 384]
 	vmovdqu ymm12, [rsp + 224]
 	vpand ymm11, ymm13, ymm12
-	vmovdqu [rsp + 14304], ymm11
 ; v46 = v25 & v8
 %line 180+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
-	vmovdqu ymm10, [rsp + 17600]
+	vmovdqu ymm10, [rsp + 480]
 	vpand ymm10, ymm10, ymm0
 ; v44 = v48 ^ v44
 %line 181+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 20032]
+	vmovdqu ymm0, [rsp + 512]
 	vpxor ymm0, ymm0, ymm15
 ; v40 = v44 ^ v40
 %line 182+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -657,15 +618,15 @@ align 32
 ; v46 = v42 ^ v46
 %line 184+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
-	vmovdqu [rsp + 1728], ymm0
+	vmovdqu [rsp + 1088], ymm0
 ; v42 = v20 & v5
 %line 185+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 96]
-	vmovdqu ymm0, [rsp + 9792]
+	vmovdqu ymm0, [rsp + 1248]
 	vpand ymm14, ymm0, ymm10
 ; v40 = v22 & v1
 %line 186+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 9952]
+	vmovdqu ymm11, [rsp + 1312]
 	vpand ymm15, ymm11, ymm1
 ; v44 = v23 & v16
 %line 187+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -673,7 +634,7 @@ align 32
 	vpand ymm13, ymm13, ymm1
 ; v48 = v25 & v12
 %line 188+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 992]
+	vmovdqu ymm0, [rsp + 480]
 	vpand ymm12, ymm0, ymm12
 ; v40 = v42 ^ v40
 %line 189+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -684,7 +645,7 @@ align 32
 ; v48 = v44 ^ v48
 %line 191+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm12, ymm13, ymm12
-	vmovdqu [rsp + 1760], ymm12
+	vmovdqu [rsp + 1120], ymm12
 ; v44 = v22 & v5
 %line 192+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm11, ymm11, ymm10
@@ -702,7 +663,7 @@ align 32
 ; v42 = v40 ^ v42
 %line 196+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm12, ymm1
-	vmovdqu [rsp + 1792], ymm1
+	vmovdqu [rsp + 1152], ymm1
 ; v40 = v23 & v5
 %line 197+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm13, ymm10
@@ -712,30 +673,30 @@ align 32
 ; v44 = v40 ^ v44
 %line 199+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm10
-	vmovdqu [rsp + 1824], ymm1
+	vmovdqu [rsp + 1184], ymm1
 ; v40 = v25 & v5
 %line 200+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 96]
 	vpand ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1856], ymm0
+	vmovdqu [rsp + 1216], ymm0
 ; v17 = v2 ^ v17
 %line 201+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm4, [rsp + 14176]
+	vpxor ymm10, ymm4, [rsp + 1344]
 ; v19 = v4 ^ v19
 %line 202+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm3, [rsp + 9920]
+	vpxor ymm11, ymm3, [rsp + 1280]
 ; v20 = v7 ^ v20
 %line 203+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm5, [rsp + 9792]
+	vpxor ymm12, ymm5, [rsp + 1248]
 ; v22 = v9 ^ v22
 %line 204+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 9952]
+	vpxor ymm6, ymm6, [rsp + 1312]
 ; v23 = v11 ^ v23
 %line 205+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm13, ymm7, ymm13
 ; v25 = v13 ^ v25
 %line 206+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 992]
+	vpxor ymm2, ymm2, [rsp + 480]
 ; v13 = v0 ^ v3
 %line 207+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
@@ -763,7 +724,7 @@ align 32
 ; v50 = v17 & v13
 %line 213+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm14
-	vmovdqu [rsp + 736], ymm0
+	vmovdqu [rsp + 384], ymm0
 ; v51 = v17 & v11
 %line 214+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm7
@@ -773,234 +734,158 @@ align 32
 ; v52 = v51 ^ v52
 %line 216+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1888], ymm0
+	vmovdqu [rsp + 1248], ymm0
 ; v51 = v17 & v9
 %line 217+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm5
-	vmovdqu [rsp + 23712], ymm0
-	vmovdqu [rsp + 23136], ymm0
-	vmovdqu [rsp + 21632], ymm0
-	vmovdqu [rsp + 14336], ymm0
 ; v53 = v19 & v11
 %line 218+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm11, ymm7
-	vmovdqu [rsp + 24128], ymm0
-	vmovdqu [rsp + 23840], ymm0
-	vmovdqu [rsp + 23328], ymm0
-	vmovdqu [rsp + 22368], ymm0
-	vmovdqu [rsp + 17632], ymm0
-	vmovdqu [rsp + 768], ymm0
+	vpand ymm1, ymm11, ymm7
+	vmovdqu [rsp + 480], ymm1
 ; v54 = v20 & v13
 %line 219+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm12, ymm14
-	vmovdqu [rsp + 23968], ymm1
-	vmovdqu [rsp + 23520], ymm1
-	vmovdqu [rsp + 22816], ymm1
-	vmovdqu [rsp + 20384], ymm1
-	vmovdqu [rsp + 9888], ymm1
 ; v53 = v51 ^ v53
 %line 220+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 23712]
-	vpxor ymm0, ymm0, [rsp + 24128]
+	vpxor ymm0, ymm0, [rsp + 480]
 ; v54 = v53 ^ v54
 %line 221+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1920], ymm0
+	vmovdqu [rsp + 1280], ymm0
 ; v53 = v17 & v7
 %line 222+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm4
-	vmovdqu [rsp + 21856], ymm0
-	vmovdqu [rsp + 18080], ymm0
-	vmovdqu [rsp + 10368], ymm0
+	vmovdqu [rsp + 1312], ymm0
 ; v51 = v19 & v9
 %line 223+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm11, ymm5
-	vmovdqu [rsp + 22944], ymm0
-	vmovdqu [rsp + 21888], ymm0
-	vmovdqu [rsp + 18112], ymm0
-	vmovdqu [rsp + 10400], ymm0
+	vpand ymm1, ymm11, ymm5
 ; v55 = v20 & v11
 %line 224+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm7
-	vmovdqu [rsp + 22528], ymm0
-	vmovdqu [rsp + 20544], ymm0
-	vmovdqu [rsp + 15200], ymm0
-	vmovdqu [rsp + 800], ymm0
+	vmovdqu [rsp + 480], ymm0
 ; v56 = v22 & v13
 %line 225+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm6, ymm14
-	vmovdqu [rsp + 22560], ymm1
-	vmovdqu [rsp + 20576], ymm1
-	vmovdqu [rsp + 15232], ymm1
-	vmovdqu [rsp + 832], ymm1
+	vpand ymm0, ymm6, ymm14
+	vmovdqu [rsp + 512], ymm0
 ; v51 = v53 ^ v51
 %line 226+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 21856]
-	vpxor ymm0, ymm0, [rsp + 22944]
-	vmovdqu [rsp + 21920], ymm0
-	vmovdqu [rsp + 18144], ymm0
-	vmovdqu [rsp + 10432], ymm0
+	vmovdqu ymm0, [rsp + 1312]
+	vpxor ymm0, ymm0, ymm1
 ; v55 = v51 ^ v55
 %line 227+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 22528]
+	vpxor ymm0, ymm0, [rsp + 480]
 ; v56 = v55 ^ v56
 %line 228+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1952], ymm0
+	vpxor ymm0, ymm0, [rsp + 512]
+	vmovdqu [rsp + 1312], ymm0
 ; v55 = v17 & v4
 %line 229+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm3
-	vmovdqu [rsp + 18176], ymm0
-	vmovdqu [rsp + 13568], ymm0
-	vmovdqu [rsp + 1984], ymm0
+	vmovdqu [rsp + 1344], ymm0
 ; v51 = v19 & v7
 %line 230+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm4
-	vmovdqu [rsp + 21952], ymm0
-	vmovdqu [rsp + 19520], ymm0
-	vmovdqu [rsp + 16832], ymm0
-	vmovdqu [rsp + 10464], ymm0
+	vmovdqu [rsp + 1376], ymm0
 ; v53 = v20 & v9
 %line 231+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, ymm5
-	vmovdqu [rsp + 21280], ymm0
-	vmovdqu [rsp + 18208], ymm0
-	vmovdqu [rsp + 10496], ymm0
+	vpand ymm1, ymm12, ymm5
 ; v57 = v22 & v11
 %line 232+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm6, ymm7
-	vmovdqu [rsp + 20608], ymm0
-	vmovdqu [rsp + 15264], ymm0
-	vmovdqu [rsp + 864], ymm0
+	vmovdqu [rsp + 480], ymm0
 ; v58 = v23 & v13
 %line 233+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm13, ymm14
-	vmovdqu [rsp + 20640], ymm1
-	vmovdqu [rsp + 15296], ymm1
-	vmovdqu [rsp + 896], ymm1
+	vpand ymm0, ymm13, ymm14
+	vmovdqu [rsp + 512], ymm0
 ; v51 = v55 ^ v51
 %line 234+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 18176]
-	vpxor ymm0, ymm0, [rsp + 21952]
-	vmovdqu [rsp + 18240], ymm0
-	vmovdqu [rsp + 10528], ymm0
+	vmovdqu ymm0, [rsp + 1344]
+	vpxor ymm0, ymm0, [rsp + 1376]
 ; v53 = v51 ^ v53
 %line 235+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 21280]
-	vmovdqu [rsp + 18272], ymm0
-	vmovdqu [rsp + 10560], ymm0
+	vpxor ymm0, ymm0, ymm1
 ; v57 = v53 ^ v57
 %line 236+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 20608]
+	vpxor ymm0, ymm0, [rsp + 480]
 ; v58 = v57 ^ v58
 %line 237+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 2016], ymm0
+	vpxor ymm0, ymm0, [rsp + 512]
+	vmovdqu [rsp + 1344], ymm0
 ; v57 = v17 & v2
 %line 238+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
-	vmovdqu [rsp + 18304], ymm0
-	vmovdqu [rsp + 13600], ymm0
-	vmovdqu [rsp + 2048], ymm0
+	vmovdqu [rsp + 1376], ymm0
 ; v53 = v19 & v4
 %line 239+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm3
-	vmovdqu [rsp + 19552], ymm0
-	vmovdqu [rsp + 16864], ymm0
-	vmovdqu [rsp + 10592], ymm0
+	vmovdqu [rsp + 1440], ymm0
 ; v51 = v20 & v7
 %line 240+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm4
-	vmovdqu [rsp + 18336], ymm0
-	vmovdqu [rsp + 13632], ymm0
-	vmovdqu [rsp + 2080], ymm0
+	vmovdqu [rsp + 1408], ymm0
 ; v55 = v22 & v9
 %line 241+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm6, ymm5
-	vmovdqu [rsp + 19584], ymm0
-	vmovdqu [rsp + 16896], ymm0
-	vmovdqu [rsp + 10624], ymm0
+	vpand ymm1, ymm6, ymm5
 ; v59 = v23 & v11
 %line 242+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm13, ymm7
-	vmovdqu [rsp + 20672], ymm0
-	vmovdqu [rsp + 15328], ymm0
-	vmovdqu [rsp + 928], ymm0
+	vmovdqu [rsp + 480], ymm0
 ; v60 = v25 & v13
 %line 243+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm2, ymm14
-	vmovdqu [rsp + 15360], ymm1
-	vmovdqu [rsp + 960], ymm1
+	vpand ymm0, ymm2, ymm14
+	vmovdqu [rsp + 512], ymm0
 ; v53 = v57 ^ v53
 %line 244+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 18304]
-	vpxor ymm0, ymm0, [rsp + 19552]
-	vmovdqu [rsp + 18368], ymm0
-	vmovdqu [rsp + 10656], ymm0
+	vmovdqu ymm0, [rsp + 1376]
+	vpxor ymm0, ymm0, [rsp + 1440]
 ; v51 = v53 ^ v51
 %line 245+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 18336]
-	vmovdqu [rsp + 18400], ymm0
-	vmovdqu [rsp + 10688], ymm0
+	vpxor ymm0, ymm0, [rsp + 1408]
 ; v55 = v51 ^ v55
 %line 246+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 19584]
-	vmovdqu [rsp + 18432], ymm0
-	vmovdqu [rsp + 10720], ymm0
+	vpxor ymm0, ymm0, ymm1
 ; v59 = v55 ^ v59
 %line 247+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 20672]
+	vpxor ymm0, ymm0, [rsp + 480]
 ; v60 = v59 ^ v60
 %line 248+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 2112], ymm0
+	vpxor ymm0, ymm0, [rsp + 512]
+	vmovdqu [rsp + 480], ymm0
 ; v17 = v17 & v24
 %line 249+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm9
-	vmovdqu [rsp + 15392], ymm0
-	vmovdqu [rsp + 2144], ymm0
+	vmovdqu [rsp + 512], ymm0
 ; v59 = v19 & v2
 %line 250+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
-	vmovdqu [rsp + 18464], ymm0
-	vmovdqu [rsp + 10752], ymm0
+	vmovdqu [rsp + 1440], ymm0
 ; v55 = v20 & v4
 %line 251+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm3
-	vmovdqu [rsp + 20704], ymm0
-	vmovdqu [rsp + 15424], ymm0
-	vmovdqu [rsp + 2176], ymm0
+	vmovdqu [rsp + 1376], ymm0
 ; v51 = v22 & v7
 %line 252+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm6, ymm4
-	vmovdqu [rsp + 21664], ymm0
-	vmovdqu [rsp + 15456], ymm0
-	vmovdqu [rsp + 2208], ymm0
+	vmovdqu [rsp + 1408], ymm0
 ; v53 = v23 & v9
 %line 253+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm10, ymm13, ymm5
-	vmovdqu [rsp + 18496], ymm10
-	vmovdqu [rsp + 10784], ymm10
 ; v57 = v25 & v11
 %line 254+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm2, ymm7
-	vmovdqu [rsp + 18528], ymm1
-	vmovdqu [rsp + 10816], ymm1
 ; v13 = v15 & v13
 %line 255+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm14, ymm8, ymm14
-	vmovdqu [rsp + 20736], ymm14
-	vmovdqu [rsp + 14368], ymm14
 ; v59 = v17 ^ v59
 %line 256+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 15392]
-	vpxor ymm0, ymm0, [rsp + 18464]
+	vmovdqu ymm0, [rsp + 512]
+	vpxor ymm0, ymm0, [rsp + 1440]
 ; v55 = v59 ^ v55
 %line 257+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 20704]
+	vpxor ymm0, ymm0, [rsp + 1376]
 ; v51 = v55 ^ v51
 %line 258+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 21664]
+	vpxor ymm0, ymm0, [rsp + 1408]
 ; v53 = v51 ^ v53
 %line 259+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
@@ -1010,7 +895,7 @@ align 32
 ; v13 = v57 ^ v13
 %line 261+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
-	vmovdqu [rsp + 2240], ymm0
+	vmovdqu [rsp + 512], ymm0
 ; v19 = v19 & v24
 %line 262+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm11, ymm11, ymm9
@@ -1121,183 +1006,183 @@ align 32
 	vpand ymm8, ymm8, ymm9
 ; v50 = v50 ^ v26
 %line 298+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 736]
+	vmovdqu ymm0, [rsp + 384]
 	vpxor ymm0, ymm0, [rsp + 416]
 ; v50 = v50 ^ v39
 %line 299+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 608]
+	vpxor ymm1, ymm0, [rsp + 448]
 ; v52 = v52 ^ v28
 %line 300+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1888]
-	vpxor ymm0, ymm0, [rsp + 1024]
+	vmovdqu ymm0, [rsp + 1248]
+	vpxor ymm0, ymm0, [rsp + 544]
 ; v52 = v52 ^ v41
 %line 301+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm0, [rsp + 1536]
+	vpxor ymm2, ymm0, [rsp + 928]
 ; v54 = v54 ^ v30
 %line 302+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1920]
-	vpxor ymm0, ymm0, [rsp + 1056]
+	vmovdqu ymm0, [rsp + 1280]
+	vpxor ymm0, ymm0, [rsp + 576]
 ; v54 = v54 ^ v43
 %line 303+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm0, [rsp + 1568]
+	vpxor ymm6, ymm0, [rsp + 960]
 ; v56 = v56 ^ v32
 %line 304+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1952]
-	vpxor ymm0, ymm0, [rsp + 1088]
+	vmovdqu ymm0, [rsp + 1312]
+	vpxor ymm0, ymm0, [rsp + 608]
 ; v56 = v56 ^ v45
 %line 305+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm0, [rsp + 1600]
+	vpxor ymm10, ymm0, [rsp + 992]
 ; v58 = v58 ^ v34
 %line 306+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2016]
-	vpxor ymm0, ymm0, [rsp + 1120]
+	vmovdqu ymm0, [rsp + 1344]
+	vpxor ymm0, ymm0, [rsp + 640]
 ; v58 = v58 ^ v47
 %line 307+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm0, [rsp + 1632]
+	vpxor ymm11, ymm0, [rsp + 1024]
 ; v60 = v60 ^ v36
 %line 308+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2112]
-	vpxor ymm0, ymm0, [rsp + 1152]
+	vmovdqu ymm0, [rsp + 480]
+	vpxor ymm0, ymm0, [rsp + 672]
 ; v60 = v60 ^ v49
 %line 309+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 1664]
+	vpxor ymm12, ymm0, [rsp + 1056]
 ; v13 = v13 ^ v38
 %line 310+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2240]
-	vpxor ymm0, ymm0, [rsp + 1216]
+	vmovdqu ymm0, [rsp + 512]
+	vpxor ymm0, ymm0, [rsp + 704]
 ; v13 = v13 ^ v46
 %line 311+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1728]
-	vmovdqu [rsp + 2272], ymm0
+	vpxor ymm0, ymm0, [rsp + 1088]
+	vmovdqu [rsp + 384], ymm0
 ; v11 = v11 ^ v35
 %line 312+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 1312]
+	vpxor ymm7, ymm7, [rsp + 736]
 ; v11 = v11 ^ v48
 %line 313+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 1760]
+	vpxor ymm7, ymm7, [rsp + 1120]
 ; v9 = v9 ^ v37
 %line 314+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 1376]
+	vpxor ymm5, ymm5, [rsp + 768]
 ; v9 = v9 ^ v42
 %line 315+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 1792]
+	vpxor ymm5, ymm5, [rsp + 1152]
 ; v7 = v7 ^ v31
 %line 316+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 1408]
+	vpxor ymm4, ymm4, [rsp + 800]
 ; v7 = v7 ^ v44
 %line 317+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 1824]
+	vpxor ymm4, ymm4, [rsp + 1184]
 ; v4 = v4 ^ v33
 %line 318+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 1440]
+	vpxor ymm3, ymm3, [rsp + 832]
 ; v4 = v4 ^ v40
 %line 319+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm3, [rsp + 1856]
+	vpxor ymm13, ymm3, [rsp + 1216]
 ; v2 = v2 ^ v27
 %line 320+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 1472]
+	vpxor ymm15, ymm15, [rsp + 864]
 ; v15 = v15 ^ v29
 %line 321+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 1504]
+	vpxor ymm8, ymm8, [rsp + 896]
 ; v35 = v50 ^ v35
 %line 322+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 1312]
-	vmovdqu [rsp + 2304], ymm0
+	vpxor ymm0, ymm1, [rsp + 736]
+	vmovdqu [rsp + 480], ymm0
 ; v37 = v52 ^ v37
 %line 323+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm2, [rsp + 1376]
+	vpxor ymm3, ymm2, [rsp + 768]
 ; v31 = v54 ^ v31
 %line 324+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm6, [rsp + 1408]
+	vpxor ymm2, ymm6, [rsp + 800]
 ; v33 = v56 ^ v33
 %line 325+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm10, [rsp + 1440]
+	vpxor ymm6, ymm10, [rsp + 832]
 ; v27 = v58 ^ v27
 %line 326+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm11, [rsp + 1472]
+	vpxor ymm10, ymm11, [rsp + 864]
 ; v29 = v60 ^ v29
 %line 327+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm12, [rsp + 1504]
+	vpxor ymm11, ymm12, [rsp + 896]
 ; v39 = v11 ^ v39
 %line 328+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm7, [rsp + 608]
+	vpxor ymm1, ymm7, [rsp + 448]
 ; v41 = v9 ^ v41
 %line 329+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 1536]
+	vpxor ymm0, ymm5, [rsp + 928]
 ; v43 = v7 ^ v43
 %line 330+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 1568]
+	vpxor ymm4, ymm4, [rsp + 960]
 ; v45 = v4 ^ v45
 %line 331+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm13, [rsp + 1600]
+	vpxor ymm5, ymm13, [rsp + 992]
 ; v47 = v2 ^ v47
 %line 332+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm15, [rsp + 1632]
+	vpxor ymm7, ymm15, [rsp + 1024]
 ; v49 = v15 ^ v49
 %line 333+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 1664]
+	vpxor ymm8, ymm8, [rsp + 1056]
 ; v41 = v41 ^ v40
 %line 334+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 1856]
+	vpxor ymm12, ymm0, [rsp + 1216]
 ; v39 = v39 ^ v40
 %line 335+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 1856]
+	vpxor ymm0, ymm1, [rsp + 1216]
 ; v29 = v29 ^ v40
 %line 336+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, [rsp + 1856]
+	vpxor ymm11, ymm11, [rsp + 1216]
 ; v40 = v27 ^ v40
 %line 337+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm10, [rsp + 1856]
+	vpxor ymm1, ymm10, [rsp + 1216]
 ; v39 = v39 ^ v44
 %line 338+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm0, [rsp + 1824]
+	vpxor ymm10, ymm0, [rsp + 1184]
 ; v13 = v13 ^ v44
 %line 339+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2272]
-	vpxor ymm0, ymm0, [rsp + 1824]
+	vmovdqu ymm0, [rsp + 384]
+	vpxor ymm0, ymm0, [rsp + 1184]
 ; v40 = v40 ^ v44
 %line 340+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm1, [rsp + 1824]
+	vpxor ymm13, ymm1, [rsp + 1184]
 ; v44 = v33 ^ v44
 %line 341+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm6, [rsp + 1824]
+	vpxor ymm1, ymm6, [rsp + 1184]
 ; v13 = v13 ^ v42
 %line 342+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm0, [rsp + 1792]
+	vpxor ymm6, ymm0, [rsp + 1152]
 ; v29 = v29 ^ v42
 %line 343+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm11, [rsp + 1792]
+	vpxor ymm0, ymm11, [rsp + 1152]
 ; v44 = v44 ^ v42
 %line 344+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 1792]
+	vpxor ymm11, ymm1, [rsp + 1152]
 ; v42 = v31 ^ v42
 %line 345+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm2, [rsp + 1792]
+	vpxor ymm1, ymm2, [rsp + 1152]
 ; v29 = v29 ^ v48
 %line 346+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm0, [rsp + 1760]
+	vpxor ymm2, ymm0, [rsp + 1120]
 ; v40 = v40 ^ v48
 %line 347+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 1760]
+	vpxor ymm0, ymm13, [rsp + 1120]
 ; v42 = v42 ^ v48
 %line 348+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm1, [rsp + 1760]
+	vpxor ymm13, ymm1, [rsp + 1120]
 ; v48 = v37 ^ v48
 %line 349+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm3, [rsp + 1760]
+	vpxor ymm1, ymm3, [rsp + 1120]
 ; v40 = v40 ^ v46
 %line 350+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm0, [rsp + 1728]
+	vpxor ymm3, ymm0, [rsp + 1088]
 ; v44 = v44 ^ v46
 %line 351+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm11, [rsp + 1728]
+	vpxor ymm0, ymm11, [rsp + 1088]
 ; v48 = v48 ^ v46
 %line 352+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 1728]
+	vpxor ymm11, ymm1, [rsp + 1088]
 ; v46 = v35 ^ v46
 %line 353+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 2304]
-	vpxor ymm1, ymm1, [rsp + 1728]
+	vmovdqu ymm1, [rsp + 480]
+	vpxor ymm1, ymm1, [rsp + 1088]
 ; v44 = v44 ^ v49
 %line 354+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
@@ -1309,7 +1194,7 @@ align 32
 	vpxor ymm13, ymm1, ymm8
 ; v49 = v38 ^ v49
 %line 357+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 1216]
+	vmovdqu ymm1, [rsp + 704]
 	vpxor ymm8, ymm1, ymm8
 ; v42 = v42 ^ v47
 %line 358+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -1322,7 +1207,7 @@ align 32
 	vpxor ymm11, ymm8, ymm7
 ; v47 = v36 ^ v47
 %line 361+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 1152]
+	vmovdqu ymm8, [rsp + 672]
 	vpxor ymm7, ymm8, ymm7
 ; v48 = v48 ^ v45
 %line 362+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -1335,7 +1220,7 @@ align 32
 	vpxor ymm13, ymm7, ymm5
 ; v45 = v34 ^ v45
 %line 365+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm7, [rsp + 1120]
+	vmovdqu ymm7, [rsp + 640]
 	vpxor ymm5, ymm7, ymm5
 ; v46 = v46 ^ v43
 %line 366+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -1348,12 +1233,12 @@ align 32
 	vpxor ymm11, ymm5, ymm4
 ; v43 = v32 ^ v43
 %line 369+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 1088]
+	vmovdqu ymm5, [rsp + 608]
 	vpxor ymm4, ymm5, ymm4
 ; v49 = v49 ^ v41
 %line 370+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm14, ymm12
-	vmovdqu [rsp + 2336], ymm5
+	vmovdqu [rsp + 384], ymm5
 ; v47 = v47 ^ v41
 %line 371+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm13, ymm12
@@ -1362,7 +1247,7 @@ align 32
 	vpxor ymm13, ymm4, ymm12
 ; v41 = v30 ^ v41
 %line 373+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 1056]
+	vmovdqu ymm4, [rsp + 576]
 	vpxor ymm12, ymm4, ymm12
 ; v47 = v47 ^ v39
 %line 374+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -1375,7 +1260,7 @@ align 32
 	vpxor ymm12, ymm12, ymm10
 ; v39 = v28 ^ v39
 %line 377+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 1024]
+	vmovdqu ymm11, [rsp + 544]
 	vpxor ymm10, ymm11, ymm10
 ; v45 = v45 ^ v13
 %line 378+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -1435,42 +1320,42 @@ align 32
 ; v48 = v48 ^ v44
 %line 396+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm0
-	vmovdqu [rsp + 2368], ymm8
+	vmovdqu [rsp + 416], ymm8
 ; v45 = v45 ^ v42
 %line 397+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm1
 ; v45 = v45 ^ v44
 %line 398+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm8, ymm11, ymm0
-	vmovdqu [rsp + 10848], ymm8
+	vmovdqu [rsp + 1184], ymm8
 ; v42 = v42 ^ v40
 %line 399+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
-	vmovdqu [rsp + 10880], ymm1
+	vmovdqu [rsp + 1216], ymm1
 ; v47 = v47 ^ v44
 %line 400+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm0
 ; v47 = v47 ^ v40
 %line 401+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm5, ymm3
-	vmovdqu [rsp + 10912], ymm1
+	vmovdqu [rsp + 1248], ymm1
 ; v44 = v44 ^ v29
 %line 402+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
-	vmovdqu [rsp + 14400], ymm0
+	vmovdqu [rsp + 1280], ymm0
 ; v40 = v49 ^ v40
 %line 403+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2336]
+	vmovdqu ymm0, [rsp + 384]
 	vpxor ymm3, ymm0, ymm3
 ; v29 = v40 ^ v29
 %line 404+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm3, ymm2
-	vmovdqu [rsp + 2400], ymm0
+	vmovdqu [rsp + 384], ymm0
 ; v40 = v13 & v0
 %line 405+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 0]
 	vpand ymm0, ymm6, ymm5
-	vmovdqu [rsp + 2432], ymm0
+	vmovdqu [rsp + 448], ymm0
 ; v49 = v13 & v6
 %line 406+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 128]
@@ -1481,7 +1366,7 @@ align 32
 ; v30 = v49 ^ v30
 %line 408+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 2464], ymm0
+	vmovdqu [rsp + 480], ymm0
 ; v49 = v13 & v10
 %line 409+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 192]
@@ -1498,7 +1383,7 @@ align 32
 ; v34 = v32 ^ v34
 %line 413+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm2
-	vmovdqu [rsp + 2496], ymm0
+	vmovdqu [rsp + 512], ymm0
 ; v32 = v13 & v14
 %line 414+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 256]
@@ -1521,36 +1406,30 @@ align 32
 ; v38 = v36 ^ v38
 %line 420+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm3
-	vmovdqu [rsp + 2528], ymm0
+	vmovdqu [rsp + 544], ymm0
 ; v36 = v13 & v18
 %line 421+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 320]
-	vmovdqu [rsp + 21376], ymm0
 	vpand ymm0, ymm6, ymm0
-	vmovdqu [rsp + 20064], ymm0
-	vmovdqu [rsp + 2560], ymm0
+	vmovdqu [rsp + 576], ymm0
 ; v49 = v26 & v14
 %line 422+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm14, ymm11
-	vmovdqu [rsp + 10944], ymm0
 ; v32 = v39 & v10
 %line 423+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 192]
+	vmovdqa ymm5, ymm8
 	vpand ymm11, ymm10, ymm5
-	vmovdqu [rsp + 10976], ymm11
 ; v35 = v28 & v6
 %line 424+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 128]
 	vpand ymm8, ymm4, ymm3
-	vmovdqu [rsp + 14432], ymm8
 ; v37 = v41 & v0
 %line 425+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 0]
 	vpand ymm1, ymm12, ymm2
-	vmovdqu [rsp + 17152], ymm1
 ; v49 = v36 ^ v49
 %line 426+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 20064]
+	vmovdqu ymm15, [rsp + 576]
 	vpxor ymm0, ymm15, ymm0
 ; v32 = v49 ^ v32
 %line 427+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -1561,22 +1440,19 @@ align 32
 ; v37 = v35 ^ v37
 %line 429+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 2592], ymm0
+	vmovdqu [rsp + 576], ymm0
 ; v35 = v13 & v21
 %line 430+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 352]
 	vpand ymm15, ymm6, ymm1
-	vmovdqu [rsp + 2624], ymm15
 ; v32 = v26 & v18
 %line 431+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 21376]
+	vmovdqu ymm0, [rsp + 320]
 	vpand ymm8, ymm14, ymm0
-	vmovdqu [rsp + 11008], ymm8
 ; v49 = v39 & v14
 %line 432+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 256]
 	vpand ymm11, ymm10, ymm0
-	vmovdqu [rsp + 2656], ymm11
 ; v36 = v28 & v10
 %line 433+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm5, ymm4, ymm5
@@ -1601,11 +1477,10 @@ align 32
 ; v33 = v31 ^ v33
 %line 440+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm3, ymm2
-	vmovdqu [rsp + 2688], ymm2
+	vmovdqu [rsp + 608], ymm2
 ; v31 = v13 & v24
 %line 441+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm11, ymm6, ymm9
-	vmovdqu [rsp + 2720], ymm11
 ; v36 = v26 & v21
 %line 442+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm15, ymm14, ymm1
@@ -1613,11 +1488,9 @@ align 32
 %line 443+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 320]
 	vpand ymm2, ymm10, ymm1
-	vmovdqu [rsp + 2752], ymm2
 ; v32 = v28 & v14
 %line 444+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
-	vmovdqu [rsp + 2784], ymm1
 ; v35 = v41 & v10
 %line 445+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 192]
@@ -1648,46 +1521,39 @@ align 32
 ; v15 = v27 ^ v15
 %line 453+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm3
-	vmovdqu [rsp + 2816], ymm0
+	vmovdqu [rsp + 640], ymm0
 ; v27 = v26 & v24
 %line 454+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm14, ymm9
-	vmovdqu [rsp + 15488], ymm0
-	vmovdqu [rsp + 2848], ymm0
+	vmovdqu [rsp + 672], ymm0
 ; v35 = v39 & v21
 %line 455+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 352]
-	vmovdqu [rsp + 15520], ymm0
 	vpand ymm15, ymm10, ymm0
-	vmovdqu [rsp + 11040], ymm15
 ; v32 = v28 & v18
 %line 456+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 320]
 	vpand ymm0, ymm4, ymm1
-	vmovdqu [rsp + 17664], ymm0
-	vmovdqu [rsp + 2880], ymm0
+	vmovdqu [rsp + 704], ymm0
 ; v49 = v41 & v14
 %line 457+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 256]
 	vpand ymm11, ymm12, ymm2
-	vmovdqu [rsp + 11072], ymm11
 ; v36 = v46 & v10
 %line 458+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 192]
 	vpand ymm8, ymm7, ymm3
-	vmovdqu [rsp + 11104], ymm8
 ; v31 = v43 & v6
 %line 459+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpand ymm5, ymm13, ymm0
-	vmovdqu [rsp + 14464], ymm5
 ; v35 = v27 ^ v35
 %line 460+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 15488]
+	vmovdqu ymm0, [rsp + 672]
 	vpxor ymm0, ymm0, ymm15
 ; v32 = v35 ^ v32
 %line 461+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 17664]
+	vpxor ymm0, ymm0, [rsp + 704]
 ; v49 = v32 ^ v49
 %line 462+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
@@ -1697,14 +1563,13 @@ align 32
 ; v31 = v36 ^ v31
 %line 464+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
-	vmovdqu [rsp + 2912], ymm0
+	vmovdqu [rsp + 672], ymm0
 ; v36 = v39 & v24
 %line 465+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm5, ymm10, ymm9
-	vmovdqu [rsp + 2944], ymm5
 ; v49 = v28 & v21
 %line 466+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 15520]
+	vmovdqu ymm0, [rsp + 352]
 	vpand ymm0, ymm4, ymm0
 ; v32 = v41 & v18
 %line 467+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -1727,7 +1592,7 @@ align 32
 ; v27 = v35 ^ v27
 %line 473+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm3
-	vmovdqu [rsp + 2976], ymm0
+	vmovdqu [rsp + 704], ymm0
 ; v35 = v28 & v24
 %line 474+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm4, ymm9
@@ -1752,7 +1617,7 @@ align 32
 ; v36 = v49 ^ v36
 %line 480+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm3
-	vmovdqu [rsp + 3008], ymm0
+	vmovdqu [rsp + 736], ymm0
 ; v49 = v41 & v24
 %line 481+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm9
@@ -1768,7 +1633,7 @@ align 32
 ; v35 = v32 ^ v35
 %line 485+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm2
-	vmovdqu [rsp + 3040], ymm0
+	vmovdqu [rsp + 768], ymm0
 ; v32 = v46 & v24
 %line 486+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm7, ymm9
@@ -1778,65 +1643,61 @@ align 32
 ; v49 = v32 ^ v49
 %line 488+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3072], ymm0
+	vmovdqu [rsp + 800], ymm0
 ; v32 = v43 & v24
 %line 489+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm13, ymm9
-	vmovdqu [rsp + 3104], ymm0
+	vmovdqu [rsp + 832], ymm0
 ; v2 = v48 & v3
 %line 490+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 2368]
+	vmovdqu ymm8, [rsp + 416]
 	vmovdqu ymm5, [rsp + 64]
 	vpand ymm0, ymm8, ymm5
-	vmovdqu [rsp + 3136], ymm0
+	vmovdqu [rsp + 864], ymm0
 ; v4 = v48 & v8
 %line 491+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 160]
 	vpand ymm0, ymm8, ymm2
 ; v7 = v45 & v3
 %line 492+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 10848]
+	vmovdqu ymm11, [rsp + 1184]
 	vpand ymm1, ymm11, ymm5
 ; v7 = v4 ^ v7
 %line 493+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3168], ymm0
+	vmovdqu [rsp + 896], ymm0
 ; v4 = v48 & v12
 %line 494+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 224]
-	vmovdqu [rsp + 21408], ymm0
 	vpand ymm0, ymm8, ymm0
-	vmovdqu [rsp + 14496], ymm0
 ; v9 = v45 & v8
 %line 495+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm15, ymm11, ymm2
-	vmovdqu [rsp + 17184], ymm15
 ; v11 = v42 & v3
 %line 496+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 10880]
+	vmovdqu ymm1, [rsp + 1216]
 	vpand ymm3, ymm1, ymm5
-	vmovdqu [rsp + 19808], ymm3
 ; v9 = v4 ^ v9
 %line 497+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v11 = v9 ^ v11
 %line 498+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm3
-	vmovdqu [rsp + 3200], ymm0
+	vmovdqu [rsp + 928], ymm0
 ; v9 = v48 & v16
 %line 499+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 288]
 	vpand ymm8, ymm8, ymm3
 ; v4 = v45 & v12
 %line 500+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 21408]
+	vmovdqu ymm0, [rsp + 224]
 	vpand ymm11, ymm11, ymm0
 ; v60 = v42 & v8
 %line 501+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm1, ymm2
 ; v58 = v47 & v3
 %line 502+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 10912]
+	vmovdqu ymm1, [rsp + 1248]
 	vpand ymm1, ymm1, ymm5
 ; v4 = v9 ^ v4
 %line 503+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -1847,39 +1708,31 @@ align 32
 ; v58 = v60 ^ v58
 %line 505+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3232], ymm0
+	vmovdqu [rsp + 960], ymm0
 ; v60 = v48 & v1
 %line 506+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 2368]
+	vmovdqu ymm1, [rsp + 416]
 	vmovdqu ymm2, [rsp + 32]
 	vpand ymm8, ymm1, ymm2
-	vmovdqu [rsp + 3264], ymm8
 ; v4 = v45 & v16
 %line 507+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 10848]
+	vmovdqu ymm0, [rsp + 1184]
 	vpand ymm3, ymm0, ymm3
-	vmovdqu [rsp + 11136], ymm3
 ; v9 = v42 & v12
 %line 508+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 1216]
 	vmovdqu ymm5, [rsp + 224]
-	vmovdqu [rsp + 15552], ymm5
-	vmovdqu ymm0, [rsp + 10880]
 	vpand ymm15, ymm0, ymm5
-	vmovdqu [rsp + 11168], ymm15
 ; v56 = v47 & v8
 %line 509+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 1248]
 	vmovdqu ymm5, [rsp + 160]
-	vmovdqu [rsp + 20096], ymm5
-	vmovdqu ymm0, [rsp + 10912]
 	vpand ymm11, ymm0, ymm5
-	vmovdqu [rsp + 11200], ymm11
 ; v54 = v44 & v3
 %line 510+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 1280]
 	vmovdqu ymm5, [rsp + 64]
-	vmovdqu [rsp + 17696], ymm5
-	vmovdqu ymm0, [rsp + 14400]
 	vpand ymm5, ymm0, ymm5
-	vmovdqu [rsp + 14528], ymm5
 ; v4 = v60 ^ v4
 %line 511+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm3
@@ -1892,41 +1745,34 @@ align 32
 ; v54 = v56 ^ v54
 %line 514+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
-	vmovdqu [rsp + 3296], ymm0
+	vmovdqu [rsp + 992], ymm0
 ; v56 = v48 & v5
 %line 515+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 96]
 	vpand ymm8, ymm1, ymm3
-	vmovdqu [rsp + 3328], ymm8
 ; v9 = v45 & v1
 %line 516+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 10848]
+	vmovdqu ymm0, [rsp + 1184]
 	vpand ymm1, ymm0, ymm2
-	vmovdqu [rsp + 11232], ymm1
 ; v4 = v42 & v16
 %line 517+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 1216]
 	vmovdqu ymm2, [rsp + 288]
-	vmovdqu [rsp + 20128], ymm2
-	vmovdqu ymm0, [rsp + 10880]
 	vpand ymm15, ymm0, ymm2
-	vmovdqu [rsp + 3360], ymm15
 ; v60 = v47 & v12
 %line 518+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 10912]
-	vmovdqu ymm2, [rsp + 15552]
+	vmovdqu ymm0, [rsp + 1248]
+	vmovdqu ymm2, [rsp + 224]
 	vpand ymm11, ymm0, ymm2
-	vmovdqu [rsp + 11264], ymm11
 ; v52 = v44 & v8
 %line 519+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 14400]
-	vmovdqu ymm2, [rsp + 20096]
+	vmovdqu ymm0, [rsp + 1280]
+	vmovdqu ymm2, [rsp + 160]
 	vpand ymm2, ymm0, ymm2
-	vmovdqu [rsp + 14560], ymm2
 ; v50 = v29 & v3
 %line 520+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2400]
-	vmovdqu [rsp + 17728], ymm0
-	vmovdqu ymm5, [rsp + 17696]
+	vmovdqu ymm0, [rsp + 384]
+	vmovdqu ymm5, [rsp + 64]
 	vpand ymm5, ymm0, ymm5
 ; v9 = v56 ^ v9
 %line 521+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -1943,42 +1789,35 @@ align 32
 ; v50 = v52 ^ v50
 %line 525+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
-	vmovdqu [rsp + 3392], ymm0
+	vmovdqu [rsp + 1024], ymm0
 ; v52 = v45 & v5
 %line 526+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 10848]
+	vmovdqu ymm0, [rsp + 1184]
 	vpand ymm0, ymm0, ymm3
-	vmovdqu [rsp + 17760], ymm0
-	vmovdqu [rsp + 3424], ymm0
+	vmovdqu [rsp + 1056], ymm0
 ; v60 = v42 & v1
 %line 527+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
+	vmovdqu ymm2, [rsp + 1216]
 	vmovdqu ymm0, [rsp + 32]
-	vmovdqu [rsp + 17792], ymm0
-	vmovdqu ymm2, [rsp + 10880]
 	vpand ymm15, ymm2, ymm0
-	vmovdqu [rsp + 11296], ymm15
 ; v4 = v47 & v16
 %line 528+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 10912]
-	vmovdqu ymm0, [rsp + 20128]
+	vmovdqu ymm1, [rsp + 1248]
+	vmovdqu ymm0, [rsp + 288]
 	vpand ymm11, ymm1, ymm0
-	vmovdqu [rsp + 14592], ymm11
 ; v9 = v44 & v12
 %line 529+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
+	vmovdqu ymm3, [rsp + 1280]
 	vmovdqu ymm0, [rsp + 224]
-	vmovdqu [rsp + 20160], ymm0
-	vmovdqu ymm3, [rsp + 14400]
 	vpand ymm8, ymm3, ymm0
-	vmovdqu [rsp + 14624], ymm8
 ; v56 = v29 & v8
 %line 530+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
-	vmovdqu ymm5, [rsp + 17728]
+	vmovdqu ymm5, [rsp + 384]
 	vpand ymm5, ymm5, ymm0
-	vmovdqu [rsp + 17216], ymm5
 ; v60 = v52 ^ v60
 %line 531+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 17760]
+	vmovdqu ymm0, [rsp + 1056]
 	vpxor ymm0, ymm0, ymm15
 ; v4 = v60 ^ v4
 %line 532+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -1989,14 +1828,14 @@ align 32
 ; v56 = v9 ^ v56
 %line 534+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
-	vmovdqu [rsp + 3456], ymm0
+	vmovdqu [rsp + 1056], ymm0
 ; v9 = v42 & v5
 %line 535+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 96]
 	vpand ymm11, ymm2, ymm8
 ; v4 = v47 & v1
 %line 536+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 17792]
+	vmovdqu ymm0, [rsp + 32]
 	vpand ymm0, ymm1, ymm0
 ; v60 = v44 & v16
 %line 537+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -2004,8 +1843,8 @@ align 32
 	vpand ymm3, ymm3, ymm2
 ; v52 = v29 & v12
 %line 538+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 2400]
-	vmovdqu ymm1, [rsp + 20160]
+	vmovdqu ymm5, [rsp + 384]
+	vmovdqu ymm1, [rsp + 224]
 	vpand ymm1, ymm5, ymm1
 ; v4 = v9 ^ v4
 %line 539+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -2016,15 +1855,15 @@ align 32
 ; v52 = v60 ^ v52
 %line 541+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3488], ymm0
+	vmovdqu [rsp + 96], ymm0
 ; v60 = v47 & v5
 %line 542+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 10912]
+	vmovdqu ymm0, [rsp + 1248]
 	vpand ymm0, ymm0, ymm8
 ; v4 = v44 & v1
 %line 543+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 32]
-	vmovdqu ymm11, [rsp + 14400]
+	vmovdqu ymm11, [rsp + 1280]
 	vpand ymm1, ymm11, ymm3
 ; v9 = v29 & v16
 %line 544+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -2035,7 +1874,7 @@ align 32
 ; v9 = v4 ^ v9
 %line 546+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm2
-	vmovdqu [rsp + 3520], ymm0
+	vmovdqu [rsp + 1088], ymm0
 ; v4 = v44 & v5
 %line 547+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm8
@@ -2045,30 +1884,30 @@ align 32
 ; v60 = v4 ^ v60
 %line 549+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3552], ymm0
+	vmovdqu [rsp + 1120], ymm0
 ; v4 = v29 & v5
 %line 550+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 96]
+	vmovdqa ymm0, ymm8
 	vpand ymm1, ymm5, ymm0
-	vmovdqu [rsp + 3584], ymm1
+	vmovdqu [rsp + 1152], ymm1
 ; v48 = v13 ^ v48
 %line 551+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm6, [rsp + 2368]
+	vpxor ymm8, ymm6, [rsp + 416]
 ; v45 = v26 ^ v45
 %line 552+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm14, [rsp + 10848]
+	vpxor ymm11, ymm14, [rsp + 1184]
 ; v42 = v39 ^ v42
 %line 553+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 10880]
+	vpxor ymm10, ymm10, [rsp + 1216]
 ; v47 = v28 ^ v47
 %line 554+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm4, [rsp + 10912]
+	vpxor ymm14, ymm4, [rsp + 1248]
 ; v44 = v41 ^ v44
 %line 555+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 14400]
+	vpxor ymm12, ymm12, [rsp + 1280]
 ; v29 = v46 ^ v29
 %line 556+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm7, [rsp + 2400]
+	vpxor ymm2, ymm7, [rsp + 384]
 ; v3 = v0 ^ v3
 %line 557+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 0]
@@ -2096,7 +1935,7 @@ align 32
 ; v21 = v48 & v3
 %line 563+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm7
-	vmovdqu [rsp + 3616], ymm0
+	vmovdqu [rsp + 0], ymm0
 ; v18 = v48 & v8
 %line 564+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm6
@@ -2106,234 +1945,160 @@ align 32
 ; v14 = v18 ^ v14
 %line 566+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3648], ymm0
+	vmovdqu [rsp + 32], ymm0
 ; v18 = v48 & v12
 %line 567+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm5
-	vmovdqu [rsp + 23872], ymm0
-	vmovdqu [rsp + 23360], ymm0
-	vmovdqu [rsp + 22400], ymm0
-	vmovdqu [rsp + 17824], ymm0
-	vmovdqu [rsp + 3680], ymm0
+	vmovdqu [rsp + 64], ymm0
 ; v10 = v45 & v8
 %line 568+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm6
-	vmovdqu [rsp + 24160], ymm0
-	vmovdqu [rsp + 24000], ymm0
-	vmovdqu [rsp + 23552], ymm0
-	vmovdqu [rsp + 22848], ymm0
-	vmovdqu [rsp + 20416], ymm0
-	vmovdqu [rsp + 11328], ymm0
+	vmovdqu [rsp + 128], ymm0
 ; v6 = v42 & v3
 %line 569+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm10, ymm7
-	vmovdqu [rsp + 24064], ymm1
-	vmovdqu [rsp + 23744], ymm1
-	vmovdqu [rsp + 23168], ymm1
-	vmovdqu [rsp + 21696], ymm1
-	vmovdqu [rsp + 14656], ymm1
 ; v10 = v18 ^ v10
 %line 570+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 23872]
-	vpxor ymm0, ymm0, [rsp + 24160]
+	vmovdqu ymm0, [rsp + 64]
+	vpxor ymm0, ymm0, [rsp + 128]
 ; v6 = v10 ^ v6
 %line 571+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3712], ymm0
+	vmovdqu [rsp + 64], ymm0
 ; v10 = v48 & v16
 %line 572+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm4
-	vmovdqu [rsp + 22592], ymm0
-	vmovdqu [rsp + 20768], ymm0
-	vmovdqu [rsp + 15584], ymm0
-	vmovdqu [rsp + 3744], ymm0
+	vmovdqu [rsp + 128], ymm0
 ; v18 = v45 & v12
 %line 573+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm5
-	vmovdqu [rsp + 22976], ymm0
-	vmovdqu [rsp + 21984], ymm0
-	vmovdqu [rsp + 18560], ymm0
-	vmovdqu [rsp + 11360], ymm0
+	vmovdqu [rsp + 192], ymm0
 ; v0 = v42 & v8
 %line 574+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm6
-	vmovdqu [rsp + 23616], ymm0
-	vmovdqu [rsp + 23232], ymm0
-	vmovdqu [rsp + 22624], ymm0
-	vmovdqu [rsp + 20800], ymm0
-	vmovdqu [rsp + 15616], ymm0
-	vmovdqu [rsp + 3776], ymm0
+	vmovdqu [rsp + 160], ymm0
 ; v46 = v47 & v3
 %line 575+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm14, ymm7
-	vmovdqu [rsp + 23424], ymm1
-	vmovdqu [rsp + 23008], ymm1
-	vmovdqu [rsp + 22016], ymm1
-	vmovdqu [rsp + 18592], ymm1
-	vmovdqu [rsp + 11392], ymm1
 ; v18 = v10 ^ v18
 %line 576+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 22592]
-	vpxor ymm0, ymm0, [rsp + 22976]
+	vmovdqu ymm0, [rsp + 128]
+	vpxor ymm0, ymm0, [rsp + 192]
 ; v0 = v18 ^ v0
 %line 577+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 23616]
+	vpxor ymm0, ymm0, [rsp + 160]
 ; v46 = v0 ^ v46
 %line 578+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3808], ymm0
+	vmovdqu [rsp + 128], ymm0
 ; v0 = v48 & v1
 %line 579+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm3
-	vmovdqu [rsp + 18624], ymm0
-	vmovdqu [rsp + 13664], ymm0
-	vmovdqu [rsp + 3840], ymm0
+	vmovdqu [rsp + 160], ymm0
 ; v18 = v45 & v16
 %line 580+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm4
-	vmovdqu [rsp + 22048], ymm0
-	vmovdqu [rsp + 19616], ymm0
-	vmovdqu [rsp + 16928], ymm0
-	vmovdqu [rsp + 11424], ymm0
+	vmovdqu [rsp + 256], ymm0
 ; v10 = v42 & v12
 %line 581+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm5
-	vmovdqu [rsp + 20832], ymm0
-	vmovdqu [rsp + 15648], ymm0
-	vmovdqu [rsp + 3872], ymm0
+	vmovdqu [rsp + 192], ymm0
 ; v41 = v47 & v8
 %line 582+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm14, ymm6
-	vmovdqu [rsp + 22208], ymm0
-	vmovdqu [rsp + 20864], ymm0
-	vmovdqu [rsp + 15680], ymm0
-	vmovdqu [rsp + 3904], ymm0
+	vmovdqu [rsp + 224], ymm0
 ; v28 = v44 & v3
 %line 583+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm12, ymm7
-	vmovdqu [rsp + 21312], ymm1
-	vmovdqu [rsp + 18656], ymm1
-	vmovdqu [rsp + 11456], ymm1
 ; v18 = v0 ^ v18
 %line 584+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 18624]
-	vpxor ymm0, ymm0, [rsp + 22048]
-	vmovdqu [rsp + 18688], ymm0
-	vmovdqu [rsp + 11488], ymm0
+	vmovdqu ymm0, [rsp + 160]
+	vpxor ymm0, ymm0, [rsp + 256]
 ; v10 = v18 ^ v10
 %line 585+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 20832]
+	vpxor ymm0, ymm0, [rsp + 192]
 ; v41 = v10 ^ v41
 %line 586+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 22208]
+	vpxor ymm0, ymm0, [rsp + 224]
 ; v28 = v41 ^ v28
 %line 587+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3936], ymm0
+	vmovdqu [rsp + 160], ymm0
 ; v41 = v48 & v5
 %line 588+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
-	vmovdqu [rsp + 18720], ymm0
-	vmovdqu [rsp + 13696], ymm0
-	vmovdqu [rsp + 3968], ymm0
+	vmovdqu [rsp + 192], ymm0
 ; v10 = v45 & v1
 %line 589+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm3
-	vmovdqu [rsp + 19648], ymm0
-	vmovdqu [rsp + 16960], ymm0
-	vmovdqu [rsp + 11520], ymm0
+	vmovdqu [rsp + 320], ymm0
 ; v18 = v42 & v16
 %line 590+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm4
-	vmovdqu [rsp + 18752], ymm0
-	vmovdqu [rsp + 13728], ymm0
-	vmovdqu [rsp + 4000], ymm0
+	vmovdqu [rsp + 224], ymm0
 ; v0 = v47 & v12
 %line 591+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm14, ymm5
-	vmovdqu [rsp + 19680], ymm0
-	vmovdqu [rsp + 15712], ymm0
-	vmovdqu [rsp + 4032], ymm0
+	vmovdqu [rsp + 256], ymm0
 ; v39 = v44 & v8
 %line 592+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm6
-	vmovdqu [rsp + 20896], ymm0
-	vmovdqu [rsp + 15744], ymm0
-	vmovdqu [rsp + 4064], ymm0
+	vmovdqu [rsp + 288], ymm0
 ; v26 = v29 & v3
 %line 593+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm2, ymm7
-	vmovdqu [rsp + 16992], ymm1
-	vmovdqu [rsp + 11552], ymm1
 ; v10 = v41 ^ v10
 %line 594+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 18720]
-	vpxor ymm0, ymm0, [rsp + 19648]
-	vmovdqu [rsp + 18784], ymm0
-	vmovdqu [rsp + 11584], ymm0
+	vmovdqu ymm0, [rsp + 192]
+	vpxor ymm0, ymm0, [rsp + 320]
 ; v18 = v10 ^ v18
 %line 595+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 18752]
-	vmovdqu [rsp + 18816], ymm0
-	vmovdqu [rsp + 11616], ymm0
+	vpxor ymm0, ymm0, [rsp + 224]
 ; v0 = v18 ^ v0
 %line 596+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 19680]
-	vmovdqu [rsp + 17248], ymm0
+	vpxor ymm0, ymm0, [rsp + 256]
 ; v39 = v0 ^ v39
 %line 597+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 20896]
+	vpxor ymm0, ymm0, [rsp + 288]
 ; v26 = v39 ^ v26
 %line 598+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 4096], ymm0
+	vmovdqu [rsp + 192], ymm0
 ; v48 = v48 & v24
 %line 599+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm9
-	vmovdqu [rsp + 15776], ymm0
-	vmovdqu [rsp + 4128], ymm0
+	vmovdqu [rsp + 224], ymm0
 ; v39 = v45 & v5
 %line 600+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
-	vmovdqu [rsp + 18848], ymm0
-	vmovdqu [rsp + 11648], ymm0
+	vmovdqu [rsp + 320], ymm0
 ; v0 = v42 & v1
 %line 601+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm10, ymm3
-	vmovdqu [rsp + 20928], ymm0
-	vmovdqu [rsp + 15808], ymm0
-	vmovdqu [rsp + 4160], ymm0
+	vmovdqu [rsp + 256], ymm0
 ; v18 = v47 & v16
 %line 602+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm14, ymm4
-	vmovdqu [rsp + 21728], ymm0
-	vmovdqu [rsp + 15840], ymm0
-	vmovdqu [rsp + 4192], ymm0
+	vmovdqu [rsp + 288], ymm0
 ; v10 = v44 & v12
 %line 603+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm8, ymm12, ymm5
-	vmovdqu [rsp + 18880], ymm8
-	vmovdqu [rsp + 11680], ymm8
 ; v41 = v29 & v8
 %line 604+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm2, ymm6
-	vmovdqu [rsp + 18912], ymm1
-	vmovdqu [rsp + 11712], ymm1
 ; v3 = v43 & v3
 %line 605+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm7, ymm13, ymm7
-	vmovdqu [rsp + 20960], ymm7
-	vmovdqu [rsp + 14688], ymm7
 ; v39 = v48 ^ v39
 %line 606+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 15776]
-	vpxor ymm0, ymm0, [rsp + 18848]
+	vmovdqu ymm0, [rsp + 224]
+	vpxor ymm0, ymm0, [rsp + 320]
 ; v0 = v39 ^ v0
 %line 607+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 20928]
+	vpxor ymm0, ymm0, [rsp + 256]
 ; v18 = v0 ^ v18
 %line 608+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 21728]
+	vpxor ymm0, ymm0, [rsp + 288]
 ; v10 = v18 ^ v10
 %line 609+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
@@ -2343,7 +2108,7 @@ align 32
 ; v3 = v41 ^ v3
 %line 611+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
-	vmovdqu [rsp + 4224], ymm0
+	vmovdqu [rsp + 224], ymm0
 ; v45 = v45 & v24
 %line 612+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm11, ymm11, ymm9
@@ -2454,181 +2219,181 @@ align 32
 	vpand ymm9, ymm13, ymm9
 ; v21 = v21 ^ v40
 %line 648+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3616]
-	vpxor ymm0, ymm0, [rsp + 2432]
+	vmovdqu ymm0, [rsp + 0]
+	vpxor ymm0, ymm0, [rsp + 448]
 ; v21 = v21 ^ v2
 %line 649+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 3136]
+	vpxor ymm1, ymm0, [rsp + 864]
 ; v14 = v14 ^ v30
 %line 650+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3648]
-	vpxor ymm0, ymm0, [rsp + 2464]
+	vmovdqu ymm0, [rsp + 32]
+	vpxor ymm0, ymm0, [rsp + 480]
 ; v14 = v14 ^ v7
 %line 651+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm0, [rsp + 3168]
+	vpxor ymm2, ymm0, [rsp + 896]
 ; v6 = v6 ^ v34
 %line 652+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3712]
-	vpxor ymm0, ymm0, [rsp + 2496]
+	vmovdqu ymm0, [rsp + 64]
+	vpxor ymm0, ymm0, [rsp + 512]
 ; v6 = v6 ^ v11
 %line 653+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 3200]
+	vpxor ymm7, ymm0, [rsp + 928]
 ; v46 = v46 ^ v38
 %line 654+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3808]
-	vpxor ymm0, ymm0, [rsp + 2528]
+	vmovdqu ymm0, [rsp + 128]
+	vpxor ymm0, ymm0, [rsp + 544]
 ; v46 = v46 ^ v58
 %line 655+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsp + 3232]
+	vpxor ymm8, ymm0, [rsp + 960]
 ; v28 = v28 ^ v37
 %line 656+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3936]
-	vpxor ymm0, ymm0, [rsp + 2592]
+	vmovdqu ymm0, [rsp + 160]
+	vpxor ymm0, ymm0, [rsp + 576]
 ; v28 = v28 ^ v54
 %line 657+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm0, [rsp + 3296]
+	vpxor ymm10, ymm0, [rsp + 992]
 ; v26 = v26 ^ v33
 %line 658+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4096]
-	vpxor ymm0, ymm0, [rsp + 2688]
+	vmovdqu ymm0, [rsp + 192]
+	vpxor ymm0, ymm0, [rsp + 608]
 ; v26 = v26 ^ v50
 %line 659+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm0, [rsp + 3392]
+	vpxor ymm11, ymm0, [rsp + 1024]
 ; v3 = v3 ^ v15
 %line 660+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4224]
-	vpxor ymm0, ymm0, [rsp + 2816]
+	vmovdqu ymm0, [rsp + 224]
+	vpxor ymm0, ymm0, [rsp + 640]
 ; v3 = v3 ^ v56
 %line 661+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 3456]
-	vmovdqu [rsp + 11744], ymm0
+	vpxor ymm0, ymm0, [rsp + 1056]
+	vmovdqu [rsp + 0], ymm0
 ; v8 = v8 ^ v31
 %line 662+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 2912]
+	vpxor ymm6, ymm6, [rsp + 672]
 ; v8 = v8 ^ v52
 %line 663+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 3488]
+	vpxor ymm6, ymm6, [rsp + 96]
 ; v12 = v12 ^ v27
 %line 664+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 2976]
+	vpxor ymm5, ymm5, [rsp + 704]
 ; v12 = v12 ^ v9
 %line 665+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 3520]
+	vpxor ymm5, ymm5, [rsp + 1088]
 ; v16 = v16 ^ v36
 %line 666+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 3008]
+	vpxor ymm4, ymm4, [rsp + 736]
 ; v16 = v16 ^ v60
 %line 667+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 3552]
+	vpxor ymm4, ymm4, [rsp + 1120]
 ; v1 = v1 ^ v35
 %line 668+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 3040]
+	vpxor ymm3, ymm3, [rsp + 768]
 ; v1 = v1 ^ v4
 %line 669+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm3, [rsp + 3584]
+	vpxor ymm12, ymm3, [rsp + 1152]
 ; v5 = v5 ^ v49
 %line 670+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 3072]
+	vpxor ymm15, ymm15, [rsp + 800]
 ; v24 = v24 ^ v32
 %line 671+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm9, [rsp + 3104]
+	vpxor ymm13, ymm9, [rsp + 832]
 ; v31 = v21 ^ v31
 %line 672+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm1, [rsp + 2912]
+	vpxor ymm9, ymm1, [rsp + 672]
 ; v27 = v14 ^ v27
 %line 673+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm2, [rsp + 2976]
+	vpxor ymm3, ymm2, [rsp + 704]
 ; v36 = v6 ^ v36
 %line 674+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm7, [rsp + 3008]
+	vpxor ymm2, ymm7, [rsp + 736]
 ; v35 = v46 ^ v35
 %line 675+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm8, [rsp + 3040]
+	vpxor ymm7, ymm8, [rsp + 768]
 ; v49 = v28 ^ v49
 %line 676+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm10, [rsp + 3072]
+	vpxor ymm1, ymm10, [rsp + 800]
 ; v32 = v26 ^ v32
 %line 677+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm11, [rsp + 3104]
+	vpxor ymm8, ymm11, [rsp + 832]
 ; v2 = v8 ^ v2
 %line 678+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm6, [rsp + 3136]
+	vpxor ymm10, ymm6, [rsp + 864]
 ; v7 = v12 ^ v7
 %line 679+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 3168]
+	vpxor ymm0, ymm5, [rsp + 896]
 ; v11 = v16 ^ v11
 %line 680+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm4, [rsp + 3200]
+	vpxor ymm5, ymm4, [rsp + 928]
 ; v58 = v1 ^ v58
 %line 681+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm12, [rsp + 3232]
+	vpxor ymm6, ymm12, [rsp + 960]
 ; v54 = v5 ^ v54
 %line 682+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm15, [rsp + 3296]
+	vpxor ymm4, ymm15, [rsp + 992]
 ; v50 = v24 ^ v50
 %line 683+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm13, [rsp + 3392]
+	vpxor ymm11, ymm13, [rsp + 1024]
 ; v7 = v7 ^ v4
 %line 684+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 3584]
+	vpxor ymm12, ymm0, [rsp + 1152]
 ; v2 = v2 ^ v4
 %line 685+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm10, [rsp + 3584]
+	vpxor ymm0, ymm10, [rsp + 1152]
 ; v32 = v32 ^ v4
 %line 686+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm8, [rsp + 3584]
+	vpxor ymm10, ymm8, [rsp + 1152]
 ; v4 = v49 ^ v4
 %line 687+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 3584]
+	vpxor ymm1, ymm1, [rsp + 1152]
 ; v2 = v2 ^ v60
 %line 688+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsp + 3552]
+	vpxor ymm8, ymm0, [rsp + 1120]
 ; v3 = v3 ^ v60
 %line 689+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11744]
-	vpxor ymm0, ymm0, [rsp + 3552]
+	vmovdqu ymm0, [rsp + 0]
+	vpxor ymm0, ymm0, [rsp + 1120]
 ; v4 = v4 ^ v60
 %line 690+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm1, [rsp + 3552]
+	vpxor ymm13, ymm1, [rsp + 1120]
 ; v60 = v35 ^ v60
 %line 691+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm7, [rsp + 3552]
+	vpxor ymm1, ymm7, [rsp + 1120]
 ; v3 = v3 ^ v9
 %line 692+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 3520]
+	vpxor ymm7, ymm0, [rsp + 1088]
 ; v32 = v32 ^ v9
 %line 693+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm10, [rsp + 3520]
+	vpxor ymm0, ymm10, [rsp + 1088]
 ; v60 = v60 ^ v9
 %line 694+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm1, [rsp + 3520]
+	vpxor ymm10, ymm1, [rsp + 1088]
 ; v9 = v36 ^ v9
 %line 695+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm2, [rsp + 3520]
+	vpxor ymm1, ymm2, [rsp + 1088]
 ; v32 = v32 ^ v52
 %line 696+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm0, [rsp + 3488]
+	vpxor ymm2, ymm0, [rsp + 96]
 ; v4 = v4 ^ v52
 %line 697+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 3488]
+	vpxor ymm0, ymm13, [rsp + 96]
 ; v9 = v9 ^ v52
 %line 698+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm1, [rsp + 3488]
+	vpxor ymm13, ymm1, [rsp + 96]
 ; v52 = v27 ^ v52
 %line 699+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm3, [rsp + 3488]
+	vpxor ymm1, ymm3, [rsp + 96]
 ; v4 = v4 ^ v56
 %line 700+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm0, [rsp + 3456]
+	vpxor ymm3, ymm0, [rsp + 1056]
 ; v60 = v60 ^ v56
 %line 701+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm10, [rsp + 3456]
+	vpxor ymm0, ymm10, [rsp + 1056]
 ; v52 = v52 ^ v56
 %line 702+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm1, [rsp + 3456]
+	vpxor ymm10, ymm1, [rsp + 1056]
 ; v56 = v31 ^ v56
 %line 703+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm9, [rsp + 3456]
+	vpxor ymm1, ymm9, [rsp + 1056]
 ; v60 = v60 ^ v50
 %line 704+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm11
@@ -2640,7 +2405,7 @@ align 32
 	vpxor ymm1, ymm1, ymm11
 ; v50 = v15 ^ v50
 %line 707+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 2816]
+	vmovdqu ymm13, [rsp + 640]
 	vpxor ymm11, ymm13, ymm11
 ; v9 = v9 ^ v54
 %line 708+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -2653,7 +2418,7 @@ align 32
 	vpxor ymm11, ymm11, ymm4
 ; v54 = v33 ^ v54
 %line 711+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 2688]
+	vmovdqu ymm10, [rsp + 608]
 	vpxor ymm4, ymm10, ymm4
 ; v52 = v52 ^ v58
 %line 712+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -2666,7 +2431,7 @@ align 32
 	vpxor ymm4, ymm4, ymm6
 ; v58 = v37 ^ v58
 %line 715+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 2592]
+	vmovdqu ymm1, [rsp + 576]
 	vpxor ymm6, ymm1, ymm6
 ; v56 = v56 ^ v11
 %line 716+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -2679,7 +2444,7 @@ align 32
 	vpxor ymm6, ymm6, ymm5
 ; v11 = v38 ^ v11
 %line 719+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 2528]
+	vmovdqu ymm11, [rsp + 544]
 	vpxor ymm5, ymm11, ymm5
 ; v50 = v50 ^ v7
 %line 720+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -2692,40 +2457,40 @@ align 32
 	vpxor ymm5, ymm5, ymm12
 ; v7 = v34 ^ v7
 %line 723+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 2496]
+	vmovdqu ymm4, [rsp + 512]
 	vpxor ymm12, ymm4, ymm12
 ; v54 = v54 ^ v2
 %line 724+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
-	vmovdqu [rsp + 4256], ymm0
+	vmovdqu [rsp + 0], ymm0
 ; v58 = v58 ^ v2
 %line 725+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm6, ymm8
 ; v7 = v7 ^ v2
 %line 726+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm4, ymm12, ymm8
-	vmovdqu [rsp + 4288], ymm4
+	vmovdqu [rsp + 32], ymm4
 ; v2 = v30 ^ v2
 %line 727+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm6, [rsp + 2464]
+	vmovdqu ymm6, [rsp + 480]
 	vpxor ymm8, ymm6, ymm8
 ; v58 = v58 ^ v3
 %line 728+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
-	vmovdqu [rsp + 4320], ymm0
+	vmovdqu [rsp + 64], ymm0
 ; v11 = v11 ^ v3
 %line 729+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm7
-	vmovdqu [rsp + 4352], ymm0
+	vmovdqu [rsp + 96], ymm0
 ; v2 = v2 ^ v3
 %line 730+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm6, ymm8, ymm7
-	vmovdqu [rsp + 4384], ymm6
+	vmovdqu [rsp + 128], ymm6
 ; v3 = v40 ^ v3
 %line 731+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2432]
+	vmovdqu ymm0, [rsp + 448]
 	vpxor ymm0, ymm0, ymm7
-	vmovdqu [rsp + 4416], ymm0
+	vmovdqu [rsp + 160], ymm0
 ; v40 = v3 ^ v4
 %line 732+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm3
@@ -2735,7 +2500,7 @@ align 32
 ; v30 = v30 ^ v32
 %line 734+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
-	vmovdqu [rsp + 4448], ymm0
+	vmovdqu [rsp + 192], ymm0
 ; v34 = v2 ^ v56
 %line 735+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm1
@@ -2757,14 +2522,14 @@ align 32
 ; v37 = v37 ^ v32
 %line 741+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
-	vmovdqu [rsp + 4480], ymm0
+	vmovdqu [rsp + 224], ymm0
 ; v33 = v56 ^ v9
 %line 742+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm13
-	vmovdqu [rsp + 4512], ymm0
+	vmovdqu [rsp + 256], ymm0
 ; v15 = v11 ^ v52
 %line 743+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4352]
+	vmovdqu ymm0, [rsp + 96]
 	vpxor ymm0, ymm0, ymm10
 ; v15 = v15 ^ v9
 %line 744+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -2772,13 +2537,13 @@ align 32
 ; v15 = v15 ^ v32
 %line 745+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
-	vmovdqu [rsp + 4544], ymm0
+	vmovdqu [rsp + 288], ymm0
 ; v31 = v52 ^ v60
 %line 746+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm12, ymm10, ymm9
 ; v27 = v58 ^ v9
 %line 747+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4320]
+	vmovdqu ymm0, [rsp + 64]
 	vpxor ymm0, ymm0, ymm13
 ; v27 = v27 ^ v60
 %line 748+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -2788,7 +2553,7 @@ align 32
 	vpxor ymm8, ymm13, ymm3
 ; v35 = v54 ^ v60
 %line 750+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4256]
+	vmovdqu ymm0, [rsp + 0]
 	vpxor ymm0, ymm0, ymm9
 ; v35 = v35 ^ v4
 %line 751+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -2805,26 +2570,26 @@ align 32
 ; v40 = v40 ^ v49
 %line 755+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm15
-	vmovdqu [rsp + 4576], ymm5
+	vmovdqu [rsp + 320], ymm5
 ; v5 = v31 ^ v49
 %line 756+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm12, ymm15
 ; v5 = v5 ^ v24
 %line 757+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm0
-	vmovdqu [rsp + 4608], ymm5
+	vmovdqu [rsp + 352], ymm5
 ; v30 = v30 ^ v31
 %line 758+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 4448]
+	vmovdqu ymm5, [rsp + 192]
 	vpxor ymm5, ymm5, ymm12
-	vmovdqu [rsp + 4640], ymm5
+	vmovdqu [rsp + 192], ymm5
 ; v1 = v27 ^ v49
 %line 759+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm14, ymm15
 ; v1 = v1 ^ v24
 %line 760+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm0
-	vmovdqu [rsp + 4672], ymm5
+	vmovdqu [rsp + 384], ymm5
 ; v34 = v34 ^ v31
 %line 761+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm12
@@ -2837,11 +2602,11 @@ align 32
 ; v34 = v34 ^ v24
 %line 764+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm6, ymm0
-	vmovdqu [rsp + 4704], ymm5
+	vmovdqu [rsp + 416], ymm5
 ; v31 = v31 ^ v36
 %line 765+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm12, ymm8
-	vmovdqu [rsp + 4736], ymm5
+	vmovdqu [rsp + 448], ymm5
 ; v38 = v38 ^ v27
 %line 766+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm14
@@ -2851,24 +2616,24 @@ align 32
 ; v38 = v38 ^ v24
 %line 768+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm7, ymm0
-	vmovdqu [rsp + 4768], ymm5
+	vmovdqu [rsp + 480], ymm5
 ; v27 = v27 ^ v35
 %line 769+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm4
 ; v37 = v37 ^ v36
 %line 770+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 4480]
+	vmovdqu ymm5, [rsp + 224]
 	vpxor ymm5, ymm5, ymm8
 ; v37 = v37 ^ v35
 %line 771+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm6, ymm5, ymm4
-	vmovdqu [rsp + 4800], ymm6
+	vmovdqu [rsp + 224], ymm6
 ; v36 = v36 ^ v49
 %line 772+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm15
 ; v33 = v33 ^ v35
 %line 773+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 4512]
+	vmovdqu ymm5, [rsp + 256]
 	vpxor ymm5, ymm5, ymm4
 ; v33 = v33 ^ v49
 %line 774+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -2878,14 +2643,14 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; v49 = v15 ^ v49
 %line 776+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm7, [rsp + 4544]
+	vmovdqu ymm7, [rsp + 288]
 	vpxor ymm15, ymm7, ymm15
 ; v24 = v49 ^ v24
 %line 777+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm12, ymm15, ymm0
 ; v40 = v40 ^ v35
 %line 778+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4576]
+	vmovdqu ymm0, [rsp + 320]
 	vpxor ymm7, ymm0, ymm4
 ; v49 = v27 ^ v35
 %line 779+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -2893,41 +2658,41 @@ align 32
 ; v49 = v49 ^ v24
 %line 780+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
-	vmovdqu [rsp + 14720], ymm0
+	vmovdqu [rsp + 1248], ymm0
 ; v5 = v5 ^ v27
 %line 781+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4608]
+	vmovdqu ymm0, [rsp + 352]
 	vpxor ymm0, ymm0, ymm14
-	vmovdqu [rsp + 4832], ymm0
+	vmovdqu [rsp + 256], ymm0
 ; v15 = v37 ^ v35
 %line 782+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm6, ymm4
 ; v15 = v15 ^ v24
 %line 783+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
-	vmovdqu [rsp + 4864], ymm0
+	vmovdqu [rsp + 288], ymm0
 ; v30 = v30 ^ v27
 %line 784+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4640]
+	vmovdqu ymm0, [rsp + 192]
 	vpxor ymm0, ymm0, ymm14
 ; v30 = v30 ^ v37
 %line 785+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 4800]
+	vpxor ymm0, ymm0, [rsp + 224]
 ; v30 = v30 ^ v35
 %line 786+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 ; v30 = v30 ^ v24
 %line 787+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
-	vmovdqu [rsp + 11776], ymm0
+	vmovdqu [rsp + 1184], ymm0
 ; v27 = v27 ^ v36
 %line 788+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm8
-	vmovdqu [rsp + 11808], ymm0
+	vmovdqu [rsp + 1216], ymm0
 ; v1 = v1 ^ v37
 %line 789+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4672]
-	vpxor ymm0, ymm0, [rsp + 4800]
+	vmovdqu ymm0, [rsp + 384]
+	vpxor ymm0, ymm0, [rsp + 224]
 ; v1 = v1 ^ v36
 %line 790+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
@@ -2936,70 +2701,68 @@ align 32
 	vpxor ymm6, ymm0, ymm12
 ; v37 = v37 ^ v33
 %line 792+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4800]
+	vmovdqu ymm0, [rsp + 224]
 	vpxor ymm0, ymm0, ymm5
-	vmovdqu [rsp + 4896], ymm0
+	vmovdqu [rsp + 192], ymm0
 ; v34 = v34 ^ v36
 %line 793+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4704]
+	vmovdqu ymm0, [rsp + 416]
 	vpxor ymm0, ymm0, ymm8
-	vmovdqu [rsp + 4928], ymm0
 ; v34 = v34 ^ v33
 %line 794+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
-	vmovdqu [rsp + 4960], ymm0
+	vmovdqu [rsp + 224], ymm0
 ; v36 = v36 ^ v35
 %line 795+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm4
-	vmovdqu [rsp + 4992], ymm0
+	vmovdqu [rsp + 320], ymm0
 ; v31 = v31 ^ v33
 %line 796+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4736]
+	vmovdqu ymm0, [rsp + 448]
 	vpxor ymm0, ymm0, ymm5
 ; v31 = v31 ^ v35
 %line 797+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
-	vmovdqu [rsp + 5024], ymm0
+	vmovdqu [rsp + 352], ymm0
 ; v33 = v33 ^ v24
 %line 798+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm12
-	vmovdqu [rsp + 5056], ymm0
+	vmovdqu [rsp + 384], ymm0
 ; v35 = v38 ^ v35
 %line 799+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4768]
+	vmovdqu ymm0, [rsp + 480]
 	vpxor ymm4, ymm0, ymm4
 ; v24 = v35 ^ v24
 %line 800+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm12
-	vmovdqu [rsp + 5088], ymm0
+	vmovdqu [rsp + 416], ymm0
 ; v35 = v40 & v3
 %line 801+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 4416]
+	vmovdqu ymm5, [rsp + 160]
 	vpand ymm0, ymm7, ymm5
-	vmovdqu [rsp + 5120], ymm0
+	vmovdqu [rsp + 448], ymm0
 ; v38 = v40 & v2
 %line 802+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 4384]
+	vmovdqu ymm8, [rsp + 128]
 	vpand ymm0, ymm7, ymm8
 ; v16 = v49 & v3
 %line 803+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 14720]
+	vmovdqu ymm12, [rsp + 1248]
 	vpand ymm4, ymm12, ymm5
 ; v16 = v38 ^ v16
 %line 804+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
-	vmovdqu [rsp + 5152], ymm0
+	vmovdqu [rsp + 480], ymm0
 ; v38 = v40 & v7
 %line 805+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 4288]
+	vmovdqu ymm14, [rsp + 32]
 	vpand ymm15, ymm7, ymm14
-	vmovdqu [rsp + 11840], ymm15
 ; v12 = v49 & v2
 %line 806+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm8
 ; v8 = v5 & v3
 %line 807+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 4832]
+	vmovdqu ymm12, [rsp + 256]
 	vpand ymm4, ymm12, ymm5
 ; v12 = v38 ^ v12
 %line 808+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -3007,25 +2770,21 @@ align 32
 ; v8 = v12 ^ v8
 %line 809+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
-	vmovdqu [rsp + 5184], ymm0
+	vmovdqu [rsp + 512], ymm0
 ; v12 = v40 & v11
 %line 810+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4352]
-	vmovdqu [rsp + 21440], ymm0
+	vmovdqu ymm0, [rsp + 96]
 	vpand ymm15, ymm7, ymm0
-	vmovdqu [rsp + 11872], ymm15
 ; v38 = v49 & v7
 %line 811+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 14720]
+	vmovdqu ymm4, [rsp + 1248]
 	vpand ymm14, ymm4, ymm14
-	vmovdqu [rsp + 17280], ymm14
 ; v26 = v5 & v2
 %line 812+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm8, ymm12, ymm8
-	vmovdqu [rsp + 19840], ymm8
 ; v28 = v15 & v3
 %line 813+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4864]
+	vmovdqu ymm0, [rsp + 288]
 	vpand ymm5, ymm0, ymm5
 ; v38 = v12 ^ v38
 %line 814+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -3036,32 +2795,28 @@ align 32
 ; v28 = v26 ^ v28
 %line 816+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm8, ymm5
-	vmovdqu [rsp + 5216], ymm5
+	vmovdqu [rsp + 544], ymm5
 ; v26 = v40 & v58
 %line 817+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 4320]
+	vmovdqu ymm8, [rsp + 64]
 	vpand ymm14, ymm7, ymm8
-	vmovdqu [rsp + 5248], ymm14
 ; v38 = v49 & v11
 %line 818+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 21440]
+	vmovdqu ymm5, [rsp + 96]
 	vpand ymm5, ymm4, ymm5
 ; v12 = v5 & v7
 %line 819+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 4288]
-	vmovdqu [rsp + 13760], ymm4
+	vmovdqu ymm4, [rsp + 32]
 	vpand ymm12, ymm12, ymm4
 ; v46 = v15 & v2
 %line 820+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 4384]
-	vmovdqu [rsp + 13792], ymm4
+	vmovdqu ymm4, [rsp + 128]
 	vpand ymm15, ymm0, ymm4
 ; v6 = v30 & v3
 %line 821+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4416]
-	vmovdqu [rsp + 13824], ymm0
-	vmovdqu ymm4, [rsp + 11776]
-	vpand ymm4, ymm4, ymm0
+	vmovdqu ymm0, [rsp + 1184]
+	vmovdqu ymm4, [rsp + 160]
+	vpand ymm4, ymm0, ymm4
 ; v38 = v26 ^ v38
 %line 822+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm5
@@ -3074,52 +2829,44 @@ align 32
 ; v6 = v46 ^ v6
 %line 825+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm4
-	vmovdqu [rsp + 5280], ymm0
+	vmovdqu [rsp + 576], ymm0
 ; v46 = v40 & v54
 %line 826+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4256]
-	vmovdqu [rsp + 15904], ymm0
+	vmovdqu ymm0, [rsp + 0]
 	vpand ymm0, ymm7, ymm0
-	vmovdqu [rsp + 15872], ymm0
-	vmovdqu [rsp + 5312], ymm0
+	vmovdqu [rsp + 608], ymm0
 ; v12 = v49 & v58
 %line 827+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 14720]
+	vmovdqu ymm0, [rsp + 1248]
 	vpand ymm15, ymm0, ymm8
-	vmovdqu [rsp + 11904], ymm15
 ; v38 = v5 & v11
 %line 828+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4832]
-	vmovdqu [rsp + 15968], ymm0
-	vmovdqu ymm8, [rsp + 4352]
+	vmovdqu ymm8, [rsp + 96]
+	vmovdqu ymm0, [rsp + 256]
 	vpand ymm0, ymm0, ymm8
-	vmovdqu [rsp + 15936], ymm0
-	vmovdqu [rsp + 5344], ymm0
+	vmovdqu [rsp + 640], ymm0
 ; v26 = v15 & v7
 %line 829+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 4864]
-	vmovdqu ymm0, [rsp + 13760]
+	vmovdqu ymm4, [rsp + 288]
+	vmovdqu ymm0, [rsp + 32]
 	vpand ymm14, ymm4, ymm0
-	vmovdqu [rsp + 11936], ymm14
 ; v14 = v30 & v2
 %line 830+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11776]
-	vmovdqu ymm5, [rsp + 13792]
+	vmovdqu ymm0, [rsp + 1184]
+	vmovdqu ymm5, [rsp + 128]
 	vpand ymm12, ymm0, ymm5
-	vmovdqu [rsp + 11968], ymm12
 ; v21 = v27 & v3
 %line 831+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11808]
-	vmovdqu ymm5, [rsp + 13824]
+	vmovdqu ymm0, [rsp + 1216]
+	vmovdqu ymm5, [rsp + 160]
 	vpand ymm5, ymm0, ymm5
-	vmovdqu [rsp + 12000], ymm5
 ; v12 = v46 ^ v12
 %line 832+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 15872]
+	vmovdqu ymm0, [rsp + 608]
 	vpxor ymm0, ymm0, ymm15
 ; v38 = v12 ^ v38
 %line 833+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 15936]
+	vpxor ymm0, ymm0, [rsp + 640]
 ; v26 = v38 ^ v26
 %line 834+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
@@ -3129,40 +2876,36 @@ align 32
 ; v21 = v14 ^ v21
 %line 836+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
-	vmovdqu [rsp + 5376], ymm0
+	vmovdqu [rsp + 608], ymm0
 ; v14 = v40 & v50
 %line 837+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
-	vmovdqu [rsp + 5408], ymm12
 ; v26 = v49 & v54
 %line 838+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 14720]
-	vmovdqu ymm5, [rsp + 15904]
+	vmovdqu ymm0, [rsp + 1248]
+	vmovdqu ymm5, [rsp + 0]
 	vpand ymm5, ymm0, ymm5
-	vmovdqu [rsp + 12032], ymm5
 ; v38 = v5 & v58
 %line 839+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4320]
-	vmovdqu ymm14, [rsp + 15968]
+	vmovdqu ymm0, [rsp + 64]
+	vmovdqu ymm14, [rsp + 256]
 	vpand ymm14, ymm14, ymm0
-	vmovdqu [rsp + 5440], ymm14
 ; v12 = v15 & v11
 %line 840+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm15, ymm4, ymm8
 ; v46 = v30 & v7
 %line 841+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4288]
-	vmovdqu ymm4, [rsp + 11776]
+	vmovdqu ymm0, [rsp + 32]
+	vmovdqu ymm4, [rsp + 1184]
 	vpand ymm8, ymm4, ymm0
-	vmovdqu [rsp + 5472], ymm8
 ; v43 = v27 & v2
 %line 842+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4384]
-	vmovdqu ymm4, [rsp + 11808]
+	vmovdqu ymm0, [rsp + 128]
+	vmovdqu ymm4, [rsp + 1216]
 	vpand ymm4, ymm4, ymm0
 ; v29 = v1 & v3
 %line 843+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4416]
+	vmovdqu ymm0, [rsp + 160]
 	vpand ymm0, ymm6, ymm0
 ; v26 = v14 ^ v26
 %line 844+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -3182,54 +2925,44 @@ align 32
 ; v29 = v43 ^ v29
 %line 849+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm0
-	vmovdqu [rsp + 5504], ymm0
+	vmovdqu [rsp + 640], ymm0
 ; v43 = v49 & v50
 %line 850+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 14720]
+	vmovdqu ymm0, [rsp + 1248]
 	vpand ymm0, ymm0, ymm11
-	vmovdqu [rsp + 13856], ymm0
-	vmovdqu [rsp + 5536], ymm0
+	vmovdqu [rsp + 672], ymm0
 ; v46 = v5 & v54
 %line 851+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4832]
-	vmovdqu [rsp + 13888], ymm0
-	vmovdqu ymm4, [rsp + 4256]
-	vmovdqu [rsp + 13920], ymm4
+	vmovdqu ymm0, [rsp + 256]
+	vmovdqu ymm4, [rsp + 0]
 	vpand ymm15, ymm0, ymm4
-	vmovdqu [rsp + 12064], ymm15
 ; v12 = v15 & v58
 %line 852+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4864]
-	vmovdqu [rsp + 16032], ymm0
-	vmovdqu ymm4, [rsp + 4320]
-	vmovdqu [rsp + 16064], ymm4
+	vmovdqu ymm0, [rsp + 288]
+	vmovdqu ymm4, [rsp + 64]
 	vpand ymm0, ymm0, ymm4
-	vmovdqu [rsp + 16000], ymm0
-	vmovdqu [rsp + 5568], ymm0
+	vmovdqu [rsp + 704], ymm0
 ; v38 = v30 & v11
 %line 853+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 4352]
-	vmovdqu ymm0, [rsp + 11776]
+	vmovdqu ymm5, [rsp + 96]
+	vmovdqu ymm0, [rsp + 1184]
 	vpand ymm14, ymm0, ymm5
-	vmovdqu [rsp + 12096], ymm14
 ; v26 = v27 & v7
 %line 854+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 4288]
-	vmovdqu ymm0, [rsp + 11808]
+	vmovdqu ymm4, [rsp + 32]
+	vmovdqu ymm0, [rsp + 1216]
 	vpand ymm12, ymm0, ymm4
-	vmovdqu [rsp + 12128], ymm12
 ; v14 = v1 & v2
 %line 855+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4384]
+	vmovdqu ymm0, [rsp + 128]
 	vpand ymm8, ymm6, ymm0
-	vmovdqu [rsp + 12160], ymm8
 ; v46 = v43 ^ v46
 %line 856+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 13856]
+	vmovdqu ymm0, [rsp + 672]
 	vpxor ymm0, ymm0, ymm15
 ; v12 = v46 ^ v12
 %line 857+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 16000]
+	vpxor ymm0, ymm0, [rsp + 704]
 ; v38 = v12 ^ v38
 %line 858+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
@@ -3239,25 +2972,24 @@ align 32
 ; v14 = v26 ^ v14
 %line 860+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
-	vmovdqu [rsp + 5600], ymm0
+	vmovdqu [rsp + 672], ymm0
 ; v26 = v5 & v50
 %line 861+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 13888]
+	vmovdqu ymm0, [rsp + 256]
 	vpand ymm15, ymm0, ymm11
-	vmovdqu [rsp + 5632], ymm15
 ; v38 = v15 & v54
 %line 862+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 13920]
-	vmovdqu ymm8, [rsp + 16032]
+	vmovdqu ymm0, [rsp + 0]
+	vmovdqu ymm8, [rsp + 288]
 	vpand ymm12, ymm8, ymm0
 ; v12 = v30 & v58
 %line 863+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11776]
-	vmovdqu ymm8, [rsp + 16064]
+	vmovdqu ymm0, [rsp + 1184]
+	vmovdqu ymm8, [rsp + 64]
 	vpand ymm14, ymm0, ymm8
 ; v46 = v27 & v11
 %line 864+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 11808]
+	vmovdqu ymm8, [rsp + 1216]
 	vpand ymm5, ymm8, ymm5
 ; v43 = v1 & v7
 %line 865+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -3274,22 +3006,22 @@ align 32
 ; v43 = v46 ^ v43
 %line 869+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm4, ymm5, ymm4
-	vmovdqu [rsp + 5664], ymm4
+	vmovdqu [rsp + 704], ymm4
 ; v46 = v15 & v50
 %line 870+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 4864]
+	vmovdqu ymm4, [rsp + 288]
 	vpand ymm14, ymm4, ymm11
 ; v12 = v30 & v54
 %line 871+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 4256]
+	vmovdqu ymm5, [rsp + 0]
 	vpand ymm0, ymm0, ymm5
 ; v38 = v27 & v58
 %line 872+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 4320]
+	vmovdqu ymm12, [rsp + 64]
 	vpand ymm8, ymm8, ymm12
 ; v26 = v1 & v11
 %line 873+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 4352]
+	vmovdqu ymm4, [rsp + 96]
 	vpand ymm4, ymm6, ymm4
 ; v12 = v46 ^ v12
 %line 874+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -3300,14 +3032,14 @@ align 32
 ; v26 = v38 ^ v26
 %line 876+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
-	vmovdqu [rsp + 5696], ymm0
+	vmovdqu [rsp + 736], ymm0
 ; v38 = v30 & v50
 %line 877+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11776]
+	vmovdqu ymm0, [rsp + 1184]
 	vpand ymm0, ymm0, ymm11
 ; v12 = v27 & v54
 %line 878+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 11808]
+	vmovdqu ymm14, [rsp + 1216]
 	vpand ymm4, ymm14, ymm5
 ; v46 = v1 & v58
 %line 879+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -3318,7 +3050,7 @@ align 32
 ; v46 = v12 ^ v46
 %line 881+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm8
-	vmovdqu [rsp + 5728], ymm0
+	vmovdqu [rsp + 768], ymm0
 ; v12 = v27 & v50
 %line 882+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm14, ymm11
@@ -3328,27 +3060,27 @@ align 32
 ; v38 = v12 ^ v38
 %line 884+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
-	vmovdqu [rsp + 5760], ymm0
+	vmovdqu [rsp + 800], ymm0
 ; v12 = v1 & v50
 %line 885+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm6, ymm11
-	vmovdqu [rsp + 5792], ymm0
+	vmovdqu [rsp + 832], ymm0
 ; v18 = v37 & v56
 %line 886+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 4896]
+	vmovdqu ymm12, [rsp + 192]
 	vpand ymm0, ymm12, ymm1
-	vmovdqu [rsp + 5824], ymm0
+	vmovdqu [rsp + 864], ymm0
 ; v44 = v37 & v52
 %line 887+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm10
 ; v10 = v34 & v56
 %line 888+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 4960]
+	vmovdqu ymm8, [rsp + 224]
 	vpand ymm4, ymm8, ymm1
 ; v10 = v44 ^ v10
 %line 889+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
-	vmovdqu [rsp + 5856], ymm0
+	vmovdqu [rsp + 896], ymm0
 ; v44 = v37 & v9
 %line 890+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm13
@@ -3357,7 +3089,7 @@ align 32
 	vpand ymm4, ymm8, ymm10
 ; v0 = v36 & v56
 %line 892+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 4992]
+	vmovdqu ymm14, [rsp + 320]
 	vpand ymm5, ymm14, ymm1
 ; v47 = v44 ^ v47
 %line 893+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -3365,7 +3097,7 @@ align 32
 ; v0 = v47 ^ v0
 %line 894+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm5
-	vmovdqu [rsp + 5888], ymm0
+	vmovdqu [rsp + 928], ymm0
 ; v47 = v37 & v60
 %line 895+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm9
@@ -3377,7 +3109,7 @@ align 32
 	vpand ymm5, ymm14, ymm10
 ; v41 = v31 & v56
 %line 898+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 5024]
+	vmovdqu ymm8, [rsp + 352]
 	vpand ymm12, ymm8, ymm1
 ; v44 = v47 ^ v44
 %line 899+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -3388,140 +3120,126 @@ align 32
 ; v41 = v42 ^ v41
 %line 901+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm12
-	vmovdqu [rsp + 5920], ymm0
+	vmovdqu [rsp + 960], ymm0
 ; v42 = v37 & v4
 %line 902+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 4896]
-	vpand ymm15, ymm5, ymm3
-	vmovdqu [rsp + 5952], ymm15
+	vmovdqu ymm0, [rsp + 192]
+	vpand ymm0, ymm0, ymm3
+	vmovdqu [rsp + 992], ymm0
 ; v44 = v34 & v60
 %line 903+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 4960]
-	vpand ymm12, ymm4, ymm9
-	vmovdqu [rsp + 12192], ymm12
+	vmovdqu ymm15, [rsp + 224]
+	vpand ymm0, ymm15, ymm9
 ; v47 = v36 & v9
 %line 904+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm14, ymm14, ymm13
-	vmovdqu [rsp + 12224], ymm14
+	vpand ymm12, ymm14, ymm13
 ; v45 = v31 & v52
 %line 905+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm8, ymm8, ymm10
-	vmovdqu [rsp + 14752], ymm8
 ; v39 = v33 & v56
 %line 906+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5056]
-	vmovdqu [rsp + 20192], ymm0
-	vpand ymm0, ymm0, ymm1
-	vmovdqu [rsp + 17312], ymm0
+	vmovdqu ymm4, [rsp + 384]
+	vpand ymm5, ymm4, ymm1
 ; v44 = v42 ^ v44
 %line 907+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm15, ymm12
+	vmovdqu ymm14, [rsp + 992]
+	vpxor ymm0, ymm14, ymm0
 ; v47 = v44 ^ v47
 %line 908+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm14
+	vpxor ymm0, ymm0, ymm12
 ; v45 = v47 ^ v45
 %line 909+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm12, ymm8
+	vpxor ymm0, ymm0, ymm8
 ; v39 = v45 ^ v39
 %line 910+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm8, ymm0
-	vmovdqu [rsp + 5984], ymm0
+	vpxor ymm0, ymm0, ymm5
+	vmovdqu [rsp + 992], ymm0
 ; v45 = v37 & v32
 %line 911+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm2
-	vmovdqu [rsp + 16096], ymm0
-	vmovdqu [rsp + 6016], ymm0
+	vmovdqu ymm0, [rsp + 192]
+	vpand ymm0, ymm0, ymm2
+	vmovdqu [rsp + 1024], ymm0
 ; v47 = v34 & v4
 %line 912+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm15, ymm4, ymm3
-	vmovdqu [rsp + 12256], ymm15
+	vpand ymm0, ymm15, ymm3
 ; v44 = v36 & v60
 %line 913+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4992]
-	vmovdqu [rsp + 17888], ymm0
-	vpand ymm14, ymm0, ymm9
-	vmovdqu [rsp + 17856], ymm14
-	vmovdqu [rsp + 6048], ymm14
+	vmovdqu ymm5, [rsp + 320]
+	vpand ymm5, ymm5, ymm9
+	vmovdqu [rsp + 1056], ymm5
 ; v42 = v31 & v9
 %line 914+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5024]
-	vmovdqu [rsp + 20224], ymm0
-	vpand ymm12, ymm0, ymm13
-	vmovdqu [rsp + 12288], ymm12
+	vmovdqu ymm12, [rsp + 352]
+	vpand ymm8, ymm12, ymm13
 ; v48 = v33 & v52
 %line 915+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 20192]
-	vpand ymm8, ymm0, ymm10
-	vmovdqu [rsp + 12320], ymm8
+	vpand ymm14, ymm4, ymm10
 ; v13 = v24 & v56
 %line 916+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 5088]
+	vmovdqu ymm4, [rsp + 416]
 	vpand ymm5, ymm4, ymm1
-	vmovdqu [rsp + 14784], ymm5
 ; v47 = v45 ^ v47
 %line 917+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 16096]
-	vpxor ymm0, ymm0, ymm15
+	vmovdqu ymm15, [rsp + 1024]
+	vpxor ymm0, ymm15, ymm0
 ; v44 = v47 ^ v44
 %line 918+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
+	vpxor ymm0, ymm0, [rsp + 1056]
 ; v42 = v44 ^ v42
 %line 919+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
+	vpxor ymm0, ymm0, ymm8
 ; v48 = v42 ^ v48
 %line 920+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm14
 ; v13 = v48 ^ v13
 %line 921+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
-	vmovdqu [rsp + 6080], ymm0
+	vmovdqu [rsp + 1024], ymm0
 ; v48 = v34 & v32
 %line 922+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4960]
-	vpand ymm14, ymm0, ymm2
-	vmovdqu [rsp + 6112], ymm14
+	vmovdqu ymm0, [rsp + 224]
+	vpand ymm0, ymm0, ymm2
 ; v42 = v36 & v4
 %line 923+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 17888]
-	vpand ymm0, ymm0, ymm3
+	vmovdqu ymm5, [rsp + 320]
+	vpand ymm14, ymm5, ymm3
 ; v44 = v31 & v60
 %line 924+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 20224]
-	vpand ymm8, ymm5, ymm9
+	vpand ymm12, ymm12, ymm9
 ; v47 = v33 & v9
 %line 925+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 5056]
-	vpand ymm12, ymm5, ymm13
+	vmovdqu ymm5, [rsp + 384]
+	vpand ymm8, ymm5, ymm13
 ; v45 = v24 & v52
 %line 926+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm4, ymm4, ymm10
 ; v42 = v48 ^ v42
 %line 927+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm14, ymm0
+	vpxor ymm0, ymm0, ymm14
 ; v44 = v42 ^ v44
 %line 928+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm12, ymm0, ymm12
 ; v47 = v44 ^ v47
 %line 929+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
+	vpxor ymm8, ymm12, ymm8
 ; v45 = v47 ^ v45
 %line 930+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-	vmovdqu [rsp + 6144], ymm0
+	vpxor ymm0, ymm8, ymm4
+	vmovdqu [rsp + 1056], ymm0
 ; v47 = v36 & v32
 %line 931+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4992]
+	vmovdqu ymm0, [rsp + 320]
 	vpand ymm0, ymm0, ymm2
 ; v44 = v31 & v4
 %line 932+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 5024]
+	vmovdqu ymm12, [rsp + 352]
 	vpand ymm4, ymm12, ymm3
 ; v42 = v33 & v60
 %line 933+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm5, ymm5, ymm9
 ; v48 = v24 & v9
 %line 934+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 5088]
+	vmovdqu ymm8, [rsp + 416]
 	vpand ymm14, ymm8, ymm13
 ; v44 = v47 ^ v44
 %line 935+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -3532,13 +3250,13 @@ align 32
 ; v48 = v42 ^ v48
 %line 937+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm14
-	vmovdqu [rsp + 6176], ymm0
+	vmovdqu [rsp + 1088], ymm0
 ; v42 = v31 & v32
 %line 938+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm2
 ; v44 = v33 & v4
 %line 939+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 5056]
+	vmovdqu ymm12, [rsp + 384]
 	vpand ymm4, ymm12, ymm3
 ; v47 = v24 & v60
 %line 940+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -3549,7 +3267,7 @@ align 32
 ; v47 = v44 ^ v47
 %line 942+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm5
-	vmovdqu [rsp + 6208], ymm0
+	vmovdqu [rsp + 384], ymm0
 ; v44 = v33 & v32
 %line 943+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm2
@@ -3559,62 +3277,62 @@ align 32
 ; v42 = v44 ^ v42
 %line 945+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
-	vmovdqu [rsp + 6240], ymm0
+	vmovdqu [rsp + 1120], ymm0
 ; v44 = v24 & v32
 %line 946+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm2
-	vmovdqu [rsp + 6272], ymm0
+	vmovdqu [rsp + 1152], ymm0
 ; v37 = v40 ^ v37
 %line 947+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm7, [rsp + 4896]
+	vpxor ymm8, ymm7, [rsp + 192]
 ; v34 = v49 ^ v34
 %line 948+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 14720]
-	vpxor ymm14, ymm0, [rsp + 4960]
+	vmovdqu ymm0, [rsp + 1248]
+	vpxor ymm14, ymm0, [rsp + 224]
 ; v36 = v5 ^ v36
 %line 949+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4832]
-	vpxor ymm5, ymm0, [rsp + 4992]
+	vmovdqu ymm0, [rsp + 256]
+	vpxor ymm5, ymm0, [rsp + 320]
 ; v31 = v15 ^ v31
 %line 950+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4864]
-	vpxor ymm7, ymm0, [rsp + 5024]
+	vmovdqu ymm0, [rsp + 288]
+	vpxor ymm7, ymm0, [rsp + 352]
 ; v33 = v30 ^ v33
 %line 951+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11776]
+	vmovdqu ymm0, [rsp + 1184]
 	vpxor ymm4, ymm0, ymm12
 ; v24 = v27 ^ v24
 %line 952+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 11808]
-	vpxor ymm12, ymm0, [rsp + 5088]
+	vmovdqu ymm0, [rsp + 1216]
+	vpxor ymm12, ymm0, [rsp + 416]
 ; v56 = v3 ^ v56
 %line 953+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4416]
+	vmovdqu ymm0, [rsp + 160]
 	vpxor ymm15, ymm0, ymm1
 ; v52 = v2 ^ v52
 %line 954+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4384]
+	vmovdqu ymm0, [rsp + 128]
 	vpxor ymm10, ymm0, ymm10
 ; v9 = v7 ^ v9
 %line 955+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4288]
+	vmovdqu ymm0, [rsp + 32]
 	vpxor ymm13, ymm0, ymm13
 ; v60 = v11 ^ v60
 %line 956+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4352]
+	vmovdqu ymm0, [rsp + 96]
 	vpxor ymm9, ymm0, ymm9
 ; v4 = v58 ^ v4
 %line 957+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4320]
+	vmovdqu ymm0, [rsp + 64]
 	vpxor ymm3, ymm0, ymm3
 ; v32 = v54 ^ v32
 %line 958+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 4256]
+	vmovdqu ymm0, [rsp + 0]
 	vpxor ymm2, ymm0, ymm2
 ; v54 = v37 & v56
 %line 959+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
-	vmovdqu [rsp + 6304], ymm0
+	vmovdqu [rsp + 0], ymm0
 ; v58 = v37 & v52
 %line 960+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm10
@@ -3624,234 +3342,160 @@ align 32
 ; v11 = v58 ^ v11
 %line 962+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 6336], ymm0
+	vmovdqu [rsp + 32], ymm0
 ; v58 = v37 & v9
 %line 963+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm13
-	vmovdqu [rsp + 23904], ymm0
-	vmovdqu [rsp + 23392], ymm0
-	vmovdqu [rsp + 22432], ymm0
-	vmovdqu [rsp + 17920], ymm0
-	vmovdqu [rsp + 6368], ymm0
+	vmovdqu [rsp + 64], ymm0
 ; v7 = v34 & v52
 %line 964+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm14, ymm10
-	vmovdqu [rsp + 24192], ymm0
-	vmovdqu [rsp + 24032], ymm0
-	vmovdqu [rsp + 23584], ymm0
-	vmovdqu [rsp + 22880], ymm0
-	vmovdqu [rsp + 20448], ymm0
-	vmovdqu [rsp + 12352], ymm0
+	vmovdqu [rsp + 96], ymm0
 ; v2 = v36 & v56
 %line 965+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm5, ymm15
-	vmovdqu [rsp + 24096], ymm1
-	vmovdqu [rsp + 23776], ymm1
-	vmovdqu [rsp + 23200], ymm1
-	vmovdqu [rsp + 21760], ymm1
-	vmovdqu [rsp + 14816], ymm1
 ; v7 = v58 ^ v7
 %line 966+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 23904]
-	vpxor ymm0, ymm0, [rsp + 24192]
+	vmovdqu ymm0, [rsp + 64]
+	vpxor ymm0, ymm0, [rsp + 96]
 ; v2 = v7 ^ v2
 %line 967+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 6400], ymm0
+	vmovdqu [rsp + 64], ymm0
 ; v7 = v37 & v60
 %line 968+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm9
-	vmovdqu [rsp + 22656], ymm0
-	vmovdqu [rsp + 20992], ymm0
-	vmovdqu [rsp + 16128], ymm0
-	vmovdqu [rsp + 6432], ymm0
+	vmovdqu [rsp + 96], ymm0
 ; v58 = v34 & v9
 %line 969+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm14, ymm13
-	vmovdqu [rsp + 23040], ymm0
-	vmovdqu [rsp + 22080], ymm0
-	vmovdqu [rsp + 18944], ymm0
-	vmovdqu [rsp + 12384], ymm0
+	vmovdqu [rsp + 160], ymm0
 ; v3 = v36 & v52
 %line 970+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm5, ymm10
-	vmovdqu [rsp + 23648], ymm0
-	vmovdqu [rsp + 23264], ymm0
-	vmovdqu [rsp + 22688], ymm0
-	vmovdqu [rsp + 21024], ymm0
-	vmovdqu [rsp + 16160], ymm0
-	vmovdqu [rsp + 6464], ymm0
+	vmovdqu [rsp + 128], ymm0
 ; v27 = v31 & v56
 %line 971+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm7, ymm15
-	vmovdqu [rsp + 23456], ymm1
-	vmovdqu [rsp + 23072], ymm1
-	vmovdqu [rsp + 22112], ymm1
-	vmovdqu [rsp + 18976], ymm1
-	vmovdqu [rsp + 12416], ymm1
 ; v58 = v7 ^ v58
 %line 972+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 22656]
-	vpxor ymm0, ymm0, [rsp + 23040]
+	vmovdqu ymm0, [rsp + 96]
+	vpxor ymm0, ymm0, [rsp + 160]
 ; v3 = v58 ^ v3
 %line 973+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 23648]
+	vpxor ymm0, ymm0, [rsp + 128]
 ; v27 = v3 ^ v27
 %line 974+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 6496], ymm0
+	vmovdqu [rsp + 96], ymm0
 ; v3 = v37 & v4
 %line 975+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm3
-	vmovdqu [rsp + 19008], ymm0
-	vmovdqu [rsp + 13952], ymm0
-	vmovdqu [rsp + 6528], ymm0
+	vmovdqu [rsp + 128], ymm0
 ; v58 = v34 & v60
 %line 976+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm14, ymm9
-	vmovdqu [rsp + 22144], ymm0
-	vmovdqu [rsp + 19712], ymm0
-	vmovdqu [rsp + 17024], ymm0
-	vmovdqu [rsp + 12448], ymm0
+	vmovdqu [rsp + 224], ymm0
 ; v7 = v36 & v9
 %line 977+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm5, ymm13
-	vmovdqu [rsp + 21056], ymm0
-	vmovdqu [rsp + 16192], ymm0
-	vmovdqu [rsp + 6560], ymm0
+	vmovdqu [rsp + 160], ymm0
 ; v30 = v31 & v52
 %line 978+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm7, ymm10
-	vmovdqu [rsp + 22240], ymm0
-	vmovdqu [rsp + 21088], ymm0
-	vmovdqu [rsp + 16224], ymm0
-	vmovdqu [rsp + 6592], ymm0
+	vmovdqu [rsp + 192], ymm0
 ; v15 = v33 & v56
 %line 979+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm4, ymm15
-	vmovdqu [rsp + 21344], ymm1
-	vmovdqu [rsp + 19040], ymm1
-	vmovdqu [rsp + 12480], ymm1
 ; v58 = v3 ^ v58
 %line 980+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 19008]
-	vpxor ymm0, ymm0, [rsp + 22144]
-	vmovdqu [rsp + 19072], ymm0
-	vmovdqu [rsp + 12512], ymm0
+	vmovdqu ymm0, [rsp + 128]
+	vpxor ymm0, ymm0, [rsp + 224]
 ; v7 = v58 ^ v7
 %line 981+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 21056]
+	vpxor ymm0, ymm0, [rsp + 160]
 ; v30 = v7 ^ v30
 %line 982+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 22240]
+	vpxor ymm0, ymm0, [rsp + 192]
 ; v15 = v30 ^ v15
 %line 983+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 6624], ymm0
+	vmovdqu [rsp + 128], ymm0
 ; v30 = v37 & v32
 %line 984+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm2
-	vmovdqu [rsp + 19104], ymm0
-	vmovdqu [rsp + 13984], ymm0
-	vmovdqu [rsp + 6656], ymm0
+	vmovdqu [rsp + 160], ymm0
 ; v7 = v34 & v4
 %line 985+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm14, ymm3
-	vmovdqu [rsp + 19744], ymm0
-	vmovdqu [rsp + 17056], ymm0
-	vmovdqu [rsp + 12544], ymm0
+	vmovdqu [rsp + 288], ymm0
 ; v58 = v36 & v60
 %line 986+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm5, ymm9
-	vmovdqu [rsp + 19136], ymm0
-	vmovdqu [rsp + 14016], ymm0
-	vmovdqu [rsp + 6688], ymm0
+	vmovdqu [rsp + 192], ymm0
 ; v3 = v31 & v9
 %line 987+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm7, ymm13
-	vmovdqu [rsp + 19776], ymm0
-	vmovdqu [rsp + 16256], ymm0
-	vmovdqu [rsp + 6720], ymm0
+	vmovdqu [rsp + 224], ymm0
 ; v5 = v33 & v52
 %line 988+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm4, ymm10
-	vmovdqu [rsp + 21120], ymm0
-	vmovdqu [rsp + 16288], ymm0
-	vmovdqu [rsp + 6752], ymm0
+	vmovdqu [rsp + 256], ymm0
 ; v49 = v24 & v56
 %line 989+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm12, ymm15
-	vmovdqu [rsp + 17088], ymm1
-	vmovdqu [rsp + 12576], ymm1
 ; v7 = v30 ^ v7
 %line 990+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 19104]
-	vpxor ymm0, ymm0, [rsp + 19744]
-	vmovdqu [rsp + 19168], ymm0
-	vmovdqu [rsp + 12608], ymm0
+	vmovdqu ymm0, [rsp + 160]
+	vpxor ymm0, ymm0, [rsp + 288]
 ; v58 = v7 ^ v58
 %line 991+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 19136]
-	vmovdqu [rsp + 19200], ymm0
-	vmovdqu [rsp + 12640], ymm0
+	vpxor ymm0, ymm0, [rsp + 192]
 ; v3 = v58 ^ v3
 %line 992+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 19776]
-	vmovdqu [rsp + 17344], ymm0
+	vpxor ymm0, ymm0, [rsp + 224]
 ; v5 = v3 ^ v5
 %line 993+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 21120]
+	vpxor ymm0, ymm0, [rsp + 256]
 ; v49 = v5 ^ v49
 %line 994+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 6784], ymm0
+	vmovdqu [rsp + 160], ymm0
 ; v37 = v37 & v50
 %line 995+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm8, ymm11
-	vmovdqu [rsp + 16320], ymm0
-	vmovdqu [rsp + 6816], ymm0
+	vmovdqu [rsp + 192], ymm0
 ; v5 = v34 & v32
 %line 996+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm14, ymm2
-	vmovdqu [rsp + 19232], ymm0
-	vmovdqu [rsp + 12672], ymm0
+	vmovdqu [rsp + 288], ymm0
 ; v3 = v36 & v4
 %line 997+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm5, ymm3
-	vmovdqu [rsp + 21152], ymm0
-	vmovdqu [rsp + 16352], ymm0
-	vmovdqu [rsp + 6848], ymm0
+	vmovdqu [rsp + 224], ymm0
 ; v58 = v31 & v60
 %line 998+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm7, ymm9
-	vmovdqu [rsp + 21792], ymm0
-	vmovdqu [rsp + 16384], ymm0
-	vmovdqu [rsp + 6880], ymm0
+	vmovdqu [rsp + 256], ymm0
 ; v7 = v33 & v9
 %line 999+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm8, ymm4, ymm13
-	vmovdqu [rsp + 19264], ymm8
-	vmovdqu [rsp + 12704], ymm8
 ; v30 = v24 & v52
 %line 1000+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm12, ymm10
-	vmovdqu [rsp + 19296], ymm1
-	vmovdqu [rsp + 12736], ymm1
 ; v56 = v1 & v56
 %line 1001+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm15, ymm6, ymm15
-	vmovdqu [rsp + 21184], ymm15
-	vmovdqu [rsp + 14848], ymm15
 ; v5 = v37 ^ v5
 %line 1002+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 16320]
-	vpxor ymm0, ymm0, [rsp + 19232]
+	vmovdqu ymm0, [rsp + 192]
+	vpxor ymm0, ymm0, [rsp + 288]
 ; v3 = v5 ^ v3
 %line 1003+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 21152]
+	vpxor ymm0, ymm0, [rsp + 224]
 ; v58 = v3 ^ v58
 %line 1004+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 21792]
+	vpxor ymm0, ymm0, [rsp + 256]
 ; v7 = v58 ^ v7
 %line 1005+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
@@ -3861,7 +3505,7 @@ align 32
 ; v56 = v30 ^ v56
 %line 1007+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 6912], ymm0
+	vmovdqu [rsp + 192], ymm0
 ; v34 = v34 & v50
 %line 1008+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm14, ymm14, ymm11
@@ -3972,183 +3616,183 @@ align 32
 	vpand ymm11, ymm6, ymm11
 ; v54 = v54 ^ v35
 %line 1044+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 6304]
-	vpxor ymm0, ymm0, [rsp + 5120]
+	vmovdqu ymm0, [rsp + 0]
+	vpxor ymm0, ymm0, [rsp + 448]
 ; v54 = v54 ^ v18
 %line 1045+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 5824]
+	vpxor ymm1, ymm0, [rsp + 864]
 ; v11 = v11 ^ v16
 %line 1046+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 6336]
-	vpxor ymm0, ymm0, [rsp + 5152]
+	vmovdqu ymm0, [rsp + 32]
+	vpxor ymm0, ymm0, [rsp + 480]
 ; v11 = v11 ^ v10
 %line 1047+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm0, [rsp + 5856]
+	vpxor ymm4, ymm0, [rsp + 896]
 ; v2 = v2 ^ v8
 %line 1048+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 6400]
-	vpxor ymm0, ymm0, [rsp + 5184]
+	vmovdqu ymm0, [rsp + 64]
+	vpxor ymm0, ymm0, [rsp + 512]
 ; v2 = v2 ^ v0
 %line 1049+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 5888]
+	vpxor ymm5, ymm0, [rsp + 928]
 ; v27 = v27 ^ v28
 %line 1050+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 6496]
-	vpxor ymm0, ymm0, [rsp + 5216]
+	vmovdqu ymm0, [rsp + 96]
+	vpxor ymm0, ymm0, [rsp + 544]
 ; v27 = v27 ^ v41
 %line 1051+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm0, [rsp + 5920]
+	vpxor ymm6, ymm0, [rsp + 960]
 ; v15 = v15 ^ v6
 %line 1052+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 6624]
-	vpxor ymm0, ymm0, [rsp + 5280]
+	vmovdqu ymm0, [rsp + 128]
+	vpxor ymm0, ymm0, [rsp + 576]
 ; v15 = v15 ^ v39
 %line 1053+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 5984]
+	vpxor ymm7, ymm0, [rsp + 992]
 ; v49 = v49 ^ v21
 %line 1054+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 6784]
-	vpxor ymm0, ymm0, [rsp + 5376]
+	vmovdqu ymm0, [rsp + 160]
+	vpxor ymm0, ymm0, [rsp + 608]
 ; v49 = v49 ^ v13
 %line 1055+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsp + 6080]
+	vpxor ymm8, ymm0, [rsp + 1024]
 ; v56 = v56 ^ v29
 %line 1056+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 6912]
-	vpxor ymm0, ymm0, [rsp + 5504]
+	vmovdqu ymm0, [rsp + 192]
+	vpxor ymm0, ymm0, [rsp + 640]
 ; v56 = v56 ^ v45
 %line 1057+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6144]
+	vpxor ymm0, ymm0, [rsp + 1056]
 ; v52 = v52 ^ v14
 %line 1058+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 5600]
+	vpxor ymm10, ymm10, [rsp + 672]
 ; v52 = v52 ^ v48
 %line 1059+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 6176]
+	vpxor ymm10, ymm10, [rsp + 1088]
 ; v9 = v9 ^ v43
 %line 1060+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm13, [rsp + 5664]
+	vpxor ymm13, ymm13, [rsp + 704]
 ; v9 = v9 ^ v47
 %line 1061+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm13, [rsp + 6208]
+	vpxor ymm13, ymm13, [rsp + 384]
 ; v60 = v60 ^ v26
 %line 1062+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 5696]
+	vpxor ymm9, ymm9, [rsp + 736]
 ; v60 = v60 ^ v42
 %line 1063+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 6240]
+	vpxor ymm9, ymm9, [rsp + 1120]
 ; v4 = v4 ^ v46
 %line 1064+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 5728]
+	vpxor ymm3, ymm3, [rsp + 768]
 ; v4 = v4 ^ v44
 %line 1065+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm3, [rsp + 6272]
+	vpxor ymm12, ymm3, [rsp + 1152]
 ; v32 = v32 ^ v38
 %line 1066+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 5760]
+	vpxor ymm2, ymm2, [rsp + 800]
 ; v50 = v50 ^ v12
 %line 1067+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm11, [rsp + 5792]
+	vpxor ymm14, ymm11, [rsp + 832]
 ; v14 = v54 ^ v14
 %line 1068+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 5600]
+	vpxor ymm11, ymm1, [rsp + 672]
 ; v43 = v11 ^ v43
 %line 1069+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 5664]
+	vpxor ymm4, ymm4, [rsp + 704]
 ; v26 = v2 ^ v26
 %line 1070+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm5, [rsp + 5696]
+	vpxor ymm3, ymm5, [rsp + 736]
 ; v46 = v27 ^ v46
 %line 1071+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm6, [rsp + 5728]
+	vpxor ymm5, ymm6, [rsp + 768]
 ; v38 = v15 ^ v38
 %line 1072+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm7, [rsp + 5760]
+	vpxor ymm15, ymm7, [rsp + 800]
 ; v12 = v49 ^ v12
 %line 1073+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 5792]
+	vpxor ymm8, ymm8, [rsp + 832]
 ; v18 = v52 ^ v18
 %line 1074+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm10, [rsp + 5824]
+	vpxor ymm1, ymm10, [rsp + 864]
 ; v10 = v9 ^ v10
 %line 1075+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm13, [rsp + 5856]
+	vpxor ymm10, ymm13, [rsp + 896]
 ; v0 = v60 ^ v0
 %line 1076+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 5888]
+	vpxor ymm9, ymm9, [rsp + 928]
 ; v41 = v4 ^ v41
 %line 1077+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm12, [rsp + 5920]
+	vpxor ymm7, ymm12, [rsp + 960]
 ; v39 = v32 ^ v39
 %line 1078+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm2, [rsp + 5984]
+	vpxor ymm6, ymm2, [rsp + 992]
 ; v13 = v50 ^ v13
 %line 1079+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm14, [rsp + 6080]
+	vpxor ymm12, ymm14, [rsp + 1024]
 ; v10 = v10 ^ v44
 %line 1080+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 6272]
+	vpxor ymm10, ymm10, [rsp + 1152]
 ; v18 = v18 ^ v44
 %line 1081+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 6272]
+	vpxor ymm1, ymm1, [rsp + 1152]
 ; v12 = v12 ^ v44
 %line 1082+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 6272]
+	vpxor ymm8, ymm8, [rsp + 1152]
 ; v44 = v38 ^ v44
 %line 1083+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm15, [rsp + 6272]
+	vpxor ymm2, ymm15, [rsp + 1152]
 ; v18 = v18 ^ v42
 %line 1084+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm1, [rsp + 6240]
+	vpxor ymm13, ymm1, [rsp + 1120]
 ; v56 = v56 ^ v42
 %line 1085+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6240]
+	vpxor ymm0, ymm0, [rsp + 1120]
 ; v44 = v44 ^ v42
 %line 1086+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 6240]
+	vpxor ymm2, ymm2, [rsp + 1120]
 ; v42 = v46 ^ v42
 %line 1087+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm5, [rsp + 6240]
+	vpxor ymm1, ymm5, [rsp + 1120]
 ; v56 = v56 ^ v47
 %line 1088+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 6208]
+	vpxor ymm5, ymm0, [rsp + 384]
 ; v12 = v12 ^ v47
 %line 1089+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm8, [rsp + 6208]
+	vpxor ymm0, ymm8, [rsp + 384]
 ; v42 = v42 ^ v47
 %line 1090+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm1, [rsp + 6208]
+	vpxor ymm8, ymm1, [rsp + 384]
 ; v47 = v26 ^ v47
 %line 1091+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm3, [rsp + 6208]
+	vpxor ymm1, ymm3, [rsp + 384]
 ; v12 = v12 ^ v48
 %line 1092+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm0, [rsp + 6176]
+	vpxor ymm3, ymm0, [rsp + 1088]
 ; v44 = v44 ^ v48
 %line 1093+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm2, [rsp + 6176]
+	vpxor ymm0, ymm2, [rsp + 1088]
 ; v47 = v47 ^ v48
 %line 1094+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm1, [rsp + 6176]
+	vpxor ymm2, ymm1, [rsp + 1088]
 ; v48 = v43 ^ v48
 %line 1095+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm4, [rsp + 6176]
+	vpxor ymm1, ymm4, [rsp + 1088]
 ; v44 = v44 ^ v45
 %line 1096+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm0, [rsp + 6144]
+	vpxor ymm4, ymm0, [rsp + 1056]
 ; v42 = v42 ^ v45
 %line 1097+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm8, [rsp + 6144]
+	vpxor ymm0, ymm8, [rsp + 1056]
 ; v48 = v48 ^ v45
 %line 1098+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm1, [rsp + 6144]
+	vpxor ymm8, ymm1, [rsp + 1056]
 ; v45 = v14 ^ v45
 %line 1099+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm11, [rsp + 6144]
+	vpxor ymm1, ymm11, [rsp + 1056]
 ; v42 = v42 ^ v13
 %line 1100+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
-	vmovdqu [rsp + 6944], ymm0
+	vmovdqu [rsp + 0], ymm0
 ; v47 = v47 ^ v13
 %line 1101+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm12
@@ -4157,12 +3801,12 @@ align 32
 	vpxor ymm2, ymm1, ymm12
 ; v13 = v29 ^ v13
 %line 1103+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 5504]
+	vmovdqu ymm1, [rsp + 640]
 	vpxor ymm12, ymm1, ymm12
 ; v47 = v47 ^ v39
 %line 1104+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm6
-	vmovdqu [rsp + 6976], ymm0
+	vmovdqu [rsp + 32], ymm0
 ; v48 = v48 ^ v39
 %line 1105+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm6
@@ -4171,12 +3815,12 @@ align 32
 	vpxor ymm12, ymm12, ymm6
 ; v39 = v21 ^ v39
 %line 1107+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 5376]
+	vmovdqu ymm1, [rsp + 608]
 	vpxor ymm6, ymm1, ymm6
 ; v48 = v48 ^ v41
 %line 1108+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
-	vmovdqu [rsp + 7008], ymm0
+	vmovdqu [rsp + 64], ymm0
 ; v45 = v45 ^ v41
 %line 1109+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm7
@@ -4185,12 +3829,12 @@ align 32
 	vpxor ymm6, ymm6, ymm7
 ; v41 = v6 ^ v41
 %line 1111+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 5280]
+	vmovdqu ymm1, [rsp + 576]
 	vpxor ymm7, ymm1, ymm7
 ; v45 = v45 ^ v0
 %line 1112+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm9
-	vmovdqu [rsp + 7040], ymm0
+	vmovdqu [rsp + 96], ymm0
 ; v13 = v13 ^ v0
 %line 1113+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm12, ymm9
@@ -4199,12 +3843,12 @@ align 32
 	vpxor ymm7, ymm7, ymm9
 ; v0 = v28 ^ v0
 %line 1115+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 5216]
+	vmovdqu ymm1, [rsp + 544]
 	vpxor ymm9, ymm1, ymm9
 ; v13 = v13 ^ v10
 %line 1116+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
-	vmovdqu [rsp + 7072], ymm0
+	vmovdqu [rsp + 128], ymm0
 ; v39 = v39 ^ v10
 %line 1117+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm6, ymm10
@@ -4213,46 +3857,46 @@ align 32
 	vpxor ymm9, ymm9, ymm10
 ; v10 = v8 ^ v10
 %line 1119+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 5184]
+	vmovdqu ymm1, [rsp + 512]
 	vpxor ymm10, ymm1, ymm10
 ; v39 = v39 ^ v18
 %line 1120+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm13
-	vmovdqu [rsp + 7104], ymm0
+	vmovdqu [rsp + 160], ymm0
 ; v41 = v41 ^ v18
 %line 1121+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm13
 ; v10 = v10 ^ v18
 %line 1122+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm8, ymm10, ymm13
-	vmovdqu [rsp + 7136], ymm8
+	vmovdqu [rsp + 192], ymm8
 ; v18 = v16 ^ v18
 %line 1123+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 5152]
+	vmovdqu ymm1, [rsp + 480]
 	vpxor ymm13, ymm1, ymm13
 ; v41 = v41 ^ v56
 %line 1124+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
-	vmovdqu [rsp + 7168], ymm0
+	vmovdqu [rsp + 224], ymm0
 ; v0 = v0 ^ v56
 %line 1125+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm9, ymm5
-	vmovdqu [rsp + 7200], ymm0
+	vmovdqu [rsp + 256], ymm0
 ; v18 = v18 ^ v56
 %line 1126+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm13, ymm5
-	vmovdqu [rsp + 7232], ymm1
+	vmovdqu [rsp + 288], ymm1
 ; v56 = v35 ^ v56
 %line 1127+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5120]
+	vmovdqu ymm0, [rsp + 448]
 	vpxor ymm0, ymm0, ymm5
-	vmovdqu [rsp + 7264], ymm0
+	vmovdqu [rsp + 320], ymm0
 ; v35 = v56 ^ v44
 %line 1128+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm4
 ; v16 = v45 ^ v44
 %line 1129+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 7040]
+	vmovdqu ymm9, [rsp + 96]
 	vpxor ymm0, ymm9, ymm4
 ; v16 = v16 ^ v12
 %line 1130+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4262,7 +3906,7 @@ align 32
 	vpxor ymm2, ymm1, ymm9
 ; v28 = v48 ^ v44
 %line 1132+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 7008]
+	vmovdqu ymm1, [rsp + 64]
 	vpxor ymm0, ymm1, ymm4
 ; v28 = v28 ^ v12
 %line 1133+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4281,45 +3925,45 @@ align 32
 	vpxor ymm10, ymm0, ymm3
 ; v21 = v45 ^ v47
 %line 1138+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 6976]
+	vpxor ymm9, ymm9, [rsp + 32]
 ; v29 = v0 ^ v48
 %line 1139+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7200]
+	vmovdqu ymm0, [rsp + 256]
 	vpxor ymm0, ymm0, ymm1
 ; v29 = v29 ^ v47
 %line 1140+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6976]
+	vpxor ymm0, ymm0, [rsp + 32]
 ; v29 = v29 ^ v12
 %line 1141+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm3
 ; v14 = v48 ^ v42
 %line 1142+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 6944]
+	vpxor ymm11, ymm1, [rsp + 0]
 ; v43 = v41 ^ v47
 %line 1143+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7168]
-	vpxor ymm0, ymm0, [rsp + 6976]
+	vmovdqu ymm0, [rsp + 224]
+	vpxor ymm0, ymm0, [rsp + 32]
 ; v43 = v43 ^ v42
 %line 1144+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm0, [rsp + 6944]
+	vpxor ymm13, ymm0, [rsp + 0]
 ; v26 = v47 ^ v44
 %line 1145+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 6976]
+	vmovdqu ymm0, [rsp + 32]
 	vpxor ymm8, ymm0, ymm4
 ; v46 = v39 ^ v42
 %line 1146+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7104]
-	vpxor ymm0, ymm0, [rsp + 6944]
+	vmovdqu ymm0, [rsp + 160]
+	vpxor ymm0, ymm0, [rsp + 0]
 ; v46 = v46 ^ v44
 %line 1147+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm4
 ; v38 = v42 ^ v12
 %line 1148+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 6944]
+	vmovdqu ymm0, [rsp + 0]
 	vpxor ymm1, ymm0, ymm3
 ; v50 = v13 ^ v44
 %line 1149+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7072]
+	vmovdqu ymm0, [rsp + 128]
 	vpxor ymm0, ymm0, ymm4
 ; v50 = v50 ^ v12
 %line 1150+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4333,7 +3977,7 @@ align 32
 ; v32 = v32 ^ v50
 %line 1153+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 7296], ymm0
+	vmovdqu [rsp + 352], ymm0
 ; v16 = v16 ^ v14
 %line 1154+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm11
@@ -4343,7 +3987,7 @@ align 32
 ; v4 = v4 ^ v50
 %line 1156+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 7328], ymm0
+	vmovdqu [rsp + 384], ymm0
 ; v8 = v8 ^ v14
 %line 1157+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
@@ -4356,11 +4000,11 @@ align 32
 ; v8 = v8 ^ v50
 %line 1160+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm15
-	vmovdqu [rsp + 7360], ymm0
+	vmovdqu [rsp + 416], ymm0
 ; v14 = v14 ^ v26
 %line 1161+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm8
-	vmovdqu [rsp + 7392], ymm0
+	vmovdqu [rsp + 448], ymm0
 ; v28 = v28 ^ v43
 %line 1162+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm13
@@ -4370,7 +4014,7 @@ align 32
 ; v28 = v28 ^ v50
 %line 1164+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm15
-	vmovdqu [rsp + 7424], ymm0
+	vmovdqu [rsp + 480], ymm0
 ; v43 = v43 ^ v46
 %line 1165+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm14
@@ -4409,7 +4053,7 @@ align 32
 	vpxor ymm1, ymm0, ymm15
 ; v32 = v32 ^ v43
 %line 1177+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7296]
+	vmovdqu ymm0, [rsp + 352]
 	vpxor ymm2, ymm0, ymm13
 ; v29 = v6 ^ v46
 %line 1178+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4434,7 +4078,7 @@ align 32
 	vpxor ymm13, ymm13, ymm8
 ; v4 = v4 ^ v6
 %line 1185+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 7328]
+	vmovdqu ymm5, [rsp + 384]
 	vpxor ymm5, ymm5, ymm10
 ; v4 = v4 ^ v26
 %line 1186+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4442,13 +4086,13 @@ align 32
 ; v4 = v4 ^ v50
 %line 1187+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm15
-	vmovdqu [rsp + 7456], ymm5
+	vmovdqu [rsp + 352], ymm5
 ; v6 = v6 ^ v21
 %line 1188+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm9
 ; v8 = v8 ^ v26
 %line 1189+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 7360]
+	vmovdqu ymm5, [rsp + 416]
 	vpxor ymm5, ymm5, ymm8
 ; v8 = v8 ^ v21
 %line 1190+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4458,7 +4102,7 @@ align 32
 	vpxor ymm8, ymm8, ymm14
 ; v14 = v14 ^ v21
 %line 1192+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 7392]
+	vmovdqu ymm5, [rsp + 448]
 	vpxor ymm5, ymm5, ymm9
 ; v14 = v14 ^ v46
 %line 1193+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4468,7 +4112,7 @@ align 32
 	vpxor ymm9, ymm9, ymm15
 ; v46 = v28 ^ v46
 %line 1195+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 7424]
+	vmovdqu ymm12, [rsp + 480]
 	vpxor ymm14, ymm12, ymm14
 ; v50 = v46 ^ v50
 %line 1196+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4491,7 +4135,7 @@ align 32
 ; v28 = v28 ^ v50
 %line 1202+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm15
-	vmovdqu [rsp + 7488], ymm1
+	vmovdqu [rsp + 384], ymm1
 ; v32 = v32 ^ v6
 %line 1203+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm10
@@ -4507,7 +4151,7 @@ align 32
 ; v6 = v6 ^ v26
 %line 1207+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm10, ymm8
-	vmovdqu [rsp + 7520], ymm1
+	vmovdqu [rsp + 416], ymm1
 ; v29 = v29 ^ v8
 %line 1208+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
@@ -4517,7 +4161,7 @@ align 32
 ; v29 = v29 ^ v50
 %line 1210+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 7552], ymm0
+	vmovdqu [rsp + 448], ymm0
 ; v8 = v8 ^ v14
 %line 1211+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm5
@@ -4541,7 +4185,7 @@ align 32
 	vpxor ymm5, ymm5, ymm15
 ; v21 = v4 ^ v21
 %line 1218+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7456]
+	vmovdqu ymm0, [rsp + 352]
 	vpxor ymm9, ymm0, ymm9
 ; v50 = v21 ^ v50
 %line 1219+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4564,7 +4208,7 @@ align 32
 ; v4 = v4 ^ v50
 %line 1225+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 7584], ymm0
+	vmovdqu [rsp + 352], ymm0
 ; v38 = v38 ^ v8
 %line 1226+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm11
@@ -4577,14 +4221,14 @@ align 32
 ; v38 = v38 ^ v50
 %line 1229+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm15
-	vmovdqu [rsp + 7616], ymm0
+	vmovdqu [rsp + 480], ymm0
 ; v8 = v8 ^ v26
 %line 1230+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm8
-	vmovdqu [rsp + 7648], ymm0
+	vmovdqu [rsp + 512], ymm0
 ; v28 = v28 ^ v16
 %line 1231+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7488]
+	vmovdqu ymm0, [rsp + 384]
 	vpxor ymm0, ymm0, ymm7
 ; v28 = v28 ^ v26
 %line 1232+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4592,7 +4236,7 @@ align 32
 ; v28 = v28 ^ v50
 %line 1233+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 7680], ymm0
+	vmovdqu [rsp + 384], ymm0
 ; v16 = v16 ^ v43
 %line 1234+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm13
@@ -4607,7 +4251,7 @@ align 32
 	vpxor ymm8, ymm8, ymm5
 ; v6 = v6 ^ v43
 %line 1238+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7520]
+	vmovdqu ymm0, [rsp + 416]
 	vpxor ymm0, ymm0, ymm13
 ; v6 = v6 ^ v14
 %line 1239+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4617,7 +4261,7 @@ align 32
 	vpxor ymm13, ymm13, ymm15
 ; v14 = v29 ^ v14
 %line 1241+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7552]
+	vmovdqu ymm0, [rsp + 448]
 	vpxor ymm5, ymm0, ymm5
 ; v50 = v14 ^ v50
 %line 1242+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4655,10 +4299,10 @@ align 32
 ; v16 = v16 ^ v26
 %line 1253+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm6, ymm7, ymm8
-	vmovdqu [rsp + 14880], ymm6
+	vmovdqu [rsp + 1312], ymm6
 ; v4 = v4 ^ v32
 %line 1254+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm6, [rsp + 7584]
+	vmovdqu ymm6, [rsp + 352]
 	vpxor ymm6, ymm6, ymm2
 ; v4 = v4 ^ v26
 %line 1255+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4669,47 +4313,47 @@ align 32
 ; v32 = v32 ^ v6
 %line 1257+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
-	vmovdqu [rsp + 7712], ymm2
+	vmovdqu [rsp + 352], ymm2
 ; v38 = v38 ^ v26
 %line 1258+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 7616]
+	vmovdqu ymm2, [rsp + 480]
 	vpxor ymm2, ymm2, ymm8
 ; v38 = v38 ^ v6
 %line 1259+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
-	vmovdqu [rsp + 7744], ymm2
+	vmovdqu [rsp + 416], ymm2
 ; v26 = v26 ^ v43
 %line 1260+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm8, ymm13
-	vmovdqu [rsp + 12768], ymm2
+	vmovdqu [rsp + 1152], ymm2
 ; v8 = v8 ^ v6
 %line 1261+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 7648]
+	vmovdqu ymm2, [rsp + 512]
 	vpxor ymm2, ymm2, ymm9
 ; v8 = v8 ^ v43
 %line 1262+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
-	vmovdqu [rsp + 7776], ymm2
+	vmovdqu [rsp + 448], ymm2
 ; v6 = v6 ^ v50
 %line 1263+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm9, ymm15
-	vmovdqu [rsp + 12800], ymm2
+	vmovdqu [rsp + 1184], ymm2
 ; v43 = v28 ^ v43
 %line 1264+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 7680]
+	vmovdqu ymm2, [rsp + 384]
 	vpxor ymm13, ymm2, ymm13
 ; v50 = v43 ^ v50
 %line 1265+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm13, ymm15
-	vmovdqu [rsp + 12832], ymm2
+	vmovdqu [rsp + 1216], ymm2
 ; v43 = v35 & v56
 %line 1266+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 7264]
+	vmovdqu ymm11, [rsp + 320]
 	vpand ymm2, ymm12, ymm11
-	vmovdqu [rsp + 7808], ymm2
+	vmovdqu [rsp + 384], ymm2
 ; v28 = v35 & v18
 %line 1267+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 7232]
+	vmovdqu ymm9, [rsp + 288]
 	vpand ymm2, ymm12, ymm9
 ; v60 = v14 & v56
 %line 1268+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4717,10 +4361,10 @@ align 32
 ; v60 = v28 ^ v60
 %line 1269+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
-	vmovdqu [rsp + 7840], ymm2
+	vmovdqu [rsp + 480], ymm2
 ; v28 = v35 & v10
 %line 1270+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 7136]
+	vmovdqu ymm13, [rsp + 192]
 	vpand ymm2, ymm12, ymm13
 ; v9 = v14 & v18
 %line 1271+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4734,10 +4378,10 @@ align 32
 ; v52 = v9 ^ v52
 %line 1274+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm8
-	vmovdqu [rsp + 7872], ymm2
+	vmovdqu [rsp + 512], ymm2
 ; v9 = v35 & v0
 %line 1275+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 7200]
+	vmovdqu ymm14, [rsp + 256]
 	vpand ymm2, ymm12, ymm14
 ; v28 = v14 & v10
 %line 1276+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4757,36 +4401,30 @@ align 32
 ; v15 = v49 ^ v15
 %line 1281+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm8, ymm9
-	vmovdqu [rsp + 7904], ymm2
+	vmovdqu [rsp + 544], ymm2
 ; v49 = v35 & v41
 %line 1282+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 7168]
+	vmovdqu ymm8, [rsp + 224]
 	vpand ymm2, ymm12, ymm8
-	vmovdqu [rsp + 20256], ymm2
-	vmovdqu [rsp + 7936], ymm2
+	vmovdqu [rsp + 576], ymm2
 ; v28 = v14 & v0
 %line 1283+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm15, ymm5, ymm14
-	vmovdqu [rsp + 12864], ymm15
 ; v9 = v21 & v10
 %line 1284+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 7136]
+	vmovdqa ymm11, ymm13
 	vpand ymm14, ymm1, ymm11
-	vmovdqu [rsp + 12896], ymm14
 ; v27 = v29 & v18
 %line 1285+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm7, [rsp + 7232]
+	vmovdqu ymm7, [rsp + 288]
 	vpand ymm13, ymm0, ymm7
-	vmovdqu [rsp + 14912], ymm13
 ; v2 = v46 & v56
 %line 1286+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 7264]
-	vmovdqu [rsp + 21472], ymm2
+	vmovdqu ymm2, [rsp + 320]
 	vpand ymm9, ymm10, ymm2
-	vmovdqu [rsp + 17376], ymm9
 ; v28 = v49 ^ v28
 %line 1287+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 20256]
+	vmovdqu ymm2, [rsp + 576]
 	vpxor ymm2, ymm2, ymm15
 ; v9 = v28 ^ v9
 %line 1288+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4797,38 +4435,33 @@ align 32
 ; v2 = v27 ^ v2
 %line 1290+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
-	vmovdqu [rsp + 7968], ymm2
+	vmovdqu [rsp + 576], ymm2
 ; v27 = v35 & v39
 %line 1291+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 7104]
+	vmovdqu ymm9, [rsp + 160]
 	vpand ymm2, ymm12, ymm9
-	vmovdqu [rsp + 22304], ymm2
-	vmovdqu [rsp + 8000], ymm2
+	vmovdqu [rsp + 608], ymm2
 ; v9 = v14 & v41
 %line 1292+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm2, ymm5, ymm8
-	vmovdqu [rsp + 12928], ymm2
 ; v28 = v21 & v0
 %line 1293+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 7200]
+	vmovdqu ymm8, [rsp + 256]
 	vpand ymm13, ymm1, ymm8
-	vmovdqu [rsp + 8032], ymm13
 ; v49 = v29 & v10
 %line 1294+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm11, ymm0, ymm11
-	vmovdqu [rsp + 17408], ymm11
 ; v11 = v46 & v18
 %line 1295+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm14, ymm10, ymm7
-	vmovdqu [rsp + 19872], ymm14
 ; v54 = v16 & v56
 %line 1296+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm7, [rsp + 14880]
-	vmovdqu ymm15, [rsp + 21472]
+	vmovdqu ymm7, [rsp + 1312]
+	vmovdqu ymm15, [rsp + 320]
 	vpand ymm7, ymm7, ymm15
 ; v9 = v27 ^ v9
 %line 1297+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 22304]
+	vmovdqu ymm15, [rsp + 608]
 	vpxor ymm2, ymm15, ymm2
 ; v28 = v9 ^ v28
 %line 1298+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4842,36 +4475,33 @@ align 32
 ; v54 = v11 ^ v54
 %line 1301+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
-	vmovdqu [rsp + 8064], ymm2
+	vmovdqu [rsp + 608], ymm2
 ; v11 = v35 & v13
 %line 1302+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 7072]
+	vmovdqu ymm2, [rsp + 128]
 	vpand ymm2, ymm12, ymm2
-	vmovdqu [rsp + 8096], ymm2
 ; v49 = v14 & v39
 %line 1303+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm14, ymm5, ymm9
 ; v28 = v21 & v41
 %line 1304+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm7, [rsp + 7168]
+	vmovdqu ymm7, [rsp + 224]
 	vpand ymm9, ymm1, ymm7
-	vmovdqu [rsp + 8128], ymm9
 ; v9 = v29 & v0
 %line 1305+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm7, ymm0, ymm8
-	vmovdqu [rsp + 8160], ymm7
 ; v27 = v46 & v10
 %line 1306+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 7136]
+	vmovdqu ymm8, [rsp + 192]
 	vpand ymm13, ymm10, ymm8
 ; v1 = v16 & v18
 %line 1307+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 7232]
-	vmovdqu ymm11, [rsp + 14880]
+	vmovdqu ymm8, [rsp + 288]
+	vmovdqu ymm11, [rsp + 1312]
 	vpand ymm11, ymm11, ymm8
 ; v24 = v4 & v56
 %line 1308+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 7264]
+	vmovdqu ymm8, [rsp + 320]
 	vpand ymm8, ymm6, ymm8
 ; v49 = v11 ^ v49
 %line 1309+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4891,49 +4521,41 @@ align 32
 ; v24 = v1 ^ v24
 %line 1314+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm8
-	vmovdqu [rsp + 8192], ymm2
+	vmovdqu [rsp + 640], ymm2
 ; v1 = v14 & v13
 %line 1315+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 7072]
-	vmovdqu [rsp + 16416], ymm2
+	vmovdqu ymm2, [rsp + 128]
 	vpand ymm2, ymm5, ymm2
-	vmovdqu [rsp + 14048], ymm2
-	vmovdqu [rsp + 8224], ymm2
+	vmovdqu [rsp + 672], ymm2
 ; v27 = v21 & v39
 %line 1316+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 7104]
-	vmovdqu [rsp + 16448], ymm2
+	vmovdqu ymm2, [rsp + 160]
 	vpand ymm15, ymm1, ymm2
-	vmovdqu [rsp + 12960], ymm15
 ; v9 = v29 & v41
 %line 1317+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 7168]
+	vmovdqu ymm8, [rsp + 224]
 	vpand ymm2, ymm0, ymm8
-	vmovdqu [rsp + 16480], ymm2
-	vmovdqu [rsp + 8256], ymm2
+	vmovdqu [rsp + 704], ymm2
 ; v28 = v46 & v0
 %line 1318+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm7, [rsp + 7200]
+	vmovdqu ymm7, [rsp + 256]
 	vpand ymm14, ymm10, ymm7
-	vmovdqu [rsp + 12992], ymm14
 ; v49 = v16 & v10
 %line 1319+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 7136]
-	vmovdqu ymm2, [rsp + 14880]
+	vmovdqu ymm9, [rsp + 192]
+	vmovdqu ymm2, [rsp + 1312]
 	vpand ymm13, ymm2, ymm9
-	vmovdqu [rsp + 13024], ymm13
 ; v11 = v4 & v18
 %line 1320+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 7232]
+	vmovdqu ymm2, [rsp + 288]
 	vpand ymm11, ymm6, ymm2
-	vmovdqu [rsp + 13056], ymm11
 ; v27 = v1 ^ v27
 %line 1321+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 14048]
+	vmovdqu ymm2, [rsp + 672]
 	vpxor ymm2, ymm2, ymm15
 ; v9 = v27 ^ v9
 %line 1322+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 16480]
+	vpxor ymm2, ymm2, [rsp + 704]
 ; v28 = v9 ^ v28
 %line 1323+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
@@ -4943,22 +4565,21 @@ align 32
 ; v11 = v49 ^ v11
 %line 1325+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
-	vmovdqu [rsp + 8288], ymm2
+	vmovdqu [rsp + 672], ymm2
 ; v49 = v21 & v13
 %line 1326+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 16416]
+	vmovdqu ymm2, [rsp + 128]
 	vpand ymm2, ymm1, ymm2
-	vmovdqu [rsp + 8320], ymm2
 ; v28 = v29 & v39
 %line 1327+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 16448]
+	vmovdqu ymm11, [rsp + 160]
 	vpand ymm13, ymm0, ymm11
 ; v9 = v46 & v41
 %line 1328+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm8, ymm10, ymm8
 ; v27 = v16 & v0
 %line 1329+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 14880]
+	vmovdqu ymm11, [rsp + 1312]
 	vpand ymm7, ymm11, ymm7
 ; v1 = v4 & v10
 %line 1330+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -4975,22 +4596,22 @@ align 32
 ; v1 = v27 ^ v1
 %line 1334+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm9
-	vmovdqu [rsp + 8352], ymm2
+	vmovdqu [rsp + 704], ymm2
 ; v27 = v29 & v13
 %line 1335+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 7072]
+	vmovdqu ymm13, [rsp + 128]
 	vpand ymm14, ymm0, ymm13
 ; v9 = v46 & v39
 %line 1336+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 7104]
+	vmovdqu ymm9, [rsp + 160]
 	vpand ymm2, ymm10, ymm9
 ; v28 = v16 & v41
 %line 1337+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 7168]
+	vmovdqu ymm8, [rsp + 224]
 	vpand ymm7, ymm11, ymm8
 ; v49 = v4 & v0
 %line 1338+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 7200]
+	vmovdqu ymm11, [rsp + 256]
 	vpand ymm11, ymm6, ymm11
 ; v9 = v27 ^ v9
 %line 1339+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -5001,13 +4622,13 @@ align 32
 ; v49 = v28 ^ v49
 %line 1341+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
-	vmovdqu [rsp + 8384], ymm2
+	vmovdqu [rsp + 736], ymm2
 ; v28 = v46 & v13
 %line 1342+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm2, ymm10, ymm13
 ; v9 = v16 & v39
 %line 1343+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 14880]
+	vmovdqu ymm11, [rsp + 1312]
 	vpand ymm7, ymm11, ymm9
 ; v27 = v4 & v41
 %line 1344+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -5018,7 +4639,7 @@ align 32
 ; v27 = v9 ^ v27
 %line 1346+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm8
-	vmovdqu [rsp + 8416], ymm2
+	vmovdqu [rsp + 768], ymm2
 ; v9 = v16 & v13
 %line 1347+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm2, ymm11, ymm13
@@ -5028,66 +4649,62 @@ align 32
 ; v28 = v9 ^ v28
 %line 1349+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
-	vmovdqu [rsp + 8448], ymm2
+	vmovdqu [rsp + 800], ymm2
 ; v9 = v4 & v13
 %line 1350+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 7072]
+	vmovdqa ymm2, ymm13
 	vpand ymm2, ymm6, ymm2
-	vmovdqu [rsp + 8480], ymm2
+	vmovdqu [rsp + 832], ymm2
 ; v58 = v32 & v45
 %line 1351+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 7712]
-	vmovdqu ymm13, [rsp + 7040]
+	vmovdqu ymm8, [rsp + 352]
+	vmovdqu ymm13, [rsp + 96]
 	vpand ymm2, ymm8, ymm13
-	vmovdqu [rsp + 8512], ymm2
+	vmovdqu [rsp + 864], ymm2
 ; v33 = v32 & v48
 %line 1352+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 7008]
+	vmovdqu ymm14, [rsp + 64]
 	vpand ymm2, ymm8, ymm14
 ; v7 = v38 & v45
 %line 1353+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 7744]
+	vmovdqu ymm11, [rsp + 416]
 	vpand ymm7, ymm11, ymm13
 ; v7 = v33 ^ v7
 %line 1354+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
-	vmovdqu [rsp + 8544], ymm2
+	vmovdqu [rsp + 896], ymm2
 ; v33 = v32 & v47
 %line 1355+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 6976]
-	vmovdqu [rsp + 20288], ymm2
+	vmovdqu ymm2, [rsp + 32]
 	vpand ymm2, ymm8, ymm2
-	vmovdqu [rsp + 13088], ymm2
 ; v31 = v38 & v48
 %line 1356+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm15, ymm11, ymm14
-	vmovdqu [rsp + 14944], ymm15
 ; v3 = v26 & v45
 %line 1357+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm7, [rsp + 12768]
+	vmovdqu ymm7, [rsp + 1152]
 	vpand ymm9, ymm7, ymm13
-	vmovdqu [rsp + 17440], ymm9
 ; v31 = v33 ^ v31
 %line 1358+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm15
 ; v3 = v31 ^ v3
 %line 1359+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
-	vmovdqu [rsp + 8576], ymm2
+	vmovdqu [rsp + 928], ymm2
 ; v31 = v32 & v42
 %line 1360+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 6944]
+	vmovdqu ymm9, [rsp + 0]
 	vpand ymm8, ymm8, ymm9
 ; v33 = v38 & v47
 %line 1361+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 20288]
+	vmovdqu ymm2, [rsp + 32]
 	vpand ymm11, ymm11, ymm2
 ; v36 = v26 & v48
 %line 1362+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm2, ymm7, ymm14
 ; v30 = v8 & v45
 %line 1363+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 7776]
+	vmovdqu ymm14, [rsp + 448]
 	vpand ymm7, ymm14, ymm13
 ; v33 = v31 ^ v33
 %line 1364+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -5098,40 +4715,33 @@ align 32
 ; v30 = v36 ^ v30
 %line 1366+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
-	vmovdqu [rsp + 8608], ymm2
+	vmovdqu [rsp + 960], ymm2
 ; v36 = v32 & v44
 %line 1367+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 7712]
-	vmovdqu [rsp + 16544], ymm2
+	vmovdqu ymm2, [rsp + 352]
 	vpand ymm2, ymm2, ymm4
-	vmovdqu [rsp + 16512], ymm2
-	vmovdqu [rsp + 8640], ymm2
+	vmovdqu [rsp + 992], ymm2
 ; v33 = v38 & v42
 %line 1368+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 7744]
+	vmovdqu ymm8, [rsp + 416]
 	vpand ymm2, ymm8, ymm9
-	vmovdqu [rsp + 13120], ymm2
 ; v31 = v26 & v47
 %line 1369+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 6976]
-	vmovdqu ymm7, [rsp + 12768]
+	vmovdqu ymm9, [rsp + 32]
+	vmovdqu ymm7, [rsp + 1152]
 	vpand ymm15, ymm7, ymm9
-	vmovdqu [rsp + 13152], ymm15
 ; v34 = v8 & v48
 %line 1370+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm7, [rsp + 7008]
+	vmovdqu ymm7, [rsp + 64]
 	vpand ymm11, ymm14, ymm7
-	vmovdqu [rsp + 13184], ymm11
 ; v5 = v6 & v45
 %line 1371+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 7040]
-	vmovdqu [rsp + 17952], ymm14
-	vmovdqu ymm13, [rsp + 12800]
+	vmovdqu ymm13, [rsp + 1184]
+	vmovdqu ymm14, [rsp + 96]
 	vpand ymm13, ymm13, ymm14
-	vmovdqu [rsp + 14976], ymm13
 ; v33 = v36 ^ v33
 %line 1372+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 16512]
+	vmovdqu ymm14, [rsp + 992]
 	vpxor ymm2, ymm14, ymm2
 ; v31 = v33 ^ v31
 %line 1373+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -5142,37 +4752,31 @@ align 32
 ; v5 = v34 ^ v5
 %line 1375+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
-	vmovdqu [rsp + 8672], ymm2
+	vmovdqu [rsp + 992], ymm2
 ; v34 = v32 & v12
 %line 1376+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 16544]
+	vmovdqu ymm2, [rsp + 352]
 	vpand ymm11, ymm2, ymm3
-	vmovdqu [rsp + 8704], ymm11
 ; v31 = v38 & v44
 %line 1377+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm2, ymm8, ymm4
-	vmovdqu [rsp + 13216], ymm2
 ; v33 = v26 & v42
 %line 1378+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 6944]
-	vmovdqu [rsp + 21504], ymm13
-	vmovdqu ymm8, [rsp + 12768]
+	vmovdqu ymm8, [rsp + 1152]
+	vmovdqu ymm13, [rsp + 0]
 	vpand ymm13, ymm8, ymm13
-	vmovdqu [rsp + 8736], ymm13
 ; v36 = v8 & v47
 %line 1379+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 7776]
+	vmovdqu ymm8, [rsp + 448]
 	vpand ymm9, ymm8, ymm9
-	vmovdqu [rsp + 15008], ymm9
 ; v37 = v6 & v48
 %line 1380+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 12800]
+	vmovdqu ymm14, [rsp + 1184]
 	vpand ymm14, ymm14, ymm7
-	vmovdqu [rsp + 19904], ymm14
 ; v40 = v50 & v45
 %line 1381+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm7, [rsp + 12832]
-	vmovdqu ymm15, [rsp + 17952]
+	vmovdqu ymm7, [rsp + 1216]
+	vmovdqu ymm15, [rsp + 96]
 	vpand ymm7, ymm7, ymm15
 ; v31 = v34 ^ v31
 %line 1382+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -5189,39 +4793,33 @@ align 32
 ; v40 = v37 ^ v40
 %line 1386+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
-	vmovdqu [rsp + 8768], ymm2
+	vmovdqu [rsp + 1024], ymm2
 ; v37 = v38 & v12
 %line 1387+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 7744]
+	vmovdqu ymm2, [rsp + 416]
 	vpand ymm2, ymm2, ymm3
-	vmovdqu [rsp + 21536], ymm2
-	vmovdqu [rsp + 8800], ymm2
+	vmovdqu [rsp + 1056], ymm2
 ; v36 = v26 & v44
 %line 1388+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 12768]
+	vmovdqu ymm9, [rsp + 1152]
 	vpand ymm2, ymm9, ymm4
-	vmovdqu [rsp + 15040], ymm2
 ; v33 = v8 & v42
 %line 1389+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm7, [rsp + 21504]
+	vmovdqu ymm7, [rsp + 0]
 	vpand ymm14, ymm8, ymm7
-	vmovdqu [rsp + 17472], ymm14
 ; v31 = v6 & v47
 %line 1390+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm7, [rsp + 6976]
-	vmovdqu [rsp + 22720], ymm7
-	vmovdqu ymm11, [rsp + 12800]
+	vmovdqu ymm11, [rsp + 1184]
+	vmovdqu ymm7, [rsp + 32]
 	vpand ymm13, ymm11, ymm7
-	vmovdqu [rsp + 19936], ymm13
 ; v34 = v50 & v48
 %line 1391+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm7, [rsp + 7008]
-	vmovdqu ymm8, [rsp + 12832]
+	vmovdqu ymm7, [rsp + 64]
+	vmovdqu ymm8, [rsp + 1216]
 	vpand ymm7, ymm8, ymm7
-	vmovdqu [rsp + 22272], ymm7
 ; v36 = v37 ^ v36
 %line 1392+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 21536]
+	vmovdqu ymm15, [rsp + 1056]
 	vpxor ymm2, ymm15, ymm2
 ; v33 = v36 ^ v33
 %line 1393+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -5232,21 +4830,21 @@ align 32
 ; v34 = v31 ^ v34
 %line 1395+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
-	vmovdqu [rsp + 8832], ymm2
+	vmovdqu [rsp + 1056], ymm2
 ; v31 = v26 & v12
 %line 1396+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm14, ymm9, ymm3
 ; v33 = v8 & v44
 %line 1397+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 7776]
+	vmovdqu ymm13, [rsp + 448]
 	vpand ymm7, ymm13, ymm4
 ; v36 = v6 & v42
 %line 1398+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 6944]
+	vmovdqu ymm9, [rsp + 0]
 	vpand ymm11, ymm11, ymm9
 ; v37 = v50 & v47
 %line 1399+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 22720]
+	vmovdqu ymm2, [rsp + 32]
 	vpand ymm2, ymm8, ymm2
 ; v33 = v31 ^ v33
 %line 1400+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -5257,17 +4855,17 @@ align 32
 ; v37 = v36 ^ v37
 %line 1402+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm2
-	vmovdqu [rsp + 8864], ymm2
+	vmovdqu [rsp + 1088], ymm2
 ; v36 = v8 & v12
 %line 1403+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm2, ymm13, ymm3
 ; v33 = v6 & v44
 %line 1404+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 12800]
+	vmovdqu ymm13, [rsp + 1184]
 	vpand ymm7, ymm13, ymm4
 ; v31 = v50 & v42
 %line 1405+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 12832]
+	vmovdqa ymm11, ymm8
 	vpand ymm8, ymm11, ymm9
 ; v33 = v36 ^ v33
 %line 1406+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -5275,7 +4873,7 @@ align 32
 ; v31 = v33 ^ v31
 %line 1407+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm8
-	vmovdqu [rsp + 8896], ymm2
+	vmovdqu [rsp + 1120], ymm2
 ; v33 = v6 & v12
 %line 1408+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm2, ymm13, ymm3
@@ -5285,273 +4883,215 @@ align 32
 ; v36 = v33 ^ v36
 %line 1410+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
-	vmovdqu [rsp + 13248], ymm2
+	vmovdqu [rsp + 1248], ymm2
 ; v33 = v50 & v12
 %line 1411+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm2, ymm11, ymm3
-	vmovdqu [rsp + 13280], ymm2
+	vmovdqu [rsp + 1280], ymm2
 ; v32 = v35 ^ v32
 %line 1412+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm12, [rsp + 7712]
+	vpxor ymm9, ymm12, [rsp + 352]
 ; v38 = v14 ^ v38
 %line 1413+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm5, [rsp + 7744]
+	vpxor ymm11, ymm5, [rsp + 416]
 ; v26 = v21 ^ v26
 %line 1414+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm1, [rsp + 12768]
+	vpxor ymm12, ymm1, [rsp + 1152]
 ; v8 = v29 ^ v8
 %line 1415+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm0, [rsp + 7776]
+	vpxor ymm13, ymm0, [rsp + 448]
 ; v6 = v46 ^ v6
 %line 1416+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm10, [rsp + 12800]
+	vpxor ymm1, ymm10, [rsp + 1184]
 ; v50 = v16 ^ v50
 %line 1417+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 14880]
-	vpxor ymm5, ymm0, [rsp + 12832]
+	vmovdqu ymm0, [rsp + 1312]
+	vpxor ymm5, ymm0, [rsp + 1216]
 ; v45 = v56 ^ v45
 %line 1418+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7264]
-	vpxor ymm10, ymm0, [rsp + 7040]
+	vmovdqu ymm0, [rsp + 320]
+	vpxor ymm10, ymm0, [rsp + 96]
 ; v48 = v18 ^ v48
 %line 1419+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7232]
-	vpxor ymm8, ymm0, [rsp + 7008]
+	vmovdqu ymm0, [rsp + 288]
+	vpxor ymm8, ymm0, [rsp + 64]
 ; v47 = v10 ^ v47
 %line 1420+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7136]
-	vpxor ymm7, ymm0, [rsp + 6976]
+	vmovdqu ymm0, [rsp + 192]
+	vpxor ymm7, ymm0, [rsp + 32]
 ; v42 = v0 ^ v42
 %line 1421+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7200]
-	vpxor ymm2, ymm0, [rsp + 6944]
+	vmovdqu ymm0, [rsp + 256]
+	vpxor ymm2, ymm0, [rsp + 0]
 ; v44 = v41 ^ v44
 %line 1422+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7168]
+	vmovdqu ymm0, [rsp + 224]
 	vpxor ymm4, ymm0, ymm4
 ; v12 = v39 ^ v12
 %line 1423+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7104]
+	vmovdqu ymm0, [rsp + 160]
 	vpxor ymm3, ymm0, ymm3
 ; v39 = v32 & v45
 %line 1424+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm9, ymm10
-	vmovdqu [rsp + 8928], ymm0
+	vmovdqu [rsp + 0], ymm0
 ; v41 = v32 & v48
 %line 1425+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm14, ymm9, ymm8
-	vmovdqu [rsp + 8960], ymm14
 ; v0 = v38 & v45
 %line 1426+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm10
 ; v0 = v41 ^ v0
 %line 1427+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm0
-	vmovdqu [rsp + 8992], ymm0
+	vmovdqu [rsp + 32], ymm0
 ; v41 = v32 & v47
 %line 1428+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm15, ymm9, ymm7
-	vmovdqu [rsp + 9024], ymm15
 ; v10 = v38 & v48
 %line 1429+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm8
 ; v18 = v26 & v45
 %line 1430+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm14, ymm12, ymm10
-	vmovdqu [rsp + 9056], ymm14
 ; v10 = v41 ^ v10
 %line 1431+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm0
 ; v18 = v10 ^ v18
 %line 1432+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
-	vmovdqu [rsp + 9088], ymm0
+	vmovdqu [rsp + 64], ymm0
 ; v10 = v32 & v42
 %line 1433+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm9, ymm2
-	vmovdqu [rsp + 23488], ymm0
-	vmovdqu [rsp + 22336], ymm0
-	vmovdqu [rsp + 16576], ymm0
-	vmovdqu [rsp + 9120], ymm0
+	vmovdqu [rsp + 96], ymm0
 ; v41 = v38 & v47
 %line 1434+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm11, ymm7
-	vmovdqu [rsp + 23936], ymm0
-	vmovdqu [rsp + 23296], ymm0
-	vmovdqu [rsp + 21568], ymm0
-	vmovdqu [rsp + 13312], ymm0
+	vpand ymm15, ymm11, ymm7
 ; v56 = v26 & v48
 %line 1435+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm15, ymm12, ymm8
-	vmovdqu [rsp + 23680], ymm15
-	vmovdqu [rsp + 22784], ymm15
-	vmovdqu [rsp + 17984], ymm15
-	vmovdqu [rsp + 9152], ymm15
+	vpand ymm0, ymm12, ymm8
+	vmovdqu [rsp + 160], ymm0
 ; v16 = v8 & v45
 %line 1436+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm14, ymm13, ymm10
-	vmovdqu [rsp + 23808], ymm14
-	vmovdqu [rsp + 23104], ymm14
-	vmovdqu [rsp + 20320], ymm14
-	vmovdqu [rsp + 9184], ymm14
 ; v41 = v10 ^ v41
 %line 1437+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 23488]
-	vpxor ymm0, ymm0, [rsp + 23936]
+	vmovdqu ymm0, [rsp + 96]
+	vpxor ymm0, ymm0, ymm15
 ; v56 = v41 ^ v56
 %line 1438+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm15
+	vpxor ymm0, ymm0, [rsp + 160]
 ; v16 = v56 ^ v16
 %line 1439+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
-	vmovdqu [rsp + 9216], ymm0
+	vmovdqu [rsp + 96], ymm0
 ; v56 = v32 & v44
 %line 1440+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm9, ymm4
-	vmovdqu [rsp + 20480], ymm0
-	vmovdqu [rsp + 14080], ymm0
-	vmovdqu [rsp + 9248], ymm0
+	vmovdqu [rsp + 160], ymm0
 ; v41 = v38 & v42
 %line 1441+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm11, ymm2
-	vmovdqu [rsp + 22176], ymm0
-	vmovdqu [rsp + 19328], ymm0
-	vmovdqu [rsp + 13344], ymm0
+	vpand ymm15, ymm11, ymm2
 ; v10 = v26 & v47
 %line 1442+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm7
-	vmovdqu [rsp + 22912], ymm0
-	vmovdqu [rsp + 21216], ymm0
-	vmovdqu [rsp + 16608], ymm0
-	vmovdqu [rsp + 9280], ymm0
+	vmovdqu [rsp + 192], ymm0
 ; v46 = v8 & v48
 %line 1443+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm15, ymm13, ymm8
-	vmovdqu [rsp + 21824], ymm15
-	vmovdqu [rsp + 16640], ymm15
-	vmovdqu [rsp + 9312], ymm15
+	vpand ymm0, ymm13, ymm8
+	vmovdqu [rsp + 224], ymm0
 ; v29 = v6 & v45
 %line 1444+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm14, ymm1, ymm10
-	vmovdqu [rsp + 22464], ymm14
-	vmovdqu [rsp + 18016], ymm14
-	vmovdqu [rsp + 9344], ymm14
 ; v41 = v56 ^ v41
 %line 1445+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 20480]
-	vpxor ymm0, ymm0, [rsp + 22176]
-	vmovdqu [rsp + 13376], ymm0
+	vmovdqu ymm0, [rsp + 160]
+	vpxor ymm0, ymm0, ymm15
 ; v10 = v41 ^ v10
 %line 1446+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 22912]
+	vpxor ymm0, ymm0, [rsp + 192]
 ; v46 = v10 ^ v46
 %line 1447+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm15
+	vpxor ymm0, ymm0, [rsp + 224]
 ; v29 = v46 ^ v29
 %line 1448+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
-	vmovdqu [rsp + 9376], ymm0
+	vmovdqu [rsp + 160], ymm0
 ; v46 = v32 & v12
 %line 1449+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm9, ymm3
-	vmovdqu [rsp + 19360], ymm0
-	vmovdqu [rsp + 14112], ymm0
-	vmovdqu [rsp + 9408], ymm0
+	vmovdqu [rsp + 192], ymm0
 ; v10 = v38 & v44
 %line 1450+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm11, ymm4
-	vmovdqu [rsp + 19392], ymm0
-	vmovdqu [rsp + 13408], ymm0
+	vpand ymm15, ymm11, ymm4
 ; v41 = v26 & v42
 %line 1451+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm12, ymm2
-	vmovdqu [rsp + 19424], ymm0
-	vmovdqu [rsp + 14144], ymm0
-	vmovdqu [rsp + 9440], ymm0
+	vmovdqu [rsp + 224], ymm0
 ; v56 = v8 & v47
 %line 1452+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm13, ymm7
-	vmovdqu [rsp + 21248], ymm0
-	vmovdqu [rsp + 16672], ymm0
-	vmovdqu [rsp + 9472], ymm0
+	vmovdqu [rsp + 256], ymm0
 ; v21 = v6 & v48
 %line 1453+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm15, ymm1, ymm8
-	vmovdqu [rsp + 16704], ymm15
-	vmovdqu [rsp + 9504], ymm15
+	vpand ymm0, ymm1, ymm8
+	vmovdqu [rsp + 288], ymm0
 ; v14 = v50 & v45
 %line 1454+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm14, ymm5, ymm10
-	vmovdqu [rsp + 16736], ymm14
-	vmovdqu [rsp + 9536], ymm14
 ; v10 = v46 ^ v10
 %line 1455+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 19360]
-	vpxor ymm0, ymm0, [rsp + 19392]
-	vmovdqu [rsp + 19456], ymm0
-	vmovdqu [rsp + 13440], ymm0
+	vmovdqu ymm0, [rsp + 192]
+	vpxor ymm0, ymm0, ymm15
 ; v41 = v10 ^ v41
 %line 1456+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 19424]
-	vmovdqu [rsp + 19488], ymm0
-	vmovdqu [rsp + 13472], ymm0
+	vpxor ymm0, ymm0, [rsp + 224]
 ; v56 = v41 ^ v56
 %line 1457+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 21248]
+	vpxor ymm0, ymm0, [rsp + 256]
 ; v21 = v56 ^ v21
 %line 1458+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm15
+	vpxor ymm0, ymm0, [rsp + 288]
 ; v14 = v21 ^ v14
 %line 1459+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
-	vmovdqu [rsp + 9568], ymm0
+	vmovdqu [rsp + 192], ymm0
 ; v32 = v32 & v13
 %line 1460+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7072]
+	vmovdqu ymm0, [rsp + 128]
 	vpand ymm0, ymm9, ymm0
-	vmovdqu [rsp + 16768], ymm0
-	vmovdqu [rsp + 9600], ymm0
+	vmovdqu [rsp + 224], ymm0
 ; v21 = v38 & v12
 %line 1461+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm0, ymm11, ymm3
-	vmovdqu [rsp + 20512], ymm0
-	vmovdqu [rsp + 13504], ymm0
 ; v56 = v26 & v44
 %line 1462+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, ymm4
-	vmovdqu [rsp + 22752], ymm0
-	vmovdqu [rsp + 16800], ymm0
-	vmovdqu [rsp + 9632], ymm0
+	vpand ymm9, ymm12, ymm4
+	vmovdqu [rsp + 256], ymm9
 ; v41 = v8 & v42
 %line 1463+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpand ymm15, ymm13, ymm2
-	vmovdqu [rsp + 18048], ymm15
-	vmovdqu [rsp + 9664], ymm15
+	vpand ymm9, ymm13, ymm2
+	vmovdqu [rsp + 288], ymm9
 ; v10 = v6 & v47
 %line 1464+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm14, ymm1, ymm7
-	vmovdqu [rsp + 21600], ymm14
-	vmovdqu [rsp + 13536], ymm14
 ; v46 = v50 & v48
 %line 1465+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm9, ymm5, ymm8
-	vmovdqu [rsp + 20352], ymm9
-	vmovdqu [rsp + 9696], ymm9
 ; v45 = v4 & v45
 %line 1466+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm10, ymm6, ymm10
-	vmovdqu [rsp + 22496], ymm10
-	vmovdqu [rsp + 17504], ymm10
 ; v21 = v32 ^ v21
 %line 1467+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 16768]
-	vpxor ymm0, ymm0, [rsp + 20512]
+	vmovdqu ymm15, [rsp + 224]
+	vpxor ymm0, ymm15, ymm0
 ; v56 = v21 ^ v56
 %line 1468+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 22752]
+	vpxor ymm0, ymm0, [rsp + 256]
 ; v41 = v56 ^ v41
 %line 1469+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm15
+	vpxor ymm0, ymm0, [rsp + 288]
 ; v10 = v41 ^ v10
 %line 1470+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
@@ -5561,12 +5101,11 @@ align 32
 ; v45 = v46 ^ v45
 %line 1472+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
-	vmovdqu [rsp + 9728], ymm0
+	vmovdqu [rsp + 224], ymm0
 ; v38 = v38 & v13
 %line 1473+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 7072]
+	vmovdqu ymm14, [rsp + 128]
 	vpand ymm11, ymm11, ymm14
-	vmovdqu [rsp + 9760], ymm11
 ; v46 = v26 & v12
 %line 1474+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpand ymm15, ymm12, ymm3
@@ -5626,7 +5165,7 @@ align 32
 	vpxor ymm9, ymm9, ymm7
 ; v8 = v8 & v13
 %line 1493+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 7072]
+	vmovdqa ymm8, ymm14
 	vpand ymm13, ymm13, ymm8
 ; v10 = v6 & v12
 %line 1494+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -5672,183 +5211,183 @@ align 32
 	vpxor ymm3, ymm5, ymm3
 ; v13 = v4 & v13
 %line 1508+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7072]
+	vmovdqa ymm0, ymm8
 	vpand ymm1, ymm6, ymm0
 ; v39 = v39 ^ v43
 %line 1509+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 8928]
-	vpxor ymm0, ymm0, [rsp + 7808]
+	vmovdqu ymm0, [rsp + 0]
+	vpxor ymm0, ymm0, [rsp + 384]
 ; v39 = v39 ^ v58
 %line 1510+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 8512]
+	vpxor ymm5, ymm0, [rsp + 864]
 ; v0 = v0 ^ v60
 %line 1511+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 8992]
-	vpxor ymm0, ymm0, [rsp + 7840]
+	vmovdqu ymm0, [rsp + 32]
+	vpxor ymm0, ymm0, [rsp + 480]
 ; v0 = v0 ^ v7
 %line 1512+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm0, [rsp + 8544]
+	vpxor ymm6, ymm0, [rsp + 896]
 ; v18 = v18 ^ v52
 %line 1513+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 9088]
-	vpxor ymm0, ymm0, [rsp + 7872]
+	vmovdqu ymm0, [rsp + 64]
+	vpxor ymm0, ymm0, [rsp + 512]
 ; v18 = v18 ^ v3
 %line 1514+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 8576]
+	vpxor ymm7, ymm0, [rsp + 928]
 ; v16 = v16 ^ v15
 %line 1515+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 9216]
-	vpxor ymm0, ymm0, [rsp + 7904]
+	vmovdqu ymm0, [rsp + 96]
+	vpxor ymm0, ymm0, [rsp + 544]
 ; v16 = v16 ^ v30
 %line 1516+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsp + 8608]
+	vpxor ymm8, ymm0, [rsp + 960]
 ; v29 = v29 ^ v2
 %line 1517+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 9376]
-	vpxor ymm0, ymm0, [rsp + 7968]
+	vmovdqu ymm0, [rsp + 160]
+	vpxor ymm0, ymm0, [rsp + 576]
 ; v29 = v29 ^ v5
 %line 1518+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm0, [rsp + 8672]
+	vpxor ymm11, ymm0, [rsp + 992]
 ; v14 = v14 ^ v54
 %line 1519+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 9568]
-	vpxor ymm0, ymm0, [rsp + 8064]
+	vmovdqu ymm0, [rsp + 192]
+	vpxor ymm0, ymm0, [rsp + 608]
 ; v14 = v14 ^ v40
 %line 1520+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 8768]
+	vpxor ymm12, ymm0, [rsp + 1024]
 ; v45 = v45 ^ v24
 %line 1521+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 9728]
-	vpxor ymm0, ymm0, [rsp + 8192]
+	vmovdqu ymm0, [rsp + 224]
+	vpxor ymm0, ymm0, [rsp + 640]
 ; v45 = v45 ^ v34
 %line 1522+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 8832]
+	vpxor ymm0, ymm0, [rsp + 1056]
 ; v48 = v48 ^ v11
 %line 1523+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 8288]
+	vpxor ymm10, ymm10, [rsp + 672]
 ; v48 = v48 ^ v37
 %line 1524+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 8864]
+	vpxor ymm10, ymm10, [rsp + 1088]
 ; v47 = v47 ^ v1
 %line 1525+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 8352]
+	vpxor ymm9, ymm9, [rsp + 704]
 ; v47 = v47 ^ v31
 %line 1526+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 8896]
+	vpxor ymm9, ymm9, [rsp + 1120]
 ; v42 = v42 ^ v49
 %line 1527+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 8384]
+	vpxor ymm2, ymm2, [rsp + 736]
 ; v42 = v42 ^ v36
 %line 1528+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 13248]
+	vpxor ymm2, ymm2, [rsp + 1248]
 ; v44 = v44 ^ v27
 %line 1529+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 8416]
+	vpxor ymm4, ymm4, [rsp + 768]
 ; v44 = v44 ^ v33
 %line 1530+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm4, [rsp + 13280]
+	vpxor ymm13, ymm4, [rsp + 1280]
 ; v12 = v12 ^ v28
 %line 1531+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm3, [rsp + 8448]
+	vpxor ymm14, ymm3, [rsp + 800]
 ; v13 = v13 ^ v9
 %line 1532+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 8480]
+	vpxor ymm1, ymm1, [rsp + 832]
 ; v11 = v39 ^ v11
 %line 1533+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 8288]
+	vpxor ymm5, ymm5, [rsp + 672]
 ; v1 = v0 ^ v1
 %line 1534+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm6, [rsp + 8352]
+	vpxor ymm4, ymm6, [rsp + 704]
 ; v49 = v18 ^ v49
 %line 1535+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm7, [rsp + 8384]
+	vpxor ymm3, ymm7, [rsp + 736]
 ; v27 = v16 ^ v27
 %line 1536+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm8, [rsp + 8416]
+	vpxor ymm6, ymm8, [rsp + 768]
 ; v28 = v29 ^ v28
 %line 1537+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, [rsp + 8448]
+	vpxor ymm11, ymm11, [rsp + 800]
 ; v9 = v14 ^ v9
 %line 1538+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 8480]
+	vpxor ymm12, ymm12, [rsp + 832]
 ; v58 = v48 ^ v58
 %line 1539+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 8512]
+	vpxor ymm10, ymm10, [rsp + 864]
 ; v7 = v47 ^ v7
 %line 1540+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm9, [rsp + 8544]
+	vpxor ymm15, ymm9, [rsp + 896]
 ; v3 = v42 ^ v3
 %line 1541+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm2, [rsp + 8576]
+	vpxor ymm9, ymm2, [rsp + 928]
 ; v30 = v44 ^ v30
 %line 1542+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm13, [rsp + 8608]
+	vpxor ymm8, ymm13, [rsp + 960]
 ; v5 = v12 ^ v5
 %line 1543+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm14, [rsp + 8672]
+	vpxor ymm7, ymm14, [rsp + 992]
 ; v40 = v13 ^ v40
 %line 1544+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm1, [rsp + 8768]
+	vpxor ymm13, ymm1, [rsp + 1024]
 ; v7 = v7 ^ v33
 %line 1545+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 13280]
+	vpxor ymm15, ymm15, [rsp + 1280]
 ; v58 = v58 ^ v33
 %line 1546+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm10, [rsp + 13280]
+	vpxor ymm1, ymm10, [rsp + 1280]
 ; v9 = v9 ^ v33
 %line 1547+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 13280]
+	vpxor ymm12, ymm12, [rsp + 1280]
 ; v33 = v28 ^ v33
 %line 1548+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm11, [rsp + 13280]
+	vpxor ymm2, ymm11, [rsp + 1280]
 ; v58 = v58 ^ v36
 %line 1549+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm1, [rsp + 13248]
+	vpxor ymm10, ymm1, [rsp + 1248]
 ; v45 = v45 ^ v36
 %line 1550+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 13248]
+	vpxor ymm0, ymm0, [rsp + 1248]
 ; v33 = v33 ^ v36
 %line 1551+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 13248]
+	vpxor ymm2, ymm2, [rsp + 1248]
 ; v36 = v27 ^ v36
 %line 1552+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm6, [rsp + 13248]
+	vpxor ymm1, ymm6, [rsp + 1248]
 ; v45 = v45 ^ v31
 %line 1553+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm0, [rsp + 8896]
+	vpxor ymm6, ymm0, [rsp + 1120]
 ; v9 = v9 ^ v31
 %line 1554+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm12, [rsp + 8896]
+	vpxor ymm0, ymm12, [rsp + 1120]
 ; v36 = v36 ^ v31
 %line 1555+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 8896]
+	vpxor ymm11, ymm1, [rsp + 1120]
 ; v31 = v49 ^ v31
 %line 1556+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm3, [rsp + 8896]
+	vpxor ymm1, ymm3, [rsp + 1120]
 ; v9 = v9 ^ v37
 %line 1557+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm0, [rsp + 8864]
+	vpxor ymm3, ymm0, [rsp + 1088]
 ; v33 = v33 ^ v37
 %line 1558+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm2, [rsp + 8864]
+	vpxor ymm0, ymm2, [rsp + 1088]
 ; v31 = v31 ^ v37
 %line 1559+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm1, [rsp + 8864]
+	vpxor ymm2, ymm1, [rsp + 1088]
 ; v37 = v1 ^ v37
 %line 1560+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm4, [rsp + 8864]
+	vpxor ymm1, ymm4, [rsp + 1088]
 ; v33 = v33 ^ v34
 %line 1561+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm0, [rsp + 8832]
+	vpxor ymm4, ymm0, [rsp + 1056]
 ; v36 = v36 ^ v34
 %line 1562+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm11, [rsp + 8832]
+	vpxor ymm0, ymm11, [rsp + 1056]
 ; v37 = v37 ^ v34
 %line 1563+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 8832]
+	vpxor ymm11, ymm1, [rsp + 1056]
 ; v34 = v11 ^ v34
 %line 1564+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm5, [rsp + 8832]
+	vpxor ymm1, ymm5, [rsp + 1056]
 ; v36 = v36 ^ v40
 %line 1565+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm13
@@ -5860,7 +5399,7 @@ align 32
 	vpxor ymm1, ymm1, ymm13
 ; v40 = v24 ^ v40
 %line 1568+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 8192]
+	vmovdqu ymm2, [rsp + 640]
 	vpxor ymm13, ymm2, ymm13
 ; v31 = v31 ^ v5
 %line 1569+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -5873,7 +5412,7 @@ align 32
 	vpxor ymm13, ymm13, ymm7
 ; v5 = v54 ^ v5
 %line 1572+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 8064]
+	vmovdqu ymm11, [rsp + 608]
 	vpxor ymm7, ymm11, ymm7
 ; v37 = v37 ^ v30
 %line 1573+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -5886,7 +5425,7 @@ align 32
 	vpxor ymm7, ymm7, ymm8
 ; v30 = v2 ^ v30
 %line 1576+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 7968]
+	vmovdqu ymm1, [rsp + 576]
 	vpxor ymm8, ymm1, ymm8
 ; v34 = v34 ^ v3
 %line 1577+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -5899,7 +5438,7 @@ align 32
 	vpxor ymm8, ymm8, ymm9
 ; v3 = v15 ^ v3
 %line 1580+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 7904]
+	vmovdqu ymm12, [rsp + 544]
 	vpxor ymm9, ymm12, ymm9
 ; v40 = v40 ^ v7
 %line 1581+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -5912,7 +5451,7 @@ align 32
 	vpxor ymm9, ymm9, ymm15
 ; v7 = v52 ^ v7
 %line 1584+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm7, [rsp + 7872]
+	vmovdqu ymm7, [rsp + 512]
 	vpxor ymm15, ymm7, ymm15
 ; v5 = v5 ^ v58
 %line 1585+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -5925,7 +5464,7 @@ align 32
 	vpxor ymm15, ymm15, ymm10
 ; v58 = v60 ^ v58
 %line 1588+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 7840]
+	vmovdqu ymm8, [rsp + 480]
 	vpxor ymm10, ymm8, ymm10
 ; v30 = v30 ^ v45
 %line 1589+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -5938,7 +5477,7 @@ align 32
 	vpxor ymm10, ymm10, ymm6
 ; v45 = v43 ^ v45
 %line 1592+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7808]
+	vmovdqu ymm0, [rsp + 384]
 	vpxor ymm6, ymm0, ymm6
 ; v45 = v45 ^ v33
 %line 1593+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
@@ -6066,7 +5605,7 @@ align 32
 ; leave
 %line 1634+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 24224]
+	mov rsp, [rsp + 1472]
 	ret
 .end:
 

@@ -1017,7 +1017,7 @@ align 32
 	vpxor ymm1, ymm1, ymm11
 ; T = F0 & G
 %line 347+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 384]
+	vmovdqa ymm11, ymm12
 	vpand ymm10, ymm11, ymm10
 ; B = B ^ T
 %line 348+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
@@ -1171,7 +1171,7 @@ align 32
 	vpxor ymm1, ymm1, ymm9
 ; T = F0 & G
 %line 398+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 384]
+	vmovdqa ymm9, ymm11
 	vpand ymm8, ymm9, ymm8
 ; B = B ^ T
 %line 399+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
@@ -1295,7 +1295,7 @@ align 32
 	vpxor ymm1, ymm1, ymm7
 ; T = F0 & G
 %line 439+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm7, [rsp + 384]
+	vmovdqa ymm7, ymm9
 	vpand ymm6, ymm7, ymm6
 ; B = B ^ T
 %line 440+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
@@ -1389,7 +1389,7 @@ align 32
 	vpxor ymm1, ymm1, ymm5
 ; T = F0 & G
 %line 470+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 384]
+	vmovdqa ymm5, ymm7
 	vpand ymm4, ymm5, ymm4
 ; B = B ^ T
 %line 471+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
@@ -1450,7 +1450,7 @@ align 32
 	vpxor ymm1, ymm1, ymm2
 ; T = F0 & G
 %line 490+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 384]
+	vmovdqa ymm4, ymm5
 	vpand ymm2, ymm4, ymm3
 ; B = B ^ T
 %line 491+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q

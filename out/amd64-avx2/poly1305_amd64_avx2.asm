@@ -128,16 +128,16 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	push r14
 	push r15
 	mov r11, rsp
-	sub rsp, 768
+	sub rsp, 320
 	and rsp, -32
-	mov [rsp + 752], r11
+	mov [rsp + 296], r11
 ; input st m n hib
 %line 82+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbx, rdx
 ; (uint32) hib = hib          # unsigned int: the upper half is undefined
 %line 84+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8d, ecx
-	mov [rsp + 728], r8
+	mov [rsp + 280], r8
 ; =? n - 0
 %line 85+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	cmp rbx, 0
@@ -191,13 +191,13 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	mov qword [rdi + 56], 1
 ; g0 = h0
 %line 107+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 704], rbp
+	mov [rsp + 256], rbp
 ; g1 = h1
 %line 108+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 712], r9
+	mov [rsp + 264], r9
 ; g2 = h2
 %line 109+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 720], r8
+	mov [rsp + 272], r8
 ; h1 = r1
 %line 111+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, r15
@@ -367,14 +367,11 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 ; h2 += 0 + carry
 %line 173+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, 0
-; l0 = h0
-%line 175+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 736], r11
 ; l0 &= k26
 %line 176+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 736]
+	mov rax, r11
 	and rax, r10
-	mov [rsp + 736], rax
+	mov [rsp + 288], rax
 ; l1 = h0
 %line 177+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r13, r11
@@ -428,7 +425,7 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	or rdx, rax
 ; mem64[st + 72] = l0
 %line 194+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 736]
+	mov rax, [rsp + 288]
 	mov [rdi + 72], rax
 ; mem64[st + 104] = l1
 %line 195+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -536,14 +533,11 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 ; h2 += 0 + carry
 %line 234+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc rbp, 0
-; l0 = h0
-%line 236+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 744], r9
 ; l0 &= k26
 %line 237+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 744]
+	mov r11, r9
 	and r11, r10
-	mov [rsp + 744], r11
+	mov [rsp + 288], r11
 ; l1 = h0
 %line 238+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r13, r9
@@ -597,7 +591,7 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	or rax, r11
 ; mem64[st + 80] = l0
 %line 255+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 744]
+	mov r11, [rsp + 288]
 	mov [rdi + 80], r11
 ; mem64[st + 112] = l1
 %line 256+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -767,13 +761,13 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	mov [rdi + 192], r13
 ; h0 = g0
 %line 321+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, [rsp + 704]
+	mov rbp, [rsp + 256]
 ; h1 = g1
 %line 322+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r9, [rsp + 712]
+	mov r9, [rsp + 264]
 ; h2 = g2
 %line 323+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rsp + 720]
+	mov r8, [rsp + 272]
 .Lhavepowers:
 ; 4x mask26 = k26
 %line 326+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -781,7 +775,7 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	vpbroadcastq ymm7, xmm7
 ; x = hib
 %line 327+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 728]
+	mov r11, [rsp + 280]
 ; x <<= 24
 %line 328+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl r11, 24
@@ -1013,12 +1007,12 @@ align 32
 ; Ad3 = Ad3 & mask26
 %line 414+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm0, ymm0, ymm7
-	vmovdqu [rsp + 480], ymm0
+	vmovdqu [rsp + 192], ymm0
 ; Ad4 = Ad4 | hibv
 %line 415+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpor ymm0, ymm15, ymm0
-	vmovdqu [rsp + 192], ymm0
+	vmovdqu [rsp + 160], ymm0
 ; 4x Ap = A0 * P0
 %line 422+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm0, ymm3, ymm5
@@ -1081,7 +1075,7 @@ align 32
 ; 4x Ad1 = Ad1 + Ap
 %line 441+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm2, ymm0
-	vmovdqu [rsp + 512], ymm0
+	vmovdqu [rsp + 224], ymm0
 ; 4x Ap = A0 * P2
 %line 442+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm0, ymm3, ymm8
@@ -1118,7 +1112,7 @@ align 32
 	vpmuludq ymm0, ymm3, ymm2
 ; 4x Ad3 = Ad3 + Ap
 %line 453+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 480]
+	vmovdqu ymm15, [rsp + 192]
 	vpaddq ymm0, ymm15, ymm0
 ; 4x Ap = A1 * P2
 %line 454+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -1150,7 +1144,7 @@ align 32
 	vpmuludq ymm0, ymm3, ymm0
 ; 4x Ad4 = Ad4 + Ap
 %line 463+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 192]
+	vmovdqu ymm3, [rsp + 160]
 	vpaddq ymm0, ymm3, ymm0
 ; 4x Ap = A1 * P3
 %line 464+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -1193,7 +1187,7 @@ align 32
 	vpand ymm14, ymm14, ymm7
 ; 4x Ad1 = Ad1 + At
 %line 477+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 512]
+	vmovdqu ymm3, [rsp + 224]
 	vpaddq ymm4, ymm3, ymm2
 ; 4x At = Ad4 >> 26
 %line 478+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -1286,14 +1280,14 @@ align 32
 ; 4x Ws1 = W1 + Wt
 %line 514+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm5, ymm0
-	vmovdqu [rsp + 160], ymm0
+	vmovdqu [rsp + 0], ymm0
 ; 4x Wt = W2 << 2
 %line 515+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm0, ymm6, 2
 ; 4x Ws2 = W2 + Wt
 %line 516+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm6, ymm0
-	vmovdqu [rsp + 672], ymm0
+	vmovdqu [rsp + 160], ymm0
 ; 4x Wt = W3 << 2
 %line 517+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm0, ymm8, 2
@@ -1312,19 +1306,19 @@ align 32
 ; Ad1 = 0
 %line 522+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm0
-	vmovdqu [rsp + 224], ymm0
+	vmovdqu [rsp + 32], ymm0
 ; Ad2 = 0
 %line 523+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm0
-	vmovdqu [rsp + 256], ymm0
+	vmovdqu [rsp + 64], ymm0
 ; Ad3 = 0
 %line 524+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm0
-	vmovdqu [rsp + 288], ymm0
+	vmovdqu [rsp + 96], ymm0
 ; Ad4 = 0
 %line 525+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm0
-	vmovdqu [rsp + 320], ymm0
+	vmovdqu [rsp + 128], ymm0
 ; 4x Ap = A0 * W0
 %line 532+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm0, ymm3, ymm2
@@ -1345,14 +1339,14 @@ align 32
 	vpaddq ymm0, ymm0, ymm9
 ; 4x Ap = A3 * Ws2
 %line 538+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 672]
+	vmovdqu ymm9, [rsp + 160]
 	vpmuludq ymm9, ymm12, ymm9
 ; 4x Ad0 = Ad0 + Ap
 %line 539+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm9
 ; 4x Ap = A4 * Ws1
 %line 540+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 160]
+	vmovdqu ymm9, [rsp + 0]
 	vpmuludq ymm9, ymm13, ymm9
 ; 4x Ad0 = Ad0 + Ap
 %line 541+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -1360,49 +1354,42 @@ align 32
 ; 4x Ap = A0 * W1
 %line 542+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm15, ymm3, ymm5
-	vmovdqu [rsp + 544], ymm15
 ; 4x Ad1 = Ad1 + Ap
 %line 543+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 224]
+	vmovdqu ymm0, [rsp + 32]
 	vpaddq ymm0, ymm0, ymm15
-	vmovdqu [rsp + 352], ymm0
 ; 4x Ap = A1 * W0
 %line 544+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm15, ymm4, ymm2
-	vmovdqu [rsp + 576], ymm15
 ; 4x Ad1 = Ad1 + Ap
 %line 545+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm15
-	vmovdqu [rsp + 384], ymm0
 ; 4x Ap = A2 * Ws4
 %line 546+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm15, ymm11, ymm14
-	vmovdqu [rsp + 608], ymm15
 ; 4x Ad1 = Ad1 + Ap
 %line 547+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm15
-	vmovdqu [rsp + 416], ymm0
 ; 4x Ap = A3 * Ws3
 %line 548+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm15, ymm12, ymm10
-	vmovdqu [rsp + 640], ymm15
 ; 4x Ad1 = Ad1 + Ap
 %line 549+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm15, ymm0, ymm15
 ; 4x Ap = A4 * Ws2
 %line 550+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 672]
+	vmovdqu ymm0, [rsp + 160]
 	vpmuludq ymm0, ymm13, ymm0
 ; 4x Ad1 = Ad1 + Ap
 %line 551+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm15, ymm0
-	vmovdqu [rsp + 448], ymm0
+	vmovdqu [rsp + 0], ymm0
 ; 4x Ap = A0 * W2
 %line 552+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm0, ymm3, ymm6
 ; 4x Ad2 = Ad2 + Ap
 %line 553+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 256]
+	vmovdqu ymm15, [rsp + 64]
 	vpaddq ymm0, ymm15, ymm0
 ; 4x Ap = A1 * W1
 %line 554+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -1433,7 +1420,7 @@ align 32
 	vpmuludq ymm0, ymm3, ymm8
 ; 4x Ad3 = Ad3 + Ap
 %line 563+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 288]
+	vmovdqu ymm15, [rsp + 96]
 	vpaddq ymm0, ymm15, ymm0
 ; 4x Ap = A1 * W2
 %line 564+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -1464,7 +1451,7 @@ align 32
 	vpmuludq ymm0, ymm3, ymm1
 ; 4x Ad4 = Ad4 + Ap
 %line 573+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 320]
+	vmovdqu ymm1, [rsp + 128]
 	vpaddq ymm0, ymm1, ymm0
 ; 4x Ap = A1 * W3
 %line 574+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -1507,7 +1494,7 @@ align 32
 	vpand ymm9, ymm9, ymm7
 ; 4x Ad1 = Ad1 + At
 %line 587+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 448]
+	vmovdqu ymm2, [rsp + 0]
 	vpaddq ymm1, ymm2, ymm1
 ; 4x At = Ad4 >> 26
 %line 588+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -1736,7 +1723,7 @@ align 32
 	adc r9, [rsi + 8]
 ; h2 += hib + carry
 %line 679+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r8, [rsp + 728]
+	adc r8, [rsp + 280]
 ; x = h0
 %line 685+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, rbp
@@ -1854,7 +1841,7 @@ align 32
 ; leave
 %line 724+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 752]
+	mov rsp, [rsp + 296]
 	pop r15
 	pop r14
 	pop r13

@@ -9,9 +9,9 @@ global qhasm_kernel_salsa12_amd64_avx2_blocks:function (qhasm_kernel_salsa12_amd
 align 32
 qhasm_kernel_salsa12_amd64_avx2_blocks:
 	mov r11, rsp
-	sub rsp, 1376
+	sub rsp, 1248
 	and rsp, -32
-	mov [rsp + 1344], r11
+	mov [rsp + 1216], r11
 ; unsigned<? n - 2
 %line 65+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	cmp rdx, 2
@@ -147,7 +147,7 @@ align 32
 ; z2 = s2
 %line 111+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm0, [rsp + 64]
-	vmovdqu [rsp + 1280], ymm0
+	vmovdqu [rsp + 1152], ymm0
 ; z3 = s3
 %line 112+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm0, [rsp + 96]
@@ -165,7 +165,7 @@ align 32
 ; z7 = s7
 %line 116+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm0, [rsp + 224]
-	vmovdqu [rsp + 1312], ymm0
+	vmovdqu [rsp + 1184], ymm0
 ; z10 = s10
 %line 117+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm1, [rsp + 320]
@@ -201,7 +201,7 @@ align 32
 %line 127+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm8, [rsp + 1088]
 	vpxor ymm13, ymm8, ymm13
-	vmovdqu [rsp + 1120], ymm13
+	vmovdqu [rsp + 1088], ymm13
 ; 8x t1 = z5 + z1
 %line 128+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd ymm12, ymm2, ymm7
@@ -214,7 +214,7 @@ align 32
 %line 130+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm8, [rsp + 1024]
 	vpxor ymm14, ymm8, ymm14
-	vmovdqu [rsp + 1152], ymm14
+	vmovdqu [rsp + 1024], ymm14
 ; 8x t0 = z10 + z6
 %line 131+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd ymm12, ymm1, ymm6
@@ -226,7 +226,7 @@ align 32
 ; z14 = z14 ^ t0
 %line 133+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm8, ymm9, ymm15
-	vmovdqu [rsp + 1184], ymm8
+	vmovdqu [rsp + 1120], ymm8
 ; 8x t1 = z15 + z11
 %line 134+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd ymm12, ymm0, ymm5
@@ -271,7 +271,7 @@ align 32
 	vpor ymm13, ymm13, ymm8
 ; z2 = z2 ^ t0
 %line 145+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm8, [rsp + 1280]
+	vmovdqu ymm8, [rsp + 1152]
 	vpxor ymm9, ymm8, ymm13
 ; 8x t1 = z3 + z15
 %line 146+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
@@ -283,11 +283,11 @@ align 32
 	vpor ymm14, ymm14, ymm8
 ; z7 = z7 ^ t1
 %line 148+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm8, [rsp + 1312]
+	vmovdqu ymm8, [rsp + 1184]
 	vpxor ymm8, ymm8, ymm14
 ; 8x t0 = z8 + z4
 %line 149+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm11, [rsp + 1120]
+	vpaddd ymm14, ymm11, [rsp + 1088]
 ; 8x t0 = t0 <<< 13
 %line 150+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpslld ymm13, ymm14, 13
@@ -298,7 +298,7 @@ align 32
 	vpxor ymm4, ymm4, ymm15
 ; 8x t1 = z13 + z9
 %line 152+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm10, [rsp + 1152]
+	vpaddd ymm14, ymm10, [rsp + 1024]
 ; 8x t1 = t1 <<< 13
 %line 153+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpslld ymm13, ymm14, 13
@@ -309,7 +309,7 @@ align 32
 	vpxor ymm7, ymm7, ymm15
 ; 8x t0 = z2 + z14
 %line 155+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm9, [rsp + 1184]
+	vpaddd ymm14, ymm9, [rsp + 1120]
 ; 8x t0 = t0 <<< 13
 %line 156+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpslld ymm13, ymm14, 13
@@ -386,7 +386,7 @@ align 32
 	vpxor ymm7, ymm7, ymm15
 ; 8x t1 = z5 + z4
 %line 176+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm2, [rsp + 1120]
+	vpaddd ymm14, ymm2, [rsp + 1088]
 ; 8x t1 = t1 <<< 7
 %line 177+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpslld ymm13, ymm14, 7
@@ -397,7 +397,7 @@ align 32
 	vpxor ymm6, ymm6, ymm15
 ; 8x t0 = z10 + z9
 %line 179+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm1, [rsp + 1152]
+	vpaddd ymm14, ymm1, [rsp + 1024]
 ; 8x t0 = t0 <<< 7
 %line 180+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpslld ymm13, ymm14, 7
@@ -408,7 +408,7 @@ align 32
 	vpxor ymm5, ymm5, ymm15
 ; 8x t1 = z15 + z14
 %line 182+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm0, [rsp + 1184]
+	vpaddd ymm14, ymm0, [rsp + 1120]
 ; 8x t1 = t1 <<< 7
 %line 183+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpslld ymm13, ymm14, 7
@@ -428,7 +428,7 @@ align 32
 ; z2 = z2 ^ t0
 %line 187+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm13, ymm9, ymm15
-	vmovdqu [rsp + 1280], ymm13
+	vmovdqu [rsp + 1152], ymm13
 ; 8x t1 = z6 + z5
 %line 188+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd ymm14, ymm6, ymm2
@@ -440,7 +440,7 @@ align 32
 ; z7 = z7 ^ t1
 %line 190+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm9, ymm8, ymm15
-	vmovdqu [rsp + 1312], ymm9
+	vmovdqu [rsp + 1184], ymm9
 ; 8x t0 = z11 + z10
 %line 191+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd ymm14, ymm5, ymm1
@@ -485,7 +485,7 @@ align 32
 	vpor ymm12, ymm12, ymm8
 ; z4 = z4 ^ t1
 %line 202+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm8, [rsp + 1120]
+	vmovdqu ymm8, [rsp + 1088]
 	vpxor ymm12, ymm8, ymm12
 	vmovdqu [rsp + 1088], ymm12
 ; 8x t0 = z8 + z11
@@ -498,7 +498,7 @@ align 32
 	vpor ymm14, ymm14, ymm8
 ; z9 = z9 ^ t0
 %line 205+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm8, [rsp + 1152]
+	vmovdqu ymm8, [rsp + 1024]
 	vpxor ymm8, ymm8, ymm14
 	vmovdqu [rsp + 1024], ymm8
 ; 8x t1 = z13 + z12
@@ -511,11 +511,11 @@ align 32
 	vpor ymm15, ymm15, ymm9
 ; z14 = z14 ^ t1
 %line 208+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm9, [rsp + 1184]
+	vmovdqu ymm9, [rsp + 1120]
 	vpxor ymm9, ymm9, ymm15
 ; 8x t0 = z3 + z2
 %line 209+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm13, [rsp + 1280]
+	vpaddd ymm14, ymm13, [rsp + 1152]
 ; 8x t0 = t0 <<< 18
 %line 210+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpslld ymm13, ymm14, 18
@@ -526,7 +526,7 @@ align 32
 	vpxor ymm3, ymm3, ymm15
 ; 8x t1 = z4 + z7
 %line 212+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm13, ymm12, [rsp + 1312]
+	vpaddd ymm13, ymm12, [rsp + 1184]
 ; 8x t1 = t1 <<< 18
 %line 213+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpslld ymm12, ymm13, 18
@@ -571,7 +571,7 @@ align 32
 	vpaddd ymm7, ymm7, [rsp + 32]
 ; 8x z2 = z2 + s2
 %line 226+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm3, [rsp + 1280]
+	vmovdqu ymm3, [rsp + 1152]
 	vpaddd ymm3, ymm3, [rsp + 64]
 ; 8x z3 = z3 + s3
 %line 227+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
@@ -589,12 +589,12 @@ align 32
 	vpaddd ymm6, ymm6, [rsp + 192]
 ; 8x z7 = z7 + s7
 %line 231+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm14, [rsp + 1312]
+	vmovdqu ymm14, [rsp + 1184]
 	vpaddd ymm14, ymm14, [rsp + 224]
 ; 8x z8 = z8 + s8
 %line 232+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd ymm11, ymm11, [rsp + 256]
-	vmovdqu [rsp + 1216], ymm11
+	vmovdqu [rsp + 1056], ymm11
 ; 8x z9 = z9 + s9
 %line 233+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm11, [rsp + 1024]
@@ -745,7 +745,7 @@ align 32
 	vmovdqu [rdi + 448], ymm2
 ; u0 = unpacklo32(z8, z9)
 %line 283+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm3, [rsp + 1216]
+	vmovdqu ymm3, [rsp + 1056]
 	vpunpckldq ymm2, ymm3, ymm11
 ; u1 = unpackhi32(z8, z9)
 %line 284+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
@@ -1195,7 +1195,6 @@ align 32
 ; v0 = unpacklo64(u0, u2)
 %line 432+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpunpcklqdq ymm3, ymm15, ymm12
-	vmovdqu [rsp + 1248], ymm3
 ; v1 = unpackhi64(u0, u2)
 %line 433+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpunpckhqdq ymm15, ymm15, ymm12
@@ -1237,7 +1236,7 @@ align 32
 	vmovdqu [r8], ymm2
 ; o = permute128(v0, v4, 0x31)
 %line 446+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm2, [rsp + 1248]
+	vmovdqa ymm2, ymm3
 	vperm2i128 ymm2, ymm2, ymm6, 49
 ; mem256[p + 256] = o
 %line 447+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
@@ -1280,7 +1279,7 @@ align 32
 	vmovdqu [r8 + 448], ymm2
 ; u0 = unpacklo32(z8, z9)
 %line 460+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm3, [rsp + 1216]
+	vmovdqu ymm3, [rsp + 1056]
 	vpunpckldq ymm2, ymm3, ymm11
 ; u1 = unpackhi32(z8, z9)
 %line 461+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
@@ -1423,7 +1422,7 @@ align 32
 ; leave
 %line 509+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vzeroupper
-	mov rsp, [rsp + 1344]
+	mov rsp, [rsp + 1216]
 	ret
 .end:
 
@@ -1467,30 +1466,34 @@ qhasm_kernel_salsa12_amd64_avx2_core:
 	vpunpckhdq xmm3, xmm5, xmm3
 ; da = unpacklo64(e0, e1)
 %line 526+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq xmm6, xmm1, xmm2
+	vpunpcklqdq xmm4, xmm1, xmm2
 ; dd = unpackhi64(e0, e1)
 %line 527+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq xmm4, xmm1, xmm2
+	vpunpckhqdq xmm1, xmm1, xmm2
 ; dc = unpacklo64(e2, e3)
 %line 528+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq xmm7, xmm0, xmm3
+	vpunpcklqdq xmm2, xmm0, xmm3
 ; db = unpackhi64(e2, e3)
 %line 529+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpunpckhqdq xmm0, xmm0, xmm3
 ; i = 6
 %line 530+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	mov r8, 6
+	vmovdqa xmm6, xmm4
+	vmovdqa xmm4, xmm1
+	vmovdqa xmm3, xmm2
+	vmovdqa xmm5, xmm0
 align 32
 .Lcorerounds:
 ; db = shuffle32(db, 0x39)
 %line 532+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpshufd xmm1, xmm0, 57
+	vpshufd xmm1, xmm5, 57
 ; dd = shuffle32(dd, 0x93)
 %line 533+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpshufd xmm2, xmm4, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 534+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpshufd xmm3, xmm7, 78
+	vpshufd xmm3, xmm3, 78
 ; 4x e0 = da + dd
 %line 535+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd xmm4, xmm6, xmm2
@@ -1565,10 +1568,10 @@ align 32
 	vpor xmm2, xmm2, xmm0
 ; dc ^= e1
 %line 555+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm7, xmm3, xmm2
+	vpxor xmm3, xmm3, xmm2
 ; 4x e2 = dc + dd
 %line 556+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd xmm1, xmm7, xmm4
+	vpaddd xmm1, xmm3, xmm4
 ; 4x e2 <<<= 13
 %line 557+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpslld xmm0, xmm1, 13
@@ -1576,18 +1579,18 @@ align 32
 	vpor xmm2, xmm2, xmm0
 ; db ^= e2
 %line 558+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm0, xmm5, xmm2
+	vpxor xmm5, xmm5, xmm2
 ; 4x e3 = db + dc
 %line 559+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd xmm2, xmm0, xmm7
+	vpaddd xmm1, xmm5, xmm3
 ; 4x e3 <<<= 18
 %line 560+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld xmm1, xmm2, 18
-	vpsrld xmm3, xmm2, 14
-	vpor xmm3, xmm3, xmm1
+	vpslld xmm0, xmm1, 18
+	vpsrld xmm2, xmm1, 14
+	vpor xmm2, xmm2, xmm0
 ; da ^= e3
 %line 561+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm6, xmm6, xmm3
+	vpxor xmm6, xmm6, xmm2
 ; =? i -= 1
 %line 562+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	sub r8, 1
@@ -1596,46 +1599,50 @@ align 32
 	jne .Lcorerounds
 ; e0 = unpacklo32(da, dd)
 %line 564+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq xmm1, xmm6, xmm4
+	vmovdqa xmm0, xmm5
+	vmovdqa xmm2, xmm3
+	vmovdqa xmm1, xmm4
+	vmovdqa xmm4, xmm6
+	vpunpckldq xmm3, xmm4, xmm1
 ; e1 = unpacklo32(dc, db)
 %line 565+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq xmm2, xmm7, xmm0
+	vpunpckldq xmm5, xmm2, xmm0
 ; e2 = unpackhi32(da, dd)
 %line 566+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq xmm3, xmm6, xmm4
+	vpunpckhdq xmm1, xmm4, xmm1
 ; e3 = unpackhi32(dc, db)
 %line 567+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq xmm0, xmm7, xmm0
+	vpunpckhdq xmm0, xmm2, xmm0
 ; r0 = unpacklo64(e0, e1)
 %line 568+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq xmm4, xmm1, xmm2
+	vpunpcklqdq xmm2, xmm3, xmm5
 ; r1 = unpackhi64(e0, e1)
 %line 569+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq xmm1, xmm1, xmm2
+	vpunpckhqdq xmm3, xmm3, xmm5
 ; r2 = unpacklo64(e2, e3)
 %line 570+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq xmm2, xmm3, xmm0
+	vpunpcklqdq xmm4, xmm1, xmm0
 ; r3 = unpackhi64(e2, e3)
 %line 571+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq xmm0, xmm3, xmm0
+	vpunpckhqdq xmm0, xmm1, xmm0
 ; r1 = shuffle32(r1, 0x93)
 %line 572+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpshufd xmm1, xmm1, 147
+	vpshufd xmm3, xmm3, 147
 ; r2 = shuffle32(r2, 0x4e)
 %line 573+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpshufd xmm2, xmm2, 78
+	vpshufd xmm4, xmm4, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 574+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpshufd xmm0, xmm0, 57
 ; mem128[out + 0] = r0
 %line 575+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu [rdi], xmm4
+	vmovdqu [rdi], xmm2
 ; mem128[out + 16] = r1
 %line 576+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu [rdi + 16], xmm1
+	vmovdqu [rdi + 16], xmm3
 ; mem128[out + 32] = r2
 %line 577+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu [rdi + 32], xmm2
+	vmovdqu [rdi + 32], xmm4
 ; mem128[out + 48] = r3
 %line 578+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [rdi + 48], xmm0

@@ -154,16 +154,16 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov r8, [rdi + 24]
 ; r1 = mem64[st + 32]
 %line 95+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rax, [rdi + 32]
+	mov r9, [rdi + 32]
 ; s1 = r1
 %line 96+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, rax
+	mov r11, r9
 ; s1 >>= 2
 %line 97+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r9, 2
+	shr r11, 2
 ; s1 += r1
 %line 98+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r9, rax
+	add r11, r9
 ; unsigned<? n - 16
 %line 99+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	cmp r10, 16
@@ -172,10 +172,10 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	jb .Lscalar
 ; k44 = 0xfffffffffff
 %line 102+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r11, 17592186044415
+	mov rax, 17592186044415
 ; 8x mask44 = k44
 %line 103+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm9, r11
+	vpbroadcastq zmm9, rax
 ; x = 0x3ffffffffff
 %line 104+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, 4398046511103
@@ -211,7 +211,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rbx, r8
 ; l0 &= k44
 %line 122+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, r11
+	and rbx, rax
 ; l1 = h0
 %line 123+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r8
@@ -220,7 +220,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	shr rbp, 44
 ; x = h1
 %line 125+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rax
+	mov rdx, r9
 ; x <<= 20
 %line 126+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
@@ -229,10 +229,10 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	or rbp, rdx
 ; l1 &= k44
 %line 128+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, r11
+	and rbp, rax
 ; l2 = h1
 %line 129+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rax
+	mov rdx, r9
 ; l2 >>= 24
 %line 130+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr rdx, 24
@@ -262,10 +262,10 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mulx r12, rbx, r8
 ; x = h1
 %line 144+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rax
+	mov rdx, r9
 ; (uint128) ah al = x * s1
 %line 145+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rdx, rbp, r9
+	mulx rdx, rbp, r11
 ; carry? t0l += al
 %line 146+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbx, rbp
@@ -277,10 +277,10 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, r8
 ; (uint128) t1h t1l = x * r1
 %line 149+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rbp, r13, rax
+	mulx rbp, r13, r9
 ; x = h1
 %line 150+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rax
+	mov rdx, r9
 ; (uint128) ah al = x * r0
 %line 151+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mulx rdx, r14, r8
@@ -295,7 +295,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, rcx
 ; x *= s1
 %line 155+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, r9
+	imul rdx, r11
 ; t2 *= r0
 %line 157+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	imul rcx, r8
@@ -346,7 +346,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rbp, rbx
 ; l0 &= k44
 %line 175+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, r11
+	and rbp, rax
 ; l1 = h0
 %line 176+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbx
@@ -364,7 +364,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	or r13, rdx
 ; l1 &= k44
 %line 181+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, r11
+	and r13, rax
 ; l2 = h1
 %line 182+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -400,7 +400,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, rcx
 ; (uint128) ah al = x * s1
 %line 198+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rdx, r14, r9
+	mulx rdx, r14, r11
 ; carry? t0l += al
 %line 199+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbp, r14
@@ -412,7 +412,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, rbx
 ; (uint128) t1h t1l = x * r1
 %line 202+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rbx, r14, rax
+	mulx rbx, r14, r9
 ; x = h1
 %line 203+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -430,7 +430,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rcx, r12
 ; x *= s1
 %line 208+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rcx, r9
+	imul rcx, r11
 ; t2 *= r0
 %line 210+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	imul r12, r8
@@ -481,7 +481,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rbx, rbp
 ; l0 &= k44
 %line 228+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, r11
+	and rbx, rax
 ; l1 = h0
 %line 229+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbp
@@ -499,7 +499,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	or r13, rdx
 ; l1 &= k44
 %line 234+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, r11
+	and r13, rax
 ; l2 = h1
 %line 235+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -535,7 +535,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, rcx
 ; (uint128) ah al = x * s1
 %line 251+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rdx, r14, r9
+	mulx rdx, r14, r11
 ; carry? t0l += al
 %line 252+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbx, r14
@@ -547,7 +547,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, rbp
 ; (uint128) t1h t1l = x * r1
 %line 255+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rbp, r14, rax
+	mulx rbp, r14, r9
 ; x = h1
 %line 256+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -565,7 +565,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rcx, r12
 ; x *= s1
 %line 261+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rcx, r9
+	imul rcx, r11
 ; t2 *= r0
 %line 263+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	imul r12, r8
@@ -616,7 +616,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rbp, rbx
 ; l0 &= k44
 %line 281+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, r11
+	and rbp, rax
 ; l1 = h0
 %line 282+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbx
@@ -634,7 +634,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	or r13, rdx
 ; l1 &= k44
 %line 287+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, r11
+	and r13, rax
 ; l2 = h1
 %line 288+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -670,7 +670,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, rcx
 ; (uint128) ah al = x * s1
 %line 304+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rdx, r14, r9
+	mulx rdx, r14, r11
 ; carry? t0l += al
 %line 305+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbp, r14
@@ -682,7 +682,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, rbx
 ; (uint128) t1h t1l = x * r1
 %line 308+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rbx, r14, rax
+	mulx rbx, r14, r9
 ; x = h1
 %line 309+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -700,7 +700,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rcx, r12
 ; x *= s1
 %line 314+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rcx, r9
+	imul rcx, r11
 ; t2 *= r0
 %line 316+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	imul r12, r8
@@ -751,7 +751,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rbx, rbp
 ; l0 &= k44
 %line 334+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, r11
+	and rbx, rax
 ; l1 = h0
 %line 335+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbp
@@ -769,7 +769,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	or r13, rdx
 ; l1 &= k44
 %line 340+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, r11
+	and r13, rax
 ; l2 = h1
 %line 341+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -805,7 +805,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, rcx
 ; (uint128) ah al = x * s1
 %line 357+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rdx, r14, r9
+	mulx rdx, r14, r11
 ; carry? t0l += al
 %line 358+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbx, r14
@@ -817,7 +817,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, rbp
 ; (uint128) t1h t1l = x * r1
 %line 361+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rbp, r14, rax
+	mulx rbp, r14, r9
 ; x = h1
 %line 362+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -835,7 +835,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rcx, r12
 ; x *= s1
 %line 367+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rcx, r9
+	imul rcx, r11
 ; t2 *= r0
 %line 369+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	imul r12, r8
@@ -886,7 +886,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rbp, rbx
 ; l0 &= k44
 %line 387+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, r11
+	and rbp, rax
 ; l1 = h0
 %line 388+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbx
@@ -904,7 +904,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	or r13, rdx
 ; l1 &= k44
 %line 393+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, r11
+	and r13, rax
 ; l2 = h1
 %line 394+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -940,7 +940,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, rcx
 ; (uint128) ah al = x * s1
 %line 410+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rdx, r14, r9
+	mulx rdx, r14, r11
 ; carry? t0l += al
 %line 411+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbp, r14
@@ -952,7 +952,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, rbx
 ; (uint128) t1h t1l = x * r1
 %line 414+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rbx, r14, rax
+	mulx rbx, r14, r9
 ; x = h1
 %line 415+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -970,7 +970,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rcx, r12
 ; x *= s1
 %line 420+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rcx, r9
+	imul rcx, r11
 ; t2 *= r0
 %line 422+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	imul r12, r8
@@ -1021,7 +1021,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, rbp
 ; l0 &= k44
 %line 440+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rdx, r11
+	and rdx, rax
 ; l1 = h0
 %line 441+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbx, rbp
@@ -1039,7 +1039,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	or rbx, rcx
 ; l1 &= k44
 %line 446+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, r11
+	and rbx, rax
 ; l2 = h1
 %line 447+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, r13
@@ -1075,7 +1075,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, r13
 ; (uint128) ah al = x * s1
 %line 463+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rdx, r14, r9
+	mulx rdx, r14, r11
 ; carry? t0l += al
 %line 464+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbx, r14
@@ -1087,7 +1087,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, rbp
 ; (uint128) t1h t1l = x * r1
 %line 467+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rbp, r14, rax
+	mulx rbp, r14, r9
 ; x = h1
 %line 468+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r13
@@ -1105,7 +1105,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rdx, r12
 ; x *= s1
 %line 473+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, r9
+	imul rdx, r11
 ; t2 *= r0
 %line 475+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	imul r12, r8
@@ -1153,7 +1153,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	mov rcx, rbx
 ; l0 &= k44
 %line 493+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rcx, r11
+	and rcx, rax
 ; l1 >>= 44
 %line 495+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr rbx, 44
@@ -1168,7 +1168,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	or rbx, rdx
 ; l1 &= k44
 %line 499+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, r11
+	and rbx, rax
 ; l2 >>= 24
 %line 501+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r14, 24
@@ -1406,7 +1406,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	shr r12, 44
 ; l0 &= k44
 %line 600+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rdx, r11
+	and rdx, rax
 ; 8x Ps2 = Ps2 + Pt
 %line 595+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm13, zmm0, zmm1
@@ -1427,7 +1427,7 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	shl rbx, 40
 ; l1 &= k44
 %line 606+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, r11
+	and r12, rax
 ; Ata = mem512[m + 0]
 %line 617+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi]
@@ -2373,7 +2373,7 @@ align 32
 	vpaddq zmm3, zmm3, zmm0
 ; l0 = A0
 %line 1005+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq r11, xmm1
+	vmovq rax, xmm1
 ; l1 = A1
 %line 1006+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq r12, xmm2
@@ -2400,7 +2400,7 @@ align 32
 	shl r12, 44
 ; carry? h0 += l0
 %line 1017+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r12, r11
+	add r12, rax
 ; carry? h1 += x + carry
 %line 1018+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, rcx
@@ -2409,25 +2409,25 @@ align 32
 	adc rbx, 0
 ; c = h2
 %line 1020+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r11, rbx
+	mov rax, rbx
 ; c >>= 2
 %line 1021+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r11, 2
+	shr rax, 2
 ; h2 &= 3
 %line 1022+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and rbx, 3
 ; x = c
 %line 1023+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rcx, r11
+	mov rcx, rax
 ; x <<= 2
 %line 1024+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rcx, 2
 ; c += x
 %line 1025+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r11, rcx
+	add rax, rcx
 ; carry? h0 += c
 %line 1026+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r12, r11
+	add r12, rax
 ; carry? h1 += 0 + carry
 %line 1027+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
@@ -2457,16 +2457,16 @@ align 32
 	mov rdx, r12
 ; (uint128) t0h t0l = x * r0
 %line 1048+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rcx, r11, r8
+	mulx rcx, rax, r8
 ; x = h1
 %line 1049+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * s1
 %line 1050+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rdx, r13, r9
+	mulx rdx, r13, r11
 ; carry? t0l += al
 %line 1051+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r11, r13
+	add rax, r13
 ; t0h += ah + carry
 %line 1052+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rcx, rdx
@@ -2475,7 +2475,7 @@ align 32
 	mov rdx, r12
 ; (uint128) t1h t1l = x * r1
 %line 1054+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r14, r13, rax
+	mulx r14, r13, r9
 ; x = h1
 %line 1055+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
@@ -2493,7 +2493,7 @@ align 32
 	mov rdx, rbx
 ; x *= s1
 %line 1060+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, r9
+	imul rdx, r11
 ; t2 *= r0
 %line 1062+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	imul rbx, r8
@@ -2511,7 +2511,7 @@ align 32
 	adc r14, 0
 ; h0 = t0l
 %line 1067+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r11
+	mov r12, rax
 ; h1 = t1l
 %line 1068+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r13
@@ -2523,19 +2523,19 @@ align 32
 	and rbx, 3
 ; c = t1h
 %line 1071+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r11, r14
+	mov rax, r14
 ; c &= -4
 %line 1072+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r11, -4
+	and rax, -4
 ; t1h >>= 2
 %line 1073+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r14, 2
 ; c += t1h
 %line 1074+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r11, r14
+	add rax, r14
 ; carry? h0 += c
 %line 1075+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r12, r11
+	add r12, rax
 ; carry? h1 += 0 + carry
 %line 1076+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0

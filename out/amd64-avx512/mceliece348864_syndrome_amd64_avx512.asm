@@ -20,606 +20,611 @@ qhasm_kernel_mceliece348864_syndrome_amd64_avx512_syndrome:
 	mov [rsp + 392], r11
 ; eb = &EB
 %line 14+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	lea r10, [rsp + 0]
+	lea r9, [rsp + 0]
 ; z = 0
 %line 15+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, 0
 ; mem8[eb + 320] = z
 %line 16+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 320], r8b
+	mov byte [r9 + 320], r8b
 ; mem8[eb + 321] = z
 %line 17+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 321], r8b
+	mov byte [r9 + 321], r8b
 ; mem8[eb + 322] = z
 %line 18+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 322], r8b
+	mov byte [r9 + 322], r8b
 ; mem8[eb + 323] = z
 %line 19+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 323], r8b
+	mov byte [r9 + 323], r8b
 ; mem8[eb + 324] = z
 %line 20+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 324], r8b
+	mov byte [r9 + 324], r8b
 ; mem8[eb + 325] = z
 %line 21+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 325], r8b
+	mov byte [r9 + 325], r8b
 ; mem8[eb + 326] = z
 %line 22+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 326], r8b
+	mov byte [r9 + 326], r8b
 ; mem8[eb + 327] = z
 %line 23+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 327], r8b
+	mov byte [r9 + 327], r8b
 ; mem8[eb + 328] = z
 %line 24+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 328], r8b
+	mov byte [r9 + 328], r8b
 ; mem8[eb + 329] = z
 %line 25+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 329], r8b
+	mov byte [r9 + 329], r8b
 ; mem8[eb + 330] = z
 %line 26+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 330], r8b
+	mov byte [r9 + 330], r8b
 ; mem8[eb + 331] = z
 %line 27+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 331], r8b
+	mov byte [r9 + 331], r8b
 ; mem8[eb + 332] = z
 %line 28+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 332], r8b
+	mov byte [r9 + 332], r8b
 ; mem8[eb + 333] = z
 %line 29+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 333], r8b
+	mov byte [r9 + 333], r8b
 ; mem8[eb + 334] = z
 %line 30+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 334], r8b
+	mov byte [r9 + 334], r8b
 ; mem8[eb + 335] = z
 %line 31+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 335], r8b
+	mov byte [r9 + 335], r8b
 ; mem8[eb + 336] = z
 %line 32+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 336], r8b
+	mov byte [r9 + 336], r8b
 ; mem8[eb + 337] = z
 %line 33+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 337], r8b
+	mov byte [r9 + 337], r8b
 ; mem8[eb + 338] = z
 %line 34+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 338], r8b
+	mov byte [r9 + 338], r8b
 ; mem8[eb + 339] = z
 %line 35+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 339], r8b
+	mov byte [r9 + 339], r8b
 ; mem8[eb + 340] = z
 %line 36+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 340], r8b
+	mov byte [r9 + 340], r8b
 ; mem8[eb + 341] = z
 %line 37+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 341], r8b
+	mov byte [r9 + 341], r8b
 ; mem8[eb + 342] = z
 %line 38+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 342], r8b
+	mov byte [r9 + 342], r8b
 ; mem8[eb + 343] = z
 %line 39+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 343], r8b
+	mov byte [r9 + 343], r8b
 ; mem8[eb + 344] = z
 %line 40+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 344], r8b
+	mov byte [r9 + 344], r8b
 ; mem8[eb + 345] = z
 %line 41+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 345], r8b
+	mov byte [r9 + 345], r8b
 ; mem8[eb + 346] = z
 %line 42+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 346], r8b
+	mov byte [r9 + 346], r8b
 ; mem8[eb + 347] = z
 %line 43+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 347], r8b
+	mov byte [r9 + 347], r8b
 ; mem8[eb + 348] = z
 %line 44+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 348], r8b
+	mov byte [r9 + 348], r8b
 ; mem8[eb + 349] = z
 %line 45+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 349], r8b
+	mov byte [r9 + 349], r8b
 ; mem8[eb + 350] = z
 %line 46+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 350], r8b
+	mov byte [r9 + 350], r8b
 ; mem8[eb + 351] = z
 %line 47+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 351], r8b
+	mov byte [r9 + 351], r8b
 ; mem8[eb + 352] = z
 %line 48+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 352], r8b
+	mov byte [r9 + 352], r8b
 ; mem8[eb + 353] = z
 %line 49+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 353], r8b
+	mov byte [r9 + 353], r8b
 ; mem8[eb + 354] = z
 %line 50+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 354], r8b
+	mov byte [r9 + 354], r8b
 ; mem8[eb + 355] = z
 %line 51+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 355], r8b
+	mov byte [r9 + 355], r8b
 ; mem8[eb + 356] = z
 %line 52+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 356], r8b
+	mov byte [r9 + 356], r8b
 ; mem8[eb + 357] = z
 %line 53+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 357], r8b
+	mov byte [r9 + 357], r8b
 ; mem8[eb + 358] = z
 %line 54+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 358], r8b
+	mov byte [r9 + 358], r8b
 ; mem8[eb + 359] = z
 %line 55+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 359], r8b
+	mov byte [r9 + 359], r8b
 ; mem8[eb + 360] = z
 %line 56+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 360], r8b
+	mov byte [r9 + 360], r8b
 ; mem8[eb + 361] = z
 %line 57+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 361], r8b
+	mov byte [r9 + 361], r8b
 ; mem8[eb + 362] = z
 %line 58+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 362], r8b
+	mov byte [r9 + 362], r8b
 ; mem8[eb + 363] = z
 %line 59+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 363], r8b
+	mov byte [r9 + 363], r8b
 ; p = e + 96
 %line 60+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	lea r11, [rdx + 96]
+	lea r10, [rdx + 96]
 ; i = 320
 %line 61+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, 320
+	mov r11, r8
 align 32
 .Lcopy:
 ; x = mem8[p + 0]
 %line 63+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, byte [r11]
+	movzx r8d, byte [r10]
 ; mem8[eb + 0] = x
 %line 64+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10], r9b
+	mov byte [r9], r8b
 ; p = p + 1
 %line 65+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add r11, 1
+	add r10, 1
 ; eb = eb + 1
 %line 66+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add r10, 1
+	add r9, 1
 ; i = i - 1
 %line 67+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	sub r8, 1
+	sub r11, 1
 ; =? i - 0
 %line 68+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto copy if !=
 %line 69+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jne .Lcopy
 ; x = mem8[p + 0]
 %line 70+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11]
+	movzx r8d, byte [r10]
 ; mem8[eb + 44] = x
 %line 71+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 44], r8b
+	mov byte [r9 + 44], r8b
 ; x = mem8[p + 1]
 %line 72+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 1]
+	movzx r8d, byte [r10 + 1]
 ; mem8[eb + 45] = x
 %line 73+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 45], r8b
+	mov byte [r9 + 45], r8b
 ; x = mem8[p + 2]
 %line 74+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 2]
+	movzx r8d, byte [r10 + 2]
 ; mem8[eb + 46] = x
 %line 75+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 46], r8b
+	mov byte [r9 + 46], r8b
 ; x = mem8[p + 3]
 %line 76+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 3]
+	movzx r8d, byte [r10 + 3]
 ; mem8[eb + 47] = x
 %line 77+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 47], r8b
+	mov byte [r9 + 47], r8b
 ; x = mem8[p + 4]
 %line 78+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 4]
+	movzx r8d, byte [r10 + 4]
 ; mem8[eb + 48] = x
 %line 79+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 48], r8b
+	mov byte [r9 + 48], r8b
 ; x = mem8[p + 5]
 %line 80+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 5]
+	movzx r8d, byte [r10 + 5]
 ; mem8[eb + 49] = x
 %line 81+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 49], r8b
+	mov byte [r9 + 49], r8b
 ; x = mem8[p + 6]
 %line 82+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 6]
+	movzx r8d, byte [r10 + 6]
 ; mem8[eb + 50] = x
 %line 83+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 50], r8b
+	mov byte [r9 + 50], r8b
 ; x = mem8[p + 7]
 %line 84+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 7]
+	movzx r8d, byte [r10 + 7]
 ; mem8[eb + 51] = x
 %line 85+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 51], r8b
+	mov byte [r9 + 51], r8b
 ; x = mem8[p + 8]
 %line 86+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 8]
+	movzx r8d, byte [r10 + 8]
 ; mem8[eb + 52] = x
 %line 87+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 52], r8b
+	mov byte [r9 + 52], r8b
 ; x = mem8[p + 9]
 %line 88+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 9]
+	movzx r8d, byte [r10 + 9]
 ; mem8[eb + 53] = x
 %line 89+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 53], r8b
+	mov byte [r9 + 53], r8b
 ; x = mem8[p + 10]
 %line 90+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 10]
+	movzx r8d, byte [r10 + 10]
 ; mem8[eb + 54] = x
 %line 91+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 54], r8b
+	mov byte [r9 + 54], r8b
 ; x = mem8[p + 11]
 %line 92+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 11]
+	movzx r8d, byte [r10 + 11]
 ; mem8[eb + 55] = x
 %line 93+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 55], r8b
+	mov byte [r9 + 55], r8b
 ; x = mem8[p + 12]
 %line 94+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 12]
+	movzx r8d, byte [r10 + 12]
 ; mem8[eb + 56] = x
 %line 95+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 56], r8b
+	mov byte [r9 + 56], r8b
 ; x = mem8[p + 13]
 %line 96+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 13]
+	movzx r8d, byte [r10 + 13]
 ; mem8[eb + 57] = x
 %line 97+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 57], r8b
+	mov byte [r9 + 57], r8b
 ; x = mem8[p + 14]
 %line 98+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 14]
+	movzx r8d, byte [r10 + 14]
 ; mem8[eb + 58] = x
 %line 99+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 58], r8b
+	mov byte [r9 + 58], r8b
 ; x = mem8[p + 15]
 %line 100+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 15]
+	movzx r8d, byte [r10 + 15]
 ; mem8[eb + 59] = x
 %line 101+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 59], r8b
+	mov byte [r9 + 59], r8b
 ; x = mem8[p + 16]
 %line 102+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 16]
+	movzx r8d, byte [r10 + 16]
 ; mem8[eb + 60] = x
 %line 103+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 60], r8b
+	mov byte [r9 + 60], r8b
 ; x = mem8[p + 17]
 %line 104+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 17]
+	movzx r8d, byte [r10 + 17]
 ; mem8[eb + 61] = x
 %line 105+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 61], r8b
+	mov byte [r9 + 61], r8b
 ; x = mem8[p + 18]
 %line 106+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 18]
+	movzx r8d, byte [r10 + 18]
 ; mem8[eb + 62] = x
 %line 107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 62], r8b
+	mov byte [r9 + 62], r8b
 ; x = mem8[p + 19]
 %line 108+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 19]
+	movzx r8d, byte [r10 + 19]
 ; mem8[eb + 63] = x
 %line 109+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r10 + 63], r8b
+	mov byte [r9 + 63], r8b
 ; eb = &EB
 %line 110+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	lea r10, [rsp + 0]
+	lea r9, [rsp + 0]
 ; p1 = pk + 1360
 %line 112+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	lea r11, [rsi + 1360]
+	lea r8, [rsi + 1360]
 ; i = 96
 %line 113+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, 96
-	mov [rsp + 384], r8
+	mov r10, 96
+	mov [rsp + 384], rdi
+	mov rbp, rdx
+	mov r12, rsi
+	mov r13, r8
+	mov r14, r9
 align 32
 .Lrows:
 ; q = mem512[eb + 0]
 %line 115+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10]
+	vmovdqu64 zmm0, [r14]
 ; u = mem512[p0 + 0]
 %line 116+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [r12]
 ; a0 = u & q
 %line 117+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpandd zmm9, zmm1, zmm0
 ; u = mem512[p0 + 340]
 %line 118+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 340]
+	vmovdqu64 zmm1, [r12 + 340]
 ; a1 = u & q
 %line 119+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpandd zmm8, zmm1, zmm0
 ; u = mem512[p0 + 680]
 %line 120+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 680]
+	vmovdqu64 zmm1, [r12 + 680]
 ; a2 = u & q
 %line 121+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpandd zmm7, zmm1, zmm0
 ; u = mem512[p0 + 1020]
 %line 122+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1020]
+	vmovdqu64 zmm1, [r12 + 1020]
 ; a3 = u & q
 %line 123+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpandd zmm6, zmm1, zmm0
 ; u = mem512[p1 + 0]
 %line 124+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11]
+	vmovdqu64 zmm1, [r13]
 ; a4 = u & q
 %line 125+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpandd zmm5, zmm1, zmm0
 ; u = mem512[p1 + 340]
 %line 126+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 340]
+	vmovdqu64 zmm1, [r13 + 340]
 ; a5 = u & q
 %line 127+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpandd zmm4, zmm1, zmm0
 ; u = mem512[p1 + 680]
 %line 128+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 680]
+	vmovdqu64 zmm1, [r13 + 680]
 ; a6 = u & q
 %line 129+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpandd zmm3, zmm1, zmm0
 ; u = mem512[p1 + 1020]
 %line 130+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1020]
+	vmovdqu64 zmm1, [r13 + 1020]
 ; a7 = u & q
 %line 131+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpandd zmm2, zmm1, zmm0
 ; q = mem512[eb + 64]
 %line 132+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 64]
+	vmovdqu64 zmm0, [r14 + 64]
 ; u = mem512[p0 + 64]
 %line 133+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 64]
+	vmovdqu64 zmm1, [r12 + 64]
 ; a0 = ternlog(a0, u, q, 0x78)
 %line 134+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 120
 ; u = mem512[p0 + 404]
 %line 135+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 404]
+	vmovdqu64 zmm1, [r12 + 404]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 136+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 120
 ; u = mem512[p0 + 744]
 %line 137+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 744]
+	vmovdqu64 zmm1, [r12 + 744]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 138+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 120
 ; u = mem512[p0 + 1084]
 %line 139+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1084]
+	vmovdqu64 zmm1, [r12 + 1084]
 ; a3 = ternlog(a3, u, q, 0x78)
 %line 140+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 64]
 %line 141+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 64]
+	vmovdqu64 zmm1, [r13 + 64]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 142+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 404]
 %line 143+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 404]
+	vmovdqu64 zmm1, [r13 + 404]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 144+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 744]
 %line 145+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 744]
+	vmovdqu64 zmm1, [r13 + 744]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 146+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 1084]
 %line 147+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1084]
+	vmovdqu64 zmm1, [r13 + 1084]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 148+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 128]
 %line 149+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 128]
+	vmovdqu64 zmm0, [r14 + 128]
 ; u = mem512[p0 + 128]
 %line 150+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 128]
+	vmovdqu64 zmm1, [r12 + 128]
 ; a0 = ternlog(a0, u, q, 0x78)
 %line 151+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 120
 ; u = mem512[p0 + 468]
 %line 152+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 468]
+	vmovdqu64 zmm1, [r12 + 468]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 153+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 120
 ; u = mem512[p0 + 808]
 %line 154+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 808]
+	vmovdqu64 zmm1, [r12 + 808]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 155+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 120
 ; u = mem512[p0 + 1148]
 %line 156+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1148]
+	vmovdqu64 zmm1, [r12 + 1148]
 ; a3 = ternlog(a3, u, q, 0x78)
 %line 157+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 128]
 %line 158+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 128]
+	vmovdqu64 zmm1, [r13 + 128]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 159+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 468]
 %line 160+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 468]
+	vmovdqu64 zmm1, [r13 + 468]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 161+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 808]
 %line 162+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 808]
+	vmovdqu64 zmm1, [r13 + 808]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 163+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 1148]
 %line 164+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1148]
+	vmovdqu64 zmm1, [r13 + 1148]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 165+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 192]
 %line 166+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 192]
+	vmovdqu64 zmm0, [r14 + 192]
 ; u = mem512[p0 + 192]
 %line 167+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 192]
+	vmovdqu64 zmm1, [r12 + 192]
 ; a0 = ternlog(a0, u, q, 0x78)
 %line 168+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 120
 ; u = mem512[p0 + 532]
 %line 169+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 532]
+	vmovdqu64 zmm1, [r12 + 532]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 170+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 120
 ; u = mem512[p0 + 872]
 %line 171+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 872]
+	vmovdqu64 zmm1, [r12 + 872]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 172+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 120
 ; u = mem512[p0 + 1212]
 %line 173+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1212]
+	vmovdqu64 zmm1, [r12 + 1212]
 ; a3 = ternlog(a3, u, q, 0x78)
 %line 174+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 192]
 %line 175+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 192]
+	vmovdqu64 zmm1, [r13 + 192]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 176+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 532]
 %line 177+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 532]
+	vmovdqu64 zmm1, [r13 + 532]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 178+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 872]
 %line 179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 872]
+	vmovdqu64 zmm1, [r13 + 872]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 180+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 1212]
 %line 181+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1212]
+	vmovdqu64 zmm1, [r13 + 1212]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 256]
 %line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 256]
+	vmovdqu64 zmm0, [r14 + 256]
 ; u = mem512[p0 + 256]
 %line 184+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 256]
+	vmovdqu64 zmm1, [r12 + 256]
 ; a0 = ternlog(a0, u, q, 0x78)
 %line 185+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 120
 ; u = mem512[p0 + 596]
 %line 186+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 596]
+	vmovdqu64 zmm1, [r12 + 596]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 187+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 120
 ; u = mem512[p0 + 936]
 %line 188+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 936]
+	vmovdqu64 zmm1, [r12 + 936]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 189+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 120
 ; u = mem512[p0 + 1276]
 %line 190+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1276]
+	vmovdqu64 zmm1, [r12 + 1276]
 ; a3 = ternlog(a3, u, q, 0x78)
 %line 191+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 256]
 %line 192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 256]
+	vmovdqu64 zmm1, [r13 + 256]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 193+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 596]
 %line 194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 596]
+	vmovdqu64 zmm1, [r13 + 596]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 936]
 %line 196+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 936]
+	vmovdqu64 zmm1, [r13 + 936]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 197+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 1276]
 %line 198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1276]
+	vmovdqu64 zmm1, [r13 + 1276]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 199+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 320]
 %line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 320]
+	vmovdqu64 zmm0, [r14 + 320]
 ; u = mem512[p0 + 276]
 %line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 276]
+	vmovdqu64 zmm1, [r12 + 276]
 ; a0 = ternlog(a0, u, q, 0x78)
 %line 202+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 120
 ; u = mem512[p0 + 616]
 %line 203+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 616]
+	vmovdqu64 zmm1, [r12 + 616]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 204+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 120
 ; u = mem512[p0 + 956]
 %line 205+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 956]
+	vmovdqu64 zmm1, [r12 + 956]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 206+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 120
 ; u = mem512[p0 + 1296]
 %line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1296]
+	vmovdqu64 zmm1, [r12 + 1296]
 ; a3 = ternlog(a3, u, q, 0x78)
 %line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 276]
 %line 209+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 276]
+	vmovdqu64 zmm1, [r13 + 276]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 616]
 %line 211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 616]
+	vmovdqu64 zmm1, [r13 + 616]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 212+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 956]
 %line 213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 956]
+	vmovdqu64 zmm1, [r13 + 956]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 1296]
 %line 215+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1296]
+	vmovdqu64 zmm1, [r13 + 1296]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 216+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
@@ -676,7 +681,7 @@ align 32
 	vpxord xmm0, xmm0, xmm1
 ; x1 = c1
 %line 234+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq r9, xmm0
+	vmovq rax, xmm0
 ; h2 = extract256(a2, 1)
 %line 235+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm7, 1
@@ -703,7 +708,7 @@ align 32
 	vpxord xmm0, xmm0, xmm1
 ; x2 = c2
 %line 243+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq rbx, xmm0
+	vmovq rsi, xmm0
 ; h3 = extract256(a3, 1)
 %line 244+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm6, 1
@@ -730,7 +735,7 @@ align 32
 	vpxord xmm0, xmm0, xmm1
 ; x3 = c3
 %line 252+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq r13, xmm0
+	vmovq rdx, xmm0
 ; h4 = extract256(a4, 1)
 %line 253+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm5, 1
@@ -757,7 +762,7 @@ align 32
 	vpxord xmm0, xmm0, xmm1
 ; x4 = c4
 %line 261+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq rcx, xmm0
+	vmovq r11, xmm0
 ; h5 = extract256(a5, 1)
 %line 262+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm4, 1
@@ -784,7 +789,7 @@ align 32
 	vpxord xmm0, xmm0, xmm1
 ; x5 = c5
 %line 270+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq r12, xmm0
+	vmovq rcx, xmm0
 ; h6 = extract256(a6, 1)
 %line 271+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm3, 1
@@ -811,7 +816,7 @@ align 32
 	vpxord xmm0, xmm0, xmm1
 ; x6 = c6
 %line 279+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq rax, xmm0
+	vmovq r9, xmm0
 ; h7 = extract256(a7, 1)
 %line 280+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm2, 1
@@ -838,10 +843,10 @@ align 32
 	vpxord xmm0, xmm0, xmm1
 ; x7 = c7
 %line 288+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq rbp, xmm0
+	vmovq rdi, xmm0
 ; m = 0xffffffff
 %line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r14, 4294967295
+	mov rbx, 4294967295
 ; v = x0 >> 32
 %line 290+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -851,107 +856,107 @@ align 32
 	xor r15, r8
 ; x0 = x0 & m
 %line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r15, r14
+	and r15, rbx
 ; v = x1 << 32
 %line 293+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r9
+	mov r8, rax
 	shl r8, 32
 ; x1 = x1 ^ v
 %line 294+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r9, r8
+	xor rax, r8
 ; v = m << 32
 %line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r14
+	mov r8, rbx
 	shl r8, 32
 ; x1 = x1 & v
 %line 296+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r9, r8
+	and rax, r8
 ; x0 = x0 ^ x1
 %line 297+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r15, r9
+	xor r15, rax
 ; v = x2 >> 32
 %line 298+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rbx
+	mov r8, rsi
 	shr r8, 32
 ; x2 = x2 ^ v
 %line 299+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rbx, r8
+	xor rsi, r8
 ; x2 = x2 & m
 %line 300+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rbx, r14
+	and rsi, rbx
 ; v = x3 << 32
 %line 301+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r13
+	mov r8, rdx
 	shl r8, 32
 ; x3 = x3 ^ v
 %line 302+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r13, r8
+	xor rdx, r8
 ; v = m << 32
 %line 303+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r14
+	mov r8, rbx
 	shl r8, 32
 ; x3 = x3 & v
 %line 304+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r13, r8
+	and rdx, r8
 ; x2 = x2 ^ x3
 %line 305+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rbx, r13
+	xor rsi, rdx
 ; v = x4 >> 32
 %line 306+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r11
 	shr r8, 32
 ; x4 = x4 ^ v
 %line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rcx, r8
+	xor r11, r8
 ; x4 = x4 & m
 %line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rcx, r14
+	and r11, rbx
 ; v = x5 << 32
 %line 309+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r12
+	mov r8, rcx
 	shl r8, 32
 ; x5 = x5 ^ v
 %line 310+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r12, r8
+	xor rcx, r8
 ; v = m << 32
 %line 311+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r14
+	mov r8, rbx
 	shl r8, 32
 ; x5 = x5 & v
 %line 312+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r12, r8
+	and rcx, r8
 ; x4 = x4 ^ x5
 %line 313+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rcx, r12
+	xor r11, rcx
 ; v = x6 >> 32
 %line 314+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rax
+	mov r8, r9
 	shr r8, 32
 ; x6 = x6 ^ v
 %line 315+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r9, r8
 ; x6 = x6 & m
 %line 316+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rax, r14
+	and r9, rbx
 ; v = x7 << 32
 %line 317+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rbp
+	mov r8, rdi
 	shl r8, 32
 ; x7 = x7 ^ v
 %line 318+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rbp, r8
+	xor rdi, r8
 ; v = m << 32
 %line 319+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	shl r14, 32
+	shl rbx, 32
 ; x7 = x7 & v
 %line 320+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rbp, r14
+	and rdi, rbx
 ; x6 = x6 ^ x7
 %line 321+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rax, rbp
+	xor r9, rdi
 ; m = 0xffff0000ffff
 %line 322+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r9, 281470681808895
+	mov rdi, 281470681808895
 ; v = x0 >> 16
 %line 323+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -961,50 +966,50 @@ align 32
 	xor r15, r8
 ; x0 = x0 & m
 %line 325+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r15, r9
+	and r15, rdi
 ; v = x2 << 16
 %line 326+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rbx
+	mov r8, rsi
 	shl r8, 16
 ; x2 = x2 ^ v
 %line 327+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rbx, r8
+	xor rsi, r8
 ; v = m << 16
 %line 328+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r9
+	mov r8, rdi
 	shl r8, 16
 ; x2 = x2 & v
 %line 329+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rbx, r8
+	and rsi, r8
 ; x0 = x0 ^ x2
 %line 330+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r15, rbx
+	xor r15, rsi
 ; v = x4 >> 16
 %line 331+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r11
 	shr r8, 16
 ; x4 = x4 ^ v
 %line 332+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rcx, r8
+	xor r11, r8
 ; x4 = x4 & m
 %line 333+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rcx, r9
+	and r11, rdi
 ; v = x6 << 16
 %line 334+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rax
+	mov r8, r9
 	shl r8, 16
 ; x6 = x6 ^ v
 %line 335+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r9, r8
 ; v = m << 16
 %line 336+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	shl r9, 16
+	shl rdi, 16
 ; x6 = x6 & v
 %line 337+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rax, r9
+	and r9, rdi
 ; x4 = x4 ^ x6
 %line 338+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rcx, rax
+	xor r11, r9
 ; m = 0xff00ff00ff00ff
 %line 339+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r9, 71777214294589695
@@ -1020,20 +1025,20 @@ align 32
 	and r15, r9
 ; v = x4 << 8
 %line 343+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r11
 	shl r8, 8
 ; x4 = x4 ^ v
 %line 344+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rcx, r8
+	xor r11, r8
 ; v = m << 8
 %line 345+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	shl r9, 8
 ; x4 = x4 & v
 %line 346+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rcx, r9
+	and r11, r9
 ; x0 = x0 ^ x4
 %line 347+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r15, rcx
+	xor r15, r11
 ; v = x0 >> 4
 %line 348+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1057,7 +1062,7 @@ align 32
 	xor r15, r8
 ; o = 0
 %line 354+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov rax, 0
+	mov r11, 0
 ; v = x0
 %line 355+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1069,7 +1074,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 358+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 31
 %line 359+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1082,7 +1087,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 362+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 14
 %line 363+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1095,7 +1100,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 366+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 45
 %line 367+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1108,7 +1113,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 370+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 4
 %line 371+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1121,7 +1126,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 374+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 35
 %line 375+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1134,7 +1139,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 378+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 18
 %line 379+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1147,7 +1152,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 382+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 49
 %line 383+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	shr r15, 49
@@ -1159,36 +1164,36 @@ align 32
 	and r15, r8
 ; o = o ^ v
 %line 386+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rax, r15
+	xor r11, r15
 ; v = mem8[e + 0]
 %line 387+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [rdx]
+	movzx r8d, byte [rbp]
 ; o = o ^ v
 %line 388+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; mem8[s + 0] = o
 %line 389+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [rdi], al
+	mov r8, [rsp + 384]
+	mov byte [r8], r11b
 ; p0 = p0 + 2720
 %line 390+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rsi, 2720
+	add r12, 2720
 ; p1 = p1 + 2720
 %line 391+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add r11, 2720
+	add r13, 2720
 ; s = s + 1
 %line 392+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rdi, 1
+	add r8, 1
+	mov [rsp + 384], r8
 ; e = e + 1
 %line 393+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rdx, 1
+	add rbp, 1
 ; i = i - 1
 %line 394+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, [rsp + 384]
-	sub r8, 1
-	mov [rsp + 384], r8
+	sub r10, 1
 ; =? i - 0
 %line 395+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto rows if !=
 %line 396+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jne .Lrows

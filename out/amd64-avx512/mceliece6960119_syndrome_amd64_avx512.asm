@@ -20,141 +20,142 @@ qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_syndrome:
 	mov [rsp + 712], r11
 ; eb = &EB
 %line 14+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea r11, [rsp + 0]
+	lea r10, [rsp + 0]
 ; z = 0
 %line 15+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, 0
 ; mem8[eb + 640] = z
 %line 16+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 640], r8b
+	mov byte [r10 + 640], r8b
 ; mem8[eb + 641] = z
 %line 17+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 641], r8b
+	mov byte [r10 + 641], r8b
 ; mem8[eb + 642] = z
 %line 18+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 642], r8b
+	mov byte [r10 + 642], r8b
 ; mem8[eb + 643] = z
 %line 19+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 643], r8b
+	mov byte [r10 + 643], r8b
 ; mem8[eb + 644] = z
 %line 20+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 644], r8b
+	mov byte [r10 + 644], r8b
 ; mem8[eb + 645] = z
 %line 21+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 645], r8b
+	mov byte [r10 + 645], r8b
 ; mem8[eb + 646] = z
 %line 22+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 646], r8b
+	mov byte [r10 + 646], r8b
 ; mem8[eb + 647] = z
 %line 23+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 647], r8b
+	mov byte [r10 + 647], r8b
 ; mem8[eb + 648] = z
 %line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 648], r8b
+	mov byte [r10 + 648], r8b
 ; mem8[eb + 649] = z
 %line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 649], r8b
+	mov byte [r10 + 649], r8b
 ; mem8[eb + 650] = z
 %line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 650], r8b
+	mov byte [r10 + 650], r8b
 ; mem8[eb + 651] = z
 %line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 651], r8b
+	mov byte [r10 + 651], r8b
 ; mem8[eb + 652] = z
 %line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 652], r8b
+	mov byte [r10 + 652], r8b
 ; mem8[eb + 653] = z
 %line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 653], r8b
+	mov byte [r10 + 653], r8b
 ; mem8[eb + 654] = z
 %line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 654], r8b
+	mov byte [r10 + 654], r8b
 ; mem8[eb + 655] = z
 %line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 655], r8b
+	mov byte [r10 + 655], r8b
 ; mem8[eb + 656] = z
 %line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 656], r8b
+	mov byte [r10 + 656], r8b
 ; mem8[eb + 657] = z
 %line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 657], r8b
+	mov byte [r10 + 657], r8b
 ; mem8[eb + 658] = z
 %line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 658], r8b
+	mov byte [r10 + 658], r8b
 ; mem8[eb + 659] = z
 %line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 659], r8b
+	mov byte [r10 + 659], r8b
 ; mem8[eb + 660] = z
 %line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 660], r8b
+	mov byte [r10 + 660], r8b
 ; mem8[eb + 661] = z
 %line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 661], r8b
+	mov byte [r10 + 661], r8b
 ; mem8[eb + 662] = z
 %line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 662], r8b
+	mov byte [r10 + 662], r8b
 ; mem8[eb + 663] = z
 %line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 663], r8b
+	mov byte [r10 + 663], r8b
 ; mem8[eb + 664] = z
 %line 40+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 664], r8b
+	mov byte [r10 + 664], r8b
 ; mem8[eb + 665] = z
 %line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 665], r8b
+	mov byte [r10 + 665], r8b
 ; mem8[eb + 666] = z
 %line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 666], r8b
+	mov byte [r10 + 666], r8b
 ; p = e + 193
 %line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea rax, [rdx + 193]
+	lea r11, [rdx + 193]
 ; i = 640
 %line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, 640
+	mov rax, r8
 align 32
 .Lcopy:
 ; x = mem8[p + 0]
 %line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax]
+	movzx r8d, byte [r11]
 ; x = x >> 3
 %line 47+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr r9, 3
+	shr r8, 3
 ; y = mem8[p + 1]
 %line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r10d, byte [rax + 1]
+	movzx r9d, byte [r11 + 1]
 ; y = y << 5
 %line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl r10, 5
+	shl r9, 5
 ; x = x ^ y
 %line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r9, r10
+	xor r8, r9
 ; mem8[eb + 0] = x
 %line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11], r9b
+	mov byte [r10], r8b
 ; p = p + 1
 %line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add rax, 1
+	add r11, 1
 ; eb = eb + 1
 %line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r11, 1
+	add r10, 1
 ; i = i - 1
 %line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	sub r8, 1
+	sub rax, 1
 ; =? i - 0
 %line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	cmp r8, 0
+	cmp rax, 0
 ; goto copy if !=
 %line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jne .Lcopy
 ; x = mem8[p + 0]
 %line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax]
+	movzx r8d, byte [r11]
 ; x = x >> 3
 %line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 1]
 %line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 1]
+	movzx r9d, byte [r11 + 1]
 ; y = y << 5
 %line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -163,16 +164,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 27] = x
 %line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 27], r8b
+	mov byte [r10 + 27], r8b
 ; x = mem8[p + 1]
 %line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 1]
+	movzx r8d, byte [r11 + 1]
 ; x = x >> 3
 %line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 2]
 %line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 2]
+	movzx r9d, byte [r11 + 2]
 ; y = y << 5
 %line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -181,16 +182,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 28] = x
 %line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 28], r8b
+	mov byte [r10 + 28], r8b
 ; x = mem8[p + 2]
 %line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 2]
+	movzx r8d, byte [r11 + 2]
 ; x = x >> 3
 %line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 3]
 %line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 3]
+	movzx r9d, byte [r11 + 3]
 ; y = y << 5
 %line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -199,16 +200,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 29] = x
 %line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 29], r8b
+	mov byte [r10 + 29], r8b
 ; x = mem8[p + 3]
 %line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 3]
+	movzx r8d, byte [r11 + 3]
 ; x = x >> 3
 %line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 4]
 %line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 4]
+	movzx r9d, byte [r11 + 4]
 ; y = y << 5
 %line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -217,16 +218,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 30] = x
 %line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 30], r8b
+	mov byte [r10 + 30], r8b
 ; x = mem8[p + 4]
 %line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 4]
+	movzx r8d, byte [r11 + 4]
 ; x = x >> 3
 %line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 5]
 %line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 5]
+	movzx r9d, byte [r11 + 5]
 ; y = y << 5
 %line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -235,16 +236,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 31] = x
 %line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 31], r8b
+	mov byte [r10 + 31], r8b
 ; x = mem8[p + 5]
 %line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 5]
+	movzx r8d, byte [r11 + 5]
 ; x = x >> 3
 %line 88+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 6]
 %line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 6]
+	movzx r9d, byte [r11 + 6]
 ; y = y << 5
 %line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -253,16 +254,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 32] = x
 %line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 32], r8b
+	mov byte [r10 + 32], r8b
 ; x = mem8[p + 6]
 %line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 6]
+	movzx r8d, byte [r11 + 6]
 ; x = x >> 3
 %line 94+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 7]
 %line 95+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 7]
+	movzx r9d, byte [r11 + 7]
 ; y = y << 5
 %line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -271,16 +272,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 33] = x
 %line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 33], r8b
+	mov byte [r10 + 33], r8b
 ; x = mem8[p + 7]
 %line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 7]
+	movzx r8d, byte [r11 + 7]
 ; x = x >> 3
 %line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 8]
 %line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 8]
+	movzx r9d, byte [r11 + 8]
 ; y = y << 5
 %line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -289,16 +290,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 34] = x
 %line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 34], r8b
+	mov byte [r10 + 34], r8b
 ; x = mem8[p + 8]
 %line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 8]
+	movzx r8d, byte [r11 + 8]
 ; x = x >> 3
 %line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 9]
 %line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 9]
+	movzx r9d, byte [r11 + 9]
 ; y = y << 5
 %line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -307,16 +308,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 35] = x
 %line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 35], r8b
+	mov byte [r10 + 35], r8b
 ; x = mem8[p + 9]
 %line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 9]
+	movzx r8d, byte [r11 + 9]
 ; x = x >> 3
 %line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 10]
 %line 113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 10]
+	movzx r9d, byte [r11 + 10]
 ; y = y << 5
 %line 114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -325,16 +326,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 36] = x
 %line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 36], r8b
+	mov byte [r10 + 36], r8b
 ; x = mem8[p + 10]
 %line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 10]
+	movzx r8d, byte [r11 + 10]
 ; x = x >> 3
 %line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 11]
 %line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 11]
+	movzx r9d, byte [r11 + 11]
 ; y = y << 5
 %line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -343,16 +344,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 37] = x
 %line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 37], r8b
+	mov byte [r10 + 37], r8b
 ; x = mem8[p + 11]
 %line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 11]
+	movzx r8d, byte [r11 + 11]
 ; x = x >> 3
 %line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 12]
 %line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 12]
+	movzx r9d, byte [r11 + 12]
 ; y = y << 5
 %line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -361,16 +362,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 38] = x
 %line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 38], r8b
+	mov byte [r10 + 38], r8b
 ; x = mem8[p + 12]
 %line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 12]
+	movzx r8d, byte [r11 + 12]
 ; x = x >> 3
 %line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 13]
 %line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 13]
+	movzx r9d, byte [r11 + 13]
 ; y = y << 5
 %line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -379,16 +380,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 39] = x
 %line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 39], r8b
+	mov byte [r10 + 39], r8b
 ; x = mem8[p + 13]
 %line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 13]
+	movzx r8d, byte [r11 + 13]
 ; x = x >> 3
 %line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 14]
 %line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 14]
+	movzx r9d, byte [r11 + 14]
 ; y = y << 5
 %line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -397,16 +398,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 40] = x
 %line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 40], r8b
+	mov byte [r10 + 40], r8b
 ; x = mem8[p + 14]
 %line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 14]
+	movzx r8d, byte [r11 + 14]
 ; x = x >> 3
 %line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 15]
 %line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 15]
+	movzx r9d, byte [r11 + 15]
 ; y = y << 5
 %line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -415,16 +416,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 41] = x
 %line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 41], r8b
+	mov byte [r10 + 41], r8b
 ; x = mem8[p + 15]
 %line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 15]
+	movzx r8d, byte [r11 + 15]
 ; x = x >> 3
 %line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 16]
 %line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 16]
+	movzx r9d, byte [r11 + 16]
 ; y = y << 5
 %line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -433,16 +434,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 42] = x
 %line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 42], r8b
+	mov byte [r10 + 42], r8b
 ; x = mem8[p + 16]
 %line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 16]
+	movzx r8d, byte [r11 + 16]
 ; x = x >> 3
 %line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 17]
 %line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 17]
+	movzx r9d, byte [r11 + 17]
 ; y = y << 5
 %line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -451,16 +452,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 43] = x
 %line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 43], r8b
+	mov byte [r10 + 43], r8b
 ; x = mem8[p + 17]
 %line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 17]
+	movzx r8d, byte [r11 + 17]
 ; x = x >> 3
 %line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 18]
 %line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 18]
+	movzx r9d, byte [r11 + 18]
 ; y = y << 5
 %line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -469,16 +470,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 44] = x
 %line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 44], r8b
+	mov byte [r10 + 44], r8b
 ; x = mem8[p + 18]
 %line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 18]
+	movzx r8d, byte [r11 + 18]
 ; x = x >> 3
 %line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 19]
 %line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 19]
+	movzx r9d, byte [r11 + 19]
 ; y = y << 5
 %line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -487,16 +488,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 45] = x
 %line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 45], r8b
+	mov byte [r10 + 45], r8b
 ; x = mem8[p + 19]
 %line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 19]
+	movzx r8d, byte [r11 + 19]
 ; x = x >> 3
 %line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 20]
 %line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 20]
+	movzx r9d, byte [r11 + 20]
 ; y = y << 5
 %line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -505,16 +506,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 46] = x
 %line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 46], r8b
+	mov byte [r10 + 46], r8b
 ; x = mem8[p + 20]
 %line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 20]
+	movzx r8d, byte [r11 + 20]
 ; x = x >> 3
 %line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 21]
 %line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 21]
+	movzx r9d, byte [r11 + 21]
 ; y = y << 5
 %line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -523,16 +524,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 47] = x
 %line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 47], r8b
+	mov byte [r10 + 47], r8b
 ; x = mem8[p + 21]
 %line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 21]
+	movzx r8d, byte [r11 + 21]
 ; x = x >> 3
 %line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 22]
 %line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 22]
+	movzx r9d, byte [r11 + 22]
 ; y = y << 5
 %line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -541,16 +542,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 48] = x
 %line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 48], r8b
+	mov byte [r10 + 48], r8b
 ; x = mem8[p + 22]
 %line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 22]
+	movzx r8d, byte [r11 + 22]
 ; x = x >> 3
 %line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 23]
 %line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 23]
+	movzx r9d, byte [r11 + 23]
 ; y = y << 5
 %line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -559,16 +560,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 49] = x
 %line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 49], r8b
+	mov byte [r10 + 49], r8b
 ; x = mem8[p + 23]
 %line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 23]
+	movzx r8d, byte [r11 + 23]
 ; x = x >> 3
 %line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 24]
 %line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 24]
+	movzx r9d, byte [r11 + 24]
 ; y = y << 5
 %line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -577,16 +578,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 50] = x
 %line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 50], r8b
+	mov byte [r10 + 50], r8b
 ; x = mem8[p + 24]
 %line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 24]
+	movzx r8d, byte [r11 + 24]
 ; x = x >> 3
 %line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 25]
 %line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 25]
+	movzx r9d, byte [r11 + 25]
 ; y = y << 5
 %line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -595,16 +596,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 51] = x
 %line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 51], r8b
+	mov byte [r10 + 51], r8b
 ; x = mem8[p + 25]
 %line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 25]
+	movzx r8d, byte [r11 + 25]
 ; x = x >> 3
 %line 208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 26]
 %line 209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 26]
+	movzx r9d, byte [r11 + 26]
 ; y = y << 5
 %line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -613,16 +614,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 52] = x
 %line 212+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 52], r8b
+	mov byte [r10 + 52], r8b
 ; x = mem8[p + 26]
 %line 213+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 26]
+	movzx r8d, byte [r11 + 26]
 ; x = x >> 3
 %line 214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 27]
 %line 215+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 27]
+	movzx r9d, byte [r11 + 27]
 ; y = y << 5
 %line 216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -631,16 +632,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 53] = x
 %line 218+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 53], r8b
+	mov byte [r10 + 53], r8b
 ; x = mem8[p + 27]
 %line 219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 27]
+	movzx r8d, byte [r11 + 27]
 ; x = x >> 3
 %line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 28]
 %line 221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 28]
+	movzx r9d, byte [r11 + 28]
 ; y = y << 5
 %line 222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -649,16 +650,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 54] = x
 %line 224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 54], r8b
+	mov byte [r10 + 54], r8b
 ; x = mem8[p + 28]
 %line 225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 28]
+	movzx r8d, byte [r11 + 28]
 ; x = x >> 3
 %line 226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 29]
 %line 227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 29]
+	movzx r9d, byte [r11 + 29]
 ; y = y << 5
 %line 228+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -667,16 +668,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 55] = x
 %line 230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 55], r8b
+	mov byte [r10 + 55], r8b
 ; x = mem8[p + 29]
 %line 231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 29]
+	movzx r8d, byte [r11 + 29]
 ; x = x >> 3
 %line 232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 30]
 %line 233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 30]
+	movzx r9d, byte [r11 + 30]
 ; y = y << 5
 %line 234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -685,16 +686,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 56] = x
 %line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 56], r8b
+	mov byte [r10 + 56], r8b
 ; x = mem8[p + 30]
 %line 237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 30]
+	movzx r8d, byte [r11 + 30]
 ; x = x >> 3
 %line 238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 31]
 %line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 31]
+	movzx r9d, byte [r11 + 31]
 ; y = y << 5
 %line 240+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -703,16 +704,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 57] = x
 %line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 57], r8b
+	mov byte [r10 + 57], r8b
 ; x = mem8[p + 31]
 %line 243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 31]
+	movzx r8d, byte [r11 + 31]
 ; x = x >> 3
 %line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 32]
 %line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 32]
+	movzx r9d, byte [r11 + 32]
 ; y = y << 5
 %line 246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -721,16 +722,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 58] = x
 %line 248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 58], r8b
+	mov byte [r10 + 58], r8b
 ; x = mem8[p + 32]
 %line 249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 32]
+	movzx r8d, byte [r11 + 32]
 ; x = x >> 3
 %line 250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 33]
 %line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 33]
+	movzx r9d, byte [r11 + 33]
 ; y = y << 5
 %line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -739,16 +740,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 59] = x
 %line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 59], r8b
+	mov byte [r10 + 59], r8b
 ; x = mem8[p + 33]
 %line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 33]
+	movzx r8d, byte [r11 + 33]
 ; x = x >> 3
 %line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 34]
 %line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 34]
+	movzx r9d, byte [r11 + 34]
 ; y = y << 5
 %line 258+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -757,16 +758,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 60] = x
 %line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 60], r8b
+	mov byte [r10 + 60], r8b
 ; x = mem8[p + 34]
 %line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 34]
+	movzx r8d, byte [r11 + 34]
 ; x = x >> 3
 %line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 35]
 %line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 35]
+	movzx r9d, byte [r11 + 35]
 ; y = y << 5
 %line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -775,16 +776,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 61] = x
 %line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 61], r8b
+	mov byte [r10 + 61], r8b
 ; x = mem8[p + 35]
 %line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 35]
+	movzx r8d, byte [r11 + 35]
 ; x = x >> 3
 %line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 36]
 %line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rax + 36]
+	movzx r9d, byte [r11 + 36]
 ; y = y << 5
 %line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -793,586 +794,590 @@ align 32
 	xor r8, r9
 ; mem8[eb + 62] = x
 %line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 62], r8b
+	mov byte [r10 + 62], r8b
 ; x = mem8[p + 36]
 %line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rax + 36]
+	movzx r8d, byte [r11 + 36]
 ; x = x >> 3
 %line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; mem8[eb + 63] = x
 %line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r11 + 63], r8b
+	mov byte [r10 + 63], r8b
 ; eb = &EB
 %line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea r10, [rsp + 0]
+	lea r9, [rsp + 0]
 ; p1 = pk + 2708
 %line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea r11, [rsi + 2708]
+	lea r8, [rsi + 2708]
 ; i = 193
 %line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, 193
-	mov [rsp + 704], r8
+	mov r10, 193
+	mov [rsp + 704], rdi
+	mov rbp, rdx
+	mov r12, rsi
+	mov r13, r8
+	mov r14, r9
 align 32
 .Lrows:
 ; q = mem512[eb + 0]
 %line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10]
+	vmovdqu64 zmm0, [r14]
 ; u = mem512[p0 + 0]
 %line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [r12]
 ; a0 = u & q
 %line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm9, zmm1, zmm0
 ; u = mem512[p0 + 677]
 %line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 677]
+	vmovdqu64 zmm1, [r12 + 677]
 ; a1 = u & q
 %line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm8, zmm1, zmm0
 ; u = mem512[p0 + 1354]
 %line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1354]
+	vmovdqu64 zmm1, [r12 + 1354]
 ; a2 = u & q
 %line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm7, zmm1, zmm0
 ; u = mem512[p0 + 2031]
 %line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2031]
+	vmovdqu64 zmm1, [r12 + 2031]
 ; a3 = u & q
 %line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm6, zmm1, zmm0
 ; u = mem512[p1 + 0]
 %line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11]
+	vmovdqu64 zmm1, [r13]
 ; a4 = u & q
 %line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm5, zmm1, zmm0
 ; u = mem512[p1 + 677]
 %line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 677]
+	vmovdqu64 zmm1, [r13 + 677]
 ; a5 = u & q
 %line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm4, zmm1, zmm0
 ; u = mem512[p1 + 1354]
 %line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1354]
+	vmovdqu64 zmm1, [r13 + 1354]
 ; a6 = u & q
 %line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm3, zmm1, zmm0
 ; u = mem512[p1 + 2031]
 %line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 2031]
+	vmovdqu64 zmm1, [r13 + 2031]
 ; a7 = u & q
 %line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm2, zmm1, zmm0
 ; q = mem512[eb + 64]
 %line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 64]
+	vmovdqu64 zmm0, [r14 + 64]
 ; u = mem512[p0 + 64]
 %line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 64]
+	vmovdqu64 zmm1, [r12 + 64]
 ; a0 = ternlog(a0, u, q, 0x78)
 %line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 120
 ; u = mem512[p0 + 741]
 %line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 741]
+	vmovdqu64 zmm1, [r12 + 741]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 120
 ; u = mem512[p0 + 1418]
 %line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1418]
+	vmovdqu64 zmm1, [r12 + 1418]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 120
 ; u = mem512[p0 + 2095]
 %line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2095]
+	vmovdqu64 zmm1, [r12 + 2095]
 ; a3 = ternlog(a3, u, q, 0x78)
 %line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 64]
 %line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 64]
+	vmovdqu64 zmm1, [r13 + 64]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 741]
 %line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 741]
+	vmovdqu64 zmm1, [r13 + 741]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1418]
 %line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1418]
+	vmovdqu64 zmm1, [r13 + 1418]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2095]
 %line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 2095]
+	vmovdqu64 zmm1, [r13 + 2095]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 128]
 %line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 128]
+	vmovdqu64 zmm0, [r14 + 128]
 ; u = mem512[p0 + 128]
 %line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 128]
+	vmovdqu64 zmm1, [r12 + 128]
 ; a0 = ternlog(a0, u, q, 0x78)
 %line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 120
 ; u = mem512[p0 + 805]
 %line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 805]
+	vmovdqu64 zmm1, [r12 + 805]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 120
 ; u = mem512[p0 + 1482]
 %line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1482]
+	vmovdqu64 zmm1, [r12 + 1482]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 120
 ; u = mem512[p0 + 2159]
 %line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2159]
+	vmovdqu64 zmm1, [r12 + 2159]
 ; a3 = ternlog(a3, u, q, 0x78)
 %line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 128]
 %line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 128]
+	vmovdqu64 zmm1, [r13 + 128]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 805]
 %line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 805]
+	vmovdqu64 zmm1, [r13 + 805]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1482]
 %line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1482]
+	vmovdqu64 zmm1, [r13 + 1482]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2159]
 %line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 2159]
+	vmovdqu64 zmm1, [r13 + 2159]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 192]
 %line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 192]
+	vmovdqu64 zmm0, [r14 + 192]
 ; u = mem512[p0 + 192]
 %line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 192]
+	vmovdqu64 zmm1, [r12 + 192]
 ; a0 = ternlog(a0, u, q, 0x78)
 %line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 120
 ; u = mem512[p0 + 869]
 %line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 869]
+	vmovdqu64 zmm1, [r12 + 869]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 120
 ; u = mem512[p0 + 1546]
 %line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1546]
+	vmovdqu64 zmm1, [r12 + 1546]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 120
 ; u = mem512[p0 + 2223]
 %line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2223]
+	vmovdqu64 zmm1, [r12 + 2223]
 ; a3 = ternlog(a3, u, q, 0x78)
 %line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 192]
 %line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 192]
+	vmovdqu64 zmm1, [r13 + 192]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 869]
 %line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 869]
+	vmovdqu64 zmm1, [r13 + 869]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1546]
 %line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1546]
+	vmovdqu64 zmm1, [r13 + 1546]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2223]
 %line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 2223]
+	vmovdqu64 zmm1, [r13 + 2223]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 256]
 %line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 256]
+	vmovdqu64 zmm0, [r14 + 256]
 ; u = mem512[p0 + 256]
 %line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 256]
+	vmovdqu64 zmm1, [r12 + 256]
 ; a0 = ternlog(a0, u, q, 0x78)
 %line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 120
 ; u = mem512[p0 + 933]
 %line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 933]
+	vmovdqu64 zmm1, [r12 + 933]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 120
 ; u = mem512[p0 + 1610]
 %line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1610]
+	vmovdqu64 zmm1, [r12 + 1610]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 120
 ; u = mem512[p0 + 2287]
 %line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2287]
+	vmovdqu64 zmm1, [r12 + 2287]
 ; a3 = ternlog(a3, u, q, 0x78)
 %line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 256]
 %line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 256]
+	vmovdqu64 zmm1, [r13 + 256]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 933]
 %line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 933]
+	vmovdqu64 zmm1, [r13 + 933]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1610]
 %line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1610]
+	vmovdqu64 zmm1, [r13 + 1610]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2287]
 %line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 2287]
+	vmovdqu64 zmm1, [r13 + 2287]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 320]
 %line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 320]
+	vmovdqu64 zmm0, [r14 + 320]
 ; u = mem512[p0 + 320]
 %line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 320]
+	vmovdqu64 zmm1, [r12 + 320]
 ; a0 = ternlog(a0, u, q, 0x78)
 %line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 120
 ; u = mem512[p0 + 997]
 %line 369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 997]
+	vmovdqu64 zmm1, [r12 + 997]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 120
 ; u = mem512[p0 + 1674]
 %line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1674]
+	vmovdqu64 zmm1, [r12 + 1674]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 120
 ; u = mem512[p0 + 2351]
 %line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2351]
+	vmovdqu64 zmm1, [r12 + 2351]
 ; a3 = ternlog(a3, u, q, 0x78)
 %line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 320]
 %line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 320]
+	vmovdqu64 zmm1, [r13 + 320]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 997]
 %line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 997]
+	vmovdqu64 zmm1, [r13 + 997]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1674]
 %line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1674]
+	vmovdqu64 zmm1, [r13 + 1674]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2351]
 %line 381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 2351]
+	vmovdqu64 zmm1, [r13 + 2351]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 384]
 %line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 384]
+	vmovdqu64 zmm0, [r14 + 384]
 ; u = mem512[p0 + 384]
 %line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 384]
+	vmovdqu64 zmm1, [r12 + 384]
 ; a0 = ternlog(a0, u, q, 0x78)
 %line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 120
 ; u = mem512[p0 + 1061]
 %line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1061]
+	vmovdqu64 zmm1, [r12 + 1061]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 120
 ; u = mem512[p0 + 1738]
 %line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1738]
+	vmovdqu64 zmm1, [r12 + 1738]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 120
 ; u = mem512[p0 + 2415]
 %line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2415]
+	vmovdqu64 zmm1, [r12 + 2415]
 ; a3 = ternlog(a3, u, q, 0x78)
 %line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 384]
 %line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 384]
+	vmovdqu64 zmm1, [r13 + 384]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 1061]
 %line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1061]
+	vmovdqu64 zmm1, [r13 + 1061]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1738]
 %line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1738]
+	vmovdqu64 zmm1, [r13 + 1738]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2415]
 %line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 2415]
+	vmovdqu64 zmm1, [r13 + 2415]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 448]
 %line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 448]
+	vmovdqu64 zmm0, [r14 + 448]
 ; u = mem512[p0 + 448]
 %line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 448]
+	vmovdqu64 zmm1, [r12 + 448]
 ; a0 = ternlog(a0, u, q, 0x78)
 %line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 120
 ; u = mem512[p0 + 1125]
 %line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1125]
+	vmovdqu64 zmm1, [r12 + 1125]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 120
 ; u = mem512[p0 + 1802]
 %line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1802]
+	vmovdqu64 zmm1, [r12 + 1802]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 120
 ; u = mem512[p0 + 2479]
 %line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2479]
+	vmovdqu64 zmm1, [r12 + 2479]
 ; a3 = ternlog(a3, u, q, 0x78)
 %line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 448]
 %line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 448]
+	vmovdqu64 zmm1, [r13 + 448]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 1125]
 %line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1125]
+	vmovdqu64 zmm1, [r13 + 1125]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1802]
 %line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1802]
+	vmovdqu64 zmm1, [r13 + 1802]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2479]
 %line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 2479]
+	vmovdqu64 zmm1, [r13 + 2479]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 512]
 %line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 512]
+	vmovdqu64 zmm0, [r14 + 512]
 ; u = mem512[p0 + 512]
 %line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 512]
+	vmovdqu64 zmm1, [r12 + 512]
 ; a0 = ternlog(a0, u, q, 0x78)
 %line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 120
 ; u = mem512[p0 + 1189]
 %line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1189]
+	vmovdqu64 zmm1, [r12 + 1189]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 120
 ; u = mem512[p0 + 1866]
 %line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1866]
+	vmovdqu64 zmm1, [r12 + 1866]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 120
 ; u = mem512[p0 + 2543]
 %line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2543]
+	vmovdqu64 zmm1, [r12 + 2543]
 ; a3 = ternlog(a3, u, q, 0x78)
 %line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 512]
 %line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 512]
+	vmovdqu64 zmm1, [r13 + 512]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 1189]
 %line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1189]
+	vmovdqu64 zmm1, [r13 + 1189]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1866]
 %line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1866]
+	vmovdqu64 zmm1, [r13 + 1866]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2543]
 %line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 2543]
+	vmovdqu64 zmm1, [r13 + 2543]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 576]
 %line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 576]
+	vmovdqu64 zmm0, [r14 + 576]
 ; u = mem512[p0 + 576]
 %line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 576]
+	vmovdqu64 zmm1, [r12 + 576]
 ; a0 = ternlog(a0, u, q, 0x78)
 %line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 120
 ; u = mem512[p0 + 1253]
 %line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1253]
+	vmovdqu64 zmm1, [r12 + 1253]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 120
 ; u = mem512[p0 + 1930]
 %line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1930]
+	vmovdqu64 zmm1, [r12 + 1930]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 120
 ; u = mem512[p0 + 2607]
 %line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2607]
+	vmovdqu64 zmm1, [r12 + 2607]
 ; a3 = ternlog(a3, u, q, 0x78)
 %line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 576]
 %line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 576]
+	vmovdqu64 zmm1, [r13 + 576]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 1253]
 %line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1253]
+	vmovdqu64 zmm1, [r13 + 1253]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1930]
 %line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1930]
+	vmovdqu64 zmm1, [r13 + 1930]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2607]
 %line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 2607]
+	vmovdqu64 zmm1, [r13 + 2607]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 640]
 %line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 640]
+	vmovdqu64 zmm0, [r14 + 640]
 ; u = mem512[p0 + 613]
 %line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 613]
+	vmovdqu64 zmm1, [r12 + 613]
 ; a0 = ternlog(a0, u, q, 0x78)
 %line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 120
 ; u = mem512[p0 + 1290]
 %line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1290]
+	vmovdqu64 zmm1, [r12 + 1290]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 120
 ; u = mem512[p0 + 1967]
 %line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1967]
+	vmovdqu64 zmm1, [r12 + 1967]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 120
 ; u = mem512[p0 + 2644]
 %line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2644]
+	vmovdqu64 zmm1, [r12 + 2644]
 ; a3 = ternlog(a3, u, q, 0x78)
 %line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 613]
 %line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 613]
+	vmovdqu64 zmm1, [r13 + 613]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 1290]
 %line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1290]
+	vmovdqu64 zmm1, [r13 + 1290]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1967]
 %line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 1967]
+	vmovdqu64 zmm1, [r13 + 1967]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2644]
 %line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r11 + 2644]
+	vmovdqu64 zmm1, [r13 + 2644]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
@@ -1429,7 +1434,7 @@ align 32
 	vpxord xmm0, xmm0, xmm1
 ; x1 = c1
 %line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq r9, xmm0
+	vmovq rax, xmm0
 ; h2 = extract256(a2, 1)
 %line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm7, 1
@@ -1456,7 +1461,7 @@ align 32
 	vpxord xmm0, xmm0, xmm1
 ; x2 = c2
 %line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq rbx, xmm0
+	vmovq rsi, xmm0
 ; h3 = extract256(a3, 1)
 %line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm6, 1
@@ -1483,7 +1488,7 @@ align 32
 	vpxord xmm0, xmm0, xmm1
 ; x3 = c3
 %line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq r13, xmm0
+	vmovq rdx, xmm0
 ; h4 = extract256(a4, 1)
 %line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm5, 1
@@ -1510,7 +1515,7 @@ align 32
 	vpxord xmm0, xmm0, xmm1
 ; x4 = c4
 %line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq rcx, xmm0
+	vmovq r11, xmm0
 ; h5 = extract256(a5, 1)
 %line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm4, 1
@@ -1537,7 +1542,7 @@ align 32
 	vpxord xmm0, xmm0, xmm1
 ; x5 = c5
 %line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq r12, xmm0
+	vmovq rcx, xmm0
 ; h6 = extract256(a6, 1)
 %line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm3, 1
@@ -1564,7 +1569,7 @@ align 32
 	vpxord xmm0, xmm0, xmm1
 ; x6 = c6
 %line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq rax, xmm0
+	vmovq r9, xmm0
 ; h7 = extract256(a7, 1)
 %line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm2, 1
@@ -1591,10 +1596,10 @@ align 32
 	vpxord xmm0, xmm0, xmm1
 ; x7 = c7
 %line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq rbp, xmm0
+	vmovq rdi, xmm0
 ; m = 0xffffffff
 %line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r14, 4294967295
+	mov rbx, 4294967295
 ; v = x0 >> 32
 %line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1604,107 +1609,107 @@ align 32
 	xor r15, r8
 ; x0 = x0 & m
 %line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r15, r14
+	and r15, rbx
 ; v = x1 << 32
 %line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r9
+	mov r8, rax
 	shl r8, 32
 ; x1 = x1 ^ v
 %line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r9, r8
+	xor rax, r8
 ; v = m << 32
 %line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r14
+	mov r8, rbx
 	shl r8, 32
 ; x1 = x1 & v
 %line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r9, r8
+	and rax, r8
 ; x0 = x0 ^ x1
 %line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r15, r9
+	xor r15, rax
 ; v = x2 >> 32
 %line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rbx
+	mov r8, rsi
 	shr r8, 32
 ; x2 = x2 ^ v
 %line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rbx, r8
+	xor rsi, r8
 ; x2 = x2 & m
 %line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rbx, r14
+	and rsi, rbx
 ; v = x3 << 32
 %line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r13
+	mov r8, rdx
 	shl r8, 32
 ; x3 = x3 ^ v
 %line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r13, r8
+	xor rdx, r8
 ; v = m << 32
 %line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r14
+	mov r8, rbx
 	shl r8, 32
 ; x3 = x3 & v
 %line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r13, r8
+	and rdx, r8
 ; x2 = x2 ^ x3
 %line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rbx, r13
+	xor rsi, rdx
 ; v = x4 >> 32
 %line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r11
 	shr r8, 32
 ; x4 = x4 ^ v
 %line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rcx, r8
+	xor r11, r8
 ; x4 = x4 & m
 %line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rcx, r14
+	and r11, rbx
 ; v = x5 << 32
 %line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r12
+	mov r8, rcx
 	shl r8, 32
 ; x5 = x5 ^ v
 %line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r12, r8
+	xor rcx, r8
 ; v = m << 32
 %line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r14
+	mov r8, rbx
 	shl r8, 32
 ; x5 = x5 & v
 %line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r12, r8
+	and rcx, r8
 ; x4 = x4 ^ x5
 %line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rcx, r12
+	xor r11, rcx
 ; v = x6 >> 32
 %line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rax
+	mov r8, r9
 	shr r8, 32
 ; x6 = x6 ^ v
 %line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r9, r8
 ; x6 = x6 & m
 %line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rax, r14
+	and r9, rbx
 ; v = x7 << 32
 %line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rbp
+	mov r8, rdi
 	shl r8, 32
 ; x7 = x7 ^ v
 %line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rbp, r8
+	xor rdi, r8
 ; v = m << 32
 %line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl r14, 32
+	shl rbx, 32
 ; x7 = x7 & v
 %line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rbp, r14
+	and rdi, rbx
 ; x6 = x6 ^ x7
 %line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, rbp
+	xor r9, rdi
 ; m = 0xffff0000ffff
 %line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r9, 281470681808895
+	mov rdi, 281470681808895
 ; v = x0 >> 16
 %line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1714,50 +1719,50 @@ align 32
 	xor r15, r8
 ; x0 = x0 & m
 %line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r15, r9
+	and r15, rdi
 ; v = x2 << 16
 %line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rbx
+	mov r8, rsi
 	shl r8, 16
 ; x2 = x2 ^ v
 %line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rbx, r8
+	xor rsi, r8
 ; v = m << 16
 %line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r9
+	mov r8, rdi
 	shl r8, 16
 ; x2 = x2 & v
 %line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rbx, r8
+	and rsi, r8
 ; x0 = x0 ^ x2
 %line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r15, rbx
+	xor r15, rsi
 ; v = x4 >> 16
 %line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r11
 	shr r8, 16
 ; x4 = x4 ^ v
 %line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rcx, r8
+	xor r11, r8
 ; x4 = x4 & m
 %line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rcx, r9
+	and r11, rdi
 ; v = x6 << 16
 %line 585+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rax
+	mov r8, r9
 	shl r8, 16
 ; x6 = x6 ^ v
 %line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r9, r8
 ; v = m << 16
 %line 587+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl r9, 16
+	shl rdi, 16
 ; x6 = x6 & v
 %line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rax, r9
+	and r9, rdi
 ; x4 = x4 ^ x6
 %line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rcx, rax
+	xor r11, r9
 ; m = 0xff00ff00ff00ff
 %line 590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, 71777214294589695
@@ -1773,20 +1778,20 @@ align 32
 	and r15, r9
 ; v = x4 << 8
 %line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r11
 	shl r8, 8
 ; x4 = x4 ^ v
 %line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rcx, r8
+	xor r11, r8
 ; v = m << 8
 %line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 8
 ; x4 = x4 & v
 %line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rcx, r9
+	and r11, r9
 ; x0 = x0 ^ x4
 %line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r15, rcx
+	xor r15, r11
 ; v = x0 >> 4
 %line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1810,7 +1815,7 @@ align 32
 	xor r15, r8
 ; o = 0
 %line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov rax, 0
+	mov r11, 0
 ; v = x0
 %line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1822,7 +1827,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 31
 %line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1835,7 +1840,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 14
 %line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1848,7 +1853,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 45
 %line 618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1861,7 +1866,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 4
 %line 622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1874,7 +1879,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 35
 %line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1887,7 +1892,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 18
 %line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1900,7 +1905,7 @@ align 32
 	and r8, r9
 ; o = o ^ v
 %line 633+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; v = x0 >> 49
 %line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r15, 49
@@ -1912,42 +1917,46 @@ align 32
 	and r15, r8
 ; o = o ^ v
 %line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r15
+	xor r11, r15
 ; v = mem8[e + 0]
 %line 638+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rdx]
+	movzx r8d, byte [rbp]
 ; o = o ^ v
 %line 639+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor r11, r8
 ; mem8[s + 0] = o
 %line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [rdi], al
+	mov r8, [rsp + 704]
+	mov byte [r8], r11b
 ; p0 = p0 + 5416
 %line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add rsi, 5416
+	add r12, 5416
 ; p1 = p1 + 5416
 %line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r11, 5416
+	add r13, 5416
 ; s = s + 1
 %line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add rdi, 1
+	add r8, 1
+	mov [rsp + 704], r8
 ; e = e + 1
 %line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add rdx, 1
+	add rbp, 1
 ; i = i - 1
 %line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rsp + 704]
-	sub r8, 1
-	mov [rsp + 704], r8
+	sub r10, 1
 ; =? i - 0
 %line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto rows if !=
 %line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jne .Lrows
 ; q = mem512[eb + 0]
 %line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10]
+	mov r9, r14
+	mov rsi, r12
+	mov rdx, rbp
+	mov rdi, [rsp + 704]
+	vmovdqu64 zmm0, [r9]
 ; u = mem512[p0 + 0]
 %line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
@@ -1968,7 +1977,7 @@ align 32
 	vpandd zmm4, zmm1, zmm0
 ; q = mem512[eb + 64]
 %line 655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; u = mem512[p0 + 64]
 %line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 64]
@@ -1989,7 +1998,7 @@ align 32
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 128]
 %line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 128]
+	vmovdqu64 zmm0, [r9 + 128]
 ; u = mem512[p0 + 128]
 %line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 128]
@@ -2010,7 +2019,7 @@ align 32
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 192]
 %line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 192]
+	vmovdqu64 zmm0, [r9 + 192]
 ; u = mem512[p0 + 192]
 %line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 192]
@@ -2031,7 +2040,7 @@ align 32
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 256]
 %line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 256]
+	vmovdqu64 zmm0, [r9 + 256]
 ; u = mem512[p0 + 256]
 %line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 256]
@@ -2052,7 +2061,7 @@ align 32
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 320]
 %line 683+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 320]
+	vmovdqu64 zmm0, [r9 + 320]
 ; u = mem512[p0 + 320]
 %line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 320]
@@ -2073,7 +2082,7 @@ align 32
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 384]
 %line 690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 384]
+	vmovdqu64 zmm0, [r9 + 384]
 ; u = mem512[p0 + 384]
 %line 691+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 384]
@@ -2094,7 +2103,7 @@ align 32
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 448]
 %line 697+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 448]
+	vmovdqu64 zmm0, [r9 + 448]
 ; u = mem512[p0 + 448]
 %line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 448]
@@ -2115,7 +2124,7 @@ align 32
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 512]
 %line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 512]
+	vmovdqu64 zmm0, [r9 + 512]
 ; u = mem512[p0 + 512]
 %line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 512]
@@ -2136,7 +2145,7 @@ align 32
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 576]
 %line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 576]
+	vmovdqu64 zmm0, [r9 + 576]
 ; u = mem512[p0 + 576]
 %line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 576]
@@ -2157,7 +2166,7 @@ align 32
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 640]
 %line 718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 640]
+	vmovdqu64 zmm0, [r9 + 640]
 ; u = mem512[p0 + 613]
 %line 719+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 613]

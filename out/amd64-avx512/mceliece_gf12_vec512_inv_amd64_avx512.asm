@@ -9,9 +9,9 @@ global qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:function (qhasm_ke
 align 32
 qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	mov r11, rsp
-	sub rsp, 6272
+	sub rsp, 1728
 	and rsp, -64
-	mov [rsp + 6208], r11
+	mov [rsp + 1664], r11
 ; v0 = mem512[f + 0]
 %line 17+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi]
@@ -80,7 +80,6 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 64]
 	vpandd zmm0, zmm21, zmm2
-	vmovdqu64 [rsp + 192], zmm0
 ; v19 = ternlog(v19, v8, v0, 0x78)
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm12, zmm1, 120
@@ -88,11 +87,9 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v20 = v2 & v6
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm21, zmm9
-	vmovdqu64 [rsp + 256], zmm0
 ; v20 = ternlog(v20, v8, v3, 0x78)
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm12, zmm2, 120
-	vmovdqu64 [rsp + 256], zmm0
 ; v20 = ternlog(v20, v5, v0, 0x78)
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm1, 120
@@ -100,15 +97,12 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v21 = v2 & v10
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm21, zmm10
-	vmovdqu64 [rsp + 320], zmm0
 ; v21 = ternlog(v21, v8, v6, 0x78)
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm12, zmm9, 120
-	vmovdqu64 [rsp + 320], zmm0
 ; v21 = ternlog(v21, v5, v3, 0x78)
 %line 44+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm2, 120
-	vmovdqu64 [rsp + 320], zmm0
 ; v21 = ternlog(v21, v1, v0, 0x78)
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm8, zmm1, 120
@@ -116,43 +110,38 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v22 = v2 & v13
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm21, zmm3
-	vmovdqu64 [rsp + 384], zmm0
 ; v22 = ternlog(v22, v8, v10, 0x78)
 %line 47+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm12, zmm10, 120
-	vmovdqu64 [rsp + 384], zmm0
 ; v22 = ternlog(v22, v5, v6, 0x78)
 %line 48+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm9, 120
-	vmovdqu64 [rsp + 384], zmm0
 ; v22 = ternlog(v22, v1, v3, 0x78)
 %line 49+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm8, zmm2, 120
-	vmovdqu64 [rsp + 384], zmm0
 ; v22 = ternlog(v22, v9, v0, 0x78)
 %line 50+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 0]
 	vpternlogd zmm0, zmm17, zmm1, 120
 	vmovdqu64 [rsp + 384], zmm0
 ; v23 = v2 & v16
 %line 51+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm21, zmm11
+	vpandd zmm14, zmm21, zmm11
 ; v23 = ternlog(v23, v8, v13, 0x78)
 %line 52+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm12, zmm3, 120
+	vpternlogd zmm14, zmm12, zmm3, 120
 ; v23 = ternlog(v23, v5, v10, 0x78)
 %line 53+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm22, zmm10, 120
+	vpternlogd zmm14, zmm22, zmm10, 120
 ; v23 = ternlog(v23, v1, v6, 0x78)
 %line 54+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm8, zmm9, 120
+	vpternlogd zmm14, zmm8, zmm9, 120
 ; v23 = ternlog(v23, v9, v3, 0x78)
 %line 55+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 64]
-	vpternlogd zmm2, zmm17, zmm0, 120
+	vmovdqa64 zmm0, zmm2
+	vpternlogd zmm14, zmm17, zmm0, 120
 ; v23 = ternlog(v23, v4, v0, 0x78)
 %line 56+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm6, zmm1, 120
+	vpternlogd zmm14, zmm6, zmm1, 120
 ; v24 = v8 & v16
 %line 57+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm19, zmm12, zmm11
@@ -171,15 +160,12 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v25 = v5 & v16
 %line 62+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm22, zmm11
-	vmovdqu64 [rsp + 448], zmm0
 ; v25 = ternlog(v25, v1, v13, 0x78)
 %line 63+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm8, zmm3, 120
-	vmovdqu64 [rsp + 448], zmm0
 ; v25 = ternlog(v25, v9, v10, 0x78)
 %line 64+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm10, 120
-	vmovdqu64 [rsp + 448], zmm0
 ; v25 = ternlog(v25, v4, v6, 0x78)
 %line 65+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm6, zmm9, 120
@@ -187,11 +173,9 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v26 = v1 & v16
 %line 66+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm8, zmm11
-	vmovdqu64 [rsp + 512], zmm0
 ; v26 = ternlog(v26, v9, v13, 0x78)
 %line 67+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm3, 120
-	vmovdqu64 [rsp + 512], zmm0
 ; v26 = ternlog(v26, v4, v10, 0x78)
 %line 68+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm6, zmm10, 120
@@ -199,7 +183,6 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v27 = v9 & v16
 %line 69+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm17, zmm11
-	vmovdqu64 [rsp + 576], zmm0
 ; v27 = ternlog(v27, v4, v13, 0x78)
 %line 70+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm6, zmm3, 120
@@ -215,7 +198,6 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v30 = v12 & v4
 %line 73+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm24, zmm6
-	vmovdqu64 [rsp + 768], zmm0
 ; v30 = ternlog(v30, v7, v1, 0x78)
 %line 74+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm4, zmm8, 120
@@ -223,11 +205,9 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v31 = v12 & v7
 %line 75+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm24, zmm4
-	vmovdqu64 [rsp + 832], zmm0
 ; v31 = ternlog(v31, v7, v4, 0x78)
 %line 76+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm4, zmm6, 120
-	vmovdqu64 [rsp + 832], zmm0
 ; v31 = ternlog(v31, v15, v1, 0x78)
 %line 77+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm8, 120
@@ -294,16 +274,16 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm5, zmm13, zmm6, 120
 ; v36 = v15 & v8
 %line 98+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm14, zmm28, zmm12
+	vpandd zmm2, zmm28, zmm12
 ; v36 = ternlog(v36, v11, v14, 0x78)
 %line 99+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm14, zmm7, zmm13, 120
+	vpternlogd zmm2, zmm7, zmm13, 120
 ; v36 = ternlog(v36, v17, v11, 0x78)
 %line 100+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm14, zmm23, zmm7, 120
+	vpternlogd zmm2, zmm23, zmm7, 120
 ; v36 = ternlog(v36, v14, v7, 0x78)
 %line 101+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm14, zmm13, zmm4, 120
+	vpternlogd zmm2, zmm13, zmm4, 120
 ; v37 = v11 & v8
 %line 102+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm15, zmm7, zmm12
@@ -502,7 +482,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm23, zmm1
 ; v50 = ternlog(v50, v50, v23, 0x96)
 %line 165+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm23, zmm2, 150
+	vpternlogd zmm23, zmm23, zmm14, 150
 ; v2 = v35
 %line 166+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm26, zmm5
@@ -511,7 +491,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm26, zmm26, zmm19, 150
 ; v15 = v36
 %line 168+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm31, zmm14
+	vmovdqa64 zmm31, zmm2
 ; v15 = ternlog(v15, v15, v25, 0x96)
 %line 169+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 448]
@@ -560,7 +540,6 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 %line 182+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm16, [rsp + 640]
 	vpternlogd zmm0, zmm21, zmm16, 150
-	vmovdqu64 [rsp + 896], zmm0
 ; v29 = v38
 %line 183+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm16, zmm20
@@ -579,11 +558,11 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm15, zmm28, zmm17, 150
 ; v39 = v39 ^ v36
 %line 188+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm21, zmm0, zmm14
+	vpxord zmm21, zmm0, zmm2
 ; v36 = ternlog(v36, v46, v25, 0x96)
 %line 189+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 448]
-	vpternlogd zmm14, zmm24, zmm0, 150
+	vpternlogd zmm2, zmm24, zmm0, 150
 ; v38 = v38 ^ v35
 %line 190+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm24, zmm20, zmm5
@@ -592,7 +571,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpxord zmm26, zmm15, zmm1
 ; v36 = v36 ^ v33
 %line 192+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm28, zmm14, zmm18
+	vpxord zmm28, zmm2, zmm18
 ; v35 = ternlog(v35, v24, v35, 0x96)
 %line 194+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm27, zmm19, zmm27, 150
@@ -601,7 +580,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm29, zmm25
 ; v34 = ternlog(v34, v23, v34, 0x96)
 %line 196+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm29, zmm2, zmm29, 150
+	vpternlogd zmm29, zmm14, zmm29, 150
 ; v31 = v20 ^ v31
 %line 197+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 256]
@@ -652,7 +631,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v23 = v50 ^ v37
 %line 211+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm2, zmm22, zmm26
-	vmovdqu64 [rsp + 1344], zmm2
+	vmovdqu64 [rsp + 384], zmm2
 ; v24 = v19
 %line 212+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm1, zmm31
@@ -662,81 +641,70 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v24 = v24 ^ v39
 %line 214+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm1, zmm1, zmm21
-	vmovdqu64 [rsp + 1408], zmm1
+	vmovdqu64 [rsp + 448], zmm1
 ; v25 = v35 ^ v38
 %line 215+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm1, zmm27, zmm24
-	vmovdqu64 [rsp + 1472], zmm1
+	vmovdqu64 [rsp + 512], zmm1
 ; v18 = v18 ^ v22
 %line 216+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm18
-	vmovdqu64 [rsp + 5440], zmm0
+	vmovdqu64 [rsp + 1472], zmm0
 ; v46 = v36 ^ v39
 %line 217+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm0, zmm28, zmm21
-	vmovdqu64 [rsp + 6144], zmm0
+	vmovdqu64 [rsp + 1536], zmm0
 ; v26 = v20 & v29
 %line 218+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm15, zmm19
-	vmovdqu64 [rsp + 1536], zmm0
+	vmovdqu64 [rsp + 576], zmm0
 ; v47 = v20 & v30
 %line 219+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm15, zmm30
-	vmovdqu64 [rsp + 1600], zmm0
 ; v47 = ternlog(v47, v39, v29, 0x78)
 %line 220+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm21, zmm19, 120
-	vmovdqu64 [rsp + 1600], zmm0
+	vmovdqu64 [rsp + 640], zmm0
 ; v27 = v20 & v31
 %line 221+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm15, zmm25
-	vmovdqu64 [rsp + 1664], zmm0
 ; v27 = ternlog(v27, v39, v30, 0x78)
 %line 222+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm21, zmm30, 120
-	vmovdqu64 [rsp + 1664], zmm0
 ; v27 = ternlog(v27, v23, v29, 0x78)
 %line 223+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm2, zmm19, 120
-	vmovdqu64 [rsp + 1664], zmm0
+	vmovdqu64 [rsp + 704], zmm0
 ; v48 = v20 & v32
 %line 224+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm15, zmm23
-	vmovdqu64 [rsp + 1728], zmm0
 ; v48 = ternlog(v48, v39, v31, 0x78)
 %line 225+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm21, zmm25, 120
-	vmovdqu64 [rsp + 1728], zmm0
 ; v48 = ternlog(v48, v23, v30, 0x78)
 %line 226+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 1344]
 	vpternlogd zmm0, zmm2, zmm30, 120
-	vmovdqu64 [rsp + 1728], zmm0
 ; v48 = ternlog(v48, v21, v29, 0x78)
 %line 227+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm16, zmm19, 120
-	vmovdqu64 [rsp + 1728], zmm0
+	vmovdqu64 [rsp + 768], zmm0
 ; v2 = v20 & v33
 %line 228+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm15, zmm20
-	vmovdqu64 [rsp + 1792], zmm0
 ; v2 = ternlog(v2, v39, v32, 0x78)
 %line 229+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm21, zmm23, 120
-	vmovdqu64 [rsp + 1792], zmm0
 ; v2 = ternlog(v2, v23, v31, 0x78)
 %line 230+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm2, zmm25, 120
-	vmovdqu64 [rsp + 1792], zmm0
 ; v2 = ternlog(v2, v21, v30, 0x78)
 %line 231+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm16, zmm30, 120
-	vmovdqu64 [rsp + 1792], zmm0
 ; v2 = ternlog(v2, v24, v29, 0x78)
 %line 232+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 1408]
+	vmovdqu64 zmm5, [rsp + 448]
 	vpternlogd zmm0, zmm5, zmm19, 120
-	vmovdqu64 [rsp + 1792], zmm0
+	vmovdqu64 [rsp + 832], zmm0
 ; v28 = v20 & v34
 %line 233+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm15, zmm29
@@ -760,7 +728,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpandd zmm14, zmm21, zmm29
 ; v49 = ternlog(v49, v23, v33, 0x78)
 %line 240+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1344]
+	vmovdqa64 zmm0, zmm2
 	vpternlogd zmm14, zmm0, zmm20, 120
 ; v49 = ternlog(v49, v21, v32, 0x78)
 %line 241+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -774,86 +742,74 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v15 = v23 & v34
 %line 244+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm0, zmm29
-	vmovdqu64 [rsp + 1856], zmm0
 ; v15 = ternlog(v15, v21, v33, 0x78)
 %line 245+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm16, zmm20, 120
-	vmovdqu64 [rsp + 1856], zmm0
 ; v15 = ternlog(v15, v24, v32, 0x78)
 %line 246+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 1408]
+	vmovdqa64 zmm2, zmm5
 	vpternlogd zmm0, zmm2, zmm23, 120
-	vmovdqu64 [rsp + 1856], zmm0
 ; v15 = ternlog(v15, v37, v31, 0x78)
 %line 247+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm25, 120
-	vmovdqu64 [rsp + 1856], zmm0
+	vmovdqu64 [rsp + 896], zmm0
 ; v45 = v21 & v34
 %line 248+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm16, zmm29
-	vmovdqu64 [rsp + 1920], zmm0
 ; v45 = ternlog(v45, v24, v33, 0x78)
 %line 249+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm2, zmm20, 120
-	vmovdqu64 [rsp + 1920], zmm0
 ; v45 = ternlog(v45, v37, v32, 0x78)
 %line 250+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm23, 120
-	vmovdqu64 [rsp + 1920], zmm0
+	vmovdqu64 [rsp + 960], zmm0
 ; v17 = v24 & v34
 %line 251+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm29
-	vmovdqu64 [rsp + 1984], zmm0
 ; v17 = ternlog(v17, v37, v33, 0x78)
 %line 252+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm20, 120
-	vmovdqu64 [rsp + 1984], zmm0
+	vmovdqu64 [rsp + 1024], zmm0
 ; v5 = v37 & v34
 %line 253+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm26, zmm29
-	vmovdqu64 [rsp + 2048], zmm0
+	vmovdqu64 [rsp + 1088], zmm0
 ; v40 = v25 & v35
 %line 254+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 1472]
+	vmovdqu64 zmm2, [rsp + 512]
 	vpandd zmm0, zmm2, zmm27
-	vmovdqu64 [rsp + 2112], zmm0
+	vmovdqu64 [rsp + 1152], zmm0
 ; v9 = v25 & v36
 %line 255+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm28
-	vmovdqu64 [rsp + 2176], zmm0
 ; v9 = ternlog(v9, v19, v35, 0x78)
 %line 256+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm31, zmm27, 120
-	vmovdqu64 [rsp + 2176], zmm0
+	vmovdqu64 [rsp + 1216], zmm0
 ; v12 = v25 & v37
 %line 257+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm26
-	vmovdqu64 [rsp + 2240], zmm0
 ; v12 = ternlog(v12, v19, v36, 0x78)
 %line 258+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm31, zmm28, 120
-	vmovdqu64 [rsp + 2240], zmm0
 ; v12 = ternlog(v12, v18, v35, 0x78)
 %line 259+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 5440]
+	vmovdqu64 zmm5, [rsp + 1472]
 	vpternlogd zmm0, zmm5, zmm27, 120
-	vmovdqu64 [rsp + 2240], zmm0
+	vmovdqu64 [rsp + 1280], zmm0
 ; v44 = v25 & v38
 %line 260+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm24
-	vmovdqu64 [rsp + 2304], zmm0
 ; v44 = ternlog(v44, v19, v37, 0x78)
 %line 261+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm31, zmm26, 120
-	vmovdqu64 [rsp + 2304], zmm0
 ; v44 = ternlog(v44, v18, v36, 0x78)
 %line 262+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm5, zmm28, 120
-	vmovdqu64 [rsp + 2304], zmm0
 ; v44 = ternlog(v44, v38, v35, 0x78)
 %line 263+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm27, 120
-	vmovdqu64 [rsp + 2304], zmm0
+	vmovdqu64 [rsp + 1344], zmm0
 ; v43 = v25 & v39
 %line 264+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm2, zmm21
@@ -868,23 +824,18 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm2, zmm24, zmm28, 120
 ; v43 = ternlog(v43, v46, v35, 0x78)
 %line 268+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm17, [rsp + 6144]
+	vmovdqu64 zmm17, [rsp + 1536]
 	vpternlogd zmm2, zmm17, zmm27, 120
 ; v42 = v25 & v50
 %line 269+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1472]
+	vmovdqu64 zmm0, [rsp + 512]
 	vpandd zmm5, zmm0, zmm22
 ; v42 = ternlog(v42, v19, v39, 0x78)
 %line 270+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm5, zmm31, zmm21, 120
 ; v42 = ternlog(v42, v18, v38, 0x78)
 %line 271+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 5440]
-	vmovdqu64 [rsp + 6080], zmm0
-	vmovdqu64 [rsp + 6016], zmm0
-	vmovdqu64 [rsp + 5952], zmm0
-	vmovdqu64 [rsp + 5888], zmm0
-	vmovdqu64 [rsp + 5824], zmm0
+	vmovdqu64 zmm0, [rsp + 1472]
 	vpternlogd zmm5, zmm0, zmm24, 120
 ; v42 = ternlog(v42, v38, v37, 0x78)
 %line 272+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -897,85 +848,75 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm5, zmm18, zmm27, 120
 ; v41 = v19 & v50
 %line 275+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm17, zmm31, zmm22
-	vmovdqu64 [rsp + 2368], zmm17
+	vpandd zmm0, zmm31, zmm22
 ; v41 = ternlog(v41, v18, v39, 0x78)
 %line 276+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm0, zmm21, 120
-	vmovdqu64 [rsp + 2368], zmm17
+	vmovdqu64 zmm17, [rsp + 1472]
+	vpternlogd zmm0, zmm17, zmm21, 120
 ; v41 = ternlog(v41, v38, v38, 0x78)
 %line 277+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm24, zmm24, 120
-	vmovdqu64 [rsp + 2368], zmm17
+	vpternlogd zmm0, zmm24, zmm24, 120
 ; v41 = ternlog(v41, v46, v37, 0x78)
 %line 278+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 6144]
-	vpternlogd zmm17, zmm0, zmm26, 120
-	vmovdqu64 [rsp + 2368], zmm17
+	vmovdqu64 zmm17, [rsp + 1536]
+	vpternlogd zmm0, zmm17, zmm26, 120
 ; v41 = ternlog(v41, v22, v36, 0x78)
 %line 279+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm18, zmm28, 120
-	vmovdqu64 [rsp + 2368], zmm17
+	vpternlogd zmm0, zmm18, zmm28, 120
+	vmovdqu64 [rsp + 1408], zmm0
 ; v51 = v18 & v50
 %line 280+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm17, [rsp + 5440]
-	vpandd zmm17, zmm17, zmm22
-	vmovdqu64 [rsp + 960], zmm17
+	vmovdqu64 zmm0, [rsp + 1472]
+	vpandd zmm0, zmm0, zmm22
 ; v51 = ternlog(v51, v38, v39, 0x78)
 %line 281+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm24, zmm21, 120
-	vmovdqu64 [rsp + 960], zmm17
+	vpternlogd zmm0, zmm24, zmm21, 120
 ; v51 = ternlog(v51, v46, v38, 0x78)
 %line 282+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm0, zmm24, 120
-	vmovdqu64 [rsp + 960], zmm17
+	vpternlogd zmm0, zmm17, zmm24, 120
 ; v51 = ternlog(v51, v22, v37, 0x78)
 %line 283+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm18, zmm26, 120
-	vmovdqu64 [rsp + 960], zmm17
+	vpternlogd zmm0, zmm18, zmm26, 120
+	vmovdqu64 [rsp + 128], zmm0
 ; v52 = v38 & v50
 %line 284+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm24, zmm22
-	vmovdqu64 [rsp + 1024], zmm0
 ; v52 = ternlog(v52, v46, v39, 0x78)
 %line 285+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm17, [rsp + 6144]
 	vpternlogd zmm0, zmm17, zmm21, 120
-	vmovdqu64 [rsp + 1024], zmm0
 ; v52 = ternlog(v52, v22, v38, 0x78)
 %line 286+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm24, 120
-	vmovdqu64 [rsp + 1024], zmm0
+	vmovdqu64 [rsp + 192], zmm0
 ; v53 = v46 & v50
 %line 287+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm17, zmm22
-	vmovdqu64 [rsp + 1088], zmm0
 ; v53 = ternlog(v53, v22, v39, 0x78)
 %line 288+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm21, 120
-	vmovdqu64 [rsp + 1088], zmm0
+	vmovdqu64 [rsp + 256], zmm0
 ; v54 = v22 & v50
 %line 289+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm18, zmm22
-	vmovdqu64 [rsp + 1152], zmm0
+	vmovdqu64 [rsp + 320], zmm0
 ; v25 = v20 ^ v25
 %line 290+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm15, [rsp + 1472]
-	vmovdqu64 [rsp + 5504], zmm0
+	vpxord zmm0, zmm15, [rsp + 512]
+	vmovdqu64 [rsp + 512], zmm0
 ; v19 = v39 ^ v19
 %line 291+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm31, zmm21, zmm31
 ; v18 = v23 ^ v18
 %line 292+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1344]
-	vpxord zmm17, zmm0, [rsp + 5440]
+	vmovdqu64 zmm0, [rsp + 384]
+	vpxord zmm17, zmm0, [rsp + 1472]
 ; v21 = v21 ^ v38
 %line 293+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm16, zmm16, zmm24
 ; v46 = v24 ^ v46
 %line 294+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1408]
-	vpxord zmm15, zmm0, [rsp + 6144]
+	vmovdqu64 zmm0, [rsp + 448]
+	vpxord zmm15, zmm0, [rsp + 1536]
 ; v22 = v37 ^ v22
 %line 295+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm18, zmm26, zmm18
@@ -999,7 +940,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpxord zmm22, zmm29, zmm22
 ; v34 = v25 & v36
 %line 302+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm19, [rsp + 5504]
+	vmovdqu64 zmm19, [rsp + 512]
 	vpandd zmm0, zmm19, zmm28
 ; v34 = ternlog(v34, v19, v35, 0x78)
 %line 303+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -1042,7 +983,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm0, zmm15, zmm27, 120
 ; v30 = v25 & v50
 %line 316+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 5504]
+	vmovdqa64 zmm0, zmm19
 	vpandd zmm0, zmm0, zmm22
 ; v30 = ternlog(v30, v19, v39, 0x78)
 %line 317+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -1103,38 +1044,38 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm15, zmm18, zmm21, 120
 ; v35 = v26
 %line 336+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm20, [rsp + 1536]
+	vmovdqu64 zmm20, [rsp + 576]
 ; v35 = ternlog(v35, v25, v35, 0x78)
 %line 337+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 5504]
+	vmovdqa64 zmm0, zmm19
 	vpternlogd zmm20, zmm0, zmm20, 120
 ; v34 = v9
 %line 338+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm19, [rsp + 2176]
+	vmovdqu64 zmm19, [rsp + 1216]
 ; v34 = ternlog(v34, v34, v47, 0x96)
 %line 339+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1600]
+	vmovdqu64 zmm0, [rsp + 640]
 	vpternlogd zmm19, zmm19, zmm0, 150
 ; v33 = v12
 %line 340+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm21, [rsp + 2240]
+	vmovdqu64 zmm21, [rsp + 1280]
 ; v33 = ternlog(v33, v33, v27, 0x96)
 %line 341+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1664]
+	vmovdqu64 zmm0, [rsp + 704]
 	vpternlogd zmm21, zmm21, zmm0, 150
 ; v32 = v44
 %line 342+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm22, [rsp + 2304]
+	vmovdqu64 zmm22, [rsp + 1344]
 ; v32 = ternlog(v32, v32, v48, 0x96)
 %line 343+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1728]
+	vmovdqu64 zmm0, [rsp + 768]
 	vpternlogd zmm22, zmm22, zmm0, 150
 ; v31 = v43
 %line 344+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm25, zmm2
 ; v31 = ternlog(v31, v31, v2, 0x96)
 %line 345+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1792]
+	vmovdqu64 zmm0, [rsp + 832]
 	vpternlogd zmm25, zmm25, zmm0, 150
 ; v30 = v42
 %line 346+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -1144,50 +1085,50 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm24, zmm24, zmm1, 150
 ; v19 = v41
 %line 348+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm26, [rsp + 2368]
+	vmovdqu64 zmm26, [rsp + 1408]
 ; v19 = ternlog(v19, v19, v49, 0x96)
 %line 349+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm26, zmm26, zmm14, 150
 ; v18 = v51
 %line 350+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm27, [rsp + 960]
+	vmovdqu64 zmm27, [rsp + 128]
 ; v18 = ternlog(v18, v18, v15, 0x96)
 %line 351+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1856]
+	vmovdqu64 zmm0, [rsp + 896]
 	vpternlogd zmm27, zmm27, zmm0, 150
 ; v21 = v52
 %line 352+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1024]
+	vmovdqu64 zmm0, [rsp + 192]
 ; v21 = ternlog(v21, v21, v45, 0x96)
 %line 353+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm15, [rsp + 1920]
+	vmovdqu64 zmm15, [rsp + 960]
 	vpternlogd zmm0, zmm0, zmm15, 150
 ; v46 = v53
 %line 354+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm15, [rsp + 1088]
+	vmovdqu64 zmm15, [rsp + 256]
 ; v46 = ternlog(v46, v46, v17, 0x96)
 %line 355+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm28, [rsp + 1984]
+	vmovdqu64 zmm28, [rsp + 1024]
 	vpternlogd zmm15, zmm15, zmm28, 150
 ; v50 = v5
 %line 356+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm16, [rsp + 2048]
+	vmovdqu64 zmm16, [rsp + 1088]
 ; v50 = ternlog(v50, v22, v50, 0x78)
 %line 357+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm16, zmm18, zmm16, 120
 ; v49 = ternlog(v49, v35, v40, 0x96)
 %line 358+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm17, [rsp + 2112]
+	vmovdqu64 zmm17, [rsp + 1152]
 	vpternlogd zmm14, zmm20, zmm17, 150
 ; v12 = v21 ^ v12
 %line 359+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm17, zmm0, [rsp + 2240]
+	vpxord zmm17, zmm0, [rsp + 1280]
 ; v44 = v46 ^ v44
 %line 360+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm23, zmm15, [rsp + 2304]
+	vpxord zmm23, zmm15, [rsp + 1344]
 ; v43 = ternlog(v43, v50, v54, 0x96)
 %line 361+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm15, [rsp + 1152]
+	vmovdqu64 zmm15, [rsp + 320]
 	vpternlogd zmm2, zmm16, zmm15, 150
 ; v9 = v54
 %line 362+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -1197,41 +1138,37 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm16, zmm27, zmm16, 150
 ; v54 = ternlog(v54, v31, v5, 0x96)
 %line 364+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 2048]
+	vmovdqu64 zmm0, [rsp + 1088]
 	vpternlogd zmm15, zmm25, zmm0, 150
-	vmovdqu64 [rsp + 1152], zmm15
 ; v40 = v53
 %line 365+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm18, [rsp + 1088]
+	vmovdqu64 zmm18, [rsp + 256]
 ; v40 = ternlog(v40, v19, v40, 0x96)
 %line 366+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm18, zmm26, zmm18, 150
 ; v53 = ternlog(v53, v32, v17, 0x96)
 %line 367+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1088]
+	vmovdqu64 zmm0, [rsp + 256]
 	vpternlogd zmm0, zmm22, zmm28, 150
-	vmovdqu64 [rsp + 1088], zmm0
 ; v30 = v30 ^ v52
 %line 368+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm24, zmm24, [rsp + 1024]
+	vpxord zmm24, zmm24, [rsp + 192]
 ; v52 = ternlog(v52, v33, v45, 0x96)
 %line 369+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm20, [rsp + 1024]
-	vmovdqu64 zmm22, [rsp + 1920]
+	vmovdqu64 zmm20, [rsp + 192]
+	vmovdqu64 zmm22, [rsp + 960]
 	vpternlogd zmm20, zmm21, zmm22, 150
-	vmovdqu64 [rsp + 1024], zmm20
 ; v54 = v54 ^ v51
 %line 370+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm15, zmm15, [rsp + 960]
+	vpxord zmm15, zmm15, [rsp + 128]
 ; v51 = ternlog(v51, v34, v15, 0x96)
 %line 371+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm21, [rsp + 960]
-	vmovdqu64 zmm22, [rsp + 1856]
+	vmovdqu64 zmm21, [rsp + 128]
+	vmovdqu64 zmm22, [rsp + 896]
 	vpternlogd zmm21, zmm19, zmm22, 150
-	vmovdqu64 [rsp + 960], zmm21
 ; v53 = v53 ^ v41
 %line 372+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm26, zmm0, [rsp + 2368]
+	vpxord zmm26, zmm0, [rsp + 1408]
 ; v52 = v52 ^ v42
 %line 373+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm30, zmm20, zmm5
@@ -1249,35 +1186,35 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm0, zmm16
 ; v43 = ternlog(v43, v2, v43, 0x96)
 %line 380+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1792]
+	vmovdqu64 zmm1, [rsp + 832]
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v44 = v40
 %line 381+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm1, zmm18
 ; v44 = ternlog(v44, v48, v44, 0x96)
 %line 382+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 1728]
+	vmovdqu64 zmm2, [rsp + 768]
 	vpternlogd zmm1, zmm2, zmm1, 150
 ; v40 = v41
 %line 383+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm21, zmm23
 ; v40 = ternlog(v40, v26, v40, 0x96)
 %line 384+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 1536]
+	vmovdqu64 zmm2, [rsp + 576]
 	vpternlogd zmm21, zmm2, zmm21, 150
 ; v9 = v51
 %line 385+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm27, zmm22
 ; v9 = ternlog(v9, v47, v9, 0x96)
 %line 386+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 1600]
+	vmovdqu64 zmm2, [rsp + 640]
 	vpternlogd zmm27, zmm2, zmm27, 150
 ; v12 = v52
 %line 387+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm2, zmm30
 ; v12 = ternlog(v12, v27, v12, 0x96)
 %line 388+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 1664]
+	vmovdqu64 zmm5, [rsp + 704]
 	vpternlogd zmm2, zmm5, zmm2, 150
 ; v12 = v12 ^ v30
 %line 389+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -1295,44 +1232,38 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 %line 393+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 0]
 	vpandd zmm1, zmm21, zmm2
-	vmovdqu64 [rsp + 2432], zmm1
+	vmovdqu64 [rsp + 128], zmm1
 ; v47 = v40 & v3
 %line 394+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm5, [rsp + 64]
 	vpandd zmm1, zmm21, zmm5
-	vmovdqu64 [rsp + 2496], zmm1
 ; v47 = ternlog(v47, v30, v0, 0x78)
 %line 395+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm24, zmm2, 120
-	vmovdqu64 [rsp + 2496], zmm1
+	vmovdqu64 [rsp + 192], zmm1
 ; v26 = v40 & v6
 %line 396+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm21, zmm9
-	vmovdqu64 [rsp + 2560], zmm1
 ; v26 = ternlog(v26, v30, v3, 0x78)
 %line 397+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm24, zmm5, 120
-	vmovdqu64 [rsp + 2560], zmm1
 ; v26 = ternlog(v26, v9, v0, 0x78)
 %line 398+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm27, zmm2, 120
-	vmovdqu64 [rsp + 2560], zmm1
+	vmovdqu64 [rsp + 256], zmm1
 ; v48 = v40 & v10
 %line 399+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm21, zmm10
-	vmovdqu64 [rsp + 2624], zmm1
 ; v48 = ternlog(v48, v30, v6, 0x78)
 %line 400+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm24, zmm9, 120
-	vmovdqu64 [rsp + 2624], zmm1
 ; v48 = ternlog(v48, v9, v3, 0x78)
 %line 401+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm27, zmm5, 120
-	vmovdqu64 [rsp + 2624], zmm1
 ; v48 = ternlog(v48, v41, v0, 0x78)
 %line 402+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm23, zmm2, 120
-	vmovdqu64 [rsp + 2624], zmm1
+	vmovdqu64 [rsp + 320], zmm1
 ; v2 = v40 & v13
 %line 403+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm16, zmm21, zmm3
@@ -1347,7 +1278,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm16, zmm23, zmm5, 120
 ; v2 = ternlog(v2, v12, v0, 0x78)
 %line 407+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 0]
+	vmovdqa64 zmm1, zmm2
 	vpternlogd zmm16, zmm25, zmm1, 120
 ; v28 = v40 & v16
 %line 408+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -1363,7 +1294,6 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm2, zmm23, zmm9, 120
 ; v28 = ternlog(v28, v12, v3, 0x78)
 %line 412+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 64]
 	vpternlogd zmm2, zmm25, zmm5, 120
 ; v28 = ternlog(v28, v51, v0, 0x78)
 %line 413+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -1386,67 +1316,58 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v15 = v9 & v16
 %line 419+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm27, zmm11
-	vmovdqu64 [rsp + 2688], zmm1
 ; v15 = ternlog(v15, v41, v13, 0x78)
 %line 420+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm23, zmm3, 120
-	vmovdqu64 [rsp + 2688], zmm1
 ; v15 = ternlog(v15, v12, v10, 0x78)
 %line 421+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm25, zmm10, 120
-	vmovdqu64 [rsp + 2688], zmm1
 ; v15 = ternlog(v15, v51, v6, 0x78)
 %line 422+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm22, zmm9, 120
-	vmovdqu64 [rsp + 2688], zmm1
+	vmovdqu64 [rsp + 384], zmm1
 ; v34 = v41 & v16
 %line 423+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm23, zmm11
-	vmovdqu64 [rsp + 2752], zmm1
 ; v34 = ternlog(v34, v12, v13, 0x78)
 %line 424+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm25, zmm3, 120
-	vmovdqu64 [rsp + 2752], zmm1
 ; v34 = ternlog(v34, v51, v10, 0x78)
 %line 425+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm22, zmm10, 120
-	vmovdqu64 [rsp + 2752], zmm1
+	vmovdqu64 [rsp + 448], zmm1
 ; v45 = v12 & v16
 %line 426+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm25, zmm11
-	vmovdqu64 [rsp + 2816], zmm1
 ; v45 = ternlog(v45, v51, v13, 0x78)
 %line 427+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm22, zmm3, 120
-	vmovdqu64 [rsp + 2816], zmm1
+	vmovdqu64 [rsp + 512], zmm1
 ; v33 = v51 & v16
 %line 428+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm22, zmm11
-	vmovdqu64 [rsp + 2880], zmm1
+	vmovdqu64 [rsp + 576], zmm1
 ; v17 = v44 & v1
 %line 429+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm29, zmm8
-	vmovdqu64 [rsp + 2944], zmm1
+	vmovdqu64 [rsp + 640], zmm1
 ; v32 = v44 & v4
 %line 430+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm29, zmm6
-	vmovdqu64 [rsp + 3008], zmm1
 ; v32 = ternlog(v32, v52, v1, 0x78)
 %line 431+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm30, zmm8, 120
-	vmovdqu64 [rsp + 3008], zmm1
+	vmovdqu64 [rsp + 704], zmm1
 ; v19 = v44 & v7
 %line 432+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm29, zmm4
-	vmovdqu64 [rsp + 3072], zmm1
 ; v19 = ternlog(v19, v52, v4, 0x78)
 %line 433+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm30, zmm6, 120
-	vmovdqu64 [rsp + 3072], zmm1
 ; v19 = ternlog(v19, v43, v1, 0x78)
 %line 434+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm28, zmm8, 120
-	vmovdqu64 [rsp + 3072], zmm1
+	vmovdqu64 [rsp + 768], zmm1
 ; v5 = v44 & v11
 %line 435+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm5, zmm29, zmm7
@@ -1531,15 +1452,14 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v35 = v42 & v8
 %line 462+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm31, zmm0, zmm12
-	vmovdqu64 [rsp + 3136], zmm31
 ; v35 = ternlog(v35, v54, v14, 0x78)
 %line 463+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm31, zmm15, zmm13, 120
-	vmovdqu64 [rsp + 3136], zmm31
+	vmovdqu64 [rsp + 832], zmm31
 ; v22 = v54 & v8
 %line 464+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm31, zmm15, zmm12
-	vmovdqu64 [rsp + 3200], zmm31
+	vmovdqu64 [rsp + 896], zmm31
 ; v44 = v40 ^ v44
 %line 465+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm21, zmm21, zmm29
@@ -1682,30 +1602,30 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm23, zmm15, zmm22, 120
 ; v51 = v27
 %line 511+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm25, [rsp + 2432]
+	vmovdqu64 zmm25, [rsp + 128]
 ; v51 = ternlog(v51, v44, v51, 0x78)
 %line 512+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm25, zmm21, zmm25, 120
 ; v25 = v32
 %line 513+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm24, [rsp + 3008]
+	vmovdqu64 zmm24, [rsp + 704]
 ; v25 = ternlog(v25, v25, v47, 0x96)
 %line 514+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 2496]
+	vmovdqu64 zmm0, [rsp + 192]
 	vpternlogd zmm24, zmm24, zmm0, 150
 ; v39 = v19
 %line 515+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm28, [rsp + 3072]
+	vmovdqu64 zmm28, [rsp + 768]
 ; v39 = ternlog(v39, v39, v26, 0x96)
 %line 516+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 2560]
+	vmovdqu64 zmm0, [rsp + 256]
 	vpternlogd zmm28, zmm28, zmm0, 150
 ; v38 = v5
 %line 517+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm23, zmm5
 ; v38 = ternlog(v38, v38, v48, 0x96)
 %line 518+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 2624]
+	vmovdqu64 zmm0, [rsp + 320]
 	vpternlogd zmm23, zmm23, zmm0, 150
 ; v37 = v31
 %line 519+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -1730,41 +1650,41 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm30, zmm1
 ; v43 = ternlog(v43, v43, v15, 0x96)
 %line 526+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 2688]
+	vmovdqu64 zmm0, [rsp + 384]
 	vpternlogd zmm30, zmm30, zmm0, 150
 ; v53 = v21
 %line 527+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm26, zmm18
 ; v53 = ternlog(v53, v53, v34, 0x96)
 %line 528+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 2752]
+	vmovdqu64 zmm0, [rsp + 448]
 	vpternlogd zmm26, zmm26, zmm0, 150
 ; v42 = v35
 %line 529+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 3136]
+	vmovdqu64 zmm0, [rsp + 832]
 ; v42 = ternlog(v42, v42, v45, 0x96)
 %line 530+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm22, [rsp + 2816]
+	vmovdqu64 zmm22, [rsp + 512]
 	vpternlogd zmm0, zmm0, zmm22, 150
 ; v40 = v33
 %line 531+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm31, [rsp + 2880]
+	vmovdqu64 zmm31, [rsp + 576]
 ; v40 = ternlog(v40, v54, v40, 0x78)
 %line 532+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm31, zmm15, zmm31, 120
 ; v49 = ternlog(v49, v51, v17, 0x96)
 %line 533+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm15, [rsp + 2944]
+	vmovdqu64 zmm15, [rsp + 640]
 	vpternlogd zmm20, zmm25, zmm15, 150
 ; v19 = v53 ^ v19
 %line 534+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm25, zmm26, [rsp + 3072]
+	vpxord zmm25, zmm26, [rsp + 768]
 ; v5 = v42 ^ v5
 %line 535+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm26, zmm0, zmm5
 ; v31 = ternlog(v31, v40, v22, 0x96)
 %line 536+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 3200]
+	vmovdqu64 zmm0, [rsp + 896]
 	vpternlogd zmm19, zmm31, zmm0, 150
 ; v32 = v22
 %line 537+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -1774,33 +1694,31 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm15, zmm30, zmm15, 150
 ; v22 = ternlog(v22, v37, v33, 0x96)
 %line 539+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 2880]
+	vmovdqu64 zmm5, [rsp + 576]
 	vpternlogd zmm0, zmm21, zmm5, 150
-	vmovdqu64 [rsp + 3200], zmm0
 ; v17 = v35
 %line 540+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 3136]
+	vmovdqu64 zmm5, [rsp + 832]
 ; v17 = ternlog(v17, v52, v17, 0x96)
 %line 541+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm5, zmm27, zmm5, 150
 ; v35 = ternlog(v35, v38, v45, 0x96)
 %line 542+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm27, [rsp + 3136]
+	vmovdqu64 zmm27, [rsp + 832]
 	vpternlogd zmm27, zmm23, zmm22, 150
-	vmovdqu64 [rsp + 3136], zmm27
 ; v36 = v36 ^ v21
 %line 543+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm21, zmm29, zmm18
 ; v21 = ternlog(v21, v39, v34, 0x96)
 %line 544+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm22, [rsp + 2752]
+	vmovdqu64 zmm22, [rsp + 448]
 	vpternlogd zmm18, zmm28, zmm22, 150
 ; v22 = v22 ^ v46
 %line 545+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm22, zmm0, zmm1
 ; v46 = ternlog(v46, v25, v15, 0x96)
 %line 546+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 2688]
+	vmovdqu64 zmm0, [rsp + 384]
 	vpternlogd zmm1, zmm24, zmm0, 150
 ; v35 = v35 ^ v50
 %line 547+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -1825,7 +1743,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm20, zmm2, zmm20, 150
 ; v19 = v26 ^ v19
 %line 554+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 2560]
+	vmovdqu64 zmm0, [rsp + 256]
 	vpxord zmm25, zmm0, zmm25
 ; v31 = v32
 %line 555+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -1835,18 +1753,18 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm18, zmm16, zmm18, 150
 ; v32 = v47 ^ v32
 %line 557+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 2496]
+	vmovdqu64 zmm0, [rsp + 192]
 	vpxord zmm16, zmm0, zmm15
 ; v5 = v17
 %line 558+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm26, zmm5
 ; v5 = ternlog(v5, v48, v5, 0x96)
 %line 559+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 2624]
+	vmovdqu64 zmm0, [rsp + 320]
 	vpternlogd zmm26, zmm0, zmm26, 150
 ; v17 = v27 ^ v17
 %line 560+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 2432]
+	vmovdqu64 zmm0, [rsp + 128]
 	vpxord zmm14, zmm0, zmm5
 ; v27 = v36
 %line 561+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -1893,7 +1811,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v48 = v48 ^ v35
 %line 575+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm2, zmm1, zmm17
-	vmovdqu64 [rsp + 5568], zmm2
+	vmovdqu64 [rsp + 128], zmm2
 ; v28 = v15
 %line 576+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm1, zmm27
@@ -1906,14 +1824,10 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v26 = ternlog(v26, v26, v49, 0x96)
 %line 580+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm2, zmm29, 150
-; v39 = v28
-%line 581+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 [rsp + 3264], zmm1
 ; v39 = ternlog(v39, v22, v47, 0x96)
 %line 582+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm30, [rsp + 3264]
+	vmovdqa64 zmm30, zmm1
 	vpternlogd zmm30, zmm22, zmm15, 150
-	vmovdqu64 [rsp + 3264], zmm30
 ; v49 = v49 ^ v35
 %line 583+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm29, zmm29, zmm17
@@ -1929,11 +1843,11 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v26 = v26 ^ v49
 %line 587+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm5, zmm2, zmm29
-	vmovdqu64 [rsp + 3328], zmm5
+	vmovdqu64 [rsp + 256], zmm5
 ; v45 = v15 ^ v28
 %line 588+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm2, zmm27, zmm1
-	vmovdqu64 [rsp + 3392], zmm2
+	vmovdqu64 [rsp + 320], zmm2
 ; v2 = v25
 %line 589+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm2, zmm0
@@ -1943,12 +1857,12 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v2 = v2 ^ v34
 %line 591+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm2, zmm2, zmm31
-	vmovdqu64 [rsp + 3456], zmm2
+	vmovdqu64 [rsp + 384], zmm2
 ; v48 = v48 ^ v35
 %line 592+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 5568]
+	vmovdqu64 zmm2, [rsp + 128]
 	vpxord zmm2, zmm2, zmm17
-	vmovdqu64 [rsp + 5632], zmm2
+	vmovdqu64 [rsp + 1600], zmm2
 ; v15 = v47
 %line 593+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm27, zmm15
@@ -1961,216 +1875,179 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v39 = v26 & v17
 %line 596+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm5, zmm14
-	vmovdqu64 [rsp + 3520], zmm2
+	vmovdqu64 [rsp + 448], zmm2
 ; v38 = v26 & v32
 %line 597+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm5, zmm16
-	vmovdqu64 [rsp + 3584], zmm2
 ; v38 = ternlog(v38, v34, v17, 0x78)
 %line 598+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm31, zmm14, 120
-	vmovdqu64 [rsp + 3584], zmm2
+	vmovdqu64 [rsp + 512], zmm2
 ; v52 = v26 & v19
 %line 599+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm5, zmm25
-	vmovdqu64 [rsp + 3648], zmm2
 ; v52 = ternlog(v52, v34, v32, 0x78)
 %line 600+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm31, zmm16, 120
-	vmovdqu64 [rsp + 3648], zmm2
 ; v52 = ternlog(v52, v45, v17, 0x78)
 %line 601+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 3392]
+	vmovdqu64 zmm5, [rsp + 320]
 	vpternlogd zmm2, zmm5, zmm14, 120
-	vmovdqu64 [rsp + 3648], zmm2
+	vmovdqu64 [rsp + 576], zmm2
 ; v33 = v26 & v5
 %line 602+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm30, [rsp + 3328]
-	vmovdqu64 [rsp + 5760], zmm30
-	vpandd zmm2, zmm30, zmm26
-	vmovdqu64 [rsp + 3712], zmm2
+	vmovdqu64 zmm2, [rsp + 256]
+	vpandd zmm2, zmm2, zmm26
 ; v33 = ternlog(v33, v34, v19, 0x78)
 %line 603+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm31, zmm25, 120
-	vmovdqu64 [rsp + 3712], zmm2
 ; v33 = ternlog(v33, v45, v32, 0x78)
 %line 604+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm5, zmm16, 120
-	vmovdqu64 [rsp + 3712], zmm2
 ; v33 = ternlog(v33, v49, v17, 0x78)
 %line 605+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm29, zmm14, 120
-	vmovdqu64 [rsp + 3712], zmm2
+	vmovdqu64 [rsp + 640], zmm2
 ; v37 = v26 & v31
 %line 606+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm30, zmm18
-	vmovdqu64 [rsp + 3776], zmm2
+	vmovdqu64 zmm2, [rsp + 256]
+	vpandd zmm2, zmm2, zmm18
 ; v37 = ternlog(v37, v34, v5, 0x78)
 %line 607+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm31, zmm26, 120
-	vmovdqu64 [rsp + 3776], zmm2
 ; v37 = ternlog(v37, v45, v19, 0x78)
 %line 608+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm5, zmm25, 120
-	vmovdqu64 [rsp + 3776], zmm2
 ; v37 = ternlog(v37, v49, v32, 0x78)
 %line 609+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm29, zmm16, 120
-	vmovdqu64 [rsp + 3776], zmm2
 ; v37 = ternlog(v37, v2, v17, 0x78)
 %line 610+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm30, [rsp + 3456]
+	vmovdqu64 zmm30, [rsp + 384]
 	vpternlogd zmm2, zmm30, zmm14, 120
-	vmovdqu64 [rsp + 3776], zmm2
+	vmovdqu64 [rsp + 704], zmm2
 ; v43 = v26 & v18
 %line 611+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 5760]
+	vmovdqu64 zmm2, [rsp + 256]
 	vpandd zmm2, zmm2, zmm20
-	vmovdqu64 [rsp + 3840], zmm2
 ; v43 = ternlog(v43, v34, v31, 0x78)
 %line 612+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm31, zmm18, 120
-	vmovdqu64 [rsp + 3840], zmm2
 ; v43 = ternlog(v43, v45, v5, 0x78)
 %line 613+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm5, zmm26, 120
-	vmovdqu64 [rsp + 3840], zmm2
 ; v43 = ternlog(v43, v49, v19, 0x78)
 %line 614+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm29, zmm25, 120
-	vmovdqu64 [rsp + 3840], zmm2
 ; v43 = ternlog(v43, v2, v32, 0x78)
 %line 615+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm30, zmm16, 120
-	vmovdqu64 [rsp + 3840], zmm2
 ; v43 = ternlog(v43, v28, v17, 0x78)
 %line 616+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm14, 120
-	vmovdqu64 [rsp + 3840], zmm2
+	vmovdqu64 [rsp + 768], zmm2
 ; v40 = v34 & v18
 %line 617+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm31, zmm20
-	vmovdqu64 [rsp + 3904], zmm2
 ; v40 = ternlog(v40, v45, v31, 0x78)
 %line 618+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 3392]
 	vpternlogd zmm2, zmm5, zmm18, 120
-	vmovdqu64 [rsp + 3904], zmm2
 ; v40 = ternlog(v40, v49, v5, 0x78)
 %line 619+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm29, zmm26, 120
-	vmovdqu64 [rsp + 3904], zmm2
 ; v40 = ternlog(v40, v2, v19, 0x78)
 %line 620+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm30, zmm25, 120
-	vmovdqu64 [rsp + 3904], zmm2
 ; v40 = ternlog(v40, v28, v32, 0x78)
 %line 621+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm16, 120
-	vmovdqu64 [rsp + 3904], zmm2
+	vmovdqu64 [rsp + 832], zmm2
 ; v42 = v45 & v18
 %line 622+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm5, zmm20
-	vmovdqu64 [rsp + 3968], zmm2
 ; v42 = ternlog(v42, v49, v31, 0x78)
 %line 623+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm29, zmm18, 120
-	vmovdqu64 [rsp + 3968], zmm2
 ; v42 = ternlog(v42, v2, v5, 0x78)
 %line 624+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 3456]
+	vmovdqa64 zmm5, zmm30
 	vpternlogd zmm2, zmm5, zmm26, 120
-	vmovdqu64 [rsp + 3968], zmm2
 ; v42 = ternlog(v42, v28, v19, 0x78)
 %line 625+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm25, 120
-	vmovdqu64 [rsp + 3968], zmm2
+	vmovdqu64 [rsp + 896], zmm2
 ; v53 = v49 & v18
 %line 626+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm29, zmm20
-	vmovdqu64 [rsp + 4032], zmm2
 ; v53 = ternlog(v53, v2, v31, 0x78)
 %line 627+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm5, zmm18, 120
-	vmovdqu64 [rsp + 4032], zmm2
 ; v53 = ternlog(v53, v28, v5, 0x78)
 %line 628+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm26, 120
-	vmovdqu64 [rsp + 4032], zmm2
+	vmovdqu64 [rsp + 960], zmm2
 ; v51 = v2 & v18
 %line 629+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm5, zmm20
-	vmovdqu64 [rsp + 4096], zmm2
 ; v51 = ternlog(v51, v28, v31, 0x78)
 %line 630+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm18, 120
-	vmovdqu64 [rsp + 4096], zmm2
+	vmovdqu64 [rsp + 1024], zmm2
 ; v54 = v28 & v18
 %line 631+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm1, zmm20
-	vmovdqu64 [rsp + 4160], zmm2
+	vmovdqu64 [rsp + 1088], zmm2
 ; v44 = v48 & v50
 %line 632+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 5632]
+	vmovdqu64 zmm5, [rsp + 1600]
 	vpandd zmm2, zmm5, zmm19
-	vmovdqu64 [rsp + 4224], zmm2
+	vmovdqu64 [rsp + 1152], zmm2
 ; v30 = v48 & v46
 %line 633+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm5, zmm24
-	vmovdqu64 [rsp + 4288], zmm2
 ; v30 = ternlog(v30, v25, v50, 0x78)
 %line 634+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm0, zmm19, 120
-	vmovdqu64 [rsp + 4288], zmm2
+	vmovdqu64 [rsp + 1216], zmm2
 ; v9 = v48 & v21
 %line 635+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm5, zmm23
-	vmovdqu64 [rsp + 4352], zmm2
 ; v9 = ternlog(v9, v25, v46, 0x78)
 %line 636+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm0, zmm24, 120
-	vmovdqu64 [rsp + 4352], zmm2
 ; v9 = ternlog(v9, v15, v50, 0x78)
 %line 637+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm27, zmm19, 120
-	vmovdqu64 [rsp + 4352], zmm2
+	vmovdqu64 [rsp + 1280], zmm2
 ; v41 = v48 & v35
 %line 638+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm5, zmm17
-	vmovdqu64 [rsp + 4416], zmm2
 ; v41 = ternlog(v41, v25, v21, 0x78)
 %line 639+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm0, zmm23, 120
-	vmovdqu64 [rsp + 4416], zmm2
 ; v41 = ternlog(v41, v15, v46, 0x78)
 %line 640+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm27, zmm24, 120
-	vmovdqu64 [rsp + 4416], zmm2
 ; v41 = ternlog(v41, v35, v50, 0x78)
 %line 641+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm17, zmm19, 120
-	vmovdqu64 [rsp + 4416], zmm2
+	vmovdqu64 [rsp + 1344], zmm2
 ; v12 = v48 & v22
 %line 642+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 5632]
 	vpandd zmm2, zmm5, zmm22
-	vmovdqu64 [rsp + 4480], zmm2
 ; v12 = ternlog(v12, v25, v35, 0x78)
 %line 643+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm0, zmm17, 120
-	vmovdqu64 [rsp + 4480], zmm2
 ; v12 = ternlog(v12, v15, v21, 0x78)
 %line 644+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm27, zmm23, 120
-	vmovdqu64 [rsp + 4480], zmm2
 ; v12 = ternlog(v12, v35, v46, 0x78)
 %line 645+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm17, zmm24, 120
-	vmovdqu64 [rsp + 4480], zmm2
 ; v12 = ternlog(v12, v27, v50, 0x78)
 %line 646+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm28, zmm19, 120
-	vmovdqu64 [rsp + 4480], zmm2
+	vmovdqu64 [rsp + 1408], zmm2
 ; v29 = v48 & v36
 %line 647+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm5, zmm5, zmm21
@@ -2192,23 +2069,19 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v24 = v25 & v36
 %line 653+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm0, zmm21
-	vmovdqu64 [rsp + 4544], zmm2
 ; v24 = ternlog(v24, v15, v22, 0x78)
 %line 654+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm27, zmm22, 120
-	vmovdqu64 [rsp + 4544], zmm2
 ; v24 = ternlog(v24, v35, v35, 0x78)
 %line 655+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm17, zmm17, 120
-	vmovdqu64 [rsp + 4544], zmm2
 ; v24 = ternlog(v24, v27, v21, 0x78)
 %line 656+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm28, zmm23, 120
-	vmovdqu64 [rsp + 4544], zmm2
 ; v24 = ternlog(v24, v47, v46, 0x78)
 %line 657+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm15, zmm24, 120
-	vmovdqu64 [rsp + 4544], zmm2
+	vmovdqu64 [rsp + 1472], zmm2
 ; v23 = v15 & v36
 %line 658+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm27, zmm21
@@ -2224,44 +2097,41 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v20 = v35 & v36
 %line 662+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm30, zmm17, zmm21
-	vmovdqu64 [rsp + 4608], zmm30
 ; v20 = ternlog(v20, v27, v22, 0x78)
 %line 663+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm30, zmm28, zmm22, 120
-	vmovdqu64 [rsp + 4608], zmm30
 ; v20 = ternlog(v20, v47, v35, 0x78)
 %line 664+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm30, zmm15, zmm17, 120
-	vmovdqu64 [rsp + 4608], zmm30
+	vmovdqu64 [rsp + 1536], zmm30
 ; v55 = v27 & v36
 %line 665+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm30, zmm28, zmm21
-	vmovdqu64 [rsp + 1216], zmm30
 ; v55 = ternlog(v55, v47, v22, 0x78)
 %line 666+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm30, zmm15, zmm22, 120
-	vmovdqu64 [rsp + 1216], zmm30
+	vmovdqu64 [rsp + 128], zmm30
 ; v56 = v47 & v36
 %line 667+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm30, zmm15, zmm21
-	vmovdqu64 [rsp + 1280], zmm30
+	vmovdqu64 [rsp + 192], zmm30
 ; v48 = v26 ^ v48
 %line 668+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm30, [rsp + 3328]
-	vpxord zmm30, zmm30, [rsp + 5632]
+	vmovdqu64 zmm30, [rsp + 256]
+	vpxord zmm30, zmm30, [rsp + 1600]
 ; v25 = v34 ^ v25
 %line 669+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm0, zmm31, zmm0
 ; v15 = v45 ^ v15
 %line 670+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm31, [rsp + 3392]
+	vmovdqu64 zmm31, [rsp + 320]
 	vpxord zmm27, zmm31, zmm27
 ; v49 = v49 ^ v35
 %line 671+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm29, zmm29, zmm17
 ; v27 = v2 ^ v27
 %line 672+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm31, [rsp + 3456]
+	vmovdqu64 zmm31, [rsp + 384]
 	vpxord zmm28, zmm31, zmm28
 ; v47 = v28 ^ v47
 %line 673+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -2388,96 +2258,96 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm28, zmm15, zmm22, 120
 ; v50 = v39
 %line 714+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm21, [rsp + 3520]
+	vmovdqu64 zmm21, [rsp + 448]
 ; v50 = ternlog(v50, v48, v50, 0x78)
 %line 715+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm21, zmm30, zmm21, 120
 ; v18 = v30
 %line 716+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm17, [rsp + 4288]
+	vmovdqu64 zmm17, [rsp + 1216]
 ; v18 = ternlog(v18, v18, v38, 0x96)
 %line 717+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 3584]
+	vmovdqu64 zmm0, [rsp + 512]
 	vpternlogd zmm17, zmm17, zmm0, 150
 ; v31 = v9
 %line 718+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm18, [rsp + 4352]
+	vmovdqu64 zmm18, [rsp + 1280]
 ; v31 = ternlog(v31, v31, v52, 0x96)
 %line 719+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 3648]
+	vmovdqu64 zmm0, [rsp + 576]
 	vpternlogd zmm18, zmm18, zmm0, 150
 ; v5 = v41
 %line 720+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm20, [rsp + 4416]
+	vmovdqu64 zmm20, [rsp + 1344]
 ; v5 = ternlog(v5, v5, v33, 0x96)
 %line 721+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 3712]
+	vmovdqu64 zmm0, [rsp + 640]
 	vpternlogd zmm20, zmm20, zmm0, 150
 ; v19 = v12
 %line 722+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm19, [rsp + 4480]
+	vmovdqu64 zmm19, [rsp + 1408]
 ; v19 = ternlog(v19, v19, v37, 0x96)
 %line 723+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 3776]
+	vmovdqu64 zmm0, [rsp + 704]
 	vpternlogd zmm19, zmm19, zmm0, 150
 ; v32 = v29
 %line 724+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm25, zmm5
 ; v32 = ternlog(v32, v32, v43, 0x96)
 %line 725+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 3840]
+	vmovdqu64 zmm0, [rsp + 768]
 	vpternlogd zmm25, zmm25, zmm0, 150
 ; v25 = v24
 %line 726+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm22, [rsp + 4544]
+	vmovdqu64 zmm22, [rsp + 1472]
 ; v25 = ternlog(v25, v25, v40, 0x96)
 %line 727+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm16, [rsp + 3904]
+	vmovdqu64 zmm16, [rsp + 832]
 	vpternlogd zmm22, zmm22, zmm16, 150
 ; v15 = v23
 %line 728+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm23, zmm2
 ; v15 = ternlog(v15, v15, v42, 0x96)
 %line 729+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 3968]
+	vmovdqu64 zmm0, [rsp + 896]
 	vpternlogd zmm23, zmm23, zmm0, 150
 ; v49 = v20
 %line 730+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 4608]
+	vmovdqu64 zmm0, [rsp + 1536]
 ; v49 = ternlog(v49, v49, v53, 0x96)
 %line 731+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 4032]
+	vmovdqu64 zmm1, [rsp + 960]
 	vpternlogd zmm0, zmm0, zmm1, 150
 ; v27 = v55
 %line 732+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1216]
+	vmovdqu64 zmm1, [rsp + 128]
 ; v27 = ternlog(v27, v27, v51, 0x96)
 %line 733+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm24, [rsp + 4096]
+	vmovdqu64 zmm24, [rsp + 1024]
 	vpternlogd zmm1, zmm1, zmm24, 150
 ; v36 = v54
 %line 734+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm14, [rsp + 4160]
+	vmovdqu64 zmm14, [rsp + 1088]
 ; v36 = ternlog(v36, v47, v36, 0x78)
 %line 735+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm14, zmm15, zmm14, 120
 ; v40 = ternlog(v40, v50, v44, 0x96)
 %line 736+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm15, [rsp + 4224]
+	vmovdqu64 zmm15, [rsp + 1152]
 	vpternlogd zmm16, zmm21, zmm15, 150
-	vmovdqu64 [rsp + 3904], zmm16
+	vmovdqu64 [rsp + 832], zmm16
 ; v9 = v49 ^ v9
 %line 737+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm15, zmm0, [rsp + 4352]
+	vpxord zmm15, zmm0, [rsp + 1280]
 ; v41 = v27 ^ v41
 %line 738+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm21, zmm1, [rsp + 4416]
+	vpxord zmm21, zmm1, [rsp + 1344]
 ; v12 = ternlog(v12, v36, v56, 0x96)
 %line 739+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 4480]
-	vmovdqu64 zmm1, [rsp + 1280]
+	vmovdqu64 zmm0, [rsp + 1408]
+	vmovdqu64 zmm1, [rsp + 192]
 	vpternlogd zmm0, zmm14, zmm1, 150
-	vmovdqu64 [rsp + 4480], zmm0
+	vmovdqu64 [rsp + 1408], zmm0
 ; v30 = v56
 %line 740+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm14, zmm1
@@ -2486,90 +2356,87 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm14, zmm23, zmm14, 150
 ; v56 = ternlog(v56, v19, v54, 0x96)
 %line 742+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 4160]
+	vmovdqu64 zmm0, [rsp + 1088]
 	vpternlogd zmm1, zmm19, zmm0, 150
-	vmovdqu64 [rsp + 1280], zmm1
 ; v44 = v55
 %line 743+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm16, [rsp + 1216]
+	vmovdqu64 zmm16, [rsp + 128]
 ; v44 = ternlog(v44, v25, v44, 0x96)
 %line 744+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm16, zmm22, zmm16, 150
 ; v55 = ternlog(v55, v5, v51, 0x96)
 %line 745+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1216]
+	vmovdqu64 zmm0, [rsp + 128]
 	vpternlogd zmm0, zmm20, zmm24, 150
-	vmovdqu64 [rsp + 1216], zmm0
 ; v32 = v32 ^ v20
 %line 746+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm25, zmm25, [rsp + 4608]
+	vpxord zmm25, zmm25, [rsp + 1536]
 ; v20 = ternlog(v20, v31, v53, 0x96)
 %line 747+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm19, [rsp + 4608]
-	vmovdqu64 zmm20, [rsp + 4032]
+	vmovdqu64 zmm19, [rsp + 1536]
+	vmovdqu64 zmm20, [rsp + 960]
 	vpternlogd zmm19, zmm18, zmm20, 150
-	vmovdqu64 [rsp + 4608], zmm19
 ; v56 = v56 ^ v23
 %line 748+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm26, zmm1, zmm2
 ; v23 = ternlog(v23, v18, v42, 0x96)
 %line 749+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 3968]
+	vmovdqu64 zmm1, [rsp + 896]
 	vpternlogd zmm2, zmm17, zmm1, 150
 ; v55 = v55 ^ v24
 %line 750+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm27, zmm0, [rsp + 4544]
+	vpxord zmm27, zmm0, [rsp + 1472]
 ; v20 = v20 ^ v29
 %line 751+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm28, zmm19, zmm5
 ; v23 = v23 ^ v12
 %line 752+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm29, zmm2, [rsp + 4480]
+	vpxord zmm29, zmm2, [rsp + 1408]
 ; v24 = v41
 %line 753+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm24, zmm21
 ; v24 = ternlog(v24, v40, v24, 0x96)
 %line 754+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 3904]
+	vmovdqu64 zmm0, [rsp + 832]
 	vpternlogd zmm24, zmm0, zmm24, 150
 ; v29 = v9
 %line 755+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm15
 ; v29 = ternlog(v29, v43, v29, 0x96)
 %line 756+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 3840]
+	vmovdqu64 zmm1, [rsp + 768]
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v12 = v30
 %line 757+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm1, zmm14
 ; v12 = ternlog(v12, v37, v12, 0x96)
 %line 758+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 3776]
+	vmovdqu64 zmm2, [rsp + 704]
 	vpternlogd zmm1, zmm2, zmm1, 150
 ; v41 = ternlog(v41, v33, v41, 0x96)
 %line 760+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 3712]
+	vmovdqu64 zmm2, [rsp + 640]
 	vpternlogd zmm16, zmm2, zmm16, 150
 ; v44 = v24
 %line 761+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm30, zmm24
 ; v44 = ternlog(v44, v39, v44, 0x96)
 %line 762+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 3520]
+	vmovdqu64 zmm2, [rsp + 448]
 	vpternlogd zmm30, zmm2, zmm30, 150
 ; v30 = v23
 %line 763+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm23, zmm29
 ; v30 = ternlog(v30, v38, v30, 0x96)
 %line 764+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 3584]
+	vmovdqu64 zmm2, [rsp + 512]
 	vpternlogd zmm23, zmm2, zmm23, 150
 ; v9 = v20
 %line 765+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm2, zmm28
 ; v9 = ternlog(v9, v52, v9, 0x96)
 %line 766+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 3648]
+	vmovdqu64 zmm5, [rsp + 576]
 	vpternlogd zmm2, zmm5, zmm2, 150
 ; v9 = v9 ^ v32
 %line 767+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -2587,44 +2454,38 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 %line 771+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm14, [rsp + 0]
 	vpandd zmm1, zmm30, zmm14
-	vmovdqu64 [rsp + 4672], zmm1
+	vmovdqu64 [rsp + 128], zmm1
 ; v38 = v44 & v3
 %line 772+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm15, [rsp + 64]
 	vpandd zmm1, zmm30, zmm15
-	vmovdqu64 [rsp + 4736], zmm1
 ; v38 = ternlog(v38, v32, v0, 0x78)
 %line 773+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm25, zmm14, 120
-	vmovdqu64 [rsp + 4736], zmm1
+	vmovdqu64 [rsp + 192], zmm1
 ; v39 = v44 & v6
 %line 774+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm30, zmm9
-	vmovdqu64 [rsp + 4800], zmm1
 ; v39 = ternlog(v39, v32, v3, 0x78)
 %line 775+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm25, zmm15, 120
-	vmovdqu64 [rsp + 4800], zmm1
 ; v39 = ternlog(v39, v30, v0, 0x78)
 %line 776+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm23, zmm14, 120
-	vmovdqu64 [rsp + 4800], zmm1
+	vmovdqu64 [rsp + 256], zmm1
 ; v33 = v44 & v10
 %line 777+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm30, zmm10
-	vmovdqu64 [rsp + 4864], zmm1
 ; v33 = ternlog(v33, v32, v6, 0x78)
 %line 778+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm25, zmm9, 120
-	vmovdqu64 [rsp + 4864], zmm1
 ; v33 = ternlog(v33, v30, v3, 0x78)
 %line 779+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm23, zmm15, 120
-	vmovdqu64 [rsp + 4864], zmm1
 ; v33 = ternlog(v33, v24, v0, 0x78)
 %line 780+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm24, zmm14, 120
-	vmovdqu64 [rsp + 4864], zmm1
+	vmovdqu64 [rsp + 320], zmm1
 ; v37 = v44 & v13
 %line 781+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm22, zmm30, zmm3
@@ -2639,7 +2500,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm22, zmm24, zmm15, 120
 ; v37 = ternlog(v37, v9, v0, 0x78)
 %line 785+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 0]
+	vmovdqa64 zmm1, zmm14
 	vpternlogd zmm22, zmm5, zmm1, 120
 ; v43 = v44 & v16
 %line 786+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -2655,7 +2516,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm21, zmm24, zmm9, 120
 ; v43 = ternlog(v43, v9, v3, 0x78)
 %line 790+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm14, [rsp + 64]
+	vmovdqa64 zmm14, zmm15
 	vpternlogd zmm21, zmm5, zmm14, 120
 ; v43 = ternlog(v43, v23, v0, 0x78)
 %line 791+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -2678,83 +2539,71 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v42 = v30 & v16
 %line 797+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm23, zmm11
-	vmovdqu64 [rsp + 4928], zmm1
 ; v42 = ternlog(v42, v24, v13, 0x78)
 %line 798+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm24, zmm3, 120
-	vmovdqu64 [rsp + 4928], zmm1
 ; v42 = ternlog(v42, v9, v10, 0x78)
 %line 799+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm5, zmm10, 120
-	vmovdqu64 [rsp + 4928], zmm1
 ; v42 = ternlog(v42, v23, v6, 0x78)
 %line 800+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm29, zmm9, 120
-	vmovdqu64 [rsp + 4928], zmm1
+	vmovdqu64 [rsp + 384], zmm1
 ; v18 = v24 & v16
 %line 801+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm24, zmm11
-	vmovdqu64 [rsp + 4992], zmm1
 ; v18 = ternlog(v18, v9, v13, 0x78)
 %line 802+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm5, zmm3, 120
-	vmovdqu64 [rsp + 4992], zmm1
 ; v18 = ternlog(v18, v23, v10, 0x78)
 %line 803+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm29, zmm10, 120
-	vmovdqu64 [rsp + 4992], zmm1
+	vmovdqu64 [rsp + 448], zmm1
 ; v53 = v9 & v16
 %line 804+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm5, zmm11
-	vmovdqu64 [rsp + 5056], zmm1
 ; v53 = ternlog(v53, v23, v13, 0x78)
 %line 805+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm29, zmm3, 120
-	vmovdqu64 [rsp + 5056], zmm1
+	vmovdqu64 [rsp + 512], zmm1
 ; v31 = v23 & v16
 %line 806+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm29, zmm11
-	vmovdqu64 [rsp + 5120], zmm1
+	vmovdqu64 [rsp + 576], zmm1
 ; v51 = v41 & v1
 %line 807+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm2, zmm8
-	vmovdqu64 [rsp + 5184], zmm1
+	vmovdqu64 [rsp + 640], zmm1
 ; v5 = v41 & v4
 %line 808+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm2, zmm6
-	vmovdqu64 [rsp + 5248], zmm1
 ; v5 = ternlog(v5, v20, v1, 0x78)
 %line 809+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm28, zmm8, 120
-	vmovdqu64 [rsp + 5248], zmm1
+	vmovdqu64 [rsp + 704], zmm1
 ; v25 = v41 & v7
 %line 810+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm2, zmm4
-	vmovdqu64 [rsp + 5312], zmm1
 ; v25 = ternlog(v25, v20, v4, 0x78)
 %line 811+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm28, zmm6, 120
-	vmovdqu64 [rsp + 5312], zmm1
 ; v25 = ternlog(v25, v12, v1, 0x78)
 %line 812+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm31, zmm8, 120
-	vmovdqu64 [rsp + 5312], zmm1
+	vmovdqu64 [rsp + 768], zmm1
 ; v54 = v41 & v11
 %line 813+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm2, zmm7
-	vmovdqu64 [rsp + 5696], zmm1
 ; v54 = ternlog(v54, v20, v7, 0x78)
 %line 814+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm28, zmm4, 120
-	vmovdqu64 [rsp + 5696], zmm1
 ; v54 = ternlog(v54, v12, v4, 0x78)
 %line 815+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm31, zmm6, 120
-	vmovdqu64 [rsp + 5696], zmm1
 ; v54 = ternlog(v54, v55, v1, 0x78)
 %line 816+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm27, zmm8, 120
-	vmovdqu64 [rsp + 5696], zmm1
+	vmovdqu64 [rsp + 896], zmm1
 ; v19 = v41 & v14
 %line 817+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm19, zmm2, zmm13
@@ -2833,7 +2682,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; v47 = v56 & v8
 %line 842+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm26, zmm12
-	vmovdqu64 [rsp + 5376], zmm1
+	vmovdqu64 [rsp + 832], zmm1
 ; v41 = v44 ^ v41
 %line 843+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm1, zmm30, zmm2
@@ -2976,30 +2825,30 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm2, zmm26, zmm13, 120
 ; v1 = v52
 %line 889+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 4672]
+	vmovdqu64 zmm0, [rsp + 128]
 ; v1 = ternlog(v1, v41, v1, 0x78)
 %line 890+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm0, 120
 ; v16 = v5
 %line 891+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm11, [rsp + 5248]
+	vmovdqu64 zmm11, [rsp + 704]
 ; v16 = ternlog(v16, v16, v38, 0x96)
 %line 892+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 4736]
+	vmovdqu64 zmm1, [rsp + 192]
 	vpternlogd zmm11, zmm11, zmm1, 150
 ; v13 = v25
 %line 893+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm12, [rsp + 5312]
+	vmovdqu64 zmm12, [rsp + 768]
 ; v13 = ternlog(v13, v13, v39, 0x96)
 %line 894+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 4800]
+	vmovdqu64 zmm1, [rsp + 256]
 	vpternlogd zmm12, zmm12, zmm1, 150
 ; v10 = v54
 %line 895+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 5696]
+	vmovdqu64 zmm1, [rsp + 896]
 ; v10 = ternlog(v10, v10, v33, 0x96)
 %line 896+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 4864]
+	vmovdqu64 zmm2, [rsp + 320]
 	vpternlogd zmm1, zmm1, zmm2, 150
 ; v6 = v19
 %line 897+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -3024,41 +2873,41 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm5, zmm16
 ; v12 = ternlog(v12, v12, v42, 0x96)
 %line 904+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm6, [rsp + 4928]
+	vmovdqu64 zmm6, [rsp + 384]
 	vpternlogd zmm5, zmm5, zmm6, 150
 ; v55 = v49
 %line 905+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm6, zmm15
 ; v55 = ternlog(v55, v55, v18, 0x96)
 %line 906+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 4992]
+	vmovdqu64 zmm7, [rsp + 448]
 	vpternlogd zmm6, zmm6, zmm7, 150
 ; v29 = v50
 %line 907+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm7, zmm14
 ; v29 = ternlog(v29, v29, v53, 0x96)
 %line 908+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm9, [rsp + 5056]
+	vmovdqu64 zmm9, [rsp + 512]
 	vpternlogd zmm7, zmm7, zmm9, 150
 ; v8 = v31
 %line 909+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 5120]
+	vmovdqu64 zmm8, [rsp + 576]
 ; v8 = ternlog(v8, v56, v8, 0x78)
 %line 910+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm8, zmm26, zmm8, 120
 ; v40 = ternlog(v40, v1, v51, 0x96)
 %line 911+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm10, [rsp + 5184]
+	vmovdqu64 zmm10, [rsp + 640]
 	vpternlogd zmm20, zmm0, zmm10, 150
 ; v25 = v55 ^ v25
 %line 912+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm6, zmm6, [rsp + 5312]
+	vpxord zmm6, zmm6, [rsp + 768]
 ; v54 = v29 ^ v54
 %line 913+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm7, zmm7, [rsp + 5696]
+	vpxord zmm7, zmm7, [rsp + 896]
 ; v19 = ternlog(v19, v8, v47, 0x96)
 %line 914+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 5376]
+	vmovdqu64 zmm0, [rsp + 832]
 	vpternlogd zmm19, zmm8, zmm0, 150
 ; v5 = v47
 %line 915+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -3068,9 +2917,8 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm8, zmm5, zmm8, 150
 ; v47 = ternlog(v47, v6, v31, 0x96)
 %line 917+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 5120]
+	vmovdqu64 zmm5, [rsp + 576]
 	vpternlogd zmm0, zmm2, zmm5, 150
-	vmovdqu64 [rsp + 5376], zmm0
 ; v51 = v50
 %line 918+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm5, zmm14
@@ -3085,14 +2933,14 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpxord zmm9, zmm3, zmm15
 ; v49 = ternlog(v49, v13, v18, 0x96)
 %line 922+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 4992]
+	vmovdqu64 zmm1, [rsp + 448]
 	vpternlogd zmm15, zmm12, zmm1, 150
 ; v47 = v47 ^ v27
 %line 923+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm16
 ; v27 = ternlog(v27, v16, v42, 0x96)
 %line 924+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 4928]
+	vmovdqu64 zmm1, [rsp + 384]
 	vpternlogd zmm16, zmm11, zmm1, 150
 ; v50 = v50 ^ v36
 %line 925+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -3114,28 +2962,28 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm8, zmm22, zmm8, 150
 ; v54 = ternlog(v54, v33, v54, 0x96)
 %line 935+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 4864]
+	vmovdqu64 zmm1, [rsp + 320]
 	vpternlogd zmm5, zmm1, zmm5, 150
 ; v51 = v36
 %line 936+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm1, zmm7
 ; v51 = ternlog(v51, v52, v51, 0x96)
 %line 937+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 4672]
+	vmovdqu64 zmm2, [rsp + 128]
 	vpternlogd zmm1, zmm2, zmm1, 150
 ; v5 = v27
 %line 938+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm2, zmm16
 ; v5 = ternlog(v5, v38, v5, 0x96)
 %line 939+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 4736]
+	vmovdqu64 zmm3, [rsp + 192]
 	vpternlogd zmm2, zmm3, zmm2, 150
 ; v25 = v49
 %line 940+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm3, zmm15
 ; v25 = ternlog(v25, v39, v25, 0x96)
 %line 941+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 4800]
+	vmovdqu64 zmm4, [rsp + 256]
 	vpternlogd zmm3, zmm4, zmm3, 150
 ; v25 = v25 ^ v3
 %line 942+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -3188,7 +3036,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 ; leave
 %line 958+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vzeroupper
-	mov rsp, [rsp + 6208]
+	mov rsp, [rsp + 1664]
 	ret
 .end:
 

@@ -9,9 +9,9 @@ global qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:function (qhasm_ke
 align 32
 qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	mov r11, rsp
-	sub rsp, 5312
+	sub rsp, 1280
 	and rsp, -64
-	mov [rsp + 5248], r11
+	mov [rsp + 1216], r11
 ; v0 = mem512[f + 0]
 %line 17+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm9, [rsi]
@@ -127,7 +127,6 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v27 = v2 & v6
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm10
-	vmovdqu64 [rsp + 64], zmm0
 ; v27 = ternlog(v27, v5, v0, 0x78)
 %line 55+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm9, 120
@@ -135,11 +134,9 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v28 = v2 & v10
 %line 56+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm11
-	vmovdqu64 [rsp + 128], zmm0
 ; v28 = ternlog(v28, v5, v6, 0x78)
 %line 57+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm10, 120
-	vmovdqu64 [rsp + 128], zmm0
 ; v28 = ternlog(v28, v7, v0, 0x78)
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm9, 120
@@ -147,15 +144,12 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v29 = v2 & v14
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm7
-	vmovdqu64 [rsp + 192], zmm0
 ; v29 = ternlog(v29, v5, v10, 0x78)
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm11, 120
-	vmovdqu64 [rsp + 192], zmm0
 ; v29 = ternlog(v29, v7, v6, 0x78)
 %line 61+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm10, 120
-	vmovdqu64 [rsp + 192], zmm0
 ; v29 = ternlog(v29, v9, v0, 0x78)
 %line 62+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm23, zmm9, 120
@@ -163,19 +157,15 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v30 = v2 & v18
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm16
-	vmovdqu64 [rsp + 256], zmm0
 ; v30 = ternlog(v30, v5, v14, 0x78)
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm7, 120
-	vmovdqu64 [rsp + 256], zmm0
 ; v30 = ternlog(v30, v7, v10, 0x78)
 %line 65+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm11, 120
-	vmovdqu64 [rsp + 256], zmm0
 ; v30 = ternlog(v30, v9, v6, 0x78)
 %line 66+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm23, zmm10, 120
-	vmovdqu64 [rsp + 256], zmm0
 ; v30 = ternlog(v30, v11, v0, 0x78)
 %line 67+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm9, 120
@@ -183,23 +173,18 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v31 = v2 & v21
 %line 68+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm6
-	vmovdqu64 [rsp + 320], zmm0
 ; v31 = ternlog(v31, v5, v18, 0x78)
 %line 69+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm16, 120
-	vmovdqu64 [rsp + 320], zmm0
 ; v31 = ternlog(v31, v7, v14, 0x78)
 %line 70+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm7, 120
-	vmovdqu64 [rsp + 320], zmm0
 ; v31 = ternlog(v31, v9, v10, 0x78)
 %line 71+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm23, zmm11, 120
-	vmovdqu64 [rsp + 320], zmm0
 ; v31 = ternlog(v31, v11, v6, 0x78)
 %line 72+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm10, 120
-	vmovdqu64 [rsp + 320], zmm0
 ; v31 = ternlog(v31, v13, v0, 0x78)
 %line 73+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm9, 120
@@ -246,19 +231,15 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v34 = v7 & v24
 %line 87+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm24, zmm4
-	vmovdqu64 [rsp + 384], zmm0
 ; v34 = ternlog(v34, v9, v21, 0x78)
 %line 88+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm23, zmm6, 120
-	vmovdqu64 [rsp + 384], zmm0
 ; v34 = ternlog(v34, v11, v18, 0x78)
 %line 89+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm16, 120
-	vmovdqu64 [rsp + 384], zmm0
 ; v34 = ternlog(v34, v13, v14, 0x78)
 %line 90+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm7, 120
-	vmovdqu64 [rsp + 384], zmm0
 ; v34 = ternlog(v34, v15, v10, 0x78)
 %line 91+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm11, 120
@@ -266,15 +247,12 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v35 = v9 & v24
 %line 92+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm4
-	vmovdqu64 [rsp + 448], zmm0
 ; v35 = ternlog(v35, v11, v21, 0x78)
 %line 93+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm6, 120
-	vmovdqu64 [rsp + 448], zmm0
 ; v35 = ternlog(v35, v13, v18, 0x78)
 %line 94+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm16, 120
-	vmovdqu64 [rsp + 448], zmm0
 ; v35 = ternlog(v35, v15, v14, 0x78)
 %line 95+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm7, 120
@@ -282,11 +260,9 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v36 = v11 & v24
 %line 96+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm19, zmm4
-	vmovdqu64 [rsp + 512], zmm0
 ; v36 = ternlog(v36, v13, v21, 0x78)
 %line 97+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm6, 120
-	vmovdqu64 [rsp + 512], zmm0
 ; v36 = ternlog(v36, v15, v18, 0x78)
 %line 98+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm16, 120
@@ -294,7 +270,6 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v37 = v13 & v24
 %line 99+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm18, zmm4
-	vmovdqu64 [rsp + 576], zmm0
 ; v37 = ternlog(v37, v15, v21, 0x78)
 %line 100+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm6, 120
@@ -310,7 +285,6 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v40 = v17 & v8
 %line 103+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm31, zmm12
-	vmovdqu64 [rsp + 768], zmm0
 ; v40 = ternlog(v40, v19, v3, 0x78)
 %line 104+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm13, 120
@@ -318,11 +292,9 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v41 = v17 & v12
 %line 105+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm31, zmm15
-	vmovdqu64 [rsp + 832], zmm0
 ; v41 = ternlog(v41, v19, v8, 0x78)
 %line 106+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm12, 120
-	vmovdqu64 [rsp + 832], zmm0
 ; v41 = ternlog(v41, v20, v3, 0x78)
 %line 107+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm13, 120
@@ -330,15 +302,12 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v42 = v17 & v16
 %line 108+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm31, zmm5
-	vmovdqu64 [rsp + 896], zmm0
 ; v42 = ternlog(v42, v19, v12, 0x78)
 %line 109+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm15, 120
-	vmovdqu64 [rsp + 896], zmm0
 ; v42 = ternlog(v42, v20, v8, 0x78)
 %line 110+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm12, 120
-	vmovdqu64 [rsp + 896], zmm0
 ; v42 = ternlog(v42, v22, v3, 0x78)
 %line 111+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm13, 120
@@ -394,27 +363,22 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v46 = v20 & v4
 %line 128+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm17, zmm14
-	vmovdqu64 [rsp + 4992], zmm0
 ; v46 = ternlog(v46, v22, v1, 0x78)
 %line 129+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm8, 120
-	vmovdqu64 [rsp + 4992], zmm0
 ; v46 = ternlog(v46, v23, v16, 0x78)
 %line 130+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm2, zmm5, 120
-	vmovdqu64 [rsp + 4992], zmm0
 ; v46 = ternlog(v46, v25, v12, 0x78)
 %line 131+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm15, 120
-	vmovdqu64 [rsp + 4992], zmm0
+	vmovdqu64 [rsp + 1152], zmm0
 ; v47 = v22 & v4
 %line 132+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm3, zmm14
-	vmovdqu64 [rsp + 960], zmm0
 ; v47 = ternlog(v47, v23, v1, 0x78)
 %line 133+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm2, zmm8, 120
-	vmovdqu64 [rsp + 960], zmm0
 ; v47 = ternlog(v47, v25, v16, 0x78)
 %line 134+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm5, 120
@@ -422,7 +386,6 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v48 = v23 & v4
 %line 135+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm14
-	vmovdqu64 [rsp + 1024], zmm0
 ; v48 = ternlog(v48, v25, v1, 0x78)
 %line 136+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm8, 120
@@ -470,111 +433,84 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v50 = v17 & v11
 %line 150+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm29
-	vmovdqu64 [rsp + 1152], zmm0
 ; v50 = ternlog(v50, v19, v13, 0x78)
 %line 151+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm31, 120
-	vmovdqu64 [rsp + 1152], zmm0
 ; v51 = v17 & v9
 %line 152+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm24
-	vmovdqu64 [rsp + 1216], zmm0
 ; v51 = ternlog(v51, v19, v11, 0x78)
 %line 153+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm29, 120
-	vmovdqu64 [rsp + 1216], zmm0
 ; v51 = ternlog(v51, v20, v13, 0x78)
 %line 154+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm31, 120
-	vmovdqu64 [rsp + 1216], zmm0
 ; v52 = v17 & v7
 %line 155+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm23
-	vmovdqu64 [rsp + 1280], zmm0
 ; v52 = ternlog(v52, v19, v9, 0x78)
 %line 156+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm24, 120
-	vmovdqu64 [rsp + 1280], zmm0
 ; v52 = ternlog(v52, v20, v11, 0x78)
 %line 157+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm29, 120
-	vmovdqu64 [rsp + 1280], zmm0
 ; v52 = ternlog(v52, v22, v13, 0x78)
 %line 158+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm31, 120
-	vmovdqu64 [rsp + 1280], zmm0
 ; v53 = v17 & v5
 %line 159+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm2
-	vmovdqu64 [rsp + 1344], zmm0
 ; v53 = ternlog(v53, v19, v7, 0x78)
 %line 160+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm23, 120
-	vmovdqu64 [rsp + 1344], zmm0
 ; v53 = ternlog(v53, v20, v9, 0x78)
 %line 161+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm24, 120
-	vmovdqu64 [rsp + 1344], zmm0
 ; v53 = ternlog(v53, v22, v11, 0x78)
 %line 162+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm29, 120
-	vmovdqu64 [rsp + 1344], zmm0
 ; v53 = ternlog(v53, v23, v13, 0x78)
 %line 163+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm31, 120
-	vmovdqu64 [rsp + 1344], zmm0
 ; v54 = v17 & v2
 %line 164+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm1
-	vmovdqu64 [rsp + 1408], zmm0
 ; v54 = ternlog(v54, v19, v5, 0x78)
 %line 165+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm2, 120
-	vmovdqu64 [rsp + 1408], zmm0
 ; v54 = ternlog(v54, v20, v7, 0x78)
 %line 166+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm23, 120
-	vmovdqu64 [rsp + 1408], zmm0
 ; v54 = ternlog(v54, v22, v9, 0x78)
 %line 167+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm24, 120
-	vmovdqu64 [rsp + 1408], zmm0
 ; v54 = ternlog(v54, v23, v11, 0x78)
 %line 168+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm29, 120
-	vmovdqu64 [rsp + 1408], zmm0
 ; v54 = ternlog(v54, v25, v13, 0x78)
 %line 169+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm31, 120
-	vmovdqu64 [rsp + 1408], zmm0
 ; v55 = v17 & v24
 %line 170+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm4
-	vmovdqu64 [rsp + 1472], zmm0
 ; v55 = ternlog(v55, v19, v2, 0x78)
 %line 171+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm1, 120
-	vmovdqu64 [rsp + 1472], zmm0
 ; v55 = ternlog(v55, v20, v5, 0x78)
 %line 172+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm2, 120
-	vmovdqu64 [rsp + 1472], zmm0
 ; v55 = ternlog(v55, v22, v7, 0x78)
 %line 173+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm23, 120
-	vmovdqu64 [rsp + 1472], zmm0
 ; v55 = ternlog(v55, v23, v9, 0x78)
 %line 174+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm24, 120
-	vmovdqu64 [rsp + 1472], zmm0
 ; v55 = ternlog(v55, v25, v11, 0x78)
 %line 175+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm29, 120
-	vmovdqu64 [rsp + 1472], zmm0
 ; v55 = ternlog(v55, v15, v13, 0x78)
 %line 176+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm31, 120
-	vmovdqu64 [rsp + 1472], zmm0
 ; v19 = v19 & v24
 %line 177+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm30, zmm4
@@ -684,7 +620,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm0, zmm0, zmm20, 150
 ; v19 = v46
 %line 211+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm31, [rsp + 4992]
+	vmovdqu64 zmm31, [rsp + 1152]
 ; v19 = ternlog(v19, v19, v33, 0x96)
 %line 212+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm31, zmm31, zmm26, 150
@@ -754,7 +690,6 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 %line 232+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm26, [rsp + 1088]
 	vpternlogd zmm26, zmm28, zmm30, 150
-	vmovdqu64 [rsp + 1088], zmm26
 ; v39 = v39 ^ v48
 %line 233+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm18, zmm0, [rsp + 1024]
@@ -779,20 +714,20 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm1, zmm3, zmm1, 150
 ; v38 = v46
 %line 240+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 4992]
+	vmovdqu64 zmm3, [rsp + 1152]
 ; v38 = ternlog(v38, v38, v47, 0x96)
 %line 241+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 960]
 	vpternlogd zmm3, zmm3, zmm0, 150
 ; v48 = v46
 %line 242+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 4992]
+	vmovdqu64 zmm0, [rsp + 1152]
 ; v48 = ternlog(v48, v49, v48, 0x96)
 %line 243+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm0, 150
 ; v34 = v46
 %line 244+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm26, [rsp + 4992]
+	vmovdqu64 zmm26, [rsp + 1152]
 ; v34 = ternlog(v34, v50, v34, 0x96)
 %line 245+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm26, zmm2, zmm26, 150
@@ -972,87 +907,72 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v48 = v26 & v0
 %line 302+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm9
-	vmovdqu64 [rsp + 1536], zmm0
+	vmovdqu64 [rsp + 0], zmm0
 ; v44 = v26 & v6
 %line 303+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm10
-	vmovdqu64 [rsp + 1600], zmm0
 ; v44 = ternlog(v44, v27, v0, 0x78)
 %line 304+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm9, 120
-	vmovdqu64 [rsp + 1600], zmm0
+	vmovdqu64 [rsp + 64], zmm0
 ; v41 = v26 & v10
 %line 305+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm11
-	vmovdqu64 [rsp + 1664], zmm0
 ; v41 = ternlog(v41, v27, v6, 0x78)
 %line 306+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm10, 120
-	vmovdqu64 [rsp + 1664], zmm0
 ; v41 = ternlog(v41, v39, v0, 0x78)
 %line 307+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm9, 120
-	vmovdqu64 [rsp + 1664], zmm0
+	vmovdqu64 [rsp + 128], zmm0
 ; v29 = v26 & v14
 %line 308+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm7
-	vmovdqu64 [rsp + 1728], zmm0
 ; v29 = ternlog(v29, v27, v10, 0x78)
 %line 309+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm11, 120
-	vmovdqu64 [rsp + 1728], zmm0
 ; v29 = ternlog(v29, v39, v6, 0x78)
 %line 310+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm10, 120
-	vmovdqu64 [rsp + 1728], zmm0
 ; v29 = ternlog(v29, v28, v0, 0x78)
 %line 311+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm9, 120
-	vmovdqu64 [rsp + 1728], zmm0
+	vmovdqu64 [rsp + 192], zmm0
 ; v30 = v26 & v18
 %line 312+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm16
-	vmovdqu64 [rsp + 1792], zmm0
 ; v30 = ternlog(v30, v27, v14, 0x78)
 %line 313+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm7, 120
-	vmovdqu64 [rsp + 1792], zmm0
 ; v30 = ternlog(v30, v39, v10, 0x78)
 %line 314+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm11, 120
-	vmovdqu64 [rsp + 1792], zmm0
 ; v30 = ternlog(v30, v28, v6, 0x78)
 %line 315+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm10, 120
-	vmovdqu64 [rsp + 1792], zmm0
 ; v30 = ternlog(v30, v40, v0, 0x78)
 %line 316+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm9, 120
-	vmovdqu64 [rsp + 1792], zmm0
+	vmovdqu64 [rsp + 256], zmm0
 ; v31 = v26 & v21
 %line 317+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm6
-	vmovdqu64 [rsp + 1856], zmm0
 ; v31 = ternlog(v31, v27, v18, 0x78)
 %line 318+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm16, 120
-	vmovdqu64 [rsp + 1856], zmm0
 ; v31 = ternlog(v31, v39, v14, 0x78)
 %line 319+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm7, 120
-	vmovdqu64 [rsp + 1856], zmm0
 ; v31 = ternlog(v31, v28, v10, 0x78)
 %line 320+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm11, 120
-	vmovdqu64 [rsp + 1856], zmm0
 ; v31 = ternlog(v31, v40, v6, 0x78)
 %line 321+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm10, 120
-	vmovdqu64 [rsp + 1856], zmm0
 ; v31 = ternlog(v31, v33, v0, 0x78)
 %line 322+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm9, 120
-	vmovdqu64 [rsp + 1856], zmm0
+	vmovdqu64 [rsp + 320], zmm0
 ; v32 = v26 & v24
 %line 323+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm23, zmm4
@@ -1095,103 +1015,87 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v35 = v39 & v24
 %line 336+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm27, zmm4
-	vmovdqu64 [rsp + 1920], zmm0
 ; v35 = ternlog(v35, v28, v21, 0x78)
 %line 337+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm6, 120
-	vmovdqu64 [rsp + 1920], zmm0
 ; v35 = ternlog(v35, v40, v18, 0x78)
 %line 338+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm16, 120
-	vmovdqu64 [rsp + 1920], zmm0
 ; v35 = ternlog(v35, v33, v14, 0x78)
 %line 339+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm7, 120
-	vmovdqu64 [rsp + 1920], zmm0
 ; v35 = ternlog(v35, v55, v10, 0x78)
 %line 340+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm11, 120
-	vmovdqu64 [rsp + 1920], zmm0
+	vmovdqu64 [rsp + 384], zmm0
 ; v36 = v28 & v24
 %line 341+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm19, zmm4
-	vmovdqu64 [rsp + 1984], zmm0
 ; v36 = ternlog(v36, v40, v21, 0x78)
 %line 342+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm6, 120
-	vmovdqu64 [rsp + 1984], zmm0
 ; v36 = ternlog(v36, v33, v18, 0x78)
 %line 343+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm16, 120
-	vmovdqu64 [rsp + 1984], zmm0
 ; v36 = ternlog(v36, v55, v14, 0x78)
 %line 344+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm7, 120
-	vmovdqu64 [rsp + 1984], zmm0
+	vmovdqu64 [rsp + 448], zmm0
 ; v50 = v40 & v24
 %line 345+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm4
-	vmovdqu64 [rsp + 2048], zmm0
 ; v50 = ternlog(v50, v33, v21, 0x78)
 %line 346+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm6, 120
-	vmovdqu64 [rsp + 2048], zmm0
 ; v50 = ternlog(v50, v55, v18, 0x78)
 %line 347+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm16, 120
-	vmovdqu64 [rsp + 2048], zmm0
+	vmovdqu64 [rsp + 512], zmm0
 ; v49 = v33 & v24
 %line 348+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm20, zmm4
-	vmovdqu64 [rsp + 2112], zmm0
 ; v49 = ternlog(v49, v55, v21, 0x78)
 %line 349+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm6, 120
-	vmovdqu64 [rsp + 2112], zmm0
+	vmovdqu64 [rsp + 576], zmm0
 ; v51 = v55 & v24
 %line 350+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm24, zmm4
-	vmovdqu64 [rsp + 2176], zmm0
+	vmovdqu64 [rsp + 640], zmm0
 ; v52 = v45 & v3
 %line 351+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm30, zmm13
-	vmovdqu64 [rsp + 2240], zmm0
+	vmovdqu64 [rsp + 704], zmm0
 ; v37 = v45 & v8
 %line 352+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm30, zmm12
-	vmovdqu64 [rsp + 2304], zmm0
 ; v37 = ternlog(v37, v42, v3, 0x78)
 %line 353+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm13, 120
-	vmovdqu64 [rsp + 2304], zmm0
+	vmovdqu64 [rsp + 768], zmm0
 ; v53 = v45 & v12
 %line 354+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm30, zmm15
-	vmovdqu64 [rsp + 2368], zmm0
 ; v53 = ternlog(v53, v42, v8, 0x78)
 %line 355+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm12, 120
-	vmovdqu64 [rsp + 2368], zmm0
 ; v53 = ternlog(v53, v46, v3, 0x78)
 %line 356+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm13, 120
-	vmovdqu64 [rsp + 2368], zmm0
+	vmovdqu64 [rsp + 832], zmm0
 ; v54 = v45 & v16
 %line 357+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm30, zmm5
-	vmovdqu64 [rsp + 2432], zmm0
 ; v54 = ternlog(v54, v42, v12, 0x78)
 %line 358+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm15, 120
-	vmovdqu64 [rsp + 2432], zmm0
 ; v54 = ternlog(v54, v46, v8, 0x78)
 %line 359+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm12, 120
-	vmovdqu64 [rsp + 2432], zmm0
 ; v54 = ternlog(v54, v43, v3, 0x78)
 %line 360+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm13, 120
-	vmovdqu64 [rsp + 2432], zmm0
+	vmovdqu64 [rsp + 896], zmm0
 ; v19 = v45 & v1
 %line 361+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm30, zmm8
@@ -1243,43 +1147,36 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v25 = v46 & v4
 %line 377+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm31, zmm22, zmm14
-	vmovdqu64 [rsp + 5056], zmm31
 ; v25 = ternlog(v25, v43, v1, 0x78)
 %line 378+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm31, zmm18, zmm8, 120
-	vmovdqu64 [rsp + 5056], zmm31
 ; v25 = ternlog(v25, v47, v16, 0x78)
 %line 379+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm31, zmm25, zmm5, 120
-	vmovdqu64 [rsp + 5056], zmm31
 ; v25 = ternlog(v25, v38, v12, 0x78)
 %line 380+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm31, zmm3, zmm15, 120
-	vmovdqu64 [rsp + 5056], zmm31
+	vmovdqu64 [rsp + 1088], zmm31
 ; v23 = v43 & v4
 %line 381+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm31, zmm18, zmm14
-	vmovdqu64 [rsp + 2496], zmm31
 ; v23 = ternlog(v23, v47, v1, 0x78)
 %line 382+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm31, zmm25, zmm8, 120
-	vmovdqu64 [rsp + 2496], zmm31
 ; v23 = ternlog(v23, v38, v16, 0x78)
 %line 383+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm31, zmm3, zmm5, 120
-	vmovdqu64 [rsp + 2496], zmm31
+	vmovdqu64 [rsp + 960], zmm31
 ; v22 = v47 & v4
 %line 384+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm31, zmm25, zmm14
-	vmovdqu64 [rsp + 2560], zmm31
 ; v22 = ternlog(v22, v38, v1, 0x78)
 %line 385+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm31, zmm3, zmm8, 120
-	vmovdqu64 [rsp + 2560], zmm31
+	vmovdqu64 [rsp + 1024], zmm31
 ; v13 = v38 & v4
 %line 386+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm31, zmm3, zmm14
-	vmovdqu64 [rsp + 2624], zmm31
 ; v45 = v26 ^ v45
 %line 387+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm30, zmm23, zmm30
@@ -1459,44 +1356,44 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm19, zmm24, zmm14, 120
 ; v3 = v48
 %line 446+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 1536]
+	vmovdqu64 zmm3, [rsp + 0]
 ; v3 = ternlog(v3, v45, v3, 0x78)
 %line 447+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm3, zmm30, zmm3, 120
 ; v21 = v37
 %line 448+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm11, [rsp + 2304]
+	vmovdqu64 zmm11, [rsp + 768]
 ; v21 = ternlog(v21, v21, v44, 0x96)
 %line 449+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 1600]
+	vmovdqu64 zmm4, [rsp + 64]
 	vpternlogd zmm11, zmm11, zmm4, 150
 ; v18 = v53
 %line 450+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm13, [rsp + 2368]
+	vmovdqu64 zmm13, [rsp + 832]
 ; v18 = ternlog(v18, v18, v41, 0x96)
 %line 451+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 1664]
+	vmovdqu64 zmm4, [rsp + 128]
 	vpternlogd zmm13, zmm13, zmm4, 150
 ; v14 = v54
 %line 452+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm15, [rsp + 2432]
+	vmovdqu64 zmm15, [rsp + 896]
 ; v14 = ternlog(v14, v14, v29, 0x96)
 %line 453+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 1728]
+	vmovdqu64 zmm4, [rsp + 192]
 	vpternlogd zmm15, zmm15, zmm4, 150
 ; v10 = v19
 %line 454+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm16, zmm1
 ; v10 = ternlog(v10, v10, v30, 0x96)
 %line 455+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 1792]
+	vmovdqu64 zmm4, [rsp + 256]
 	vpternlogd zmm16, zmm16, zmm4, 150
 ; v6 = v20
 %line 456+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm4, zmm0
 ; v6 = ternlog(v6, v6, v31, 0x96)
 %line 457+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 1856]
+	vmovdqu64 zmm5, [rsp + 320]
 	vpternlogd zmm4, zmm4, zmm5, 150
 ; v0 = v15
 %line 458+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -1506,115 +1403,114 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm5, zmm5, zmm2, 150
 ; v42 = v25
 %line 460+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 5056]
+	vmovdqu64 zmm5, [rsp + 1088]
 ; v42 = ternlog(v42, v42, v34, 0x96)
 %line 461+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm5, zmm5, zmm17, 150
 ; v46 = v23
 %line 462+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm6, [rsp + 2496]
+	vmovdqu64 zmm6, [rsp + 960]
 ; v46 = ternlog(v46, v46, v35, 0x96)
 %line 463+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 1920]
+	vmovdqu64 zmm7, [rsp + 384]
 	vpternlogd zmm6, zmm6, zmm7, 150
 ; v43 = v22
 %line 464+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 2560]
+	vmovdqu64 zmm7, [rsp + 1024]
 ; v43 = ternlog(v43, v43, v36, 0x96)
 %line 465+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 1984]
+	vmovdqu64 zmm8, [rsp + 448]
 	vpternlogd zmm7, zmm7, zmm8, 150
 ; v47 = v13
 %line 466+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 2624]
+	vmovdqa64 zmm8, zmm31
 ; v47 = ternlog(v47, v47, v50, 0x96)
 %line 467+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm9, [rsp + 2048]
+	vmovdqu64 zmm9, [rsp + 512]
 	vpternlogd zmm8, zmm8, zmm9, 150
 ; v24 = v51
 %line 468+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm9, [rsp + 2176]
+	vmovdqu64 zmm9, [rsp + 640]
 ; v24 = ternlog(v24, v55, v24, 0x78)
 %line 469+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm9, zmm24, zmm9, 120
 ; v34 = ternlog(v34, v3, v52, 0x96)
 %line 470+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm10, [rsp + 2240]
+	vmovdqu64 zmm10, [rsp + 704]
 	vpternlogd zmm17, zmm3, zmm10, 150
 ; v53 = v43 ^ v53
 %line 471+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm12, zmm7, [rsp + 2368]
+	vpxord zmm12, zmm7, [rsp + 832]
 ; v54 = v47 ^ v54
 %line 472+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm14, zmm8, [rsp + 2432]
+	vpxord zmm14, zmm8, [rsp + 896]
 ; v19 = ternlog(v19, v38, v49, 0x96)
 %line 473+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 2112]
+	vmovdqu64 zmm8, [rsp + 576]
 	vpternlogd zmm1, zmm19, zmm8, 150
 ; v20 = v24 ^ v20
 %line 474+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm7, zmm9, zmm0
 ; v37 = v13
 %line 475+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm17, [rsp + 2624]
+	vmovdqa64 zmm17, zmm31
 ; v37 = ternlog(v37, v46, v37, 0x96)
 %line 476+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm17, zmm6, zmm17, 150
 ; v52 = v13
 %line 477+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 2624]
+	vmovdqa64 zmm0, zmm31
 ; v52 = ternlog(v52, v42, v52, 0x96)
 %line 478+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm5, zmm0, 150
 ; v51 = v13
 %line 479+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 2624]
+	vmovdqa64 zmm3, zmm31
 ; v51 = ternlog(v51, v6, v51, 0x96)
 %line 480+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm3, zmm4, zmm3, 150
 ; v13 = ternlog(v13, v10, v49, 0x96)
 %line 481+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 2624]
+	vmovdqa64 zmm5, zmm31
 	vpternlogd zmm5, zmm16, zmm8, 150
-	vmovdqu64 [rsp + 2624], zmm5
 ; v52 = v52 ^ v22
 %line 482+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm19, zmm0, [rsp + 2560]
+	vpxord zmm19, zmm0, [rsp + 1024]
 ; v50 = v22
 %line 483+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 2560]
+	vmovdqu64 zmm0, [rsp + 1024]
 ; v50 = ternlog(v50, v14, v50, 0x96)
 %line 484+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm15, zmm0, 150
 ; v0 = v23
 %line 485+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm18, [rsp + 2496]
+	vmovdqu64 zmm18, [rsp + 960]
 ; v0 = ternlog(v0, v0, v22, 0x96)
 %line 486+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 2560]
+	vmovdqu64 zmm3, [rsp + 1024]
 	vpternlogd zmm18, zmm18, zmm3, 150
 ; v36 = v23
 %line 487+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 2496]
+	vmovdqu64 zmm3, [rsp + 960]
 ; v36 = ternlog(v36, v18, v36, 0x96)
 %line 488+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm3, zmm13, zmm3, 150
 ; v51 = v25
 %line 489+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm6, [rsp + 5056]
+	vmovdqu64 zmm6, [rsp + 1088]
 ; v51 = ternlog(v51, v51, v23, 0x96)
 %line 490+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 2496]
+	vmovdqu64 zmm4, [rsp + 960]
 	vpternlogd zmm6, zmm6, zmm4, 150
 ; v22 = v25
 %line 491+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 5056]
+	vmovdqu64 zmm4, [rsp + 1088]
 ; v22 = ternlog(v22, v13, v22, 0x96)
 %line 492+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm5, zmm4, 150
 ; v35 = v25
 %line 493+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 5056]
+	vmovdqu64 zmm5, [rsp + 1088]
 ; v35 = ternlog(v35, v21, v35, 0x96)
 %line 494+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm5, zmm11, zmm5, 150
@@ -1659,7 +1555,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm0, zmm14
 ; v19 = ternlog(v19, v31, v19, 0x96)
 %line 510+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1856]
+	vmovdqu64 zmm1, [rsp + 320]
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v34 = v53
 %line 511+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -1672,7 +1568,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm0, zmm12
 ; v54 = ternlog(v54, v30, v54, 0x96)
 %line 514+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1792]
+	vmovdqu64 zmm1, [rsp + 256]
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v20 = v37
 %line 515+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -1685,7 +1581,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm0, zmm17
 ; v53 = ternlog(v53, v29, v53, 0x96)
 %line 518+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1728]
+	vmovdqu64 zmm1, [rsp + 192]
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v19 = v52
 %line 519+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -1698,7 +1594,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm17, zmm19
 ; v37 = ternlog(v37, v41, v37, 0x96)
 %line 522+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1664]
+	vmovdqu64 zmm1, [rsp + 128]
 	vpternlogd zmm17, zmm1, zmm17, 150
 ; v54 = v0
 %line 523+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -1714,11 +1610,11 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm11, zmm18
 ; v52 = ternlog(v52, v44, v52, 0x96)
 %line 527+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1600]
+	vmovdqu64 zmm0, [rsp + 64]
 	vpternlogd zmm11, zmm0, zmm11, 150
 ; v0 = v48 ^ v0
 %line 528+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1536]
+	vmovdqu64 zmm0, [rsp + 0]
 	vpxord zmm18, zmm0, zmm18
 ; v48 = v51
 %line 529+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -1924,87 +1820,72 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v35 = v21 & v0
 %line 596+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm18
-	vmovdqu64 [rsp + 2688], zmm0
+	vmovdqu64 [rsp + 0], zmm0
 ; v50 = v21 & v52
 %line 597+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm11
-	vmovdqu64 [rsp + 2752], zmm0
 ; v50 = ternlog(v50, v29, v0, 0x78)
 %line 598+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm18, 120
-	vmovdqu64 [rsp + 2752], zmm0
+	vmovdqu64 [rsp + 64], zmm0
 ; v44 = v21 & v37
 %line 599+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm17
-	vmovdqu64 [rsp + 2816], zmm0
 ; v44 = ternlog(v44, v29, v52, 0x78)
 %line 600+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm11, 120
-	vmovdqu64 [rsp + 2816], zmm0
 ; v44 = ternlog(v44, v13, v0, 0x78)
 %line 601+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm25, zmm18, 120
-	vmovdqu64 [rsp + 2816], zmm0
+	vmovdqu64 [rsp + 128], zmm0
 ; v30 = v21 & v53
 %line 602+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm7
-	vmovdqu64 [rsp + 2880], zmm0
 ; v30 = ternlog(v30, v29, v37, 0x78)
 %line 603+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm17, 120
-	vmovdqu64 [rsp + 2880], zmm0
 ; v30 = ternlog(v30, v13, v52, 0x78)
 %line 604+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm25, zmm11, 120
-	vmovdqu64 [rsp + 2880], zmm0
 ; v30 = ternlog(v30, v6, v0, 0x78)
 %line 605+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm18, 120
-	vmovdqu64 [rsp + 2880], zmm0
+	vmovdqu64 [rsp + 192], zmm0
 ; v42 = v21 & v54
 %line 606+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm12
-	vmovdqu64 [rsp + 2944], zmm0
 ; v42 = ternlog(v42, v29, v53, 0x78)
 %line 607+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm7, 120
-	vmovdqu64 [rsp + 2944], zmm0
 ; v42 = ternlog(v42, v13, v37, 0x78)
 %line 608+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm25, zmm17, 120
-	vmovdqu64 [rsp + 2944], zmm0
 ; v42 = ternlog(v42, v6, v52, 0x78)
 %line 609+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm11, 120
-	vmovdqu64 [rsp + 2944], zmm0
 ; v42 = ternlog(v42, v48, v0, 0x78)
 %line 610+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm18, 120
-	vmovdqu64 [rsp + 2944], zmm0
+	vmovdqu64 [rsp + 256], zmm0
 ; v46 = v21 & v19
 %line 611+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm13
-	vmovdqu64 [rsp + 3008], zmm0
 ; v46 = ternlog(v46, v29, v54, 0x78)
 %line 612+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm12, 120
-	vmovdqu64 [rsp + 3008], zmm0
 ; v46 = ternlog(v46, v13, v53, 0x78)
 %line 613+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm25, zmm7, 120
-	vmovdqu64 [rsp + 3008], zmm0
 ; v46 = ternlog(v46, v6, v37, 0x78)
 %line 614+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm17, 120
-	vmovdqu64 [rsp + 3008], zmm0
 ; v46 = ternlog(v46, v48, v52, 0x78)
 %line 615+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm11, 120
-	vmovdqu64 [rsp + 3008], zmm0
 ; v46 = ternlog(v46, v31, v0, 0x78)
 %line 616+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm18, 120
-	vmovdqu64 [rsp + 3008], zmm0
+	vmovdqu64 [rsp + 320], zmm0
 ; v24 = v21 & v20
 %line 617+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm14
@@ -2047,103 +1928,87 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v47 = v13 & v20
 %line 630+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm4, zmm25, zmm14
-	vmovdqu64 [rsp + 3072], zmm4
 ; v47 = ternlog(v47, v6, v19, 0x78)
 %line 631+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm13, 120
-	vmovdqu64 [rsp + 3072], zmm4
 ; v47 = ternlog(v47, v48, v54, 0x78)
 %line 632+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm27, zmm12, 120
-	vmovdqu64 [rsp + 3072], zmm4
 ; v47 = ternlog(v47, v31, v53, 0x78)
 %line 633+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm28, zmm7, 120
-	vmovdqu64 [rsp + 3072], zmm4
 ; v47 = ternlog(v47, v18, v37, 0x78)
 %line 634+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm26, zmm17, 120
-	vmovdqu64 [rsp + 3072], zmm4
+	vmovdqu64 [rsp + 384], zmm4
 ; v43 = v6 & v20
 %line 635+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm4, zmm1, zmm14
-	vmovdqu64 [rsp + 3136], zmm4
 ; v43 = ternlog(v43, v48, v19, 0x78)
 %line 636+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm27, zmm13, 120
-	vmovdqu64 [rsp + 3136], zmm4
 ; v43 = ternlog(v43, v31, v54, 0x78)
 %line 637+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm28, zmm12, 120
-	vmovdqu64 [rsp + 3136], zmm4
 ; v43 = ternlog(v43, v18, v53, 0x78)
 %line 638+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm26, zmm7, 120
-	vmovdqu64 [rsp + 3136], zmm4
+	vmovdqu64 [rsp + 448], zmm4
 ; v3 = v48 & v20
 %line 639+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm4, zmm27, zmm14
-	vmovdqu64 [rsp + 3200], zmm4
 ; v3 = ternlog(v3, v31, v19, 0x78)
 %line 640+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm28, zmm13, 120
-	vmovdqu64 [rsp + 3200], zmm4
 ; v3 = ternlog(v3, v18, v54, 0x78)
 %line 641+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm26, zmm12, 120
-	vmovdqu64 [rsp + 3200], zmm4
+	vmovdqu64 [rsp + 512], zmm4
 ; v55 = v31 & v20
 %line 642+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm4, zmm28, zmm14
-	vmovdqu64 [rsp + 3264], zmm4
 ; v55 = ternlog(v55, v18, v19, 0x78)
 %line 643+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm26, zmm13, 120
-	vmovdqu64 [rsp + 3264], zmm4
+	vmovdqu64 [rsp + 576], zmm4
 ; v45 = v18 & v20
 %line 644+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm4, zmm26, zmm14
-	vmovdqu64 [rsp + 3328], zmm4
+	vmovdqu64 [rsp + 640], zmm4
 ; v4 = v41 & v34
 %line 645+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm4, zmm24, zmm16
-	vmovdqu64 [rsp + 3392], zmm4
+	vmovdqu64 [rsp + 704], zmm4
 ; v1 = v41 & v15
 %line 646+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm4, zmm24, zmm15
-	vmovdqu64 [rsp + 3456], zmm4
 ; v1 = ternlog(v1, v14, v34, 0x78)
 %line 647+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm29, zmm16, 120
-	vmovdqu64 [rsp + 3456], zmm4
+	vmovdqu64 [rsp + 768], zmm4
 ; v16 = v41 & v25
 %line 648+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm4, zmm24, zmm10
-	vmovdqu64 [rsp + 3520], zmm4
 ; v16 = ternlog(v16, v14, v15, 0x78)
 %line 649+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm29, zmm15, 120
-	vmovdqu64 [rsp + 3520], zmm4
 ; v16 = ternlog(v16, v49, v34, 0x78)
 %line 650+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm23, zmm16, 120
-	vmovdqu64 [rsp + 3520], zmm4
+	vmovdqu64 [rsp + 832], zmm4
 ; v12 = v41 & v23
 %line 651+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm4, zmm24, zmm9
-	vmovdqu64 [rsp + 3584], zmm4
 ; v12 = ternlog(v12, v14, v25, 0x78)
 %line 652+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm29, zmm10, 120
-	vmovdqu64 [rsp + 3584], zmm4
 ; v12 = ternlog(v12, v49, v15, 0x78)
 %line 653+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm23, zmm15, 120
-	vmovdqu64 [rsp + 3584], zmm4
 ; v12 = ternlog(v12, v32, v34, 0x78)
 %line 654+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm20, zmm16, 120
-	vmovdqu64 [rsp + 3584], zmm4
+	vmovdqu64 [rsp + 896], zmm4
 ; v8 = v41 & v22
 %line 655+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm5, zmm24, zmm8
@@ -2195,43 +2060,36 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v28 = v49 & v51
 %line 671+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm31, zmm23, zmm6
-	vmovdqu64 [rsp + 5120], zmm31
 ; v28 = ternlog(v28, v32, v22, 0x78)
 %line 672+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm31, zmm20, zmm8, 120
-	vmovdqu64 [rsp + 5120], zmm31
 ; v28 = ternlog(v28, v10, v23, 0x78)
 %line 673+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm31, zmm21, zmm9, 120
-	vmovdqu64 [rsp + 5120], zmm31
 ; v28 = ternlog(v28, v36, v25, 0x78)
 %line 674+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm31, zmm30, zmm10, 120
-	vmovdqu64 [rsp + 5120], zmm31
+	vmovdqu64 [rsp + 1088], zmm31
 ; v39 = v32 & v51
 %line 675+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm31, zmm20, zmm6
-	vmovdqu64 [rsp + 3648], zmm31
 ; v39 = ternlog(v39, v10, v22, 0x78)
 %line 676+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm31, zmm21, zmm8, 120
-	vmovdqu64 [rsp + 3648], zmm31
 ; v39 = ternlog(v39, v36, v23, 0x78)
 %line 677+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm31, zmm30, zmm9, 120
-	vmovdqu64 [rsp + 3648], zmm31
+	vmovdqu64 [rsp + 960], zmm31
 ; v27 = v10 & v51
 %line 678+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm31, zmm21, zmm6
-	vmovdqu64 [rsp + 3712], zmm31
 ; v27 = ternlog(v27, v36, v22, 0x78)
 %line 679+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm31, zmm30, zmm8, 120
-	vmovdqu64 [rsp + 3712], zmm31
+	vmovdqu64 [rsp + 1024], zmm31
 ; v26 = v36 & v51
 %line 680+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm31, zmm30, zmm6
-	vmovdqu64 [rsp + 3776], zmm31
 ; v41 = v21 ^ v41
 %line 681+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm24, zmm2, zmm24
@@ -2411,44 +2269,44 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm30, zmm26, zmm6, 120
 ; v34 = v35
 %line 740+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 2688]
+	vmovdqu64 zmm1, [rsp + 0]
 ; v34 = ternlog(v34, v41, v34, 0x78)
 %line 741+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm24, zmm1, 120
 ; v19 = v1
 %line 742+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm11, [rsp + 3456]
+	vmovdqu64 zmm11, [rsp + 768]
 ; v19 = ternlog(v19, v19, v50, 0x96)
 %line 743+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 2752]
+	vmovdqu64 zmm2, [rsp + 64]
 	vpternlogd zmm11, zmm11, zmm2, 150
 ; v54 = v16
 %line 744+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm14, [rsp + 3520]
+	vmovdqu64 zmm14, [rsp + 832]
 ; v54 = ternlog(v54, v54, v44, 0x96)
 %line 745+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 2816]
+	vmovdqu64 zmm2, [rsp + 128]
 	vpternlogd zmm14, zmm14, zmm2, 150
 ; v53 = v12
 %line 746+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm15, [rsp + 3584]
+	vmovdqu64 zmm15, [rsp + 896]
 ; v53 = ternlog(v53, v53, v30, 0x96)
 %line 747+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 2880]
+	vmovdqu64 zmm2, [rsp + 192]
 	vpternlogd zmm15, zmm15, zmm2, 150
 ; v37 = v8
 %line 748+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm16, zmm5
 ; v37 = ternlog(v37, v37, v42, 0x96)
 %line 749+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 2944]
+	vmovdqu64 zmm2, [rsp + 256]
 	vpternlogd zmm16, zmm16, zmm2, 150
 ; v52 = v33
 %line 750+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm2, zmm4
 ; v52 = ternlog(v52, v52, v46, 0x96)
 %line 751+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 3008]
+	vmovdqu64 zmm3, [rsp + 320]
 	vpternlogd zmm2, zmm2, zmm3, 150
 ; v0 = v40
 %line 752+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -2458,115 +2316,114 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm3, zmm3, zmm0, 150
 ; v14 = v28
 %line 754+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 5120]
+	vmovdqu64 zmm3, [rsp + 1088]
 ; v14 = ternlog(v14, v14, v38, 0x96)
 %line 755+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm3, zmm3, zmm22, 150
 ; v49 = v39
 %line 756+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm6, [rsp + 3648]
+	vmovdqu64 zmm6, [rsp + 960]
 ; v49 = ternlog(v49, v49, v47, 0x96)
 %line 757+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 3072]
+	vmovdqu64 zmm7, [rsp + 384]
 	vpternlogd zmm6, zmm6, zmm7, 150
 ; v32 = v27
 %line 758+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 3712]
+	vmovdqu64 zmm7, [rsp + 1024]
 ; v32 = ternlog(v32, v32, v43, 0x96)
 %line 759+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 3136]
+	vmovdqu64 zmm8, [rsp + 448]
 	vpternlogd zmm7, zmm7, zmm8, 150
 ; v10 = v26
 %line 760+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 3776]
+	vmovdqa64 zmm8, zmm31
 ; v10 = ternlog(v10, v10, v3, 0x96)
 %line 761+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm9, [rsp + 3200]
+	vmovdqu64 zmm9, [rsp + 512]
 	vpternlogd zmm8, zmm8, zmm9, 150
 ; v20 = v45
 %line 762+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm9, [rsp + 3328]
+	vmovdqu64 zmm9, [rsp + 640]
 ; v20 = ternlog(v20, v18, v20, 0x78)
 %line 763+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm9, zmm26, zmm9, 120
 ; v38 = ternlog(v38, v34, v4, 0x96)
 %line 764+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm10, [rsp + 3392]
+	vmovdqu64 zmm10, [rsp + 704]
 	vpternlogd zmm22, zmm1, zmm10, 150
 ; v16 = v32 ^ v16
 %line 765+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm12, zmm7, [rsp + 3520]
+	vpxord zmm12, zmm7, [rsp + 832]
 ; v12 = v10 ^ v12
 %line 766+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm17, zmm8, [rsp + 3584]
+	vpxord zmm17, zmm8, [rsp + 896]
 ; v8 = ternlog(v8, v36, v55, 0x96)
 %line 767+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 3264]
+	vmovdqu64 zmm8, [rsp + 576]
 	vpternlogd zmm5, zmm30, zmm8, 150
 ; v33 = v20 ^ v33
 %line 768+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm7, zmm9, zmm4
 ; v1 = v26
 %line 769+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm13, [rsp + 3776]
+	vmovdqa64 zmm13, zmm31
 ; v1 = ternlog(v1, v49, v1, 0x96)
 %line 770+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm13, zmm6, zmm13, 150
 ; v4 = v26
 %line 771+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 3776]
+	vmovdqa64 zmm1, zmm31
 ; v4 = ternlog(v4, v14, v4, 0x96)
 %line 772+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm3, zmm1, 150
 ; v45 = v26
 %line 773+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 3776]
+	vmovdqa64 zmm3, zmm31
 ; v45 = ternlog(v45, v52, v45, 0x96)
 %line 774+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm3, zmm2, zmm3, 150
 ; v26 = ternlog(v26, v37, v55, 0x96)
 %line 775+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 3776]
+	vmovdqa64 zmm4, zmm31
 	vpternlogd zmm4, zmm16, zmm8, 150
-	vmovdqu64 [rsp + 3776], zmm4
 ; v4 = v4 ^ v27
 %line 776+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm20, zmm1, [rsp + 3712]
+	vpxord zmm20, zmm1, [rsp + 1024]
 ; v3 = v27
 %line 777+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 3712]
+	vmovdqu64 zmm1, [rsp + 1024]
 ; v3 = ternlog(v3, v53, v3, 0x96)
 %line 778+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm15, zmm1, 150
 ; v0 = v39
 %line 779+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm18, [rsp + 3648]
+	vmovdqu64 zmm18, [rsp + 960]
 ; v0 = ternlog(v0, v0, v27, 0x96)
 %line 780+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 3712]
+	vmovdqu64 zmm2, [rsp + 1024]
 	vpternlogd zmm18, zmm18, zmm2, 150
 ; v43 = v39
 %line 781+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 3648]
+	vmovdqu64 zmm2, [rsp + 960]
 ; v43 = ternlog(v43, v54, v43, 0x96)
 %line 782+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm14, zmm2, 150
 ; v45 = v28
 %line 783+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm6, [rsp + 5120]
+	vmovdqu64 zmm6, [rsp + 1088]
 ; v45 = ternlog(v45, v45, v39, 0x96)
 %line 784+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 3648]
+	vmovdqu64 zmm3, [rsp + 960]
 	vpternlogd zmm6, zmm6, zmm3, 150
 ; v27 = v28
 %line 785+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 5120]
+	vmovdqu64 zmm3, [rsp + 1088]
 ; v27 = ternlog(v27, v26, v27, 0x96)
 %line 786+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm3, zmm4, zmm3, 150
 ; v47 = v28
 %line 787+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 5120]
+	vmovdqu64 zmm4, [rsp + 1088]
 ; v47 = ternlog(v47, v19, v47, 0x96)
 %line 788+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm11, zmm4, 150
@@ -2611,7 +2468,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm0, zmm17
 ; v8 = ternlog(v8, v46, v8, 0x96)
 %line 804+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 3008]
+	vmovdqu64 zmm1, [rsp + 320]
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v38 = v16
 %line 805+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -2624,7 +2481,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm0, zmm12
 ; v12 = ternlog(v12, v42, v12, 0x96)
 %line 808+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 2944]
+	vmovdqu64 zmm1, [rsp + 256]
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v33 = v1
 %line 809+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -2637,7 +2494,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm0, zmm13
 ; v16 = ternlog(v16, v30, v16, 0x96)
 %line 812+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 2880]
+	vmovdqu64 zmm1, [rsp + 192]
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v8 = v4
 %line 813+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -2650,7 +2507,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm13, zmm20
 ; v1 = ternlog(v1, v44, v1, 0x96)
 %line 816+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 2816]
+	vmovdqu64 zmm1, [rsp + 128]
 	vpternlogd zmm13, zmm1, zmm13, 150
 ; v12 = v0
 %line 817+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -2666,11 +2523,11 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm7, zmm18
 ; v4 = ternlog(v4, v50, v4, 0x96)
 %line 821+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 2752]
+	vmovdqu64 zmm0, [rsp + 64]
 	vpternlogd zmm7, zmm0, zmm7, 150
 ; v0 = v35 ^ v0
 %line 822+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 2688]
+	vmovdqu64 zmm0, [rsp + 0]
 	vpxord zmm18, zmm0, zmm18
 ; v35 = v45
 %line 823+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -3044,7 +2901,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v26 = v26 ^ v14
 %line 947+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm0, zmm3, zmm23
-	vmovdqu64 [rsp + 3840], zmm0
+	vmovdqu64 [rsp + 0], zmm0
 ; v30 = v46
 %line 948+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm24
@@ -3054,7 +2911,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v30 = v30 ^ v14
 %line 950+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm23
-	vmovdqu64 [rsp + 5184], zmm0
+	vmovdqu64 [rsp + 1152], zmm0
 ; v46 = v46 ^ v55
 %line 951+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm24, zmm24, zmm5
@@ -3079,63 +2936,53 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v55 = v24 & v0
 %line 958+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm19, zmm18
-	vmovdqu64 [rsp + 3904], zmm0
+	vmovdqu64 [rsp + 64], zmm0
 ; v37 = v24 & v4
 %line 959+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm19, zmm7
-	vmovdqu64 [rsp + 3968], zmm0
 ; v37 = ternlog(v37, v47, v0, 0x78)
 %line 960+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm18, 120
-	vmovdqu64 [rsp + 3968], zmm0
+	vmovdqu64 [rsp + 128], zmm0
 ; v50 = v24 & v1
 %line 961+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm19, zmm13
-	vmovdqu64 [rsp + 4032], zmm0
 ; v50 = ternlog(v50, v47, v4, 0x78)
 %line 962+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm7, 120
-	vmovdqu64 [rsp + 4032], zmm0
 ; v50 = ternlog(v50, v43, v0, 0x78)
 %line 963+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm18, 120
-	vmovdqu64 [rsp + 4032], zmm0
+	vmovdqu64 [rsp + 192], zmm0
 ; v53 = v24 & v16
 %line 964+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm19, zmm11
-	vmovdqu64 [rsp + 4096], zmm0
 ; v53 = ternlog(v53, v47, v1, 0x78)
 %line 965+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm13, 120
-	vmovdqu64 [rsp + 4096], zmm0
 ; v53 = ternlog(v53, v43, v4, 0x78)
 %line 966+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm7, 120
-	vmovdqu64 [rsp + 4096], zmm0
 ; v53 = ternlog(v53, v52, v0, 0x78)
 %line 967+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm4, zmm18, 120
-	vmovdqu64 [rsp + 4096], zmm0
+	vmovdqu64 [rsp + 256], zmm0
 ; v44 = v24 & v12
 %line 968+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm19, zmm14
-	vmovdqu64 [rsp + 4160], zmm0
 ; v44 = ternlog(v44, v47, v16, 0x78)
 %line 969+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm11, 120
-	vmovdqu64 [rsp + 4160], zmm0
 ; v44 = ternlog(v44, v43, v1, 0x78)
 %line 970+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm13, 120
-	vmovdqu64 [rsp + 4160], zmm0
 ; v44 = ternlog(v44, v52, v4, 0x78)
 %line 971+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm4, zmm7, 120
-	vmovdqu64 [rsp + 4160], zmm0
 ; v44 = ternlog(v44, v19, v0, 0x78)
 %line 972+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm18, 120
-	vmovdqu64 [rsp + 4160], zmm0
+	vmovdqu64 [rsp + 320], zmm0
 ; v49 = v24 & v8
 %line 973+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm30, zmm19, zmm12
@@ -3196,111 +3043,95 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v10 = v43 & v33
 %line 992+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm1, zmm17
-	vmovdqu64 [rsp + 4224], zmm0
 ; v10 = ternlog(v10, v52, v8, 0x78)
 %line 993+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm4, zmm12, 120
-	vmovdqu64 [rsp + 4224], zmm0
 ; v10 = ternlog(v10, v19, v12, 0x78)
 %line 994+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm14, 120
-	vmovdqu64 [rsp + 4224], zmm0
 ; v10 = ternlog(v10, v35, v16, 0x78)
 %line 995+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm11, 120
-	vmovdqu64 [rsp + 4224], zmm0
 ; v10 = ternlog(v10, v54, v1, 0x78)
 %line 996+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm13, 120
-	vmovdqu64 [rsp + 4224], zmm0
+	vmovdqu64 [rsp + 384], zmm0
 ; v32 = v52 & v33
 %line 997+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm4, zmm17
-	vmovdqu64 [rsp + 4288], zmm0
 ; v32 = ternlog(v32, v19, v8, 0x78)
 %line 998+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm12, 120
-	vmovdqu64 [rsp + 4288], zmm0
 ; v32 = ternlog(v32, v35, v12, 0x78)
 %line 999+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm14, 120
-	vmovdqu64 [rsp + 4288], zmm0
 ; v32 = ternlog(v32, v54, v16, 0x78)
 %line 1000+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm11, 120
-	vmovdqu64 [rsp + 4288], zmm0
+	vmovdqu64 [rsp + 448], zmm0
 ; v34 = v19 & v33
 %line 1001+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm27, zmm17
-	vmovdqu64 [rsp + 4352], zmm0
 ; v34 = ternlog(v34, v35, v8, 0x78)
 %line 1002+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm12, 120
-	vmovdqu64 [rsp + 4352], zmm0
 ; v34 = ternlog(v34, v54, v12, 0x78)
 %line 1003+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm14, 120
-	vmovdqu64 [rsp + 4352], zmm0
+	vmovdqu64 [rsp + 512], zmm0
 ; v18 = v35 & v33
 %line 1004+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm17
-	vmovdqu64 [rsp + 4416], zmm0
 ; v18 = ternlog(v18, v54, v8, 0x78)
 %line 1005+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm12, 120
-	vmovdqu64 [rsp + 4416], zmm0
+	vmovdqu64 [rsp + 576], zmm0
 ; v41 = v54 & v33
 %line 1006+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm22, zmm17
-	vmovdqu64 [rsp + 4480], zmm0
+	vmovdqu64 [rsp + 640], zmm0
 ; v51 = v26 & v38
 %line 1007+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 3840]
+	vmovdqu64 zmm2, [rsp + 0]
 	vpandd zmm0, zmm2, zmm16
-	vmovdqu64 [rsp + 4544], zmm0
+	vmovdqu64 [rsp + 704], zmm0
 ; v22 = v26 & v40
 %line 1008+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm15
-	vmovdqu64 [rsp + 4608], zmm0
 ; v22 = ternlog(v22, v30, v38, 0x78)
 %line 1009+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 5184]
+	vmovdqu64 zmm3, [rsp + 1152]
 	vpternlogd zmm0, zmm3, zmm16, 120
-	vmovdqu64 [rsp + 4608], zmm0
+	vmovdqu64 [rsp + 768], zmm0
 ; v23 = v26 & v28
 %line 1010+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm10
-	vmovdqu64 [rsp + 4672], zmm0
 ; v23 = ternlog(v23, v30, v40, 0x78)
 %line 1011+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm15, 120
-	vmovdqu64 [rsp + 4672], zmm0
 ; v23 = ternlog(v23, v46, v38, 0x78)
 %line 1012+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm16, 120
-	vmovdqu64 [rsp + 4672], zmm0
+	vmovdqu64 [rsp + 832], zmm0
 ; v25 = v26 & v39
 %line 1013+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm9
-	vmovdqu64 [rsp + 4736], zmm0
 ; v25 = ternlog(v25, v30, v28, 0x78)
 %line 1014+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm10, 120
-	vmovdqu64 [rsp + 4736], zmm0
 ; v25 = ternlog(v25, v46, v40, 0x78)
 %line 1015+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm15, 120
-	vmovdqu64 [rsp + 4736], zmm0
 ; v25 = ternlog(v25, v42, v38, 0x78)
 %line 1016+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm16, 120
-	vmovdqu64 [rsp + 4736], zmm0
+	vmovdqu64 [rsp + 896], zmm0
 ; v15 = v26 & v27
 %line 1017+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm21, zmm2, zmm8
 ; v15 = ternlog(v15, v30, v39, 0x78)
 %line 1018+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 5184]
+	vmovdqa64 zmm2, zmm3
 	vpternlogd zmm21, zmm2, zmm9, 120
 ; v15 = ternlog(v15, v46, v28, 0x78)
 %line 1019+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -3313,7 +3144,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm21, zmm23, zmm16, 120
 ; v31 = v26 & v45
 %line 1022+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 3840]
+	vmovdqu64 zmm0, [rsp + 0]
 	vpandd zmm5, zmm0, zmm6
 ; v31 = ternlog(v31, v30, v27, 0x78)
 %line 1023+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -3360,33 +3191,30 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; v13 = v42 & v45
 %line 1037+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm29, zmm6
-	vmovdqu64 [rsp + 4800], zmm0
 ; v13 = ternlog(v13, v14, v27, 0x78)
 %line 1038+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm23, zmm8, 120
-	vmovdqu64 [rsp + 4800], zmm0
 ; v13 = ternlog(v13, v3, v39, 0x78)
 %line 1039+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm31, zmm9, 120
-	vmovdqu64 [rsp + 4800], zmm0
+	vmovdqu64 [rsp + 960], zmm0
 ; v29 = v14 & v45
 %line 1040+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm6
-	vmovdqu64 [rsp + 4864], zmm0
 ; v29 = ternlog(v29, v3, v27, 0x78)
 %line 1041+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm31, zmm8, 120
-	vmovdqu64 [rsp + 4864], zmm0
+	vmovdqu64 [rsp + 1024], zmm0
 ; v21 = v3 & v45
 %line 1042+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm31, zmm6
-	vmovdqu64 [rsp + 4928], zmm0
+	vmovdqu64 [rsp + 1088], zmm0
 ; v26 = v24 ^ v26
 %line 1043+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm19, [rsp + 3840]
+	vpxord zmm0, zmm19, [rsp + 0]
 ; v30 = v47 ^ v30
 %line 1044+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm19, zmm20, [rsp + 5184]
+	vpxord zmm19, zmm20, [rsp + 1152]
 ; v46 = v43 ^ v46
 %line 1045+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm24, zmm1, zmm24
@@ -3560,37 +3388,37 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm31, zmm22, zmm6, 120
 ; v38 = v55
 %line 1102+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 3904]
+	vmovdqu64 zmm1, [rsp + 64]
 ; v38 = ternlog(v38, v26, v38, 0x78)
 %line 1103+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm1, 120
 ; v8 = v22
 %line 1104+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm11, [rsp + 4608]
+	vmovdqu64 zmm11, [rsp + 768]
 ; v8 = ternlog(v8, v8, v37, 0x96)
 %line 1105+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 3968]
+	vmovdqu64 zmm0, [rsp + 128]
 	vpternlogd zmm11, zmm11, zmm0, 150
 ; v12 = v23
 %line 1106+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm12, [rsp + 4672]
+	vmovdqu64 zmm12, [rsp + 832]
 ; v12 = ternlog(v12, v12, v50, 0x96)
 %line 1107+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 4032]
+	vmovdqu64 zmm0, [rsp + 192]
 	vpternlogd zmm12, zmm12, zmm0, 150
 ; v16 = v25
 %line 1108+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm13, [rsp + 4736]
+	vmovdqu64 zmm13, [rsp + 896]
 ; v16 = ternlog(v16, v16, v53, 0x96)
 %line 1109+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 4096]
+	vmovdqu64 zmm0, [rsp + 256]
 	vpternlogd zmm13, zmm13, zmm0, 150
 ; v1 = v15
 %line 1110+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm15, zmm21
 ; v1 = ternlog(v1, v1, v44, 0x96)
 %line 1111+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 4160]
+	vmovdqu64 zmm0, [rsp + 320]
 	vpternlogd zmm15, zmm15, zmm0, 150
 ; v4 = v31
 %line 1112+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -3612,90 +3440,89 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm4, zmm4, zmm25, 150
 ; v46 = v13
 %line 1118+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm6, [rsp + 4800]
+	vmovdqu64 zmm6, [rsp + 960]
 ; v46 = ternlog(v46, v46, v10, 0x96)
 %line 1119+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 4224]
+	vmovdqu64 zmm7, [rsp + 384]
 	vpternlogd zmm6, zmm6, zmm7, 150
 ; v42 = v29
 %line 1120+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 4864]
+	vmovdqu64 zmm7, [rsp + 1024]
 ; v42 = ternlog(v42, v42, v32, 0x96)
 %line 1121+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 4288]
+	vmovdqu64 zmm8, [rsp + 448]
 	vpternlogd zmm7, zmm7, zmm8, 150
 ; v14 = v21
 %line 1122+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 4928]
+	vmovdqu64 zmm8, [rsp + 1088]
 ; v14 = ternlog(v14, v14, v34, 0x96)
 %line 1123+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm9, [rsp + 4352]
+	vmovdqu64 zmm9, [rsp + 512]
 	vpternlogd zmm8, zmm8, zmm9, 150
 ; v33 = v41
 %line 1124+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm9, [rsp + 4480]
+	vmovdqu64 zmm9, [rsp + 640]
 ; v33 = ternlog(v33, v54, v33, 0x78)
 %line 1125+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm9, zmm22, zmm9, 120
 ; v36 = ternlog(v36, v38, v51, 0x96)
 %line 1126+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm10, [rsp + 4544]
+	vmovdqu64 zmm10, [rsp + 704]
 	vpternlogd zmm25, zmm1, zmm10, 150
 ; v23 = v42 ^ v23
 %line 1127+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm7, zmm7, [rsp + 4672]
+	vpxord zmm7, zmm7, [rsp + 832]
 ; v25 = v14 ^ v25
 %line 1128+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm14, zmm8, [rsp + 4736]
+	vpxord zmm14, zmm8, [rsp + 896]
 ; v15 = ternlog(v15, v3, v18, 0x96)
 %line 1129+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 4416]
+	vmovdqu64 zmm8, [rsp + 576]
 	vpternlogd zmm21, zmm31, zmm8, 150
 ; v31 = v33 ^ v31
 %line 1130+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm16, zmm9, zmm5
 ; v22 = v21
 %line 1131+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 4928]
+	vmovdqu64 zmm5, [rsp + 1088]
 ; v22 = ternlog(v22, v46, v22, 0x96)
 %line 1132+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm5, zmm6, zmm5, 150
 ; v51 = v21
 %line 1133+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 4928]
+	vmovdqu64 zmm1, [rsp + 1088]
 ; v51 = ternlog(v51, v30, v51, 0x96)
 %line 1134+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm4, zmm1, 150
 ; v41 = v21
 %line 1135+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 4928]
+	vmovdqu64 zmm4, [rsp + 1088]
 ; v41 = ternlog(v41, v4, v41, 0x96)
 %line 1136+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm4, zmm0, zmm4, 150
 ; v21 = ternlog(v21, v1, v18, 0x96)
 %line 1137+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm10, [rsp + 4928]
+	vmovdqu64 zmm10, [rsp + 1088]
 	vpternlogd zmm10, zmm15, zmm8, 150
-	vmovdqu64 [rsp + 4928], zmm10
 ; v51 = v51 ^ v29
 %line 1138+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm9, zmm1, [rsp + 4864]
+	vpxord zmm9, zmm1, [rsp + 1024]
 ; v34 = v29
 %line 1139+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 4864]
+	vmovdqu64 zmm0, [rsp + 1024]
 ; v34 = ternlog(v34, v16, v34, 0x96)
 %line 1140+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm13, zmm0, 150
 ; v0 = v13
 %line 1141+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm6, [rsp + 4800]
+	vmovdqu64 zmm6, [rsp + 960]
 ; v0 = ternlog(v0, v0, v29, 0x96)
 %line 1142+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 4864]
+	vmovdqu64 zmm1, [rsp + 1024]
 	vpternlogd zmm6, zmm6, zmm1, 150
 ; v32 = v13
 %line 1143+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 4800]
+	vmovdqu64 zmm1, [rsp + 960]
 ; v32 = ternlog(v32, v12, v32, 0x96)
 %line 1144+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm1, zmm12, zmm1, 150
@@ -3704,7 +3531,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm8, zmm2
 ; v41 = ternlog(v41, v41, v13, 0x96)
 %line 1146+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 4800]
+	vmovdqu64 zmm4, [rsp + 960]
 	vpternlogd zmm8, zmm8, zmm4, 150
 ; v29 = v6
 %line 1147+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -3768,7 +3595,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm1, zmm7
 ; v25 = ternlog(v25, v44, v25, 0x96)
 %line 1170+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 4160]
+	vmovdqu64 zmm2, [rsp + 320]
 	vpternlogd zmm1, zmm2, zmm1, 150
 ; v31 = v22
 %line 1171+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -3781,7 +3608,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm1, zmm5
 ; v23 = ternlog(v23, v53, v23, 0x96)
 %line 1174+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 4096]
+	vmovdqu64 zmm2, [rsp + 256]
 	vpternlogd zmm1, zmm2, zmm1, 150
 ; v15 = v51
 %line 1175+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -3794,7 +3621,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm2, zmm9
 ; v22 = ternlog(v22, v50, v22, 0x96)
 %line 1178+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 4032]
+	vmovdqu64 zmm3, [rsp + 192]
 	vpternlogd zmm2, zmm3, zmm2, 150
 ; v25 = v0
 %line 1179+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -3807,7 +3634,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm2, zmm6
 ; v51 = ternlog(v51, v37, v51, 0x96)
 %line 1182+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 3968]
+	vmovdqu64 zmm3, [rsp + 128]
 	vpternlogd zmm2, zmm3, zmm2, 150
 ; v55 = v29
 %line 1183+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -3923,7 +3750,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 ; leave
 %line 1220+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vzeroupper
-	mov rsp, [rsp + 5248]
+	mov rsp, [rsp + 1216]
 	ret
 .end:
 

@@ -127,122 +127,121 @@ qhasm_kernel_poly1305_amd64_bmi2_blocks:
 	push r13
 	push r14
 	push r15
-; input st m n hib
-%line 63+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rbp, rdx
 ; (uint32) hib = hib          # unsigned int: the upper half is undefined
 %line 65+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov ecx, ecx
+	mov ebp, ecx
 ; =? n - 0
 %line 66+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	cmp rbp, 0
+	cmp rdx, 0
 ; goto done if =
 %line 67+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	je .Ldone
 ; h0 = mem64[st + 0]
 %line 68+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r14, [rdi]
+	mov r8, [rdi]
 ; h1 = mem64[st + 8]
 %line 69+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r9, [rdi + 8]
 ; h2 = mem64[st + 16]
 %line 70+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r12, [rdi + 16]
+	mov r10, [rdi + 16]
 ; r0 = mem64[st + 24]
 %line 71+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r11, [rdi + 24]
+	mov rax, [rdi + 24]
 ; r1 = mem64[st + 32]
 %line 72+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rax, [rdi + 32]
+	mov rbx, [rdi + 32]
 ; s1 = r1
 %line 73+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rbx, rax
+	mov r12, rbx
 ; s1 >>= 2
 %line 74+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	shr rbx, 2
+	shr r12, 2
 ; s1 += r1
 %line 75+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add rbx, rax
+	add r12, rbx
+	mov rcx, rdx
+	mov r11, r8
 align 32
 .Lblock:
 ; carry? h0 += mem64[m + 0]
 %line 82+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r14, [rsi]
+	add r11, [rsi]
 ; carry? h1 += mem64[m + 8] + carry
 %line 83+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r9, [rsi + 8]
 ; h2 += hib + carry
 %line 84+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adc r12, rcx
+	adc r10, rbp
 ; x = h0
 %line 90+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rdx, r14
+	mov rdx, r11
 ; (uint128) t0h t0l = x * r0
 %line 91+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx r10, r13, r11
+	mulx r13, r8, rax
 ; x = h1
 %line 92+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r9
 ; (uint128) ah al = x * s1
 %line 93+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx r8, rdx, rbx
+	mulx rdx, r14, r12
 ; carry? t0l += al
 %line 94+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r13, rdx
+	add r8, r14
 ; t0h += ah + carry
 %line 95+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adc r10, r8
+	adc r13, rdx
 ; x = h0
 %line 96+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rdx, r14
+	mov rdx, r11
 ; (uint128) t1h t1l = x * r1
 %line 97+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx r15, r8, rax
+	mulx r15, r14, rbx
 ; x = h1
 %line 98+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r9
 ; (uint128) ah al = x * r0
 %line 99+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx r9, rdx, r11
+	mulx r9, r11, rax
 ; carry? t1l += al
 %line 100+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r8, rdx
+	add r14, r11
 ; t1h += ah + carry
 %line 101+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r15, r9
 ; x = h2
 %line 102+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r9, r12
+	mov r9, r10
 ; x *= s1
 %line 103+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	imul r9, rbx
+	imul r9, r12
 ; t2 *= r0
 %line 105+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	imul r12, r11
+	imul r10, rax
 ; carry? t1l += x
 %line 106+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r8, r9
+	add r14, r9
 ; t1h += t2 + carry
 %line 107+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adc r15, r12
+	adc r15, r10
 ; carry? t1l += t0h
 %line 108+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r8, r10
+	add r14, r13
 ; t1h += 0 + carry
 %line 109+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r15, 0
 ; h0 = t0l
 %line 110+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r14, r13
+	mov r11, r8
 ; h1 = t1l
 %line 111+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r9, r8
+	mov r9, r14
 ; h2 = t1h
 %line 112+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r12, r15
+	mov r10, r15
 ; h2 &= 3
 %line 113+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	and r12, 3
+	and r10, 3
 ; c = t1h
 %line 114+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r8, r15
@@ -257,31 +256,32 @@ align 32
 	add r8, r15
 ; carry? h0 += c
 %line 118+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r14, r8
+	add r11, r8
 ; carry? h1 += 0 + carry
 %line 119+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r9, 0
 ; h2 += 0 + carry
 %line 120+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adc r12, 0
+	adc r10, 0
 ; m += 16
 %line 121+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add rsi, 16
 ; =? n -= 1
 %line 122+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	sub rbp, 1
+	sub rcx, 1
 ; goto block if !=
 %line 123+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	jne .Lblock
 ; mem64[st + 0] = h0
 %line 124+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov [rdi], r14
+	mov r8, r11
+	mov [rdi], r8
 ; mem64[st + 8] = h1
 %line 125+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rdi + 8], r9
 ; mem64[st + 16] = h2
 %line 126+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov [rdi + 16], r12
+	mov [rdi + 16], r10
 .Ldone:
 ; leave
 %line 128+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
@@ -305,37 +305,40 @@ qhasm_kernel_poly1305_amd64_bmi2_auth:
 	push r13
 	push r14
 	push r15
-	sub rsp, 40
+	sub rsp, 24
 ; input a m n lst k
 %line 142+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov [rsp + 0], rdx
+	mov [rsp + 0], rdi
+	mov rax, rdx
+	mov [rsp + 8], r8
 ; r0 = mem64[k + 0]
 %line 144+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r11, [r8]
 ; t = 0x0ffffffc0fffffff
 %line 145+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r9, 1152921487695413247
+	mov r8, 1152921487695413247
 ; r0 &= t
 %line 146+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	and r11, r9
+	and r11, r8
 ; r1 = mem64[k + 8]
 %line 147+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rax, [r8 + 8]
+	mov r8, [rsp + 8]
+	mov rdi, [r8 + 8]
 ; t = 0x0ffffffc0ffffffc
 %line 148+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r9, 1152921487695413244
+	mov r8, 1152921487695413244
 ; r1 &= t
 %line 149+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	and rax, r9
+	and rdi, r8
 ; s1 = r1
 %line 150+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r10, rax
+	mov r10, rdi
 ; s1 >>= 2
 %line 151+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	shr r10, 2
 ; s1 += r1
 %line 152+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r10, rax
+	add r10, rdi
 ; h0 = 0
 %line 153+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r12, 0
@@ -347,12 +350,10 @@ qhasm_kernel_poly1305_amd64_bmi2_auth:
 	mov r9, 0
 ; hib = 1
 %line 156+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rdx, 1
-	mov [rsp + 8], rdx
+	mov rbp, 1
 ; =? n - 0
 %line 157+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rdx, [rsp + 0]
-	cmp rdx, 0
+	cmp rax, 0
 ; goto authtail if =
 %line 158+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	je .Lauthtail
@@ -366,13 +367,13 @@ align 32
 	adc rbx, [rsi + 8]
 ; h2 += hib + carry
 %line 167+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adc r9, [rsp + 8]
+	adc r9, rbp
 ; x = h0
 %line 173+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r12
 ; (uint128) t0h t0l = x * r0
 %line 174+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx r13, rbp, r11
+	mulx r13, r8, r11
 ; x = h1
 %line 175+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, rbx
@@ -381,7 +382,7 @@ align 32
 	mulx rdx, r14, r10
 ; carry? t0l += al
 %line 177+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add rbp, r14
+	add r8, r14
 ; t0h += ah + carry
 %line 178+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r13, rdx
@@ -390,7 +391,7 @@ align 32
 	mov rdx, r12
 ; (uint128) t1h t1l = x * r1
 %line 180+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx r15, r14, rax
+	mulx r15, r14, rdi
 ; x = h1
 %line 181+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, rbx
@@ -426,7 +427,7 @@ align 32
 	adc r15, 0
 ; h0 = t0l
 %line 193+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r12, rbp
+	mov r12, r8
 ; h1 = t1l
 %line 194+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rbx, r14
@@ -438,19 +439,19 @@ align 32
 	and r9, 3
 ; c = t1h
 %line 197+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rdx, r15
+	mov r8, r15
 ; c &= -4
 %line 198+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	and rdx, -4
+	and r8, -4
 ; t1h >>= 2
 %line 199+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	shr r15, 2
 ; c += t1h
 %line 200+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add rdx, r15
+	add r8, r15
 ; carry? h0 += c
 %line 201+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r12, rdx
+	add r12, r8
 ; carry? h1 += 0 + carry
 %line 202+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc rbx, 0
@@ -462,9 +463,7 @@ align 32
 	add rsi, 16
 ; =? n -= 1
 %line 205+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rdx, [rsp + 0]
-	sub rdx, 1
-	mov [rsp + 0], rdx
+	sub rax, 1
 ; goto authfull_block if !=
 %line 206+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	jne .Lauthfull_block
@@ -477,8 +476,7 @@ align 32
 	je .Lauthfinal
 ; n = 1
 %line 211+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rsi, 1
-	mov [rsp + 16], rsi
+	mov rax, 1
 ; hib = 0
 %line 212+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rbp, 0
@@ -504,43 +502,43 @@ align 32
 	mov rdx, rbx
 ; (uint128) ah al = x * s1
 %line 230+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx rdx, r14, r10
+	mulx r8, rdx, r10
 ; carry? t0l += al
 %line 231+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add rsi, r14
+	add rsi, rdx
 ; t0h += ah + carry
 %line 232+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adc r13, rdx
+	adc r13, r8
 ; x = h0
 %line 233+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r12
 ; (uint128) t1h t1l = x * r1
 %line 234+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx r15, r14, rax
+	mulx r15, r14, rdi
 ; x = h1
 %line 235+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, rbx
 ; (uint128) ah al = x * r0
 %line 236+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx rdx, rbx, r11
+	mulx r8, rdx, r11
 ; carry? t1l += al
 %line 237+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r14, rbx
+	add r14, rdx
 ; t1h += ah + carry
 %line 238+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adc r15, rdx
+	adc r15, r8
 ; x = h2
 %line 239+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rdx, r9
+	mov r8, r9
 ; x *= s1
 %line 240+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	imul rdx, r10
+	imul r8, r10
 ; t2 *= r0
 %line 242+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	imul r9, r11
 ; carry? t1l += x
 %line 243+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r14, rdx
+	add r14, r8
 ; t1h += t2 + carry
 %line 244+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r15, r9
@@ -564,19 +562,19 @@ align 32
 	and r9, 3
 ; c = t1h
 %line 251+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rsi, r15
+	mov r8, r15
 ; c &= -4
 %line 252+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	and rsi, -4
+	and r8, -4
 ; t1h >>= 2
 %line 253+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	shr r15, 2
 ; c += t1h
 %line 254+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add rsi, r15
+	add r8, r15
 ; carry? h0 += c
 %line 255+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r12, rsi
+	add r12, r8
 ; carry? h1 += 0 + carry
 %line 256+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc rbx, 0
@@ -588,25 +586,23 @@ align 32
 	add rcx, 16
 ; =? n -= 1
 %line 259+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rsi, [rsp + 16]
-	sub rsi, 1
-	mov [rsp + 16], rsi
+	sub rax, 1
 ; goto authlast_block if !=
 %line 260+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	jne .Lauthlast_block
 .Lauthfinal:
 ; g0 = h0
 %line 263+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r10, r12
+	mov r8, r12
 ; g1 = h1
 %line 264+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r11, rbx
+	mov r10, rbx
 ; carry? g0 += 5
 %line 266+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r10, 5
+	add r8, 5
 ; carry? g1 += 0 + carry
 %line 267+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adc r11, 0
+	adc r10, 0
 ; g2 += 0 + carry
 %line 268+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r9, 0
@@ -615,25 +611,27 @@ align 32
 	shr r9, 2
 ; h0 = g0 if !=
 %line 270+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	cmovne r12, r10
+	cmovne r12, r8
 ; h1 = g1 if !=
 %line 271+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	cmovne rbx, r11
+	cmovne rbx, r10
 ; carry? h0 += mem64[k + 16]
 %line 272+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r8, [rsp + 8]
 	add r12, [r8 + 16]
 ; h1 += mem64[k + 24] + carry
 %line 273+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc rbx, [r8 + 24]
 ; mem64[a + 0] = h0
 %line 274+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov [rdi], r12
+	mov r8, [rsp + 0]
+	mov [r8], r12
 ; mem64[a + 8] = h1
 %line 275+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov [rdi + 8], rbx
+	mov [r8 + 8], rbx
 ; leave
 %line 276+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add rsp, 40
+	add rsp, 24
 	pop r15
 	pop r14
 	pop r13

@@ -39,20 +39,21 @@ qhasm_kernel_mceliece348864_syndrome_amd64_syndrome:
 ; i = 336
 %line 18+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r10, 336
+	mov r11, r8
 align 32
 .Lcopy:
 ; x = mem8[p + 0]
 %line 20+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	movzx r11d, byte [r9]
+	movzx r8d, byte [r9]
 ; mem8[eb + 0] = x
 %line 21+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov byte [r8], r11b
+	mov byte [r11], r8b
 ; p = p + 1
 %line 22+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	add r9, 1
 ; eb = eb + 1
 %line 23+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	add r8, 1
+	add r11, 1
 ; i = i - 1
 %line 24+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	sub r10, 1
@@ -64,6 +65,7 @@ align 32
 	jne .Lcopy
 ; x = mem8[p + 0]
 %line 27+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
+	mov r8, r11
 	movzx r10d, byte [r9]
 ; mem8[eb + 4] = x
 %line 28+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
@@ -88,19 +90,21 @@ align 32
 	mov byte [r8 + 7], r9b
 ; eb = &EB
 %line 35+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	lea r10, [rsp + 0]
+	lea r9, [rsp + 0]
 ; p1 = pk + 1360
 %line 37+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	lea r11, [rsi + 1360]
+	lea r8, [rsi + 1360]
 ; i = 96
 %line 38+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r8, 96
-	mov [rsp + 344], r8
+	mov r10, 96
+	mov [rsp + 344], rdi
+	mov r11, r8
+	mov rdi, r9
 align 32
 .Lrows:
 ; q = mem64[eb + 0]
 %line 40+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r9, [r10]
+	mov r9, [rdi]
 ; u = mem64[p0 + 0]
 %line 41+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi]
@@ -159,7 +163,7 @@ align 32
 	mov r9, r8
 ; q = mem64[eb + 8]
 %line 57+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 8]
+	mov r15, [rdi + 8]
 ; u = mem64[p0 + 8]
 %line 58+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 8]
@@ -234,7 +238,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 16]
 %line 82+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 16]
+	mov r15, [rdi + 16]
 ; u = mem64[p0 + 16]
 %line 83+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 16]
@@ -309,7 +313,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 24]
 %line 107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 24]
+	mov r15, [rdi + 24]
 ; u = mem64[p0 + 24]
 %line 108+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 24]
@@ -384,7 +388,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 32]
 %line 132+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 32]
+	mov r15, [rdi + 32]
 ; u = mem64[p0 + 32]
 %line 133+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 32]
@@ -459,7 +463,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 40]
 %line 157+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 40]
+	mov r15, [rdi + 40]
 ; u = mem64[p0 + 40]
 %line 158+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 40]
@@ -534,7 +538,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 48]
 %line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 48]
+	mov r15, [rdi + 48]
 ; u = mem64[p0 + 48]
 %line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 48]
@@ -609,7 +613,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 56]
 %line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 56]
+	mov r15, [rdi + 56]
 ; u = mem64[p0 + 56]
 %line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 56]
@@ -684,7 +688,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 64]
 %line 232+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 64]
+	mov r15, [rdi + 64]
 ; u = mem64[p0 + 64]
 %line 233+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 64]
@@ -759,7 +763,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 72]
 %line 257+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 72]
+	mov r15, [rdi + 72]
 ; u = mem64[p0 + 72]
 %line 258+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 72]
@@ -834,7 +838,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 80]
 %line 282+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 80]
+	mov r15, [rdi + 80]
 ; u = mem64[p0 + 80]
 %line 283+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 80]
@@ -909,7 +913,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 88]
 %line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 88]
+	mov r15, [rdi + 88]
 ; u = mem64[p0 + 88]
 %line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 88]
@@ -984,7 +988,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 96]
 %line 332+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 96]
+	mov r15, [rdi + 96]
 ; u = mem64[p0 + 96]
 %line 333+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 96]
@@ -1059,7 +1063,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 104]
 %line 357+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 104]
+	mov r15, [rdi + 104]
 ; u = mem64[p0 + 104]
 %line 358+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 104]
@@ -1134,7 +1138,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 112]
 %line 382+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 112]
+	mov r15, [rdi + 112]
 ; u = mem64[p0 + 112]
 %line 383+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 112]
@@ -1209,7 +1213,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 120]
 %line 407+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 120]
+	mov r15, [rdi + 120]
 ; u = mem64[p0 + 120]
 %line 408+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 120]
@@ -1284,7 +1288,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 128]
 %line 432+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 128]
+	mov r15, [rdi + 128]
 ; u = mem64[p0 + 128]
 %line 433+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 128]
@@ -1359,7 +1363,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 136]
 %line 457+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 136]
+	mov r15, [rdi + 136]
 ; u = mem64[p0 + 136]
 %line 458+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 136]
@@ -1434,7 +1438,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 144]
 %line 482+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 144]
+	mov r15, [rdi + 144]
 ; u = mem64[p0 + 144]
 %line 483+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 144]
@@ -1509,7 +1513,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 152]
 %line 507+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 152]
+	mov r15, [rdi + 152]
 ; u = mem64[p0 + 152]
 %line 508+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 152]
@@ -1584,7 +1588,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 160]
 %line 532+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 160]
+	mov r15, [rdi + 160]
 ; u = mem64[p0 + 160]
 %line 533+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 160]
@@ -1659,7 +1663,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 168]
 %line 557+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 168]
+	mov r15, [rdi + 168]
 ; u = mem64[p0 + 168]
 %line 558+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 168]
@@ -1734,7 +1738,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 176]
 %line 582+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 176]
+	mov r15, [rdi + 176]
 ; u = mem64[p0 + 176]
 %line 583+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 176]
@@ -1809,7 +1813,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 184]
 %line 607+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 184]
+	mov r15, [rdi + 184]
 ; u = mem64[p0 + 184]
 %line 608+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 184]
@@ -1884,7 +1888,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 192]
 %line 632+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 192]
+	mov r15, [rdi + 192]
 ; u = mem64[p0 + 192]
 %line 633+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 192]
@@ -1959,7 +1963,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 200]
 %line 657+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 200]
+	mov r15, [rdi + 200]
 ; u = mem64[p0 + 200]
 %line 658+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 200]
@@ -2034,7 +2038,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 208]
 %line 682+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 208]
+	mov r15, [rdi + 208]
 ; u = mem64[p0 + 208]
 %line 683+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 208]
@@ -2109,7 +2113,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 216]
 %line 707+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 216]
+	mov r15, [rdi + 216]
 ; u = mem64[p0 + 216]
 %line 708+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 216]
@@ -2184,7 +2188,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 224]
 %line 732+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 224]
+	mov r15, [rdi + 224]
 ; u = mem64[p0 + 224]
 %line 733+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 224]
@@ -2259,7 +2263,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 232]
 %line 757+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 232]
+	mov r15, [rdi + 232]
 ; u = mem64[p0 + 232]
 %line 758+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 232]
@@ -2334,7 +2338,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 240]
 %line 782+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 240]
+	mov r15, [rdi + 240]
 ; u = mem64[p0 + 240]
 %line 783+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 240]
@@ -2409,7 +2413,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 248]
 %line 807+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 248]
+	mov r15, [rdi + 248]
 ; u = mem64[p0 + 248]
 %line 808+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 248]
@@ -2484,7 +2488,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 256]
 %line 832+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 256]
+	mov r15, [rdi + 256]
 ; u = mem64[p0 + 256]
 %line 833+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 256]
@@ -2559,7 +2563,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 264]
 %line 857+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 264]
+	mov r15, [rdi + 264]
 ; u = mem64[p0 + 264]
 %line 858+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 264]
@@ -2634,7 +2638,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 272]
 %line 882+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 272]
+	mov r15, [rdi + 272]
 ; u = mem64[p0 + 272]
 %line 883+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 272]
@@ -2709,7 +2713,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 280]
 %line 907+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 280]
+	mov r15, [rdi + 280]
 ; u = mem64[p0 + 280]
 %line 908+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 280]
@@ -2784,7 +2788,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 288]
 %line 932+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 288]
+	mov r15, [rdi + 288]
 ; u = mem64[p0 + 288]
 %line 933+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 288]
@@ -2859,7 +2863,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 296]
 %line 957+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 296]
+	mov r15, [rdi + 296]
 ; u = mem64[p0 + 296]
 %line 958+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 296]
@@ -2934,7 +2938,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 304]
 %line 982+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 304]
+	mov r15, [rdi + 304]
 ; u = mem64[p0 + 304]
 %line 983+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 304]
@@ -3009,7 +3013,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 312]
 %line 1007+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 312]
+	mov r15, [rdi + 312]
 ; u = mem64[p0 + 312]
 %line 1008+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 312]
@@ -3084,7 +3088,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 320]
 %line 1032+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 320]
+	mov r15, [rdi + 320]
 ; u = mem64[p0 + 320]
 %line 1033+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 320]
@@ -3159,7 +3163,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 328]
 %line 1057+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 328]
+	mov r15, [rdi + 328]
 ; u = mem64[p0 + 328]
 %line 1058+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 328]
@@ -3234,7 +3238,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 336]
 %line 1082+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [r10 + 336]
+	mov r15, [rdi + 336]
 ; u = mem64[p0 + 332]
 %line 1083+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 332]
@@ -3636,7 +3640,8 @@ align 32
 	xor rcx, r8
 ; mem8[s + 0] = o
 %line 1207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov byte [rdi], cl
+	mov r8, [rsp + 344]
+	mov byte [r8], cl
 ; p0 = p0 + 2720
 %line 1208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	add rsi, 2720
@@ -3645,18 +3650,17 @@ align 32
 	add r11, 2720
 ; s = s + 1
 %line 1210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	add rdi, 1
+	add r8, 1
+	mov [rsp + 344], r8
 ; e = e + 1
 %line 1211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	add rdx, 1
 ; i = i - 1
 %line 1212+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r8, [rsp + 344]
-	sub r8, 1
-	mov [rsp + 344], r8
+	sub r10, 1
 ; =? i - 0
 %line 1213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto rows if !=
 %line 1214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	jne .Lrows

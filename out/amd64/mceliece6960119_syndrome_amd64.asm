@@ -17,69 +17,70 @@ qhasm_kernel_mceliece6960119_syndrome_amd64_syndrome:
 	sub rsp, 696
 ; eb = &EB
 %line 11+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	lea r11, [rsp + 0]
+	lea r10, [rsp + 0]
 ; z = 0
 %line 12+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, 0
 ; mem8[eb + 672] = z
 %line 13+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r11 + 672], r8b
+	mov byte [r10 + 672], r8b
 ; mem8[eb + 673] = z
 %line 14+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r11 + 673], r8b
+	mov byte [r10 + 673], r8b
 ; mem8[eb + 674] = z
 %line 15+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r11 + 674], r8b
+	mov byte [r10 + 674], r8b
 ; p = e + 193
 %line 16+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	lea rax, [rdx + 193]
+	lea r11, [rdx + 193]
 ; i = 672
 %line 17+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, 672
+	mov rax, r8
 align 32
 .Lcopy:
 ; x = mem8[p + 0]
 %line 19+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r9d, byte [rax]
+	movzx r8d, byte [r11]
 ; x = x >> 3
 %line 20+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	shr r9, 3
+	shr r8, 3
 ; y = mem8[p + 1]
 %line 21+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r10d, byte [rax + 1]
+	movzx r9d, byte [r11 + 1]
 ; y = y << 5
 %line 22+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	shl r10, 5
+	shl r9, 5
 ; x = x ^ y
 %line 23+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r9, r10
+	xor r8, r9
 ; mem8[eb + 0] = x
 %line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r11], r9b
+	mov byte [r10], r8b
 ; p = p + 1
 %line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	add rax, 1
+	add r11, 1
 ; eb = eb + 1
 %line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	add r11, 1
+	add r10, 1
 ; i = i - 1
 %line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	sub r8, 1
+	sub rax, 1
 ; =? i - 0
 %line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	cmp r8, 0
+	cmp rax, 0
 ; goto copy if !=
 %line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	jne .Lcopy
 ; x = mem8[p + 0]
 %line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r8d, byte [rax]
+	movzx r8d, byte [r11]
 ; x = x >> 3
 %line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shr r8, 3
 ; y = mem8[p + 1]
 %line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r9d, byte [rax + 1]
+	movzx r9d, byte [r11 + 1]
 ; y = y << 5
 %line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shl r9, 5
@@ -88,16 +89,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 3] = x
 %line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r11 + 3], r8b
+	mov byte [r10 + 3], r8b
 ; x = mem8[p + 1]
 %line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r8d, byte [rax + 1]
+	movzx r8d, byte [r11 + 1]
 ; x = x >> 3
 %line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shr r8, 3
 ; y = mem8[p + 2]
 %line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r9d, byte [rax + 2]
+	movzx r9d, byte [r11 + 2]
 ; y = y << 5
 %line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shl r9, 5
@@ -106,16 +107,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 4] = x
 %line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r11 + 4], r8b
+	mov byte [r10 + 4], r8b
 ; x = mem8[p + 2]
 %line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r8d, byte [rax + 2]
+	movzx r8d, byte [r11 + 2]
 ; x = x >> 3
 %line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shr r8, 3
 ; y = mem8[p + 3]
 %line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r9d, byte [rax + 3]
+	movzx r9d, byte [r11 + 3]
 ; y = y << 5
 %line 45+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shl r9, 5
@@ -124,16 +125,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 5] = x
 %line 47+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r11 + 5], r8b
+	mov byte [r10 + 5], r8b
 ; x = mem8[p + 3]
 %line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r8d, byte [rax + 3]
+	movzx r8d, byte [r11 + 3]
 ; x = x >> 3
 %line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shr r8, 3
 ; y = mem8[p + 4]
 %line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r9d, byte [rax + 4]
+	movzx r9d, byte [r11 + 4]
 ; y = y << 5
 %line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shl r9, 5
@@ -142,31 +143,32 @@ align 32
 	xor r8, r9
 ; mem8[eb + 6] = x
 %line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r11 + 6], r8b
+	mov byte [r10 + 6], r8b
 ; x = mem8[p + 4]
 %line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r8d, byte [rax + 4]
+	movzx r8d, byte [r11 + 4]
 ; x = x >> 3
 %line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shr r8, 3
 ; mem8[eb + 7] = x
 %line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r11 + 7], r8b
+	mov byte [r10 + 7], r8b
 ; eb = &EB
 %line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; p1 = pk + 2708
 %line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	lea r11, [rsi + 2708]
+	lea r8, [rsi + 2708]
 ; i = 193
 %line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, 193
-	mov [rsp + 680], r8
+	mov r9, 193
+	mov r10, r8
+	mov [rsp + 680], r9
 align 32
 .Lrows:
 ; q = mem64[eb + 0]
 %line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r9, [r10]
+	mov r9, [r11]
 ; u = mem64[p0 + 0]
 %line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi]
@@ -197,35 +199,35 @@ align 32
 	mov rbp, r8
 ; u = mem64[p1 + 0]
 %line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11]
+	mov r8, [r10]
 ; a4 = u & q
 %line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r9
 	mov r12, r8
 ; u = mem64[p1 + 677]
 %line 73+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 677]
+	mov r8, [r10 + 677]
 ; a5 = u & q
 %line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r9
 	mov r13, r8
 ; u = mem64[p1 + 1354]
 %line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1354]
+	mov r8, [r10 + 1354]
 ; a6 = u & q
 %line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r9
 	mov r14, r8
 ; u = mem64[p1 + 2031]
 %line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2031]
+	mov r8, [r10 + 2031]
 ; a7 = u & q
 %line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r9
 	mov r9, r8
 ; q = mem64[eb + 8]
 %line 79+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 8]
+	mov r15, [r11 + 8]
 ; u = mem64[p0 + 8]
 %line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 8]
@@ -264,7 +266,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 8]
 %line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 8]
+	mov r8, [r10 + 8]
 ; u = u & q
 %line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -273,7 +275,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 685]
 %line 95+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 685]
+	mov r8, [r10 + 685]
 ; u = u & q
 %line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -282,7 +284,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1362]
 %line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1362]
+	mov r8, [r10 + 1362]
 ; u = u & q
 %line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -291,7 +293,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2039]
 %line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2039]
+	mov r8, [r10 + 2039]
 ; u = u & q
 %line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -300,7 +302,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 16]
 %line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 16]
+	mov r15, [r11 + 16]
 ; u = mem64[p0 + 16]
 %line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 16]
@@ -339,7 +341,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 16]
 %line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 16]
+	mov r8, [r10 + 16]
 ; u = u & q
 %line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -348,7 +350,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 693]
 %line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 693]
+	mov r8, [r10 + 693]
 ; u = u & q
 %line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -357,7 +359,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1370]
 %line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1370]
+	mov r8, [r10 + 1370]
 ; u = u & q
 %line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -366,7 +368,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2047]
 %line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2047]
+	mov r8, [r10 + 2047]
 ; u = u & q
 %line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -375,7 +377,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 24]
 %line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 24]
+	mov r15, [r11 + 24]
 ; u = mem64[p0 + 24]
 %line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 24]
@@ -414,7 +416,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 24]
 %line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 24]
+	mov r8, [r10 + 24]
 ; u = u & q
 %line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -423,7 +425,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 701]
 %line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 701]
+	mov r8, [r10 + 701]
 ; u = u & q
 %line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -432,7 +434,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1378]
 %line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1378]
+	mov r8, [r10 + 1378]
 ; u = u & q
 %line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -441,7 +443,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2055]
 %line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2055]
+	mov r8, [r10 + 2055]
 ; u = u & q
 %line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -450,7 +452,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 32]
 %line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 32]
+	mov r15, [r11 + 32]
 ; u = mem64[p0 + 32]
 %line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 32]
@@ -489,7 +491,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 32]
 %line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 32]
+	mov r8, [r10 + 32]
 ; u = u & q
 %line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -498,7 +500,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 709]
 %line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 709]
+	mov r8, [r10 + 709]
 ; u = u & q
 %line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -507,7 +509,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1386]
 %line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1386]
+	mov r8, [r10 + 1386]
 ; u = u & q
 %line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -516,7 +518,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2063]
 %line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2063]
+	mov r8, [r10 + 2063]
 ; u = u & q
 %line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -525,7 +527,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 40]
 %line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 40]
+	mov r15, [r11 + 40]
 ; u = mem64[p0 + 40]
 %line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 40]
@@ -564,7 +566,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 40]
 %line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 40]
+	mov r8, [r10 + 40]
 ; u = u & q
 %line 193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -573,7 +575,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 717]
 %line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 717]
+	mov r8, [r10 + 717]
 ; u = u & q
 %line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -582,7 +584,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1394]
 %line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1394]
+	mov r8, [r10 + 1394]
 ; u = u & q
 %line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -591,7 +593,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2071]
 %line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2071]
+	mov r8, [r10 + 2071]
 ; u = u & q
 %line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -600,7 +602,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 48]
 %line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 48]
+	mov r15, [r11 + 48]
 ; u = mem64[p0 + 48]
 %line 205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 48]
@@ -639,7 +641,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 48]
 %line 217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 48]
+	mov r8, [r10 + 48]
 ; u = u & q
 %line 218+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -648,7 +650,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 725]
 %line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 725]
+	mov r8, [r10 + 725]
 ; u = u & q
 %line 221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -657,7 +659,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1402]
 %line 223+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1402]
+	mov r8, [r10 + 1402]
 ; u = u & q
 %line 224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -666,7 +668,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2079]
 %line 226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2079]
+	mov r8, [r10 + 2079]
 ; u = u & q
 %line 227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -675,7 +677,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 56]
 %line 229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 56]
+	mov r15, [r11 + 56]
 ; u = mem64[p0 + 56]
 %line 230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 56]
@@ -714,7 +716,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 56]
 %line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 56]
+	mov r8, [r10 + 56]
 ; u = u & q
 %line 243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -723,7 +725,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 733]
 %line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 733]
+	mov r8, [r10 + 733]
 ; u = u & q
 %line 246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -732,7 +734,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1410]
 %line 248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1410]
+	mov r8, [r10 + 1410]
 ; u = u & q
 %line 249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -741,7 +743,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2087]
 %line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2087]
+	mov r8, [r10 + 2087]
 ; u = u & q
 %line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -750,7 +752,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 64]
 %line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 64]
+	mov r15, [r11 + 64]
 ; u = mem64[p0 + 64]
 %line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 64]
@@ -789,7 +791,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 64]
 %line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 64]
+	mov r8, [r10 + 64]
 ; u = u & q
 %line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -798,7 +800,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 741]
 %line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 741]
+	mov r8, [r10 + 741]
 ; u = u & q
 %line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -807,7 +809,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1418]
 %line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1418]
+	mov r8, [r10 + 1418]
 ; u = u & q
 %line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -816,7 +818,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2095]
 %line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2095]
+	mov r8, [r10 + 2095]
 ; u = u & q
 %line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -825,7 +827,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 72]
 %line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 72]
+	mov r15, [r11 + 72]
 ; u = mem64[p0 + 72]
 %line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 72]
@@ -864,7 +866,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 72]
 %line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 72]
+	mov r8, [r10 + 72]
 ; u = u & q
 %line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -873,7 +875,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 749]
 %line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 749]
+	mov r8, [r10 + 749]
 ; u = u & q
 %line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -882,7 +884,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1426]
 %line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1426]
+	mov r8, [r10 + 1426]
 ; u = u & q
 %line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -891,7 +893,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2103]
 %line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2103]
+	mov r8, [r10 + 2103]
 ; u = u & q
 %line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -900,7 +902,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 80]
 %line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 80]
+	mov r15, [r11 + 80]
 ; u = mem64[p0 + 80]
 %line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 80]
@@ -939,7 +941,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 80]
 %line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 80]
+	mov r8, [r10 + 80]
 ; u = u & q
 %line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -948,7 +950,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 757]
 %line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 757]
+	mov r8, [r10 + 757]
 ; u = u & q
 %line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -957,7 +959,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1434]
 %line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1434]
+	mov r8, [r10 + 1434]
 ; u = u & q
 %line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -966,7 +968,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2111]
 %line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2111]
+	mov r8, [r10 + 2111]
 ; u = u & q
 %line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -975,7 +977,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 88]
 %line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 88]
+	mov r15, [r11 + 88]
 ; u = mem64[p0 + 88]
 %line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 88]
@@ -1014,7 +1016,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 88]
 %line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 88]
+	mov r8, [r10 + 88]
 ; u = u & q
 %line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1023,7 +1025,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 765]
 %line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 765]
+	mov r8, [r10 + 765]
 ; u = u & q
 %line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1032,7 +1034,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1442]
 %line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1442]
+	mov r8, [r10 + 1442]
 ; u = u & q
 %line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1041,7 +1043,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2119]
 %line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2119]
+	mov r8, [r10 + 2119]
 ; u = u & q
 %line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1050,7 +1052,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 96]
 %line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 96]
+	mov r15, [r11 + 96]
 ; u = mem64[p0 + 96]
 %line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 96]
@@ -1089,7 +1091,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 96]
 %line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 96]
+	mov r8, [r10 + 96]
 ; u = u & q
 %line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1098,7 +1100,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 773]
 %line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 773]
+	mov r8, [r10 + 773]
 ; u = u & q
 %line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1107,7 +1109,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1450]
 %line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1450]
+	mov r8, [r10 + 1450]
 ; u = u & q
 %line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1116,7 +1118,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2127]
 %line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2127]
+	mov r8, [r10 + 2127]
 ; u = u & q
 %line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1125,7 +1127,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 104]
 %line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 104]
+	mov r15, [r11 + 104]
 ; u = mem64[p0 + 104]
 %line 380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 104]
@@ -1164,7 +1166,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 104]
 %line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 104]
+	mov r8, [r10 + 104]
 ; u = u & q
 %line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1173,7 +1175,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 781]
 %line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 781]
+	mov r8, [r10 + 781]
 ; u = u & q
 %line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1182,7 +1184,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1458]
 %line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1458]
+	mov r8, [r10 + 1458]
 ; u = u & q
 %line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1191,7 +1193,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2135]
 %line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2135]
+	mov r8, [r10 + 2135]
 ; u = u & q
 %line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1200,7 +1202,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 112]
 %line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 112]
+	mov r15, [r11 + 112]
 ; u = mem64[p0 + 112]
 %line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 112]
@@ -1239,7 +1241,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 112]
 %line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 112]
+	mov r8, [r10 + 112]
 ; u = u & q
 %line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1248,7 +1250,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 789]
 %line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 789]
+	mov r8, [r10 + 789]
 ; u = u & q
 %line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1257,7 +1259,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1466]
 %line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1466]
+	mov r8, [r10 + 1466]
 ; u = u & q
 %line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1266,7 +1268,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2143]
 %line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2143]
+	mov r8, [r10 + 2143]
 ; u = u & q
 %line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1275,7 +1277,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 120]
 %line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 120]
+	mov r15, [r11 + 120]
 ; u = mem64[p0 + 120]
 %line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 120]
@@ -1314,7 +1316,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 120]
 %line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 120]
+	mov r8, [r10 + 120]
 ; u = u & q
 %line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1323,7 +1325,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 797]
 %line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 797]
+	mov r8, [r10 + 797]
 ; u = u & q
 %line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1332,7 +1334,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1474]
 %line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1474]
+	mov r8, [r10 + 1474]
 ; u = u & q
 %line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1341,7 +1343,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2151]
 %line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2151]
+	mov r8, [r10 + 2151]
 ; u = u & q
 %line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1350,7 +1352,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 128]
 %line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 128]
+	mov r15, [r11 + 128]
 ; u = mem64[p0 + 128]
 %line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 128]
@@ -1389,7 +1391,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 128]
 %line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 128]
+	mov r8, [r10 + 128]
 ; u = u & q
 %line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1398,7 +1400,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 805]
 %line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 805]
+	mov r8, [r10 + 805]
 ; u = u & q
 %line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1407,7 +1409,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1482]
 %line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1482]
+	mov r8, [r10 + 1482]
 ; u = u & q
 %line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1416,7 +1418,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2159]
 %line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2159]
+	mov r8, [r10 + 2159]
 ; u = u & q
 %line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1425,7 +1427,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 136]
 %line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 136]
+	mov r15, [r11 + 136]
 ; u = mem64[p0 + 136]
 %line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 136]
@@ -1464,7 +1466,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 136]
 %line 492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 136]
+	mov r8, [r10 + 136]
 ; u = u & q
 %line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1473,7 +1475,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 813]
 %line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 813]
+	mov r8, [r10 + 813]
 ; u = u & q
 %line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1482,7 +1484,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1490]
 %line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1490]
+	mov r8, [r10 + 1490]
 ; u = u & q
 %line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1491,7 +1493,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2167]
 %line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2167]
+	mov r8, [r10 + 2167]
 ; u = u & q
 %line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1500,7 +1502,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 144]
 %line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 144]
+	mov r15, [r11 + 144]
 ; u = mem64[p0 + 144]
 %line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 144]
@@ -1539,7 +1541,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 144]
 %line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 144]
+	mov r8, [r10 + 144]
 ; u = u & q
 %line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1548,7 +1550,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 821]
 %line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 821]
+	mov r8, [r10 + 821]
 ; u = u & q
 %line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1557,7 +1559,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1498]
 %line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1498]
+	mov r8, [r10 + 1498]
 ; u = u & q
 %line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1566,7 +1568,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2175]
 %line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2175]
+	mov r8, [r10 + 2175]
 ; u = u & q
 %line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1575,7 +1577,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 152]
 %line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 152]
+	mov r15, [r11 + 152]
 ; u = mem64[p0 + 152]
 %line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 152]
@@ -1614,7 +1616,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 152]
 %line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 152]
+	mov r8, [r10 + 152]
 ; u = u & q
 %line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1623,7 +1625,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 829]
 %line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 829]
+	mov r8, [r10 + 829]
 ; u = u & q
 %line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1632,7 +1634,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1506]
 %line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1506]
+	mov r8, [r10 + 1506]
 ; u = u & q
 %line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1641,7 +1643,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2183]
 %line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2183]
+	mov r8, [r10 + 2183]
 ; u = u & q
 %line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1650,7 +1652,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 160]
 %line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 160]
+	mov r15, [r11 + 160]
 ; u = mem64[p0 + 160]
 %line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 160]
@@ -1689,7 +1691,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 160]
 %line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 160]
+	mov r8, [r10 + 160]
 ; u = u & q
 %line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1698,7 +1700,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 837]
 %line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 837]
+	mov r8, [r10 + 837]
 ; u = u & q
 %line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1707,7 +1709,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1514]
 %line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1514]
+	mov r8, [r10 + 1514]
 ; u = u & q
 %line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1716,7 +1718,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2191]
 %line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2191]
+	mov r8, [r10 + 2191]
 ; u = u & q
 %line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1725,7 +1727,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 168]
 %line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 168]
+	mov r15, [r11 + 168]
 ; u = mem64[p0 + 168]
 %line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 168]
@@ -1764,7 +1766,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 168]
 %line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 168]
+	mov r8, [r10 + 168]
 ; u = u & q
 %line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1773,7 +1775,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 845]
 %line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 845]
+	mov r8, [r10 + 845]
 ; u = u & q
 %line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1782,7 +1784,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1522]
 %line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1522]
+	mov r8, [r10 + 1522]
 ; u = u & q
 %line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1791,7 +1793,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2199]
 %line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2199]
+	mov r8, [r10 + 2199]
 ; u = u & q
 %line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1800,7 +1802,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 176]
 %line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 176]
+	mov r15, [r11 + 176]
 ; u = mem64[p0 + 176]
 %line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 176]
@@ -1839,7 +1841,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 176]
 %line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 176]
+	mov r8, [r10 + 176]
 ; u = u & q
 %line 618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1848,7 +1850,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 853]
 %line 620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 853]
+	mov r8, [r10 + 853]
 ; u = u & q
 %line 621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1857,7 +1859,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1530]
 %line 623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1530]
+	mov r8, [r10 + 1530]
 ; u = u & q
 %line 624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1866,7 +1868,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2207]
 %line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2207]
+	mov r8, [r10 + 2207]
 ; u = u & q
 %line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1875,7 +1877,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 184]
 %line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 184]
+	mov r15, [r11 + 184]
 ; u = mem64[p0 + 184]
 %line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 184]
@@ -1914,7 +1916,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 184]
 %line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 184]
+	mov r8, [r10 + 184]
 ; u = u & q
 %line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1923,7 +1925,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 861]
 %line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 861]
+	mov r8, [r10 + 861]
 ; u = u & q
 %line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1932,7 +1934,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1538]
 %line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1538]
+	mov r8, [r10 + 1538]
 ; u = u & q
 %line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1941,7 +1943,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2215]
 %line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2215]
+	mov r8, [r10 + 2215]
 ; u = u & q
 %line 652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1950,7 +1952,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 192]
 %line 654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 192]
+	mov r15, [r11 + 192]
 ; u = mem64[p0 + 192]
 %line 655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 192]
@@ -1989,7 +1991,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 192]
 %line 667+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 192]
+	mov r8, [r10 + 192]
 ; u = u & q
 %line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -1998,7 +2000,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 869]
 %line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 869]
+	mov r8, [r10 + 869]
 ; u = u & q
 %line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2007,7 +2009,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1546]
 %line 673+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1546]
+	mov r8, [r10 + 1546]
 ; u = u & q
 %line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2016,7 +2018,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2223]
 %line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2223]
+	mov r8, [r10 + 2223]
 ; u = u & q
 %line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2025,7 +2027,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 200]
 %line 679+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 200]
+	mov r15, [r11 + 200]
 ; u = mem64[p0 + 200]
 %line 680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 200]
@@ -2064,7 +2066,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 200]
 %line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 200]
+	mov r8, [r10 + 200]
 ; u = u & q
 %line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2073,7 +2075,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 877]
 %line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 877]
+	mov r8, [r10 + 877]
 ; u = u & q
 %line 696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2082,7 +2084,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1554]
 %line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1554]
+	mov r8, [r10 + 1554]
 ; u = u & q
 %line 699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2091,7 +2093,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2231]
 %line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2231]
+	mov r8, [r10 + 2231]
 ; u = u & q
 %line 702+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2100,7 +2102,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 208]
 %line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 208]
+	mov r15, [r11 + 208]
 ; u = mem64[p0 + 208]
 %line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 208]
@@ -2139,7 +2141,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 208]
 %line 717+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 208]
+	mov r8, [r10 + 208]
 ; u = u & q
 %line 718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2148,7 +2150,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 885]
 %line 720+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 885]
+	mov r8, [r10 + 885]
 ; u = u & q
 %line 721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2157,7 +2159,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1562]
 %line 723+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1562]
+	mov r8, [r10 + 1562]
 ; u = u & q
 %line 724+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2166,7 +2168,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2239]
 %line 726+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2239]
+	mov r8, [r10 + 2239]
 ; u = u & q
 %line 727+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2175,7 +2177,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 216]
 %line 729+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 216]
+	mov r15, [r11 + 216]
 ; u = mem64[p0 + 216]
 %line 730+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 216]
@@ -2214,7 +2216,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 216]
 %line 742+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 216]
+	mov r8, [r10 + 216]
 ; u = u & q
 %line 743+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2223,7 +2225,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 893]
 %line 745+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 893]
+	mov r8, [r10 + 893]
 ; u = u & q
 %line 746+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2232,7 +2234,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1570]
 %line 748+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1570]
+	mov r8, [r10 + 1570]
 ; u = u & q
 %line 749+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2241,7 +2243,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2247]
 %line 751+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2247]
+	mov r8, [r10 + 2247]
 ; u = u & q
 %line 752+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2250,7 +2252,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 224]
 %line 754+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 224]
+	mov r15, [r11 + 224]
 ; u = mem64[p0 + 224]
 %line 755+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 224]
@@ -2289,7 +2291,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 224]
 %line 767+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 224]
+	mov r8, [r10 + 224]
 ; u = u & q
 %line 768+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2298,7 +2300,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 901]
 %line 770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 901]
+	mov r8, [r10 + 901]
 ; u = u & q
 %line 771+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2307,7 +2309,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1578]
 %line 773+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1578]
+	mov r8, [r10 + 1578]
 ; u = u & q
 %line 774+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2316,7 +2318,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2255]
 %line 776+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2255]
+	mov r8, [r10 + 2255]
 ; u = u & q
 %line 777+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2325,7 +2327,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 232]
 %line 779+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 232]
+	mov r15, [r11 + 232]
 ; u = mem64[p0 + 232]
 %line 780+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 232]
@@ -2364,7 +2366,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 232]
 %line 792+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 232]
+	mov r8, [r10 + 232]
 ; u = u & q
 %line 793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2373,7 +2375,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 909]
 %line 795+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 909]
+	mov r8, [r10 + 909]
 ; u = u & q
 %line 796+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2382,7 +2384,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1586]
 %line 798+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1586]
+	mov r8, [r10 + 1586]
 ; u = u & q
 %line 799+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2391,7 +2393,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2263]
 %line 801+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2263]
+	mov r8, [r10 + 2263]
 ; u = u & q
 %line 802+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2400,7 +2402,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 240]
 %line 804+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 240]
+	mov r15, [r11 + 240]
 ; u = mem64[p0 + 240]
 %line 805+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 240]
@@ -2439,7 +2441,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 240]
 %line 817+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 240]
+	mov r8, [r10 + 240]
 ; u = u & q
 %line 818+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2448,7 +2450,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 917]
 %line 820+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 917]
+	mov r8, [r10 + 917]
 ; u = u & q
 %line 821+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2457,7 +2459,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1594]
 %line 823+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1594]
+	mov r8, [r10 + 1594]
 ; u = u & q
 %line 824+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2466,7 +2468,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2271]
 %line 826+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2271]
+	mov r8, [r10 + 2271]
 ; u = u & q
 %line 827+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2475,7 +2477,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 248]
 %line 829+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 248]
+	mov r15, [r11 + 248]
 ; u = mem64[p0 + 248]
 %line 830+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 248]
@@ -2514,7 +2516,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 248]
 %line 842+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 248]
+	mov r8, [r10 + 248]
 ; u = u & q
 %line 843+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2523,7 +2525,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 925]
 %line 845+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 925]
+	mov r8, [r10 + 925]
 ; u = u & q
 %line 846+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2532,7 +2534,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1602]
 %line 848+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1602]
+	mov r8, [r10 + 1602]
 ; u = u & q
 %line 849+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2541,7 +2543,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2279]
 %line 851+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2279]
+	mov r8, [r10 + 2279]
 ; u = u & q
 %line 852+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2550,7 +2552,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 256]
 %line 854+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 256]
+	mov r15, [r11 + 256]
 ; u = mem64[p0 + 256]
 %line 855+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 256]
@@ -2589,7 +2591,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 256]
 %line 867+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 256]
+	mov r8, [r10 + 256]
 ; u = u & q
 %line 868+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2598,7 +2600,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 933]
 %line 870+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 933]
+	mov r8, [r10 + 933]
 ; u = u & q
 %line 871+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2607,7 +2609,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1610]
 %line 873+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1610]
+	mov r8, [r10 + 1610]
 ; u = u & q
 %line 874+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2616,7 +2618,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2287]
 %line 876+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2287]
+	mov r8, [r10 + 2287]
 ; u = u & q
 %line 877+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2625,7 +2627,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 264]
 %line 879+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 264]
+	mov r15, [r11 + 264]
 ; u = mem64[p0 + 264]
 %line 880+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 264]
@@ -2664,7 +2666,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 264]
 %line 892+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 264]
+	mov r8, [r10 + 264]
 ; u = u & q
 %line 893+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2673,7 +2675,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 941]
 %line 895+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 941]
+	mov r8, [r10 + 941]
 ; u = u & q
 %line 896+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2682,7 +2684,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1618]
 %line 898+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1618]
+	mov r8, [r10 + 1618]
 ; u = u & q
 %line 899+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2691,7 +2693,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2295]
 %line 901+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2295]
+	mov r8, [r10 + 2295]
 ; u = u & q
 %line 902+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2700,7 +2702,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 272]
 %line 904+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 272]
+	mov r15, [r11 + 272]
 ; u = mem64[p0 + 272]
 %line 905+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 272]
@@ -2739,7 +2741,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 272]
 %line 917+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 272]
+	mov r8, [r10 + 272]
 ; u = u & q
 %line 918+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2748,7 +2750,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 949]
 %line 920+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 949]
+	mov r8, [r10 + 949]
 ; u = u & q
 %line 921+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2757,7 +2759,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1626]
 %line 923+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1626]
+	mov r8, [r10 + 1626]
 ; u = u & q
 %line 924+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2766,7 +2768,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2303]
 %line 926+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2303]
+	mov r8, [r10 + 2303]
 ; u = u & q
 %line 927+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2775,7 +2777,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 280]
 %line 929+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 280]
+	mov r15, [r11 + 280]
 ; u = mem64[p0 + 280]
 %line 930+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 280]
@@ -2814,7 +2816,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 280]
 %line 942+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 280]
+	mov r8, [r10 + 280]
 ; u = u & q
 %line 943+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2823,7 +2825,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 957]
 %line 945+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 957]
+	mov r8, [r10 + 957]
 ; u = u & q
 %line 946+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2832,7 +2834,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1634]
 %line 948+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1634]
+	mov r8, [r10 + 1634]
 ; u = u & q
 %line 949+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2841,7 +2843,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2311]
 %line 951+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2311]
+	mov r8, [r10 + 2311]
 ; u = u & q
 %line 952+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2850,7 +2852,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 288]
 %line 954+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 288]
+	mov r15, [r11 + 288]
 ; u = mem64[p0 + 288]
 %line 955+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 288]
@@ -2889,7 +2891,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 288]
 %line 967+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 288]
+	mov r8, [r10 + 288]
 ; u = u & q
 %line 968+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2898,7 +2900,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 965]
 %line 970+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 965]
+	mov r8, [r10 + 965]
 ; u = u & q
 %line 971+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2907,7 +2909,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1642]
 %line 973+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1642]
+	mov r8, [r10 + 1642]
 ; u = u & q
 %line 974+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2916,7 +2918,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2319]
 %line 976+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2319]
+	mov r8, [r10 + 2319]
 ; u = u & q
 %line 977+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2925,7 +2927,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 296]
 %line 979+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 296]
+	mov r15, [r11 + 296]
 ; u = mem64[p0 + 296]
 %line 980+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 296]
@@ -2964,7 +2966,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 296]
 %line 992+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 296]
+	mov r8, [r10 + 296]
 ; u = u & q
 %line 993+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2973,7 +2975,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 973]
 %line 995+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 973]
+	mov r8, [r10 + 973]
 ; u = u & q
 %line 996+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2982,7 +2984,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1650]
 %line 998+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1650]
+	mov r8, [r10 + 1650]
 ; u = u & q
 %line 999+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -2991,7 +2993,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2327]
 %line 1001+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2327]
+	mov r8, [r10 + 2327]
 ; u = u & q
 %line 1002+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3000,7 +3002,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 304]
 %line 1004+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 304]
+	mov r15, [r11 + 304]
 ; u = mem64[p0 + 304]
 %line 1005+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 304]
@@ -3039,7 +3041,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 304]
 %line 1017+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 304]
+	mov r8, [r10 + 304]
 ; u = u & q
 %line 1018+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3048,7 +3050,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 981]
 %line 1020+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 981]
+	mov r8, [r10 + 981]
 ; u = u & q
 %line 1021+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3057,7 +3059,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1658]
 %line 1023+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1658]
+	mov r8, [r10 + 1658]
 ; u = u & q
 %line 1024+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3066,7 +3068,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2335]
 %line 1026+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2335]
+	mov r8, [r10 + 2335]
 ; u = u & q
 %line 1027+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3075,7 +3077,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 312]
 %line 1029+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 312]
+	mov r15, [r11 + 312]
 ; u = mem64[p0 + 312]
 %line 1030+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 312]
@@ -3114,7 +3116,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 312]
 %line 1042+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 312]
+	mov r8, [r10 + 312]
 ; u = u & q
 %line 1043+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3123,7 +3125,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 989]
 %line 1045+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 989]
+	mov r8, [r10 + 989]
 ; u = u & q
 %line 1046+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3132,7 +3134,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1666]
 %line 1048+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1666]
+	mov r8, [r10 + 1666]
 ; u = u & q
 %line 1049+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3141,7 +3143,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2343]
 %line 1051+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2343]
+	mov r8, [r10 + 2343]
 ; u = u & q
 %line 1052+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3150,7 +3152,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 320]
 %line 1054+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 320]
+	mov r15, [r11 + 320]
 ; u = mem64[p0 + 320]
 %line 1055+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 320]
@@ -3189,7 +3191,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 320]
 %line 1067+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 320]
+	mov r8, [r10 + 320]
 ; u = u & q
 %line 1068+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3198,7 +3200,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 997]
 %line 1070+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 997]
+	mov r8, [r10 + 997]
 ; u = u & q
 %line 1071+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3207,7 +3209,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1674]
 %line 1073+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1674]
+	mov r8, [r10 + 1674]
 ; u = u & q
 %line 1074+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3216,7 +3218,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2351]
 %line 1076+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2351]
+	mov r8, [r10 + 2351]
 ; u = u & q
 %line 1077+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3225,7 +3227,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 328]
 %line 1079+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 328]
+	mov r15, [r11 + 328]
 ; u = mem64[p0 + 328]
 %line 1080+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 328]
@@ -3264,7 +3266,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 328]
 %line 1092+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 328]
+	mov r8, [r10 + 328]
 ; u = u & q
 %line 1093+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3273,7 +3275,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1005]
 %line 1095+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1005]
+	mov r8, [r10 + 1005]
 ; u = u & q
 %line 1096+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3282,7 +3284,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1682]
 %line 1098+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1682]
+	mov r8, [r10 + 1682]
 ; u = u & q
 %line 1099+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3291,7 +3293,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2359]
 %line 1101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2359]
+	mov r8, [r10 + 2359]
 ; u = u & q
 %line 1102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3300,7 +3302,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 336]
 %line 1104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 336]
+	mov r15, [r11 + 336]
 ; u = mem64[p0 + 336]
 %line 1105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 336]
@@ -3339,7 +3341,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 336]
 %line 1117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 336]
+	mov r8, [r10 + 336]
 ; u = u & q
 %line 1118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3348,7 +3350,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1013]
 %line 1120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1013]
+	mov r8, [r10 + 1013]
 ; u = u & q
 %line 1121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3357,7 +3359,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1690]
 %line 1123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1690]
+	mov r8, [r10 + 1690]
 ; u = u & q
 %line 1124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3366,7 +3368,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2367]
 %line 1126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2367]
+	mov r8, [r10 + 2367]
 ; u = u & q
 %line 1127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3375,7 +3377,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 344]
 %line 1129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 344]
+	mov r15, [r11 + 344]
 ; u = mem64[p0 + 344]
 %line 1130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 344]
@@ -3414,7 +3416,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 344]
 %line 1142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 344]
+	mov r8, [r10 + 344]
 ; u = u & q
 %line 1143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3423,7 +3425,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1021]
 %line 1145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1021]
+	mov r8, [r10 + 1021]
 ; u = u & q
 %line 1146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3432,7 +3434,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1698]
 %line 1148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1698]
+	mov r8, [r10 + 1698]
 ; u = u & q
 %line 1149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3441,7 +3443,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2375]
 %line 1151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2375]
+	mov r8, [r10 + 2375]
 ; u = u & q
 %line 1152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3450,7 +3452,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 352]
 %line 1154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 352]
+	mov r15, [r11 + 352]
 ; u = mem64[p0 + 352]
 %line 1155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 352]
@@ -3489,7 +3491,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 352]
 %line 1167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 352]
+	mov r8, [r10 + 352]
 ; u = u & q
 %line 1168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3498,7 +3500,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1029]
 %line 1170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1029]
+	mov r8, [r10 + 1029]
 ; u = u & q
 %line 1171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3507,7 +3509,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1706]
 %line 1173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1706]
+	mov r8, [r10 + 1706]
 ; u = u & q
 %line 1174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3516,7 +3518,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2383]
 %line 1176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2383]
+	mov r8, [r10 + 2383]
 ; u = u & q
 %line 1177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3525,7 +3527,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 360]
 %line 1179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 360]
+	mov r15, [r11 + 360]
 ; u = mem64[p0 + 360]
 %line 1180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 360]
@@ -3564,7 +3566,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 360]
 %line 1192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 360]
+	mov r8, [r10 + 360]
 ; u = u & q
 %line 1193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3573,7 +3575,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1037]
 %line 1195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1037]
+	mov r8, [r10 + 1037]
 ; u = u & q
 %line 1196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3582,7 +3584,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1714]
 %line 1198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1714]
+	mov r8, [r10 + 1714]
 ; u = u & q
 %line 1199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3591,7 +3593,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2391]
 %line 1201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2391]
+	mov r8, [r10 + 2391]
 ; u = u & q
 %line 1202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3600,7 +3602,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 368]
 %line 1204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 368]
+	mov r15, [r11 + 368]
 ; u = mem64[p0 + 368]
 %line 1205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 368]
@@ -3639,7 +3641,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 368]
 %line 1217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 368]
+	mov r8, [r10 + 368]
 ; u = u & q
 %line 1218+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3648,7 +3650,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1045]
 %line 1220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1045]
+	mov r8, [r10 + 1045]
 ; u = u & q
 %line 1221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3657,7 +3659,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1722]
 %line 1223+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1722]
+	mov r8, [r10 + 1722]
 ; u = u & q
 %line 1224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3666,7 +3668,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2399]
 %line 1226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2399]
+	mov r8, [r10 + 2399]
 ; u = u & q
 %line 1227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3675,7 +3677,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 376]
 %line 1229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 376]
+	mov r15, [r11 + 376]
 ; u = mem64[p0 + 376]
 %line 1230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 376]
@@ -3714,7 +3716,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 376]
 %line 1242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 376]
+	mov r8, [r10 + 376]
 ; u = u & q
 %line 1243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3723,7 +3725,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1053]
 %line 1245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1053]
+	mov r8, [r10 + 1053]
 ; u = u & q
 %line 1246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3732,7 +3734,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1730]
 %line 1248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1730]
+	mov r8, [r10 + 1730]
 ; u = u & q
 %line 1249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3741,7 +3743,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2407]
 %line 1251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2407]
+	mov r8, [r10 + 2407]
 ; u = u & q
 %line 1252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3750,7 +3752,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 384]
 %line 1254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 384]
+	mov r15, [r11 + 384]
 ; u = mem64[p0 + 384]
 %line 1255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 384]
@@ -3789,7 +3791,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 384]
 %line 1267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 384]
+	mov r8, [r10 + 384]
 ; u = u & q
 %line 1268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3798,7 +3800,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1061]
 %line 1270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1061]
+	mov r8, [r10 + 1061]
 ; u = u & q
 %line 1271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3807,7 +3809,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1738]
 %line 1273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1738]
+	mov r8, [r10 + 1738]
 ; u = u & q
 %line 1274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3816,7 +3818,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2415]
 %line 1276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2415]
+	mov r8, [r10 + 2415]
 ; u = u & q
 %line 1277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3825,7 +3827,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 392]
 %line 1279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 392]
+	mov r15, [r11 + 392]
 ; u = mem64[p0 + 392]
 %line 1280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 392]
@@ -3864,7 +3866,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 392]
 %line 1292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 392]
+	mov r8, [r10 + 392]
 ; u = u & q
 %line 1293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3873,7 +3875,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1069]
 %line 1295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1069]
+	mov r8, [r10 + 1069]
 ; u = u & q
 %line 1296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3882,7 +3884,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1746]
 %line 1298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1746]
+	mov r8, [r10 + 1746]
 ; u = u & q
 %line 1299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3891,7 +3893,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2423]
 %line 1301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2423]
+	mov r8, [r10 + 2423]
 ; u = u & q
 %line 1302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3900,7 +3902,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 400]
 %line 1304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 400]
+	mov r15, [r11 + 400]
 ; u = mem64[p0 + 400]
 %line 1305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 400]
@@ -3939,7 +3941,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 400]
 %line 1317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 400]
+	mov r8, [r10 + 400]
 ; u = u & q
 %line 1318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3948,7 +3950,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1077]
 %line 1320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1077]
+	mov r8, [r10 + 1077]
 ; u = u & q
 %line 1321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3957,7 +3959,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1754]
 %line 1323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1754]
+	mov r8, [r10 + 1754]
 ; u = u & q
 %line 1324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3966,7 +3968,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2431]
 %line 1326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2431]
+	mov r8, [r10 + 2431]
 ; u = u & q
 %line 1327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -3975,7 +3977,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 408]
 %line 1329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 408]
+	mov r15, [r11 + 408]
 ; u = mem64[p0 + 408]
 %line 1330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 408]
@@ -4014,7 +4016,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 408]
 %line 1342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 408]
+	mov r8, [r10 + 408]
 ; u = u & q
 %line 1343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4023,7 +4025,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1085]
 %line 1345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1085]
+	mov r8, [r10 + 1085]
 ; u = u & q
 %line 1346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4032,7 +4034,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1762]
 %line 1348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1762]
+	mov r8, [r10 + 1762]
 ; u = u & q
 %line 1349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4041,7 +4043,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2439]
 %line 1351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2439]
+	mov r8, [r10 + 2439]
 ; u = u & q
 %line 1352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4050,7 +4052,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 416]
 %line 1354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 416]
+	mov r15, [r11 + 416]
 ; u = mem64[p0 + 416]
 %line 1355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 416]
@@ -4089,7 +4091,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 416]
 %line 1367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 416]
+	mov r8, [r10 + 416]
 ; u = u & q
 %line 1368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4098,7 +4100,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1093]
 %line 1370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1093]
+	mov r8, [r10 + 1093]
 ; u = u & q
 %line 1371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4107,7 +4109,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1770]
 %line 1373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1770]
+	mov r8, [r10 + 1770]
 ; u = u & q
 %line 1374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4116,7 +4118,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2447]
 %line 1376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2447]
+	mov r8, [r10 + 2447]
 ; u = u & q
 %line 1377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4125,7 +4127,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 424]
 %line 1379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 424]
+	mov r15, [r11 + 424]
 ; u = mem64[p0 + 424]
 %line 1380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 424]
@@ -4164,7 +4166,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 424]
 %line 1392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 424]
+	mov r8, [r10 + 424]
 ; u = u & q
 %line 1393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4173,7 +4175,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1101]
 %line 1395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1101]
+	mov r8, [r10 + 1101]
 ; u = u & q
 %line 1396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4182,7 +4184,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1778]
 %line 1398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1778]
+	mov r8, [r10 + 1778]
 ; u = u & q
 %line 1399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4191,7 +4193,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2455]
 %line 1401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2455]
+	mov r8, [r10 + 2455]
 ; u = u & q
 %line 1402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4200,7 +4202,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 432]
 %line 1404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 432]
+	mov r15, [r11 + 432]
 ; u = mem64[p0 + 432]
 %line 1405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 432]
@@ -4239,7 +4241,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 432]
 %line 1417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 432]
+	mov r8, [r10 + 432]
 ; u = u & q
 %line 1418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4248,7 +4250,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1109]
 %line 1420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1109]
+	mov r8, [r10 + 1109]
 ; u = u & q
 %line 1421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4257,7 +4259,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1786]
 %line 1423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1786]
+	mov r8, [r10 + 1786]
 ; u = u & q
 %line 1424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4266,7 +4268,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2463]
 %line 1426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2463]
+	mov r8, [r10 + 2463]
 ; u = u & q
 %line 1427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4275,7 +4277,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 440]
 %line 1429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 440]
+	mov r15, [r11 + 440]
 ; u = mem64[p0 + 440]
 %line 1430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 440]
@@ -4314,7 +4316,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 440]
 %line 1442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 440]
+	mov r8, [r10 + 440]
 ; u = u & q
 %line 1443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4323,7 +4325,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1117]
 %line 1445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1117]
+	mov r8, [r10 + 1117]
 ; u = u & q
 %line 1446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4332,7 +4334,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1794]
 %line 1448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1794]
+	mov r8, [r10 + 1794]
 ; u = u & q
 %line 1449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4341,7 +4343,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2471]
 %line 1451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2471]
+	mov r8, [r10 + 2471]
 ; u = u & q
 %line 1452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4350,7 +4352,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 448]
 %line 1454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 448]
+	mov r15, [r11 + 448]
 ; u = mem64[p0 + 448]
 %line 1455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 448]
@@ -4389,7 +4391,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 448]
 %line 1467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 448]
+	mov r8, [r10 + 448]
 ; u = u & q
 %line 1468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4398,7 +4400,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1125]
 %line 1470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1125]
+	mov r8, [r10 + 1125]
 ; u = u & q
 %line 1471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4407,7 +4409,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1802]
 %line 1473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1802]
+	mov r8, [r10 + 1802]
 ; u = u & q
 %line 1474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4416,7 +4418,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2479]
 %line 1476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2479]
+	mov r8, [r10 + 2479]
 ; u = u & q
 %line 1477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4425,7 +4427,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 456]
 %line 1479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 456]
+	mov r15, [r11 + 456]
 ; u = mem64[p0 + 456]
 %line 1480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 456]
@@ -4464,7 +4466,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 456]
 %line 1492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 456]
+	mov r8, [r10 + 456]
 ; u = u & q
 %line 1493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4473,7 +4475,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1133]
 %line 1495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1133]
+	mov r8, [r10 + 1133]
 ; u = u & q
 %line 1496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4482,7 +4484,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1810]
 %line 1498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1810]
+	mov r8, [r10 + 1810]
 ; u = u & q
 %line 1499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4491,7 +4493,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2487]
 %line 1501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2487]
+	mov r8, [r10 + 2487]
 ; u = u & q
 %line 1502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4500,7 +4502,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 464]
 %line 1504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 464]
+	mov r15, [r11 + 464]
 ; u = mem64[p0 + 464]
 %line 1505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 464]
@@ -4539,7 +4541,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 464]
 %line 1517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 464]
+	mov r8, [r10 + 464]
 ; u = u & q
 %line 1518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4548,7 +4550,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1141]
 %line 1520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1141]
+	mov r8, [r10 + 1141]
 ; u = u & q
 %line 1521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4557,7 +4559,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1818]
 %line 1523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1818]
+	mov r8, [r10 + 1818]
 ; u = u & q
 %line 1524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4566,7 +4568,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2495]
 %line 1526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2495]
+	mov r8, [r10 + 2495]
 ; u = u & q
 %line 1527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4575,7 +4577,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 472]
 %line 1529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 472]
+	mov r15, [r11 + 472]
 ; u = mem64[p0 + 472]
 %line 1530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 472]
@@ -4614,7 +4616,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 472]
 %line 1542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 472]
+	mov r8, [r10 + 472]
 ; u = u & q
 %line 1543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4623,7 +4625,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1149]
 %line 1545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1149]
+	mov r8, [r10 + 1149]
 ; u = u & q
 %line 1546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4632,7 +4634,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1826]
 %line 1548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1826]
+	mov r8, [r10 + 1826]
 ; u = u & q
 %line 1549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4641,7 +4643,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2503]
 %line 1551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2503]
+	mov r8, [r10 + 2503]
 ; u = u & q
 %line 1552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4650,7 +4652,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 480]
 %line 1554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 480]
+	mov r15, [r11 + 480]
 ; u = mem64[p0 + 480]
 %line 1555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 480]
@@ -4689,7 +4691,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 480]
 %line 1567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 480]
+	mov r8, [r10 + 480]
 ; u = u & q
 %line 1568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4698,7 +4700,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1157]
 %line 1570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1157]
+	mov r8, [r10 + 1157]
 ; u = u & q
 %line 1571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4707,7 +4709,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1834]
 %line 1573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1834]
+	mov r8, [r10 + 1834]
 ; u = u & q
 %line 1574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4716,7 +4718,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2511]
 %line 1576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2511]
+	mov r8, [r10 + 2511]
 ; u = u & q
 %line 1577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4725,7 +4727,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 488]
 %line 1579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 488]
+	mov r15, [r11 + 488]
 ; u = mem64[p0 + 488]
 %line 1580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 488]
@@ -4764,7 +4766,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 488]
 %line 1592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 488]
+	mov r8, [r10 + 488]
 ; u = u & q
 %line 1593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4773,7 +4775,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1165]
 %line 1595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1165]
+	mov r8, [r10 + 1165]
 ; u = u & q
 %line 1596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4782,7 +4784,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1842]
 %line 1598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1842]
+	mov r8, [r10 + 1842]
 ; u = u & q
 %line 1599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4791,7 +4793,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2519]
 %line 1601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2519]
+	mov r8, [r10 + 2519]
 ; u = u & q
 %line 1602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4800,7 +4802,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 496]
 %line 1604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 496]
+	mov r15, [r11 + 496]
 ; u = mem64[p0 + 496]
 %line 1605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 496]
@@ -4839,7 +4841,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 496]
 %line 1617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 496]
+	mov r8, [r10 + 496]
 ; u = u & q
 %line 1618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4848,7 +4850,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1173]
 %line 1620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1173]
+	mov r8, [r10 + 1173]
 ; u = u & q
 %line 1621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4857,7 +4859,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1850]
 %line 1623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1850]
+	mov r8, [r10 + 1850]
 ; u = u & q
 %line 1624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4866,7 +4868,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2527]
 %line 1626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2527]
+	mov r8, [r10 + 2527]
 ; u = u & q
 %line 1627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4875,7 +4877,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 504]
 %line 1629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 504]
+	mov r15, [r11 + 504]
 ; u = mem64[p0 + 504]
 %line 1630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 504]
@@ -4914,7 +4916,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 504]
 %line 1642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 504]
+	mov r8, [r10 + 504]
 ; u = u & q
 %line 1643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4923,7 +4925,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1181]
 %line 1645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1181]
+	mov r8, [r10 + 1181]
 ; u = u & q
 %line 1646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4932,7 +4934,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1858]
 %line 1648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1858]
+	mov r8, [r10 + 1858]
 ; u = u & q
 %line 1649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4941,7 +4943,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2535]
 %line 1651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2535]
+	mov r8, [r10 + 2535]
 ; u = u & q
 %line 1652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4950,7 +4952,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 512]
 %line 1654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 512]
+	mov r15, [r11 + 512]
 ; u = mem64[p0 + 512]
 %line 1655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 512]
@@ -4989,7 +4991,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 512]
 %line 1667+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 512]
+	mov r8, [r10 + 512]
 ; u = u & q
 %line 1668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -4998,7 +5000,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1189]
 %line 1670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1189]
+	mov r8, [r10 + 1189]
 ; u = u & q
 %line 1671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5007,7 +5009,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1866]
 %line 1673+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1866]
+	mov r8, [r10 + 1866]
 ; u = u & q
 %line 1674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5016,7 +5018,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2543]
 %line 1676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2543]
+	mov r8, [r10 + 2543]
 ; u = u & q
 %line 1677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5025,7 +5027,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 520]
 %line 1679+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 520]
+	mov r15, [r11 + 520]
 ; u = mem64[p0 + 520]
 %line 1680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 520]
@@ -5064,7 +5066,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 520]
 %line 1692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 520]
+	mov r8, [r10 + 520]
 ; u = u & q
 %line 1693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5073,7 +5075,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1197]
 %line 1695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1197]
+	mov r8, [r10 + 1197]
 ; u = u & q
 %line 1696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5082,7 +5084,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1874]
 %line 1698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1874]
+	mov r8, [r10 + 1874]
 ; u = u & q
 %line 1699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5091,7 +5093,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2551]
 %line 1701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2551]
+	mov r8, [r10 + 2551]
 ; u = u & q
 %line 1702+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5100,7 +5102,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 528]
 %line 1704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 528]
+	mov r15, [r11 + 528]
 ; u = mem64[p0 + 528]
 %line 1705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 528]
@@ -5139,7 +5141,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 528]
 %line 1717+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 528]
+	mov r8, [r10 + 528]
 ; u = u & q
 %line 1718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5148,7 +5150,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1205]
 %line 1720+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1205]
+	mov r8, [r10 + 1205]
 ; u = u & q
 %line 1721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5157,7 +5159,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1882]
 %line 1723+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1882]
+	mov r8, [r10 + 1882]
 ; u = u & q
 %line 1724+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5166,7 +5168,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2559]
 %line 1726+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2559]
+	mov r8, [r10 + 2559]
 ; u = u & q
 %line 1727+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5175,7 +5177,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 536]
 %line 1729+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 536]
+	mov r15, [r11 + 536]
 ; u = mem64[p0 + 536]
 %line 1730+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 536]
@@ -5214,7 +5216,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 536]
 %line 1742+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 536]
+	mov r8, [r10 + 536]
 ; u = u & q
 %line 1743+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5223,7 +5225,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1213]
 %line 1745+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1213]
+	mov r8, [r10 + 1213]
 ; u = u & q
 %line 1746+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5232,7 +5234,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1890]
 %line 1748+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1890]
+	mov r8, [r10 + 1890]
 ; u = u & q
 %line 1749+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5241,7 +5243,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2567]
 %line 1751+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2567]
+	mov r8, [r10 + 2567]
 ; u = u & q
 %line 1752+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5250,7 +5252,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 544]
 %line 1754+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 544]
+	mov r15, [r11 + 544]
 ; u = mem64[p0 + 544]
 %line 1755+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 544]
@@ -5289,7 +5291,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 544]
 %line 1767+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 544]
+	mov r8, [r10 + 544]
 ; u = u & q
 %line 1768+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5298,7 +5300,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1221]
 %line 1770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1221]
+	mov r8, [r10 + 1221]
 ; u = u & q
 %line 1771+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5307,7 +5309,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1898]
 %line 1773+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1898]
+	mov r8, [r10 + 1898]
 ; u = u & q
 %line 1774+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5316,7 +5318,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2575]
 %line 1776+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2575]
+	mov r8, [r10 + 2575]
 ; u = u & q
 %line 1777+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5325,7 +5327,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 552]
 %line 1779+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 552]
+	mov r15, [r11 + 552]
 ; u = mem64[p0 + 552]
 %line 1780+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 552]
@@ -5364,7 +5366,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 552]
 %line 1792+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 552]
+	mov r8, [r10 + 552]
 ; u = u & q
 %line 1793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5373,7 +5375,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1229]
 %line 1795+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1229]
+	mov r8, [r10 + 1229]
 ; u = u & q
 %line 1796+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5382,7 +5384,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1906]
 %line 1798+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1906]
+	mov r8, [r10 + 1906]
 ; u = u & q
 %line 1799+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5391,7 +5393,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2583]
 %line 1801+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2583]
+	mov r8, [r10 + 2583]
 ; u = u & q
 %line 1802+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5400,7 +5402,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 560]
 %line 1804+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 560]
+	mov r15, [r11 + 560]
 ; u = mem64[p0 + 560]
 %line 1805+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 560]
@@ -5439,7 +5441,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 560]
 %line 1817+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 560]
+	mov r8, [r10 + 560]
 ; u = u & q
 %line 1818+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5448,7 +5450,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1237]
 %line 1820+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1237]
+	mov r8, [r10 + 1237]
 ; u = u & q
 %line 1821+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5457,7 +5459,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1914]
 %line 1823+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1914]
+	mov r8, [r10 + 1914]
 ; u = u & q
 %line 1824+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5466,7 +5468,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2591]
 %line 1826+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2591]
+	mov r8, [r10 + 2591]
 ; u = u & q
 %line 1827+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5475,7 +5477,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 568]
 %line 1829+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 568]
+	mov r15, [r11 + 568]
 ; u = mem64[p0 + 568]
 %line 1830+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 568]
@@ -5514,7 +5516,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 568]
 %line 1842+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 568]
+	mov r8, [r10 + 568]
 ; u = u & q
 %line 1843+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5523,7 +5525,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1245]
 %line 1845+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1245]
+	mov r8, [r10 + 1245]
 ; u = u & q
 %line 1846+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5532,7 +5534,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1922]
 %line 1848+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1922]
+	mov r8, [r10 + 1922]
 ; u = u & q
 %line 1849+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5541,7 +5543,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2599]
 %line 1851+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2599]
+	mov r8, [r10 + 2599]
 ; u = u & q
 %line 1852+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5550,7 +5552,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 576]
 %line 1854+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 576]
+	mov r15, [r11 + 576]
 ; u = mem64[p0 + 576]
 %line 1855+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 576]
@@ -5589,7 +5591,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 576]
 %line 1867+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 576]
+	mov r8, [r10 + 576]
 ; u = u & q
 %line 1868+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5598,7 +5600,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1253]
 %line 1870+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1253]
+	mov r8, [r10 + 1253]
 ; u = u & q
 %line 1871+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5607,7 +5609,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1930]
 %line 1873+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1930]
+	mov r8, [r10 + 1930]
 ; u = u & q
 %line 1874+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5616,7 +5618,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2607]
 %line 1876+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2607]
+	mov r8, [r10 + 2607]
 ; u = u & q
 %line 1877+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5625,7 +5627,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 584]
 %line 1879+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 584]
+	mov r15, [r11 + 584]
 ; u = mem64[p0 + 584]
 %line 1880+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 584]
@@ -5664,7 +5666,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 584]
 %line 1892+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 584]
+	mov r8, [r10 + 584]
 ; u = u & q
 %line 1893+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5673,7 +5675,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1261]
 %line 1895+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1261]
+	mov r8, [r10 + 1261]
 ; u = u & q
 %line 1896+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5682,7 +5684,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1938]
 %line 1898+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1938]
+	mov r8, [r10 + 1938]
 ; u = u & q
 %line 1899+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5691,7 +5693,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2615]
 %line 1901+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2615]
+	mov r8, [r10 + 2615]
 ; u = u & q
 %line 1902+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5700,7 +5702,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 592]
 %line 1904+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 592]
+	mov r15, [r11 + 592]
 ; u = mem64[p0 + 592]
 %line 1905+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 592]
@@ -5739,7 +5741,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 592]
 %line 1917+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 592]
+	mov r8, [r10 + 592]
 ; u = u & q
 %line 1918+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5748,7 +5750,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1269]
 %line 1920+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1269]
+	mov r8, [r10 + 1269]
 ; u = u & q
 %line 1921+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5757,7 +5759,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1946]
 %line 1923+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1946]
+	mov r8, [r10 + 1946]
 ; u = u & q
 %line 1924+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5766,7 +5768,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2623]
 %line 1926+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2623]
+	mov r8, [r10 + 2623]
 ; u = u & q
 %line 1927+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5775,7 +5777,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 600]
 %line 1929+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 600]
+	mov r15, [r11 + 600]
 ; u = mem64[p0 + 600]
 %line 1930+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 600]
@@ -5814,7 +5816,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 600]
 %line 1942+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 600]
+	mov r8, [r10 + 600]
 ; u = u & q
 %line 1943+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5823,7 +5825,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1277]
 %line 1945+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1277]
+	mov r8, [r10 + 1277]
 ; u = u & q
 %line 1946+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5832,7 +5834,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1954]
 %line 1948+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1954]
+	mov r8, [r10 + 1954]
 ; u = u & q
 %line 1949+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5841,7 +5843,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2631]
 %line 1951+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2631]
+	mov r8, [r10 + 2631]
 ; u = u & q
 %line 1952+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5850,7 +5852,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 608]
 %line 1954+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 608]
+	mov r15, [r11 + 608]
 ; u = mem64[p0 + 608]
 %line 1955+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 608]
@@ -5889,7 +5891,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 608]
 %line 1967+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 608]
+	mov r8, [r10 + 608]
 ; u = u & q
 %line 1968+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5898,7 +5900,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1285]
 %line 1970+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1285]
+	mov r8, [r10 + 1285]
 ; u = u & q
 %line 1971+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5907,7 +5909,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1962]
 %line 1973+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1962]
+	mov r8, [r10 + 1962]
 ; u = u & q
 %line 1974+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5916,7 +5918,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2639]
 %line 1976+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2639]
+	mov r8, [r10 + 2639]
 ; u = u & q
 %line 1977+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5925,7 +5927,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 616]
 %line 1979+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 616]
+	mov r15, [r11 + 616]
 ; u = mem64[p0 + 616]
 %line 1980+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 616]
@@ -5964,7 +5966,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 616]
 %line 1992+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 616]
+	mov r8, [r10 + 616]
 ; u = u & q
 %line 1993+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5973,7 +5975,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1293]
 %line 1995+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1293]
+	mov r8, [r10 + 1293]
 ; u = u & q
 %line 1996+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5982,7 +5984,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1970]
 %line 1998+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1970]
+	mov r8, [r10 + 1970]
 ; u = u & q
 %line 1999+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -5991,7 +5993,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2647]
 %line 2001+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2647]
+	mov r8, [r10 + 2647]
 ; u = u & q
 %line 2002+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6000,7 +6002,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 624]
 %line 2004+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 624]
+	mov r15, [r11 + 624]
 ; u = mem64[p0 + 624]
 %line 2005+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 624]
@@ -6039,7 +6041,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 624]
 %line 2017+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 624]
+	mov r8, [r10 + 624]
 ; u = u & q
 %line 2018+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6048,7 +6050,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1301]
 %line 2020+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1301]
+	mov r8, [r10 + 1301]
 ; u = u & q
 %line 2021+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6057,7 +6059,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1978]
 %line 2023+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1978]
+	mov r8, [r10 + 1978]
 ; u = u & q
 %line 2024+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6066,7 +6068,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2655]
 %line 2026+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2655]
+	mov r8, [r10 + 2655]
 ; u = u & q
 %line 2027+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6075,7 +6077,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 632]
 %line 2029+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 632]
+	mov r15, [r11 + 632]
 ; u = mem64[p0 + 632]
 %line 2030+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 632]
@@ -6114,7 +6116,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 632]
 %line 2042+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 632]
+	mov r8, [r10 + 632]
 ; u = u & q
 %line 2043+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6123,7 +6125,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1309]
 %line 2045+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1309]
+	mov r8, [r10 + 1309]
 ; u = u & q
 %line 2046+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6132,7 +6134,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1986]
 %line 2048+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1986]
+	mov r8, [r10 + 1986]
 ; u = u & q
 %line 2049+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6141,7 +6143,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2663]
 %line 2051+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2663]
+	mov r8, [r10 + 2663]
 ; u = u & q
 %line 2052+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6150,7 +6152,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 640]
 %line 2054+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 640]
+	mov r15, [r11 + 640]
 ; u = mem64[p0 + 640]
 %line 2055+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 640]
@@ -6189,7 +6191,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 640]
 %line 2067+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 640]
+	mov r8, [r10 + 640]
 ; u = u & q
 %line 2068+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6198,7 +6200,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1317]
 %line 2070+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1317]
+	mov r8, [r10 + 1317]
 ; u = u & q
 %line 2071+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6207,7 +6209,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 1994]
 %line 2073+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1994]
+	mov r8, [r10 + 1994]
 ; u = u & q
 %line 2074+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6216,7 +6218,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2671]
 %line 2076+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2671]
+	mov r8, [r10 + 2671]
 ; u = u & q
 %line 2077+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6225,7 +6227,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 648]
 %line 2079+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 648]
+	mov r15, [r11 + 648]
 ; u = mem64[p0 + 648]
 %line 2080+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 648]
@@ -6264,7 +6266,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 648]
 %line 2092+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 648]
+	mov r8, [r10 + 648]
 ; u = u & q
 %line 2093+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6273,7 +6275,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1325]
 %line 2095+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1325]
+	mov r8, [r10 + 1325]
 ; u = u & q
 %line 2096+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6282,7 +6284,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 2002]
 %line 2098+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2002]
+	mov r8, [r10 + 2002]
 ; u = u & q
 %line 2099+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6291,7 +6293,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2679]
 %line 2101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2679]
+	mov r8, [r10 + 2679]
 ; u = u & q
 %line 2102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6300,7 +6302,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 656]
 %line 2104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 656]
+	mov r15, [r11 + 656]
 ; u = mem64[p0 + 656]
 %line 2105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 656]
@@ -6339,7 +6341,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 656]
 %line 2117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 656]
+	mov r8, [r10 + 656]
 ; u = u & q
 %line 2118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6348,7 +6350,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1333]
 %line 2120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1333]
+	mov r8, [r10 + 1333]
 ; u = u & q
 %line 2121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6357,7 +6359,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 2010]
 %line 2123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2010]
+	mov r8, [r10 + 2010]
 ; u = u & q
 %line 2124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6366,7 +6368,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2687]
 %line 2126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2687]
+	mov r8, [r10 + 2687]
 ; u = u & q
 %line 2127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6375,7 +6377,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 664]
 %line 2129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 664]
+	mov r15, [r11 + 664]
 ; u = mem64[p0 + 664]
 %line 2130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 664]
@@ -6414,7 +6416,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 664]
 %line 2142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 664]
+	mov r8, [r10 + 664]
 ; u = u & q
 %line 2143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6423,7 +6425,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1341]
 %line 2145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1341]
+	mov r8, [r10 + 1341]
 ; u = u & q
 %line 2146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6432,7 +6434,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 2018]
 %line 2148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2018]
+	mov r8, [r10 + 2018]
 ; u = u & q
 %line 2149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6441,7 +6443,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2695]
 %line 2151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2695]
+	mov r8, [r10 + 2695]
 ; u = u & q
 %line 2152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6450,7 +6452,7 @@ align 32
 	xor r9, r8
 ; q = mem64[eb + 672]
 %line 2154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r15, [r10 + 672]
+	mov r15, [r11 + 672]
 ; u = mem64[p0 + 669]
 %line 2155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, [rsi + 669]
@@ -6489,7 +6491,7 @@ align 32
 	xor rbp, r8
 ; u = mem64[p1 + 669]
 %line 2167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 669]
+	mov r8, [r10 + 669]
 ; u = u & q
 %line 2168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6498,7 +6500,7 @@ align 32
 	xor r12, r8
 ; u = mem64[p1 + 1346]
 %line 2170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 1346]
+	mov r8, [r10 + 1346]
 ; u = u & q
 %line 2171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6507,7 +6509,7 @@ align 32
 	xor r13, r8
 ; u = mem64[p1 + 2023]
 %line 2173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2023]
+	mov r8, [r10 + 2023]
 ; u = u & q
 %line 2174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6516,7 +6518,7 @@ align 32
 	xor r14, r8
 ; u = mem64[p1 + 2700]
 %line 2176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11 + 2700]
+	mov r8, [r10 + 2700]
 ; u = u & q
 %line 2177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	and r8, r15
@@ -6858,7 +6860,7 @@ align 32
 	add rsi, 5416
 ; p1 = p1 + 5416
 %line 2281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	add r11, 5416
+	add r10, 5416
 ; s = s + 1
 %line 2282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	add rdi, 1
@@ -6878,7 +6880,7 @@ align 32
 	jne .Lrows
 ; q = mem64[eb + 0]
 %line 2287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10]
+	mov r8, [r11]
 ; u = mem64[p0 + 0]
 %line 2288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov rcx, [rsi]
@@ -6887,10 +6889,10 @@ align 32
 	and rcx, r8
 ; u = mem64[p0 + 677]
 %line 2290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r11, [rsi + 677]
+	mov r10, [rsi + 677]
 ; a1 = u & q
 %line 2291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	and r11, r8
+	and r10, r8
 ; u = mem64[p0 + 1354]
 %line 2292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov rax, [rsi + 1354]
@@ -6899,7 +6901,7 @@ align 32
 	and rax, r8
 ; q = mem64[eb + 8]
 %line 2294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 8]
+	mov r8, [r11 + 8]
 ; u = mem64[p0 + 8]
 %line 2295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 8]
@@ -6917,7 +6919,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1362]
 %line 2301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1362]
@@ -6929,7 +6931,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 16]
 %line 2304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 16]
+	mov r8, [r11 + 16]
 ; u = mem64[p0 + 16]
 %line 2305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 16]
@@ -6947,7 +6949,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1370]
 %line 2311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1370]
@@ -6959,7 +6961,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 24]
 %line 2314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 24]
+	mov r8, [r11 + 24]
 ; u = mem64[p0 + 24]
 %line 2315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 24]
@@ -6977,7 +6979,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1378]
 %line 2321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1378]
@@ -6989,7 +6991,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 32]
 %line 2324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 32]
+	mov r8, [r11 + 32]
 ; u = mem64[p0 + 32]
 %line 2325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 32]
@@ -7007,7 +7009,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1386]
 %line 2331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1386]
@@ -7019,7 +7021,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 40]
 %line 2334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 40]
+	mov r8, [r11 + 40]
 ; u = mem64[p0 + 40]
 %line 2335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 40]
@@ -7037,7 +7039,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1394]
 %line 2341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1394]
@@ -7049,7 +7051,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 48]
 %line 2344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 48]
+	mov r8, [r11 + 48]
 ; u = mem64[p0 + 48]
 %line 2345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 48]
@@ -7067,7 +7069,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1402]
 %line 2351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1402]
@@ -7079,7 +7081,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 56]
 %line 2354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 56]
+	mov r8, [r11 + 56]
 ; u = mem64[p0 + 56]
 %line 2355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 56]
@@ -7097,7 +7099,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1410]
 %line 2361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1410]
@@ -7109,7 +7111,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 64]
 %line 2364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 64]
+	mov r8, [r11 + 64]
 ; u = mem64[p0 + 64]
 %line 2365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 64]
@@ -7127,7 +7129,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1418]
 %line 2371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1418]
@@ -7139,7 +7141,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 72]
 %line 2374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 72]
+	mov r8, [r11 + 72]
 ; u = mem64[p0 + 72]
 %line 2375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 72]
@@ -7157,7 +7159,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1426]
 %line 2381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1426]
@@ -7169,7 +7171,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 80]
 %line 2384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 80]
+	mov r8, [r11 + 80]
 ; u = mem64[p0 + 80]
 %line 2385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 80]
@@ -7187,7 +7189,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1434]
 %line 2391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1434]
@@ -7199,7 +7201,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 88]
 %line 2394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 88]
+	mov r8, [r11 + 88]
 ; u = mem64[p0 + 88]
 %line 2395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 88]
@@ -7217,7 +7219,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1442]
 %line 2401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1442]
@@ -7229,7 +7231,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 96]
 %line 2404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 96]
+	mov r8, [r11 + 96]
 ; u = mem64[p0 + 96]
 %line 2405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 96]
@@ -7247,7 +7249,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1450]
 %line 2411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1450]
@@ -7259,7 +7261,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 104]
 %line 2414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 104]
+	mov r8, [r11 + 104]
 ; u = mem64[p0 + 104]
 %line 2415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 104]
@@ -7277,7 +7279,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1458]
 %line 2421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1458]
@@ -7289,7 +7291,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 112]
 %line 2424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 112]
+	mov r8, [r11 + 112]
 ; u = mem64[p0 + 112]
 %line 2425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 112]
@@ -7307,7 +7309,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1466]
 %line 2431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1466]
@@ -7319,7 +7321,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 120]
 %line 2434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 120]
+	mov r8, [r11 + 120]
 ; u = mem64[p0 + 120]
 %line 2435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 120]
@@ -7337,7 +7339,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1474]
 %line 2441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1474]
@@ -7349,7 +7351,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 128]
 %line 2444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 128]
+	mov r8, [r11 + 128]
 ; u = mem64[p0 + 128]
 %line 2445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 128]
@@ -7367,7 +7369,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1482]
 %line 2451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1482]
@@ -7379,7 +7381,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 136]
 %line 2454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 136]
+	mov r8, [r11 + 136]
 ; u = mem64[p0 + 136]
 %line 2455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 136]
@@ -7397,7 +7399,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1490]
 %line 2461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1490]
@@ -7409,7 +7411,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 144]
 %line 2464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 144]
+	mov r8, [r11 + 144]
 ; u = mem64[p0 + 144]
 %line 2465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 144]
@@ -7427,7 +7429,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1498]
 %line 2471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1498]
@@ -7439,7 +7441,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 152]
 %line 2474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 152]
+	mov r8, [r11 + 152]
 ; u = mem64[p0 + 152]
 %line 2475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 152]
@@ -7457,7 +7459,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1506]
 %line 2481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1506]
@@ -7469,7 +7471,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 160]
 %line 2484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 160]
+	mov r8, [r11 + 160]
 ; u = mem64[p0 + 160]
 %line 2485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 160]
@@ -7487,7 +7489,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1514]
 %line 2491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1514]
@@ -7499,7 +7501,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 168]
 %line 2494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 168]
+	mov r8, [r11 + 168]
 ; u = mem64[p0 + 168]
 %line 2495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 168]
@@ -7517,7 +7519,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1522]
 %line 2501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1522]
@@ -7529,7 +7531,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 176]
 %line 2504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 176]
+	mov r8, [r11 + 176]
 ; u = mem64[p0 + 176]
 %line 2505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 176]
@@ -7547,7 +7549,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1530]
 %line 2511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1530]
@@ -7559,7 +7561,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 184]
 %line 2514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 184]
+	mov r8, [r11 + 184]
 ; u = mem64[p0 + 184]
 %line 2515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 184]
@@ -7577,7 +7579,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1538]
 %line 2521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1538]
@@ -7589,7 +7591,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 192]
 %line 2524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 192]
+	mov r8, [r11 + 192]
 ; u = mem64[p0 + 192]
 %line 2525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 192]
@@ -7607,7 +7609,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1546]
 %line 2531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1546]
@@ -7619,7 +7621,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 200]
 %line 2534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 200]
+	mov r8, [r11 + 200]
 ; u = mem64[p0 + 200]
 %line 2535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 200]
@@ -7637,7 +7639,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1554]
 %line 2541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1554]
@@ -7649,7 +7651,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 208]
 %line 2544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 208]
+	mov r8, [r11 + 208]
 ; u = mem64[p0 + 208]
 %line 2545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 208]
@@ -7667,7 +7669,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1562]
 %line 2551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1562]
@@ -7679,7 +7681,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 216]
 %line 2554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 216]
+	mov r8, [r11 + 216]
 ; u = mem64[p0 + 216]
 %line 2555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 216]
@@ -7697,7 +7699,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1570]
 %line 2561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1570]
@@ -7709,7 +7711,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 224]
 %line 2564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 224]
+	mov r8, [r11 + 224]
 ; u = mem64[p0 + 224]
 %line 2565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 224]
@@ -7727,7 +7729,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1578]
 %line 2571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1578]
@@ -7739,7 +7741,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 232]
 %line 2574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 232]
+	mov r8, [r11 + 232]
 ; u = mem64[p0 + 232]
 %line 2575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 232]
@@ -7757,7 +7759,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1586]
 %line 2581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1586]
@@ -7769,7 +7771,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 240]
 %line 2584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 240]
+	mov r8, [r11 + 240]
 ; u = mem64[p0 + 240]
 %line 2585+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 240]
@@ -7787,7 +7789,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1594]
 %line 2591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1594]
@@ -7799,7 +7801,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 248]
 %line 2594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 248]
+	mov r8, [r11 + 248]
 ; u = mem64[p0 + 248]
 %line 2595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 248]
@@ -7817,7 +7819,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1602]
 %line 2601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1602]
@@ -7829,7 +7831,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 256]
 %line 2604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 256]
+	mov r8, [r11 + 256]
 ; u = mem64[p0 + 256]
 %line 2605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 256]
@@ -7847,7 +7849,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1610]
 %line 2611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1610]
@@ -7859,7 +7861,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 264]
 %line 2614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 264]
+	mov r8, [r11 + 264]
 ; u = mem64[p0 + 264]
 %line 2615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 264]
@@ -7877,7 +7879,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1618]
 %line 2621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1618]
@@ -7889,7 +7891,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 272]
 %line 2624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 272]
+	mov r8, [r11 + 272]
 ; u = mem64[p0 + 272]
 %line 2625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 272]
@@ -7907,7 +7909,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1626]
 %line 2631+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1626]
@@ -7919,7 +7921,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 280]
 %line 2634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 280]
+	mov r8, [r11 + 280]
 ; u = mem64[p0 + 280]
 %line 2635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 280]
@@ -7937,7 +7939,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1634]
 %line 2641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1634]
@@ -7949,7 +7951,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 288]
 %line 2644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 288]
+	mov r8, [r11 + 288]
 ; u = mem64[p0 + 288]
 %line 2645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 288]
@@ -7967,7 +7969,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1642]
 %line 2651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1642]
@@ -7979,7 +7981,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 296]
 %line 2654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 296]
+	mov r8, [r11 + 296]
 ; u = mem64[p0 + 296]
 %line 2655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 296]
@@ -7997,7 +7999,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1650]
 %line 2661+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1650]
@@ -8009,7 +8011,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 304]
 %line 2664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 304]
+	mov r8, [r11 + 304]
 ; u = mem64[p0 + 304]
 %line 2665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 304]
@@ -8027,7 +8029,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1658]
 %line 2671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1658]
@@ -8039,7 +8041,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 312]
 %line 2674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 312]
+	mov r8, [r11 + 312]
 ; u = mem64[p0 + 312]
 %line 2675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 312]
@@ -8057,7 +8059,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1666]
 %line 2681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1666]
@@ -8069,7 +8071,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 320]
 %line 2684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 320]
+	mov r8, [r11 + 320]
 ; u = mem64[p0 + 320]
 %line 2685+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 320]
@@ -8087,7 +8089,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1674]
 %line 2691+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1674]
@@ -8099,7 +8101,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 328]
 %line 2694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 328]
+	mov r8, [r11 + 328]
 ; u = mem64[p0 + 328]
 %line 2695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 328]
@@ -8117,7 +8119,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2700+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1682]
 %line 2701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1682]
@@ -8129,7 +8131,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 336]
 %line 2704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 336]
+	mov r8, [r11 + 336]
 ; u = mem64[p0 + 336]
 %line 2705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 336]
@@ -8147,7 +8149,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1690]
 %line 2711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1690]
@@ -8159,7 +8161,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 344]
 %line 2714+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 344]
+	mov r8, [r11 + 344]
 ; u = mem64[p0 + 344]
 %line 2715+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 344]
@@ -8177,7 +8179,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2720+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1698]
 %line 2721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1698]
@@ -8189,7 +8191,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 352]
 %line 2724+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 352]
+	mov r8, [r11 + 352]
 ; u = mem64[p0 + 352]
 %line 2725+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 352]
@@ -8207,7 +8209,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2730+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1706]
 %line 2731+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1706]
@@ -8219,7 +8221,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 360]
 %line 2734+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 360]
+	mov r8, [r11 + 360]
 ; u = mem64[p0 + 360]
 %line 2735+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 360]
@@ -8237,7 +8239,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2740+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1714]
 %line 2741+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1714]
@@ -8249,7 +8251,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 368]
 %line 2744+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 368]
+	mov r8, [r11 + 368]
 ; u = mem64[p0 + 368]
 %line 2745+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 368]
@@ -8267,7 +8269,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2750+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1722]
 %line 2751+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1722]
@@ -8279,7 +8281,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 376]
 %line 2754+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 376]
+	mov r8, [r11 + 376]
 ; u = mem64[p0 + 376]
 %line 2755+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 376]
@@ -8297,7 +8299,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2760+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1730]
 %line 2761+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1730]
@@ -8309,7 +8311,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 384]
 %line 2764+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 384]
+	mov r8, [r11 + 384]
 ; u = mem64[p0 + 384]
 %line 2765+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 384]
@@ -8327,7 +8329,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1738]
 %line 2771+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1738]
@@ -8339,7 +8341,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 392]
 %line 2774+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 392]
+	mov r8, [r11 + 392]
 ; u = mem64[p0 + 392]
 %line 2775+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 392]
@@ -8357,7 +8359,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2780+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1746]
 %line 2781+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1746]
@@ -8369,7 +8371,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 400]
 %line 2784+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 400]
+	mov r8, [r11 + 400]
 ; u = mem64[p0 + 400]
 %line 2785+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 400]
@@ -8387,7 +8389,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2790+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1754]
 %line 2791+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1754]
@@ -8399,7 +8401,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 408]
 %line 2794+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 408]
+	mov r8, [r11 + 408]
 ; u = mem64[p0 + 408]
 %line 2795+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 408]
@@ -8417,7 +8419,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2800+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1762]
 %line 2801+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1762]
@@ -8429,7 +8431,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 416]
 %line 2804+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 416]
+	mov r8, [r11 + 416]
 ; u = mem64[p0 + 416]
 %line 2805+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 416]
@@ -8447,7 +8449,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2810+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1770]
 %line 2811+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1770]
@@ -8459,7 +8461,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 424]
 %line 2814+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 424]
+	mov r8, [r11 + 424]
 ; u = mem64[p0 + 424]
 %line 2815+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 424]
@@ -8477,7 +8479,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2820+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1778]
 %line 2821+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1778]
@@ -8489,7 +8491,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 432]
 %line 2824+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 432]
+	mov r8, [r11 + 432]
 ; u = mem64[p0 + 432]
 %line 2825+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 432]
@@ -8507,7 +8509,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2830+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1786]
 %line 2831+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1786]
@@ -8519,7 +8521,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 440]
 %line 2834+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 440]
+	mov r8, [r11 + 440]
 ; u = mem64[p0 + 440]
 %line 2835+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 440]
@@ -8537,7 +8539,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2840+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1794]
 %line 2841+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1794]
@@ -8549,7 +8551,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 448]
 %line 2844+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 448]
+	mov r8, [r11 + 448]
 ; u = mem64[p0 + 448]
 %line 2845+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 448]
@@ -8567,7 +8569,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2850+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1802]
 %line 2851+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1802]
@@ -8579,7 +8581,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 456]
 %line 2854+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 456]
+	mov r8, [r11 + 456]
 ; u = mem64[p0 + 456]
 %line 2855+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 456]
@@ -8597,7 +8599,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2860+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1810]
 %line 2861+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1810]
@@ -8609,7 +8611,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 464]
 %line 2864+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 464]
+	mov r8, [r11 + 464]
 ; u = mem64[p0 + 464]
 %line 2865+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 464]
@@ -8627,7 +8629,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2870+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1818]
 %line 2871+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1818]
@@ -8639,7 +8641,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 472]
 %line 2874+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 472]
+	mov r8, [r11 + 472]
 ; u = mem64[p0 + 472]
 %line 2875+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 472]
@@ -8657,7 +8659,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2880+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1826]
 %line 2881+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1826]
@@ -8669,7 +8671,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 480]
 %line 2884+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 480]
+	mov r8, [r11 + 480]
 ; u = mem64[p0 + 480]
 %line 2885+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 480]
@@ -8687,7 +8689,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2890+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1834]
 %line 2891+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1834]
@@ -8699,7 +8701,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 488]
 %line 2894+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 488]
+	mov r8, [r11 + 488]
 ; u = mem64[p0 + 488]
 %line 2895+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 488]
@@ -8717,7 +8719,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2900+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1842]
 %line 2901+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1842]
@@ -8729,7 +8731,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 496]
 %line 2904+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 496]
+	mov r8, [r11 + 496]
 ; u = mem64[p0 + 496]
 %line 2905+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 496]
@@ -8747,7 +8749,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2910+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1850]
 %line 2911+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1850]
@@ -8759,7 +8761,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 504]
 %line 2914+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 504]
+	mov r8, [r11 + 504]
 ; u = mem64[p0 + 504]
 %line 2915+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 504]
@@ -8777,7 +8779,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2920+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1858]
 %line 2921+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1858]
@@ -8789,7 +8791,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 512]
 %line 2924+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 512]
+	mov r8, [r11 + 512]
 ; u = mem64[p0 + 512]
 %line 2925+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 512]
@@ -8807,7 +8809,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2930+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1866]
 %line 2931+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1866]
@@ -8819,7 +8821,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 520]
 %line 2934+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 520]
+	mov r8, [r11 + 520]
 ; u = mem64[p0 + 520]
 %line 2935+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 520]
@@ -8837,7 +8839,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2940+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1874]
 %line 2941+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1874]
@@ -8849,7 +8851,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 528]
 %line 2944+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 528]
+	mov r8, [r11 + 528]
 ; u = mem64[p0 + 528]
 %line 2945+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 528]
@@ -8867,7 +8869,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2950+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1882]
 %line 2951+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1882]
@@ -8879,7 +8881,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 536]
 %line 2954+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 536]
+	mov r8, [r11 + 536]
 ; u = mem64[p0 + 536]
 %line 2955+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 536]
@@ -8897,7 +8899,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2960+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1890]
 %line 2961+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1890]
@@ -8909,7 +8911,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 544]
 %line 2964+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 544]
+	mov r8, [r11 + 544]
 ; u = mem64[p0 + 544]
 %line 2965+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 544]
@@ -8927,7 +8929,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2970+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1898]
 %line 2971+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1898]
@@ -8939,7 +8941,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 552]
 %line 2974+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 552]
+	mov r8, [r11 + 552]
 ; u = mem64[p0 + 552]
 %line 2975+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 552]
@@ -8957,7 +8959,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2980+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1906]
 %line 2981+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1906]
@@ -8969,7 +8971,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 560]
 %line 2984+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 560]
+	mov r8, [r11 + 560]
 ; u = mem64[p0 + 560]
 %line 2985+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 560]
@@ -8987,7 +8989,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 2990+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1914]
 %line 2991+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1914]
@@ -8999,7 +9001,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 568]
 %line 2994+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 568]
+	mov r8, [r11 + 568]
 ; u = mem64[p0 + 568]
 %line 2995+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 568]
@@ -9017,7 +9019,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 3000+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1922]
 %line 3001+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1922]
@@ -9029,7 +9031,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 576]
 %line 3004+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 576]
+	mov r8, [r11 + 576]
 ; u = mem64[p0 + 576]
 %line 3005+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 576]
@@ -9047,7 +9049,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 3010+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1930]
 %line 3011+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1930]
@@ -9059,7 +9061,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 584]
 %line 3014+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 584]
+	mov r8, [r11 + 584]
 ; u = mem64[p0 + 584]
 %line 3015+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 584]
@@ -9077,7 +9079,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 3020+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1938]
 %line 3021+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1938]
@@ -9089,7 +9091,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 592]
 %line 3024+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 592]
+	mov r8, [r11 + 592]
 ; u = mem64[p0 + 592]
 %line 3025+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 592]
@@ -9107,7 +9109,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 3030+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1946]
 %line 3031+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1946]
@@ -9119,7 +9121,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 600]
 %line 3034+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 600]
+	mov r8, [r11 + 600]
 ; u = mem64[p0 + 600]
 %line 3035+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 600]
@@ -9137,7 +9139,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 3040+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1954]
 %line 3041+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1954]
@@ -9149,7 +9151,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 608]
 %line 3044+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 608]
+	mov r8, [r11 + 608]
 ; u = mem64[p0 + 608]
 %line 3045+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 608]
@@ -9167,7 +9169,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 3050+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1962]
 %line 3051+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1962]
@@ -9179,7 +9181,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 616]
 %line 3054+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 616]
+	mov r8, [r11 + 616]
 ; u = mem64[p0 + 616]
 %line 3055+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 616]
@@ -9197,7 +9199,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 3060+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1970]
 %line 3061+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1970]
@@ -9209,7 +9211,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 624]
 %line 3064+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 624]
+	mov r8, [r11 + 624]
 ; u = mem64[p0 + 624]
 %line 3065+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 624]
@@ -9227,7 +9229,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 3070+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1978]
 %line 3071+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1978]
@@ -9239,7 +9241,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 632]
 %line 3074+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 632]
+	mov r8, [r11 + 632]
 ; u = mem64[p0 + 632]
 %line 3075+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 632]
@@ -9257,7 +9259,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 3080+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1986]
 %line 3081+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1986]
@@ -9269,7 +9271,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 640]
 %line 3084+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 640]
+	mov r8, [r11 + 640]
 ; u = mem64[p0 + 640]
 %line 3085+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 640]
@@ -9287,7 +9289,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 3090+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 1994]
 %line 3091+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 1994]
@@ -9299,7 +9301,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 648]
 %line 3094+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 648]
+	mov r8, [r11 + 648]
 ; u = mem64[p0 + 648]
 %line 3095+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 648]
@@ -9317,7 +9319,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 3100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 2002]
 %line 3101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 2002]
@@ -9329,7 +9331,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 656]
 %line 3104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 656]
+	mov r8, [r11 + 656]
 ; u = mem64[p0 + 656]
 %line 3105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 656]
@@ -9347,7 +9349,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 3110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 2010]
 %line 3111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 2010]
@@ -9359,7 +9361,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 664]
 %line 3114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 664]
+	mov r8, [r11 + 664]
 ; u = mem64[p0 + 664]
 %line 3115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 664]
@@ -9377,7 +9379,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 3120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 2018]
 %line 3121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 2018]
@@ -9389,7 +9391,7 @@ align 32
 	xor rax, r9
 ; q = mem64[eb + 672]
 %line 3124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r10 + 672]
+	mov r8, [r11 + 672]
 ; u = mem64[p0 + 669]
 %line 3125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 669]
@@ -9407,7 +9409,7 @@ align 32
 	and r9, r8
 ; a1 = a1 ^ u
 %line 3130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; u = mem64[p0 + 2023]
 %line 3131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, [rsi + 2023]
@@ -9432,21 +9434,21 @@ align 32
 	and rcx, r8
 ; v = a1 << 32
 %line 3138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r9, r11
+	mov r9, r10
 	shl r9, 32
 ; a1 = a1 ^ v
 %line 3139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; v = m << 32
 %line 3140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, r8
 	shl r9, 32
 ; a1 = a1 & v
 %line 3141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	and r11, r9
+	and r10, r9
 ; a0 = a0 ^ a1
 %line 3142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor rcx, r11
+	xor rcx, r10
 ; v = a2 >> 32
 %line 3143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, rax

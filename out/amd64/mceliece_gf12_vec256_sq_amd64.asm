@@ -17,113 +17,116 @@ qhasm_kernel_mceliece_gf12_vec256_sq_amd64_sq:
 ; i = 4
 %line 13+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
 	mov r8, 4
+	mov r13, rdi
+	mov r14, rsi
+	mov r15, r8
 align 32
 .Lpass:
 ; v0 = mem64[f + 0]
 %line 15+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov r9, [rsi]
+	mov r8, [r14]
 ; v1 = mem64[f + 192]
 %line 16+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov r10, [rsi + 192]
+	mov r9, [r14 + 192]
 ; v0 = v0 ^ v1
 %line 17+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	xor r9, r10
+	xor r8, r9
 ; v2 = mem64[f + 32]
 %line 18+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov r11, [rsi + 32]
+	mov r10, [r14 + 32]
 ; v3 = mem64[f + 224]
 %line 19+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov rax, [rsi + 224]
+	mov r11, [r14 + 224]
 ; v2 = v2 ^ v3
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	xor r11, rax
+	xor r10, r11
 ; v4 = mem64[f + 64]
 %line 21+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov rcx, [rsi + 64]
+	mov rsi, [r14 + 64]
 ; v5 = mem64[f + 256]
 %line 22+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov rdx, [rsi + 256]
+	mov rdi, [r14 + 256]
 ; v4 = v4 ^ v5
 %line 23+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	xor rcx, rdx
+	xor rsi, rdi
 ; v6 = mem64[f + 352]
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov rbx, [rsi + 352]
+	mov rax, [r14 + 352]
 ; v4 = v4 ^ v6
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	xor rcx, rbx
+	xor rsi, rax
 ; v7 = mem64[f + 96]
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov rbp, [rsi + 96]
+	mov rcx, [r14 + 96]
 ; v8 = mem64[f + 288]
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov r12, [rsi + 288]
+	mov rdx, [r14 + 288]
 ; v7 = v7 ^ v8
 %line 28+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	xor rbp, r12
+	xor rcx, rdx
 ; v9 = mem64[f + 128]
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov r13, [rsi + 128]
+	mov rbx, [r14 + 128]
 ; v10 = mem64[f + 320]
 %line 30+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov r14, [rsi + 320]
+	mov rbp, [r14 + 320]
 ; v9 = v9 ^ v10
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	xor r13, r14
+	xor rbx, rbp
 ; v11 = mem64[f + 160]
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov r15, [rsi + 160]
+	mov r12, [r14 + 160]
 ; v11 = v11 ^ v6
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	xor r15, rbx
+	xor r12, rax
 ; mem64[h + 0] = v0
 %line 34+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov [rdi], r9
+	mov [r13], r8
 ; mem64[h + 32] = v6
 %line 35+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov [rdi + 32], rbx
+	mov [r13 + 32], rax
 ; mem64[h + 64] = v2
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov [rdi + 64], r11
+	mov [r13 + 64], r10
 ; mem64[h + 96] = v1
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov [rdi + 96], r10
+	mov [r13 + 96], r9
 ; mem64[h + 128] = v4
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov [rdi + 128], rcx
+	mov [r13 + 128], rsi
 ; mem64[h + 160] = v3
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov [rdi + 160], rax
+	mov [r13 + 160], r11
 ; mem64[h + 192] = v7
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov [rdi + 192], rbp
+	mov [r13 + 192], rcx
 ; mem64[h + 224] = v5
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov [rdi + 224], rdx
+	mov [r13 + 224], rdi
 ; mem64[h + 256] = v9
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov [rdi + 256], r13
+	mov [r13 + 256], rbx
 ; mem64[h + 288] = v8
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov [rdi + 288], r12
+	mov [r13 + 288], rdx
 ; mem64[h + 320] = v11
 %line 44+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov [rdi + 320], r15
+	mov [r13 + 320], r12
 ; mem64[h + 352] = v10
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	mov [rdi + 352], r14
+	mov [r13 + 352], rbp
 ; h = h + 8
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	add rdi, 8
+	add r13, 8
 ; f = f + 8
 %line 47+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	add rsi, 8
+	add r14, 8
 ; i = i - 1
 %line 48+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	sub r8, 1
+	sub r15, 1
 ; =? i - 0
 %line 49+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
-	cmp r8, 0
+	cmp r15, 0
 ; goto pass if !=
 %line 50+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_amd64.q
 	jne .Lpass

@@ -14,29 +14,34 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_inv:
 	push r13
 	push r14
 	push r15
-	sub rsp, 3496
+	sub rsp, 408
 ; i = 4
 %line 16+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, 4
-	mov [rsp + 0], r8
+	mov [rsp + 376], rdi
+	mov [rsp + 384], rsi
+	mov [rsp + 392], r8
 align 32
 .Lpass:
 ; v0 = mem64[f + 0]
 %line 18+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsi]
-	mov [rsp + 8], r8
+	mov r8, [rsp + 384]
+	mov r8, [r8]
+	mov [rsp + 0], r8
 ; v1 = mem64[f + 352]
 %line 19+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsi + 352]
-	mov [rsp + 16], r10
+	mov r9, [rsp + 384]
+	mov r10, [r9 + 352]
+	mov [rsp + 8], r10
 ; v2 = v0 ^ v1
 %line 20+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r10
 	mov r9, r8
 ; v3 = mem64[f + 224]
 %line 21+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, [rsi + 224]
-	mov [rsp + 24], r11
+	mov r8, [rsp + 384]
+	mov r11, [r8 + 224]
+	mov [rsp + 16], r11
 ; v4 = v3 ^ v1
 %line 22+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r11
@@ -44,175 +49,184 @@ align 32
 	mov r10, r8
 ; v5 = mem64[f + 384]
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsi + 384]
-	mov [rsp + 32], rcx
+	mov r8, [rsp + 384]
+	mov rdi, [r8 + 384]
+	mov [rsp + 24], rdi
 ; v4 = v4 ^ v5
 %line 24+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rcx
+	xor r10, rdi
 ; v6 = mem64[f + 32]
 %line 25+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsi + 32]
-	mov [rsp + 40], r8
+	mov r8, [r8 + 32]
+	mov [rsp + 32], r8
 ; v7 = v6 ^ v3
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r11
 	mov r11, r8
 ; v8 = mem64[f + 256]
 %line 27+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, [rsi + 256]
-	mov [rsp + 48], rdx
+	mov r8, [rsp + 384]
+	mov rax, [r8 + 256]
+	mov [rsp + 40], rax
 ; v9 = v8 ^ v1
 %line 28+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	xor r8, [rsp + 16]
-	mov rax, r8
+	mov r8, rax
+	xor r8, [rsp + 8]
+	mov rsi, r8
 ; v9 = v9 ^ v5
 %line 29+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rcx
+	xor rsi, rdi
 ; v10 = mem64[f + 64]
 %line 30+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsi + 64]
-	mov [rsp + 56], r8
+	mov r8, [rsp + 384]
+	mov r8, [r8 + 64]
+	mov [rsp + 48], r8
 ; v11 = v10 ^ v3
 %line 31+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 24]
-	mov rcx, r8
+	xor r8, [rsp + 16]
+	mov rdi, r8
 ; v11 = v11 ^ v8
 %line 32+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdx
+	xor rdi, rax
 ; v11 = v11 ^ v1
 %line 33+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 16]
+	xor rdi, [rsp + 8]
 ; v11 = v11 ^ v5
 %line 34+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 32]
+	xor rdi, [rsp + 24]
 ; v12 = mem64[f + 288]
 %line 35+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsi + 288]
-	mov [rsp + 64], rbx
+	mov r8, [rsp + 384]
+	mov rdx, [r8 + 288]
+	mov [rsp + 56], rdx
 ; v13 = v3 ^ v12
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 24]
-	xor r8, rbx
-	mov [rsp + 72], r8
+	mov r8, [rsp + 16]
+	xor r8, rdx
+	mov rax, r8
 ; v14 = mem64[f + 96]
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsi + 96]
-	mov [rsp + 80], r8
+	mov r8, [rsp + 384]
+	mov r8, [r8 + 96]
+	mov [rsp + 64], r8
 ; v15 = v14 ^ v8
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 48]
-	mov rdx, r8
+	xor r8, [rsp + 40]
+	mov rcx, r8
 ; v15 = v15 ^ v12
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, rbx
+	xor rcx, rdx
 ; v15 = v15 ^ v5
 %line 40+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 32]
+	xor rcx, [rsp + 24]
 ; v16 = mem64[f + 320]
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsi + 320]
-	mov [rsp + 88], rbp
+	mov r8, [rsp + 384]
+	mov rbp, [r8 + 320]
+	mov [rsp + 72], rbp
 ; v17 = v8 ^ v16
 %line 42+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 48]
+	mov r8, [rsp + 40]
 	xor r8, rbp
-	mov [rsp + 96], r8
+	mov rdx, r8
 ; v18 = mem64[f + 128]
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsi + 128]
-	mov [rsp + 104], r8
+	mov r8, [rsp + 384]
+	mov r8, [r8 + 128]
+	mov [rsp + 80], r8
 ; v19 = v18 ^ v12
 %line 44+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 64]
+	xor r8, [rsp + 56]
 	mov rbx, r8
 ; v19 = v19 ^ v16
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rbx, rbp
 ; v20 = v12 ^ v1
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 64]
-	xor r8, [rsp + 16]
-	mov [rsp + 112], r8
+	mov r8, [rsp + 56]
+	xor r8, [rsp + 8]
+	mov [rsp + 88], r8
 ; v21 = mem64[f + 160]
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsi + 160]
-	mov [rsp + 120], r8
+	mov r8, [rsp + 384]
+	mov r8, [r8 + 160]
+	mov [rsp + 96], r8
 ; v22 = v21 ^ v16
 %line 48+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 88]
+	xor r8, [rsp + 72]
 	mov r12, r8
 ; v22 = v22 ^ v1
 %line 49+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 16]
+	xor r12, [rsp + 8]
 ; v23 = v16 ^ v5
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 88]
-	xor r8, [rsp + 32]
-	mov [rsp + 128], r8
+	mov r8, rbp
+	xor r8, [rsp + 24]
+	mov [rsp + 104], r8
 ; v24 = mem64[f + 192]
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsi + 192]
-	mov [rsp + 136], r8
+	mov r8, [rsp + 384]
+	mov r8, [r8 + 192]
+	mov [rsp + 112], r8
 ; v25 = v24 ^ v1
 %line 52+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 16]
+	xor r8, [rsp + 8]
 	mov r13, r8
 ; v25 = v25 ^ v5
 %line 53+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 32]
+	xor r13, [rsp + 24]
 ; v26 = v2 & v0
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r9
-	and r8, [rsp + 8]
-	mov [rsp + 144], r8
+	and r8, [rsp + 0]
+	mov [rsp + 120], r8
 ; v27 = v2 & v6
 %line 55+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov rbp, r9
-	and rbp, [rsp + 40]
+	and rbp, [rsp + 32]
 ; v28 = v4 & v0
 %line 56+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r10
-	and r8, [rsp + 8]
+	and r8, [rsp + 0]
 ; v28 = v27 ^ v28
 %line 57+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rbp, r8
-	mov [rsp + 504], rbp
+	mov [rsp + 144], rbp
 ; v27 = v2 & v10
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r14, r9
-	and r14, [rsp + 56]
+	and r14, [rsp + 48]
 ; v29 = v4 & v6
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r10
-	and r8, [rsp + 40]
+	and r8, [rsp + 32]
 ; v30 = v7 & v0
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov rbp, r11
-	and rbp, [rsp + 8]
+	and rbp, [rsp + 0]
 ; v29 = v27 ^ v29
 %line 61+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r14, r8
 ; v30 = v29 ^ v30
 %line 62+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r14, rbp
-	mov [rsp + 512], r14
+	mov [rsp + 152], r14
 ; v29 = v2 & v14
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r14, r9
-	and r14, [rsp + 80]
+	and r14, [rsp + 64]
 ; v27 = v4 & v10
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r15, r10
-	and r15, [rsp + 56]
+	and r15, [rsp + 48]
 ; v31 = v7 & v6
 %line 65+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r11
-	and r8, [rsp + 40]
+	and r8, [rsp + 32]
 ; v32 = v9 & v0
 %line 66+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, rax
-	and rbp, [rsp + 8]
+	mov rbp, rsi
+	and rbp, [rsp + 0]
 ; v27 = v29 ^ v27
 %line 67+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r14, r15
@@ -222,28 +236,28 @@ align 32
 ; v32 = v31 ^ v32
 %line 69+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r14, rbp
-	mov [rsp + 520], r14
+	mov [rsp + 160], r14
 ; v31 = v2 & v18
 %line 70+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov rbp, r9
-	and rbp, [rsp + 104]
+	and rbp, [rsp + 80]
 ; v27 = v4 & v14
 %line 71+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r14, r10
-	and r14, [rsp + 80]
+	and r14, [rsp + 64]
 ; v29 = v7 & v10
 %line 72+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r15, r11
-	and r15, [rsp + 56]
+	and r15, [rsp + 48]
 ; v33 = v9 & v6
 %line 73+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 40]
-	mov [rsp + 152], r8
+	mov r8, rsi
+	and r8, [rsp + 32]
+	mov [rsp + 128], r8
 ; v34 = v11 & v0
 %line 74+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 8]
+	mov r8, rdi
+	and r8, [rsp + 0]
 ; v27 = v31 ^ v27
 %line 75+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rbp, r14
@@ -252,135 +266,135 @@ align 32
 	xor rbp, r15
 ; v33 = v29 ^ v33
 %line 77+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 152]
+	xor rbp, [rsp + 128]
 ; v34 = v33 ^ v34
 %line 78+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rbp, r8
-	mov [rsp + 528], rbp
+	mov [rsp + 168], rbp
 ; v33 = v2 & v21
 %line 79+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov rbp, r9
-	and rbp, [rsp + 120]
+	and rbp, [rsp + 96]
 ; v29 = v4 & v18
 %line 80+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r14, r10
-	and r14, [rsp + 104]
+	and r14, [rsp + 80]
 ; v27 = v7 & v14
 %line 81+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r11
-	and r8, [rsp + 80]
-	mov [rsp + 536], r8
+	and r8, [rsp + 64]
+	mov [rsp + 136], r8
 ; v31 = v9 & v10
 %line 82+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rax
-	and r15, [rsp + 56]
+	mov r15, rsi
+	and r15, [rsp + 48]
 ; v35 = v11 & v6
 %line 83+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 40]
-	mov [rsp + 160], r8
+	mov r8, rdi
+	and r8, [rsp + 32]
+	mov [rsp + 128], r8
 ; v36 = v13 & v0
 %line 84+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 72]
-	and r8, [rsp + 8]
+	mov r8, rax
+	and r8, [rsp + 0]
 ; v29 = v33 ^ v29
 %line 85+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rbp, r14
 ; v27 = v29 ^ v27
 %line 86+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 536]
+	xor rbp, [rsp + 136]
 ; v31 = v27 ^ v31
 %line 87+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rbp, r15
 ; v35 = v31 ^ v35
 %line 88+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 160]
+	xor rbp, [rsp + 128]
 ; v36 = v35 ^ v36
 %line 89+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rbp, r8
-	mov [rsp + 544], rbp
+	mov [rsp + 176], rbp
 ; v35 = v2 & v24
 %line 90+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r14, r9
-	and r14, [rsp + 136]
+	and r14, [rsp + 112]
 ; v31 = v4 & v21
 %line 91+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov rbp, r10
-	and rbp, [rsp + 120]
+	and rbp, [rsp + 96]
 ; v27 = v7 & v18
 %line 92+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r11
-	and r8, [rsp + 104]
-	mov [rsp + 552], r8
+	and r8, [rsp + 80]
+	mov [rsp + 136], r8
 ; v29 = v9 & v14
 %line 93+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 80]
-	mov [rsp + 560], r8
+	mov r8, rsi
+	and r8, [rsp + 64]
+	mov [rsp + 184], r8
 ; v33 = v11 & v10
 %line 94+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rcx
-	and r15, [rsp + 56]
+	mov r15, rdi
+	and r15, [rsp + 48]
 ; v37 = v13 & v6
 %line 95+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 72]
-	and r8, [rsp + 40]
-	mov [rsp + 168], r8
+	mov r8, rax
+	and r8, [rsp + 32]
+	mov [rsp + 128], r8
 ; v38 = v15 & v0
 %line 96+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, [rsp + 8]
+	mov r8, rcx
+	and r8, [rsp + 0]
 ; v31 = v35 ^ v31
 %line 97+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r14, rbp
 ; v27 = v31 ^ v27
 %line 98+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 552]
+	xor r14, [rsp + 136]
 ; v29 = v27 ^ v29
 %line 99+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 560]
+	xor r14, [rsp + 184]
 ; v33 = v29 ^ v33
 %line 100+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r14, r15
 ; v37 = v33 ^ v37
 %line 101+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 168]
+	xor r14, [rsp + 128]
 ; v38 = v37 ^ v38
 %line 102+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r14, r8
-	mov [rsp + 568], r14
+	mov [rsp + 184], r14
 ; v37 = v4 & v24
 %line 103+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov rbp, r10
-	and rbp, [rsp + 136]
+	and rbp, [rsp + 112]
 ; v33 = v7 & v21
 %line 104+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r11
-	and r8, [rsp + 120]
-	mov [rsp + 576], r8
+	and r8, [rsp + 96]
+	mov [rsp + 128], r8
 ; v29 = v9 & v18
 %line 105+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 104]
-	mov [rsp + 584], r8
+	mov r8, rsi
+	and r8, [rsp + 80]
+	mov [rsp + 136], r8
 ; v27 = v11 & v14
 %line 106+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 80]
+	mov r8, rdi
+	and r8, [rsp + 64]
 ; v31 = v13 & v10
 %line 107+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 72]
-	and r14, [rsp + 56]
+	mov r14, rax
+	and r14, [rsp + 48]
 ; v35 = v15 & v6
 %line 108+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rdx
-	and r15, [rsp + 40]
+	mov r15, rcx
+	and r15, [rsp + 32]
 ; v33 = v37 ^ v33
 %line 109+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 576]
+	xor rbp, [rsp + 128]
 ; v29 = v33 ^ v29
 %line 110+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 584]
+	xor rbp, [rsp + 136]
 ; v27 = v29 ^ v27
 %line 111+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rbp, r8
@@ -390,31 +404,31 @@ align 32
 ; v35 = v31 ^ v35
 %line 113+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rbp, r15
-	mov [rsp + 592], rbp
+	mov [rsp + 192], rbp
 ; v31 = v7 & v24
 %line 114+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r14, r11
-	and r14, [rsp + 136]
+	and r14, [rsp + 112]
 ; v27 = v9 & v21
 %line 115+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 120]
-	mov [rsp + 600], r8
+	mov r8, rsi
+	and r8, [rsp + 96]
+	mov [rsp + 128], r8
 ; v29 = v11 & v18
 %line 116+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 104]
+	mov r8, rdi
+	and r8, [rsp + 80]
 ; v33 = v13 & v14
 %line 117+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 72]
-	and rbp, [rsp + 80]
+	mov rbp, rax
+	and rbp, [rsp + 64]
 ; v37 = v15 & v10
 %line 118+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rdx
-	and r15, [rsp + 56]
+	mov r15, rcx
+	and r15, [rsp + 48]
 ; v27 = v31 ^ v27
 %line 119+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 600]
+	xor r14, [rsp + 128]
 ; v29 = v27 ^ v29
 %line 120+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r14, r8
@@ -424,23 +438,23 @@ align 32
 ; v37 = v33 ^ v37
 %line 122+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r14, r15
-	mov [rsp + 608], r14
+	mov [rsp + 200], r14
 ; v33 = v9 & v24
 %line 123+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 136]
+	mov r8, rsi
+	and r8, [rsp + 112]
 ; v29 = v11 & v21
 %line 124+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, rcx
-	and rbp, [rsp + 120]
+	mov rbp, rdi
+	and rbp, [rsp + 96]
 ; v27 = v13 & v18
 %line 125+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 72]
-	and r14, [rsp + 104]
+	mov r14, rax
+	and r14, [rsp + 80]
 ; v31 = v15 & v14
 %line 126+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rdx
-	and r15, [rsp + 80]
+	mov r15, rcx
+	and r15, [rsp + 64]
 ; v29 = v33 ^ v29
 %line 127+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, rbp
@@ -450,95 +464,95 @@ align 32
 ; v31 = v27 ^ v31
 %line 129+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r15
-	mov [rsp + 616], r8
+	mov [rsp + 208], r8
 ; v27 = v11 & v24
 %line 130+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 136]
+	mov r8, rdi
+	and r8, [rsp + 112]
 ; v29 = v13 & v21
 %line 131+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 72]
-	and rbp, [rsp + 120]
+	mov rbp, rax
+	and rbp, [rsp + 96]
 ; v33 = v15 & v18
 %line 132+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rdx
-	and r14, [rsp + 104]
+	mov r14, rcx
+	and r14, [rsp + 80]
 ; v29 = v27 ^ v29
 %line 133+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, rbp
 ; v33 = v29 ^ v33
 %line 134+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r14
-	mov [rsp + 624], r8
+	mov [rsp + 216], r8
 ; v29 = v13 & v24
 %line 135+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 72]
-	and r8, [rsp + 136]
+	mov r8, rax
+	and r8, [rsp + 112]
 ; v27 = v15 & v21
 %line 136+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, rdx
-	and rbp, [rsp + 120]
+	mov rbp, rcx
+	and rbp, [rsp + 96]
 ; v27 = v29 ^ v27
 %line 137+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, rbp
-	mov [rsp + 632], r8
+	mov [rsp + 224], r8
 ; v29 = v15 & v24
 %line 138+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, [rsp + 136]
-	mov [rsp + 640], r8
+	mov r8, rcx
+	and r8, [rsp + 112]
+	mov [rsp + 232], r8
 ; v39 = v17 & v3
 %line 139+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 96]
-	and r8, [rsp + 24]
-	mov [rsp + 176], r8
+	mov r8, rdx
+	and r8, [rsp + 16]
+	mov [rsp + 128], r8
 ; v40 = v17 & v8
 %line 140+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 96]
-	and rbp, [rsp + 48]
+	mov rbp, rdx
+	and rbp, [rsp + 40]
 ; v41 = v19 & v3
 %line 141+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, rbx
-	and r8, [rsp + 24]
+	and r8, [rsp + 16]
 ; v41 = v40 ^ v41
 %line 142+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rbp, r8
-	mov [rsp + 648], rbp
+	mov [rsp + 240], rbp
 ; v40 = v17 & v12
 %line 143+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 96]
-	and r14, [rsp + 64]
+	mov r14, rdx
+	and r14, [rsp + 56]
 ; v42 = v19 & v8
 %line 144+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, rbx
-	and r8, [rsp + 48]
+	and r8, [rsp + 40]
 ; v43 = v20 & v3
 %line 145+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 112]
-	and rbp, [rsp + 24]
+	mov rbp, [rsp + 88]
+	and rbp, [rsp + 16]
 ; v42 = v40 ^ v42
 %line 146+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r14, r8
 ; v43 = v42 ^ v43
 %line 147+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r14, rbp
-	mov [rsp + 656], r14
+	mov [rsp + 248], r14
 ; v42 = v17 & v16
 %line 148+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 96]
-	and r14, [rsp + 88]
+	mov r14, rdx
+	and r14, [rsp + 72]
 ; v40 = v19 & v12
 %line 149+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r15, rbx
-	and r15, [rsp + 64]
+	and r15, [rsp + 56]
 ; v44 = v20 & v8
 %line 150+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 112]
-	and r8, [rsp + 48]
+	mov r8, [rsp + 88]
+	and r8, [rsp + 40]
 ; v45 = v22 & v3
 %line 151+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov rbp, r12
-	and rbp, [rsp + 24]
+	and rbp, [rsp + 16]
 ; v40 = v42 ^ v40
 %line 152+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r14, r15
@@ -548,28 +562,28 @@ align 32
 ; v45 = v44 ^ v45
 %line 154+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r14, rbp
-	mov [rsp + 664], r14
+	mov [rsp + 256], r14
 ; v44 = v17 & v1
 %line 155+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 96]
-	and rbp, [rsp + 16]
+	mov rbp, rdx
+	and rbp, [rsp + 8]
 ; v40 = v19 & v16
 %line 156+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r14, rbx
-	and r14, [rsp + 88]
+	and r14, [rsp + 72]
 ; v42 = v20 & v12
 %line 157+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 112]
-	and r15, [rsp + 64]
+	mov r15, [rsp + 88]
+	and r15, [rsp + 56]
 ; v46 = v22 & v8
 %line 158+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r12
-	and r8, [rsp + 48]
-	mov [rsp + 184], r8
+	and r8, [rsp + 40]
+	mov [rsp + 136], r8
 ; v47 = v23 & v3
 %line 159+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 128]
-	and r8, [rsp + 24]
+	mov r8, [rsp + 104]
+	and r8, [rsp + 16]
 ; v40 = v44 ^ v40
 %line 160+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rbp, r14
@@ -578,77 +592,77 @@ align 32
 	xor rbp, r15
 ; v46 = v42 ^ v46
 %line 162+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 184]
+	xor rbp, [rsp + 136]
 ; v47 = v46 ^ v47
 %line 163+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rbp, r8
-	mov [rsp + 672], rbp
+	mov [rsp + 264], rbp
 ; v46 = v17 & v5
 %line 164+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 96]
-	and rbp, [rsp + 32]
+	mov rbp, rdx
+	and rbp, [rsp + 24]
 ; v42 = v19 & v1
 %line 165+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r14, rbx
-	and r14, [rsp + 16]
+	and r14, [rsp + 8]
 ; v40 = v20 & v16
 %line 166+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 112]
-	and r8, [rsp + 88]
-	mov [rsp + 680], r8
+	mov r8, [rsp + 88]
+	and r8, [rsp + 72]
+	mov [rsp + 272], r8
 ; v44 = v22 & v12
 %line 167+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r15, r12
-	and r15, [rsp + 64]
+	and r15, [rsp + 56]
 ; v48 = v23 & v8
 %line 168+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 128]
-	and r8, [rsp + 48]
-	mov [rsp + 192], r8
+	mov r8, [rsp + 104]
+	and r8, [rsp + 40]
+	mov [rsp + 136], r8
 ; v49 = v25 & v3
 %line 169+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r13
-	and r8, [rsp + 24]
+	and r8, [rsp + 16]
 ; v42 = v46 ^ v42
 %line 170+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rbp, r14
 ; v40 = v42 ^ v40
 %line 171+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 680]
+	xor rbp, [rsp + 272]
 ; v44 = v40 ^ v44
 %line 172+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rbp, r15
 ; v48 = v44 ^ v48
 %line 173+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 192]
+	xor rbp, [rsp + 136]
 ; v49 = v48 ^ v49
 %line 174+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rbp, r8
-	mov [rsp + 688], rbp
+	mov [rsp + 136], rbp
 ; v48 = v19 & v5
 %line 175+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r14, rbx
-	and r14, [rsp + 32]
+	and r14, [rsp + 24]
 ; v44 = v20 & v1
 %line 176+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 112]
-	and r8, [rsp + 16]
-	mov [rsp + 696], r8
+	mov r8, [rsp + 88]
+	and r8, [rsp + 8]
+	mov [rsp + 272], r8
 ; v40 = v22 & v16
 %line 177+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r12
-	and r8, [rsp + 88]
+	and r8, [rsp + 72]
 ; v42 = v23 & v12
 %line 178+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 128]
-	and rbp, [rsp + 64]
+	mov rbp, [rsp + 104]
+	and rbp, [rsp + 56]
 ; v46 = v25 & v8
 %line 179+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r15, r13
-	and r15, [rsp + 48]
+	and r15, [rsp + 40]
 ; v44 = v48 ^ v44
 %line 180+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 696]
+	xor r14, [rsp + 272]
 ; v40 = v44 ^ v40
 %line 181+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r14, r8
@@ -658,23 +672,23 @@ align 32
 ; v46 = v42 ^ v46
 %line 183+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r14, r15
-	mov [rsp + 704], r14
+	mov [rsp + 272], r14
 ; v42 = v20 & v5
 %line 184+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 112]
-	and r8, [rsp + 32]
+	mov r8, [rsp + 88]
+	and r8, [rsp + 24]
 ; v40 = v22 & v1
 %line 185+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov rbp, r12
-	and rbp, [rsp + 16]
+	and rbp, [rsp + 8]
 ; v44 = v23 & v16
 %line 186+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 128]
-	and r14, [rsp + 88]
+	mov r14, [rsp + 104]
+	and r14, [rsp + 72]
 ; v48 = v25 & v12
 %line 187+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r15, r13
-	and r15, [rsp + 64]
+	and r15, [rsp + 56]
 ; v40 = v42 ^ v40
 %line 188+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, rbp
@@ -684,5658 +698,5322 @@ align 32
 ; v48 = v44 ^ v48
 %line 190+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r15
-	mov [rsp + 712], r8
+	mov [rsp + 280], r8
 ; v44 = v22 & v5
 %line 191+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r12
-	and r8, [rsp + 32]
+	and r8, [rsp + 24]
 ; v40 = v23 & v1
 %line 192+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 128]
-	and rbp, [rsp + 16]
+	mov rbp, [rsp + 104]
+	and rbp, [rsp + 8]
 ; v42 = v25 & v16
 %line 193+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r14, r13
-	and r14, [rsp + 88]
+	and r14, [rsp + 72]
 ; v40 = v44 ^ v40
 %line 194+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, rbp
 ; v42 = v40 ^ v42
 %line 195+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r14
-	mov [rsp + 720], r8
+	mov [rsp + 288], r8
 ; v40 = v23 & v5
 %line 196+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 128]
-	and r8, [rsp + 32]
+	mov r8, [rsp + 104]
+	and r8, [rsp + 24]
 ; v44 = v25 & v1
 %line 197+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov rbp, r13
-	and rbp, [rsp + 16]
+	and rbp, [rsp + 8]
 ; v44 = v40 ^ v44
 %line 198+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, rbp
-	mov [rsp + 728], r8
+	mov [rsp + 296], r8
 ; v40 = v25 & v5
 %line 199+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r13
-	and r8, [rsp + 32]
-	mov [rsp + 736], r8
+	and r8, [rsp + 24]
+	mov [rsp + 304], r8
 ; v17 = v2 ^ v17
 %line 200+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 96]
+	xor r9, rdx
 ; v19 = v4 ^ v19
 %line 201+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r10, rbx
 ; v20 = v7 ^ v20
 %line 202+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 112]
+	xor r11, [rsp + 88]
 ; v22 = v9 ^ v22
 %line 203+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r12
+	xor rsi, r12
 ; v23 = v11 ^ v23
 %line 204+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 128]
+	xor rdi, [rsp + 104]
 ; v25 = v13 ^ v25
 %line 205+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 72]
-	xor r8, r13
-	mov rbp, r8
+	xor rax, r13
 ; v13 = v0 ^ v3
 %line 206+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 8]
-	xor rbx, [rsp + 24]
+	mov r8, [rsp + 0]
+	xor r8, [rsp + 16]
+	mov rdx, r8
 ; v11 = v6 ^ v8
 %line 207+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 40]
-	xor r8, [rsp + 48]
-	mov r12, r8
+	mov r8, [rsp + 32]
+	xor r8, [rsp + 40]
+	mov rbx, r8
 ; v9 = v10 ^ v12
 %line 208+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 56]
-	xor r8, [rsp + 64]
-	mov r13, r8
+	mov r8, [rsp + 48]
+	xor r8, [rsp + 56]
+	mov rbp, r8
 ; v7 = v14 ^ v16
 %line 209+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 80]
-	xor r8, [rsp + 88]
-	mov r14, r8
+	mov r8, [rsp + 64]
+	xor r8, [rsp + 72]
+	mov r12, r8
 ; v4 = v18 ^ v1
 %line 210+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 104]
-	xor r8, [rsp + 16]
-	mov r15, r8
+	mov r8, [rsp + 80]
+	xor r8, [rsp + 8]
+	mov r13, r8
 ; v2 = v21 ^ v5
 %line 211+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 120]
-	xor r8, [rsp + 32]
-	mov [rsp + 744], r8
+	mov r8, [rsp + 96]
+	xor r8, [rsp + 24]
+	mov r14, r8
 ; v50 = v17 & v13
 %line 212+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r9
-	and r8, rbx
-	mov [rsp + 200], r8
+	and r8, rdx
+	mov [rsp + 88], r8
 ; v51 = v17 & v11
 %line 213+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, r12
-	mov [rsp + 208], r8
+	mov r15, r9
+	and r15, rbx
 ; v52 = v19 & v13
 %line 214+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r10
-	and r8, rbx
-	mov [rsp + 216], r8
+	and r8, rdx
 ; v52 = v51 ^ v52
 %line 215+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 208]
-	xor r8, [rsp + 216]
-	mov [rsp + 752], r8
+	xor r15, r8
+	mov [rsp + 312], r15
 ; v51 = v17 & v9
 %line 216+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, r13
-	mov [rsp + 760], r8
+	mov r15, r9
+	and r15, rbp
 ; v53 = v19 & v11
 %line 217+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r10
-	and r8, r12
-	mov [rsp + 224], r8
+	and r8, rbx
+	mov [rsp + 104], r8
 ; v54 = v20 & v13
 %line 218+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r11
-	and r8, rbx
-	mov [rsp + 232], r8
+	and r8, rdx
 ; v53 = v51 ^ v53
 %line 219+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 760]
-	xor r8, [rsp + 224]
+	xor r15, [rsp + 104]
 ; v54 = v53 ^ v54
 %line 220+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 232]
-	mov [rsp + 768], r8
+	xor r15, r8
+	mov [rsp + 320], r15
 ; v53 = v17 & v7
 %line 221+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, r14
-	mov [rsp + 776], r8
+	mov r15, r9
+	and r15, r12
 ; v51 = v19 & v9
 %line 222+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r10
-	and r8, r13
-	mov [rsp + 784], r8
+	and r8, rbp
+	mov [rsp + 328], r8
 ; v55 = v20 & v11
 %line 223+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r11
-	and r8, r12
-	mov [rsp + 240], r8
+	and r8, rbx
+	mov [rsp + 104], r8
 ; v56 = v22 & v13
 %line 224+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, rbx
-	mov [rsp + 248], r8
+	mov r8, rsi
+	and r8, rdx
 ; v51 = v53 ^ v51
 %line 225+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 776]
-	xor r8, [rsp + 784]
+	xor r15, [rsp + 328]
 ; v55 = v51 ^ v55
 %line 226+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 240]
+	xor r15, [rsp + 104]
 ; v56 = v55 ^ v56
 %line 227+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 248]
-	mov [rsp + 792], r8
+	xor r15, r8
+	mov [rsp + 328], r15
 ; v55 = v17 & v4
 %line 228+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, r15
-	mov [rsp + 800], r8
+	mov r15, r9
+	and r15, r13
 ; v51 = v19 & v7
 %line 229+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r10
-	and r8, r14
-	mov [rsp + 808], r8
+	and r8, r12
+	mov [rsp + 336], r8
 ; v53 = v20 & v9
 %line 230+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r11
-	and r8, r13
-	mov [rsp + 816], r8
+	and r8, rbp
+	mov [rsp + 344], r8
 ; v57 = v22 & v11
 %line 231+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r12
-	mov [rsp + 256], r8
+	mov r8, rsi
+	and r8, rbx
+	mov [rsp + 104], r8
 ; v58 = v23 & v13
 %line 232+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, rbx
-	mov [rsp + 264], r8
+	mov r8, rdi
+	and r8, rdx
 ; v51 = v55 ^ v51
 %line 233+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 800]
-	xor r8, [rsp + 808]
+	xor r15, [rsp + 336]
 ; v53 = v51 ^ v53
 %line 234+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 816]
+	xor r15, [rsp + 344]
 ; v57 = v53 ^ v57
 %line 235+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 256]
+	xor r15, [rsp + 104]
 ; v58 = v57 ^ v58
 %line 236+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 264]
-	mov [rsp + 824], r8
+	xor r15, r8
+	mov [rsp + 336], r15
 ; v57 = v17 & v2
 %line 237+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, [rsp + 744]
-	mov [rsp + 832], r8
+	mov r15, r9
+	and r15, r14
 ; v53 = v19 & v4
 %line 238+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r10
-	and r8, r15
-	mov [rsp + 840], r8
+	and r8, r13
+	mov [rsp + 344], r8
 ; v51 = v20 & v7
 %line 239+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r11
-	and r8, r14
-	mov [rsp + 848], r8
+	and r8, r12
+	mov [rsp + 352], r8
 ; v55 = v22 & v9
 %line 240+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r13
-	mov [rsp + 856], r8
+	mov r8, rsi
+	and r8, rbp
+	mov [rsp + 360], r8
 ; v59 = v23 & v11
 %line 241+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, r12
-	mov [rsp + 272], r8
+	mov r8, rdi
+	and r8, rbx
+	mov [rsp + 104], r8
 ; v60 = v25 & v13
 %line 242+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, rbx
-	mov [rsp + 280], r8
+	mov r8, rax
+	and r8, rdx
 ; v53 = v57 ^ v53
 %line 243+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 832]
-	xor r8, [rsp + 840]
+	xor r15, [rsp + 344]
 ; v51 = v53 ^ v51
 %line 244+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 848]
+	xor r15, [rsp + 352]
 ; v55 = v51 ^ v55
 %line 245+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 856]
+	xor r15, [rsp + 360]
 ; v59 = v55 ^ v59
 %line 246+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 272]
+	xor r15, [rsp + 104]
 ; v60 = v59 ^ v60
 %line 247+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 280]
-	mov [rsp + 864], r8
+	xor r15, r8
+	mov [rsp + 104], r15
 ; v17 = v17 & v24
 %line 248+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r9, [rsp + 136]
+	and r9, [rsp + 112]
 ; v59 = v19 & v2
 %line 249+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r10
-	and r8, [rsp + 744]
-	mov [rsp + 872], r8
+	and r8, r14
+	mov [rsp + 344], r8
 ; v55 = v20 & v4
 %line 250+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r11
-	and r8, r15
-	mov [rsp + 880], r8
+	and r8, r13
+	mov [rsp + 352], r8
 ; v51 = v22 & v7
 %line 251+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r14
-	mov [rsp + 888], r8
+	mov r8, rsi
+	and r8, r12
+	mov [rsp + 360], r8
 ; v53 = v23 & v9
 %line 252+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, r13
-	mov [rsp + 896], r8
+	mov r8, rdi
+	and r8, rbp
+	mov [rsp + 368], r8
 ; v57 = v25 & v11
 %line 253+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, r12
-	mov [rsp + 904], r8
+	mov r15, rax
+	and r15, rbx
 ; v13 = v15 & v13
 %line 254+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, rbx
+	mov r8, rcx
+	and r8, rdx
 ; v59 = v17 ^ v59
 %line 255+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 872]
+	xor r9, [rsp + 344]
 ; v55 = v59 ^ v55
 %line 256+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 880]
+	xor r9, [rsp + 352]
 ; v51 = v55 ^ v51
 %line 257+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 888]
+	xor r9, [rsp + 360]
 ; v53 = v51 ^ v53
 %line 258+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 896]
+	xor r9, [rsp + 368]
 ; v57 = v53 ^ v57
 %line 259+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 904]
+	xor r9, r15
 ; v13 = v57 ^ v13
 %line 260+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r9, r8
 ; v19 = v19 & v24
 %line 261+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r10, [rsp + 136]
+	and r10, [rsp + 112]
 ; v57 = v20 & v2
 %line 262+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r11
-	and r8, [rsp + 744]
-	mov [rsp + 912], r8
+	and r8, r14
+	mov [rsp + 344], r8
 ; v53 = v22 & v4
 %line 263+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r15
-	mov [rsp + 920], r8
+	mov r8, rsi
+	and r8, r13
+	mov [rsp + 352], r8
 ; v51 = v23 & v7
 %line 264+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, r14
-	mov [rsp + 928], r8
+	mov r15, rdi
+	and r15, r12
 ; v55 = v25 & v9
 %line 265+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, rbp
-	and rbx, r13
+	mov rdx, rax
+	and rdx, rbp
 ; v11 = v15 & v11
 %line 266+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, r12
+	mov r8, rcx
+	and r8, rbx
 ; v57 = v19 ^ v57
 %line 267+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 912]
+	xor r10, [rsp + 344]
 ; v53 = v57 ^ v53
 %line 268+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 920]
+	xor r10, [rsp + 352]
 ; v51 = v53 ^ v51
 %line 269+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 928]
+	xor r10, r15
 ; v55 = v51 ^ v55
 %line 270+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rbx
+	xor r10, rdx
 ; v11 = v55 ^ v11
 %line 271+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r10, r8
-	mov rbx, r10
 ; v20 = v20 & v24
 %line 272+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r11, [rsp + 136]
+	and r11, [rsp + 112]
 ; v55 = v22 & v2
 %line 273+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 744]
-	mov [rsp + 936], r8
+	mov r15, rsi
+	and r15, r14
 ; v51 = v23 & v4
 %line 274+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rcx
-	and r12, r15
+	mov rbx, rdi
+	and rbx, r13
 ; v53 = v25 & v7
 %line 275+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, rbp
-	and r10, r14
+	mov rdx, rax
+	and rdx, r12
 ; v9 = v15 & v9
 %line 276+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, r13
+	mov r8, rcx
+	and r8, rbp
 ; v55 = v20 ^ v55
 %line 277+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 936]
+	xor r11, r15
 ; v51 = v55 ^ v51
 %line 278+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r12
+	xor r11, rbx
 ; v53 = v51 ^ v53
 %line 279+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r10
+	xor r11, rdx
 ; v9 = v53 ^ v9
 %line 280+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r11, r8
 ; v22 = v22 & v24
 %line 281+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rax, [rsp + 136]
+	and rsi, [rsp + 112]
 ; v53 = v23 & v2
 %line 282+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 744]
+	mov r8, rdi
+	and r8, r14
 ; v51 = v25 & v4
 %line 283+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, rbp
-	and r10, r15
+	mov rdx, rax
+	and rdx, r13
 ; v7 = v15 & v7
 %line 284+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rdx
-	and r12, r14
+	mov rbx, rcx
+	and rbx, r12
 ; v53 = v22 ^ v53
 %line 285+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r8
+	xor rsi, r8
 ; v51 = v53 ^ v51
 %line 286+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r10
+	xor rsi, rdx
 ; v7 = v51 ^ v7
 %line 287+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r12
+	xor rsi, rbx
 ; v23 = v23 & v24
 %line 288+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rcx, [rsp + 136]
+	and rdi, [rsp + 112]
 ; v51 = v25 & v2
 %line 289+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, [rsp + 744]
+	mov r8, rax
+	and r8, r14
 ; v4 = v15 & v4
 %line 290+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, rdx
-	and r10, r15
+	mov rdx, rcx
+	and rdx, r13
 ; v51 = v23 ^ v51
 %line 291+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r8
+	xor rdi, r8
 ; v4 = v51 ^ v4
 %line 292+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r10
+	xor rdi, rdx
 ; v25 = v25 & v24
 %line 293+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rbp, [rsp + 136]
+	and rax, [rsp + 112]
 ; v2 = v15 & v2
 %line 294+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, [rsp + 744]
+	mov r8, rcx
+	and r8, r14
 ; v2 = v25 ^ v2
 %line 295+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r8
+	xor rax, r8
 ; v15 = v15 & v24
 %line 296+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rdx, [rsp + 136]
+	and rcx, [rsp + 112]
 ; v50 = v50 ^ v26
 %line 297+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 200]
-	xor r8, [rsp + 144]
-	mov [rsp + 200], r8
+	mov r8, [rsp + 88]
+	xor r8, [rsp + 120]
 ; v50 = v50 ^ v39
 %line 298+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 176]
-	mov [rsp + 200], r8
+	xor r8, [rsp + 128]
+	mov [rsp + 88], r8
 ; v52 = v52 ^ v28
 %line 299+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 752]
-	xor r8, [rsp + 504]
-	mov [rsp + 752], r8
+	mov r8, [rsp + 312]
+	xor r8, [rsp + 144]
 ; v52 = v52 ^ v41
 %line 300+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 648]
-	mov [rsp + 752], r8
+	xor r8, [rsp + 240]
+	mov [rsp + 312], r8
 ; v54 = v54 ^ v30
 %line 301+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 768]
-	xor r8, [rsp + 512]
-	mov [rsp + 768], r8
+	mov r8, [rsp + 320]
+	xor r8, [rsp + 152]
 ; v54 = v54 ^ v43
 %line 302+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 656]
-	mov [rsp + 768], r8
+	xor r8, [rsp + 248]
+	mov [rsp + 320], r8
 ; v56 = v56 ^ v32
 %line 303+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 792]
-	xor r8, [rsp + 520]
-	mov [rsp + 792], r8
+	mov r8, [rsp + 328]
+	xor r8, [rsp + 160]
 ; v56 = v56 ^ v45
 %line 304+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 664]
-	mov [rsp + 792], r8
+	xor r8, [rsp + 256]
+	mov [rsp + 328], r8
 ; v58 = v58 ^ v34
 %line 305+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 824]
-	xor r8, [rsp + 528]
-	mov [rsp + 824], r8
+	mov r8, [rsp + 336]
+	xor r8, [rsp + 168]
 ; v58 = v58 ^ v47
 %line 306+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 672]
-	mov [rsp + 824], r8
+	xor r8, [rsp + 264]
+	mov [rsp + 336], r8
 ; v60 = v60 ^ v36
 %line 307+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 864]
-	xor r8, [rsp + 544]
-	mov [rsp + 864], r8
+	mov r8, [rsp + 104]
+	xor r8, [rsp + 176]
 ; v60 = v60 ^ v49
 %line 308+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 688]
-	mov [rsp + 864], r8
+	xor r8, [rsp + 136]
+	mov [rsp + 104], r8
 ; v13 = v13 ^ v38
 %line 309+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 568]
+	xor r9, [rsp + 184]
 ; v13 = v13 ^ v46
 %line 310+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 704]
+	xor r9, [rsp + 272]
 ; v11 = v11 ^ v35
 %line 311+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 592]
+	xor r10, [rsp + 192]
 ; v11 = v11 ^ v48
 %line 312+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 712]
+	xor r10, [rsp + 280]
 ; v9 = v9 ^ v37
 %line 313+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 608]
+	xor r11, [rsp + 200]
 ; v9 = v9 ^ v42
 %line 314+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 720]
+	xor r11, [rsp + 288]
 ; v7 = v7 ^ v31
 %line 315+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 616]
+	xor rsi, [rsp + 208]
 ; v7 = v7 ^ v44
 %line 316+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 728]
+	xor rsi, [rsp + 296]
 ; v4 = v4 ^ v33
 %line 317+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 624]
+	xor rdi, [rsp + 216]
 ; v4 = v4 ^ v40
 %line 318+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 736]
+	xor rdi, [rsp + 304]
 ; v2 = v2 ^ v27
 %line 319+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 632]
+	xor rax, [rsp + 224]
 ; v15 = v15 ^ v29
 %line 320+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 640]
+	xor rcx, [rsp + 232]
 ; v35 = v50 ^ v35
 %line 321+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 200]
-	xor r8, [rsp + 592]
-	mov [rsp + 944], r8
+	mov r8, [rsp + 88]
+	xor r8, [rsp + 192]
+	mov [rsp + 88], r8
 ; v37 = v52 ^ v37
 %line 322+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 752]
-	xor r8, [rsp + 608]
-	mov [rsp + 952], r8
+	mov r8, [rsp + 312]
+	xor r8, [rsp + 200]
+	mov rdx, r8
 ; v31 = v54 ^ v31
 %line 323+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 768]
-	xor r8, [rsp + 616]
-	mov [rsp + 960], r8
+	mov r8, [rsp + 320]
+	xor r8, [rsp + 208]
+	mov rbx, r8
 ; v33 = v56 ^ v33
 %line 324+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 792]
-	xor r8, [rsp + 624]
-	mov [rsp + 968], r8
+	mov r8, [rsp + 328]
+	xor r8, [rsp + 216]
+	mov rbp, r8
 ; v27 = v58 ^ v27
 %line 325+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 824]
-	xor r8, [rsp + 632]
+	mov r8, [rsp + 336]
+	xor r8, [rsp + 224]
 	mov r12, r8
 ; v29 = v60 ^ v29
 %line 326+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 864]
-	xor r8, [rsp + 640]
-	mov r10, r8
+	mov r8, [rsp + 104]
+	xor r8, [rsp + 232]
 ; v39 = v11 ^ v39
 %line 327+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 176]
+	xor r10, [rsp + 128]
 ; v41 = v9 ^ v41
 %line 328+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 648]
+	xor r11, [rsp + 240]
 ; v43 = v7 ^ v43
 %line 329+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 656]
-	mov [rsp + 3360], rax
+	xor rsi, [rsp + 248]
 ; v45 = v4 ^ v45
 %line 330+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 664]
+	xor rdi, [rsp + 256]
 ; v47 = v2 ^ v47
 %line 331+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 672]
+	xor rax, [rsp + 264]
 ; v49 = v15 ^ v49
 %line 332+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 688]
+	xor rcx, [rsp + 136]
 ; v41 = v41 ^ v40
 %line 333+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 736]
+	xor r11, [rsp + 304]
 ; v39 = v39 ^ v40
 %line 334+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 736]
+	xor r10, [rsp + 304]
 ; v29 = v29 ^ v40
 %line 335+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 736]
+	xor r8, [rsp + 304]
 ; v40 = v27 ^ v40
 %line 336+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r12
-	xor r8, [rsp + 736]
-	mov rax, r8
+	xor r12, [rsp + 304]
 ; v39 = v39 ^ v44
 %line 337+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 728]
+	xor r10, [rsp + 296]
 ; v13 = v13 ^ v44
 %line 338+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 728]
+	xor r9, [rsp + 296]
 ; v40 = v40 ^ v44
 %line 339+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 728]
+	xor r12, [rsp + 296]
 ; v44 = v33 ^ v44
 %line 340+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 968]
-	xor r8, [rsp + 728]
-	mov r12, r8
+	xor rbp, [rsp + 296]
 ; v13 = v13 ^ v42
 %line 341+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 720]
+	xor r9, [rsp + 288]
 ; v29 = v29 ^ v42
 %line 342+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 720]
+	xor r8, [rsp + 288]
 ; v44 = v44 ^ v42
 %line 343+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 720]
+	xor rbp, [rsp + 288]
 ; v42 = v31 ^ v42
 %line 344+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 960]
-	xor r8, [rsp + 720]
-	mov r13, r8
+	xor rbx, [rsp + 288]
 ; v29 = v29 ^ v48
 %line 345+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 712]
+	xor r8, [rsp + 280]
 ; v40 = v40 ^ v48
 %line 346+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 712]
+	xor r12, [rsp + 280]
 ; v42 = v42 ^ v48
 %line 347+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 712]
+	xor rbx, [rsp + 280]
 ; v48 = v37 ^ v48
 %line 348+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 952]
-	xor r8, [rsp + 712]
-	mov r14, r8
+	xor rdx, [rsp + 280]
+	mov r13, rdx
 ; v40 = v40 ^ v46
 %line 349+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 704]
+	xor r12, [rsp + 272]
 ; v44 = v44 ^ v46
 %line 350+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 704]
+	xor rbp, [rsp + 272]
 ; v48 = v48 ^ v46
 %line 351+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 704]
+	xor r13, [rsp + 272]
 ; v46 = v35 ^ v46
 %line 352+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 944]
-	xor r8, [rsp + 704]
-	mov r15, r8
+	mov rdx, [rsp + 88]
+	xor rdx, [rsp + 272]
+	mov r14, rdx
 ; v44 = v44 ^ v49
 %line 353+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, rdx
+	xor rbp, rcx
 ; v42 = v42 ^ v49
 %line 354+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rdx
+	xor rbx, rcx
 ; v46 = v46 ^ v49
 %line 355+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rdx
+	xor r14, rcx
 ; v49 = v38 ^ v49
 %line 356+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 568]
-	mov [rsp + 288], r8
-	xor r8, rdx
-	mov [rsp + 288], r8
-	mov [rsp + 3368], r8
+	mov rdx, [rsp + 184]
+	xor rdx, rcx
 ; v42 = v42 ^ v47
 %line 357+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rbp
+	xor rbx, rax
 ; v48 = v48 ^ v47
 %line 358+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rbp
+	xor r13, rax
 ; v49 = v49 ^ v47
 %line 359+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3368]
-	xor r8, rbp
-	mov [rsp + 3368], r8
+	xor rdx, rax
 ; v47 = v36 ^ v47
 %line 360+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, [rsp + 544]
-	mov [rsp + 296], rdx
-	xor rdx, rbp
-	mov [rsp + 296], rdx
+	mov rcx, [rsp + 176]
+	xor rcx, rax
 ; v48 = v48 ^ v45
 %line 361+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rcx
+	xor r13, rdi
 ; v46 = v46 ^ v45
 %line 362+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rcx
+	xor r14, rdi
 ; v47 = v47 ^ v45
 %line 363+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, rcx
+	xor rcx, rdi
 ; v45 = v34 ^ v45
 %line 364+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 528]
-	mov [rsp + 304], rbp
-	xor rbp, rcx
-	mov [rsp + 304], rbp
+	mov rax, [rsp + 168]
+	xor rax, rdi
 ; v46 = v46 ^ v43
 %line 365+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 3360]
+	xor r14, rsi
 ; v49 = v49 ^ v43
 %line 366+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3368]
-	xor r8, [rsp + 3360]
-	mov [rsp + 3368], r8
+	xor rdx, rsi
 ; v45 = v45 ^ v43
 %line 367+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 3360]
+	xor rax, rsi
 ; v43 = v32 ^ v43
 %line 368+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 520]
-	mov [rsp + 312], rcx
-	xor rcx, [rsp + 3360]
-	mov [rsp + 312], rcx
+	mov rdi, [rsp + 160]
+	xor rdi, rsi
 ; v49 = v49 ^ v41
 %line 369+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r11
-	mov [rsp + 3368], r8
+	xor rdx, r11
 ; v47 = v47 ^ v41
 %line 370+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r11
+	xor rcx, r11
 ; v43 = v43 ^ v41
 %line 371+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r11
+	xor rdi, r11
 ; v41 = v30 ^ v41
 %line 372+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 512]
-	mov [rsp + 320], r8
-	xor r8, r11
-	mov [rsp + 320], r8
-	mov r11, r8
+	mov rsi, [rsp + 152]
+	xor rsi, r11
 ; v47 = v47 ^ v39
 %line 373+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, rbx
+	xor rcx, r10
 ; v45 = v45 ^ v39
 %line 374+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rbx
+	xor rax, r10
 ; v41 = v41 ^ v39
 %line 375+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rbx
+	xor rsi, r10
 ; v39 = v28 ^ v39
 %line 376+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 504]
-	mov [rsp + 328], r8
-	xor r8, rbx
-	mov [rsp + 328], r8
-	mov rbx, r8
+	mov r11, [rsp + 144]
+	xor r11, r10
 ; v45 = v45 ^ v13
 %line 377+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r9
+	xor rax, r9
 ; v43 = v43 ^ v13
 %line 378+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r9
+	xor rdi, r9
 ; v39 = v39 ^ v13
 %line 379+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
+	xor r11, r9
 ; v13 = v26 ^ v13
 %line 380+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 144]
-	mov [rsp + 336], r8
-	xor r8, r9
-	mov [rsp + 336], r8
-	mov [rsp + 976], r8
+	mov r10, [rsp + 120]
+	xor r10, r9
 ; v13 = v13 ^ v40
 %line 381+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 976]
-	xor r8, rax
-	mov [rsp + 976], r8
+	xor r10, r12
 ; v26 = v46 ^ v40
 %line 382+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r15
-	xor r8, rax
-	mov [rsp + 984], r8
+	mov r9, r14
+	xor r9, r12
+	mov r15, r9
 ; v26 = v26 ^ v29
 %line 383+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 984]
-	xor r8, r10
-	mov [rsp + 984], r8
+	xor r15, r8
 ; v39 = v39 ^ v46
 %line 384+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r15
+	xor r11, r14
 ; v28 = v48 ^ v40
 %line 385+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r14
-	xor r8, rax
-	mov [rsp + 992], r8
+	mov r9, r13
+	xor r9, r12
 ; v28 = v28 ^ v29
 %line 386+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 992]
-	xor r8, r10
-	mov [rsp + 992], r8
+	xor r9, r8
+	mov [rsp + 88], r9
 ; v41 = v41 ^ v46
 %line 387+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r15
+	xor rsi, r14
 ; v41 = v41 ^ v48
 %line 388+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r14
+	xor rsi, r13
 ; v41 = v41 ^ v40
 %line 389+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rax
+	xor rsi, r12
 ; v41 = v41 ^ v29
 %line 390+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r10
+	xor rsi, r8
 ; v46 = v46 ^ v42
 %line 391+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r13
+	xor r14, rbx
 ; v43 = v43 ^ v48
 %line 392+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r14
+	xor rdi, r13
 ; v43 = v43 ^ v42
 %line 393+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r13
+	xor rdi, rbx
 ; v43 = v43 ^ v29
 %line 394+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r10
+	xor rdi, r8
 ; v48 = v48 ^ v44
 %line 395+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r12
+	xor r13, rbp
 ; v45 = v45 ^ v42
 %line 396+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r13
+	xor rax, rbx
 ; v45 = v45 ^ v44
 %line 397+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r12
+	xor rax, rbp
 ; v42 = v42 ^ v40
 %line 398+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rax
+	xor rbx, r12
 ; v47 = v47 ^ v44
 %line 399+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r12
+	xor rcx, rbp
 ; v47 = v47 ^ v40
 %line 400+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, rax
+	xor rcx, r12
 ; v44 = v44 ^ v29
 %line 401+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r10
+	xor rbp, r8
 ; v40 = v49 ^ v40
 %line 402+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3368]
-	xor r8, rax
+	xor rdx, r12
 ; v29 = v40 ^ v29
 %line 403+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r10
-	mov [rsp + 1000], r8
+	xor rdx, r8
+	mov [rsp + 104], rdx
 ; v40 = v13 & v0
 %line 404+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 976]
-	and r8, [rsp + 8]
-	mov [rsp + 1008], r8
+	mov r8, r10
+	and r8, [rsp + 0]
+	mov [rsp + 120], r8
 ; v49 = v13 & v6
 %line 405+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 976]
-	and r8, [rsp + 40]
+	mov r8, r10
+	and r8, [rsp + 32]
 ; v30 = v26 & v0
 %line 406+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 984]
-	and r9, [rsp + 8]
+	mov r9, r15
+	and r9, [rsp + 0]
 ; v30 = v49 ^ v30
 %line 407+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r9
-	mov [rsp + 1016], r8
+	mov [rsp + 128], r8
 ; v49 = v13 & v10
 %line 408+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 976]
-	and r8, [rsp + 56]
+	mov r8, r10
+	and r8, [rsp + 48]
 ; v32 = v26 & v6
 %line 409+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 984]
-	and r9, [rsp + 40]
+	mov r9, r15
+	and r9, [rsp + 32]
 ; v34 = v39 & v0
 %line 410+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, rbx
-	and r10, [rsp + 8]
+	mov rdx, r11
+	and rdx, [rsp + 0]
 ; v32 = v49 ^ v32
 %line 411+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r9
 ; v34 = v32 ^ v34
 %line 412+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r10
-	mov [rsp + 1024], r8
+	xor r8, rdx
+	mov [rsp + 136], r8
 ; v32 = v13 & v14
 %line 413+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 976]
-	and r8, [rsp + 80]
+	mov r8, r10
+	and r8, [rsp + 64]
 ; v49 = v26 & v10
 %line 414+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 984]
-	and r9, [rsp + 56]
+	mov r9, r15
+	and r9, [rsp + 48]
 ; v36 = v39 & v6
 %line 415+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, rbx
-	and r10, [rsp + 40]
+	mov rdx, r11
+	and rdx, [rsp + 32]
 ; v38 = v28 & v0
 %line 416+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, [rsp + 992]
-	and rax, [rsp + 8]
+	mov r12, [rsp + 88]
+	and r12, [rsp + 0]
 ; v49 = v32 ^ v49
 %line 417+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r9
 ; v36 = v49 ^ v36
 %line 418+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r10
+	xor r8, rdx
 ; v38 = v36 ^ v38
 %line 419+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rax
-	mov [rsp + 1032], r8
+	xor r8, r12
+	mov [rsp + 144], r8
 ; v36 = v13 & v18
 %line 420+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 976]
-	and r10, [rsp + 104]
+	mov rdx, r10
+	and rdx, [rsp + 80]
 ; v49 = v26 & v14
 %line 421+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 984]
-	and r8, [rsp + 80]
-	mov [rsp + 1040], r8
+	mov r8, r15
+	and r8, [rsp + 64]
+	mov [rsp + 152], r8
 ; v32 = v39 & v10
 %line 422+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 56]
+	mov r8, r11
+	and r8, [rsp + 48]
 ; v35 = v28 & v6
 %line 423+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 992]
-	and r9, [rsp + 40]
+	mov r9, [rsp + 88]
+	and r9, [rsp + 32]
 ; v37 = v41 & v0
 %line 424+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, r11
-	and rax, [rsp + 8]
+	mov r12, rsi
+	and r12, [rsp + 0]
 ; v49 = v36 ^ v49
 %line 425+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 1040]
+	xor rdx, [rsp + 152]
 ; v32 = v49 ^ v32
 %line 426+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r8
+	xor rdx, r8
 ; v35 = v32 ^ v35
 %line 427+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r9
+	xor rdx, r9
 ; v37 = v35 ^ v37
 %line 428+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rax
-	mov [rsp + 1048], r10
+	xor rdx, r12
+	mov [rsp + 152], rdx
 ; v35 = v13 & v21
 %line 429+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 976]
-	and r9, [rsp + 120]
+	mov r9, r10
+	and r9, [rsp + 96]
 ; v32 = v26 & v18
 %line 430+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 984]
-	and r8, [rsp + 104]
-	mov [rsp + 1056], r8
+	mov r8, r15
+	and r8, [rsp + 80]
+	mov [rsp + 160], r8
 ; v49 = v39 & v14
 %line 431+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 80]
-	mov [rsp + 1064], r8
+	mov r8, r11
+	and r8, [rsp + 64]
+	mov [rsp + 168], r8
 ; v36 = v28 & v10
 %line 432+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 992]
-	and r8, [rsp + 56]
+	mov r8, [rsp + 88]
+	and r8, [rsp + 48]
 ; v31 = v41 & v6
 %line 433+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, r11
-	and r10, [rsp + 40]
+	mov rdx, rsi
+	and rdx, [rsp + 32]
 ; v33 = v46 & v0
 %line 434+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, r15
-	and rax, [rsp + 8]
+	mov r12, r14
+	and r12, [rsp + 0]
 ; v32 = v35 ^ v32
 %line 435+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1056]
+	xor r9, [rsp + 160]
 ; v49 = v32 ^ v49
 %line 436+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1064]
+	xor r9, [rsp + 168]
 ; v36 = v49 ^ v36
 %line 437+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r9, r8
 ; v31 = v36 ^ v31
 %line 438+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r10
+	xor r9, rdx
 ; v33 = v31 ^ v33
 %line 439+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rax
-	mov [rsp + 1072], r9
+	xor r9, r12
+	mov [rsp + 160], r9
 ; v31 = v13 & v24
 %line 440+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 976]
-	and r9, [rsp + 136]
+	mov r9, r10
+	and r9, [rsp + 112]
 ; v36 = v26 & v21
 %line 441+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 984]
-	and r8, [rsp + 120]
-	mov [rsp + 1080], r8
+	mov r8, r15
+	and r8, [rsp + 96]
+	mov [rsp + 168], r8
 ; v49 = v39 & v18
 %line 442+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 104]
-	mov [rsp + 1088], r8
+	mov r8, r11
+	and r8, [rsp + 80]
+	mov [rsp + 176], r8
 ; v32 = v28 & v14
 %line 443+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 992]
-	and r8, [rsp + 80]
-	mov [rsp + 1096], r8
+	mov r8, [rsp + 88]
+	and r8, [rsp + 64]
+	mov [rsp + 184], r8
 ; v35 = v41 & v10
 %line 444+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 56]
+	mov r8, rsi
+	and r8, [rsp + 48]
 ; v27 = v46 & v6
 %line 445+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, r15
-	and r10, [rsp + 40]
+	mov rdx, r14
+	and rdx, [rsp + 32]
 ; v15 = v43 & v0
 %line 446+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, rcx
-	and rax, [rsp + 8]
+	mov r12, rdi
+	and r12, [rsp + 0]
 ; v36 = v31 ^ v36
 %line 447+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1080]
+	xor r9, [rsp + 168]
 ; v49 = v36 ^ v49
 %line 448+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1088]
+	xor r9, [rsp + 176]
 ; v32 = v49 ^ v32
 %line 449+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1096]
+	xor r9, [rsp + 184]
 ; v35 = v32 ^ v35
 %line 450+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r9, r8
 ; v27 = v35 ^ v27
 %line 451+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r10
+	xor r9, rdx
 ; v15 = v27 ^ v15
 %line 452+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rax
-	mov [rsp + 1104], r9
+	xor r9, r12
+	mov [rsp + 168], r9
 ; v27 = v26 & v24
 %line 453+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 984]
-	and r9, [rsp + 136]
+	mov r9, r15
+	and r9, [rsp + 112]
 ; v35 = v39 & v21
 %line 454+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 120]
-	mov [rsp + 1112], r8
+	mov r8, r11
+	and r8, [rsp + 96]
+	mov [rsp + 176], r8
 ; v32 = v28 & v18
 %line 455+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 992]
-	and r8, [rsp + 104]
-	mov [rsp + 1120], r8
+	mov r8, [rsp + 88]
+	and r8, [rsp + 80]
+	mov [rsp + 184], r8
 ; v49 = v41 & v14
 %line 456+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 80]
+	mov r8, rsi
+	and r8, [rsp + 64]
 ; v36 = v46 & v10
 %line 457+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, r15
-	and r10, [rsp + 56]
+	mov rdx, r14
+	and rdx, [rsp + 48]
 ; v31 = v43 & v6
 %line 458+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, rcx
-	and rax, [rsp + 40]
+	mov r12, rdi
+	and r12, [rsp + 32]
 ; v35 = v27 ^ v35
 %line 459+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1112]
+	xor r9, [rsp + 176]
 ; v32 = v35 ^ v32
 %line 460+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1120]
+	xor r9, [rsp + 184]
 ; v49 = v32 ^ v49
 %line 461+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r9, r8
 ; v36 = v49 ^ v36
 %line 462+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r10
+	xor r9, rdx
 ; v31 = v36 ^ v31
 %line 463+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rax
-	mov [rsp + 1128], r9
+	xor r9, r12
+	mov [rsp + 176], r9
 ; v36 = v39 & v24
 %line 464+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, rbx
-	and r10, [rsp + 136]
+	mov rdx, r11
+	and rdx, [rsp + 112]
 ; v49 = v28 & v21
 %line 465+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 992]
-	and r8, [rsp + 120]
-	mov [rsp + 1136], r8
+	mov r8, [rsp + 88]
+	and r8, [rsp + 96]
+	mov [rsp + 184], r8
 ; v32 = v41 & v18
 %line 466+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 104]
+	mov r8, rsi
+	and r8, [rsp + 80]
 ; v35 = v46 & v14
 %line 467+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r15
-	and r9, [rsp + 80]
+	mov r9, r14
+	and r9, [rsp + 64]
 ; v27 = v43 & v10
 %line 468+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, rcx
-	and rax, [rsp + 56]
+	mov r12, rdi
+	and r12, [rsp + 48]
 ; v49 = v36 ^ v49
 %line 469+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 1136]
+	xor rdx, [rsp + 184]
 ; v32 = v49 ^ v32
 %line 470+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r8
+	xor rdx, r8
 ; v35 = v32 ^ v35
 %line 471+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r9
+	xor rdx, r9
 ; v27 = v35 ^ v27
 %line 472+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rax
-	mov [rsp + 1144], r10
+	xor rdx, r12
+	mov [rsp + 184], rdx
 ; v35 = v28 & v24
 %line 473+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 992]
-	and r8, [rsp + 136]
+	mov r8, [rsp + 88]
+	and r8, [rsp + 112]
 ; v32 = v41 & v21
 %line 474+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r11
-	and r9, [rsp + 120]
+	mov r9, rsi
+	and r9, [rsp + 96]
 ; v49 = v46 & v18
 %line 475+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, r15
-	and r10, [rsp + 104]
+	mov rdx, r14
+	and rdx, [rsp + 80]
 ; v36 = v43 & v14
 %line 476+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, rcx
-	and rax, [rsp + 80]
+	mov r12, rdi
+	and r12, [rsp + 64]
 ; v32 = v35 ^ v32
 %line 477+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r9
 ; v49 = v32 ^ v49
 %line 478+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r10
+	xor r8, rdx
 ; v36 = v49 ^ v36
 %line 479+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rax
-	mov [rsp + 1152], r8
+	xor r8, r12
+	mov [rsp + 192], r8
 ; v49 = v41 & v24
 %line 480+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 136]
+	mov r8, rsi
+	and r8, [rsp + 112]
 ; v32 = v46 & v21
 %line 481+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r15
-	and r9, [rsp + 120]
+	mov r9, r14
+	and r9, [rsp + 96]
 ; v35 = v43 & v18
 %line 482+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, rcx
-	and r10, [rsp + 104]
+	mov rdx, rdi
+	and rdx, [rsp + 80]
 ; v32 = v49 ^ v32
 %line 483+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r9
 ; v35 = v32 ^ v35
 %line 484+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r10
-	mov [rsp + 1160], r8
+	xor r8, rdx
+	mov [rsp + 200], r8
 ; v32 = v46 & v24
 %line 485+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r15
-	and r8, [rsp + 136]
+	mov r8, r14
+	and r8, [rsp + 112]
 ; v49 = v43 & v21
 %line 486+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rcx
-	and r9, [rsp + 120]
+	mov r9, rdi
+	and r9, [rsp + 96]
 ; v49 = v32 ^ v49
 %line 487+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r9
-	mov [rsp + 1168], r8
+	mov [rsp + 208], r8
 ; v32 = v43 & v24
 %line 488+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 136]
-	mov [rsp + 1176], r8
+	mov r8, rdi
+	and r8, [rsp + 112]
+	mov [rsp + 216], r8
 ; v2 = v48 & v3
 %line 489+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 24]
-	mov [rsp + 1184], r8
+	mov r8, r13
+	and r8, [rsp + 16]
+	mov [rsp + 224], r8
 ; v4 = v48 & v8
 %line 490+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 48]
+	mov r8, r13
+	and r8, [rsp + 40]
 ; v7 = v45 & v3
 %line 491+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbp
-	and r9, [rsp + 24]
+	mov r9, rax
+	and r9, [rsp + 16]
 ; v7 = v4 ^ v7
 %line 492+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r9
-	mov [rsp + 1192], r8
+	mov [rsp + 232], r8
 ; v4 = v48 & v12
 %line 493+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 64]
+	mov r8, r13
+	and r8, [rsp + 56]
 ; v9 = v45 & v8
 %line 494+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbp
-	and r9, [rsp + 48]
+	mov r9, rax
+	and r9, [rsp + 40]
 ; v11 = v42 & v3
 %line 495+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, r13
-	and r10, [rsp + 24]
+	mov rdx, rbx
+	and rdx, [rsp + 16]
 ; v9 = v4 ^ v9
 %line 496+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r9
 ; v11 = v9 ^ v11
 %line 497+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r10
-	mov [rsp + 1200], r8
+	xor r8, rdx
+	mov [rsp + 240], r8
 ; v9 = v48 & v16
 %line 498+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 88]
+	mov r8, r13
+	and r8, [rsp + 72]
 ; v4 = v45 & v12
 %line 499+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbp
-	and r9, [rsp + 64]
+	mov r9, rax
+	and r9, [rsp + 56]
 ; v60 = v42 & v8
 %line 500+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, r13
-	and r10, [rsp + 48]
+	mov rdx, rbx
+	and rdx, [rsp + 40]
 ; v58 = v47 & v3
 %line 501+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, rdx
-	and rax, [rsp + 24]
+	mov r12, rcx
+	and r12, [rsp + 16]
 ; v4 = v9 ^ v4
 %line 502+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r9
 ; v60 = v4 ^ v60
 %line 503+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r10
+	xor r8, rdx
 ; v58 = v60 ^ v58
 %line 504+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rax
-	mov [rsp + 1208], r8
+	xor r8, r12
+	mov [rsp + 248], r8
 ; v60 = v48 & v1
 %line 505+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, r14
-	and r10, [rsp + 16]
+	mov rdx, r13
+	and rdx, [rsp + 8]
 ; v4 = v45 & v16
 %line 506+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, [rsp + 88]
-	mov [rsp + 1216], r8
+	mov r8, rax
+	and r8, [rsp + 72]
+	mov [rsp + 256], r8
 ; v9 = v42 & v12
 %line 507+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r13
-	and r8, [rsp + 64]
+	mov r8, rbx
+	and r8, [rsp + 56]
 ; v56 = v47 & v8
 %line 508+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdx
-	and r9, [rsp + 48]
+	mov r9, rcx
+	and r9, [rsp + 40]
 ; v54 = v44 & v3
 %line 509+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, r12
-	and rax, [rsp + 24]
+	mov r12, rbp
+	and r12, [rsp + 16]
 ; v4 = v60 ^ v4
 %line 510+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 1216]
+	xor rdx, [rsp + 256]
 ; v9 = v4 ^ v9
 %line 511+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r8
+	xor rdx, r8
 ; v56 = v9 ^ v56
 %line 512+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r9
+	xor rdx, r9
 ; v54 = v56 ^ v54
 %line 513+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rax
-	mov [rsp + 1224], r10
+	xor rdx, r12
+	mov [rsp + 256], rdx
 ; v56 = v48 & v5
 %line 514+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r14
-	and r9, [rsp + 32]
+	mov r9, r13
+	and r9, [rsp + 24]
 ; v9 = v45 & v1
 %line 515+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, [rsp + 16]
-	mov [rsp + 1232], r8
+	mov r8, rax
+	and r8, [rsp + 8]
+	mov [rsp + 264], r8
 ; v4 = v42 & v16
 %line 516+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r13
-	and r8, [rsp + 88]
-	mov [rsp + 1240], r8
+	mov r8, rbx
+	and r8, [rsp + 72]
+	mov [rsp + 272], r8
 ; v60 = v47 & v12
 %line 517+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, [rsp + 64]
+	mov r8, rcx
+	and r8, [rsp + 56]
 ; v52 = v44 & v8
 %line 518+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, r12
-	and r10, [rsp + 48]
+	mov rdx, rbp
+	and rdx, [rsp + 40]
 ; v50 = v29 & v3
 %line 519+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, [rsp + 1000]
-	and rax, [rsp + 24]
+	mov r12, [rsp + 104]
+	and r12, [rsp + 16]
 ; v9 = v56 ^ v9
 %line 520+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1232]
+	xor r9, [rsp + 264]
 ; v4 = v9 ^ v4
 %line 521+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1240]
+	xor r9, [rsp + 272]
 ; v60 = v4 ^ v60
 %line 522+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r9, r8
 ; v52 = v60 ^ v52
 %line 523+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r10
+	xor r9, rdx
 ; v50 = v52 ^ v50
 %line 524+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rax
-	mov [rsp + 1248], r9
+	xor r9, r12
+	mov [rsp + 264], r9
 ; v52 = v45 & v5
 %line 525+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, rbp
-	and r10, [rsp + 32]
+	mov rdx, rax
+	and rdx, [rsp + 24]
 ; v60 = v42 & v1
 %line 526+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r13
-	and r8, [rsp + 16]
-	mov [rsp + 1256], r8
+	mov r8, rbx
+	and r8, [rsp + 8]
+	mov [rsp + 272], r8
 ; v4 = v47 & v16
 %line 527+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, [rsp + 88]
+	mov r8, rcx
+	and r8, [rsp + 72]
 ; v9 = v44 & v12
 %line 528+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r12
-	and r9, [rsp + 64]
+	mov r9, rbp
+	and r9, [rsp + 56]
 ; v56 = v29 & v8
 %line 529+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, [rsp + 1000]
-	and rax, [rsp + 48]
+	mov r12, [rsp + 104]
+	and r12, [rsp + 40]
 ; v60 = v52 ^ v60
 %line 530+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 1256]
+	xor rdx, [rsp + 272]
 ; v4 = v60 ^ v4
 %line 531+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r8
+	xor rdx, r8
 ; v9 = v4 ^ v9
 %line 532+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r9
+	xor rdx, r9
 ; v56 = v9 ^ v56
 %line 533+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rax
-	mov [rsp + 1264], r10
+	xor rdx, r12
+	mov [rsp + 272], rdx
 ; v9 = v42 & v5
 %line 534+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r13
-	and r8, [rsp + 32]
+	mov r8, rbx
+	and r8, [rsp + 24]
 ; v4 = v47 & v1
 %line 535+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdx
-	and r9, [rsp + 16]
+	mov r9, rcx
+	and r9, [rsp + 8]
 ; v60 = v44 & v16
 %line 536+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, r12
-	and r10, [rsp + 88]
+	mov rdx, rbp
+	and rdx, [rsp + 72]
 ; v52 = v29 & v12
 %line 537+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, [rsp + 1000]
-	and rax, [rsp + 64]
+	mov r12, [rsp + 104]
+	and r12, [rsp + 56]
 ; v4 = v9 ^ v4
 %line 538+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r9
 ; v60 = v4 ^ v60
 %line 539+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r10
+	xor r8, rdx
 ; v52 = v60 ^ v52
 %line 540+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rax
-	mov [rsp + 1272], r8
+	xor r8, r12
+	mov [rsp + 280], r8
 ; v60 = v47 & v5
 %line 541+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, [rsp + 32]
+	mov r8, rcx
+	and r8, [rsp + 24]
 ; v4 = v44 & v1
 %line 542+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r12
-	and r9, [rsp + 16]
+	mov r9, rbp
+	and r9, [rsp + 8]
 ; v9 = v29 & v16
 %line 543+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 1000]
-	and r10, [rsp + 88]
+	mov rdx, [rsp + 104]
+	and rdx, [rsp + 72]
 ; v4 = v60 ^ v4
 %line 544+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r9
 ; v9 = v4 ^ v9
 %line 545+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r10
-	mov [rsp + 1280], r8
+	xor r8, rdx
+	mov [rsp + 288], r8
 ; v4 = v44 & v5
 %line 546+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r12
-	and r8, [rsp + 32]
+	mov r8, rbp
+	and r8, [rsp + 24]
 ; v60 = v29 & v1
 %line 547+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1000]
-	and r9, [rsp + 16]
+	mov r9, [rsp + 104]
+	and r9, [rsp + 8]
 ; v60 = v4 ^ v60
 %line 548+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r8, r9
-	mov [rsp + 1288], r8
+	mov [rsp + 296], r8
 ; v4 = v29 & v5
 %line 549+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1000]
-	and r8, [rsp + 32]
-	mov [rsp + 1296], r8
+	mov r8, [rsp + 104]
+	and r8, [rsp + 24]
+	mov [rsp + 304], r8
 ; v48 = v13 ^ v48
 %line 550+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 976]
-	xor r8, r14
-	mov r9, r8
+	xor r10, r13
 ; v45 = v26 ^ v45
 %line 551+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 984]
-	xor r8, rbp
-	mov r10, r8
+	xor r15, rax
 ; v42 = v39 ^ v42
 %line 552+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r13
+	xor r11, rbx
 ; v47 = v28 ^ v47
 %line 553+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 992]
-	xor r8, rdx
-	mov rax, r8
+	mov r8, [rsp + 88]
+	xor r8, rcx
+	mov r9, r8
 ; v44 = v41 ^ v44
 %line 554+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r12
+	xor rsi, rbp
 ; v29 = v46 ^ v29
 %line 555+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 1000]
+	xor r14, [rsp + 104]
 ; v3 = v0 ^ v3
 %line 556+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, [rsp + 8]
-	xor rdx, [rsp + 24]
+	mov r8, [rsp + 0]
+	xor r8, [rsp + 16]
+	mov rax, r8
 ; v8 = v6 ^ v8
 %line 557+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 40]
-	xor r8, [rsp + 48]
-	mov rbp, r8
+	mov r8, [rsp + 32]
+	xor r8, [rsp + 40]
+	mov rcx, r8
 ; v12 = v10 ^ v12
 %line 558+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 56]
-	xor r8, [rsp + 64]
-	mov r12, r8
+	mov r8, [rsp + 48]
+	xor r8, [rsp + 56]
+	mov rdx, r8
 ; v16 = v14 ^ v16
 %line 559+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 80]
-	xor r8, [rsp + 88]
-	mov r13, r8
+	mov r8, [rsp + 64]
+	xor r8, [rsp + 72]
+	mov rbx, r8
 ; v1 = v18 ^ v1
 %line 560+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 104]
-	xor r8, [rsp + 16]
-	mov r14, r8
+	mov r8, [rsp + 80]
+	xor r8, [rsp + 8]
+	mov rbp, r8
 ; v5 = v21 ^ v5
 %line 561+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 120]
-	xor r8, [rsp + 32]
-	mov [rsp + 1304], r8
+	mov r8, [rsp + 96]
+	xor r8, [rsp + 24]
+	mov r12, r8
 ; v21 = v48 & v3
 %line 562+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, rdx
-	mov [rsp + 1312], r8
+	mov r8, r10
+	and r8, rax
+	mov [rsp + 0], r8
 ; v18 = v48 & v8
 %line 563+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, rbp
-	mov [rsp + 1320], r8
+	mov r8, r10
+	and r8, rcx
 ; v14 = v45 & v3
 %line 564+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, rdx
-	mov [rsp + 1328], r8
+	mov r13, r15
+	and r13, rax
 ; v14 = v18 ^ v14
 %line 565+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1320]
-	xor r8, [rsp + 1328]
-	mov [rsp + 1336], r8
+	xor r8, r13
+	mov [rsp + 8], r8
 ; v18 = v48 & v12
 %line 566+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, r12
-	mov [rsp + 1344], r8
+	mov r13, r10
+	and r13, rdx
 ; v10 = v45 & v8
 %line 567+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, rbp
-	mov [rsp + 1352], r8
+	mov r8, r15
+	and r8, rcx
+	mov [rsp + 16], r8
 ; v6 = v42 & v3
 %line 568+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, rdx
-	mov [rsp + 1360], r8
+	mov r8, r11
+	and r8, rax
 ; v10 = v18 ^ v10
 %line 569+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1344]
-	xor r8, [rsp + 1352]
+	xor r13, [rsp + 16]
 ; v6 = v10 ^ v6
 %line 570+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1360]
-	mov [rsp + 1368], r8
+	xor r13, r8
+	mov [rsp + 16], r13
 ; v10 = v48 & v16
 %line 571+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, r13
-	mov [rsp + 1376], r8
+	mov r13, r10
+	and r13, rbx
 ; v18 = v45 & v12
 %line 572+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, r12
-	mov [rsp + 1384], r8
+	mov r8, r15
+	and r8, rdx
+	mov [rsp + 24], r8
 ; v0 = v42 & v8
 %line 573+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, rbp
-	mov [rsp + 1392], r8
+	mov r8, r11
+	and r8, rcx
+	mov [rsp + 32], r8
 ; v46 = v47 & v3
 %line 574+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, rdx
-	mov [rsp + 1400], r8
+	mov r8, r9
+	and r8, rax
 ; v18 = v10 ^ v18
 %line 575+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1376]
-	xor r8, [rsp + 1384]
+	xor r13, [rsp + 24]
 ; v0 = v18 ^ v0
 %line 576+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1392]
+	xor r13, [rsp + 32]
 ; v46 = v0 ^ v46
 %line 577+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1400]
-	mov [rsp + 1408], r8
+	xor r13, r8
+	mov [rsp + 24], r13
 ; v0 = v48 & v1
 %line 578+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, r14
-	mov [rsp + 1416], r8
+	mov r13, r10
+	and r13, rbp
 ; v18 = v45 & v16
 %line 579+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, r13
-	mov [rsp + 1424], r8
+	mov r8, r15
+	and r8, rbx
+	mov [rsp + 32], r8
 ; v10 = v42 & v12
 %line 580+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, r12
-	mov [rsp + 1432], r8
+	mov r8, r11
+	and r8, rdx
+	mov [rsp + 40], r8
 ; v41 = v47 & v8
 %line 581+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, rbp
-	mov [rsp + 1440], r8
+	mov r8, r9
+	and r8, rcx
+	mov [rsp + 48], r8
 ; v28 = v44 & v3
 %line 582+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, rdx
-	mov [rsp + 1448], r8
+	mov r8, rsi
+	and r8, rax
 ; v18 = v0 ^ v18
 %line 583+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1416]
-	xor r8, [rsp + 1424]
+	xor r13, [rsp + 32]
 ; v10 = v18 ^ v10
 %line 584+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1432]
+	xor r13, [rsp + 40]
 ; v41 = v10 ^ v41
 %line 585+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1440]
+	xor r13, [rsp + 48]
 ; v28 = v41 ^ v28
 %line 586+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1448]
-	mov [rsp + 1456], r8
+	xor r13, r8
+	mov [rsp + 32], r13
 ; v41 = v48 & v5
 %line 587+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, [rsp + 1304]
-	mov [rsp + 1464], r8
+	mov r13, r10
+	and r13, r12
 ; v10 = v45 & v1
 %line 588+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, r14
-	mov [rsp + 1472], r8
+	mov r8, r15
+	and r8, rbp
+	mov [rsp + 40], r8
 ; v18 = v42 & v16
 %line 589+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, r13
-	mov [rsp + 1480], r8
+	mov r8, r11
+	and r8, rbx
+	mov [rsp + 48], r8
 ; v0 = v47 & v12
 %line 590+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r12
-	mov [rsp + 1488], r8
+	mov r8, r9
+	and r8, rdx
+	mov [rsp + 56], r8
 ; v39 = v44 & v8
 %line 591+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, rbp
-	mov [rsp + 1496], r8
+	mov r8, rsi
+	and r8, rcx
+	mov [rsp + 64], r8
 ; v26 = v29 & v3
 %line 592+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r15
-	and r8, rdx
-	mov [rsp + 1504], r8
+	mov r8, r14
+	and r8, rax
 ; v10 = v41 ^ v10
 %line 593+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1464]
-	xor r8, [rsp + 1472]
+	xor r13, [rsp + 40]
 ; v18 = v10 ^ v18
 %line 594+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1480]
+	xor r13, [rsp + 48]
 ; v0 = v18 ^ v0
 %line 595+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1488]
+	xor r13, [rsp + 56]
 ; v39 = v0 ^ v39
 %line 596+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1496]
+	xor r13, [rsp + 64]
 ; v26 = v39 ^ v26
 %line 597+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1504]
-	mov [rsp + 1512], r8
+	xor r13, r8
+	mov [rsp + 40], r13
 ; v48 = v48 & v24
 %line 598+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r9, [rsp + 136]
+	and r10, [rsp + 112]
 ; v39 = v45 & v5
 %line 599+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, [rsp + 1304]
-	mov [rsp + 1520], r8
+	mov r8, r15
+	and r8, r12
+	mov [rsp + 48], r8
 ; v0 = v42 & v1
 %line 600+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, r14
-	mov [rsp + 1528], r8
+	mov r8, r11
+	and r8, rbp
+	mov [rsp + 56], r8
 ; v18 = v47 & v16
 %line 601+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r13
-	mov [rsp + 1536], r8
+	mov r8, r9
+	and r8, rbx
+	mov [rsp + 64], r8
 ; v10 = v44 & v12
 %line 602+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, r12
-	mov [rsp + 1544], r8
+	mov r8, rsi
+	and r8, rdx
+	mov [rsp + 72], r8
 ; v41 = v29 & v8
 %line 603+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r15
-	and r8, rbp
-	mov [rsp + 1552], r8
+	mov r13, r14
+	and r13, rcx
 ; v3 = v43 & v3
 %line 604+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, rdx
+	mov r8, rdi
+	and r8, rax
 ; v39 = v48 ^ v39
 %line 605+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1520]
+	xor r10, [rsp + 48]
 ; v0 = v39 ^ v0
 %line 606+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1528]
+	xor r10, [rsp + 56]
 ; v18 = v0 ^ v18
 %line 607+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1536]
+	xor r10, [rsp + 64]
 ; v10 = v18 ^ v10
 %line 608+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1544]
+	xor r10, [rsp + 72]
 ; v41 = v10 ^ v41
 %line 609+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1552]
+	xor r10, r13
 ; v3 = v41 ^ v3
 %line 610+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; v45 = v45 & v24
 %line 611+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r10, [rsp + 136]
+	and r15, [rsp + 112]
 ; v41 = v42 & v5
 %line 612+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 1304]
-	mov [rsp + 1560], r8
+	mov r8, r11
+	and r8, r12
+	mov [rsp + 48], r8
 ; v10 = v47 & v1
 %line 613+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r14
-	mov [rsp + 1568], r8
+	mov r8, r9
+	and r8, rbp
+	mov [rsp + 56], r8
 ; v18 = v44 & v16
 %line 614+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, r13
-	mov [rsp + 1576], r8
+	mov r13, rsi
+	and r13, rbx
 ; v0 = v29 & v12
 %line 615+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, r15
-	and rdx, r12
+	mov rax, r14
+	and rax, rdx
 ; v8 = v43 & v8
 %line 616+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, rbp
+	mov r8, rdi
+	and r8, rcx
 ; v41 = v45 ^ v41
 %line 617+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 1560]
+	xor r15, [rsp + 48]
 ; v10 = v41 ^ v10
 %line 618+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 1568]
+	xor r15, [rsp + 56]
 ; v18 = v10 ^ v18
 %line 619+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 1576]
+	xor r15, r13
 ; v0 = v18 ^ v0
 %line 620+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rdx
+	xor r15, rax
 ; v8 = v0 ^ v8
 %line 621+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r8
-	mov rdx, r10
+	xor r15, r8
 ; v42 = v42 & v24
 %line 622+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rbx, [rsp + 136]
+	and r11, [rsp + 112]
 ; v0 = v47 & v5
 %line 623+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 1304]
-	mov [rsp + 1584], r8
+	mov r13, r9
+	and r13, r12
 ; v18 = v44 & v1
 %line 624+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, r11
-	and rbp, r14
+	mov rcx, rsi
+	and rcx, rbp
 ; v10 = v29 & v16
 %line 625+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, r15
-	and r10, r13
+	mov rax, r14
+	and rax, rbx
 ; v12 = v43 & v12
 %line 626+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, r12
+	mov r8, rdi
+	and r8, rdx
 ; v0 = v42 ^ v0
 %line 627+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 1584]
+	xor r11, r13
 ; v18 = v0 ^ v18
 %line 628+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rbp
+	xor r11, rcx
 ; v10 = v18 ^ v10
 %line 629+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r10
+	xor r11, rax
 ; v12 = v10 ^ v12
 %line 630+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r8
+	xor r11, r8
 ; v47 = v47 & v24
 %line 631+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rax, [rsp + 136]
+	and r9, [rsp + 112]
 ; v10 = v44 & v5
 %line 632+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 1304]
+	mov r8, rsi
+	and r8, r12
 ; v18 = v29 & v1
 %line 633+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, r15
-	and r10, r14
+	mov rax, r14
+	and rax, rbp
 ; v16 = v43 & v16
 %line 634+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, rcx
-	and rbp, r13
+	mov rcx, rdi
+	and rcx, rbx
 ; v10 = v47 ^ v10
 %line 635+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r8
+	xor r9, r8
 ; v18 = v10 ^ v18
 %line 636+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r10
+	xor r9, rax
 ; v16 = v18 ^ v16
 %line 637+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rbp
+	xor r9, rcx
 ; v44 = v44 & v24
 %line 638+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r11, [rsp + 136]
+	and rsi, [rsp + 112]
 ; v18 = v29 & v5
 %line 639+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r15
-	and r8, [rsp + 1304]
+	mov r8, r14
+	and r8, r12
 ; v1 = v43 & v1
 %line 640+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, rcx
-	and r10, r14
+	mov rax, rdi
+	and rax, rbp
 ; v18 = v44 ^ v18
 %line 641+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r8
+	xor rsi, r8
 ; v1 = v18 ^ v1
 %line 642+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r10
+	xor rsi, rax
 ; v29 = v29 & v24
 %line 643+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r15, [rsp + 136]
+	and r14, [rsp + 112]
 ; v5 = v43 & v5
 %line 644+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 1304]
+	mov r8, rdi
+	and r8, r12
 ; v5 = v29 ^ v5
 %line 645+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r8
+	xor r14, r8
 ; v24 = v43 & v24
 %line 646+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rcx, [rsp + 136]
+	and rdi, [rsp + 112]
 ; v21 = v21 ^ v40
 %line 647+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1312]
-	xor r8, [rsp + 1008]
-	mov [rsp + 1312], r8
+	mov r8, [rsp + 0]
+	xor r8, [rsp + 120]
 ; v21 = v21 ^ v2
 %line 648+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1184]
-	mov [rsp + 1312], r8
+	xor r8, [rsp + 224]
+	mov [rsp + 0], r8
 ; v14 = v14 ^ v30
 %line 649+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1336]
-	xor r8, [rsp + 1016]
-	mov [rsp + 1336], r8
+	mov r8, [rsp + 8]
+	xor r8, [rsp + 128]
 ; v14 = v14 ^ v7
 %line 650+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1192]
-	mov [rsp + 1336], r8
+	xor r8, [rsp + 232]
+	mov [rsp + 8], r8
 ; v6 = v6 ^ v34
 %line 651+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1368]
-	xor r8, [rsp + 1024]
-	mov [rsp + 1368], r8
+	mov r8, [rsp + 16]
+	xor r8, [rsp + 136]
 ; v6 = v6 ^ v11
 %line 652+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1200]
-	mov [rsp + 1368], r8
+	xor r8, [rsp + 240]
+	mov [rsp + 16], r8
 ; v46 = v46 ^ v38
 %line 653+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1408]
-	xor r8, [rsp + 1032]
-	mov [rsp + 1408], r8
+	mov r8, [rsp + 24]
+	xor r8, [rsp + 144]
 ; v46 = v46 ^ v58
 %line 654+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1208]
-	mov [rsp + 1408], r8
+	xor r8, [rsp + 248]
+	mov [rsp + 24], r8
 ; v28 = v28 ^ v37
 %line 655+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1456]
-	xor r8, [rsp + 1048]
-	mov [rsp + 1456], r8
+	mov r8, [rsp + 32]
+	xor r8, [rsp + 152]
 ; v28 = v28 ^ v54
 %line 656+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1224]
-	mov [rsp + 1456], r8
+	xor r8, [rsp + 256]
+	mov [rsp + 32], r8
 ; v26 = v26 ^ v33
 %line 657+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1512]
-	xor r8, [rsp + 1072]
-	mov [rsp + 1512], r8
+	mov r8, [rsp + 40]
+	xor r8, [rsp + 160]
 ; v26 = v26 ^ v50
 %line 658+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1248]
-	mov [rsp + 1512], r8
+	xor r8, [rsp + 264]
+	mov [rsp + 40], r8
 ; v3 = v3 ^ v15
 %line 659+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1104]
+	xor r10, [rsp + 168]
 ; v3 = v3 ^ v56
 %line 660+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1264]
+	xor r10, [rsp + 272]
 ; v8 = v8 ^ v31
 %line 661+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 1128]
+	xor r15, [rsp + 176]
 ; v8 = v8 ^ v52
 %line 662+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 1272]
+	xor r15, [rsp + 280]
 ; v12 = v12 ^ v27
 %line 663+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 1144]
+	xor r11, [rsp + 184]
 ; v12 = v12 ^ v9
 %line 664+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 1280]
+	xor r11, [rsp + 288]
 ; v16 = v16 ^ v36
 %line 665+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 1152]
+	xor r9, [rsp + 192]
 ; v16 = v16 ^ v60
 %line 666+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 1288]
+	xor r9, [rsp + 296]
 ; v1 = v1 ^ v35
 %line 667+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 1160]
+	xor rsi, [rsp + 200]
 ; v1 = v1 ^ v4
 %line 668+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 1296]
+	xor rsi, [rsp + 304]
 ; v5 = v5 ^ v49
 %line 669+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 1168]
+	xor r14, [rsp + 208]
 ; v24 = v24 ^ v32
 %line 670+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 1176]
+	xor rdi, [rsp + 216]
 ; v31 = v21 ^ v31
 %line 671+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1312]
-	xor r8, [rsp + 1128]
-	mov [rsp + 1592], r8
+	mov r8, [rsp + 0]
+	xor r8, [rsp + 176]
+	mov [rsp + 0], r8
 ; v27 = v14 ^ v27
 %line 672+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1336]
-	xor r8, [rsp + 1144]
-	mov [rsp + 1600], r8
+	mov r8, [rsp + 8]
+	xor r8, [rsp + 184]
+	mov rax, r8
 ; v36 = v6 ^ v36
 %line 673+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1368]
-	xor r8, [rsp + 1152]
-	mov [rsp + 1608], r8
+	mov r8, [rsp + 16]
+	xor r8, [rsp + 192]
+	mov rcx, r8
 ; v35 = v46 ^ v35
 %line 674+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1408]
-	xor r8, [rsp + 1160]
-	mov [rsp + 1616], r8
+	mov r8, [rsp + 24]
+	xor r8, [rsp + 200]
+	mov rdx, r8
 ; v49 = v28 ^ v49
 %line 675+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1456]
-	xor r8, [rsp + 1168]
-	mov r10, r8
+	mov r8, [rsp + 32]
+	xor r8, [rsp + 208]
+	mov rbx, r8
 ; v32 = v26 ^ v32
 %line 676+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1512]
-	xor r8, [rsp + 1176]
+	mov r8, [rsp + 40]
+	xor r8, [rsp + 216]
 ; v2 = v8 ^ v2
 %line 677+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 1184]
+	xor r15, [rsp + 224]
 ; v7 = v12 ^ v7
 %line 678+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 1192]
+	xor r11, [rsp + 232]
 ; v11 = v16 ^ v11
 %line 679+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 1200]
+	xor r9, [rsp + 240]
 ; v58 = v1 ^ v58
 %line 680+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 1208]
+	xor rsi, [rsp + 248]
 ; v54 = v5 ^ v54
 %line 681+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 1224]
+	xor r14, [rsp + 256]
 ; v50 = v24 ^ v50
 %line 682+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 1248]
+	xor rdi, [rsp + 264]
 ; v7 = v7 ^ v4
 %line 683+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 1296]
+	xor r11, [rsp + 304]
 ; v2 = v2 ^ v4
 %line 684+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 1296]
+	xor r15, [rsp + 304]
 ; v32 = v32 ^ v4
 %line 685+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1296]
+	xor r8, [rsp + 304]
 ; v4 = v49 ^ v4
 %line 686+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 1296]
-	mov rbp, r10
+	xor rbx, [rsp + 304]
 ; v2 = v2 ^ v60
 %line 687+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 1288]
+	xor r15, [rsp + 296]
 ; v3 = v3 ^ v60
 %line 688+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1288]
+	xor r10, [rsp + 296]
 ; v4 = v4 ^ v60
 %line 689+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 1288]
+	xor rbx, [rsp + 296]
 ; v60 = v35 ^ v60
 %line 690+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 1616]
-	xor r10, [rsp + 1288]
-	mov [rsp + 1624], r10
+	xor rdx, [rsp + 296]
 ; v3 = v3 ^ v9
 %line 691+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1280]
+	xor r10, [rsp + 288]
 ; v32 = v32 ^ v9
 %line 692+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1280]
+	xor r8, [rsp + 288]
 ; v60 = v60 ^ v9
 %line 693+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1624]
-	xor r12, [rsp + 1280]
-	mov [rsp + 1624], r12
+	xor rdx, [rsp + 288]
 ; v9 = v36 ^ v9
 %line 694+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 1608]
-	xor r10, [rsp + 1280]
-	mov r13, r10
+	xor rcx, [rsp + 288]
 ; v32 = v32 ^ v52
 %line 695+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 1272]
+	xor r8, [rsp + 280]
 ; v4 = v4 ^ v52
 %line 696+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 1272]
+	xor rbx, [rsp + 280]
 ; v9 = v9 ^ v52
 %line 697+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 1272]
+	xor rcx, [rsp + 280]
 ; v52 = v27 ^ v52
 %line 698+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 1600]
-	xor r10, [rsp + 1272]
-	mov r14, r10
+	xor rax, [rsp + 280]
+	mov rbp, rax
 ; v4 = v4 ^ v56
 %line 699+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 1264]
+	xor rbx, [rsp + 272]
 ; v60 = v60 ^ v56
 %line 700+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1264]
-	mov [rsp + 1624], r12
+	xor rdx, [rsp + 272]
 ; v52 = v52 ^ v56
 %line 701+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 1264]
+	xor rbp, [rsp + 272]
 ; v56 = v31 ^ v56
 %line 702+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 1592]
-	xor r10, [rsp + 1264]
+	mov rax, [rsp + 0]
+	xor rax, [rsp + 272]
+	mov r12, rax
 ; v60 = v60 ^ v50
 %line 703+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, rcx
-	mov [rsp + 1624], r12
+	xor rdx, rdi
 ; v9 = v9 ^ v50
 %line 704+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rcx
+	xor rcx, rdi
 ; v56 = v56 ^ v50
 %line 705+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rcx
+	xor r12, rdi
 ; v50 = v15 ^ v50
 %line 706+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1104]
-	xor r12, rcx
-	mov [rsp + 1632], r12
+	mov rax, [rsp + 168]
+	xor rax, rdi
 ; v9 = v9 ^ v54
 %line 707+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, r15
+	xor rcx, r14
 ; v52 = v52 ^ v54
 %line 708+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
+	xor rbp, r14
 ; v50 = v50 ^ v54
 %line 709+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1632]
-	xor r12, r15
-	mov [rsp + 1632], r12
+	xor rax, r14
 ; v54 = v33 ^ v54
 %line 710+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 1072]
-	xor rcx, r15
-	mov [rsp + 1640], rcx
+	mov rdi, [rsp + 160]
+	xor rdi, r14
 ; v52 = v52 ^ v58
 %line 711+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r11
+	xor rbp, rsi
 ; v56 = v56 ^ v58
 %line 712+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r11
+	xor r12, rsi
 ; v54 = v54 ^ v58
 %line 713+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1640]
-	xor r15, r11
-	mov [rsp + 1640], r15
+	mov r13, rdi
+	xor r13, rsi
 ; v58 = v37 ^ v58
 %line 714+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 1048]
-	xor rcx, r11
-	mov [rsp + 1648], rcx
+	mov rdi, [rsp + 152]
+	xor rdi, rsi
 ; v56 = v56 ^ v11
 %line 715+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rax
+	xor r12, r9
 ; v50 = v50 ^ v11
 %line 716+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, rax
-	mov [rsp + 1632], r12
+	xor rax, r9
 ; v58 = v58 ^ v11
 %line 717+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 1648]
-	xor rcx, rax
-	mov [rsp + 1648], rcx
+	xor rdi, r9
 ; v11 = v38 ^ v11
 %line 718+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, [rsp + 1032]
-	xor r11, rax
-	mov [rsp + 1656], r11
+	mov rsi, [rsp + 144]
+	xor rsi, r9
 ; v50 = v50 ^ v7
 %line 719+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, rbx
-	mov [rsp + 1632], r12
+	xor rax, r11
+	mov [rsp + 0], rax
 ; v54 = v54 ^ v7
 %line 720+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rbx
-	mov [rsp + 1640], r15
+	xor r13, r11
 ; v11 = v11 ^ v7
 %line 721+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, [rsp + 1656]
-	xor rax, rbx
-	mov [rsp + 1656], rax
+	xor rsi, r11
 ; v7 = v34 ^ v7
 %line 722+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, [rsp + 1024]
-	xor r11, rbx
-	mov [rsp + 1664], r11
+	mov r9, [rsp + 136]
+	xor r9, r11
 ; v54 = v54 ^ v2
 %line 723+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rdx
-	mov [rsp + 1640], r15
+	xor r13, r15
+	mov [rsp + 8], r13
 ; v58 = v58 ^ v2
 %line 724+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdx
-	mov [rsp + 1648], rcx
+	xor rdi, r15
 ; v7 = v7 ^ v2
 %line 725+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, [rsp + 1664]
-	xor r11, rdx
-	mov [rsp + 1664], r11
+	xor r9, r15
+	mov [rsp + 32], r9
 ; v2 = v30 ^ v2
 %line 726+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, [rsp + 1016]
-	xor r11, rdx
-	mov [rsp + 1672], r11
+	mov r9, [rsp + 128]
+	xor r9, r15
 ; v58 = v58 ^ v3
 %line 727+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r9
-	mov [rsp + 1648], rcx
+	xor rdi, r10
+	mov [rsp + 16], rdi
 ; v11 = v11 ^ v3
 %line 728+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r9
-	mov [rsp + 1656], rax
+	xor rsi, r10
+	mov [rsp + 24], rsi
 ; v2 = v2 ^ v3
 %line 729+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, [rsp + 1672]
-	xor rax, r9
-	mov [rsp + 1672], rax
+	mov r11, r9
+	xor r11, r10
+	mov [rsp + 40], r11
 ; v3 = v40 ^ v3
 %line 730+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, [rsp + 1008]
-	xor r11, r9
-	mov [rsp + 1680], r11
+	mov r9, [rsp + 120]
+	xor r9, r10
+	mov [rsp + 48], r9
 ; v40 = v3 ^ v4
 %line 731+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1680]
-	xor r9, rbp
-	mov [rsp + 1688], r9
+	xor r9, rbx
+	mov [rsp + 56], r9
 ; v30 = v56 ^ v4
 %line 732+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	xor r9, rbp
-	mov r11, r9
+	mov r9, r12
+	xor r9, rbx
+	mov r10, r9
 ; v30 = v30 ^ v32
 %line 733+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; v34 = v2 ^ v56
 %line 734+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r10
+	xor r11, r12
 ; v38 = v52 ^ v4
 %line 735+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r14
-	xor r9, rbp
-	mov [rsp + 1696], r9
+	mov r9, rbp
+	xor r9, rbx
 ; v38 = v38 ^ v32
 %line 736+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1696]
 	xor r9, r8
-	mov [rsp + 1696], r9
+	mov [rsp + 64], r9
 ; v37 = v7 ^ v56
 %line 737+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1664]
-	xor r9, r10
-	mov rcx, r9
+	mov r9, [rsp + 32]
+	xor r9, r12
+	mov rsi, r9
 ; v37 = v37 ^ v52
 %line 738+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r14
+	xor rsi, rbp
 ; v37 = v37 ^ v4
 %line 739+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbp
+	xor rsi, rbx
 ; v37 = v37 ^ v32
 %line 740+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r8
+	xor rsi, r8
 ; v33 = v56 ^ v9
 %line 741+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	xor r9, r13
-	mov [rsp + 1704], r9
+	mov r9, r12
+	xor r9, rcx
+	mov [rsp + 72], r9
 ; v15 = v11 ^ v52
 %line 742+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1656]
-	xor r9, r14
-	mov [rsp + 1712], r9
+	mov r9, [rsp + 24]
+	xor r9, rbp
 ; v15 = v15 ^ v9
 %line 743+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1712]
-	xor r9, r13
-	mov [rsp + 1712], r9
+	xor r9, rcx
 ; v15 = v15 ^ v32
 %line 744+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r9, r8
-	mov [rsp + 1712], r9
+	mov [rsp + 80], r9
 ; v31 = v52 ^ v60
 %line 745+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r14
-	xor r9, [rsp + 1624]
-	mov [rsp + 1720], r9
+	mov r9, rbp
+	xor r9, rdx
+	mov rax, r9
 ; v27 = v58 ^ v9
 %line 746+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1648]
-	xor r9, r13
-	mov rbx, r9
+	mov r9, rdi
+	xor r9, rcx
+	mov r13, r9
 ; v27 = v27 ^ v60
 %line 747+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 1624]
+	xor r13, rdx
 ; v36 = v9 ^ v4
 %line 748+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r13
-	xor r9, rbp
-	mov rdx, r9
+	mov r9, rcx
+	xor r9, rbx
+	mov rdi, r9
 ; v35 = v54 ^ v60
 %line 749+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1640]
-	xor r12, [rsp + 1624]
+	mov r14, [rsp + 8]
+	xor r14, rdx
 ; v35 = v35 ^ v4
 %line 750+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, rbp
+	xor r14, rbx
 ; v49 = v60 ^ v32
 %line 751+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1624]
+	mov r9, rdx
 	xor r9, r8
-	mov [rsp + 3376], r9
+	mov [rsp + 104], r9
 ; v24 = v50 ^ v4
 %line 752+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1632]
-	xor r9, rbp
+	mov r9, [rsp + 0]
+	xor r9, rbx
 ; v24 = v24 ^ v32
 %line 753+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r9, r8
 ; v40 = v40 ^ v49
 %line 754+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1688]
-	xor r15, [rsp + 3376]
-	mov [rsp + 1688], r15
+	mov r15, [rsp + 56]
+	xor r15, [rsp + 104]
+	mov [rsp + 56], r15
 ; v5 = v31 ^ v49
 %line 755+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1720]
-	mov [rsp + 3472], r15
-	mov [rsp + 3464], r15
-	mov [rsp + 3448], r15
-	mov [rsp + 3432], r15
-	mov [rsp + 3416], r15
-	mov [rsp + 344], r15
-	xor r15, [rsp + 3376]
-	mov [rsp + 344], r15
-	mov [rsp + 1728], r15
+	mov r15, rax
+	xor r15, [rsp + 104]
 ; v5 = v5 ^ v24
 %line 756+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1728]
 	xor r15, r9
-	mov [rsp + 1728], r15
+	mov [rsp + 88], r15
 ; v30 = v30 ^ v31
 %line 757+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 3472]
+	xor r10, rax
 ; v1 = v27 ^ v49
 %line 758+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rsp + 352], rbx
-	mov r15, [rsp + 352]
-	xor r15, [rsp + 3376]
-	mov [rsp + 352], r15
-	mov [rsp + 1736], r15
+	mov r15, r13
+	xor r15, [rsp + 104]
 ; v1 = v1 ^ v24
 %line 759+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1736]
 	xor r15, r9
-	mov [rsp + 1736], r15
+	mov [rsp + 96], r15
 ; v34 = v34 ^ v31
 %line 760+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 3416]
+	xor r11, rax
 ; v34 = v34 ^ v27
 %line 761+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rbx
+	xor r11, r13
 ; v34 = v34 ^ v49
 %line 762+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 3376]
+	xor r11, [rsp + 104]
 ; v34 = v34 ^ v24
 %line 763+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r9
+	xor r11, r9
 ; v31 = v31 ^ v36
 %line 764+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1720]
-	xor r15, rdx
-	mov [rsp + 1720], r15
+	xor rax, rdi
 ; v38 = v38 ^ v27
 %line 765+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1696]
-	xor r15, rbx
-	mov [rsp + 1696], r15
+	mov r15, [rsp + 64]
+	xor r15, r13
 ; v38 = v38 ^ v36
 %line 766+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rdx
-	mov [rsp + 1696], r15
+	xor r15, rdi
 ; v38 = v38 ^ v24
 %line 767+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r15, r9
-	mov [rsp + 1696], r15
+	mov [rsp + 64], r15
 ; v27 = v27 ^ v35
 %line 768+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r12
+	xor r13, r14
 ; v37 = v37 ^ v36
 %line 769+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdx
+	xor rsi, rdi
 ; v37 = v37 ^ v35
 %line 770+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r12
+	xor rsi, r14
 ; v36 = v36 ^ v49
 %line 771+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 3376]
+	xor rdi, [rsp + 104]
 ; v33 = v33 ^ v35
 %line 772+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1704]
-	xor r15, r12
-	mov [rsp + 1704], r15
+	mov r15, [rsp + 72]
+	xor r15, r14
 ; v33 = v33 ^ v49
 %line 773+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 3376]
-	mov [rsp + 1704], r15
+	xor r15, [rsp + 104]
+	mov [rsp + 72], r15
 ; v35 = v35 ^ v24
 %line 774+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
+	xor r14, r9
 ; v49 = v15 ^ v49
 %line 775+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1712]
-	mov [rsp + 360], r15
-	xor r15, [rsp + 3376]
-	mov [rsp + 360], r15
+	mov r15, [rsp + 80]
+	xor r15, [rsp + 104]
 ; v24 = v49 ^ v24
 %line 776+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r15, r9
 ; v40 = v40 ^ v35
 %line 777+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1688]
-	xor r9, r12
-	mov [rsp + 1688], r9
+	mov r9, [rsp + 56]
+	xor r9, r14
+	mov [rsp + 56], r9
 ; v49 = v27 ^ v35
 %line 778+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbx
-	xor r9, r12
-	mov [rsp + 1744], r9
+	mov r9, r13
+	xor r9, r14
 ; v49 = v49 ^ v24
 %line 779+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1744]
 	xor r9, r15
-	mov [rsp + 1744], r9
+	mov [rsp + 80], r9
 ; v5 = v5 ^ v27
 %line 780+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1728]
-	xor r9, rbx
-	mov [rsp + 1728], r9
+	mov r9, [rsp + 88]
+	xor r9, r13
+	mov [rsp + 88], r9
 ; v15 = v37 ^ v35
 %line 781+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rcx
-	xor r9, r12
-	mov [rsp + 1752], r9
+	mov r9, rsi
+	xor r9, r14
 ; v15 = v15 ^ v24
 %line 782+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1752]
 	xor r9, r15
-	mov [rsp + 1752], r9
+	mov [rsp + 104], r9
 ; v30 = v30 ^ v27
 %line 783+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rbx
+	xor r10, r13
 ; v30 = v30 ^ v37
 %line 784+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rcx
+	xor r10, rsi
 ; v30 = v30 ^ v35
 %line 785+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r12
+	xor r10, r14
 ; v30 = v30 ^ v24
 %line 786+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r15
+	xor r10, r15
 ; v27 = v27 ^ v36
 %line 787+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rdx
+	xor r13, rdi
 ; v1 = v1 ^ v37
 %line 788+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1736]
-	xor r9, rcx
-	mov [rsp + 1736], r9
+	mov r9, [rsp + 96]
+	xor r9, rsi
 ; v1 = v1 ^ v36
 %line 789+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rdx
-	mov [rsp + 1736], r9
+	xor r9, rdi
 ; v1 = v1 ^ v24
 %line 790+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r9, r15
-	mov [rsp + 1736], r9
+	mov [rsp + 96], r9
 ; v37 = v37 ^ v33
 %line 791+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 1704]
+	xor rsi, [rsp + 72]
 ; v34 = v34 ^ v36
 %line 792+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rdx
+	xor r11, rdi
 ; v34 = v34 ^ v33
 %line 793+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 1704]
+	xor r11, [rsp + 72]
 ; v36 = v36 ^ v35
 %line 794+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r12
+	xor rdi, r14
 ; v31 = v31 ^ v33
 %line 795+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1720]
-	xor r9, [rsp + 1704]
-	mov [rsp + 1720], r9
+	xor rax, [rsp + 72]
 ; v31 = v31 ^ v35
 %line 796+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r12
-	mov [rsp + 1720], r9
+	xor rax, r14
 ; v33 = v33 ^ v24
 %line 797+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1704]
+	mov r9, [rsp + 72]
 	xor r9, r15
-	mov [rsp + 1704], r9
+	mov [rsp + 72], r9
 ; v35 = v38 ^ v35
 %line 798+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1696]
-	xor r9, r12
+	mov r9, [rsp + 64]
+	xor r9, r14
 ; v24 = v35 ^ v24
 %line 799+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r9, r15
-	mov [rsp + 1760], r9
+	mov [rsp + 64], r9
 ; v35 = v40 & v3
 %line 800+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1688]
-	and r9, [rsp + 1680]
-	mov [rsp + 1768], r9
+	mov r9, [rsp + 56]
+	and r9, [rsp + 48]
+	mov [rsp + 112], r9
 ; v38 = v40 & v2
 %line 801+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1688]
-	and r9, [rsp + 1672]
+	mov r9, [rsp + 56]
+	and r9, [rsp + 40]
 ; v16 = v49 & v3
 %line 802+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1744]
-	and r12, [rsp + 1680]
+	mov r14, [rsp + 80]
+	and r14, [rsp + 48]
 ; v16 = v38 ^ v16
 %line 803+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r12
-	mov [rsp + 1776], r9
+	xor r9, r14
+	mov [rsp + 120], r9
 ; v38 = v40 & v7
 %line 804+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1688]
-	and r9, [rsp + 1664]
+	mov r9, [rsp + 56]
+	and r9, [rsp + 32]
 ; v12 = v49 & v2
 %line 805+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1744]
-	and r12, [rsp + 1672]
+	mov r14, [rsp + 80]
+	and r14, [rsp + 40]
 ; v8 = v5 & v3
 %line 806+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1728]
-	and r15, [rsp + 1680]
+	mov r15, [rsp + 88]
+	and r15, [rsp + 48]
 ; v12 = v38 ^ v12
 %line 807+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r12
+	xor r9, r14
 ; v8 = v12 ^ v8
 %line 808+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r9, r15
-	mov [rsp + 1784], r9
+	mov [rsp + 128], r9
 ; v12 = v40 & v11
 %line 809+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1688]
-	and r12, [rsp + 1656]
+	mov r14, [rsp + 56]
+	and r14, [rsp + 24]
 ; v38 = v49 & v7
 %line 810+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1744]
-	and r9, [rsp + 1664]
-	mov [rsp + 1792], r9
+	mov r9, [rsp + 80]
+	and r9, [rsp + 32]
+	mov [rsp + 136], r9
 ; v26 = v5 & v2
 %line 811+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1728]
-	and r9, [rsp + 1672]
+	mov r9, [rsp + 88]
+	and r9, [rsp + 40]
 ; v28 = v15 & v3
 %line 812+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1752]
-	and r15, [rsp + 1680]
+	mov r15, [rsp + 104]
+	and r15, [rsp + 48]
 ; v38 = v12 ^ v38
 %line 813+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1792]
+	xor r14, [rsp + 136]
 ; v26 = v38 ^ v26
 %line 814+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
+	xor r14, r9
 ; v28 = v26 ^ v28
 %line 815+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r15
-	mov [rsp + 1800], r12
+	xor r14, r15
+	mov [rsp + 136], r14
 ; v26 = v40 & v58
 %line 816+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1688]
-	and r12, [rsp + 1648]
+	mov r14, [rsp + 56]
+	and r14, [rsp + 16]
 ; v38 = v49 & v11
 %line 817+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1744]
-	and r9, [rsp + 1656]
-	mov [rsp + 1808], r9
+	mov r9, [rsp + 80]
+	and r9, [rsp + 24]
+	mov [rsp + 144], r9
 ; v12 = v5 & v7
 %line 818+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1728]
-	and r9, [rsp + 1664]
-	mov [rsp + 1816], r9
+	mov r9, [rsp + 88]
+	and r9, [rsp + 32]
+	mov [rsp + 152], r9
 ; v46 = v15 & v2
 %line 819+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1752]
-	and r9, [rsp + 1672]
+	mov r9, [rsp + 104]
+	and r9, [rsp + 40]
 ; v6 = v30 & v3
 %line 820+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r11
-	and r15, [rsp + 1680]
+	mov r15, r10
+	and r15, [rsp + 48]
 ; v38 = v26 ^ v38
 %line 821+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1808]
+	xor r14, [rsp + 144]
 ; v12 = v38 ^ v12
 %line 822+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1816]
+	xor r14, [rsp + 152]
 ; v46 = v12 ^ v46
 %line 823+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
+	xor r14, r9
 ; v6 = v46 ^ v6
 %line 824+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r15
-	mov [rsp + 1824], r12
+	xor r14, r15
+	mov [rsp + 144], r14
 ; v46 = v40 & v54
 %line 825+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1688]
-	and r12, [rsp + 1640]
+	mov r14, [rsp + 56]
+	and r14, [rsp + 8]
 ; v12 = v49 & v58
 %line 826+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1744]
-	and r9, [rsp + 1648]
-	mov [rsp + 1832], r9
+	mov r9, [rsp + 80]
+	and r9, [rsp + 16]
+	mov [rsp + 152], r9
 ; v38 = v5 & v11
 %line 827+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1728]
-	and r9, [rsp + 1656]
-	mov [rsp + 1840], r9
+	mov r9, [rsp + 88]
+	and r9, [rsp + 24]
+	mov [rsp + 160], r9
 ; v26 = v15 & v7
 %line 828+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1752]
-	and r9, [rsp + 1664]
-	mov [rsp + 1848], r9
+	mov r9, [rsp + 104]
+	and r9, [rsp + 32]
+	mov [rsp + 168], r9
 ; v14 = v30 & v2
 %line 829+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r11
-	and r9, [rsp + 1672]
+	mov r9, r10
+	and r9, [rsp + 40]
 ; v21 = v27 & v3
 %line 830+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rbx
-	and r15, [rsp + 1680]
+	mov r15, r13
+	and r15, [rsp + 48]
 ; v12 = v46 ^ v12
 %line 831+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1832]
+	xor r14, [rsp + 152]
 ; v38 = v12 ^ v38
 %line 832+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1840]
+	xor r14, [rsp + 160]
 ; v26 = v38 ^ v26
 %line 833+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1848]
+	xor r14, [rsp + 168]
 ; v14 = v26 ^ v14
 %line 834+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
+	xor r14, r9
 ; v21 = v14 ^ v21
 %line 835+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r15
-	mov [rsp + 1856], r12
+	xor r14, r15
+	mov [rsp + 152], r14
 ; v14 = v40 & v50
 %line 836+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1688]
-	and r12, [rsp + 1632]
+	mov r14, [rsp + 56]
+	and r14, [rsp + 0]
 ; v26 = v49 & v54
 %line 837+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1744]
-	and r9, [rsp + 1640]
-	mov [rsp + 1864], r9
+	mov r9, [rsp + 80]
+	and r9, [rsp + 8]
+	mov [rsp + 160], r9
 ; v38 = v5 & v58
 %line 838+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1728]
-	and r9, [rsp + 1648]
-	mov [rsp + 1872], r9
+	mov r9, [rsp + 88]
+	and r9, [rsp + 16]
+	mov [rsp + 168], r9
 ; v12 = v15 & v11
 %line 839+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1752]
-	and r9, [rsp + 1656]
-	mov [rsp + 1880], r9
+	mov r9, [rsp + 104]
+	and r9, [rsp + 24]
+	mov [rsp + 176], r9
 ; v46 = v30 & v7
 %line 840+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r11
-	and r9, [rsp + 1664]
-	mov [rsp + 1888], r9
+	mov r9, r10
+	and r9, [rsp + 32]
+	mov [rsp + 184], r9
 ; v43 = v27 & v2
 %line 841+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbx
-	and r9, [rsp + 1672]
+	mov r9, r13
+	and r9, [rsp + 40]
 ; v29 = v1 & v3
 %line 842+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1736]
-	and r15, [rsp + 1680]
+	mov r15, [rsp + 96]
+	and r15, [rsp + 48]
 ; v26 = v14 ^ v26
 %line 843+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1864]
+	xor r14, [rsp + 160]
 ; v38 = v26 ^ v38
 %line 844+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1872]
+	xor r14, [rsp + 168]
 ; v12 = v38 ^ v12
 %line 845+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1880]
+	xor r14, [rsp + 176]
 ; v46 = v12 ^ v46
 %line 846+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1888]
+	xor r14, [rsp + 184]
 ; v43 = v46 ^ v43
 %line 847+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
+	xor r14, r9
 ; v29 = v43 ^ v29
 %line 848+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r15
-	mov [rsp + 1896], r12
+	xor r14, r15
+	mov [rsp + 160], r14
 ; v43 = v49 & v50
 %line 849+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1744]
-	and r12, [rsp + 1632]
+	mov r14, [rsp + 80]
+	and r14, [rsp + 0]
 ; v46 = v5 & v54
 %line 850+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1728]
-	and r9, [rsp + 1640]
-	mov [rsp + 1904], r9
+	mov r9, [rsp + 88]
+	and r9, [rsp + 8]
+	mov [rsp + 168], r9
 ; v12 = v15 & v58
 %line 851+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1752]
-	and r9, [rsp + 1648]
-	mov [rsp + 1912], r9
+	mov r9, [rsp + 104]
+	and r9, [rsp + 16]
+	mov [rsp + 176], r9
 ; v38 = v30 & v11
 %line 852+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r11
-	and r9, [rsp + 1656]
-	mov [rsp + 1920], r9
+	mov r9, r10
+	and r9, [rsp + 24]
+	mov [rsp + 184], r9
 ; v26 = v27 & v7
 %line 853+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbx
-	and r9, [rsp + 1664]
+	mov r9, r13
+	and r9, [rsp + 32]
 ; v14 = v1 & v2
 %line 854+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1736]
-	and r15, [rsp + 1672]
+	mov r15, [rsp + 96]
+	and r15, [rsp + 40]
 ; v46 = v43 ^ v46
 %line 855+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1904]
+	xor r14, [rsp + 168]
 ; v12 = v46 ^ v12
 %line 856+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1912]
+	xor r14, [rsp + 176]
 ; v38 = v12 ^ v38
 %line 857+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1920]
+	xor r14, [rsp + 184]
 ; v26 = v38 ^ v26
 %line 858+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
+	xor r14, r9
 ; v14 = v26 ^ v14
 %line 859+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r15
-	mov [rsp + 1928], r12
+	xor r14, r15
+	mov [rsp + 168], r14
 ; v26 = v5 & v50
 %line 860+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1728]
-	and r12, [rsp + 1632]
+	mov r14, [rsp + 88]
+	and r14, [rsp + 0]
 ; v38 = v15 & v54
 %line 861+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1752]
-	and r9, [rsp + 1640]
-	mov [rsp + 1936], r9
+	mov r9, [rsp + 104]
+	and r9, [rsp + 8]
+	mov [rsp + 176], r9
 ; v12 = v30 & v58
 %line 862+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r11
-	and r9, [rsp + 1648]
-	mov [rsp + 1944], r9
+	mov r9, r10
+	and r9, [rsp + 16]
+	mov [rsp + 184], r9
 ; v46 = v27 & v11
 %line 863+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbx
-	and r9, [rsp + 1656]
+	mov r9, r13
+	and r9, [rsp + 24]
 ; v43 = v1 & v7
 %line 864+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1736]
-	and r15, [rsp + 1664]
+	mov r15, [rsp + 96]
+	and r15, [rsp + 32]
 ; v38 = v26 ^ v38
 %line 865+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1936]
+	xor r14, [rsp + 176]
 ; v12 = v38 ^ v12
 %line 866+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1944]
+	xor r14, [rsp + 184]
 ; v46 = v12 ^ v46
 %line 867+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
+	xor r14, r9
 ; v43 = v46 ^ v43
 %line 868+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r15
-	mov [rsp + 1952], r12
+	xor r14, r15
+	mov [rsp + 176], r14
 ; v46 = v15 & v50
 %line 869+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1752]
-	and r12, [rsp + 1632]
+	mov r14, [rsp + 104]
+	and r14, [rsp + 0]
 ; v12 = v30 & v54
 %line 870+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r11
-	and r9, [rsp + 1640]
-	mov [rsp + 1960], r9
+	mov r9, r10
+	and r9, [rsp + 8]
+	mov [rsp + 184], r9
 ; v38 = v27 & v58
 %line 871+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbx
-	and r9, [rsp + 1648]
+	mov r9, r13
+	and r9, [rsp + 16]
 ; v26 = v1 & v11
 %line 872+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1736]
-	and r15, [rsp + 1656]
+	mov r15, [rsp + 96]
+	and r15, [rsp + 24]
 ; v12 = v46 ^ v12
 %line 873+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1960]
+	xor r14, [rsp + 184]
 ; v38 = v12 ^ v38
 %line 874+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
+	xor r14, r9
 ; v26 = v38 ^ v26
 %line 875+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r15
-	mov [rsp + 1968], r12
+	xor r14, r15
+	mov [rsp + 184], r14
 ; v38 = v30 & v50
 %line 876+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r11
-	and r9, [rsp + 1632]
+	mov r9, r10
+	and r9, [rsp + 0]
 ; v12 = v27 & v54
 %line 877+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rbx
-	and r12, [rsp + 1640]
+	mov r14, r13
+	and r14, [rsp + 8]
 ; v46 = v1 & v58
 %line 878+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1736]
-	and r15, [rsp + 1648]
+	mov r15, [rsp + 96]
+	and r15, [rsp + 16]
 ; v12 = v38 ^ v12
 %line 879+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r12
+	xor r9, r14
 ; v46 = v12 ^ v46
 %line 880+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r9, r15
-	mov [rsp + 1976], r9
+	mov [rsp + 192], r9
 ; v12 = v27 & v50
 %line 881+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbx
-	and r9, [rsp + 1632]
+	mov r9, r13
+	and r9, [rsp + 0]
 ; v38 = v1 & v54
 %line 882+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1736]
-	and r12, [rsp + 1640]
+	mov r14, [rsp + 96]
+	and r14, [rsp + 8]
 ; v38 = v12 ^ v38
 %line 883+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r12
-	mov [rsp + 1984], r9
+	xor r9, r14
+	mov [rsp + 200], r9
 ; v12 = v1 & v50
 %line 884+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1736]
-	and r9, [rsp + 1632]
-	mov [rsp + 1992], r9
+	mov r9, [rsp + 96]
+	and r9, [rsp + 0]
+	mov [rsp + 208], r9
 ; v18 = v37 & v56
 %line 885+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rcx
-	and r9, r10
-	mov [rsp + 2000], r9
+	mov r9, rsi
+	and r9, r12
+	mov [rsp + 216], r9
 ; v44 = v37 & v52
 %line 886+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rcx
-	and r9, r14
+	mov r9, rsi
+	and r9, rbp
 ; v10 = v34 & v56
 %line 887+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rax
-	and r12, r10
+	mov r14, r11
+	and r14, r12
 ; v10 = v44 ^ v10
 %line 888+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r12
-	mov [rsp + 2008], r9
+	xor r9, r14
+	mov [rsp + 224], r9
 ; v44 = v37 & v9
 %line 889+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rcx
-	and r9, r13
+	mov r9, rsi
+	and r9, rcx
 ; v47 = v34 & v52
 %line 890+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rax
-	and r12, r14
+	mov r14, r11
+	and r14, rbp
 ; v0 = v36 & v56
 %line 891+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rdx
-	and r15, r10
+	mov r15, rdi
+	and r15, r12
 ; v47 = v44 ^ v47
 %line 892+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r12
+	xor r9, r14
 ; v0 = v47 ^ v0
 %line 893+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r9, r15
-	mov [rsp + 2016], r9
+	mov [rsp + 232], r9
 ; v47 = v37 & v60
 %line 894+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rcx
-	and r12, [rsp + 1624]
+	mov r14, rsi
+	and r14, rdx
 ; v44 = v34 & v9
 %line 895+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rax
-	and r9, r13
-	mov [rsp + 2024], r9
+	mov r9, r11
+	and r9, rcx
+	mov [rsp + 240], r9
 ; v42 = v36 & v52
 %line 896+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdx
-	and r9, r14
+	mov r9, rdi
+	and r9, rbp
 ; v41 = v31 & v56
 %line 897+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1720]
-	and r15, r10
+	mov r15, rax
+	and r15, r12
 ; v44 = v47 ^ v44
 %line 898+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 2024]
+	xor r14, [rsp + 240]
 ; v42 = v44 ^ v42
 %line 899+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
+	xor r14, r9
 ; v41 = v42 ^ v41
 %line 900+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r15
-	mov [rsp + 2032], r12
+	xor r14, r15
+	mov [rsp + 240], r14
 ; v42 = v37 & v4
 %line 901+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rcx
-	and r12, rbp
+	mov r14, rsi
+	and r14, rbx
 ; v44 = v34 & v60
 %line 902+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rax
-	and r9, [rsp + 1624]
-	mov [rsp + 2040], r9
+	mov r9, r11
+	and r9, rdx
+	mov [rsp + 248], r9
 ; v47 = v36 & v9
 %line 903+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdx
-	and r9, r13
-	mov [rsp + 2048], r9
+	mov r9, rdi
+	and r9, rcx
+	mov [rsp + 256], r9
 ; v45 = v31 & v52
 %line 904+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1720]
-	and r9, r14
-; v39 = v33 & v56
-%line 905+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1704]
-	and r15, r10
-; v44 = v42 ^ v44
-%line 906+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 2040]
-; v47 = v44 ^ v47
-%line 907+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 2048]
-; v45 = v47 ^ v45
-%line 908+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
-; v39 = v45 ^ v39
-%line 909+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r15
-	mov [rsp + 2056], r12
-; v45 = v37 & v32
-%line 910+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rcx
-	and r12, r8
-; v47 = v34 & v4
-%line 911+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r9, rax
 	and r9, rbp
-	mov [rsp + 2064], r9
+; v39 = v33 & v56
+%line 905+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r15, [rsp + 72]
+	and r15, r12
+; v44 = v42 ^ v44
+%line 906+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r14, [rsp + 248]
+; v47 = v44 ^ v47
+%line 907+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r14, [rsp + 256]
+; v45 = v47 ^ v45
+%line 908+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r14, r9
+; v39 = v45 ^ v39
+%line 909+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r14, r15
+	mov [rsp + 248], r14
+; v45 = v37 & v32
+%line 910+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r14, rsi
+	and r14, r8
+; v47 = v34 & v4
+%line 911+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r9, r11
+	and r9, rbx
+	mov [rsp + 256], r9
 ; v44 = v36 & v60
 %line 912+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdx
-	and r9, [rsp + 1624]
-	mov [rsp + 2072], r9
+	mov r9, rdi
+	and r9, rdx
+	mov [rsp + 264], r9
 ; v42 = v31 & v9
 %line 913+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1720]
-	and r9, r13
-	mov [rsp + 2080], r9
+	mov r9, rax
+	and r9, rcx
+	mov [rsp + 272], r9
 ; v48 = v33 & v52
 %line 914+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1704]
-	and r9, r14
+	mov r9, [rsp + 72]
+	and r9, rbp
 ; v13 = v24 & v56
 %line 915+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1760]
-	and r15, r10
+	mov r15, [rsp + 64]
+	and r15, r12
 ; v47 = v45 ^ v47
 %line 916+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 2064]
+	xor r14, [rsp + 256]
 ; v44 = v47 ^ v44
 %line 917+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 2072]
+	xor r14, [rsp + 264]
 ; v42 = v44 ^ v42
 %line 918+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 2080]
+	xor r14, [rsp + 272]
 ; v48 = v42 ^ v48
 %line 919+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
+	xor r14, r9
 ; v13 = v48 ^ v13
 %line 920+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r15
-	mov [rsp + 2088], r12
+	xor r14, r15
+	mov [rsp + 256], r14
 ; v48 = v34 & v32
 %line 921+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rax
-	and r12, r8
+	mov r14, r11
+	and r14, r8
 ; v42 = v36 & v4
 %line 922+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdx
-	and r9, rbp
-	mov [rsp + 2096], r9
+	mov r9, rdi
+	and r9, rbx
+	mov [rsp + 264], r9
 ; v44 = v31 & v60
 %line 923+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1720]
-	and r9, [rsp + 1624]
-	mov [rsp + 2104], r9
+	mov r9, rax
+	and r9, rdx
+	mov [rsp + 272], r9
 ; v47 = v33 & v9
 %line 924+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1704]
-	and r9, r13
+	mov r9, [rsp + 72]
+	and r9, rcx
 ; v45 = v24 & v52
 %line 925+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1760]
-	and r15, r14
+	mov r15, [rsp + 64]
+	and r15, rbp
 ; v42 = v48 ^ v42
 %line 926+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 2096]
+	xor r14, [rsp + 264]
 ; v44 = v42 ^ v44
 %line 927+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 2104]
+	xor r14, [rsp + 272]
 ; v47 = v44 ^ v47
 %line 928+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
+	xor r14, r9
 ; v45 = v47 ^ v45
 %line 929+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r15
-	mov [rsp + 2112], r12
+	xor r14, r15
+	mov [rsp + 264], r14
 ; v47 = v36 & v32
 %line 930+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rdx
-	and r12, r8
+	mov r14, rdi
+	and r14, r8
 ; v44 = v31 & v4
 %line 931+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1720]
-	and r9, rbp
-	mov [rsp + 2120], r9
+	mov r9, rax
+	and r9, rbx
+	mov [rsp + 272], r9
 ; v42 = v33 & v60
 %line 932+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1704]
-	and r9, [rsp + 1624]
+	mov r9, [rsp + 72]
+	and r9, rdx
 ; v48 = v24 & v9
 %line 933+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1760]
-	and r15, r13
+	mov r15, [rsp + 64]
+	and r15, rcx
 ; v44 = v47 ^ v44
 %line 934+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 2120]
+	xor r14, [rsp + 272]
 ; v42 = v44 ^ v42
 %line 935+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
+	xor r14, r9
 ; v48 = v42 ^ v48
 %line 936+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r15
-	mov [rsp + 2128], r12
+	xor r14, r15
+	mov [rsp + 272], r14
 ; v42 = v31 & v32
 %line 937+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1720]
+	mov r9, rax
 	and r9, r8
 ; v44 = v33 & v4
 %line 938+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1704]
-	and r12, rbp
+	mov r14, [rsp + 72]
+	and r14, rbx
 ; v47 = v24 & v60
 %line 939+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 1760]
-	and r15, [rsp + 1624]
+	mov r15, [rsp + 64]
+	and r15, rdx
 ; v44 = v42 ^ v44
 %line 940+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r12
+	xor r9, r14
 ; v47 = v44 ^ v47
 %line 941+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r9, r15
-	mov [rsp + 2136], r9
+	mov [rsp + 280], r9
 ; v44 = v33 & v32
 %line 942+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1704]
+	mov r9, [rsp + 72]
 	and r9, r8
 ; v42 = v24 & v4
 %line 943+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 1760]
-	and r12, rbp
+	mov r14, [rsp + 64]
+	and r14, rbx
 ; v42 = v44 ^ v42
 %line 944+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r12
-	mov [rsp + 2144], r9
+	xor r9, r14
+	mov [rsp + 288], r9
 ; v44 = v24 & v32
 %line 945+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1760]
+	mov r9, [rsp + 64]
 	and r9, r8
-	mov [rsp + 2152], r9
+	mov [rsp + 296], r9
 ; v37 = v40 ^ v37
 %line 946+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1688]
-	xor r9, rcx
-	mov rcx, r9
+	mov r9, [rsp + 56]
+	xor r9, rsi
+	mov rsi, r9
 ; v34 = v49 ^ v34
 %line 947+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1744]
-	xor r9, rax
-	mov rax, r9
+	mov r9, [rsp + 80]
+	xor r9, r11
+	mov r11, r9
 ; v36 = v5 ^ v36
 %line 948+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1728]
-	xor r9, rdx
-	mov rdx, r9
+	mov r9, [rsp + 88]
+	xor r9, rdi
+	mov rdi, r9
 ; v31 = v15 ^ v31
 %line 949+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1752]
-	xor r9, [rsp + 1720]
+	mov r9, [rsp + 104]
+	xor r9, rax
+	mov rax, r9
 ; v33 = v30 ^ v33
 %line 950+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 1704]
-	mov r12, r11
+	xor r10, [rsp + 72]
 ; v24 = v27 ^ v24
 %line 951+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 1760]
+	xor r13, [rsp + 64]
 ; v56 = v3 ^ v56
 %line 952+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, [rsp + 1680]
-	xor r11, r10
+	mov r9, [rsp + 48]
+	xor r9, r12
+	mov r12, r9
 ; v52 = v2 ^ v52
 %line 953+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 1672]
-	xor r10, r14
-	mov r14, r10
+	mov r9, [rsp + 40]
+	xor r9, rbp
+	mov rbp, r9
 ; v9 = v7 ^ v9
 %line 954+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 1664]
-	xor r10, r13
-	mov r13, r10
+	mov r9, [rsp + 32]
+	xor r9, rcx
+	mov rcx, r9
 ; v60 = v11 ^ v60
 %line 955+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 1656]
-	xor r10, [rsp + 1624]
-	mov r15, r10
+	mov r9, [rsp + 24]
+	xor r9, rdx
+	mov rdx, r9
 ; v4 = v58 ^ v4
 %line 956+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 1648]
-	xor r10, rbp
-	mov rbp, r10
+	mov r9, [rsp + 16]
+	xor r9, rbx
+	mov rbx, r9
 ; v32 = v54 ^ v32
 %line 957+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 1640]
-	xor r10, r8
+	mov r9, [rsp + 8]
+	xor r9, r8
 ; v54 = v37 & v56
 %line 958+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, r11
-	mov [rsp + 2160], r8
+	mov r8, rsi
+	and r8, r12
+	mov [rsp + 8], r8
 ; v58 = v37 & v52
 %line 959+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, r14
-	mov [rsp + 2168], r8
+	mov r8, rsi
+	and r8, rbp
 ; v11 = v34 & v56
 %line 960+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r11
-	mov [rsp + 2176], r8
+	mov r14, r11
+	and r14, r12
 ; v11 = v58 ^ v11
 %line 961+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2168]
-	xor r8, [rsp + 2176]
-	mov [rsp + 2184], r8
+	xor r8, r14
+	mov [rsp + 16], r8
 ; v58 = v37 & v9
 %line 962+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, r13
-	mov [rsp + 2192], r8
+	mov r8, rsi
+	and r8, rcx
 ; v7 = v34 & v52
 %line 963+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r14
-	mov [rsp + 2200], r8
+	mov r14, r11
+	and r14, rbp
 ; v2 = v36 & v56
 %line 964+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, r11
-	mov [rsp + 2208], r8
+	mov r15, rdi
+	and r15, r12
 ; v7 = v58 ^ v7
 %line 965+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2192]
-	xor r8, [rsp + 2200]
+	xor r8, r14
 ; v2 = v7 ^ v2
 %line 966+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2208]
-	mov [rsp + 2216], r8
+	xor r8, r15
+	mov [rsp + 24], r8
 ; v7 = v37 & v60
 %line 967+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, r15
-	mov [rsp + 2224], r8
+	mov r14, rsi
+	and r14, rdx
 ; v58 = v34 & v9
 %line 968+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r13
-	mov [rsp + 2232], r8
+	mov r8, r11
+	and r8, rcx
+	mov [rsp + 32], r8
 ; v3 = v36 & v52
 %line 969+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, r14
-	mov [rsp + 2240], r8
+	mov r8, rdi
+	and r8, rbp
 ; v27 = v31 & v56
 %line 970+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, r11
-	mov [rsp + 2248], r8
+	mov r15, rax
+	and r15, r12
 ; v58 = v7 ^ v58
 %line 971+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2224]
-	xor r8, [rsp + 2232]
+	xor r14, [rsp + 32]
 ; v3 = v58 ^ v3
 %line 972+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2240]
+	xor r14, r8
 ; v27 = v3 ^ v27
 %line 973+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2248]
-	mov [rsp + 2256], r8
+	xor r14, r15
+	mov [rsp + 32], r14
 ; v3 = v37 & v4
 %line 974+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, rbp
-	mov [rsp + 2264], r8
+	mov r14, rsi
+	and r14, rbx
 ; v58 = v34 & v60
 %line 975+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r15
-	mov [rsp + 2272], r8
+	mov r8, r11
+	and r8, rdx
+	mov [rsp + 40], r8
 ; v7 = v36 & v9
 %line 976+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, r13
-	mov [rsp + 2280], r8
+	mov r8, rdi
+	and r8, rcx
+	mov [rsp + 48], r8
 ; v30 = v31 & v52
 %line 977+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, r14
-	mov [rsp + 2288], r8
+	mov r8, rax
+	and r8, rbp
 ; v15 = v33 & v56
 %line 978+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r12
-	and r8, r11
-	mov [rsp + 2296], r8
+	mov r15, r10
+	and r15, r12
 ; v58 = v3 ^ v58
 %line 979+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2264]
-	xor r8, [rsp + 2272]
+	xor r14, [rsp + 40]
 ; v7 = v58 ^ v7
 %line 980+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2280]
+	xor r14, [rsp + 48]
 ; v30 = v7 ^ v30
 %line 981+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2288]
+	xor r14, r8
 ; v15 = v30 ^ v15
 %line 982+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2296]
-	mov [rsp + 2304], r8
+	xor r14, r15
+	mov [rsp + 40], r14
 ; v30 = v37 & v32
 %line 983+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, r10
-	mov [rsp + 2312], r8
+	mov r14, rsi
+	and r14, r9
 ; v7 = v34 & v4
 %line 984+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, rbp
-	mov [rsp + 2320], r8
+	mov r8, r11
+	and r8, rbx
+	mov [rsp + 48], r8
 ; v58 = v36 & v60
 %line 985+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, r15
-	mov [rsp + 2328], r8
+	mov r8, rdi
+	and r8, rdx
+	mov [rsp + 56], r8
 ; v3 = v31 & v9
 %line 986+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, r13
-	mov [rsp + 2336], r8
+	mov r8, rax
+	and r8, rcx
+	mov [rsp + 64], r8
 ; v5 = v33 & v52
 %line 987+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r12
-	and r8, r14
-	mov [rsp + 2344], r8
+	mov r8, r10
+	and r8, rbp
 ; v49 = v24 & v56
 %line 988+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, r11
-	mov [rsp + 2352], r8
+	mov r15, r13
+	and r15, r12
 ; v7 = v30 ^ v7
 %line 989+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2312]
-	xor r8, [rsp + 2320]
+	xor r14, [rsp + 48]
 ; v58 = v7 ^ v58
 %line 990+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2328]
+	xor r14, [rsp + 56]
 ; v3 = v58 ^ v3
 %line 991+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2336]
+	xor r14, [rsp + 64]
 ; v5 = v3 ^ v5
 %line 992+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2344]
+	xor r14, r8
 ; v49 = v5 ^ v49
 %line 993+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2352]
-	mov [rsp + 2360], r8
+	xor r14, r15
 ; v37 = v37 & v50
 %line 994+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rcx, [rsp + 1632]
+	and rsi, [rsp + 0]
 ; v5 = v34 & v32
 %line 995+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r10
-	mov [rsp + 2368], r8
+	mov r8, r11
+	and r8, r9
+	mov [rsp + 48], r8
 ; v3 = v36 & v4
 %line 996+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, rbp
-	mov [rsp + 2376], r8
+	mov r8, rdi
+	and r8, rbx
+	mov [rsp + 56], r8
 ; v58 = v31 & v60
 %line 997+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, r15
-	mov [rsp + 2384], r8
+	mov r8, rax
+	and r8, rdx
+	mov [rsp + 64], r8
 ; v7 = v33 & v9
 %line 998+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r12
-	and r8, r13
-	mov [rsp + 2392], r8
+	mov r8, r10
+	and r8, rcx
+	mov [rsp + 72], r8
 ; v30 = v24 & v52
 %line 999+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, r14
-	mov [rsp + 2400], r8
+	mov r15, r13
+	and r15, rbp
 ; v56 = v1 & v56
 %line 1000+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1736]
-	and r8, r11
+	mov r8, [rsp + 96]
+	and r8, r12
 ; v5 = v37 ^ v5
 %line 1001+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 2368]
+	xor rsi, [rsp + 48]
 ; v3 = v5 ^ v3
 %line 1002+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 2376]
+	xor rsi, [rsp + 56]
 ; v58 = v3 ^ v58
 %line 1003+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 2384]
+	xor rsi, [rsp + 64]
 ; v7 = v58 ^ v7
 %line 1004+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 2392]
+	xor rsi, [rsp + 72]
 ; v30 = v7 ^ v30
 %line 1005+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 2400]
+	xor rsi, r15
 ; v56 = v30 ^ v56
 %line 1006+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r8
+	xor rsi, r8
 ; v34 = v34 & v50
 %line 1007+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rax, [rsp + 1632]
+	and r11, [rsp + 0]
 ; v30 = v36 & v32
 %line 1008+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, r10
-	mov [rsp + 2408], r8
+	mov r8, rdi
+	and r8, r9
+	mov [rsp + 48], r8
 ; v7 = v31 & v4
 %line 1009+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, rbp
-	mov [rsp + 2416], r8
+	mov r8, rax
+	and r8, rbx
+	mov [rsp + 56], r8
 ; v58 = v33 & v60
 %line 1010+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r12
-	and r8, r15
-	mov [rsp + 2424], r8
+	mov r15, r10
+	and r15, rdx
 ; v3 = v24 & v9
 %line 1011+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, rbx
-	and r11, r13
+	mov r12, r13
+	and r12, rcx
 ; v52 = v1 & v52
 %line 1012+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1736]
-	and r8, r14
+	mov r8, [rsp + 96]
+	and r8, rbp
 ; v30 = v34 ^ v30
 %line 1013+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 2408]
+	xor r11, [rsp + 48]
 ; v7 = v30 ^ v7
 %line 1014+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 2416]
+	xor r11, [rsp + 56]
 ; v58 = v7 ^ v58
 %line 1015+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 2424]
+	xor r11, r15
 ; v3 = v58 ^ v3
 %line 1016+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r11
+	xor r11, r12
 ; v52 = v3 ^ v52
 %line 1017+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r8
+	xor r11, r8
 ; v36 = v36 & v50
 %line 1018+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rdx, [rsp + 1632]
+	and rdi, [rsp + 0]
 ; v3 = v31 & v32
 %line 1019+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, r10
-	mov [rsp + 2432], r8
+	mov r15, rax
+	and r15, r9
 ; v58 = v33 & v4
 %line 1020+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, r12
-	and r14, rbp
+	mov r12, r10
+	and r12, rbx
 ; v7 = v24 & v60
 %line 1021+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, rbx
-	and r11, r15
+	mov rbp, r13
+	and rbp, rdx
 ; v9 = v1 & v9
 %line 1022+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1736]
-	and r8, r13
+	mov r8, [rsp + 96]
+	and r8, rcx
 ; v3 = v36 ^ v3
 %line 1023+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 2432]
+	xor rdi, r15
 ; v58 = v3 ^ v58
 %line 1024+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r14
+	xor rdi, r12
 ; v7 = v58 ^ v7
 %line 1025+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r11
+	xor rdi, rbp
 ; v9 = v7 ^ v9
 %line 1026+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r8
+	xor rdi, r8
 ; v31 = v31 & v50
 %line 1027+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r9, [rsp + 1632]
+	and rax, [rsp + 0]
 ; v7 = v33 & v32
 %line 1028+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r12
-	and r8, r10
+	mov r8, r10
+	and r8, r9
 ; v58 = v24 & v4
 %line 1029+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, rbx
-	and r11, rbp
+	mov rcx, r13
+	and rcx, rbx
 ; v60 = v1 & v60
 %line 1030+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r13, [rsp + 1736]
-	and r13, r15
+	mov rbp, [rsp + 96]
+	and rbp, rdx
 ; v7 = v31 ^ v7
 %line 1031+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r8
+	xor rax, r8
 ; v58 = v7 ^ v58
 %line 1032+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r11
+	xor rax, rcx
 ; v60 = v58 ^ v60
 %line 1033+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r13
+	xor rax, rbp
 ; v33 = v33 & v50
 %line 1034+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r12, [rsp + 1632]
+	and r10, [rsp + 0]
 ; v58 = v24 & v32
 %line 1035+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, r10
+	mov r8, r13
+	and r8, r9
 ; v4 = v1 & v4
 %line 1036+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, [rsp + 1736]
-	and r11, rbp
+	mov rcx, [rsp + 96]
+	and rcx, rbx
 ; v58 = v33 ^ v58
 %line 1037+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r8
+	xor r10, r8
 ; v4 = v58 ^ v4
 %line 1038+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r11
+	xor r10, rcx
 ; v24 = v24 & v50
 %line 1039+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rbx, [rsp + 1632]
+	and r13, [rsp + 0]
 ; v32 = v1 & v32
 %line 1040+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1736]
-	and r8, r10
+	mov r8, [rsp + 96]
+	and r8, r9
 ; v32 = v24 ^ v32
 %line 1041+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r8
+	xor r13, r8
 ; v50 = v1 & v50
 %line 1042+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 1736]
-	and r8, [rsp + 1632]
-	mov r10, r8
+	mov r8, [rsp + 96]
+	and r8, [rsp + 0]
+	mov r9, r8
 ; v54 = v54 ^ v35
 %line 1043+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2160]
-	xor r8, [rsp + 1768]
-	mov [rsp + 2160], r8
+	mov r8, [rsp + 8]
+	xor r8, [rsp + 112]
 ; v54 = v54 ^ v18
 %line 1044+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2000]
-	mov [rsp + 2160], r8
+	xor r8, [rsp + 216]
+	mov [rsp + 8], r8
 ; v11 = v11 ^ v16
 %line 1045+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2184]
-	xor r8, [rsp + 1776]
-	mov [rsp + 2184], r8
+	mov r8, [rsp + 16]
+	xor r8, [rsp + 120]
 ; v11 = v11 ^ v10
 %line 1046+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2008]
-	mov [rsp + 2184], r8
+	xor r8, [rsp + 224]
+	mov [rsp + 16], r8
 ; v2 = v2 ^ v8
 %line 1047+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2216]
-	xor r8, [rsp + 1784]
-	mov [rsp + 2216], r8
+	mov r8, [rsp + 24]
+	xor r8, [rsp + 128]
 ; v2 = v2 ^ v0
 %line 1048+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2016]
-	mov [rsp + 2216], r8
+	xor r8, [rsp + 232]
+	mov [rsp + 24], r8
 ; v27 = v27 ^ v28
 %line 1049+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2256]
-	xor r8, [rsp + 1800]
-	mov [rsp + 2256], r8
+	mov r8, [rsp + 32]
+	xor r8, [rsp + 136]
 ; v27 = v27 ^ v41
 %line 1050+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2032]
-	mov [rsp + 2256], r8
+	xor r8, [rsp + 240]
+	mov [rsp + 32], r8
 ; v15 = v15 ^ v6
 %line 1051+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2304]
-	xor r8, [rsp + 1824]
-	mov [rsp + 2304], r8
+	mov r8, [rsp + 40]
+	xor r8, [rsp + 144]
 ; v15 = v15 ^ v39
 %line 1052+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2056]
-	mov [rsp + 2304], r8
+	xor r8, [rsp + 248]
+	mov [rsp + 40], r8
 ; v49 = v49 ^ v21
 %line 1053+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2360]
-	xor r8, [rsp + 1856]
-	mov [rsp + 2360], r8
+	xor r14, [rsp + 152]
 ; v49 = v49 ^ v13
 %line 1054+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2088]
-	mov [rsp + 2360], r8
+	xor r14, [rsp + 256]
 ; v56 = v56 ^ v29
 %line 1055+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 1896]
+	xor rsi, [rsp + 160]
 ; v56 = v56 ^ v45
 %line 1056+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 2112]
+	xor rsi, [rsp + 264]
 ; v52 = v52 ^ v14
 %line 1057+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 1928]
+	xor r11, [rsp + 168]
 ; v52 = v52 ^ v48
 %line 1058+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 2128]
+	xor r11, [rsp + 272]
 ; v9 = v9 ^ v43
 %line 1059+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 1952]
+	xor rdi, [rsp + 176]
 ; v9 = v9 ^ v47
 %line 1060+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 2136]
+	xor rdi, [rsp + 280]
 ; v60 = v60 ^ v26
 %line 1061+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 1968]
+	xor rax, [rsp + 184]
 ; v60 = v60 ^ v42
 %line 1062+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 2144]
+	xor rax, [rsp + 288]
 ; v4 = v4 ^ v46
 %line 1063+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 1976]
+	xor r10, [rsp + 192]
 ; v4 = v4 ^ v44
 %line 1064+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 2152]
+	xor r10, [rsp + 296]
 ; v32 = v32 ^ v38
 %line 1065+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 1984]
+	xor r13, [rsp + 200]
 ; v50 = v50 ^ v12
 %line 1066+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 1992]
+	xor r9, [rsp + 208]
 ; v14 = v54 ^ v14
 %line 1067+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2160]
-	xor r8, [rsp + 1928]
-	mov [rsp + 2440], r8
+	mov r8, [rsp + 8]
+	xor r8, [rsp + 168]
+	mov rcx, r8
 ; v43 = v11 ^ v43
 %line 1068+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2184]
-	xor r8, [rsp + 1952]
-	mov [rsp + 3424], r8
+	mov r8, [rsp + 16]
+	xor r8, [rsp + 176]
+	mov rdx, r8
 ; v26 = v2 ^ v26
 %line 1069+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2216]
-	xor r8, [rsp + 1968]
-	mov r11, r8
+	mov r8, [rsp + 24]
+	xor r8, [rsp + 184]
+	mov rbx, r8
 ; v46 = v27 ^ v46
 %line 1070+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2256]
-	xor r8, [rsp + 1976]
+	mov r8, [rsp + 32]
+	xor r8, [rsp + 192]
 	mov rbp, r8
 ; v38 = v15 ^ v38
 %line 1071+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2304]
-	xor r8, [rsp + 1984]
-	mov r13, r8
+	mov r8, [rsp + 40]
+	xor r8, [rsp + 200]
 ; v12 = v49 ^ v12
 %line 1072+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2360]
-	xor r8, [rsp + 1992]
+	xor r14, [rsp + 208]
 ; v18 = v52 ^ v18
 %line 1073+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 2000]
+	xor r11, [rsp + 216]
 ; v10 = v9 ^ v10
 %line 1074+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 2008]
+	xor rdi, [rsp + 224]
 ; v0 = v60 ^ v0
 %line 1075+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 2016]
+	xor rax, [rsp + 232]
 ; v41 = v4 ^ v41
 %line 1076+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 2032]
+	xor r10, [rsp + 240]
 ; v39 = v32 ^ v39
 %line 1077+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2056]
+	xor r13, [rsp + 248]
 ; v13 = v50 ^ v13
 %line 1078+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 2088]
+	xor r9, [rsp + 256]
 ; v10 = v10 ^ v44
 %line 1079+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 2152]
+	xor rdi, [rsp + 296]
 ; v18 = v18 ^ v44
 %line 1080+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 2152]
+	xor r11, [rsp + 296]
 ; v12 = v12 ^ v44
 %line 1081+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2152]
+	xor r14, [rsp + 296]
 ; v44 = v38 ^ v44
 %line 1082+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 2152]
+	xor r8, [rsp + 296]
 ; v18 = v18 ^ v42
 %line 1083+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 2144]
+	xor r11, [rsp + 288]
 ; v56 = v56 ^ v42
 %line 1084+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 2144]
+	xor rsi, [rsp + 288]
 ; v44 = v44 ^ v42
 %line 1085+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 2144]
+	xor r8, [rsp + 288]
 ; v42 = v46 ^ v42
 %line 1086+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 2144]
-	mov [rsp + 2448], rbp
+	xor rbp, [rsp + 288]
 ; v56 = v56 ^ v47
 %line 1087+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 2136]
+	xor rsi, [rsp + 280]
 ; v12 = v12 ^ v47
 %line 1088+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2136]
+	xor r14, [rsp + 280]
 ; v42 = v42 ^ v47
 %line 1089+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 2448]
-	xor rbp, [rsp + 2136]
-	mov [rsp + 2448], rbp
+	xor rbp, [rsp + 280]
 ; v47 = v26 ^ v47
 %line 1090+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 2136]
-	mov [rsp + 2456], r11
+	xor rbx, [rsp + 280]
 ; v12 = v12 ^ v48
 %line 1091+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2128]
+	xor r14, [rsp + 272]
 ; v44 = v44 ^ v48
 %line 1092+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 2128]
+	xor r8, [rsp + 272]
 ; v47 = v47 ^ v48
 %line 1093+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 2456]
-	xor r14, [rsp + 2128]
-	mov [rsp + 2456], r14
+	xor rbx, [rsp + 272]
 ; v48 = v43 ^ v48
 %line 1094+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, [rsp + 3424]
-	xor r11, [rsp + 2128]
-	mov [rsp + 2464], r11
+	xor rdx, [rsp + 272]
 ; v44 = v44 ^ v45
 %line 1095+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 2112]
+	xor r8, [rsp + 264]
 ; v42 = v42 ^ v45
 %line 1096+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 2112]
-	mov [rsp + 2448], rbp
+	xor rbp, [rsp + 264]
 ; v48 = v48 ^ v45
 %line 1097+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 2464]
-	xor r15, [rsp + 2112]
-	mov [rsp + 2464], r15
+	xor rdx, [rsp + 264]
 ; v45 = v14 ^ v45
 %line 1098+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, [rsp + 2440]
-	xor r11, [rsp + 2112]
+	xor rcx, [rsp + 264]
+	mov r12, rcx
 ; v42 = v42 ^ v13
 %line 1099+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r10
-	mov [rsp + 2448], rbp
+	xor rbp, r9
+	mov [rsp + 0], rbp
 ; v47 = v47 ^ v13
 %line 1100+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r10
-	mov [rsp + 2456], r14
+	xor rbx, r9
 ; v45 = v45 ^ v13
 %line 1101+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r10
+	xor r12, r9
 ; v13 = v29 ^ v13
 %line 1102+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 1896]
-	xor rbp, r10
-	mov [rsp + 2472], rbp
+	mov rcx, [rsp + 160]
+	xor rcx, r9
 ; v47 = v47 ^ v39
 %line 1103+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rbx
-	mov [rsp + 2456], r14
+	xor rbx, r13
+	mov [rsp + 8], rbx
 ; v48 = v48 ^ v39
 %line 1104+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rbx
-	mov [rsp + 2464], r15
+	xor rdx, r13
 ; v13 = v13 ^ v39
 %line 1105+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 2472]
-	xor rbp, rbx
-	mov [rsp + 2472], rbp
+	mov rbx, rcx
+	xor rbx, r13
 ; v39 = v21 ^ v39
 %line 1106+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 1856]
-	xor r10, rbx
-	mov [rsp + 2480], r10
+	mov r9, [rsp + 152]
+	xor r9, r13
 ; v48 = v48 ^ v41
 %line 1107+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r12
-	mov [rsp + 2464], r15
+	xor rdx, r10
 ; v45 = v45 ^ v41
 %line 1108+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r12
+	xor r12, r10
 ; v39 = v39 ^ v41
 %line 1109+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2480]
-	xor rbx, r12
-	mov [rsp + 2480], rbx
+	mov rcx, r9
+	xor rcx, r10
 ; v41 = v6 ^ v41
 %line 1110+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 1824]
-	xor r10, r12
-	mov [rsp + 2488], r10
+	mov r9, [rsp + 144]
+	xor r9, r10
 ; v45 = v45 ^ v0
 %line 1111+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r9
+	xor r12, rax
 ; v13 = v13 ^ v0
 %line 1112+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r9
-	mov [rsp + 2472], rbp
+	xor rbx, rax
 ; v41 = v41 ^ v0
 %line 1113+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 2488]
-	xor r12, r9
-	mov [rsp + 2488], r12
+	mov rbp, r9
+	xor rbp, rax
 ; v0 = v28 ^ v0
 %line 1114+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 1800]
-	xor r10, r9
-	mov [rsp + 2496], r10
+	mov r9, [rsp + 136]
+	xor r9, rax
 ; v13 = v13 ^ v10
 %line 1115+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rdx
-	mov [rsp + 2472], rbp
+	xor rbx, rdi
+	mov [rsp + 16], rbx
 ; v39 = v39 ^ v10
 %line 1116+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rdx
-	mov [rsp + 2480], rbx
+	xor rcx, rdi
 ; v0 = v0 ^ v10
 %line 1117+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 2496]
-	xor r10, rdx
-	mov [rsp + 2496], r10
+	mov r10, r9
+	xor r10, rdi
 ; v10 = v8 ^ v10
 %line 1118+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1784]
-	xor r9, rdx
-	mov [rsp + 2504], r9
+	mov r9, [rsp + 128]
+	xor r9, rdi
 ; v39 = v39 ^ v18
 %line 1119+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rax
-	mov [rsp + 2480], rbx
+	xor rcx, r11
+	mov [rsp + 24], rcx
 ; v41 = v41 ^ v18
 %line 1120+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, rax
-	mov [rsp + 2488], r12
+	xor rbp, r11
 ; v10 = v10 ^ v18
 %line 1121+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2504]
-	xor r9, rax
-	mov [rsp + 2504], r9
+	xor r9, r11
+	mov [rsp + 48], r9
 ; v18 = v16 ^ v18
 %line 1122+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1776]
-	xor r9, rax
-	mov [rsp + 2512], r9
+	mov r9, [rsp + 120]
+	xor r9, r11
 ; v41 = v41 ^ v56
 %line 1123+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, rcx
-	mov [rsp + 2488], r12
+	xor rbp, rsi
+	mov [rsp + 32], rbp
 ; v0 = v0 ^ v56
 %line 1124+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rcx
-	mov [rsp + 2496], r10
+	xor r10, rsi
+	mov [rsp + 40], r10
 ; v18 = v18 ^ v56
 %line 1125+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 2512]
-	xor r10, rcx
-	mov [rsp + 2512], r10
+	mov r10, r9
+	xor r10, rsi
+	mov [rsp + 56], r10
 ; v56 = v35 ^ v56
 %line 1126+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 1768]
-	xor r9, rcx
-	mov [rsp + 2520], r9
+	mov r9, [rsp + 112]
+	xor r9, rsi
+	mov [rsp + 64], r9
 ; v35 = v56 ^ v44
 %line 1127+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2520]
-	xor r9, r13
-	mov [rsp + 2528], r9
+	xor r9, r8
+	mov [rsp + 72], r9
 ; v16 = v45 ^ v44
 %line 1128+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r11
-	xor r9, r13
-	mov rax, r9
+	mov r9, r12
+	xor r9, r8
+	mov r11, r9
 ; v16 = v16 ^ v12
 %line 1129+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r8
+	xor r11, r14
 ; v8 = v18 ^ v45
 %line 1130+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r11
+	xor r10, r12
 ; v28 = v48 ^ v44
 %line 1131+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2464]
-	xor r9, r13
-	mov [rsp + 2536], r9
+	mov r9, rdx
+	xor r9, r8
 ; v28 = v28 ^ v12
 %line 1132+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2536]
-	xor r9, r8
-	mov [rsp + 2536], r9
+	xor r9, r14
+	mov [rsp + 80], r9
 ; v6 = v10 ^ v45
 %line 1133+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2504]
-	xor r9, r11
-	mov rcx, r9
+	mov r9, [rsp + 48]
+	xor r9, r12
+	mov rsi, r9
 ; v6 = v6 ^ v48
 %line 1134+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 2464]
+	xor rsi, rdx
 ; v6 = v6 ^ v44
 %line 1135+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r13
+	xor rsi, r8
 ; v6 = v6 ^ v12
 %line 1136+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r8
+	xor rsi, r14
 ; v21 = v45 ^ v47
 %line 1137+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r11
-	xor r9, [rsp + 2456]
-	mov [rsp + 3384], r9
+	mov r9, r12
+	xor r9, [rsp + 8]
+	mov rdi, r9
 ; v29 = v0 ^ v48
 %line 1138+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2496]
-	xor r9, [rsp + 2464]
-	mov [rsp + 2544], r9
+	mov r9, [rsp + 40]
+	xor r9, rdx
 ; v29 = v29 ^ v47
 %line 1139+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2544]
-	xor r9, [rsp + 2456]
-	mov [rsp + 2544], r9
+	xor r9, [rsp + 8]
 ; v29 = v29 ^ v12
 %line 1140+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r8
-	mov [rsp + 2544], r9
+	xor r9, r14
+	mov [rsp + 88], r9
 ; v14 = v48 ^ v42
 %line 1141+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2464]
-	xor r9, [rsp + 2448]
-	mov rbx, r9
+	mov r9, rdx
+	xor r9, [rsp + 0]
+	mov rcx, r9
 ; v43 = v41 ^ v47
 %line 1142+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2488]
-	xor r9, [rsp + 2456]
-	mov rbp, r9
+	mov r9, rbp
+	xor r9, [rsp + 8]
+	mov rbx, r9
 ; v43 = v43 ^ v42
 %line 1143+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 2448]
+	xor rbx, [rsp + 0]
 ; v26 = v47 ^ v44
 %line 1144+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2456]
-	xor r9, r13
-	mov rdx, r9
+	mov r9, [rsp + 8]
+	xor r9, r8
+	mov rbp, r9
 ; v46 = v39 ^ v42
 %line 1145+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 2480]
-	xor r12, [rsp + 2448]
+	mov rax, [rsp + 24]
+	xor rax, [rsp + 0]
 ; v46 = v46 ^ v44
 %line 1146+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r13
+	xor rax, r8
 ; v38 = v42 ^ v12
 %line 1147+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2448]
-	xor r9, r8
-	mov [rsp + 2552], r9
+	mov r9, [rsp + 0]
+	xor r9, r14
+	mov [rsp + 104], r9
 ; v50 = v13 ^ v44
 %line 1148+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 2472]
-	xor r15, r13
+	mov r13, [rsp + 16]
+	xor r13, r8
 ; v50 = v50 ^ v12
 %line 1149+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r8
+	xor r13, r14
 ; v35 = v35 ^ v38
 %line 1150+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2528]
-	xor r9, [rsp + 2552]
-	mov [rsp + 2528], r9
+	mov r9, [rsp + 72]
+	xor r9, [rsp + 104]
+	mov [rsp + 72], r9
 ; v32 = v14 ^ v38
 %line 1151+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbx
-	xor r9, [rsp + 2552]
-	mov r14, r9
+	mov r9, rcx
+	xor r9, [rsp + 104]
+	mov r15, r9
 ; v32 = v32 ^ v50
 %line 1152+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
+	xor r15, r13
 ; v16 = v16 ^ v14
 %line 1153+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rbx
+	xor r11, rcx
 ; v4 = v43 ^ v38
 %line 1154+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rsp + 368], rbp
-	mov r9, [rsp + 368]
-	xor r9, [rsp + 2552]
-	mov [rsp + 368], r9
-	mov [rsp + 2560], r9
+	mov r9, rbx
+	xor r9, [rsp + 104]
 ; v4 = v4 ^ v50
 %line 1155+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2560]
-	xor r9, r15
-	mov [rsp + 2560], r9
+	xor r9, r13
+	mov [rsp + 96], r9
 ; v8 = v8 ^ v14
 %line 1156+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rbx
+	xor r10, rcx
 ; v8 = v8 ^ v43
 %line 1157+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rbp
+	xor r10, rbx
 ; v8 = v8 ^ v38
 %line 1158+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 2552]
+	xor r10, [rsp + 104]
 ; v8 = v8 ^ v50
 %line 1159+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r15
+	xor r10, r13
 ; v14 = v14 ^ v26
 %line 1160+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rdx
+	xor rcx, rbp
 ; v28 = v28 ^ v43
 %line 1161+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2536]
-	xor r9, rbp
-	mov [rsp + 2536], r9
+	mov r9, [rsp + 80]
+	xor r9, rbx
 ; v28 = v28 ^ v26
 %line 1162+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rdx
-	mov [rsp + 2536], r9
+	xor r9, rbp
 ; v28 = v28 ^ v50
 %line 1163+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r15
-	mov [rsp + 2536], r9
+	xor r9, r13
+	mov [rsp + 80], r9
 ; v43 = v43 ^ v46
 %line 1164+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r12
+	xor rbx, rax
 ; v6 = v6 ^ v26
 %line 1165+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdx
+	xor rsi, rbp
 ; v6 = v6 ^ v46
 %line 1166+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r12
+	xor rsi, rax
 ; v26 = v26 ^ v38
 %line 1167+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 2552]
+	xor rbp, [rsp + 104]
 ; v21 = v21 ^ v46
 %line 1168+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 3384]
-	xor r9, r12
-	mov [rsp + 3384], r9
+	xor rdi, rax
 ; v21 = v21 ^ v38
 %line 1169+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 2552]
-	mov [rsp + 3384], r9
+	xor rdi, [rsp + 104]
 ; v46 = v46 ^ v50
 %line 1170+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r15
+	xor rax, r13
 ; v38 = v29 ^ v38
 %line 1171+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2544]
-	mov [rsp + 376], r9
-	xor r9, [rsp + 2552]
-	mov [rsp + 376], r9
-	mov [rsp + 2568], r9
+	mov r9, [rsp + 88]
+	xor r9, [rsp + 104]
 ; v50 = v38 ^ v50
 %line 1172+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2568]
-	mov [rsp + 384], r9
-	xor r9, r15
-	mov [rsp + 384], r9
-	mov [rsp + 2576], r9
+	xor r9, r13
+	mov [rsp + 104], r9
 ; v35 = v35 ^ v46
 %line 1173+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2528]
-	xor r9, r12
-	mov [rsp + 2528], r9
+	mov r9, [rsp + 72]
+	xor r9, rax
+	mov [rsp + 72], r9
 ; v38 = v43 ^ v46
 %line 1174+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbp
-	xor r9, r12
-	mov r15, r9
+	mov r9, rbx
+	xor r9, rax
+	mov r13, r9
 ; v38 = v38 ^ v50
 %line 1175+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 2576]
+	xor r13, [rsp + 104]
 ; v32 = v32 ^ v43
 %line 1176+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rbp
+	xor r15, rbx
 ; v29 = v6 ^ v46
 %line 1177+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rsp + 392], rcx
-	mov r9, [rsp + 392]
-	xor r9, r12
-	mov [rsp + 392], r9
-	mov [rsp + 2584], r9
+	mov r9, rsi
+	xor r9, rax
 ; v29 = v29 ^ v50
 %line 1178+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2584]
-	xor r9, [rsp + 2576]
-	mov [rsp + 2584], r9
+	xor r9, [rsp + 104]
+	mov [rsp + 88], r9
 ; v16 = v16 ^ v43
 %line 1179+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rbp
+	xor r11, rbx
 ; v16 = v16 ^ v6
 %line 1180+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rcx
+	xor r11, rsi
 ; v16 = v16 ^ v46
 %line 1181+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r12
+	xor r11, rax
 ; v16 = v16 ^ v50
 %line 1182+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 2576]
+	xor r11, [rsp + 104]
 ; v43 = v43 ^ v26
 %line 1183+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rdx
+	xor rbx, rbp
 ; v4 = v4 ^ v6
 %line 1184+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2560]
-	xor r9, rcx
-	mov [rsp + 2560], r9
+	mov r9, [rsp + 96]
+	xor r9, rsi
 ; v4 = v4 ^ v26
 %line 1185+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rdx
-	mov [rsp + 2560], r9
+	xor r9, rbp
 ; v4 = v4 ^ v50
 %line 1186+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 2576]
-	mov [rsp + 2560], r9
+	xor r9, [rsp + 104]
+	mov [rsp + 96], r9
 ; v6 = v6 ^ v21
 %line 1187+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 3384]
+	xor rsi, rdi
 ; v8 = v8 ^ v26
 %line 1188+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rdx
+	xor r10, rbp
 ; v8 = v8 ^ v21
 %line 1189+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 3384]
+	xor r10, rdi
 ; v26 = v26 ^ v46
 %line 1190+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r12
+	xor rbp, rax
 ; v14 = v14 ^ v21
 %line 1191+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 3384]
+	xor rcx, rdi
 ; v14 = v14 ^ v46
 %line 1192+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r12
+	xor rcx, rax
 ; v21 = v21 ^ v50
 %line 1193+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 3384]
-	mov [rsp + 3456], r9
-	mov [rsp + 3440], r9
-	xor r9, [rsp + 2576]
-	mov [rsp + 3456], r9
-	mov [rsp + 3440], r9
-	mov [rsp + 3384], r9
+	xor rdi, [rsp + 104]
 ; v46 = v28 ^ v46
 %line 1194+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2536]
-	mov [rsp + 400], r9
-	xor r9, r12
-	mov [rsp + 400], r9
+	mov r9, [rsp + 80]
+	xor r9, rax
 ; v50 = v46 ^ v50
 %line 1195+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 2576]
-	mov [rsp + 2592], r9
+	xor r9, [rsp + 104]
+	mov [rsp + 104], r9
 ; v35 = v35 ^ v21
 %line 1196+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2528]
-	xor r9, [rsp + 3456]
-	mov [rsp + 2528], r9
+	mov r9, [rsp + 72]
+	xor r9, rdi
+	mov [rsp + 72], r9
 ; v46 = v6 ^ v21
 %line 1197+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rcx
-	xor r9, [rsp + 3384]
-	mov r12, r9
+	mov r9, rsi
+	xor r9, rdi
+	mov rax, r9
 ; v46 = v46 ^ v50
 %line 1198+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 2592]
+	xor rax, [rsp + 104]
 ; v38 = v38 ^ v6
 %line 1199+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rcx
+	xor r13, rsi
 ; v28 = v8 ^ v21
 %line 1200+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rsp + 408], r10
-	mov r9, [rsp + 408]
-	xor r9, [rsp + 3384]
-	mov [rsp + 408], r9
-	mov [rsp + 2600], r9
+	mov r9, r10
+	xor r9, rdi
 ; v28 = v28 ^ v50
 %line 1201+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2600]
-	xor r9, [rsp + 2592]
-	mov [rsp + 2600], r9
+	xor r9, [rsp + 104]
+	mov [rsp + 80], r9
 ; v32 = v32 ^ v6
 %line 1202+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rcx
+	xor r15, rsi
 ; v32 = v32 ^ v8
 %line 1203+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r10
+	xor r15, r10
 ; v32 = v32 ^ v21
 %line 1204+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 3384]
+	xor r15, rdi
 ; v32 = v32 ^ v50
 %line 1205+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 2592]
+	xor r15, [rsp + 104]
 ; v6 = v6 ^ v26
 %line 1206+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdx
+	xor rsi, rbp
 ; v29 = v29 ^ v8
 %line 1207+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2584]
+	mov r9, [rsp + 88]
 	xor r9, r10
-	mov [rsp + 2584], r9
 ; v29 = v29 ^ v26
 %line 1208+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rdx
-	mov [rsp + 2584], r9
+	xor r9, rbp
 ; v29 = v29 ^ v50
 %line 1209+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 2592]
-	mov [rsp + 2584], r9
+	xor r9, [rsp + 104]
+	mov [rsp + 88], r9
 ; v8 = v8 ^ v14
 %line 1210+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rbx
+	xor r10, rcx
 ; v16 = v16 ^ v26
 %line 1211+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rdx
+	xor r11, rbp
 ; v16 = v16 ^ v14
 %line 1212+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rbx
+	xor r11, rcx
 ; v26 = v26 ^ v21
 %line 1213+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 3384]
+	xor rbp, rdi
 ; v43 = v43 ^ v14
 %line 1214+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rbx
+	xor rbx, rcx
 ; v43 = v43 ^ v21
 %line 1215+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 3384]
+	xor rbx, rdi
 ; v14 = v14 ^ v50
 %line 1216+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2592]
+	xor rcx, [rsp + 104]
 ; v21 = v4 ^ v21
 %line 1217+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2560]
-	mov [rsp + 416], r9
-	xor r9, [rsp + 3384]
-	mov [rsp + 416], r9
+	mov r9, [rsp + 96]
+	xor r9, rdi
 ; v50 = v21 ^ v50
 %line 1218+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 2592]
-	mov [rsp + 3392], r9
+	xor r9, [rsp + 104]
+	mov [rsp + 104], r9
 ; v35 = v35 ^ v14
 %line 1219+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2528]
-	xor r9, rbx
-	mov [rsp + 2528], r9
+	mov r9, [rsp + 72]
+	xor r9, rcx
+	mov [rsp + 72], r9
 ; v21 = v8 ^ v14
 %line 1220+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rsp + 424], r10
-	mov r9, [rsp + 424]
-	xor r9, rbx
-	mov [rsp + 424], r9
-	mov [rsp + 2608], r9
+	mov r9, r10
+	xor r9, rcx
 ; v21 = v21 ^ v50
 %line 1221+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2608]
-	xor r9, [rsp + 3392]
-	mov [rsp + 2608], r9
+	xor r9, [rsp + 104]
+	mov [rsp + 96], r9
 ; v46 = v46 ^ v8
 %line 1222+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r10
+	xor rax, r10
 ; v4 = v16 ^ v14
 %line 1223+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rsp + 432], rax
-	mov r9, [rsp + 432]
-	xor r9, rbx
-	mov [rsp + 432], r9
-	mov [rsp + 2616], r9
+	mov r9, r11
+	xor r9, rcx
 ; v4 = v4 ^ v50
 %line 1224+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2616]
-	xor r9, [rsp + 3392]
-	mov [rsp + 2616], r9
+	xor r9, [rsp + 104]
 ; v38 = v38 ^ v8
 %line 1225+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r10
+	xor r13, r10
 ; v38 = v38 ^ v16
 %line 1226+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rax
+	xor r13, r11
 ; v38 = v38 ^ v14
 %line 1227+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rbx
+	xor r13, rcx
 ; v38 = v38 ^ v50
 %line 1228+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 3392]
+	xor r13, [rsp + 104]
 ; v8 = v8 ^ v26
 %line 1229+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rdx
+	xor r10, rbp
 ; v28 = v28 ^ v16
 %line 1230+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2600]
-	xor r9, rax
-	mov [rsp + 2600], r9
+	mov rdi, [rsp + 80]
+	xor rdi, r11
 ; v28 = v28 ^ v26
 %line 1231+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rdx
-	mov [rsp + 2600], r9
+	xor rdi, rbp
 ; v28 = v28 ^ v50
 %line 1232+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 3392]
-	mov [rsp + 2600], r9
+	xor rdi, [rsp + 104]
+	mov [rsp + 80], rdi
 ; v16 = v16 ^ v43
 %line 1233+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rbp
+	xor r11, rbx
 ; v32 = v32 ^ v26
 %line 1234+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rdx
+	xor r15, rbp
 ; v32 = v32 ^ v43
 %line 1235+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rbp
+	xor r15, rbx
 ; v26 = v26 ^ v14
 %line 1236+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, rbx
+	xor rbp, rcx
 ; v6 = v6 ^ v43
 %line 1237+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbp
+	xor rsi, rbx
 ; v6 = v6 ^ v14
 %line 1238+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbx
+	xor rsi, rcx
 ; v43 = v43 ^ v50
 %line 1239+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 3392]
+	xor rbx, [rsp + 104]
 ; v14 = v29 ^ v14
 %line 1240+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2584]
-	mov [rsp + 440], r9
-	xor r9, rbx
-	mov [rsp + 440], r9
+	mov rdi, [rsp + 88]
+	xor rdi, rcx
 ; v50 = v14 ^ v50
 %line 1241+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 3392]
+	xor rdi, [rsp + 104]
 ; v35 = v35 ^ v43
 %line 1242+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2528]
-	xor rbx, rbp
-	mov [rsp + 2528], rbx
+	mov rcx, [rsp + 72]
+	xor rcx, rbx
+	mov [rsp + 72], rcx
 ; v14 = v16 ^ v43
 %line 1243+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, rax
-	xor rbx, rbp
-	mov [rsp + 2624], rbx
+	mov rcx, r11
+	xor rcx, rbx
 ; v14 = v14 ^ v50
 %line 1244+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2624]
-	xor rbx, r9
-	mov [rsp + 2624], rbx
+	xor rcx, rdi
+	mov [rsp + 88], rcx
 ; v21 = v21 ^ v16
 %line 1245+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2608]
-	xor rbx, rax
-	mov [rsp + 2608], rbx
+	mov rcx, [rsp + 96]
+	xor rcx, r11
+	mov [rsp + 96], rcx
 ; v29 = v32 ^ v43
 %line 1246+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, r14
-	xor rbx, rbp
-	mov [rsp + 2632], rbx
+	mov rcx, r15
+	xor rcx, rbx
 ; v29 = v29 ^ v50
 %line 1247+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2632]
-	xor rbx, r9
-	mov [rsp + 2632], rbx
+	xor rcx, rdi
+	mov [rsp + 104], rcx
 ; v46 = v46 ^ v16
 %line 1248+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, rax
+	xor rax, r11
 ; v46 = v46 ^ v32
 %line 1249+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r14
+	xor rax, r15
 ; v46 = v46 ^ v43
 %line 1250+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, rbp
+	xor rax, rbx
 ; v46 = v46 ^ v50
 %line 1251+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
+	xor rax, rdi
 ; v16 = v16 ^ v26
 %line 1252+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rdx
+	xor r11, rbp
 ; v4 = v4 ^ v32
 %line 1253+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2616]
-	xor rbx, r14
-	mov [rsp + 2616], rbx
+	xor r9, r15
 ; v4 = v4 ^ v26
 %line 1254+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rdx
-	mov [rsp + 2616], rbx
+	xor r9, rbp
 ; v4 = v4 ^ v50
 %line 1255+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
-	mov [rsp + 2616], rbx
+	xor r9, rdi
 ; v32 = v32 ^ v6
 %line 1256+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rcx
+	xor r15, rsi
 ; v38 = v38 ^ v26
 %line 1257+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rdx
+	xor r13, rbp
 ; v38 = v38 ^ v6
 %line 1258+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rcx
+	xor r13, rsi
 ; v26 = v26 ^ v43
 %line 1259+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, rbp
+	xor rbp, rbx
 ; v8 = v8 ^ v6
 %line 1260+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rcx
+	xor r10, rsi
 ; v8 = v8 ^ v43
 %line 1261+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rbp
+	xor r10, rbx
 ; v6 = v6 ^ v50
 %line 1262+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r9
+	xor rsi, rdi
 ; v43 = v28 ^ v43
 %line 1263+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2600]
-	xor rbx, rbp
+	mov rcx, [rsp + 80]
+	xor rcx, rbx
 ; v50 = v43 ^ v50
 %line 1264+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
-	mov [rsp + 2640], rbx
+	xor rcx, rdi
+	mov [rsp + 80], rcx
 ; v43 = v35 & v56
 %line 1265+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2528]
-	and r9, [rsp + 2520]
-	mov [rsp + 2648], r9
+	mov rdi, [rsp + 72]
+	and rdi, [rsp + 64]
+	mov [rsp + 112], rdi
 ; v28 = v35 & v18
 %line 1266+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2528]
-	and r9, [rsp + 2512]
+	mov rdi, [rsp + 72]
+	and rdi, [rsp + 56]
 ; v60 = v14 & v56
 %line 1267+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2624]
-	and rbx, [rsp + 2520]
+	mov rcx, [rsp + 88]
+	and rcx, [rsp + 64]
 ; v60 = v28 ^ v60
 %line 1268+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbx
-	mov [rsp + 2656], r9
+	xor rdi, rcx
+	mov [rsp + 120], rdi
 ; v28 = v35 & v10
 %line 1269+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2528]
-	and r9, [rsp + 2504]
+	mov rdi, [rsp + 72]
+	and rdi, [rsp + 48]
 ; v9 = v14 & v18
 %line 1270+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2624]
-	and rbx, [rsp + 2512]
+	mov rcx, [rsp + 88]
+	and rcx, [rsp + 56]
 ; v52 = v21 & v56
 %line 1271+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 2608]
-	and rbp, [rsp + 2520]
+	mov rbx, [rsp + 96]
+	and rbx, [rsp + 64]
 ; v9 = v28 ^ v9
 %line 1272+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbx
+	xor rdi, rcx
 ; v52 = v9 ^ v52
 %line 1273+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbp
-	mov [rsp + 2664], r9
+	xor rdi, rbx
+	mov [rsp + 128], rdi
 ; v9 = v35 & v0
 %line 1274+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2528]
-	and rbx, [rsp + 2496]
+	mov rcx, [rsp + 72]
+	and rcx, [rsp + 40]
 ; v28 = v14 & v10
 %line 1275+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2624]
-	and r9, [rsp + 2504]
-	mov [rsp + 2672], r9
+	mov rdi, [rsp + 88]
+	and rdi, [rsp + 48]
+	mov [rsp + 136], rdi
 ; v49 = v21 & v18
 %line 1276+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2608]
-	and r9, [rsp + 2512]
+	mov rdi, [rsp + 96]
+	and rdi, [rsp + 56]
 ; v15 = v29 & v56
 %line 1277+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 2632]
-	and rbp, [rsp + 2520]
+	mov rbx, [rsp + 104]
+	and rbx, [rsp + 64]
 ; v28 = v9 ^ v28
 %line 1278+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2672]
+	xor rcx, [rsp + 136]
 ; v49 = v28 ^ v49
 %line 1279+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
+	xor rcx, rdi
 ; v15 = v49 ^ v15
 %line 1280+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rbp
-	mov [rsp + 2680], rbx
+	xor rcx, rbx
+	mov [rsp + 136], rcx
 ; v49 = v35 & v41
 %line 1281+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2528]
-	and rbx, [rsp + 2488]
+	mov rcx, [rsp + 72]
+	and rcx, [rsp + 32]
 ; v28 = v14 & v0
 %line 1282+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2624]
-	and r9, [rsp + 2496]
-	mov [rsp + 2688], r9
+	mov rdi, [rsp + 88]
+	and rdi, [rsp + 40]
+	mov [rsp + 144], rdi
 ; v9 = v21 & v10
 %line 1283+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2608]
-	and r9, [rsp + 2504]
-	mov [rsp + 2696], r9
+	mov rdi, [rsp + 96]
+	and rdi, [rsp + 48]
+	mov [rsp + 152], rdi
 ; v27 = v29 & v18
 %line 1284+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2632]
-	and r9, [rsp + 2512]
+	mov rdi, [rsp + 104]
+	and rdi, [rsp + 56]
 ; v2 = v46 & v56
 %line 1285+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, r12
-	and rbp, [rsp + 2520]
+	mov rbx, rax
+	and rbx, [rsp + 64]
 ; v28 = v49 ^ v28
 %line 1286+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2688]
+	xor rcx, [rsp + 144]
 ; v9 = v28 ^ v9
 %line 1287+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2696]
+	xor rcx, [rsp + 152]
 ; v27 = v9 ^ v27
 %line 1288+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
+	xor rcx, rdi
 ; v2 = v27 ^ v2
 %line 1289+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rbp
-	mov [rsp + 2704], rbx
+	xor rcx, rbx
+	mov [rsp + 144], rcx
 ; v27 = v35 & v39
 %line 1290+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2528]
-	and rbx, [rsp + 2480]
+	mov rcx, [rsp + 72]
+	and rcx, [rsp + 24]
 ; v9 = v14 & v41
 %line 1291+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2624]
-	and r9, [rsp + 2488]
-	mov [rsp + 2712], r9
+	mov rdi, [rsp + 88]
+	and rdi, [rsp + 32]
+	mov [rsp + 152], rdi
 ; v28 = v21 & v0
 %line 1292+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2608]
-	and r9, [rsp + 2496]
-	mov [rsp + 2720], r9
+	mov rdi, [rsp + 96]
+	and rdi, [rsp + 40]
+	mov [rsp + 160], rdi
 ; v49 = v29 & v10
 %line 1293+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2632]
-	and r9, [rsp + 2504]
-	mov [rsp + 2728], r9
+	mov rdi, [rsp + 104]
+	and rdi, [rsp + 48]
+	mov [rsp + 168], rdi
 ; v11 = v46 & v18
 %line 1294+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r12
-	and r9, [rsp + 2512]
+	mov rdi, rax
+	and rdi, [rsp + 56]
 ; v54 = v16 & v56
 %line 1295+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, rax
-	and rbp, [rsp + 2520]
+	mov rbx, r11
+	and rbx, [rsp + 64]
 ; v9 = v27 ^ v9
 %line 1296+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2712]
+	xor rcx, [rsp + 152]
 ; v28 = v9 ^ v28
 %line 1297+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2720]
+	xor rcx, [rsp + 160]
 ; v49 = v28 ^ v49
 %line 1298+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2728]
+	xor rcx, [rsp + 168]
 ; v11 = v49 ^ v11
 %line 1299+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
+	xor rcx, rdi
 ; v54 = v11 ^ v54
 %line 1300+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rbp
-	mov [rsp + 2736], rbx
+	xor rcx, rbx
+	mov [rsp + 152], rcx
 ; v11 = v35 & v13
 %line 1301+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2528]
-	and rbx, [rsp + 2472]
+	mov rcx, [rsp + 72]
+	and rcx, [rsp + 16]
 ; v49 = v14 & v39
 %line 1302+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2624]
-	and r9, [rsp + 2480]
-	mov [rsp + 2744], r9
+	mov rdi, [rsp + 88]
+	and rdi, [rsp + 24]
+	mov [rsp + 160], rdi
 ; v28 = v21 & v41
 %line 1303+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2608]
-	and r9, [rsp + 2488]
-	mov [rsp + 2752], r9
+	mov rdi, [rsp + 96]
+	and rdi, [rsp + 32]
+	mov [rsp + 168], rdi
 ; v9 = v29 & v0
 %line 1304+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2632]
-	and r9, [rsp + 2496]
-	mov [rsp + 2760], r9
+	mov rdi, [rsp + 104]
+	and rdi, [rsp + 40]
+	mov [rsp + 176], rdi
 ; v27 = v46 & v10
 %line 1305+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r12
-	and r9, [rsp + 2504]
-	mov [rsp + 2768], r9
+	mov rdi, rax
+	and rdi, [rsp + 48]
+	mov [rsp + 184], rdi
 ; v1 = v16 & v18
 %line 1306+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rax
-	and r9, [rsp + 2512]
+	mov rdi, r11
+	and rdi, [rsp + 56]
 ; v24 = v4 & v56
 %line 1307+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 2616]
-	and rbp, [rsp + 2520]
+	mov rbx, r9
+	and rbx, [rsp + 64]
 ; v49 = v11 ^ v49
 %line 1308+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2744]
+	xor rcx, [rsp + 160]
 ; v28 = v49 ^ v28
 %line 1309+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2752]
+	xor rcx, [rsp + 168]
 ; v9 = v28 ^ v9
 %line 1310+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2760]
+	xor rcx, [rsp + 176]
 ; v27 = v9 ^ v27
 %line 1311+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2768]
+	xor rcx, [rsp + 184]
 ; v1 = v27 ^ v1
 %line 1312+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
+	xor rcx, rdi
 ; v24 = v1 ^ v24
 %line 1313+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rbp
-	mov [rsp + 2776], rbx
+	xor rcx, rbx
+	mov [rsp + 160], rcx
 ; v1 = v14 & v13
 %line 1314+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2624]
-	and rbx, [rsp + 2472]
+	mov rcx, [rsp + 88]
+	and rcx, [rsp + 16]
 ; v27 = v21 & v39
 %line 1315+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2608]
-	and r9, [rsp + 2480]
-	mov [rsp + 2784], r9
+	mov rdi, [rsp + 96]
+	and rdi, [rsp + 24]
+	mov [rsp + 168], rdi
 ; v9 = v29 & v41
 %line 1316+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2632]
-	and r9, [rsp + 2488]
-	mov [rsp + 2792], r9
+	mov rdi, [rsp + 104]
+	and rdi, [rsp + 32]
+	mov [rsp + 176], rdi
 ; v28 = v46 & v0
 %line 1317+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r12
-	and r9, [rsp + 2496]
-	mov [rsp + 2800], r9
+	mov rdi, rax
+	and rdi, [rsp + 40]
+	mov [rsp + 184], rdi
 ; v49 = v16 & v10
 %line 1318+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rax
-	and r9, [rsp + 2504]
+	mov rdi, r11
+	and rdi, [rsp + 48]
 ; v11 = v4 & v18
 %line 1319+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 2616]
-	and rbp, [rsp + 2512]
+	mov rbx, r9
+	and rbx, [rsp + 56]
 ; v27 = v1 ^ v27
 %line 1320+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2784]
+	xor rcx, [rsp + 168]
 ; v9 = v27 ^ v9
 %line 1321+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2792]
+	xor rcx, [rsp + 176]
 ; v28 = v9 ^ v28
 %line 1322+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2800]
+	xor rcx, [rsp + 184]
 ; v49 = v28 ^ v49
 %line 1323+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
+	xor rcx, rdi
 ; v11 = v49 ^ v11
 %line 1324+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rbp
-	mov [rsp + 2808], rbx
+	xor rcx, rbx
+	mov [rsp + 168], rcx
 ; v49 = v21 & v13
 %line 1325+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2608]
-	and rbx, [rsp + 2472]
+	mov rcx, [rsp + 96]
+	and rcx, [rsp + 16]
 ; v28 = v29 & v39
 %line 1326+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2632]
-	and r9, [rsp + 2480]
-	mov [rsp + 2816], r9
+	mov rdi, [rsp + 104]
+	and rdi, [rsp + 24]
+	mov [rsp + 176], rdi
 ; v9 = v46 & v41
 %line 1327+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r12
-	and r9, [rsp + 2488]
-	mov [rsp + 2824], r9
+	mov rdi, rax
+	and rdi, [rsp + 32]
+	mov [rsp + 184], rdi
 ; v27 = v16 & v0
 %line 1328+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rax
-	and r9, [rsp + 2496]
+	mov rdi, r11
+	and rdi, [rsp + 40]
 ; v1 = v4 & v10
 %line 1329+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 2616]
-	and rbp, [rsp + 2504]
+	mov rbx, r9
+	and rbx, [rsp + 48]
 ; v28 = v49 ^ v28
 %line 1330+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2816]
+	xor rcx, [rsp + 176]
 ; v9 = v28 ^ v9
 %line 1331+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2824]
+	xor rcx, [rsp + 184]
 ; v27 = v9 ^ v27
 %line 1332+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
+	xor rcx, rdi
 ; v1 = v27 ^ v1
 %line 1333+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rbp
-	mov [rsp + 2832], rbx
+	xor rcx, rbx
+	mov [rsp + 176], rcx
 ; v27 = v29 & v13
 %line 1334+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2632]
-	and rbx, [rsp + 2472]
+	mov rcx, [rsp + 104]
+	and rcx, [rsp + 16]
 ; v9 = v46 & v39
 %line 1335+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r12
-	and r9, [rsp + 2480]
-	mov [rsp + 2840], r9
+	mov rdi, rax
+	and rdi, [rsp + 24]
+	mov [rsp + 184], rdi
 ; v28 = v16 & v41
 %line 1336+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rax
-	and r9, [rsp + 2488]
+	mov rdi, r11
+	and rdi, [rsp + 32]
 ; v49 = v4 & v0
 %line 1337+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 2616]
-	and rbp, [rsp + 2496]
+	mov rbx, r9
+	and rbx, [rsp + 40]
 ; v9 = v27 ^ v9
 %line 1338+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2840]
+	xor rcx, [rsp + 184]
 ; v28 = v9 ^ v28
 %line 1339+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
+	xor rcx, rdi
 ; v49 = v28 ^ v49
 %line 1340+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rbp
-	mov [rsp + 2848], rbx
+	xor rcx, rbx
+	mov [rsp + 184], rcx
 ; v28 = v46 & v13
 %line 1341+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r12
-	and r9, [rsp + 2472]
+	mov rdi, rax
+	and rdi, [rsp + 16]
 ; v9 = v16 & v39
 %line 1342+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, rax
-	and rbx, [rsp + 2480]
+	mov rcx, r11
+	and rcx, [rsp + 24]
 ; v27 = v4 & v41
 %line 1343+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 2616]
-	and rbp, [rsp + 2488]
+	mov rbx, r9
+	and rbx, [rsp + 32]
 ; v9 = v28 ^ v9
 %line 1344+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbx
+	xor rdi, rcx
 ; v27 = v9 ^ v27
 %line 1345+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbp
-	mov [rsp + 2856], r9
+	xor rdi, rbx
+	mov [rsp + 192], rdi
 ; v9 = v16 & v13
 %line 1346+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rax
-	and r9, [rsp + 2472]
+	mov rdi, r11
+	and rdi, [rsp + 16]
 ; v28 = v4 & v39
 %line 1347+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2616]
-	and rbx, [rsp + 2480]
+	mov rcx, r9
+	and rcx, [rsp + 24]
 ; v28 = v9 ^ v28
 %line 1348+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbx
-	mov [rsp + 2864], r9
+	xor rdi, rcx
+	mov [rsp + 200], rdi
 ; v9 = v4 & v13
 %line 1349+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2616]
-	and r9, [rsp + 2472]
-	mov [rsp + 2872], r9
+	mov rdi, r9
+	and rdi, [rsp + 16]
+	mov [rsp + 208], rdi
 ; v58 = v32 & v45
 %line 1350+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r14
-	and r9, r11
-	mov [rsp + 2880], r9
+	mov rdi, r15
+	and rdi, r12
+	mov [rsp + 216], rdi
 ; v33 = v32 & v48
 %line 1351+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r14
-	and r9, [rsp + 2464]
+	mov rdi, r15
+	and rdi, rdx
 ; v7 = v38 & v45
 %line 1352+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, r15
-	and rbx, r11
+	mov rcx, r13
+	and rcx, r12
 ; v7 = v33 ^ v7
 %line 1353+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbx
-	mov [rsp + 2888], r9
+	xor rdi, rcx
+	mov [rsp + 224], rdi
 ; v33 = v32 & v47
 %line 1354+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r14
-	and r9, [rsp + 2456]
+	mov rdi, r15
+	and rdi, [rsp + 8]
 ; v31 = v38 & v48
 %line 1355+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, r15
-	and rbx, [rsp + 2464]
+	mov rcx, r13
+	and rcx, rdx
 ; v3 = v26 & v45
 %line 1356+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, rdx
-	and rbp, r11
+	mov rbx, rbp
+	and rbx, r12
 ; v31 = v33 ^ v31
 %line 1357+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbx
+	xor rdi, rcx
 ; v3 = v31 ^ v3
 %line 1358+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbp
-	mov [rsp + 2896], r9
+	xor rdi, rbx
+	mov [rsp + 232], rdi
 ; v31 = v32 & v42
 %line 1359+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, r14
-	and rbx, [rsp + 2448]
+	mov rcx, r15
+	and rcx, [rsp + 0]
 ; v33 = v38 & v47
 %line 1360+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r15
-	and r9, [rsp + 2456]
-	mov [rsp + 2904], r9
+	mov rdi, r13
+	and rdi, [rsp + 8]
+	mov [rsp + 240], rdi
 ; v36 = v26 & v48
 %line 1361+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdx
-	and r9, [rsp + 2464]
+	mov rdi, rbp
+	and rdi, rdx
 ; v30 = v8 & v45
 %line 1362+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, r10
-	and rbp, r11
+	mov rbx, r10
+	and rbx, r12
 ; v33 = v31 ^ v33
 %line 1363+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2904]
+	xor rcx, [rsp + 240]
 ; v36 = v33 ^ v36
 %line 1364+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
+	xor rcx, rdi
 ; v30 = v36 ^ v30
 %line 1365+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rbp
-	mov [rsp + 2912], rbx
+	xor rcx, rbx
+	mov [rsp + 240], rcx
 ; v36 = v32 & v44
 %line 1366+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, r14
-	and rbx, r13
+	mov rcx, r15
+	and rcx, r8
 ; v33 = v38 & v42
 %line 1367+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r15
-	and r9, [rsp + 2448]
-	mov [rsp + 2920], r9
+	mov rdi, r13
+	and rdi, [rsp + 0]
+	mov [rsp + 248], rdi
 ; v31 = v26 & v47
 %line 1368+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdx
-	and r9, [rsp + 2456]
-	mov [rsp + 2928], r9
+	mov rdi, rbp
+	and rdi, [rsp + 8]
+	mov [rsp + 256], rdi
 ; v34 = v8 & v48
 %line 1369+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	and r9, [rsp + 2464]
+	mov rdi, r10
+	and rdi, rdx
 ; v5 = v6 & v45
 %line 1370+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, rcx
-	and rbp, r11
+	mov rbx, rsi
+	and rbx, r12
 ; v33 = v36 ^ v33
 %line 1371+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2920]
+	xor rcx, [rsp + 248]
 ; v31 = v33 ^ v31
 %line 1372+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2928]
+	xor rcx, [rsp + 256]
 ; v34 = v31 ^ v34
 %line 1373+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
+	xor rcx, rdi
 ; v5 = v34 ^ v5
 %line 1374+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rbp
-	mov [rsp + 2936], rbx
+	xor rcx, rbx
+	mov [rsp + 248], rcx
 ; v34 = v32 & v12
 %line 1375+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, r14
-	and rbx, r8
+	mov rcx, r15
+	and rcx, r14
 ; v31 = v38 & v44
 %line 1376+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r15
-	and r9, r13
-	mov [rsp + 2944], r9
+	mov rdi, r13
+	and rdi, r8
+	mov [rsp + 256], rdi
 ; v33 = v26 & v42
 %line 1377+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdx
-	and r9, [rsp + 2448]
-	mov [rsp + 2952], r9
+	mov rdi, rbp
+	and rdi, [rsp + 0]
+	mov [rsp + 264], rdi
 ; v36 = v8 & v47
 %line 1378+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	and r9, [rsp + 2456]
-	mov [rsp + 2960], r9
+	mov rdi, r10
+	and rdi, [rsp + 8]
+	mov [rsp + 272], rdi
 ; v37 = v6 & v48
 %line 1379+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rcx
-	and r9, [rsp + 2464]
+	mov rdi, rsi
+	and rdi, rdx
 ; v40 = v50 & v45
 %line 1380+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 2640]
-	and rbp, r11
+	mov rbx, [rsp + 80]
+	and rbx, r12
 ; v31 = v34 ^ v31
 %line 1381+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2944]
+	xor rcx, [rsp + 256]
 ; v33 = v31 ^ v33
 %line 1382+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2952]
+	xor rcx, [rsp + 264]
 ; v36 = v33 ^ v36
 %line 1383+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2960]
+	xor rcx, [rsp + 272]
 ; v37 = v36 ^ v37
 %line 1384+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
+	xor rcx, rdi
 ; v40 = v37 ^ v40
 %line 1385+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rbp
-	mov [rsp + 2968], rbx
+	xor rcx, rbx
+	mov [rsp + 256], rcx
 ; v37 = v38 & v12
 %line 1386+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, r15
-	and rbx, r8
+	mov rcx, r13
+	and rcx, r14
 ; v36 = v26 & v44
 %line 1387+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdx
-	and r9, r13
-	mov [rsp + 2976], r9
+	mov rdi, rbp
+	and rdi, r8
+	mov [rsp + 264], rdi
 ; v33 = v8 & v42
 %line 1388+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	and r9, [rsp + 2448]
-	mov [rsp + 2984], r9
+	mov rdi, r10
+	and rdi, [rsp + 0]
+	mov [rsp + 272], rdi
 ; v31 = v6 & v47
 %line 1389+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rcx
-	and r9, [rsp + 2456]
+	mov rdi, rsi
+	and rdi, [rsp + 8]
 ; v34 = v50 & v48
 %line 1390+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 2640]
-	and rbp, [rsp + 2464]
+	mov rbx, [rsp + 80]
+	and rbx, rdx
 ; v36 = v37 ^ v36
 %line 1391+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2976]
+	xor rcx, [rsp + 264]
 ; v33 = v36 ^ v33
 %line 1392+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2984]
+	xor rcx, [rsp + 272]
 ; v31 = v33 ^ v31
 %line 1393+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
+	xor rcx, rdi
 ; v34 = v31 ^ v34
 %line 1394+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rbp
-	mov [rsp + 2992], rbx
+	xor rcx, rbx
+	mov [rsp + 264], rcx
 ; v31 = v26 & v12
 %line 1395+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, rdx
-	and rbx, r8
+	mov rcx, rbp
+	and rcx, r14
 ; v33 = v8 & v44
 %line 1396+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	and r9, r13
-	mov [rsp + 3000], r9
+	mov rdi, r10
+	and rdi, r8
+	mov [rsp + 272], rdi
 ; v36 = v6 & v42
 %line 1397+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rcx
-	and r9, [rsp + 2448]
+	mov rdi, rsi
+	and rdi, [rsp + 0]
 ; v37 = v50 & v47
 %line 1398+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 2640]
-	and rbp, [rsp + 2456]
+	mov rbx, [rsp + 80]
+	and rbx, [rsp + 8]
 ; v33 = v31 ^ v33
 %line 1399+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 3000]
+	xor rcx, [rsp + 272]
 ; v36 = v33 ^ v36
 %line 1400+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
+	xor rcx, rdi
 ; v37 = v36 ^ v37
 %line 1401+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rbp
-	mov [rsp + 3008], rbx
+	xor rcx, rbx
+	mov [rsp + 272], rcx
 ; v36 = v8 & v12
 %line 1402+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	and r9, r8
+	mov rdi, r10
+	and rdi, r14
 ; v33 = v6 & v44
 %line 1403+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, rcx
-	and rbx, r13
+	mov rcx, rsi
+	and rcx, r8
 ; v31 = v50 & v42
 %line 1404+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 2640]
-	and rbp, [rsp + 2448]
+	mov rbx, [rsp + 80]
+	and rbx, [rsp + 0]
 ; v33 = v36 ^ v33
 %line 1405+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbx
+	xor rdi, rcx
 ; v31 = v33 ^ v31
 %line 1406+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbp
-	mov [rsp + 3016], r9
+	xor rdi, rbx
+	mov [rsp + 280], rdi
 ; v33 = v6 & v12
 %line 1407+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rcx
-	and r9, r8
+	mov rdi, rsi
+	and rdi, r14
 ; v36 = v50 & v44
 %line 1408+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 2640]
-	and rbx, r13
+	mov rcx, [rsp + 80]
+	and rcx, r8
 ; v36 = v33 ^ v36
 %line 1409+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbx
-	mov [rsp + 3024], r9
+	xor rdi, rcx
+	mov [rsp + 288], rdi
 ; v33 = v50 & v12
 %line 1410+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2640]
-	and r9, r8
-	mov [rsp + 3032], r9
+	mov rdi, [rsp + 80]
+	and rdi, r14
+	mov [rsp + 296], rdi
 ; v32 = v35 ^ v32
 %line 1411+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2528]
-	xor r9, r14
-	mov rbx, r9
+	mov rdi, [rsp + 72]
+	xor rdi, r15
+	mov rcx, rdi
 ; v38 = v14 ^ v38
 %line 1412+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2624]
-	xor r9, r15
-	mov rbp, r9
+	mov rdi, [rsp + 88]
+	xor rdi, r13
+	mov rbx, rdi
 ; v26 = v21 ^ v26
 %line 1413+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2608]
-	xor r9, rdx
-	mov rdx, r9
+	mov rdi, [rsp + 96]
+	xor rdi, rbp
+	mov rbp, rdi
 ; v8 = v29 ^ v8
 %line 1414+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2632]
-	xor r9, r10
-	mov r10, r9
+	mov rdi, [rsp + 104]
+	xor rdi, r10
 ; v6 = v46 ^ v6
 %line 1415+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, rcx
+	xor rax, rsi
 ; v50 = v16 ^ v50
 %line 1416+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 2640]
+	xor r11, [rsp + 80]
 ; v45 = v56 ^ v45
 %line 1417+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2520]
-	xor r9, r11
-	mov r11, r9
+	mov r10, [rsp + 64]
+	xor r10, r12
+	mov rsi, r10
 ; v48 = v18 ^ v48
 %line 1418+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2512]
-	xor r9, [rsp + 2464]
-	mov rcx, r9
+	mov r10, [rsp + 56]
+	xor r10, rdx
+	mov rdx, r10
 ; v47 = v10 ^ v47
 %line 1419+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2504]
-	xor r9, [rsp + 2456]
-	mov r14, r9
+	mov r10, [rsp + 48]
+	xor r10, [rsp + 8]
+	mov r12, r10
 ; v42 = v0 ^ v42
 %line 1420+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2496]
-	xor r9, [rsp + 2448]
-	mov r15, r9
+	mov r10, [rsp + 40]
+	xor r10, [rsp + 0]
+	mov r13, r10
 ; v44 = v41 ^ v44
 %line 1421+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2488]
-	xor r9, r13
-	mov r13, r9
+	mov r10, [rsp + 32]
+	xor r10, r8
 ; v12 = v39 ^ v12
 %line 1422+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2480]
-	xor r9, r8
+	mov r8, [rsp + 24]
+	xor r8, r14
+	mov r14, r8
 ; v39 = v32 & v45
 %line 1423+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, r11
-	mov [rsp + 3040], r8
+	mov r8, rcx
+	and r8, rsi
+	mov [rsp + 0], r8
 ; v41 = v32 & v48
 %line 1424+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, rcx
-	mov [rsp + 3048], r8
+	mov r8, rcx
+	and r8, rdx
 ; v0 = v38 & v45
 %line 1425+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, r11
-	mov [rsp + 3056], r8
+	mov r15, rbx
+	and r15, rsi
 ; v0 = v41 ^ v0
 %line 1426+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3048]
-	xor r8, [rsp + 3056]
-	mov [rsp + 3064], r8
+	xor r8, r15
+	mov [rsp + 8], r8
 ; v41 = v32 & v47
 %line 1427+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, r14
-	mov [rsp + 3072], r8
+	mov r15, rcx
+	and r15, r12
 ; v10 = v38 & v48
 %line 1428+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, rcx
-	mov [rsp + 3080], r8
+	mov r8, rbx
+	and r8, rdx
+	mov [rsp + 24], r8
 ; v18 = v26 & v45
 %line 1429+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, r11
-	mov [rsp + 3088], r8
+	mov r8, rbp
+	and r8, rsi
 ; v10 = v41 ^ v10
 %line 1430+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3072]
-	xor r8, [rsp + 3080]
+	xor r15, [rsp + 24]
 ; v18 = v10 ^ v18
 %line 1431+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 3088]
-	mov [rsp + 3096], r8
+	xor r15, r8
+	mov [rsp + 24], r15
 ; v10 = v32 & v42
 %line 1432+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, r15
-	mov [rsp + 3104], r8
+	mov r15, rcx
+	and r15, r13
 ; v41 = v38 & v47
 %line 1433+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, r14
-	mov [rsp + 3112], r8
+	mov r8, rbx
+	and r8, r12
+	mov [rsp + 32], r8
 ; v56 = v26 & v48
 %line 1434+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, rcx
-	mov [rsp + 3120], r8
+	mov r8, rbp
+	and r8, rdx
+	mov [rsp + 40], r8
 ; v16 = v8 & v45
 %line 1435+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, r11
-	mov [rsp + 3128], r8
+	mov r8, rdi
+	and r8, rsi
 ; v41 = v10 ^ v41
 %line 1436+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3104]
-	xor r8, [rsp + 3112]
+	xor r15, [rsp + 32]
 ; v56 = v41 ^ v56
 %line 1437+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 3120]
+	xor r15, [rsp + 40]
 ; v16 = v56 ^ v16
 %line 1438+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 3128]
-	mov [rsp + 3136], r8
+	xor r15, r8
+	mov [rsp + 32], r15
 ; v56 = v32 & v44
 %line 1439+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, r13
-	mov [rsp + 3144], r8
+	mov r15, rcx
+	and r15, r10
 ; v41 = v38 & v42
 %line 1440+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, r15
-	mov [rsp + 3152], r8
+	mov r8, rbx
+	and r8, r13
+	mov [rsp + 40], r8
 ; v10 = v26 & v47
 %line 1441+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, r14
-	mov [rsp + 3160], r8
+	mov r8, rbp
+	and r8, r12
+	mov [rsp + 48], r8
 ; v46 = v8 & v48
 %line 1442+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, rcx
-	mov [rsp + 3168], r8
+	mov r8, rdi
+	and r8, rdx
+	mov [rsp + 56], r8
 ; v29 = v6 & v45
 %line 1443+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r12
-	and r8, r11
-	mov [rsp + 3176], r8
+	mov r8, rax
+	and r8, rsi
 ; v41 = v56 ^ v41
 %line 1444+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3144]
-	xor r8, [rsp + 3152]
+	xor r15, [rsp + 40]
 ; v10 = v41 ^ v10
 %line 1445+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 3160]
+	xor r15, [rsp + 48]
 ; v46 = v10 ^ v46
 %line 1446+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 3168]
+	xor r15, [rsp + 56]
 ; v29 = v46 ^ v29
 %line 1447+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 3176]
-	mov [rsp + 3184], r8
+	xor r15, r8
+	mov [rsp + 40], r15
 ; v46 = v32 & v12
 %line 1448+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, r9
-	mov [rsp + 3192], r8
+	mov r15, rcx
+	and r15, r14
 ; v10 = v38 & v44
 %line 1449+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, r13
-	mov [rsp + 3200], r8
+	mov r8, rbx
+	and r8, r10
+	mov [rsp + 48], r8
 ; v41 = v26 & v42
 %line 1450+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, r15
-	mov [rsp + 3208], r8
+	mov r8, rbp
+	and r8, r13
+	mov [rsp + 56], r8
 ; v56 = v8 & v47
 %line 1451+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, r14
-	mov [rsp + 3216], r8
+	mov r8, rdi
+	and r8, r12
+	mov [rsp + 64], r8
 ; v21 = v6 & v48
 %line 1452+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r12
-	and r8, rcx
-	mov [rsp + 3224], r8
+	mov r8, rax
+	and r8, rdx
+	mov [rsp + 72], r8
 ; v14 = v50 & v45
 %line 1453+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r11
-	mov [rsp + 3232], r8
+	mov r8, r11
+	and r8, rsi
 ; v10 = v46 ^ v10
 %line 1454+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3192]
-	xor r8, [rsp + 3200]
+	xor r15, [rsp + 48]
 ; v41 = v10 ^ v41
 %line 1455+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 3208]
+	xor r15, [rsp + 56]
 ; v56 = v41 ^ v56
 %line 1456+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 3216]
+	xor r15, [rsp + 64]
 ; v21 = v56 ^ v21
 %line 1457+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 3224]
+	xor r15, [rsp + 72]
 ; v14 = v21 ^ v14
 %line 1458+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 3232]
-	mov [rsp + 3240], r8
+	xor r15, r8
 ; v32 = v32 & v13
 %line 1459+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rbx, [rsp + 2472]
+	and rcx, [rsp + 16]
 ; v21 = v38 & v12
 %line 1460+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, r9
-	mov [rsp + 3248], r8
+	mov r8, rbx
+	and r8, r14
+	mov [rsp + 48], r8
 ; v56 = v26 & v44
 %line 1461+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, r13
-	mov [rsp + 3256], r8
+	mov r8, rbp
+	and r8, r10
+	mov [rsp + 56], r8
 ; v41 = v8 & v42
 %line 1462+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, r15
-	mov [rsp + 3264], r8
+	mov r8, rdi
+	and r8, r13
+	mov [rsp + 64], r8
 ; v10 = v6 & v47
 %line 1463+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r12
-	and r8, r14
-	mov [rsp + 3272], r8
+	mov r8, rax
+	and r8, r12
+	mov [rsp + 72], r8
 ; v46 = v50 & v48
 %line 1464+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, rcx
-	mov [rsp + 3280], r8
+	mov r8, r11
+	and r8, rdx
+	mov [rsp + 80], r8
 ; v45 = v4 & v45
 %line 1465+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2616]
-	and r8, r11
+	mov r8, r9
+	and r8, rsi
 ; v21 = v32 ^ v21
 %line 1466+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 3248]
+	xor rcx, [rsp + 48]
 ; v56 = v21 ^ v56
 %line 1467+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 3256]
+	xor rcx, [rsp + 56]
 ; v41 = v56 ^ v41
 %line 1468+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 3264]
+	xor rcx, [rsp + 64]
 ; v10 = v41 ^ v10
 %line 1469+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 3272]
+	xor rcx, [rsp + 72]
 ; v46 = v10 ^ v46
 %line 1470+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 3280]
+	xor rcx, [rsp + 80]
 ; v45 = v46 ^ v45
 %line 1471+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r8
+	xor rcx, r8
 ; v38 = v38 & v13
 %line 1472+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rbp, [rsp + 2472]
+	and rbx, [rsp + 16]
 ; v46 = v26 & v12
 %line 1473+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdx
-	and r8, r9
-	mov [rsp + 3288], r8
+	mov r8, rbp
+	and r8, r14
+	mov [rsp + 48], r8
 ; v10 = v8 & v44
 %line 1474+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, r13
-	mov [rsp + 3296], r8
+	mov r8, rdi
+	and r8, r10
+	mov [rsp + 56], r8
 ; v41 = v6 & v42
 %line 1475+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r12
-	and r8, r15
-	mov [rsp + 3304], r8
+	mov r8, rax
+	and r8, r13
+	mov [rsp + 64], r8
 ; v56 = v50 & v47
 %line 1476+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, rax
-	and r11, r14
+	mov rsi, r11
+	and rsi, r12
 ; v48 = v4 & v48
 %line 1477+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2616]
-	and r8, rcx
+	mov r8, r9
+	and r8, rdx
 ; v46 = v38 ^ v46
 %line 1478+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 3288]
+	xor rbx, [rsp + 48]
 ; v10 = v46 ^ v10
 %line 1479+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 3296]
+	xor rbx, [rsp + 56]
 ; v41 = v10 ^ v41
 %line 1480+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 3304]
+	xor rbx, [rsp + 64]
 ; v56 = v41 ^ v56
 %line 1481+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r11
+	xor rbx, rsi
 ; v48 = v56 ^ v48
 %line 1482+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r8
+	xor rbx, r8
 ; v26 = v26 & v13
 %line 1483+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rdx, [rsp + 2472]
+	and rbp, [rsp + 16]
 ; v56 = v8 & v12
 %line 1484+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, r9
-	mov [rsp + 3312], r8
+	mov r8, rdi
+	and r8, r14
+	mov [rsp + 48], r8
 ; v41 = v6 & v44
 %line 1485+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, r12
-	and rcx, r13
+	mov rdx, rax
+	and rdx, r10
 ; v10 = v50 & v42
 %line 1486+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, rax
-	and r11, r15
+	mov rsi, r11
+	and rsi, r13
 ; v47 = v4 & v47
 %line 1487+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2616]
-	and r8, r14
+	mov r8, r9
+	and r8, r12
 ; v56 = v26 ^ v56
 %line 1488+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 3312]
+	xor rbp, [rsp + 48]
 ; v41 = v56 ^ v41
 %line 1489+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, rcx
+	xor rbp, rdx
 ; v10 = v41 ^ v10
 %line 1490+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r11
+	xor rbp, rsi
 ; v47 = v10 ^ v47
 %line 1491+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r8
+	xor rbp, r8
 ; v8 = v8 & v13
 %line 1492+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r10, [rsp + 2472]
+	and rdi, [rsp + 16]
 ; v10 = v6 & v12
 %line 1493+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r12
-	and r8, r9
+	mov r8, rax
+	and r8, r14
 ; v41 = v50 & v44
 %line 1494+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, rax
-	and r11, r13
+	mov rsi, r11
+	and rsi, r10
 ; v42 = v4 & v42
 %line 1495+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 2616]
-	and rcx, r15
+	mov rdx, r9
+	and rdx, r13
 ; v10 = v8 ^ v10
 %line 1496+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r8
+	xor rdi, r8
 ; v41 = v10 ^ v41
 %line 1497+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r11
+	xor rdi, rsi
 ; v42 = v41 ^ v42
 %line 1498+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rcx
+	xor rdi, rdx
 ; v6 = v6 & v13
 %line 1499+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r12, [rsp + 2472]
+	and rax, [rsp + 16]
 ; v41 = v50 & v12
 %line 1500+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r9
+	mov r8, r11
+	and r8, r14
 ; v44 = v4 & v44
 %line 1501+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, [rsp + 2616]
-	and r11, r13
+	mov rsi, r9
+	and rsi, r10
 ; v41 = v6 ^ v41
 %line 1502+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r8
+	xor rax, r8
 ; v44 = v41 ^ v44
 %line 1503+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r11
+	xor rax, rsi
 ; v50 = v50 & v13
 %line 1504+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rax, [rsp + 2472]
+	and r11, [rsp + 16]
 ; v12 = v4 & v12
 %line 1505+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2616]
-	and r8, r9
+	mov r8, r9
+	and r8, r14
 ; v12 = v50 ^ v12
 %line 1506+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r8
+	xor r11, r8
 ; v13 = v4 & v13
 %line 1507+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 2616]
-	and r8, [rsp + 2472]
-	mov r9, r8
+	and r9, [rsp + 16]
 ; v39 = v39 ^ v43
 %line 1508+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3040]
-	xor r8, [rsp + 2648]
-	mov [rsp + 3040], r8
+	mov r8, [rsp + 0]
+	xor r8, [rsp + 112]
 ; v39 = v39 ^ v58
 %line 1509+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2880]
-	mov [rsp + 3040], r8
+	xor r8, [rsp + 216]
+	mov [rsp + 0], r8
 ; v0 = v0 ^ v60
 %line 1510+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3064]
-	xor r8, [rsp + 2656]
-	mov [rsp + 3064], r8
+	mov r8, [rsp + 8]
+	xor r8, [rsp + 120]
 ; v0 = v0 ^ v7
 %line 1511+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2888]
-	mov [rsp + 3064], r8
+	xor r8, [rsp + 224]
+	mov [rsp + 8], r8
 ; v18 = v18 ^ v52
 %line 1512+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3096]
-	xor r8, [rsp + 2664]
-	mov [rsp + 3096], r8
+	mov r8, [rsp + 24]
+	xor r8, [rsp + 128]
 ; v18 = v18 ^ v3
 %line 1513+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2896]
-	mov [rsp + 3096], r8
+	xor r8, [rsp + 232]
+	mov [rsp + 24], r8
 ; v16 = v16 ^ v15
 %line 1514+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3136]
-	xor r8, [rsp + 2680]
-	mov [rsp + 3136], r8
+	mov r8, [rsp + 32]
+	xor r8, [rsp + 136]
 ; v16 = v16 ^ v30
 %line 1515+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2912]
-	mov [rsp + 3136], r8
+	xor r8, [rsp + 240]
+	mov [rsp + 32], r8
 ; v29 = v29 ^ v2
 %line 1516+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3184]
-	xor r8, [rsp + 2704]
-	mov [rsp + 3184], r8
+	mov r8, [rsp + 40]
+	xor r8, [rsp + 144]
 ; v29 = v29 ^ v5
 %line 1517+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2936]
-	mov [rsp + 3184], r8
+	xor r8, [rsp + 248]
+	mov [rsp + 40], r8
 ; v14 = v14 ^ v54
 %line 1518+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3240]
-	xor r8, [rsp + 2736]
-	mov [rsp + 3240], r8
+	xor r15, [rsp + 152]
 ; v14 = v14 ^ v40
 %line 1519+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 2968]
-	mov [rsp + 3240], r8
+	xor r15, [rsp + 256]
 ; v45 = v45 ^ v24
 %line 1520+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2776]
+	xor rcx, [rsp + 160]
 ; v45 = v45 ^ v34
 %line 1521+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 2992]
+	xor rcx, [rsp + 264]
 ; v48 = v48 ^ v11
 %line 1522+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 2808]
+	xor rbx, [rsp + 168]
 ; v48 = v48 ^ v37
 %line 1523+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 3008]
+	xor rbx, [rsp + 272]
 ; v47 = v47 ^ v1
 %line 1524+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 2832]
+	xor rbp, [rsp + 176]
 ; v47 = v47 ^ v31
 %line 1525+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 3016]
+	xor rbp, [rsp + 280]
 ; v42 = v42 ^ v49
 %line 1526+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 2848]
+	xor rdi, [rsp + 184]
 ; v42 = v42 ^ v36
 %line 1527+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 3024]
+	xor rdi, [rsp + 288]
 ; v44 = v44 ^ v27
 %line 1528+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 2856]
+	xor rax, [rsp + 192]
 ; v44 = v44 ^ v33
 %line 1529+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 3032]
+	xor rax, [rsp + 296]
 ; v12 = v12 ^ v28
 %line 1530+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 2864]
+	xor r11, [rsp + 200]
 ; v13 = v13 ^ v9
 %line 1531+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 2872]
+	xor r9, [rsp + 208]
 ; v11 = v39 ^ v11
 %line 1532+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3040]
-	xor r8, [rsp + 2808]
-	mov [rsp + 3320], r8
+	mov r8, [rsp + 0]
+	xor r8, [rsp + 168]
+	mov r10, r8
 ; v1 = v0 ^ v1
 %line 1533+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3064]
-	xor r8, [rsp + 2832]
-	mov [rsp + 3328], r8
+	mov r8, [rsp + 8]
+	xor r8, [rsp + 176]
+	mov rsi, r8
 ; v49 = v18 ^ v49
 %line 1534+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3096]
-	xor r8, [rsp + 2848]
-	mov [rsp + 3336], r8
+	mov r8, [rsp + 24]
+	xor r8, [rsp + 184]
+	mov rdx, r8
 ; v27 = v16 ^ v27
 %line 1535+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3136]
-	xor r8, [rsp + 2856]
-	mov r11, r8
+	mov r8, [rsp + 32]
+	xor r8, [rsp + 192]
+	mov r12, r8
 ; v28 = v29 ^ v28
 %line 1536+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3184]
-	xor r8, [rsp + 2864]
-	mov rcx, r8
+	mov r8, [rsp + 40]
+	xor r8, [rsp + 200]
 ; v9 = v14 ^ v9
 %line 1537+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3240]
-	xor r8, [rsp + 2872]
+	xor r15, [rsp + 208]
 ; v58 = v48 ^ v58
 %line 1538+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 2880]
+	xor rbx, [rsp + 216]
 ; v7 = v47 ^ v7
 %line 1539+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 2888]
+	xor rbp, [rsp + 224]
 ; v3 = v42 ^ v3
 %line 1540+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 2896]
-	mov [rsp + 3400], r10
+	xor rdi, [rsp + 232]
 ; v30 = v44 ^ v30
 %line 1541+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 2912]
+	xor rax, [rsp + 240]
 ; v5 = v12 ^ v5
 %line 1542+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 2936]
+	xor r11, [rsp + 248]
 ; v40 = v13 ^ v40
 %line 1543+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 2968]
-	mov r10, r9
+	xor r9, [rsp + 256]
 ; v7 = v7 ^ v33
 %line 1544+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 3032]
+	xor rbp, [rsp + 296]
 ; v58 = v58 ^ v33
 %line 1545+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 3032]
+	xor rbx, [rsp + 296]
 ; v9 = v9 ^ v33
 %line 1546+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 3032]
+	xor r15, [rsp + 296]
 ; v33 = v28 ^ v33
 %line 1547+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 3032]
+	xor r8, [rsp + 296]
 ; v58 = v58 ^ v36
 %line 1548+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 3024]
+	xor rbx, [rsp + 288]
 ; v45 = v45 ^ v36
 %line 1549+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 3024]
+	xor rcx, [rsp + 288]
 ; v33 = v33 ^ v36
 %line 1550+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 3024]
+	xor r8, [rsp + 288]
 ; v36 = v27 ^ v36
 %line 1551+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 3024]
+	xor r12, [rsp + 288]
 ; v45 = v45 ^ v31
 %line 1552+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 3016]
+	xor rcx, [rsp + 280]
 ; v9 = v9 ^ v31
 %line 1553+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 3016]
+	xor r15, [rsp + 280]
 ; v36 = v36 ^ v31
 %line 1554+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 3016]
+	xor r12, [rsp + 280]
 ; v31 = v49 ^ v31
 %line 1555+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 3336]
-	xor r9, [rsp + 3016]
-	mov r13, r9
+	xor rdx, [rsp + 280]
 ; v9 = v9 ^ v37
 %line 1556+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 3008]
+	xor r15, [rsp + 272]
 ; v33 = v33 ^ v37
 %line 1557+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 3008]
+	xor r8, [rsp + 272]
 ; v31 = v31 ^ v37
 %line 1558+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 3008]
+	xor rdx, [rsp + 272]
 ; v37 = v1 ^ v37
 %line 1559+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 3328]
-	xor r9, [rsp + 3008]
-	mov r14, r9
+	xor rsi, [rsp + 272]
 ; v33 = v33 ^ v34
 %line 1560+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 2992]
+	xor r8, [rsp + 264]
 ; v36 = v36 ^ v34
 %line 1561+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 2992]
+	xor r12, [rsp + 264]
 ; v37 = v37 ^ v34
 %line 1562+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 2992]
+	xor rsi, [rsp + 264]
 ; v34 = v11 ^ v34
 %line 1563+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 3320]
-	xor r9, [rsp + 2992]
-	mov r15, r9
+	xor r10, [rsp + 264]
+	mov r13, r10
 ; v36 = v36 ^ v40
 %line 1564+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r10
+	xor r12, r9
 ; v31 = v31 ^ v40
 %line 1565+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, r10
+	xor rdx, r9
 ; v34 = v34 ^ v40
 %line 1566+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r10
+	xor r13, r9
 ; v40 = v24 ^ v40
 %line 1567+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2776]
-	mov [rsp + 448], r9
-	xor r9, r10
-	mov [rsp + 448], r9
-	mov [rsp + 3408], r9
+	mov r10, [rsp + 160]
+	xor r10, r9
 ; v31 = v31 ^ v5
 %line 1568+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rax
+	xor rdx, r11
 ; v37 = v37 ^ v5
 %line 1569+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rax
+	xor rsi, r11
 ; v40 = v40 ^ v5
 %line 1570+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 3408]
-	xor r9, rax
-	mov [rsp + 3408], r9
+	xor r10, r11
 ; v5 = v54 ^ v5
 %line 1571+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2736]
-	mov [rsp + 456], r9
-	xor r9, rax
-	mov [rsp + 456], r9
-	mov r10, r9
+	mov r9, [rsp + 152]
+	xor r9, r11
+	mov r11, r9
 ; v37 = v37 ^ v30
 %line 1572+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r12
+	xor rsi, rax
 ; v34 = v34 ^ v30
 %line 1573+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r12
+	xor r13, rax
 ; v5 = v5 ^ v30
 %line 1574+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r12
+	xor r11, rax
 ; v30 = v2 ^ v30
 %line 1575+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2704]
-	mov [rsp + 464], r9
-	xor r9, r12
-	mov [rsp + 464], r9
+	mov r9, [rsp + 144]
+	xor r9, rax
 	mov rax, r9
 ; v34 = v34 ^ v3
 %line 1576+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 3400]
+	xor r13, rdi
 ; v40 = v40 ^ v3
 %line 1577+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 3408]
-	xor r9, [rsp + 3400]
-	mov [rsp + 3408], r9
+	xor r10, rdi
 ; v30 = v30 ^ v3
 %line 1578+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 3400]
+	xor rax, rdi
 ; v3 = v15 ^ v3
 %line 1579+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 2680]
-	mov [rsp + 472], r12
-	xor r12, [rsp + 3400]
-	mov [rsp + 472], r12
+	mov r9, [rsp + 136]
+	xor r9, rdi
+	mov rdi, r9
 ; v40 = v40 ^ v7
 %line 1580+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rdx
-	mov [rsp + 3408], r9
+	xor r10, rbp
 ; v5 = v5 ^ v7
 %line 1581+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rdx
+	xor r11, rbp
 ; v3 = v3 ^ v7
 %line 1582+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, rdx
+	xor rdi, rbp
 ; v7 = v52 ^ v7
 %line 1583+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2664]
-	mov [rsp + 480], r9
-	xor r9, rdx
-	mov [rsp + 480], r9
-	mov rdx, r9
+	mov r9, [rsp + 128]
+	xor r9, rbp
+	mov rbp, r9
 ; v5 = v5 ^ v58
 %line 1584+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rbp
+	xor r11, rbx
 ; v30 = v30 ^ v58
 %line 1585+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rbp
+	xor rax, rbx
 ; v7 = v7 ^ v58
 %line 1586+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, rbp
+	xor rbp, rbx
 ; v58 = v60 ^ v58
 %line 1587+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2656]
-	mov [rsp + 488], r9
-	xor r9, rbp
-	mov [rsp + 488], r9
-	mov rbp, r9
+	mov r9, [rsp + 120]
+	xor r9, rbx
+	mov rbx, r9
 ; v30 = v30 ^ v45
 %line 1588+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rbx
+	xor rax, rcx
 ; v3 = v3 ^ v45
 %line 1589+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, rbx
+	xor rdi, rcx
 ; v58 = v58 ^ v45
 %line 1590+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rbx
+	xor rbx, rcx
 ; v45 = v43 ^ v45
 %line 1591+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 2648]
-	mov [rsp + 496], r9
-	xor r9, rbx
-	mov [rsp + 496], r9
-	mov [rsp + 3344], r9
+	mov r9, [rsp + 112]
+	xor r9, rcx
+	mov rcx, r9
 ; v45 = v45 ^ v33
 %line 1592+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 3344]
-	xor r9, rcx
-	mov [rsp + 3344], r9
+	xor rcx, r8
 ; v43 = v34 ^ v33
 %line 1593+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r15
-	xor r9, rcx
-	mov [rsp + 3352], r9
+	mov r9, r13
+	xor r9, r8
+	mov r14, r9
 ; v43 = v43 ^ v9
 %line 1594+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 3352]
-	xor r9, r8
-	mov [rsp + 3352], r9
+	xor r14, r15
 ; v58 = v58 ^ v34
 %line 1595+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r15
+	xor rbx, r13
 ; v60 = v37 ^ v33
 %line 1596+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, r14
-	xor rbx, rcx
+	mov r9, rsi
+	xor r9, r8
 ; v60 = v60 ^ v9
 %line 1597+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r8
+	xor r9, r15
 ; v7 = v7 ^ v34
 %line 1598+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r15
+	xor rbp, r13
 ; v7 = v7 ^ v37
 %line 1599+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r14
+	xor rbp, rsi
 ; v7 = v7 ^ v33
 %line 1600+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, rcx
+	xor rbp, r8
 ; v7 = v7 ^ v9
 %line 1601+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r8
+	xor rbp, r15
 ; v34 = v34 ^ v31
 %line 1602+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r13
+	xor r13, rdx
 ; v3 = v3 ^ v37
 %line 1603+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r14
+	xor rdi, rsi
 ; v3 = v3 ^ v31
 %line 1604+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r13
+	xor rdi, rdx
 ; v3 = v3 ^ v9
 %line 1605+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r8
+	xor rdi, r15
 ; v37 = v37 ^ v36
 %line 1606+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r11
+	xor rsi, r12
 ; v30 = v30 ^ v31
 %line 1607+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r13
+	xor rax, rdx
 ; v30 = v30 ^ v36
 %line 1608+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r11
+	xor rax, r12
 ; v31 = v31 ^ v33
 %line 1609+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rcx
+	xor rdx, r8
 ; v5 = v5 ^ v36
 %line 1610+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r11
+	xor r11, r12
 ; v5 = v5 ^ v33
 %line 1611+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rcx
+	xor r11, r8
 ; v36 = v36 ^ v9
 %line 1612+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r8
+	xor r12, r15
 ; v33 = v40 ^ v33
 %line 1613+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 3408]
-	xor r9, rcx
+	xor r10, r8
 ; v9 = v33 ^ v9
 %line 1614+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r8
+	xor r10, r15
 ; mem64[h + 0] = v45
 %line 1615+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3344]
-	mov [rdi], r8
+	mov r8, [rsp + 376]
+	mov [r8], rcx
 ; mem64[h + 32] = v43
 %line 1616+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 3352]
-	mov [rdi + 32], r8
+	mov [r8 + 32], r14
 ; mem64[h + 64] = v58
 %line 1617+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rdi + 64], rbp
+	mov [r8 + 64], rbx
 ; mem64[h + 96] = v60
 %line 1618+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rdi + 96], rbx
+	mov [r8 + 96], r9
 ; mem64[h + 128] = v7
 %line 1619+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rdi + 128], rdx
+	mov [r8 + 128], rbp
 ; mem64[h + 160] = v34
 %line 1620+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rdi + 160], r15
+	mov [r8 + 160], r13
 ; mem64[h + 192] = v3
 %line 1621+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rdi + 192], r12
+	mov [r8 + 192], rdi
 ; mem64[h + 224] = v37
 %line 1622+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rdi + 224], r14
+	mov [r8 + 224], rsi
 ; mem64[h + 256] = v30
 %line 1623+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rdi + 256], rax
+	mov [r8 + 256], rax
 ; mem64[h + 288] = v31
 %line 1624+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rdi + 288], r13
+	mov [r8 + 288], rdx
 ; mem64[h + 320] = v5
 %line 1625+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rdi + 320], r10
+	mov [r8 + 320], r11
 ; mem64[h + 352] = v36
 %line 1626+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rdi + 352], r11
+	mov [r8 + 352], r12
 ; mem64[h + 384] = v9
 %line 1627+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [rdi + 384], r9
+	mov [r8 + 384], r10
 ; h = h + 8
 %line 1628+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	add rdi, 8
+	add r8, 8
+	mov [rsp + 376], r8
 ; f = f + 8
 %line 1629+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	add rsi, 8
+	mov r8, [rsp + 384]
+	add r8, 8
+	mov [rsp + 384], r8
 ; i = i - 1
 %line 1630+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 0]
+	mov r8, [rsp + 392]
 	sub r8, 1
-	mov [rsp + 0], r8
+	mov [rsp + 392], r8
 ; =? i - 0
 %line 1631+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	cmp r8, 0
@@ -6344,7 +6022,7 @@ align 32
 	jne .Lpass
 ; leave
 %line 1633+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	add rsp, 3496
+	add rsp, 408
 	pop r15
 	pop r14
 	pop r13

@@ -18,176 +18,175 @@ qhasm_kernel_mceliece_gf13_vec512_sq_amd64_sq:
 ; i = 8
 %line 13+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
 	mov r8, 8
-	mov [rsp + 0], r8
+	mov rbx, rdi
+	mov rbp, rsi
+	mov [rsp + 16], r8
 align 32
 .Lpass:
 ; v0 = mem64[f + 0]
 %line 15+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov r8, [rsi]
-	mov [rsp + 8], r8
+	mov r8, [rbp]
 ; v1 = mem64[f + 704]
 %line 16+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov r12, [rsi + 704]
+	mov r12, [rbp + 704]
 ; v0 = v0 ^ v1
 %line 17+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
 	xor r8, r12
-	mov [rsp + 8], r8
+	mov [rsp + 0], r8
 ; v2 = mem64[f + 448]
 %line 18+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov r13, [rsi + 448]
+	mov r13, [rbp + 448]
 ; v3 = v2 ^ v1
 %line 19+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
 	mov r8, r13
 	xor r8, r12
-	mov [rsp + 16], r8
 ; v4 = mem64[f + 768]
 %line 20+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov r14, [rsi + 768]
+	mov r14, [rbp + 768]
 ; v3 = v3 ^ v4
 %line 21+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov r8, [rsp + 16]
 	xor r8, r14
-	mov [rsp + 16], r8
+	mov [rsp + 8], r8
 ; v5 = mem64[f + 64]
 %line 22+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov r8, [rsi + 64]
+	mov r15, [rbp + 64]
 ; v5 = v5 ^ v2
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor r8, r13
+	xor r15, r13
 ; v6 = mem64[f + 512]
 %line 24+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov rdx, [rsi + 512]
+	mov rdi, [rbp + 512]
 ; v7 = v6 ^ v1
 %line 25+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov r15, rdx
-	xor r15, r12
+	mov rdx, rdi
+	xor rdx, r12
 ; v7 = v7 ^ v4
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor r15, r14
+	xor rdx, r14
 ; v8 = mem64[f + 128]
 %line 27+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov rbp, [rsi + 128]
+	mov rcx, [rbp + 128]
 ; v8 = v8 ^ v2
 %line 28+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor rbp, r13
+	xor rcx, r13
 ; v8 = v8 ^ v6
 %line 29+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor rbp, rdx
+	xor rcx, rdi
 ; v8 = v8 ^ v1
 %line 30+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor rbp, r12
+	xor rcx, r12
 ; v8 = v8 ^ v4
 %line 31+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor rbp, r14
+	xor rcx, r14
 ; v9 = mem64[f + 576]
 %line 32+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov rax, [rsi + 576]
+	mov r11, [rbp + 576]
 ; v2 = v2 ^ v9
 %line 33+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor r13, rax
+	xor r13, r11
 ; v10 = mem64[f + 192]
 %line 34+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov rbx, [rsi + 192]
+	mov rax, [rbp + 192]
 ; v10 = v10 ^ v6
 %line 35+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor rbx, rdx
+	xor rax, rdi
 ; v10 = v10 ^ v9
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor rbx, rax
+	xor rax, r11
 ; v10 = v10 ^ v4
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor rbx, r14
+	xor rax, r14
 ; v11 = mem64[f + 640]
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov r10, [rsi + 640]
+	mov r9, [rbp + 640]
 ; v6 = v6 ^ v11
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor rdx, r10
+	xor rdi, r9
 ; v12 = mem64[f + 256]
 %line 40+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov rcx, [rsi + 256]
+	mov rsi, [rbp + 256]
 ; v12 = v12 ^ v9
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor rcx, rax
+	xor rsi, r11
 ; v12 = v12 ^ v11
 %line 42+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor rcx, r10
+	xor rsi, r9
 ; v9 = v9 ^ v1
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor rax, r12
+	xor r11, r12
 ; v13 = mem64[f + 320]
 %line 44+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov r11, [rsi + 320]
+	mov r10, [rbp + 320]
 ; v13 = v13 ^ v11
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor r11, r10
+	xor r10, r9
 ; v13 = v13 ^ v1
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor r11, r12
+	xor r10, r12
 ; v11 = v11 ^ v4
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor r10, r14
+	xor r9, r14
 ; v14 = mem64[f + 384]
 %line 48+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov r9, [rsi + 384]
+	mov r8, [rbp + 384]
 ; v1 = v14 ^ v1
 %line 49+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor r9, r12
+	xor r8, r12
 ; v4 = v1 ^ v4
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	xor r9, r14
+	xor r8, r14
 ; mem64[h + 0] = v0
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov r12, [rsp + 8]
-	mov [rdi], r12
+	mov r12, [rsp + 0]
+	mov [rbx], r12
 ; mem64[h + 64] = v3
 %line 52+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov r12, [rsp + 16]
-	mov [rdi + 64], r12
+	mov r12, [rsp + 8]
+	mov [rbx + 64], r12
 ; mem64[h + 128] = v5
 %line 53+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov [rdi + 128], r8
+	mov [rbx + 128], r15
 ; mem64[h + 192] = v7
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov [rdi + 192], r15
+	mov [rbx + 192], rdx
 ; mem64[h + 256] = v8
 %line 55+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov [rdi + 256], rbp
+	mov [rbx + 256], rcx
 ; mem64[h + 320] = v2
 %line 56+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov [rdi + 320], r13
+	mov [rbx + 320], r13
 ; mem64[h + 384] = v10
 %line 57+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov [rdi + 384], rbx
+	mov [rbx + 384], rax
 ; mem64[h + 448] = v6
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov [rdi + 448], rdx
+	mov [rbx + 448], rdi
 ; mem64[h + 512] = v12
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov [rdi + 512], rcx
+	mov [rbx + 512], rsi
 ; mem64[h + 576] = v9
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov [rdi + 576], rax
+	mov [rbx + 576], r11
 ; mem64[h + 640] = v13
 %line 61+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov [rdi + 640], r11
+	mov [rbx + 640], r10
 ; mem64[h + 704] = v11
 %line 62+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov [rdi + 704], r10
+	mov [rbx + 704], r9
 ; mem64[h + 768] = v4
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov [rdi + 768], r9
+	mov [rbx + 768], r8
 ; h = h + 8
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	add rdi, 8
+	add rbx, 8
 ; f = f + 8
 %line 65+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	add rsi, 8
+	add rbp, 8
 ; i = i - 1
 %line 66+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
-	mov r8, [rsp + 0]
+	mov r8, [rsp + 16]
 	sub r8, 1
-	mov [rsp + 0], r8
+	mov [rsp + 16], r8
 ; =? i - 0
 %line 67+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64.q
 	cmp r8, 0

@@ -18,7 +18,6 @@ qhasm_kernel_mceliece_gf13_vec_sq_amd64_sq:
 ; v0 = mem64[f + 0]
 %line 13+0 specs/mceliece/generated/mceliece_gf13_vec_sq_amd64.q
 	mov r8, [rsi]
-	mov [rsp + 0], r8
 ; v1 = mem64[f + 88]
 %line 14+0 specs/mceliece/generated/mceliece_gf13_vec_sq_amd64.q
 	mov r12, [rsi + 88]

@@ -128,16 +128,12 @@ qhasm_kernel_poly1305_amd64_blocks:
 	push r14
 	push r15
 	sub rsp, 24
-; input st m n hib
-%line 62+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r15, rdx
 ; (uint32) hib = hib          # unsigned int: the upper half is undefined
 %line 64+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8d, ecx
-	mov [rsp + 0], r8
+	mov ebx, ecx
 ; =? n - 0
 %line 65+0 specs/poly1305/generated/poly1305_amd64.q
-	cmp r15, 0
+	cmp rdx, 0
 ; goto done if =
 %line 66+0 specs/poly1305/generated/poly1305_amd64.q
 	je .Ldone
@@ -146,56 +142,59 @@ qhasm_kernel_poly1305_amd64_blocks:
 	mov rbp, [rdi]
 ; h1 = mem64[st + 8]
 %line 68+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, [rdi + 8]
+	mov r11, [rdi + 8]
 ; h2 = mem64[st + 16]
 %line 69+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8, [rdi + 16]
+	mov r10, [rdi + 16]
 ; r0 = mem64[st + 24]
 %line 70+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rcx, [rdi + 24]
+	mov r8, [rdi + 24]
 ; r1 = mem64[st + 32]
 %line 71+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r12, [rdi + 32]
 ; s1 = r1
 %line 72+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rbx, r12
+	mov [rsp + 0], rdi
+	mov rcx, r12
 ; s1 >>= 2
 %line 73+0 specs/poly1305/generated/poly1305_amd64.q
-	shr rbx, 2
+	shr rcx, 2
 ; s1 += r1
 %line 74+0 specs/poly1305/generated/poly1305_amd64.q
-	add rbx, r12
+	add rcx, r12
+	mov r9, rsi
+	mov r15, rdx
 align 32
 .Lblock:
 ; carry? h0 += mem64[m + 0]
 %line 81+0 specs/poly1305/generated/poly1305_amd64.q
-	add rbp, [rsi]
+	add rbp, [r9]
 ; carry? h1 += mem64[m + 8] + carry
 %line 82+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r9, [rsi + 8]
+	adc r11, [r9 + 8]
 ; h2 += hib + carry
 %line 83+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r8, [rsp + 0]
+	adc r10, rbx
 ; x = h0
 %line 89+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rax, rbp
 ; (uint128) t0h t0l = x * r0
 %line 90+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rcx
-	mov r10, rdx
-	mov r11, rax
+	mul r8
+	mov rsi, rdx
+	mov rdi, rax
 ; x = h1
 %line 91+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r9
+	mov rax, r11
 ; (uint128) ah al = x * s1
 %line 92+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rbx
+	mul rcx
 ; carry? t0l += al
 %line 93+0 specs/poly1305/generated/poly1305_amd64.q
-	add r11, rax
+	add rdi, rax
 ; t0h += ah + carry
 %line 94+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r10, rdx
+	adc rsi, rdx
 ; x = h0
 %line 95+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rax, rbp
@@ -206,10 +205,10 @@ align 32
 	mov r14, rax
 ; x = h1
 %line 97+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r9
+	mov rax, r11
 ; (uint128) ah al = x * r0
 %line 98+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rcx
+	mul r8
 ; carry? t1l += al
 %line 99+0 specs/poly1305/generated/poly1305_amd64.q
 	add r14, rax
@@ -218,61 +217,61 @@ align 32
 	adc r13, rdx
 ; x = h2
 %line 101+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, r8
+	mov r11, r10
 ; x *= s1
 %line 102+0 specs/poly1305/generated/poly1305_amd64.q
-	imul r9, rbx
+	imul r11, rcx
 ; t2 *= r0
 %line 104+0 specs/poly1305/generated/poly1305_amd64.q
-	imul r8, rcx
+	imul r10, r8
 ; carry? t1l += x
 %line 105+0 specs/poly1305/generated/poly1305_amd64.q
-	add r14, r9
+	add r14, r11
 ; t1h += t2 + carry
 %line 106+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r13, r8
+	adc r13, r10
 ; carry? t1l += t0h
 %line 107+0 specs/poly1305/generated/poly1305_amd64.q
-	add r14, r10
+	add r14, rsi
 ; t1h += 0 + carry
 %line 108+0 specs/poly1305/generated/poly1305_amd64.q
 	adc r13, 0
 ; h0 = t0l
 %line 109+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rbp, r11
+	mov rbp, rdi
 ; h1 = t1l
 %line 110+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, r14
+	mov r11, r14
 ; h2 = t1h
 %line 111+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8, r13
+	mov r10, r13
 ; h2 &= 3
 %line 112+0 specs/poly1305/generated/poly1305_amd64.q
-	and r8, 3
+	and r10, 3
 ; c = t1h
 %line 113+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r10, r13
+	mov rsi, r13
 ; c &= -4
 %line 114+0 specs/poly1305/generated/poly1305_amd64.q
-	and r10, -4
+	and rsi, -4
 ; t1h >>= 2
 %line 115+0 specs/poly1305/generated/poly1305_amd64.q
 	shr r13, 2
 ; c += t1h
 %line 116+0 specs/poly1305/generated/poly1305_amd64.q
-	add r10, r13
+	add rsi, r13
 ; carry? h0 += c
 %line 117+0 specs/poly1305/generated/poly1305_amd64.q
-	add rbp, r10
+	add rbp, rsi
 ; carry? h1 += 0 + carry
 %line 118+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r9, 0
+	adc r11, 0
 ; h2 += 0 + carry
 %line 119+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r8, 0
+	adc r10, 0
 ; m += 16
 %line 120+0 specs/poly1305/generated/poly1305_amd64.q
-	add rsi, 16
+	add r9, 16
 ; =? n -= 1
 %line 121+0 specs/poly1305/generated/poly1305_amd64.q
 	sub r15, 1
@@ -281,13 +280,14 @@ align 32
 	jne .Lblock
 ; mem64[st + 0] = h0
 %line 123+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rdi, [rsp + 0]
 	mov [rdi], rbp
 ; mem64[st + 8] = h1
 %line 124+0 specs/poly1305/generated/poly1305_amd64.q
-	mov [rdi + 8], r9
+	mov [rdi + 8], r11
 ; mem64[st + 16] = h2
 %line 125+0 specs/poly1305/generated/poly1305_amd64.q
-	mov [rdi + 16], r8
+	mov [rdi + 16], r10
 .Ldone:
 ; leave
 %line 127+0 specs/poly1305/generated/poly1305_amd64.q
@@ -311,57 +311,57 @@ qhasm_kernel_poly1305_amd64_auth:
 	push r12
 	push r13
 	push r14
-	push r15
-	sub rsp, 40
+	sub rsp, 32
 ; input a m n lst k
 %line 141+0 specs/poly1305/generated/poly1305_amd64.q
-	mov [rsp + 0], rdx
+	mov [rsp + 0], rdi
+	mov [rsp + 8], rsi
+	mov r12, rdx
+	mov [rsp + 16], rcx
+	mov [rsp + 24], r8
 ; r0 = mem64[k + 0]
 %line 143+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rbx, [r8]
+	mov r11, [r8]
 ; t = 0x0ffffffc0fffffff
 %line 144+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, 1152921487695413247
+	mov r8, 1152921487695413247
 ; r0 &= t
 %line 145+0 specs/poly1305/generated/poly1305_amd64.q
-	and rbx, r9
+	and r11, r8
 ; r1 = mem64[k + 8]
 %line 146+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r10, [r8 + 8]
-	mov [rsp + 8], r10
+	mov r8, [rsp + 24]
+	mov rbp, [r8 + 8]
 ; t = 0x0ffffffc0ffffffc
 %line 147+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, 1152921487695413244
+	mov r8, 1152921487695413244
 ; r1 &= t
 %line 148+0 specs/poly1305/generated/poly1305_amd64.q
-	and r10, r9
-	mov [rsp + 8], r10
+	and rbp, r8
 ; s1 = r1
 %line 149+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r15, r10
+	mov rbx, rbp
 ; s1 >>= 2
 %line 150+0 specs/poly1305/generated/poly1305_amd64.q
-	shr r15, 2
+	shr rbx, 2
 ; s1 += r1
 %line 151+0 specs/poly1305/generated/poly1305_amd64.q
-	add r15, r10
+	add rbx, rbp
 ; h0 = 0
 %line 152+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, 0
+	mov r8, 0
 ; h1 = 0
 %line 153+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r10, 0
+	mov r9, 0
 ; h2 = 0
 %line 154+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r11, 0
+	mov r10, 0
 ; hib = 1
 %line 155+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, 1
-	mov [rsp + 16], rax
+	mov rcx, 1
 ; =? n - 0
 %line 156+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, [rsp + 0]
-	cmp rax, 0
+	cmp r12, 0
 ; goto authtail if =
 %line 157+0 specs/poly1305/generated/poly1305_amd64.q
 	je .Lauthtail
@@ -369,47 +369,48 @@ align 32
 .Lauthfull_block:
 ; carry? h0 += mem64[m + 0]
 %line 164+0 specs/poly1305/generated/poly1305_amd64.q
-	add r9, [rsi]
+	mov rsi, [rsp + 8]
+	add r8, [rsi]
 ; carry? h1 += mem64[m + 8] + carry
 %line 165+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r10, [rsi + 8]
+	adc r9, [rsi + 8]
 ; h2 += hib + carry
 %line 166+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r11, [rsp + 16]
+	adc r10, rcx
 ; x = h0
 %line 172+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r9
+	mov rax, r8
 ; (uint128) t0h t0l = x * r0
 %line 173+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rbx
-	mov r12, rdx
-	mov rbp, rax
+	mul r11
+	mov rsi, rdx
+	mov rdi, rax
 ; x = h1
 %line 174+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r10
+	mov rax, r9
 ; (uint128) ah al = x * s1
 %line 175+0 specs/poly1305/generated/poly1305_amd64.q
-	mul r15
+	mul rbx
 ; carry? t0l += al
 %line 176+0 specs/poly1305/generated/poly1305_amd64.q
-	add rbp, rax
+	add rdi, rax
 ; t0h += ah + carry
 %line 177+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r12, rdx
+	adc rsi, rdx
 ; x = h0
 %line 178+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r9
+	mov rax, r8
 ; (uint128) t1h t1l = x * r1
 %line 179+0 specs/poly1305/generated/poly1305_amd64.q
-	mul qword [rsp + 8]
+	mul rbp
 	mov r13, rdx
 	mov r14, rax
 ; x = h1
 %line 180+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r10
+	mov rax, r9
 ; (uint128) ah al = x * r0
 %line 181+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rbx
+	mul r11
 ; carry? t1l += al
 %line 182+0 specs/poly1305/generated/poly1305_amd64.q
 	add r14, rax
@@ -418,240 +419,243 @@ align 32
 	adc r13, rdx
 ; x = h2
 %line 184+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, r11
+	mov r8, r10
 ; x *= s1
 %line 185+0 specs/poly1305/generated/poly1305_amd64.q
-	imul r9, r15
+	imul r8, rbx
 ; t2 *= r0
 %line 187+0 specs/poly1305/generated/poly1305_amd64.q
-	imul r11, rbx
+	imul r10, r11
 ; carry? t1l += x
 %line 188+0 specs/poly1305/generated/poly1305_amd64.q
-	add r14, r9
+	add r14, r8
 ; t1h += t2 + carry
 %line 189+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r13, r11
+	adc r13, r10
 ; carry? t1l += t0h
 %line 190+0 specs/poly1305/generated/poly1305_amd64.q
-	add r14, r12
+	add r14, rsi
 ; t1h += 0 + carry
 %line 191+0 specs/poly1305/generated/poly1305_amd64.q
 	adc r13, 0
 ; h0 = t0l
 %line 192+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, rbp
+	mov r8, rdi
 ; h1 = t1l
 %line 193+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r10, r14
+	mov r9, r14
 ; h2 = t1h
 %line 194+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r11, r13
+	mov r10, r13
 ; h2 &= 3
 %line 195+0 specs/poly1305/generated/poly1305_amd64.q
-	and r11, 3
+	and r10, 3
 ; c = t1h
 %line 196+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r13
+	mov rsi, r13
 ; c &= -4
 %line 197+0 specs/poly1305/generated/poly1305_amd64.q
-	and rax, -4
+	and rsi, -4
 ; t1h >>= 2
 %line 198+0 specs/poly1305/generated/poly1305_amd64.q
 	shr r13, 2
 ; c += t1h
 %line 199+0 specs/poly1305/generated/poly1305_amd64.q
-	add rax, r13
+	add rsi, r13
 ; carry? h0 += c
 %line 200+0 specs/poly1305/generated/poly1305_amd64.q
-	add r9, rax
+	add r8, rsi
 ; carry? h1 += 0 + carry
 %line 201+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r10, 0
+	adc r9, 0
 ; h2 += 0 + carry
 %line 202+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r11, 0
+	adc r10, 0
 ; m += 16
 %line 203+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rsi, [rsp + 8]
 	add rsi, 16
+	mov [rsp + 8], rsi
 ; =? n -= 1
 %line 204+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, [rsp + 0]
-	sub rax, 1
-	mov [rsp + 0], rax
+	sub r12, 1
 ; goto authfull_block if !=
 %line 205+0 specs/poly1305/generated/poly1305_amd64.q
 	jne .Lauthfull_block
 .Lauthtail:
 ; =? lst - 0
 %line 207+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rcx, [rsp + 16]
 	cmp rcx, 0
 ; goto authfinal if =
 %line 208+0 specs/poly1305/generated/poly1305_amd64.q
 	je .Lauthfinal
 ; n = 1
 %line 210+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rsi, 1
-	mov [rsp + 24], rsi
+	mov r13, 1
 ; hib = 0
 %line 211+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r14, 0
+	mov r12, 0
 align 32
 .Lauthlast_block:
 ; carry? h0 += mem64[m + 0]
 %line 218+0 specs/poly1305/generated/poly1305_amd64.q
-	add r9, [rcx]
+	mov rsi, [rsp + 16]
+	add r8, [rsi]
 ; carry? h1 += mem64[m + 8] + carry
 %line 219+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r10, [rcx + 8]
+	adc r9, [rsi + 8]
 ; h2 += hib + carry
 %line 220+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r11, r14
+	adc r10, r12
 ; x = h0
 %line 226+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r9
+	mov rax, r8
 ; (uint128) t0h t0l = x * r0
 %line 227+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rbx
-	mov rbp, rdx
-	mov rsi, rax
+	mul r11
+	mov rsi, rdx
+	mov rdi, rax
 ; x = h1
 %line 228+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r10
+	mov rax, r9
 ; (uint128) ah al = x * s1
 %line 229+0 specs/poly1305/generated/poly1305_amd64.q
-	mul r15
+	mul rbx
 ; carry? t0l += al
 %line 230+0 specs/poly1305/generated/poly1305_amd64.q
-	add rsi, rax
+	add rdi, rax
 ; t0h += ah + carry
 %line 231+0 specs/poly1305/generated/poly1305_amd64.q
-	adc rbp, rdx
+	adc rsi, rdx
 ; x = h0
 %line 232+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r9
+	mov rax, r8
 ; (uint128) t1h t1l = x * r1
 %line 233+0 specs/poly1305/generated/poly1305_amd64.q
-	mul qword [rsp + 8]
-	mov r12, rdx
-	mov r13, rax
+	mul rbp
+	mov rcx, rdx
+	mov r14, rax
 ; x = h1
 %line 234+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r10
+	mov rax, r9
 ; (uint128) ah al = x * r0
 %line 235+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rbx
+	mul r11
 ; carry? t1l += al
 %line 236+0 specs/poly1305/generated/poly1305_amd64.q
-	add r13, rax
+	add r14, rax
 ; t1h += ah + carry
 %line 237+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r12, rdx
+	adc rcx, rdx
 ; x = h2
 %line 238+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, r11
+	mov r8, r10
 ; x *= s1
 %line 239+0 specs/poly1305/generated/poly1305_amd64.q
-	imul r9, r15
+	imul r8, rbx
 ; t2 *= r0
 %line 241+0 specs/poly1305/generated/poly1305_amd64.q
-	imul r11, rbx
+	imul r10, r11
 ; carry? t1l += x
 %line 242+0 specs/poly1305/generated/poly1305_amd64.q
-	add r13, r9
+	add r14, r8
 ; t1h += t2 + carry
 %line 243+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r12, r11
+	adc rcx, r10
 ; carry? t1l += t0h
 %line 244+0 specs/poly1305/generated/poly1305_amd64.q
-	add r13, rbp
+	add r14, rsi
 ; t1h += 0 + carry
 %line 245+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r12, 0
+	adc rcx, 0
 ; h0 = t0l
 %line 246+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, rsi
+	mov r8, rdi
 ; h1 = t1l
 %line 247+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r10, r13
+	mov r9, r14
 ; h2 = t1h
 %line 248+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r11, r12
+	mov r10, rcx
 ; h2 &= 3
 %line 249+0 specs/poly1305/generated/poly1305_amd64.q
-	and r11, 3
+	and r10, 3
 ; c = t1h
 %line 250+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rsi, r12
+	mov rsi, rcx
 ; c &= -4
 %line 251+0 specs/poly1305/generated/poly1305_amd64.q
 	and rsi, -4
 ; t1h >>= 2
 %line 252+0 specs/poly1305/generated/poly1305_amd64.q
-	shr r12, 2
+	shr rcx, 2
 ; c += t1h
 %line 253+0 specs/poly1305/generated/poly1305_amd64.q
-	add rsi, r12
+	add rsi, rcx
 ; carry? h0 += c
 %line 254+0 specs/poly1305/generated/poly1305_amd64.q
-	add r9, rsi
+	add r8, rsi
 ; carry? h1 += 0 + carry
 %line 255+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r10, 0
+	adc r9, 0
 ; h2 += 0 + carry
 %line 256+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r11, 0
+	adc r10, 0
 ; m += 16
 %line 257+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rcx, [rsp + 16]
 	add rcx, 16
+	mov [rsp + 16], rcx
 ; =? n -= 1
 %line 258+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rsi, [rsp + 24]
-	sub rsi, 1
-	mov [rsp + 24], rsi
+	sub r13, 1
 ; goto authlast_block if !=
 %line 259+0 specs/poly1305/generated/poly1305_amd64.q
 	jne .Lauthlast_block
 .Lauthfinal:
 ; g0 = h0
 %line 262+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rsi, r9
+	mov r11, r8
 ; g1 = h1
 %line 263+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r10
+	mov rsi, r9
 ; carry? g0 += 5
 %line 265+0 specs/poly1305/generated/poly1305_amd64.q
-	add rsi, 5
+	add r11, 5
 ; carry? g1 += 0 + carry
 %line 266+0 specs/poly1305/generated/poly1305_amd64.q
-	adc rax, 0
+	adc rsi, 0
 ; g2 += 0 + carry
 %line 267+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r11, 0
+	adc r10, 0
 ; =? g2 >>= 2
 %line 268+0 specs/poly1305/generated/poly1305_amd64.q
-	shr r11, 2
+	shr r10, 2
 ; h0 = g0 if !=
 %line 269+0 specs/poly1305/generated/poly1305_amd64.q
-	cmovne r9, rsi
+	cmovne r8, r11
 ; h1 = g1 if !=
 %line 270+0 specs/poly1305/generated/poly1305_amd64.q
-	cmovne r10, rax
+	cmovne r9, rsi
 ; carry? h0 += mem64[k + 16]
 %line 271+0 specs/poly1305/generated/poly1305_amd64.q
-	add r9, [r8 + 16]
+	mov r10, [rsp + 24]
+	add r8, [r10 + 16]
 ; h1 += mem64[k + 24] + carry
 %line 272+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r10, [r8 + 24]
+	adc r9, [r10 + 24]
 ; mem64[a + 0] = h0
 %line 273+0 specs/poly1305/generated/poly1305_amd64.q
-	mov [rdi], r9
+	mov r10, [rsp + 0]
+	mov [r10], r8
 ; mem64[a + 8] = h1
 %line 274+0 specs/poly1305/generated/poly1305_amd64.q
-	mov [rdi + 8], r10
+	mov r8, r10
+	mov [r8 + 8], r9
 ; leave
 %line 275+0 specs/poly1305/generated/poly1305_amd64.q
-	add rsp, 40
-	pop r15
+	add rsp, 32
 	pop r14
 	pop r13
 	pop r12

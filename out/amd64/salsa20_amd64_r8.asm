@@ -14,7 +14,7 @@ qhasm_kernel_salsa8_amd64_blocks:
 	push r13
 	push r14
 	push r15
-	sub rsp, 136
+	sub rsp, 104
 ; =? n - 0
 %line 32+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	cmp rdx, 0
@@ -100,39 +100,30 @@ align 32
 ; (uint32) t0 = x0 + x12
 %line 60+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 40]
-	mov [rsp + 120], r8
 	lea r14d, [r8 + rbp]
-	mov [rsp + 88], r14
 ; (uint32) t1 = x5 + x1
 %line 61+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 48]
 	mov r9, [rsp + 80]
 	lea r8d, [r9 + r8]
-	mov [rsp + 96], r8
 ; (uint32) t2 = x10 + x6
 %line 62+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r9d, [rdi + r13]
-	mov [rsp + 104], r9
 ; (uint32) t3 = x15 + x11
 %line 63+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r15d, [rbx + r12]
-	mov [rsp + 112], r15
 ; (uint32) t0 <<<= 7
 %line 64+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r14d, 7
-	mov [rsp + 88], r14
 ; (uint32) t1 <<<= 7
 %line 65+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
-	mov [rsp + 96], r8
 ; (uint32) t2 <<<= 7
 %line 66+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r9d, 7
-	mov [rsp + 104], r9
 ; (uint32) t3 <<<= 7
 %line 67+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r15d, 7
-	mov [rsp + 112], r15
 ; (uint32) x4 ^= t0
 %line 68+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov rcx, [rsp + 72]
@@ -151,7 +142,7 @@ align 32
 	mov [rsp + 64], r9
 ; (uint32) t0 = x4 + x0
 %line 72+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 120]
+	mov r8, [rsp + 40]
 	lea ecx, [rcx + r8]
 ; (uint32) t1 = x9 + x5
 %line 73+0 specs/salsa20/generated/salsa20_amd64_r8.q
@@ -457,11 +448,9 @@ align 32
 %line 164+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 40]
 	add r8d, [rcx]
-	mov [rsp + 40], r8
 ; (uint32) x0 ^= mem32[m + 0]
 %line 165+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r8d, [r9]
-	mov [rsp + 40], r8
 ; mem32[c + 0] = x0
 %line 166+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [r14], r8d
@@ -469,11 +458,9 @@ align 32
 %line 167+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 48]
 	add r8d, [rcx + 4]
-	mov [rsp + 48], r8
 ; (uint32) x1 ^= mem32[m + 4]
 %line 168+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r8d, [r9 + 4]
-	mov [rsp + 48], r8
 ; mem32[c + 4] = x1
 %line 169+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [r14 + 4], r8d
@@ -481,11 +468,9 @@ align 32
 %line 170+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 56]
 	add r8d, [rcx + 8]
-	mov [rsp + 56], r8
 ; (uint32) x2 ^= mem32[m + 8]
 %line 171+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r8d, [r9 + 8]
-	mov [rsp + 56], r8
 ; mem32[c + 8] = x2
 %line 172+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [r14 + 8], r8d
@@ -493,11 +478,9 @@ align 32
 %line 173+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 64]
 	add r8d, [rcx + 12]
-	mov [rsp + 64], r8
 ; (uint32) x3 ^= mem32[m + 12]
 %line 174+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r8d, [r9 + 12]
-	mov [rsp + 64], r8
 ; mem32[c + 12] = x3
 %line 175+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [r14 + 12], r8d
@@ -505,11 +488,9 @@ align 32
 %line 176+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 72]
 	add r8d, [rcx + 16]
-	mov [rsp + 72], r8
 ; (uint32) x4 ^= mem32[m + 16]
 %line 177+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r8d, [r9 + 16]
-	mov [rsp + 72], r8
 ; mem32[c + 16] = x4
 %line 178+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [r14 + 16], r8d
@@ -517,11 +498,9 @@ align 32
 %line 179+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 80]
 	add r8d, [rcx + 20]
-	mov [rsp + 80], r8
 ; (uint32) x5 ^= mem32[m + 20]
 %line 180+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r8d, [r9 + 20]
-	mov [rsp + 80], r8
 ; mem32[c + 20] = x5
 %line 181+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [r14 + 20], r8d
@@ -651,7 +630,7 @@ align 32
 .Ldone:
 ; leave
 %line 224+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add rsp, 136
+	add rsp, 104
 	pop r15
 	pop r14
 	pop r13
@@ -672,69 +651,78 @@ qhasm_kernel_salsa8_amd64_core:
 	push r13
 	push r14
 	push r15
-	sub rsp, 120
+	sub rsp, 72
+; input out in
+%line 228+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov [rsp + 32], rdi
 ; x0 = mem32[in + 0]
 %line 230+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8d, [rsi]
-	mov [rsp + 0], r8
+	mov r15d, [rsi]
 ; x1 = mem32[in + 4]
 %line 231+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8d, [rsi + 4]
-	mov [rsp + 8], r8
+	mov r9d, [rsi + 4]
 ; x2 = mem32[in + 8]
 %line 232+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8d, [rsi + 8]
-	mov [rsp + 16], r8
 ; x3 = mem32[in + 12]
 %line 233+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8d, [rsi + 12]
-	mov [rsp + 32], r8
+	mov ecx, [rsi + 12]
 ; x4 = mem32[in + 16]
 %line 234+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r9d, [rsi + 16]
+	mov r14d, [rsi + 16]
 ; x5 = mem32[in + 20]
 %line 235+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r10d, [rsi + 20]
+	mov edx, [rsi + 20]
 ; x6 = mem32[in + 24]
 %line 236+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r11d, [rsi + 24]
+	mov ebx, [rsi + 24]
 ; x7 = mem32[in + 28]
 %line 237+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov eax, [rsi + 28]
 ; x8 = mem32[in + 32]
 %line 238+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov ecx, [rsi + 32]
+	mov ebp, [rsi + 32]
 ; x9 = mem32[in + 36]
 %line 239+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov edx, [rsi + 36]
+	mov r10d, [rsi + 36]
 ; x10 = mem32[in + 40]
 %line 240+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov ebx, [rsi + 40]
+	mov r13d, [rsi + 40]
 ; x11 = mem32[in + 44]
 %line 241+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov ebp, [rsi + 44]
+	mov r11d, [rsi + 44]
 ; x12 = mem32[in + 48]
 %line 242+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r12d, [rsi + 48]
 ; x13 = mem32[in + 52]
 %line 243+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r13d, [rsi + 52]
+	mov edi, [rsi + 52]
+	mov [rsp + 8], rdi
 ; x14 = mem32[in + 56]
 %line 244+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r14d, [rsi + 56]
+	mov edi, [rsi + 56]
+	mov [rsp + 16], rdi
 ; x15 = mem32[in + 60]
 %line 245+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov esi, [rsi + 60]
+	mov [rsp + 24], rsi
 ; i = 4
 %line 246+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, 4
-	mov [rsp + 24], r8
+	mov rsi, 4
+	mov [rsp + 0], rsi
+	mov [rsp + 40], r15
+	mov [rsp + 48], r9
+	mov [rsp + 56], r8
+	mov r9, r14
+	mov rsi, r11
+	mov rdi, [rsp + 8]
+	mov r14, [rsp + 16]
+	mov r11, [rsp + 24]
 align 32
 .Lcoreround:
 ; (uint32) t0 = x0 + x12
 %line 248+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 0]
-	mov [rsp + 80], r8
+	mov r8, [rsp + 40]
 	lea r8d, [r8 + r12]
 ; (uint32) t0 <<<= 7
 %line 249+0 specs/salsa20/generated/salsa20_amd64_r8.q
@@ -744,17 +732,17 @@ align 32
 	xor r9d, r8d
 ; (uint32) t0 = x5 + x1
 %line 251+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 8]
-	lea r8d, [r10 + r8]
+	mov r8, [rsp + 48]
+	lea r8d, [rdx + r8]
 ; (uint32) t0 <<<= 7
 %line 252+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x9 ^= t0
 %line 253+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edx, r8d
+	xor r10d, r8d
 ; (uint32) t0 = x10 + x6
 %line 254+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rbx + r11]
+	lea r8d, [r13 + rbx]
 ; (uint32) t0 <<<= 7
 %line 255+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
@@ -763,57 +751,46 @@ align 32
 	xor r14d, r8d
 ; (uint32) t0 = x15 + x11
 %line 257+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rsi + rbp]
-	mov [rsp + 56], r8
+	lea r8d, [r11 + rsi]
 ; (uint32) t0 <<<= 7
 %line 258+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
-	mov [rsp + 56], r8
 ; (uint32) x3 ^= t0
 %line 259+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 32]
-	mov [rsp + 96], r15
-	xor r15d, r8d
-	mov [rsp + 96], r15
-	mov [rsp + 32], r15
+	xor ecx, r8d
 ; (uint32) t0 = x4 + x0
 %line 260+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 80]
+	mov r8, [rsp + 40]
 	lea r8d, [r9 + r8]
 ; (uint32) t0 <<<= 9
 %line 261+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x8 ^= t0
 %line 262+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ecx, r8d
+	xor ebp, r8d
 ; (uint32) t0 = x9 + x5
 %line 263+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rdx + r10]
+	lea r8d, [r10 + rdx]
 ; (uint32) t0 <<<= 9
 %line 264+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x13 ^= t0
 %line 265+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r13d, r8d
+	xor edi, r8d
 ; (uint32) t0 = x14 + x10
 %line 266+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r14 + rbx]
-	mov [rsp + 64], r8
+	lea r8d, [r14 + r13]
 ; (uint32) t0 <<<= 9
 %line 267+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
-	mov [rsp + 64], r8
 ; (uint32) x2 ^= t0
 %line 268+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 16]
-	mov [rsp + 88], r15
+	mov r15, [rsp + 56]
 	xor r15d, r8d
-	mov [rsp + 88], r15
-	mov [rsp + 16], r15
+	mov [rsp + 56], r15
 ; (uint32) t0 = x3 + x15
 %line 269+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 96]
-	lea r8d, [r8 + rsi]
+	lea r8d, [rcx + r11]
 ; (uint32) t0 <<<= 9
 %line 270+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
@@ -822,7 +799,7 @@ align 32
 	xor eax, r8d
 ; (uint32) t0 = x8 + x4
 %line 272+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rcx + r9]
+	lea r8d, [rbp + r9]
 ; (uint32) t0 <<<= 13
 %line 273+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
@@ -831,114 +808,106 @@ align 32
 	xor r12d, r8d
 ; (uint32) t0 = x13 + x9
 %line 275+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r13 + rdx]
-	mov [rsp + 40], r8
+	lea r15d, [rdi + r10]
 ; (uint32) t0 <<<= 13
 %line 276+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 13
-	mov [rsp + 40], r8
+	rol r15d, 13
 ; (uint32) x1 ^= t0
 %line 277+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 8]
-	mov [rsp + 72], r15
-	xor r15d, r8d
-	mov [rsp + 72], r15
-	mov [rsp + 8], r15
+	mov r8, [rsp + 48]
+	xor r8d, r15d
+	mov [rsp + 48], r8
 ; (uint32) t0 = x2 + x14
 %line 278+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 88]
+	mov r8, [rsp + 56]
 	lea r8d, [r8 + r14]
 ; (uint32) t0 <<<= 13
 %line 279+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x6 ^= t0
 %line 280+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r11d, r8d
+	xor ebx, r8d
 ; (uint32) t0 = x7 + x3
 %line 281+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 32]
-	lea r8d, [rax + r8]
+	lea r8d, [rax + rcx]
 ; (uint32) t0 <<<= 13
 %line 282+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x11 ^= t0
 %line 283+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebp, r8d
+	xor esi, r8d
 ; (uint32) t0 = x12 + x8
 %line 284+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r12 + rcx]
-	mov [rsp + 48], r8
+	lea r8d, [r12 + rbp]
 ; (uint32) t0 <<<= 18
 %line 285+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
-	mov [rsp + 48], r8
 ; (uint32) x0 ^= t0
 %line 286+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 0]
+	mov r15, [rsp + 40]
 	xor r15d, r8d
-	mov [rsp + 0], r15
+	mov [rsp + 40], r15
 ; (uint32) t0 = x1 + x13
 %line 287+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 72]
-	lea r8d, [r8 + r13]
+	mov r8, [rsp + 48]
+	lea r8d, [r8 + rdi]
 ; (uint32) t0 <<<= 18
 %line 288+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
 ; (uint32) x5 ^= t0
 %line 289+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r10d, r8d
+	xor edx, r8d
 ; (uint32) t0 = x6 + x2
 %line 290+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 16]
-	lea r8d, [r11 + r8]
+	mov r8, [rsp + 56]
+	lea r8d, [rbx + r8]
 ; (uint32) t0 <<<= 18
 %line 291+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
 ; (uint32) x10 ^= t0
 %line 292+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebx, r8d
+	xor r13d, r8d
 ; (uint32) t0 = x11 + x7
 %line 293+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rbp + rax]
+	lea r8d, [rsi + rax]
 ; (uint32) t0 <<<= 18
 %line 294+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
 ; (uint32) x15 ^= t0
 %line 295+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor esi, r8d
+	xor r11d, r8d
 ; (uint32) t0 = x0 + x3
 %line 296+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 32]
-	lea r8d, [r15 + r8]
+	lea r8d, [r15 + rcx]
 ; (uint32) t0 <<<= 7
 %line 297+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x1 ^= t0
 %line 298+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 8]
+	mov r15, [rsp + 48]
 	xor r15d, r8d
-	mov [rsp + 8], r15
+	mov [rsp + 48], r15
 ; (uint32) t0 = x5 + x4
 %line 299+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r10 + r9]
+	lea r8d, [rdx + r9]
 ; (uint32) t0 <<<= 7
 %line 300+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x6 ^= t0
 %line 301+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r11d, r8d
+	xor ebx, r8d
 ; (uint32) t0 = x10 + x9
 %line 302+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rbx + rdx]
+	lea r8d, [r13 + r10]
 ; (uint32) t0 <<<= 7
 %line 303+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x11 ^= t0
 %line 304+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebp, r8d
+	xor esi, r8d
 ; (uint32) t0 = x15 + x14
 %line 305+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rsi + r14]
+	lea r8d, [r11 + r14]
 ; (uint32) t0 <<<= 7
 %line 306+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
@@ -947,19 +916,19 @@ align 32
 	xor r12d, r8d
 ; (uint32) t0 = x1 + x0
 %line 308+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 0]
+	mov r8, [rsp + 40]
 	lea r8d, [r15 + r8]
 ; (uint32) t0 <<<= 9
 %line 309+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x2 ^= t0
 %line 310+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 16]
+	mov r15, [rsp + 56]
 	xor r15d, r8d
-	mov [rsp + 16], r15
+	mov [rsp + 56], r15
 ; (uint32) t0 = x6 + x5
 %line 311+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r11 + r10]
+	lea r8d, [rbx + rdx]
 ; (uint32) t0 <<<= 9
 %line 312+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
@@ -968,37 +937,35 @@ align 32
 	xor eax, r8d
 ; (uint32) t0 = x11 + x10
 %line 314+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rbp + rbx]
+	lea r8d, [rsi + r13]
 ; (uint32) t0 <<<= 9
 %line 315+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x8 ^= t0
 %line 316+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ecx, r8d
+	xor ebp, r8d
 ; (uint32) t0 = x12 + x15
 %line 317+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r12 + rsi]
+	lea r8d, [r12 + r11]
 ; (uint32) t0 <<<= 9
 %line 318+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x13 ^= t0
 %line 319+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r13d, r8d
+	xor edi, r8d
 ; (uint32) t0 = x2 + x1
 %line 320+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 8]
+	mov r8, [rsp + 48]
 	lea r8d, [r15 + r8]
 ; (uint32) t0 <<<= 13
 %line 321+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x3 ^= t0
 %line 322+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 32]
-	xor r15d, r8d
-	mov [rsp + 32], r15
+	xor ecx, r8d
 ; (uint32) t0 = x7 + x6
 %line 323+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rax + r11]
+	lea r8d, [rax + rbx]
 ; (uint32) t0 <<<= 13
 %line 324+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
@@ -1007,16 +974,16 @@ align 32
 	xor r9d, r8d
 ; (uint32) t0 = x8 + x11
 %line 326+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rcx + rbp]
+	lea r8d, [rbp + rsi]
 ; (uint32) t0 <<<= 13
 %line 327+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x9 ^= t0
 %line 328+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edx, r8d
+	xor r10d, r8d
 ; (uint32) t0 = x13 + x12
 %line 329+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r13 + r12]
+	lea r8d, [rdi + r12]
 ; (uint32) t0 <<<= 13
 %line 330+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
@@ -1025,16 +992,16 @@ align 32
 	xor r14d, r8d
 ; (uint32) t0 = x3 + x2
 %line 332+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 16]
-	lea r8d, [r15 + r8]
+	mov r8, r15
+	lea r15d, [rcx + r8]
 ; (uint32) t0 <<<= 18
 %line 333+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 18
+	rol r15d, 18
 ; (uint32) x0 ^= t0
 %line 334+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 0]
-	xor r15d, r8d
-	mov [rsp + 0], r15
+	mov r8, [rsp + 40]
+	xor r8d, r15d
+	mov [rsp + 40], r8
 ; (uint32) t0 = x4 + x7
 %line 335+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r9 + rax]
@@ -1043,88 +1010,96 @@ align 32
 	rol r8d, 18
 ; (uint32) x5 ^= t0
 %line 337+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r10d, r8d
+	xor edx, r8d
 ; (uint32) t0 = x9 + x8
 %line 338+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rdx + rcx]
+	lea r8d, [r10 + rbp]
 ; (uint32) t0 <<<= 18
 %line 339+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
 ; (uint32) x10 ^= t0
 %line 340+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebx, r8d
+	xor r13d, r8d
 ; (uint32) t0 = x14 + x13
 %line 341+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r14 + r13]
+	lea r8d, [r14 + rdi]
 ; (uint32) t0 <<<= 18
 %line 342+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
 ; (uint32) x15 ^= t0
 %line 343+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor esi, r8d
+	xor r11d, r8d
 ; =? i -= 1
 %line 344+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 24]
+	mov r8, [rsp + 0]
 	sub r8, 1
-	mov [rsp + 24], r8
+	mov [rsp + 0], r8
 ; goto coreround if !=
 %line 345+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	jne .Lcoreround
 ; mem32[out + 0] = x0
 %line 346+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 0]
-	mov dword [rdi], r8d
+	mov [rsp + 24], r11
+	mov [rsp + 16], r14
+	mov [rsp + 8], rdi
+	mov r11, rsi
+	mov r14, r9
+	mov r8, [rsp + 56]
+	mov r9, [rsp + 48]
+	mov r15, [rsp + 40]
+	mov rdi, [rsp + 32]
+	mov dword [rdi], r15d
 ; mem32[out + 4] = x1
 %line 347+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 8]
-	mov dword [rdi + 4], r8d
+	mov dword [rdi + 4], r9d
 ; mem32[out + 8] = x2
 %line 348+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 16]
 	mov dword [rdi + 8], r8d
 ; mem32[out + 12] = x3
 %line 349+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 32]
-	mov dword [rdi + 12], r8d
+	mov dword [rdi + 12], ecx
 ; mem32[out + 16] = x4
 %line 350+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 16], r9d
+	mov dword [rdi + 16], r14d
 ; mem32[out + 20] = x5
 %line 351+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 20], r10d
+	mov dword [rdi + 20], edx
 ; mem32[out + 24] = x6
 %line 352+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 24], r11d
+	mov dword [rdi + 24], ebx
 ; mem32[out + 28] = x7
 %line 353+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 28], eax
 ; mem32[out + 32] = x8
 %line 354+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 32], ecx
+	mov dword [rdi + 32], ebp
 ; mem32[out + 36] = x9
 %line 355+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 36], edx
+	mov dword [rdi + 36], r10d
 ; mem32[out + 40] = x10
 %line 356+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 40], ebx
+	mov dword [rdi + 40], r13d
 ; mem32[out + 44] = x11
 %line 357+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 44], ebp
+	mov dword [rdi + 44], r11d
 ; mem32[out + 48] = x12
 %line 358+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 48], r12d
 ; mem32[out + 52] = x13
 %line 359+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 52], r13d
+	mov r8, [rsp + 8]
+	mov dword [rdi + 52], r8d
 ; mem32[out + 56] = x14
 %line 360+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 56], r14d
+	mov r8, [rsp + 16]
+	mov dword [rdi + 56], r8d
 ; mem32[out + 60] = x15
 %line 361+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 60], esi
+	mov r8, [rsp + 24]
+	mov dword [rdi + 60], r8d
 ; leave
 %line 362+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add rsp, 120
+	add rsp, 72
 	pop r15
 	pop r14
 	pop r13

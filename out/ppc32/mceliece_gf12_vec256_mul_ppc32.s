@@ -28,1213 +28,1216 @@ qhasm_kernel_mceliece_gf12_vec256_mul_ppc32_mul:
 	stw %r31, 100(%r1)
 # i = 8
 	.loc 1 12
-	li %r9, 8
+	li %r6, 8
+	mr %r26, %r3
+	mr %r25, %r4
+	mr %r24, %r5
 .Lqhasm_kernel_mceliece_gf12_vec256_mul_ppc32_mul.pass:
 # F0 = mem32[f + 0]
 	.loc 1 14
-	lwz %r11, 0(%r4)
+	lwz %r8, 0(%r25)
 # F1 = mem32[f + 32]
 	.loc 1 15
-	lwz %r12, 32(%r4)
+	lwz %r9, 32(%r25)
 # F2 = mem32[f + 64]
 	.loc 1 16
-	lwz %r29, 64(%r4)
+	lwz %r12, 64(%r25)
 # F3 = mem32[f + 96]
 	.loc 1 17
-	lwz %r28, 96(%r4)
+	lwz %r31, 96(%r25)
 # F4 = mem32[f + 128]
 	.loc 1 18
-	lwz %r26, 128(%r4)
+	lwz %r29, 128(%r25)
 # F5 = mem32[f + 160]
 	.loc 1 19
-	lwz %r25, 160(%r4)
+	lwz %r28, 160(%r25)
 # F6 = mem32[f + 192]
 	.loc 1 20
-	lwz %r23, 192(%r4)
+	lwz %r23, 192(%r25)
 # F7 = mem32[f + 224]
 	.loc 1 21
-	lwz %r24, 224(%r4)
+	lwz %r27, 224(%r25)
 # F8 = mem32[f + 256]
 	.loc 1 22
-	lwz %r27, 256(%r4)
+	lwz %r30, 256(%r25)
 # F9 = mem32[f + 288]
 	.loc 1 23
-	lwz %r30, 288(%r4)
+	lwz %r11, 288(%r25)
 # F10 = mem32[f + 320]
 	.loc 1 24
-	lwz %r31, 320(%r4)
+	lwz %r10, 320(%r25)
 # F11 = mem32[f + 352]
 	.loc 1 25
-	lwz %r10, 352(%r4)
+	lwz %r7, 352(%r25)
 # G = mem32[g + 320]
 	.loc 1 26
-	lwz %r6, 320(%r5)
+	lwz %r3, 320(%r24)
 # B = F11 & G
 	.loc 1 27
-	and %r6, %r10, %r6
+	and %r3, %r7, %r3
 # G = mem32[g + 352]
 	.loc 1 28
-	lwz %r8, 352(%r5)
+	lwz %r5, 352(%r24)
 # A = F11 & G
 	.loc 1 29
-	and %r7, %r10, %r8
+	and %r4, %r7, %r5
 # T = F10 & G
 	.loc 1 30
-	and %r8, %r31, %r8
+	and %r5, %r10, %r5
 # B = B ^ T
 	.loc 1 31
-	xor %r6, %r6, %r8
+	xor %r3, %r3, %r5
 # H22 = A
 	.loc 1 32
-	stw %r7, 16(%r1)
+	stw %r4, 16(%r1)
 # H21 = B
 	.loc 1 33
-	mr %r21, %r6
+	mr %r21, %r3
 # G = mem32[g + 256]
 	.loc 1 34
-	lwz %r6, 256(%r5)
+	lwz %r3, 256(%r24)
 # B = F11 & G
 	.loc 1 35
-	and %r6, %r10, %r6
+	and %r3, %r7, %r3
 # G = mem32[g + 288]
 	.loc 1 36
-	lwz %r7, 288(%r5)
+	lwz %r4, 288(%r24)
 # A = F11 & G
 	.loc 1 37
-	and %r8, %r10, %r7
+	and %r5, %r7, %r4
 # T = F10 & G
 	.loc 1 38
-	and %r7, %r31, %r7
+	and %r4, %r10, %r4
 # B = B ^ T
 	.loc 1 39
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 320]
 	.loc 1 40
-	lwz %r7, 320(%r5)
+	lwz %r4, 320(%r24)
 # T = F10 & G
 	.loc 1 41
-	and %r22, %r31, %r7
+	and %r22, %r10, %r4
 # A = A ^ T
 	.loc 1 42
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F9 & G
 	.loc 1 43
-	and %r7, %r30, %r7
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 44
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 352]
 	.loc 1 45
-	lwz %r7, 352(%r5)
+	lwz %r4, 352(%r24)
 # T = F9 & G
 	.loc 1 46
-	and %r22, %r30, %r7
+	and %r22, %r11, %r4
 # A = A ^ T
 	.loc 1 47
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F8 & G
 	.loc 1 48
-	and %r7, %r27, %r7
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 49
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # H20 = A
 	.loc 1 50
-	mr %r20, %r8
+	mr %r20, %r5
 # H19 = B
 	.loc 1 51
-	mr %r19, %r6
+	mr %r19, %r3
 # G = mem32[g + 192]
 	.loc 1 52
-	lwz %r6, 192(%r5)
+	lwz %r3, 192(%r24)
 # B = F11 & G
 	.loc 1 53
-	and %r6, %r10, %r6
+	and %r3, %r7, %r3
 # G = mem32[g + 224]
 	.loc 1 54
-	lwz %r7, 224(%r5)
+	lwz %r4, 224(%r24)
 # A = F11 & G
 	.loc 1 55
-	and %r8, %r10, %r7
+	and %r5, %r7, %r4
 # T = F10 & G
 	.loc 1 56
-	and %r7, %r31, %r7
+	and %r4, %r10, %r4
 # B = B ^ T
 	.loc 1 57
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 256]
 	.loc 1 58
-	lwz %r7, 256(%r5)
+	lwz %r4, 256(%r24)
 # T = F10 & G
 	.loc 1 59
-	and %r22, %r31, %r7
+	and %r22, %r10, %r4
 # A = A ^ T
 	.loc 1 60
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F9 & G
 	.loc 1 61
-	and %r7, %r30, %r7
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 62
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 288]
 	.loc 1 63
-	lwz %r7, 288(%r5)
+	lwz %r4, 288(%r24)
 # T = F9 & G
 	.loc 1 64
-	and %r22, %r30, %r7
+	and %r22, %r11, %r4
 # A = A ^ T
 	.loc 1 65
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F8 & G
 	.loc 1 66
-	and %r7, %r27, %r7
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 67
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 320]
 	.loc 1 68
-	lwz %r7, 320(%r5)
+	lwz %r4, 320(%r24)
 # T = F8 & G
 	.loc 1 69
-	and %r22, %r27, %r7
+	and %r22, %r30, %r4
 # A = A ^ T
 	.loc 1 70
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F7 & G
 	.loc 1 71
-	and %r7, %r24, %r7
+	and %r4, %r27, %r4
 # B = B ^ T
 	.loc 1 72
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 352]
 	.loc 1 73
-	lwz %r7, 352(%r5)
+	lwz %r4, 352(%r24)
 # T = F7 & G
 	.loc 1 74
-	and %r22, %r24, %r7
+	and %r22, %r27, %r4
 # A = A ^ T
 	.loc 1 75
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F6 & G
 	.loc 1 76
-	and %r7, %r23, %r7
+	and %r4, %r23, %r4
 # B = B ^ T
 	.loc 1 77
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # H18 = A
 	.loc 1 78
-	mr %r22, %r8
+	mr %r22, %r5
 # H17 = B
 	.loc 1 79
-	mr %r18, %r6
+	mr %r18, %r3
 # G = mem32[g + 128]
 	.loc 1 80
-	lwz %r6, 128(%r5)
+	lwz %r3, 128(%r24)
 # B = F11 & G
 	.loc 1 81
-	and %r6, %r10, %r6
+	and %r3, %r7, %r3
 # G = mem32[g + 160]
 	.loc 1 82
-	lwz %r7, 160(%r5)
+	lwz %r4, 160(%r24)
 # A = F11 & G
 	.loc 1 83
-	and %r8, %r10, %r7
+	and %r5, %r7, %r4
 # T = F10 & G
 	.loc 1 84
-	and %r7, %r31, %r7
+	and %r4, %r10, %r4
 # B = B ^ T
 	.loc 1 85
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 192]
 	.loc 1 86
-	lwz %r7, 192(%r5)
+	lwz %r4, 192(%r24)
 # T = F10 & G
 	.loc 1 87
-	and %r17, %r31, %r7
+	and %r17, %r10, %r4
 # A = A ^ T
 	.loc 1 88
-	xor %r8, %r8, %r17
+	xor %r5, %r5, %r17
 # T = F9 & G
 	.loc 1 89
-	and %r7, %r30, %r7
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 90
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 224]
 	.loc 1 91
-	lwz %r7, 224(%r5)
+	lwz %r4, 224(%r24)
 # T = F9 & G
 	.loc 1 92
-	and %r17, %r30, %r7
+	and %r17, %r11, %r4
 # A = A ^ T
 	.loc 1 93
-	xor %r8, %r8, %r17
+	xor %r5, %r5, %r17
 # T = F8 & G
 	.loc 1 94
-	and %r7, %r27, %r7
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 95
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 256]
 	.loc 1 96
-	lwz %r7, 256(%r5)
+	lwz %r4, 256(%r24)
 # T = F8 & G
 	.loc 1 97
-	and %r17, %r27, %r7
+	and %r17, %r30, %r4
 # A = A ^ T
 	.loc 1 98
-	xor %r8, %r8, %r17
+	xor %r5, %r5, %r17
 # T = F7 & G
 	.loc 1 99
-	and %r7, %r24, %r7
+	and %r4, %r27, %r4
 # B = B ^ T
 	.loc 1 100
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 288]
 	.loc 1 101
-	lwz %r7, 288(%r5)
+	lwz %r4, 288(%r24)
 # T = F7 & G
 	.loc 1 102
-	and %r17, %r24, %r7
+	and %r17, %r27, %r4
 # A = A ^ T
 	.loc 1 103
-	xor %r8, %r8, %r17
+	xor %r5, %r5, %r17
 # T = F6 & G
 	.loc 1 104
-	and %r7, %r23, %r7
+	and %r4, %r23, %r4
 # B = B ^ T
 	.loc 1 105
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 320]
 	.loc 1 106
-	lwz %r7, 320(%r5)
+	lwz %r4, 320(%r24)
 # T = F6 & G
 	.loc 1 107
-	and %r17, %r23, %r7
+	and %r17, %r23, %r4
 # A = A ^ T
 	.loc 1 108
-	xor %r8, %r8, %r17
+	xor %r5, %r5, %r17
 # T = F5 & G
 	.loc 1 109
-	and %r7, %r25, %r7
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 110
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 352]
 	.loc 1 111
-	lwz %r7, 352(%r5)
+	lwz %r4, 352(%r24)
 # T = F5 & G
 	.loc 1 112
-	and %r17, %r25, %r7
+	and %r17, %r28, %r4
 # A = A ^ T
 	.loc 1 113
-	xor %r8, %r8, %r17
+	xor %r5, %r5, %r17
 # T = F4 & G
 	.loc 1 114
-	and %r7, %r26, %r7
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 115
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # H15 = B
 	.loc 1 117
-	mr %r17, %r6
+	mr %r17, %r3
 # G = mem32[g + 64]
 	.loc 1 118
-	lwz %r6, 64(%r5)
+	lwz %r3, 64(%r24)
 # B = F11 & G
 	.loc 1 119
-	and %r6, %r10, %r6
+	and %r3, %r7, %r3
 # G = mem32[g + 96]
 	.loc 1 120
-	lwz %r7, 96(%r5)
+	lwz %r4, 96(%r24)
 # A = F11 & G
 	.loc 1 121
-	and %r16, %r10, %r7
+	and %r16, %r7, %r4
 # T = F10 & G
 	.loc 1 122
-	and %r7, %r31, %r7
+	and %r4, %r10, %r4
 # B = B ^ T
 	.loc 1 123
-	xor %r15, %r6, %r7
+	xor %r15, %r3, %r4
 # G = mem32[g + 128]
 	.loc 1 124
-	lwz %r6, 128(%r5)
+	lwz %r3, 128(%r24)
 # T = F10 & G
 	.loc 1 125
-	and %r7, %r31, %r6
+	and %r4, %r10, %r3
 # A = A ^ T
 	.loc 1 126
-	xor %r16, %r16, %r7
+	xor %r16, %r16, %r4
 # T = F9 & G
 	.loc 1 127
-	and %r6, %r30, %r6
+	and %r3, %r11, %r3
 # B = B ^ T
 	.loc 1 128
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # G = mem32[g + 160]
 	.loc 1 129
-	lwz %r6, 160(%r5)
+	lwz %r3, 160(%r24)
 # T = F9 & G
 	.loc 1 130
-	and %r7, %r30, %r6
+	and %r4, %r11, %r3
 # A = A ^ T
 	.loc 1 131
-	xor %r16, %r16, %r7
+	xor %r16, %r16, %r4
 # T = F8 & G
 	.loc 1 132
-	and %r6, %r27, %r6
+	and %r3, %r30, %r3
 # B = B ^ T
 	.loc 1 133
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # G = mem32[g + 192]
 	.loc 1 134
-	lwz %r6, 192(%r5)
+	lwz %r3, 192(%r24)
 # T = F8 & G
 	.loc 1 135
-	and %r7, %r27, %r6
+	and %r4, %r30, %r3
 # A = A ^ T
 	.loc 1 136
-	xor %r16, %r16, %r7
+	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 137
-	and %r6, %r24, %r6
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 138
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # G = mem32[g + 224]
 	.loc 1 139
-	lwz %r6, 224(%r5)
+	lwz %r3, 224(%r24)
 # T = F7 & G
 	.loc 1 140
-	and %r7, %r24, %r6
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 141
-	xor %r16, %r16, %r7
+	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 142
-	and %r6, %r23, %r6
+	and %r3, %r23, %r3
 # B = B ^ T
 	.loc 1 143
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # G = mem32[g + 256]
 	.loc 1 144
-	lwz %r6, 256(%r5)
+	lwz %r3, 256(%r24)
 # T = F6 & G
 	.loc 1 145
-	and %r7, %r23, %r6
+	and %r4, %r23, %r3
 # A = A ^ T
 	.loc 1 146
-	xor %r16, %r16, %r7
+	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 147
-	and %r6, %r25, %r6
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 148
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # G = mem32[g + 288]
 	.loc 1 149
-	lwz %r6, 288(%r5)
+	lwz %r3, 288(%r24)
 # T = F5 & G
 	.loc 1 150
-	and %r7, %r25, %r6
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 151
-	xor %r16, %r16, %r7
+	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 152
-	and %r6, %r26, %r6
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 153
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # G = mem32[g + 320]
 	.loc 1 154
-	lwz %r6, 320(%r5)
+	lwz %r3, 320(%r24)
 # T = F4 & G
 	.loc 1 155
-	and %r7, %r26, %r6
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 156
-	xor %r16, %r16, %r7
+	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 157
-	and %r6, %r28, %r6
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 158
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # G = mem32[g + 352]
 	.loc 1 159
-	lwz %r6, 352(%r5)
+	lwz %r3, 352(%r24)
 # T = F3 & G
 	.loc 1 160
-	and %r7, %r28, %r6
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 161
-	xor %r16, %r16, %r7
+	xor %r16, %r16, %r4
 # T = F2 & G
 	.loc 1 162
-	and %r6, %r29, %r6
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 163
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # B = B ^ H22
 	.loc 1 165
-	lwz %r6, 16(%r1)
-	xor %r15, %r15, %r6
+	lwz %r3, 16(%r1)
+	xor %r15, %r15, %r3
 # G = mem32[g + 0]
 	.loc 1 167
-	lwz %r6, 0(%r5)
+	lwz %r3, 0(%r24)
 # B = F11 & G
 	.loc 1 168
-	and %r7, %r10, %r6
+	and %r4, %r7, %r3
 # G = mem32[g + 32]
 	.loc 1 169
-	lwz %r6, 32(%r5)
+	lwz %r3, 32(%r24)
 # A = F11 & G
 	.loc 1 170
-	and %r10, %r10, %r6
+	and %r7, %r7, %r3
 # T = F10 & G
 	.loc 1 171
-	and %r6, %r31, %r6
+	and %r3, %r10, %r3
 # B = B ^ T
 	.loc 1 172
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 64]
 	.loc 1 173
-	lwz %r14, 64(%r5)
+	lwz %r14, 64(%r24)
 # T = F10 & G
 	.loc 1 174
-	and %r6, %r31, %r14
+	and %r3, %r10, %r14
 # A = A ^ T
 	.loc 1 175
-	xor %r10, %r10, %r6
+	xor %r7, %r7, %r3
 # T = F9 & G
 	.loc 1 176
-	and %r6, %r30, %r14
+	and %r3, %r11, %r14
 # B = B ^ T
 	.loc 1 177
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 96]
 	.loc 1 178
-	lwz %r14, 96(%r5)
+	lwz %r14, 96(%r24)
 # T = F9 & G
 	.loc 1 179
-	and %r6, %r30, %r14
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 180
-	xor %r10, %r10, %r6
+	xor %r7, %r7, %r3
 # T = F8 & G
 	.loc 1 181
-	and %r6, %r27, %r14
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 182
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 128]
 	.loc 1 183
-	lwz %r14, 128(%r5)
+	lwz %r14, 128(%r24)
 # T = F8 & G
 	.loc 1 184
-	and %r6, %r27, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 185
-	xor %r10, %r10, %r6
+	xor %r7, %r7, %r3
 # T = F7 & G
 	.loc 1 186
-	and %r6, %r24, %r14
+	and %r3, %r27, %r14
 # B = B ^ T
 	.loc 1 187
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 160]
 	.loc 1 188
-	lwz %r14, 160(%r5)
+	lwz %r14, 160(%r24)
 # T = F7 & G
 	.loc 1 189
-	and %r6, %r24, %r14
+	and %r3, %r27, %r14
 # A = A ^ T
 	.loc 1 190
-	xor %r10, %r10, %r6
+	xor %r7, %r7, %r3
 # T = F6 & G
 	.loc 1 191
-	and %r6, %r23, %r14
+	and %r3, %r23, %r14
 # B = B ^ T
 	.loc 1 192
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 192]
 	.loc 1 193
-	lwz %r14, 192(%r5)
+	lwz %r14, 192(%r24)
 # T = F6 & G
 	.loc 1 194
-	and %r6, %r23, %r14
+	and %r3, %r23, %r14
 # A = A ^ T
 	.loc 1 195
-	xor %r10, %r10, %r6
+	xor %r7, %r7, %r3
 # T = F5 & G
 	.loc 1 196
-	and %r6, %r25, %r14
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 197
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 224]
 	.loc 1 198
-	lwz %r14, 224(%r5)
+	lwz %r14, 224(%r24)
 # T = F5 & G
 	.loc 1 199
-	and %r6, %r25, %r14
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 200
-	xor %r10, %r10, %r6
+	xor %r7, %r7, %r3
 # T = F4 & G
 	.loc 1 201
-	and %r6, %r26, %r14
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 202
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 256]
 	.loc 1 203
-	lwz %r14, 256(%r5)
+	lwz %r14, 256(%r24)
 # T = F4 & G
 	.loc 1 204
-	and %r6, %r26, %r14
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 205
-	xor %r10, %r10, %r6
+	xor %r7, %r7, %r3
 # T = F3 & G
 	.loc 1 206
-	and %r6, %r28, %r14
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 207
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 288]
 	.loc 1 208
-	lwz %r14, 288(%r5)
+	lwz %r14, 288(%r24)
 # T = F3 & G
 	.loc 1 209
-	and %r6, %r28, %r14
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 210
-	xor %r10, %r10, %r6
+	xor %r7, %r7, %r3
 # T = F2 & G
 	.loc 1 211
-	and %r6, %r29, %r14
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 212
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 320]
 	.loc 1 213
-	lwz %r14, 320(%r5)
+	lwz %r14, 320(%r24)
 # T = F2 & G
 	.loc 1 214
-	and %r6, %r29, %r14
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 215
-	xor %r10, %r10, %r6
+	xor %r7, %r7, %r3
 # T = F1 & G
 	.loc 1 216
-	and %r6, %r12, %r14
+	and %r3, %r9, %r14
 # B = B ^ T
 	.loc 1 217
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 352]
 	.loc 1 218
-	lwz %r14, 352(%r5)
+	lwz %r14, 352(%r24)
 # T = F1 & G
 	.loc 1 219
-	and %r6, %r12, %r14
+	and %r3, %r9, %r14
 # A = A ^ T
 	.loc 1 220
-	xor %r10, %r10, %r6
+	xor %r7, %r7, %r3
 # T = F0 & G
 	.loc 1 221
-	and %r6, %r11, %r14
+	and %r3, %r8, %r14
 # B = B ^ T
 	.loc 1 222
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # A = A ^ H21
 	.loc 1 223
-	xor %r10, %r10, %r21
+	xor %r7, %r7, %r21
 # B = B ^ H20
 	.loc 1 225
-	xor %r7, %r7, %r20
+	xor %r4, %r4, %r20
 # mem32[h + 352] = B
 	.loc 1 226
-	stw %r7, 352(%r3)
+	stw %r4, 352(%r26)
 # G = mem32[g + 0]
 	.loc 1 227
-	lwz %r6, 0(%r5)
+	lwz %r3, 0(%r24)
 # A = F10 & G
 	.loc 1 228
-	and %r31, %r31, %r6
+	and %r10, %r10, %r3
 # B = F9 & G
 	.loc 1 229
-	and %r7, %r30, %r6
+	and %r4, %r11, %r3
 # G = mem32[g + 32]
 	.loc 1 230
-	lwz %r14, 32(%r5)
+	lwz %r14, 32(%r24)
 # T = F9 & G
 	.loc 1 231
-	and %r6, %r30, %r14
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 232
-	xor %r31, %r31, %r6
+	xor %r10, %r10, %r3
 # T = F8 & G
 	.loc 1 233
-	and %r6, %r27, %r14
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 234
-	xor %r30, %r7, %r6
+	xor %r11, %r4, %r3
 # G = mem32[g + 64]
 	.loc 1 235
-	lwz %r6, 64(%r5)
+	lwz %r3, 64(%r24)
 # T = F8 & G
 	.loc 1 236
-	and %r7, %r27, %r6
+	and %r4, %r30, %r3
 # A = A ^ T
 	.loc 1 237
-	xor %r31, %r31, %r7
+	xor %r10, %r10, %r4
 # T = F7 & G
 	.loc 1 238
-	and %r6, %r24, %r6
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 239
-	xor %r30, %r30, %r6
+	xor %r11, %r11, %r3
 # G = mem32[g + 96]
 	.loc 1 240
-	lwz %r6, 96(%r5)
+	lwz %r3, 96(%r24)
 # T = F7 & G
 	.loc 1 241
-	and %r7, %r24, %r6
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 242
-	xor %r31, %r31, %r7
+	xor %r10, %r10, %r4
 # T = F6 & G
 	.loc 1 243
-	and %r6, %r23, %r6
+	and %r3, %r23, %r3
 # B = B ^ T
 	.loc 1 244
-	xor %r30, %r30, %r6
+	xor %r11, %r11, %r3
 # G = mem32[g + 128]
 	.loc 1 245
-	lwz %r6, 128(%r5)
+	lwz %r3, 128(%r24)
 # T = F6 & G
 	.loc 1 246
-	and %r7, %r23, %r6
+	and %r4, %r23, %r3
 # A = A ^ T
 	.loc 1 247
-	xor %r31, %r31, %r7
+	xor %r10, %r10, %r4
 # T = F5 & G
 	.loc 1 248
-	and %r6, %r25, %r6
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 249
-	xor %r30, %r30, %r6
+	xor %r11, %r11, %r3
 # G = mem32[g + 160]
 	.loc 1 250
-	lwz %r6, 160(%r5)
+	lwz %r3, 160(%r24)
 # T = F5 & G
 	.loc 1 251
-	and %r7, %r25, %r6
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 252
-	xor %r31, %r31, %r7
+	xor %r10, %r10, %r4
 # T = F4 & G
 	.loc 1 253
-	and %r6, %r26, %r6
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 254
-	xor %r30, %r30, %r6
+	xor %r11, %r11, %r3
 # G = mem32[g + 192]
 	.loc 1 255
-	lwz %r6, 192(%r5)
+	lwz %r3, 192(%r24)
 # T = F4 & G
 	.loc 1 256
-	and %r7, %r26, %r6
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 257
-	xor %r31, %r31, %r7
+	xor %r10, %r10, %r4
 # T = F3 & G
 	.loc 1 258
-	and %r6, %r28, %r6
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 259
-	xor %r30, %r30, %r6
+	xor %r11, %r11, %r3
 # G = mem32[g + 224]
 	.loc 1 260
-	lwz %r6, 224(%r5)
+	lwz %r3, 224(%r24)
 # T = F3 & G
 	.loc 1 261
-	and %r7, %r28, %r6
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 262
-	xor %r31, %r31, %r7
+	xor %r10, %r10, %r4
 # T = F2 & G
 	.loc 1 263
-	and %r6, %r29, %r6
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 264
-	xor %r30, %r30, %r6
+	xor %r11, %r11, %r3
 # G = mem32[g + 256]
 	.loc 1 265
-	lwz %r6, 256(%r5)
+	lwz %r3, 256(%r24)
 # T = F2 & G
 	.loc 1 266
-	and %r7, %r29, %r6
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 267
-	xor %r31, %r31, %r7
+	xor %r10, %r10, %r4
 # T = F1 & G
 	.loc 1 268
-	and %r6, %r12, %r6
+	and %r3, %r9, %r3
 # B = B ^ T
 	.loc 1 269
-	xor %r30, %r30, %r6
+	xor %r11, %r11, %r3
 # G = mem32[g + 288]
 	.loc 1 270
-	lwz %r6, 288(%r5)
+	lwz %r3, 288(%r24)
 # T = F1 & G
 	.loc 1 271
-	and %r7, %r12, %r6
+	and %r4, %r9, %r3
 # A = A ^ T
 	.loc 1 272
-	xor %r31, %r31, %r7
+	xor %r10, %r10, %r4
 # T = F0 & G
 	.loc 1 273
-	and %r6, %r11, %r6
+	and %r3, %r8, %r3
 # B = B ^ T
 	.loc 1 274
-	xor %r30, %r30, %r6
+	xor %r11, %r11, %r3
 # G = mem32[g + 320]
 	.loc 1 275
-	lwz %r6, 320(%r5)
+	lwz %r3, 320(%r24)
 # T = F0 & G
 	.loc 1 276
-	and %r6, %r11, %r6
+	and %r3, %r8, %r3
 # A = A ^ T
 	.loc 1 277
-	xor %r31, %r31, %r6
+	xor %r10, %r10, %r3
 # A = A ^ H19
 	.loc 1 278
-	xor %r31, %r31, %r19
+	xor %r10, %r10, %r19
 # A = A ^ H22
 	.loc 1 279
-	lwz %r6, 16(%r1)
-	xor %r31, %r31, %r6
+	lwz %r3, 16(%r1)
+	xor %r10, %r10, %r3
 # mem32[h + 320] = A
 	.loc 1 280
-	stw %r31, 320(%r3)
+	stw %r10, 320(%r26)
 # B = B ^ H18
 	.loc 1 281
-	xor %r30, %r30, %r22
+	xor %r11, %r11, %r22
 # B = B ^ H21
 	.loc 1 282
-	xor %r30, %r30, %r21
+	xor %r11, %r11, %r21
 # mem32[h + 288] = B
 	.loc 1 283
-	stw %r30, 288(%r3)
+	stw %r11, 288(%r26)
 # G = mem32[g + 0]
 	.loc 1 284
-	lwz %r6, 0(%r5)
+	lwz %r3, 0(%r24)
 # A = F8 & G
 	.loc 1 285
-	and %r7, %r27, %r6
+	and %r4, %r30, %r3
 # B = F7 & G
 	.loc 1 286
-	and %r6, %r24, %r6
+	and %r3, %r27, %r3
 # G = mem32[g + 32]
 	.loc 1 287
-	lwz %r31, 32(%r5)
+	lwz %r10, 32(%r24)
 # T = F7 & G
 	.loc 1 288
-	and %r30, %r24, %r31
+	and %r11, %r27, %r10
 # A = A ^ T
 	.loc 1 289
-	xor %r7, %r7, %r30
+	xor %r4, %r4, %r11
 # T = F6 & G
 	.loc 1 290
-	and %r31, %r23, %r31
+	and %r10, %r23, %r10
 # B = B ^ T
 	.loc 1 291
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r10
 # G = mem32[g + 64]
 	.loc 1 292
-	lwz %r31, 64(%r5)
+	lwz %r10, 64(%r24)
 # T = F6 & G
 	.loc 1 293
-	and %r30, %r23, %r31
+	and %r11, %r23, %r10
 # A = A ^ T
 	.loc 1 294
-	xor %r7, %r7, %r30
+	xor %r4, %r4, %r11
 # T = F5 & G
 	.loc 1 295
-	and %r31, %r25, %r31
+	and %r10, %r28, %r10
 # B = B ^ T
 	.loc 1 296
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r10
 # G = mem32[g + 96]
 	.loc 1 297
-	lwz %r31, 96(%r5)
+	lwz %r10, 96(%r24)
 # T = F5 & G
 	.loc 1 298
-	and %r30, %r25, %r31
+	and %r11, %r28, %r10
 # A = A ^ T
 	.loc 1 299
-	xor %r7, %r7, %r30
+	xor %r4, %r4, %r11
 # T = F4 & G
 	.loc 1 300
-	and %r31, %r26, %r31
+	and %r10, %r29, %r10
 # B = B ^ T
 	.loc 1 301
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r10
 # G = mem32[g + 128]
 	.loc 1 302
-	lwz %r31, 128(%r5)
+	lwz %r10, 128(%r24)
 # T = F4 & G
 	.loc 1 303
-	and %r30, %r26, %r31
+	and %r11, %r29, %r10
 # A = A ^ T
 	.loc 1 304
-	xor %r7, %r7, %r30
+	xor %r4, %r4, %r11
 # T = F3 & G
 	.loc 1 305
-	and %r31, %r28, %r31
+	and %r10, %r31, %r10
 # B = B ^ T
 	.loc 1 306
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r10
 # G = mem32[g + 160]
 	.loc 1 307
-	lwz %r31, 160(%r5)
+	lwz %r10, 160(%r24)
 # T = F3 & G
 	.loc 1 308
-	and %r30, %r28, %r31
+	and %r11, %r31, %r10
 # A = A ^ T
 	.loc 1 309
-	xor %r7, %r7, %r30
+	xor %r4, %r4, %r11
 # T = F2 & G
 	.loc 1 310
-	and %r31, %r29, %r31
+	and %r10, %r12, %r10
 # B = B ^ T
 	.loc 1 311
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r10
 # G = mem32[g + 192]
 	.loc 1 312
-	lwz %r31, 192(%r5)
+	lwz %r10, 192(%r24)
 # T = F2 & G
 	.loc 1 313
-	and %r30, %r29, %r31
+	and %r11, %r12, %r10
 # A = A ^ T
 	.loc 1 314
-	xor %r7, %r7, %r30
+	xor %r4, %r4, %r11
 # T = F1 & G
 	.loc 1 315
-	and %r31, %r12, %r31
+	and %r10, %r9, %r10
 # B = B ^ T
 	.loc 1 316
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r10
 # G = mem32[g + 224]
 	.loc 1 317
-	lwz %r31, 224(%r5)
+	lwz %r10, 224(%r24)
 # T = F1 & G
 	.loc 1 318
-	and %r30, %r12, %r31
+	and %r11, %r9, %r10
 # A = A ^ T
 	.loc 1 319
-	xor %r7, %r7, %r30
+	xor %r4, %r4, %r11
 # T = F0 & G
 	.loc 1 320
-	and %r31, %r11, %r31
+	and %r10, %r8, %r10
 # B = B ^ T
 	.loc 1 321
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r10
 # G = mem32[g + 256]
 	.loc 1 322
-	lwz %r31, 256(%r5)
+	lwz %r10, 256(%r24)
 # T = F0 & G
 	.loc 1 323
-	and %r31, %r11, %r31
+	and %r10, %r8, %r10
 # A = A ^ T
 	.loc 1 324
-	xor %r7, %r7, %r31
+	xor %r4, %r4, %r10
 # A = A ^ H17
 	.loc 1 325
-	xor %r7, %r7, %r18
+	xor %r4, %r4, %r18
 # A = A ^ H20
 	.loc 1 326
-	xor %r7, %r7, %r20
+	xor %r4, %r4, %r20
 # mem32[h + 256] = A
 	.loc 1 327
-	stw %r7, 256(%r3)
+	stw %r4, 256(%r26)
 # B = B ^ H16
 	.loc 1 328
-	xor %r6, %r6, %r8
+	xor %r3, %r3, %r5
 # B = B ^ H19
 	.loc 1 329
-	xor %r6, %r6, %r19
+	xor %r3, %r3, %r19
 # mem32[h + 224] = B
 	.loc 1 330
-	stw %r6, 224(%r3)
+	stw %r3, 224(%r26)
 # G = mem32[g + 0]
 	.loc 1 331
-	lwz %r6, 0(%r5)
+	lwz %r3, 0(%r24)
 # A = F6 & G
 	.loc 1 332
-	and %r7, %r23, %r6
+	and %r4, %r23, %r3
 # B = F5 & G
 	.loc 1 333
-	and %r6, %r25, %r6
+	and %r3, %r28, %r3
 # G = mem32[g + 32]
 	.loc 1 334
-	lwz %r31, 32(%r5)
+	lwz %r10, 32(%r24)
 # T = F5 & G
 	.loc 1 335
-	and %r30, %r25, %r31
+	and %r11, %r28, %r10
 # A = A ^ T
 	.loc 1 336
-	xor %r7, %r7, %r30
+	xor %r4, %r4, %r11
 # T = F4 & G
 	.loc 1 337
-	and %r31, %r26, %r31
+	and %r10, %r29, %r10
 # B = B ^ T
 	.loc 1 338
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r10
 # G = mem32[g + 64]
 	.loc 1 339
-	lwz %r31, 64(%r5)
+	lwz %r10, 64(%r24)
 # T = F4 & G
 	.loc 1 340
-	and %r30, %r26, %r31
+	and %r11, %r29, %r10
 # A = A ^ T
 	.loc 1 341
-	xor %r7, %r7, %r30
+	xor %r4, %r4, %r11
 # T = F3 & G
 	.loc 1 342
-	and %r31, %r28, %r31
+	and %r10, %r31, %r10
 # B = B ^ T
 	.loc 1 343
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r10
 # G = mem32[g + 96]
 	.loc 1 344
-	lwz %r31, 96(%r5)
+	lwz %r10, 96(%r24)
 # T = F3 & G
 	.loc 1 345
-	and %r30, %r28, %r31
+	and %r11, %r31, %r10
 # A = A ^ T
 	.loc 1 346
-	xor %r7, %r7, %r30
+	xor %r4, %r4, %r11
 # T = F2 & G
 	.loc 1 347
-	and %r31, %r29, %r31
+	and %r10, %r12, %r10
 # B = B ^ T
 	.loc 1 348
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r10
 # G = mem32[g + 128]
 	.loc 1 349
-	lwz %r31, 128(%r5)
+	lwz %r10, 128(%r24)
 # T = F2 & G
 	.loc 1 350
-	and %r30, %r29, %r31
+	and %r11, %r12, %r10
 # A = A ^ T
 	.loc 1 351
-	xor %r7, %r7, %r30
+	xor %r4, %r4, %r11
 # T = F1 & G
 	.loc 1 352
-	and %r31, %r12, %r31
+	and %r10, %r9, %r10
 # B = B ^ T
 	.loc 1 353
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r10
 # G = mem32[g + 160]
 	.loc 1 354
-	lwz %r31, 160(%r5)
+	lwz %r10, 160(%r24)
 # T = F1 & G
 	.loc 1 355
-	and %r30, %r12, %r31
+	and %r11, %r9, %r10
 # A = A ^ T
 	.loc 1 356
-	xor %r7, %r7, %r30
+	xor %r4, %r4, %r11
 # T = F0 & G
 	.loc 1 357
-	and %r31, %r11, %r31
+	and %r10, %r8, %r10
 # B = B ^ T
 	.loc 1 358
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r10
 # G = mem32[g + 192]
 	.loc 1 359
-	lwz %r31, 192(%r5)
+	lwz %r10, 192(%r24)
 # T = F0 & G
 	.loc 1 360
-	and %r31, %r11, %r31
+	and %r10, %r8, %r10
 # A = A ^ T
 	.loc 1 361
-	xor %r7, %r7, %r31
+	xor %r4, %r4, %r10
 # A = A ^ H15
 	.loc 1 362
-	xor %r7, %r7, %r17
+	xor %r4, %r4, %r17
 # A = A ^ H18
 	.loc 1 363
-	xor %r7, %r7, %r22
+	xor %r4, %r4, %r22
 # mem32[h + 192] = A
 	.loc 1 364
-	stw %r7, 192(%r3)
+	stw %r4, 192(%r26)
 # B = B ^ H14
 	.loc 1 365
-	xor %r6, %r6, %r16
+	xor %r3, %r3, %r16
 # B = B ^ H17
 	.loc 1 366
-	xor %r6, %r6, %r18
+	xor %r3, %r3, %r18
 # mem32[h + 160] = B
 	.loc 1 367
-	stw %r6, 160(%r3)
+	stw %r3, 160(%r26)
 # G = mem32[g + 0]
 	.loc 1 368
-	lwz %r6, 0(%r5)
+	lwz %r3, 0(%r24)
 # A = F4 & G
 	.loc 1 369
-	and %r7, %r26, %r6
+	and %r4, %r29, %r3
 # B = F3 & G
 	.loc 1 370
-	and %r6, %r28, %r6
+	and %r3, %r31, %r3
 # G = mem32[g + 32]
 	.loc 1 371
-	lwz %r31, 32(%r5)
+	lwz %r10, 32(%r24)
 # T = F3 & G
 	.loc 1 372
-	and %r30, %r28, %r31
+	and %r11, %r31, %r10
 # A = A ^ T
 	.loc 1 373
-	xor %r7, %r7, %r30
+	xor %r4, %r4, %r11
 # T = F2 & G
 	.loc 1 374
-	and %r31, %r29, %r31
+	and %r10, %r12, %r10
 # B = B ^ T
 	.loc 1 375
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r10
 # G = mem32[g + 64]
 	.loc 1 376
-	lwz %r31, 64(%r5)
+	lwz %r10, 64(%r24)
 # T = F2 & G
 	.loc 1 377
-	and %r30, %r29, %r31
+	and %r11, %r12, %r10
 # A = A ^ T
 	.loc 1 378
-	xor %r7, %r7, %r30
+	xor %r4, %r4, %r11
 # T = F1 & G
 	.loc 1 379
-	and %r31, %r12, %r31
+	and %r10, %r9, %r10
 # B = B ^ T
 	.loc 1 380
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r10
 # G = mem32[g + 96]
 	.loc 1 381
-	lwz %r31, 96(%r5)
+	lwz %r10, 96(%r24)
 # T = F1 & G
 	.loc 1 382
-	and %r30, %r12, %r31
+	and %r11, %r9, %r10
 # A = A ^ T
 	.loc 1 383
-	xor %r7, %r7, %r30
+	xor %r4, %r4, %r11
 # T = F0 & G
 	.loc 1 384
-	and %r31, %r11, %r31
+	and %r10, %r8, %r10
 # B = B ^ T
 	.loc 1 385
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r10
 # G = mem32[g + 128]
 	.loc 1 386
-	lwz %r31, 128(%r5)
+	lwz %r10, 128(%r24)
 # T = F0 & G
 	.loc 1 387
-	and %r31, %r11, %r31
+	and %r10, %r8, %r10
 # A = A ^ T
 	.loc 1 388
-	xor %r7, %r7, %r31
+	xor %r4, %r4, %r10
 # A = A ^ H13
 	.loc 1 389
-	xor %r7, %r7, %r15
+	xor %r4, %r4, %r15
 # A = A ^ H16
 	.loc 1 390
-	xor %r7, %r7, %r8
+	xor %r4, %r4, %r5
 # mem32[h + 128] = A
 	.loc 1 391
-	stw %r7, 128(%r3)
+	stw %r4, 128(%r26)
 # B = B ^ H12
 	.loc 1 392
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r7
 # B = B ^ H15
 	.loc 1 393
-	xor %r6, %r6, %r17
+	xor %r3, %r3, %r17
 # mem32[h + 96] = B
 	.loc 1 394
-	stw %r6, 96(%r3)
+	stw %r3, 96(%r26)
 # G = mem32[g + 0]
 	.loc 1 395
-	lwz %r6, 0(%r5)
+	lwz %r3, 0(%r24)
 # A = F2 & G
 	.loc 1 396
-	and %r7, %r29, %r6
+	and %r4, %r12, %r3
 # B = F1 & G
 	.loc 1 397
-	and %r6, %r12, %r6
+	and %r3, %r9, %r3
 # G = mem32[g + 32]
 	.loc 1 398
-	lwz %r8, 32(%r5)
+	lwz %r5, 32(%r24)
 # T = F1 & G
 	.loc 1 399
-	and %r12, %r12, %r8
+	and %r9, %r9, %r5
 # A = A ^ T
 	.loc 1 400
-	xor %r7, %r7, %r12
+	xor %r4, %r4, %r9
 # T = F0 & G
 	.loc 1 401
-	and %r8, %r11, %r8
+	and %r5, %r8, %r5
 # B = B ^ T
 	.loc 1 402
-	xor %r6, %r6, %r8
+	xor %r3, %r3, %r5
 # G = mem32[g + 64]
 	.loc 1 403
-	lwz %r8, 64(%r5)
+	lwz %r5, 64(%r24)
 # T = F0 & G
 	.loc 1 404
-	and %r8, %r11, %r8
+	and %r5, %r8, %r5
 # A = A ^ T
 	.loc 1 405
-	xor %r7, %r7, %r8
+	xor %r4, %r4, %r5
 # A = A ^ H14
 	.loc 1 406
-	xor %r7, %r7, %r16
+	xor %r4, %r4, %r16
 # mem32[h + 64] = A
 	.loc 1 407
-	stw %r7, 64(%r3)
+	stw %r4, 64(%r26)
 # B = B ^ H13
 	.loc 1 408
-	xor %r6, %r6, %r15
+	xor %r3, %r3, %r15
 # mem32[h + 32] = B
 	.loc 1 409
-	stw %r6, 32(%r3)
+	stw %r3, 32(%r26)
 # G = mem32[g + 0]
 	.loc 1 410
-	lwz %r6, 0(%r5)
+	lwz %r3, 0(%r24)
 # A = F0 & G
 	.loc 1 411
-	and %r6, %r11, %r6
+	and %r3, %r8, %r3
 # A = A ^ H12
 	.loc 1 412
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r7
 # mem32[h + 0] = A
 	.loc 1 413
-	stw %r6, 0(%r3)
+	stw %r3, 0(%r26)
 # h = h + 4
 	.loc 1 414
-	addi %r3, %r3, 4
+	addi %r26, %r26, 4
 # f = f + 4
 	.loc 1 415
-	addi %r4, %r4, 4
+	addi %r25, %r25, 4
 # g = g + 4
 	.loc 1 416
-	addi %r5, %r5, 4
+	addi %r24, %r24, 4
 # i = i - 1
 	.loc 1 417
-	addi %r9, %r9, -1
+	addi %r6, %r6, -1
 # =? i - 0
 	.loc 1 418
-	cmplwi %cr0, %r9, 0
+	cmplwi %cr0, %r6, 0
 # goto pass if !=
 	.loc 1 419
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec256_mul_ppc32_mul.pass

@@ -7,1535 +7,1541 @@
 	.type qhasm_kernel_mceliece_gf13_vec256_mul_ppc32_mul, @function
 	.p2align 5
 qhasm_kernel_mceliece_gf13_vec256_mul_ppc32_mul:
-	stwu %r1, -128(%r1)
-	stw %r14, 48(%r1)
-	stw %r15, 52(%r1)
-	stw %r16, 56(%r1)
-	stw %r17, 60(%r1)
-	stw %r18, 64(%r1)
-	stw %r19, 68(%r1)
-	stw %r20, 72(%r1)
-	stw %r21, 76(%r1)
-	stw %r22, 80(%r1)
-	stw %r23, 84(%r1)
-	stw %r24, 88(%r1)
-	stw %r25, 92(%r1)
-	stw %r26, 96(%r1)
-	stw %r27, 100(%r1)
-	stw %r28, 104(%r1)
-	stw %r29, 108(%r1)
-	stw %r30, 112(%r1)
-	stw %r31, 116(%r1)
+	stwu %r1, -112(%r1)
+	stw %r14, 32(%r1)
+	stw %r15, 36(%r1)
+	stw %r16, 40(%r1)
+	stw %r17, 44(%r1)
+	stw %r18, 48(%r1)
+	stw %r19, 52(%r1)
+	stw %r20, 56(%r1)
+	stw %r21, 60(%r1)
+	stw %r22, 64(%r1)
+	stw %r23, 68(%r1)
+	stw %r24, 72(%r1)
+	stw %r25, 76(%r1)
+	stw %r26, 80(%r1)
+	stw %r27, 84(%r1)
+	stw %r28, 88(%r1)
+	stw %r29, 92(%r1)
+	stw %r30, 96(%r1)
+	stw %r31, 100(%r1)
 # i = 8
 	.loc 1 12
 	li %r6, 8
-	stw %r6, 16(%r1)
+	mr %r26, %r3
+	mr %r25, %r4
+	mr %r24, %r5
+	stw %r6, 24(%r1)
 .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc32_mul.pass:
 # F0 = mem32[f + 0]
 	.loc 1 14
-	lwz %r10, 0(%r4)
+	lwz %r7, 0(%r25)
 # F1 = mem32[f + 32]
 	.loc 1 15
-	lwz %r12, 32(%r4)
+	lwz %r9, 32(%r25)
 # F2 = mem32[f + 64]
 	.loc 1 16
-	lwz %r30, 64(%r4)
+	lwz %r11, 64(%r25)
 # F3 = mem32[f + 96]
 	.loc 1 17
-	lwz %r28, 96(%r4)
+	lwz %r31, 96(%r25)
 # F4 = mem32[f + 128]
 	.loc 1 18
-	lwz %r27, 128(%r4)
+	lwz %r30, 128(%r25)
 # F5 = mem32[f + 160]
 	.loc 1 19
-	lwz %r25, 160(%r4)
+	lwz %r28, 160(%r25)
 # F6 = mem32[f + 192]
 	.loc 1 20
-	lwz %r23, 192(%r4)
+	lwz %r23, 192(%r25)
 # F7 = mem32[f + 224]
 	.loc 1 21
-	lwz %r24, 224(%r4)
+	lwz %r27, 224(%r25)
 # F8 = mem32[f + 256]
 	.loc 1 22
-	lwz %r26, 256(%r4)
+	lwz %r29, 256(%r25)
 # F9 = mem32[f + 288]
 	.loc 1 23
-	lwz %r29, 288(%r4)
+	lwz %r12, 288(%r25)
 # F10 = mem32[f + 320]
 	.loc 1 24
-	lwz %r31, 320(%r4)
+	lwz %r10, 320(%r25)
 # F11 = mem32[f + 352]
 	.loc 1 25
-	lwz %r11, 352(%r4)
+	lwz %r8, 352(%r25)
 # F12 = mem32[f + 384]
 	.loc 1 26
-	lwz %r9, 384(%r4)
+	lwz %r6, 384(%r25)
 # G = mem32[g + 352]
 	.loc 1 27
-	lwz %r6, 352(%r5)
+	lwz %r3, 352(%r24)
 # B = F12 & G
 	.loc 1 28
-	and %r6, %r9, %r6
+	and %r3, %r6, %r3
 # G = mem32[g + 384]
 	.loc 1 29
-	lwz %r8, 384(%r5)
+	lwz %r5, 384(%r24)
 # A = F12 & G
 	.loc 1 30
-	and %r7, %r9, %r8
+	and %r4, %r6, %r5
 # T = F11 & G
 	.loc 1 31
-	and %r8, %r11, %r8
+	and %r5, %r8, %r5
 # B = B ^ T
 	.loc 1 32
-	xor %r6, %r6, %r8
+	xor %r3, %r3, %r5
 # H24 = A
 	.loc 1 33
-	stw %r7, 24(%r1)
+	stw %r4, 16(%r1)
 # H23 = B
 	.loc 1 34
-	stw %r6, 32(%r1)
+	stw %r3, 20(%r1)
 # G = mem32[g + 288]
 	.loc 1 35
-	lwz %r6, 288(%r5)
+	lwz %r3, 288(%r24)
 # B = F12 & G
 	.loc 1 36
-	and %r6, %r9, %r6
+	and %r3, %r6, %r3
 # G = mem32[g + 320]
 	.loc 1 37
-	lwz %r7, 320(%r5)
+	lwz %r4, 320(%r24)
 # A = F12 & G
 	.loc 1 38
-	and %r8, %r9, %r7
+	and %r5, %r6, %r4
 # T = F11 & G
 	.loc 1 39
-	and %r7, %r11, %r7
+	and %r4, %r8, %r4
 # B = B ^ T
 	.loc 1 40
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 352]
 	.loc 1 41
-	lwz %r7, 352(%r5)
+	lwz %r4, 352(%r24)
 # T = F11 & G
 	.loc 1 42
-	and %r22, %r11, %r7
+	and %r22, %r8, %r4
 # A = A ^ T
 	.loc 1 43
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F10 & G
 	.loc 1 44
-	and %r7, %r31, %r7
+	and %r4, %r10, %r4
 # B = B ^ T
 	.loc 1 45
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 384]
 	.loc 1 46
-	lwz %r7, 384(%r5)
+	lwz %r4, 384(%r24)
 # T = F10 & G
 	.loc 1 47
-	and %r22, %r31, %r7
+	and %r22, %r10, %r4
 # A = A ^ T
 	.loc 1 48
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F9 & G
 	.loc 1 49
-	and %r7, %r29, %r7
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 50
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # H22 = A
 	.loc 1 51
-	mr %r21, %r8
+	mr %r21, %r5
 # H21 = B
 	.loc 1 52
-	mr %r20, %r6
+	mr %r20, %r3
 # G = mem32[g + 224]
 	.loc 1 53
-	lwz %r6, 224(%r5)
+	lwz %r3, 224(%r24)
 # B = F12 & G
 	.loc 1 54
-	and %r6, %r9, %r6
+	and %r3, %r6, %r3
 # G = mem32[g + 256]
 	.loc 1 55
-	lwz %r7, 256(%r5)
+	lwz %r4, 256(%r24)
 # A = F12 & G
 	.loc 1 56
-	and %r8, %r9, %r7
+	and %r5, %r6, %r4
 # T = F11 & G
 	.loc 1 57
-	and %r7, %r11, %r7
+	and %r4, %r8, %r4
 # B = B ^ T
 	.loc 1 58
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 288]
 	.loc 1 59
-	lwz %r7, 288(%r5)
+	lwz %r4, 288(%r24)
 # T = F11 & G
 	.loc 1 60
-	and %r22, %r11, %r7
+	and %r22, %r8, %r4
 # A = A ^ T
 	.loc 1 61
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F10 & G
 	.loc 1 62
-	and %r7, %r31, %r7
+	and %r4, %r10, %r4
 # B = B ^ T
 	.loc 1 63
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 320]
 	.loc 1 64
-	lwz %r7, 320(%r5)
+	lwz %r4, 320(%r24)
 # T = F10 & G
 	.loc 1 65
-	and %r22, %r31, %r7
+	and %r22, %r10, %r4
 # A = A ^ T
 	.loc 1 66
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F9 & G
 	.loc 1 67
-	and %r7, %r29, %r7
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 68
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 352]
 	.loc 1 69
-	lwz %r7, 352(%r5)
+	lwz %r4, 352(%r24)
 # T = F9 & G
 	.loc 1 70
-	and %r22, %r29, %r7
+	and %r22, %r12, %r4
 # A = A ^ T
 	.loc 1 71
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F8 & G
 	.loc 1 72
-	and %r7, %r26, %r7
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 73
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 384]
 	.loc 1 74
-	lwz %r7, 384(%r5)
+	lwz %r4, 384(%r24)
 # T = F8 & G
 	.loc 1 75
-	and %r22, %r26, %r7
+	and %r22, %r29, %r4
 # A = A ^ T
 	.loc 1 76
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F7 & G
 	.loc 1 77
-	and %r7, %r24, %r7
+	and %r4, %r27, %r4
 # B = B ^ T
 	.loc 1 78
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # H20 = A
 	.loc 1 79
-	mr %r19, %r8
+	mr %r19, %r5
 # H19 = B
 	.loc 1 80
-	mr %r18, %r6
+	mr %r18, %r3
 # G = mem32[g + 160]
 	.loc 1 81
-	lwz %r6, 160(%r5)
+	lwz %r3, 160(%r24)
 # B = F12 & G
 	.loc 1 82
-	and %r6, %r9, %r6
+	and %r3, %r6, %r3
 # G = mem32[g + 192]
 	.loc 1 83
-	lwz %r7, 192(%r5)
+	lwz %r4, 192(%r24)
 # A = F12 & G
 	.loc 1 84
-	and %r8, %r9, %r7
+	and %r5, %r6, %r4
 # T = F11 & G
 	.loc 1 85
-	and %r7, %r11, %r7
+	and %r4, %r8, %r4
 # B = B ^ T
 	.loc 1 86
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 224]
 	.loc 1 87
-	lwz %r7, 224(%r5)
+	lwz %r4, 224(%r24)
 # T = F11 & G
 	.loc 1 88
-	and %r22, %r11, %r7
+	and %r22, %r8, %r4
 # A = A ^ T
 	.loc 1 89
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F10 & G
 	.loc 1 90
-	and %r7, %r31, %r7
+	and %r4, %r10, %r4
 # B = B ^ T
 	.loc 1 91
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 256]
 	.loc 1 92
-	lwz %r7, 256(%r5)
+	lwz %r4, 256(%r24)
 # T = F10 & G
 	.loc 1 93
-	and %r22, %r31, %r7
+	and %r22, %r10, %r4
 # A = A ^ T
 	.loc 1 94
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F9 & G
 	.loc 1 95
-	and %r7, %r29, %r7
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 96
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 288]
 	.loc 1 97
-	lwz %r7, 288(%r5)
+	lwz %r4, 288(%r24)
 # T = F9 & G
 	.loc 1 98
-	and %r22, %r29, %r7
+	and %r22, %r12, %r4
 # A = A ^ T
 	.loc 1 99
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F8 & G
 	.loc 1 100
-	and %r7, %r26, %r7
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 101
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 320]
 	.loc 1 102
-	lwz %r7, 320(%r5)
+	lwz %r4, 320(%r24)
 # T = F8 & G
 	.loc 1 103
-	and %r22, %r26, %r7
+	and %r22, %r29, %r4
 # A = A ^ T
 	.loc 1 104
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F7 & G
 	.loc 1 105
-	and %r7, %r24, %r7
+	and %r4, %r27, %r4
 # B = B ^ T
 	.loc 1 106
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 352]
 	.loc 1 107
-	lwz %r7, 352(%r5)
+	lwz %r4, 352(%r24)
 # T = F7 & G
 	.loc 1 108
-	and %r22, %r24, %r7
+	and %r22, %r27, %r4
 # A = A ^ T
 	.loc 1 109
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F6 & G
 	.loc 1 110
-	and %r7, %r23, %r7
+	and %r4, %r23, %r4
 # B = B ^ T
 	.loc 1 111
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 384]
 	.loc 1 112
-	lwz %r7, 384(%r5)
+	lwz %r4, 384(%r24)
 # T = F6 & G
 	.loc 1 113
-	and %r22, %r23, %r7
+	and %r22, %r23, %r4
 # A = A ^ T
 	.loc 1 114
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # T = F5 & G
 	.loc 1 115
-	and %r7, %r25, %r7
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 116
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # H17 = B
 	.loc 1 118
-	mr %r22, %r6
+	mr %r22, %r3
 # G = mem32[g + 96]
 	.loc 1 119
-	lwz %r6, 96(%r5)
+	lwz %r3, 96(%r24)
 # B = F12 & G
 	.loc 1 120
-	and %r6, %r9, %r6
+	and %r3, %r6, %r3
 # G = mem32[g + 128]
 	.loc 1 121
-	lwz %r7, 128(%r5)
+	lwz %r4, 128(%r24)
 # A = F12 & G
 	.loc 1 122
-	and %r17, %r9, %r7
+	and %r17, %r6, %r4
 # T = F11 & G
 	.loc 1 123
-	and %r7, %r11, %r7
+	and %r4, %r8, %r4
 # B = B ^ T
 	.loc 1 124
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 160]
 	.loc 1 125
-	lwz %r7, 160(%r5)
+	lwz %r4, 160(%r24)
 # T = F11 & G
 	.loc 1 126
-	and %r16, %r11, %r7
+	and %r16, %r8, %r4
 # A = A ^ T
 	.loc 1 127
 	xor %r17, %r17, %r16
 # T = F10 & G
 	.loc 1 128
-	and %r7, %r31, %r7
+	and %r4, %r10, %r4
 # B = B ^ T
 	.loc 1 129
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 192]
 	.loc 1 130
-	lwz %r7, 192(%r5)
+	lwz %r4, 192(%r24)
 # T = F10 & G
 	.loc 1 131
-	and %r16, %r31, %r7
+	and %r16, %r10, %r4
 # A = A ^ T
 	.loc 1 132
 	xor %r17, %r17, %r16
 # T = F9 & G
 	.loc 1 133
-	and %r7, %r29, %r7
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 134
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 224]
 	.loc 1 135
-	lwz %r7, 224(%r5)
+	lwz %r4, 224(%r24)
 # T = F9 & G
 	.loc 1 136
-	and %r16, %r29, %r7
+	and %r16, %r12, %r4
 # A = A ^ T
 	.loc 1 137
 	xor %r17, %r17, %r16
 # T = F8 & G
 	.loc 1 138
-	and %r7, %r26, %r7
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 139
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 256]
 	.loc 1 140
-	lwz %r7, 256(%r5)
+	lwz %r4, 256(%r24)
 # T = F8 & G
 	.loc 1 141
-	and %r16, %r26, %r7
+	and %r16, %r29, %r4
 # A = A ^ T
 	.loc 1 142
 	xor %r17, %r17, %r16
 # T = F7 & G
 	.loc 1 143
-	and %r7, %r24, %r7
+	and %r4, %r27, %r4
 # B = B ^ T
 	.loc 1 144
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 288]
 	.loc 1 145
-	lwz %r7, 288(%r5)
+	lwz %r4, 288(%r24)
 # T = F7 & G
 	.loc 1 146
-	and %r16, %r24, %r7
+	and %r16, %r27, %r4
 # A = A ^ T
 	.loc 1 147
 	xor %r17, %r17, %r16
 # T = F6 & G
 	.loc 1 148
-	and %r7, %r23, %r7
+	and %r4, %r23, %r4
 # B = B ^ T
 	.loc 1 149
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 320]
 	.loc 1 150
-	lwz %r7, 320(%r5)
+	lwz %r4, 320(%r24)
 # T = F6 & G
 	.loc 1 151
-	and %r16, %r23, %r7
+	and %r16, %r23, %r4
 # A = A ^ T
 	.loc 1 152
 	xor %r17, %r17, %r16
 # T = F5 & G
 	.loc 1 153
-	and %r7, %r25, %r7
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 154
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 352]
 	.loc 1 155
-	lwz %r7, 352(%r5)
+	lwz %r4, 352(%r24)
 # T = F5 & G
 	.loc 1 156
-	and %r16, %r25, %r7
+	and %r16, %r28, %r4
 # A = A ^ T
 	.loc 1 157
 	xor %r17, %r17, %r16
 # T = F4 & G
 	.loc 1 158
-	and %r7, %r27, %r7
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 159
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # G = mem32[g + 384]
 	.loc 1 160
-	lwz %r7, 384(%r5)
+	lwz %r4, 384(%r24)
 # T = F4 & G
 	.loc 1 161
-	and %r16, %r27, %r7
+	and %r16, %r30, %r4
 # A = A ^ T
 	.loc 1 162
 	xor %r17, %r17, %r16
 # T = F3 & G
 	.loc 1 163
-	and %r7, %r28, %r7
+	and %r4, %r31, %r4
 # B = B ^ T
 	.loc 1 164
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r4
 # B = B ^ H24
 	.loc 1 166
-	lwz %r7, 24(%r1)
-	xor %r6, %r6, %r7
+	lwz %r4, 16(%r1)
+	xor %r3, %r3, %r4
 # H15 = B
 	.loc 1 167
-	mr %r16, %r6
+	mr %r16, %r3
 # G = mem32[g + 32]
 	.loc 1 168
-	lwz %r6, 32(%r5)
+	lwz %r3, 32(%r24)
 # B = F12 & G
 	.loc 1 169
-	and %r6, %r9, %r6
+	and %r3, %r6, %r3
 # G = mem32[g + 64]
 	.loc 1 170
-	lwz %r7, 64(%r5)
+	lwz %r4, 64(%r24)
 # A = F12 & G
 	.loc 1 171
-	and %r15, %r9, %r7
+	and %r15, %r6, %r4
 # T = F11 & G
 	.loc 1 172
-	and %r7, %r11, %r7
+	and %r4, %r8, %r4
 # B = B ^ T
 	.loc 1 173
-	xor %r7, %r6, %r7
+	xor %r4, %r3, %r4
 # G = mem32[g + 96]
 	.loc 1 174
-	lwz %r14, 96(%r5)
+	lwz %r14, 96(%r24)
 # T = F11 & G
 	.loc 1 175
-	and %r6, %r11, %r14
+	and %r3, %r8, %r14
 # A = A ^ T
 	.loc 1 176
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # T = F10 & G
 	.loc 1 177
-	and %r6, %r31, %r14
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 178
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 128]
 	.loc 1 179
-	lwz %r14, 128(%r5)
+	lwz %r14, 128(%r24)
 # T = F10 & G
 	.loc 1 180
-	and %r6, %r31, %r14
+	and %r3, %r10, %r14
 # A = A ^ T
 	.loc 1 181
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # T = F9 & G
 	.loc 1 182
-	and %r6, %r29, %r14
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 183
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 160]
 	.loc 1 184
-	lwz %r14, 160(%r5)
+	lwz %r14, 160(%r24)
 # T = F9 & G
 	.loc 1 185
-	and %r6, %r29, %r14
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 186
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # T = F8 & G
 	.loc 1 187
-	and %r6, %r26, %r14
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 188
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 192]
 	.loc 1 189
-	lwz %r14, 192(%r5)
+	lwz %r14, 192(%r24)
 # T = F8 & G
 	.loc 1 190
-	and %r6, %r26, %r14
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 191
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # T = F7 & G
 	.loc 1 192
-	and %r6, %r24, %r14
+	and %r3, %r27, %r14
 # B = B ^ T
 	.loc 1 193
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 224]
 	.loc 1 194
-	lwz %r14, 224(%r5)
+	lwz %r14, 224(%r24)
 # T = F7 & G
 	.loc 1 195
-	and %r6, %r24, %r14
+	and %r3, %r27, %r14
 # A = A ^ T
 	.loc 1 196
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # T = F6 & G
 	.loc 1 197
-	and %r6, %r23, %r14
+	and %r3, %r23, %r14
 # B = B ^ T
 	.loc 1 198
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 256]
 	.loc 1 199
-	lwz %r14, 256(%r5)
+	lwz %r14, 256(%r24)
 # T = F6 & G
 	.loc 1 200
-	and %r6, %r23, %r14
+	and %r3, %r23, %r14
 # A = A ^ T
 	.loc 1 201
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # T = F5 & G
 	.loc 1 202
-	and %r6, %r25, %r14
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 203
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 288]
 	.loc 1 204
-	lwz %r14, 288(%r5)
+	lwz %r14, 288(%r24)
 # T = F5 & G
 	.loc 1 205
-	and %r6, %r25, %r14
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 206
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # T = F4 & G
 	.loc 1 207
-	and %r6, %r27, %r14
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 208
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 320]
 	.loc 1 209
-	lwz %r14, 320(%r5)
+	lwz %r14, 320(%r24)
 # T = F4 & G
 	.loc 1 210
-	and %r6, %r27, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 211
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # T = F3 & G
 	.loc 1 212
-	and %r6, %r28, %r14
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 213
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 352]
 	.loc 1 214
-	lwz %r14, 352(%r5)
+	lwz %r14, 352(%r24)
 # T = F3 & G
 	.loc 1 215
-	and %r6, %r28, %r14
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 216
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # T = F2 & G
 	.loc 1 217
-	and %r6, %r30, %r14
+	and %r3, %r11, %r14
 # B = B ^ T
 	.loc 1 218
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # G = mem32[g + 384]
 	.loc 1 219
-	lwz %r14, 384(%r5)
+	lwz %r14, 384(%r24)
 # T = F2 & G
 	.loc 1 220
-	and %r6, %r30, %r14
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 221
-	xor %r15, %r15, %r6
+	xor %r15, %r15, %r3
 # T = F1 & G
 	.loc 1 222
-	and %r6, %r12, %r14
+	and %r3, %r9, %r14
 # B = B ^ T
 	.loc 1 223
-	xor %r14, %r7, %r6
+	xor %r4, %r4, %r3
 # A = A ^ H23
 	.loc 1 224
-	lwz %r7, 32(%r1)
-	xor %r6, %r15, %r7
+	lwz %r14, 20(%r1)
+	xor %r3, %r15, %r14
 # A = A ^ H24
 	.loc 1 225
-	lwz %r15, 24(%r1)
-	xor %r6, %r6, %r15
+	lwz %r15, 16(%r1)
+	xor %r3, %r3, %r15
 # B = B ^ H22
 	.loc 1 227
-	xor %r14, %r14, %r21
+	xor %r4, %r4, %r21
 # B = B ^ H23
 	.loc 1 228
-	xor %r14, %r14, %r7
+	xor %r4, %r4, %r14
+# H13 = B
+	.loc 1 229
+	mr %r15, %r4
 # G = mem32[g + 0]
 	.loc 1 230
-	lwz %r7, 0(%r5)
+	lwz %r4, 0(%r24)
 # A = F12 & G
 	.loc 1 231
-	and %r9, %r9, %r7
+	and %r6, %r6, %r4
 # B = F11 & G
 	.loc 1 232
-	and %r15, %r11, %r7
+	and %r14, %r8, %r4
 # G = mem32[g + 32]
 	.loc 1 233
-	lwz %r7, 32(%r5)
+	lwz %r4, 32(%r24)
 # T = F11 & G
 	.loc 1 234
-	and %r11, %r11, %r7
+	and %r8, %r8, %r4
 # A = A ^ T
 	.loc 1 235
-	xor %r9, %r9, %r11
+	xor %r6, %r6, %r8
 # T = F10 & G
 	.loc 1 236
-	and %r7, %r31, %r7
+	and %r4, %r10, %r4
 # B = B ^ T
 	.loc 1 237
-	xor %r15, %r15, %r7
+	xor %r14, %r14, %r4
 # G = mem32[g + 64]
 	.loc 1 238
-	lwz %r11, 64(%r5)
+	lwz %r8, 64(%r24)
 # T = F10 & G
 	.loc 1 239
-	and %r7, %r31, %r11
+	and %r4, %r10, %r8
 # A = A ^ T
 	.loc 1 240
-	xor %r9, %r9, %r7
+	xor %r6, %r6, %r4
 # T = F9 & G
 	.loc 1 241
-	and %r7, %r29, %r11
+	and %r4, %r12, %r8
 # B = B ^ T
 	.loc 1 242
-	xor %r15, %r15, %r7
+	xor %r14, %r14, %r4
 # G = mem32[g + 96]
 	.loc 1 243
-	lwz %r11, 96(%r5)
+	lwz %r8, 96(%r24)
 # T = F9 & G
 	.loc 1 244
-	and %r7, %r29, %r11
+	and %r4, %r12, %r8
 # A = A ^ T
 	.loc 1 245
-	xor %r9, %r9, %r7
+	xor %r6, %r6, %r4
 # T = F8 & G
 	.loc 1 246
-	and %r7, %r26, %r11
+	and %r4, %r29, %r8
 # B = B ^ T
 	.loc 1 247
-	xor %r15, %r15, %r7
+	xor %r14, %r14, %r4
 # G = mem32[g + 128]
 	.loc 1 248
-	lwz %r11, 128(%r5)
+	lwz %r8, 128(%r24)
 # T = F8 & G
 	.loc 1 249
-	and %r7, %r26, %r11
+	and %r4, %r29, %r8
 # A = A ^ T
 	.loc 1 250
-	xor %r9, %r9, %r7
+	xor %r6, %r6, %r4
 # T = F7 & G
 	.loc 1 251
-	and %r7, %r24, %r11
+	and %r4, %r27, %r8
 # B = B ^ T
 	.loc 1 252
-	xor %r15, %r15, %r7
+	xor %r14, %r14, %r4
 # G = mem32[g + 160]
 	.loc 1 253
-	lwz %r11, 160(%r5)
+	lwz %r8, 160(%r24)
 # T = F7 & G
 	.loc 1 254
-	and %r7, %r24, %r11
+	and %r4, %r27, %r8
 # A = A ^ T
 	.loc 1 255
-	xor %r9, %r9, %r7
+	xor %r6, %r6, %r4
 # T = F6 & G
 	.loc 1 256
-	and %r7, %r23, %r11
+	and %r4, %r23, %r8
 # B = B ^ T
 	.loc 1 257
-	xor %r15, %r15, %r7
+	xor %r14, %r14, %r4
 # G = mem32[g + 192]
 	.loc 1 258
-	lwz %r11, 192(%r5)
+	lwz %r8, 192(%r24)
 # T = F6 & G
 	.loc 1 259
-	and %r7, %r23, %r11
+	and %r4, %r23, %r8
 # A = A ^ T
 	.loc 1 260
-	xor %r9, %r9, %r7
+	xor %r6, %r6, %r4
 # T = F5 & G
 	.loc 1 261
-	and %r7, %r25, %r11
+	and %r4, %r28, %r8
 # B = B ^ T
 	.loc 1 262
-	xor %r15, %r15, %r7
+	xor %r14, %r14, %r4
 # G = mem32[g + 224]
 	.loc 1 263
-	lwz %r11, 224(%r5)
+	lwz %r8, 224(%r24)
 # T = F5 & G
 	.loc 1 264
-	and %r7, %r25, %r11
+	and %r4, %r28, %r8
 # A = A ^ T
 	.loc 1 265
-	xor %r9, %r9, %r7
+	xor %r6, %r6, %r4
 # T = F4 & G
 	.loc 1 266
-	and %r7, %r27, %r11
+	and %r4, %r30, %r8
 # B = B ^ T
 	.loc 1 267
-	xor %r15, %r15, %r7
+	xor %r14, %r14, %r4
 # G = mem32[g + 256]
 	.loc 1 268
-	lwz %r11, 256(%r5)
+	lwz %r8, 256(%r24)
 # T = F4 & G
 	.loc 1 269
-	and %r7, %r27, %r11
+	and %r4, %r30, %r8
 # A = A ^ T
 	.loc 1 270
-	xor %r9, %r9, %r7
+	xor %r6, %r6, %r4
 # T = F3 & G
 	.loc 1 271
-	and %r7, %r28, %r11
+	and %r4, %r31, %r8
 # B = B ^ T
 	.loc 1 272
-	xor %r15, %r15, %r7
+	xor %r14, %r14, %r4
 # G = mem32[g + 288]
 	.loc 1 273
-	lwz %r11, 288(%r5)
+	lwz %r8, 288(%r24)
 # T = F3 & G
 	.loc 1 274
-	and %r7, %r28, %r11
+	and %r4, %r31, %r8
 # A = A ^ T
 	.loc 1 275
-	xor %r9, %r9, %r7
+	xor %r6, %r6, %r4
 # T = F2 & G
 	.loc 1 276
-	and %r7, %r30, %r11
+	and %r4, %r11, %r8
 # B = B ^ T
 	.loc 1 277
-	xor %r15, %r15, %r7
+	xor %r14, %r14, %r4
 # G = mem32[g + 320]
 	.loc 1 278
-	lwz %r11, 320(%r5)
+	lwz %r8, 320(%r24)
 # T = F2 & G
 	.loc 1 279
-	and %r7, %r30, %r11
+	and %r4, %r11, %r8
 # A = A ^ T
 	.loc 1 280
-	xor %r9, %r9, %r7
+	xor %r6, %r6, %r4
 # T = F1 & G
 	.loc 1 281
-	and %r7, %r12, %r11
+	and %r4, %r9, %r8
 # B = B ^ T
 	.loc 1 282
-	xor %r15, %r15, %r7
+	xor %r14, %r14, %r4
 # G = mem32[g + 352]
 	.loc 1 283
-	lwz %r11, 352(%r5)
+	lwz %r8, 352(%r24)
 # T = F1 & G
 	.loc 1 284
-	and %r7, %r12, %r11
+	and %r4, %r9, %r8
 # A = A ^ T
 	.loc 1 285
-	xor %r9, %r9, %r7
+	xor %r6, %r6, %r4
 # T = F0 & G
 	.loc 1 286
-	and %r7, %r10, %r11
+	and %r4, %r7, %r8
 # B = B ^ T
 	.loc 1 287
-	xor %r15, %r15, %r7
+	xor %r14, %r14, %r4
 # G = mem32[g + 384]
 	.loc 1 288
-	lwz %r7, 384(%r5)
+	lwz %r4, 384(%r24)
 # T = F0 & G
 	.loc 1 289
-	and %r7, %r10, %r7
+	and %r4, %r7, %r4
 # A = A ^ T
 	.loc 1 290
-	xor %r9, %r9, %r7
+	xor %r6, %r6, %r4
 # A = A ^ H21
 	.loc 1 291
-	xor %r9, %r9, %r20
+	xor %r6, %r6, %r20
 # A = A ^ H22
 	.loc 1 292
-	xor %r9, %r9, %r21
+	xor %r6, %r6, %r21
 # A = A ^ H24
 	.loc 1 293
-	lwz %r7, 24(%r1)
-	xor %r9, %r9, %r7
+	lwz %r4, 16(%r1)
+	xor %r6, %r6, %r4
 # mem32[h + 384] = A
 	.loc 1 294
-	stw %r9, 384(%r3)
+	stw %r6, 384(%r26)
 # B = B ^ H20
 	.loc 1 295
-	xor %r15, %r15, %r19
+	xor %r14, %r14, %r19
 # B = B ^ H21
 	.loc 1 296
-	xor %r15, %r15, %r20
+	xor %r14, %r14, %r20
 # B = B ^ H23
 	.loc 1 297
-	lwz %r9, 32(%r1)
-	xor %r15, %r15, %r9
+	lwz %r6, 20(%r1)
+	xor %r14, %r14, %r6
 # B = B ^ H24
 	.loc 1 298
-	xor %r15, %r15, %r7
+	xor %r14, %r14, %r4
 # mem32[h + 352] = B
 	.loc 1 299
-	stw %r15, 352(%r3)
+	stw %r14, 352(%r26)
 # G = mem32[g + 0]
 	.loc 1 300
-	lwz %r7, 0(%r5)
+	lwz %r4, 0(%r24)
 # A = F10 & G
 	.loc 1 301
-	and %r9, %r31, %r7
+	and %r6, %r10, %r4
 # B = F9 & G
 	.loc 1 302
-	and %r31, %r29, %r7
+	and %r10, %r12, %r4
 # G = mem32[g + 32]
 	.loc 1 303
-	lwz %r7, 32(%r5)
+	lwz %r4, 32(%r24)
 # T = F9 & G
 	.loc 1 304
-	and %r11, %r29, %r7
+	and %r8, %r12, %r4
 # A = A ^ T
 	.loc 1 305
-	xor %r11, %r9, %r11
+	xor %r8, %r6, %r8
 # T = F8 & G
 	.loc 1 306
-	and %r7, %r26, %r7
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 307
-	xor %r7, %r31, %r7
+	xor %r4, %r10, %r4
 # G = mem32[g + 64]
 	.loc 1 308
-	lwz %r9, 64(%r5)
+	lwz %r6, 64(%r24)
 # T = F8 & G
 	.loc 1 309
-	and %r31, %r26, %r9
+	and %r10, %r29, %r6
 # A = A ^ T
 	.loc 1 310
-	xor %r11, %r11, %r31
+	xor %r8, %r8, %r10
 # T = F7 & G
 	.loc 1 311
-	and %r9, %r24, %r9
+	and %r6, %r27, %r6
 # B = B ^ T
 	.loc 1 312
-	xor %r7, %r7, %r9
+	xor %r4, %r4, %r6
 # G = mem32[g + 96]
 	.loc 1 313
-	lwz %r9, 96(%r5)
+	lwz %r6, 96(%r24)
 # T = F7 & G
 	.loc 1 314
-	and %r31, %r24, %r9
+	and %r10, %r27, %r6
 # A = A ^ T
 	.loc 1 315
-	xor %r11, %r11, %r31
+	xor %r8, %r8, %r10
 # T = F6 & G
 	.loc 1 316
-	and %r9, %r23, %r9
+	and %r6, %r23, %r6
 # B = B ^ T
 	.loc 1 317
-	xor %r7, %r7, %r9
+	xor %r4, %r4, %r6
 # G = mem32[g + 128]
 	.loc 1 318
-	lwz %r9, 128(%r5)
+	lwz %r6, 128(%r24)
 # T = F6 & G
 	.loc 1 319
-	and %r31, %r23, %r9
+	and %r10, %r23, %r6
 # A = A ^ T
 	.loc 1 320
-	xor %r11, %r11, %r31
+	xor %r8, %r8, %r10
 # T = F5 & G
 	.loc 1 321
-	and %r9, %r25, %r9
+	and %r6, %r28, %r6
 # B = B ^ T
 	.loc 1 322
-	xor %r7, %r7, %r9
+	xor %r4, %r4, %r6
 # G = mem32[g + 160]
 	.loc 1 323
-	lwz %r9, 160(%r5)
+	lwz %r6, 160(%r24)
 # T = F5 & G
 	.loc 1 324
-	and %r31, %r25, %r9
+	and %r10, %r28, %r6
 # A = A ^ T
 	.loc 1 325
-	xor %r11, %r11, %r31
+	xor %r8, %r8, %r10
 # T = F4 & G
 	.loc 1 326
-	and %r9, %r27, %r9
+	and %r6, %r30, %r6
 # B = B ^ T
 	.loc 1 327
-	xor %r7, %r7, %r9
+	xor %r4, %r4, %r6
 # G = mem32[g + 192]
 	.loc 1 328
-	lwz %r9, 192(%r5)
+	lwz %r6, 192(%r24)
 # T = F4 & G
 	.loc 1 329
-	and %r31, %r27, %r9
+	and %r10, %r30, %r6
 # A = A ^ T
 	.loc 1 330
-	xor %r11, %r11, %r31
+	xor %r8, %r8, %r10
 # T = F3 & G
 	.loc 1 331
-	and %r9, %r28, %r9
+	and %r6, %r31, %r6
 # B = B ^ T
 	.loc 1 332
-	xor %r7, %r7, %r9
+	xor %r4, %r4, %r6
 # G = mem32[g + 224]
 	.loc 1 333
-	lwz %r9, 224(%r5)
+	lwz %r6, 224(%r24)
 # T = F3 & G
 	.loc 1 334
-	and %r31, %r28, %r9
+	and %r10, %r31, %r6
 # A = A ^ T
 	.loc 1 335
-	xor %r11, %r11, %r31
+	xor %r8, %r8, %r10
 # T = F2 & G
 	.loc 1 336
-	and %r9, %r30, %r9
+	and %r6, %r11, %r6
 # B = B ^ T
 	.loc 1 337
-	xor %r7, %r7, %r9
+	xor %r4, %r4, %r6
 # G = mem32[g + 256]
 	.loc 1 338
-	lwz %r9, 256(%r5)
+	lwz %r6, 256(%r24)
 # T = F2 & G
 	.loc 1 339
-	and %r31, %r30, %r9
+	and %r10, %r11, %r6
 # A = A ^ T
 	.loc 1 340
-	xor %r11, %r11, %r31
+	xor %r8, %r8, %r10
 # T = F1 & G
 	.loc 1 341
-	and %r9, %r12, %r9
+	and %r6, %r9, %r6
 # B = B ^ T
 	.loc 1 342
-	xor %r7, %r7, %r9
+	xor %r4, %r4, %r6
 # G = mem32[g + 288]
 	.loc 1 343
-	lwz %r9, 288(%r5)
+	lwz %r6, 288(%r24)
 # T = F1 & G
 	.loc 1 344
-	and %r31, %r12, %r9
+	and %r10, %r9, %r6
 # A = A ^ T
 	.loc 1 345
-	xor %r11, %r11, %r31
+	xor %r8, %r8, %r10
 # T = F0 & G
 	.loc 1 346
-	and %r9, %r10, %r9
+	and %r6, %r7, %r6
 # B = B ^ T
 	.loc 1 347
-	xor %r9, %r7, %r9
+	xor %r6, %r4, %r6
 # G = mem32[g + 320]
 	.loc 1 348
-	lwz %r7, 320(%r5)
+	lwz %r4, 320(%r24)
 # T = F0 & G
 	.loc 1 349
-	and %r7, %r10, %r7
+	and %r4, %r7, %r4
 # A = A ^ T
 	.loc 1 350
-	xor %r7, %r11, %r7
+	xor %r4, %r8, %r4
 # A = A ^ H19
 	.loc 1 351
-	xor %r7, %r7, %r18
+	xor %r4, %r4, %r18
 # A = A ^ H20
 	.loc 1 352
-	xor %r7, %r7, %r19
+	xor %r4, %r4, %r19
 # A = A ^ H22
 	.loc 1 353
-	xor %r7, %r7, %r21
+	xor %r4, %r4, %r21
 # A = A ^ H23
 	.loc 1 354
-	lwz %r11, 32(%r1)
-	xor %r7, %r7, %r11
+	lwz %r8, 20(%r1)
+	xor %r4, %r4, %r8
 # mem32[h + 320] = A
 	.loc 1 355
-	stw %r7, 320(%r3)
+	stw %r4, 320(%r26)
 # B = B ^ H18
 	.loc 1 356
-	xor %r9, %r9, %r8
+	xor %r6, %r6, %r5
 # B = B ^ H19
 	.loc 1 357
-	xor %r9, %r9, %r18
+	xor %r6, %r6, %r18
 # B = B ^ H21
 	.loc 1 358
-	xor %r9, %r9, %r20
+	xor %r6, %r6, %r20
 # B = B ^ H22
 	.loc 1 359
-	xor %r9, %r9, %r21
+	xor %r6, %r6, %r21
 # mem32[h + 288] = B
 	.loc 1 360
-	stw %r9, 288(%r3)
+	stw %r6, 288(%r26)
 # G = mem32[g + 0]
 	.loc 1 361
-	lwz %r7, 0(%r5)
+	lwz %r4, 0(%r24)
 # A = F8 & G
 	.loc 1 362
-	and %r9, %r26, %r7
+	and %r6, %r29, %r4
 # B = F7 & G
 	.loc 1 363
-	and %r7, %r24, %r7
+	and %r4, %r27, %r4
 # G = mem32[g + 32]
 	.loc 1 364
-	lwz %r11, 32(%r5)
+	lwz %r8, 32(%r24)
 # T = F7 & G
 	.loc 1 365
-	and %r31, %r24, %r11
+	and %r10, %r27, %r8
 # A = A ^ T
 	.loc 1 366
-	xor %r9, %r9, %r31
+	xor %r6, %r6, %r10
 # T = F6 & G
 	.loc 1 367
-	and %r11, %r23, %r11
+	and %r8, %r23, %r8
 # B = B ^ T
 	.loc 1 368
-	xor %r7, %r7, %r11
+	xor %r4, %r4, %r8
 # G = mem32[g + 64]
 	.loc 1 369
-	lwz %r11, 64(%r5)
+	lwz %r8, 64(%r24)
 # T = F6 & G
 	.loc 1 370
-	and %r31, %r23, %r11
+	and %r10, %r23, %r8
 # A = A ^ T
 	.loc 1 371
-	xor %r9, %r9, %r31
+	xor %r6, %r6, %r10
 # T = F5 & G
 	.loc 1 372
-	and %r11, %r25, %r11
+	and %r8, %r28, %r8
 # B = B ^ T
 	.loc 1 373
-	xor %r7, %r7, %r11
+	xor %r4, %r4, %r8
 # G = mem32[g + 96]
 	.loc 1 374
-	lwz %r11, 96(%r5)
+	lwz %r8, 96(%r24)
 # T = F5 & G
 	.loc 1 375
-	and %r31, %r25, %r11
+	and %r10, %r28, %r8
 # A = A ^ T
 	.loc 1 376
-	xor %r9, %r9, %r31
+	xor %r6, %r6, %r10
 # T = F4 & G
 	.loc 1 377
-	and %r11, %r27, %r11
+	and %r8, %r30, %r8
 # B = B ^ T
 	.loc 1 378
-	xor %r7, %r7, %r11
+	xor %r4, %r4, %r8
 # G = mem32[g + 128]
 	.loc 1 379
-	lwz %r11, 128(%r5)
+	lwz %r8, 128(%r24)
 # T = F4 & G
 	.loc 1 380
-	and %r31, %r27, %r11
+	and %r10, %r30, %r8
 # A = A ^ T
 	.loc 1 381
-	xor %r9, %r9, %r31
+	xor %r6, %r6, %r10
 # T = F3 & G
 	.loc 1 382
-	and %r11, %r28, %r11
+	and %r8, %r31, %r8
 # B = B ^ T
 	.loc 1 383
-	xor %r7, %r7, %r11
+	xor %r4, %r4, %r8
 # G = mem32[g + 160]
 	.loc 1 384
-	lwz %r11, 160(%r5)
+	lwz %r8, 160(%r24)
 # T = F3 & G
 	.loc 1 385
-	and %r31, %r28, %r11
+	and %r10, %r31, %r8
 # A = A ^ T
 	.loc 1 386
-	xor %r9, %r9, %r31
+	xor %r6, %r6, %r10
 # T = F2 & G
 	.loc 1 387
-	and %r11, %r30, %r11
+	and %r8, %r11, %r8
 # B = B ^ T
 	.loc 1 388
-	xor %r7, %r7, %r11
+	xor %r4, %r4, %r8
 # G = mem32[g + 192]
 	.loc 1 389
-	lwz %r11, 192(%r5)
+	lwz %r8, 192(%r24)
 # T = F2 & G
 	.loc 1 390
-	and %r31, %r30, %r11
+	and %r10, %r11, %r8
 # A = A ^ T
 	.loc 1 391
-	xor %r9, %r9, %r31
+	xor %r6, %r6, %r10
 # T = F1 & G
 	.loc 1 392
-	and %r11, %r12, %r11
+	and %r8, %r9, %r8
 # B = B ^ T
 	.loc 1 393
-	xor %r7, %r7, %r11
+	xor %r4, %r4, %r8
 # G = mem32[g + 224]
 	.loc 1 394
-	lwz %r11, 224(%r5)
+	lwz %r8, 224(%r24)
 # T = F1 & G
 	.loc 1 395
-	and %r31, %r12, %r11
+	and %r10, %r9, %r8
 # A = A ^ T
 	.loc 1 396
-	xor %r9, %r9, %r31
+	xor %r6, %r6, %r10
 # T = F0 & G
 	.loc 1 397
-	and %r11, %r10, %r11
+	and %r8, %r7, %r8
 # B = B ^ T
 	.loc 1 398
-	xor %r7, %r7, %r11
+	xor %r4, %r4, %r8
 # G = mem32[g + 256]
 	.loc 1 399
-	lwz %r11, 256(%r5)
+	lwz %r8, 256(%r24)
 # T = F0 & G
 	.loc 1 400
-	and %r11, %r10, %r11
+	and %r8, %r7, %r8
 # A = A ^ T
 	.loc 1 401
-	xor %r9, %r9, %r11
+	xor %r6, %r6, %r8
 # A = A ^ H17
 	.loc 1 402
-	xor %r9, %r9, %r22
+	xor %r6, %r6, %r22
 # A = A ^ H18
 	.loc 1 403
-	xor %r9, %r9, %r8
+	xor %r6, %r6, %r5
 # A = A ^ H20
 	.loc 1 404
-	xor %r9, %r9, %r19
+	xor %r6, %r6, %r19
 # A = A ^ H21
 	.loc 1 405
-	xor %r9, %r9, %r20
+	xor %r6, %r6, %r20
 # mem32[h + 256] = A
 	.loc 1 406
-	stw %r9, 256(%r3)
+	stw %r6, 256(%r26)
 # B = B ^ H16
 	.loc 1 407
-	xor %r7, %r7, %r17
+	xor %r4, %r4, %r17
 # B = B ^ H17
 	.loc 1 408
-	xor %r7, %r7, %r22
+	xor %r4, %r4, %r22
 # B = B ^ H19
 	.loc 1 409
-	xor %r7, %r7, %r18
+	xor %r4, %r4, %r18
 # B = B ^ H20
 	.loc 1 410
-	xor %r7, %r7, %r19
+	xor %r4, %r4, %r19
 # mem32[h + 224] = B
 	.loc 1 411
-	stw %r7, 224(%r3)
+	stw %r4, 224(%r26)
 # G = mem32[g + 0]
 	.loc 1 412
-	lwz %r7, 0(%r5)
+	lwz %r4, 0(%r24)
 # A = F6 & G
 	.loc 1 413
-	and %r9, %r23, %r7
+	and %r6, %r23, %r4
 # B = F5 & G
 	.loc 1 414
-	and %r7, %r25, %r7
+	and %r4, %r28, %r4
 # G = mem32[g + 32]
 	.loc 1 415
-	lwz %r11, 32(%r5)
+	lwz %r8, 32(%r24)
 # T = F5 & G
 	.loc 1 416
-	and %r31, %r25, %r11
+	and %r10, %r28, %r8
 # A = A ^ T
 	.loc 1 417
-	xor %r9, %r9, %r31
+	xor %r6, %r6, %r10
 # T = F4 & G
 	.loc 1 418
-	and %r11, %r27, %r11
+	and %r8, %r30, %r8
 # B = B ^ T
 	.loc 1 419
-	xor %r7, %r7, %r11
+	xor %r4, %r4, %r8
 # G = mem32[g + 64]
 	.loc 1 420
-	lwz %r11, 64(%r5)
+	lwz %r8, 64(%r24)
 # T = F4 & G
 	.loc 1 421
-	and %r31, %r27, %r11
+	and %r10, %r30, %r8
 # A = A ^ T
 	.loc 1 422
-	xor %r9, %r9, %r31
+	xor %r6, %r6, %r10
 # T = F3 & G
 	.loc 1 423
-	and %r11, %r28, %r11
+	and %r8, %r31, %r8
 # B = B ^ T
 	.loc 1 424
-	xor %r7, %r7, %r11
+	xor %r4, %r4, %r8
 # G = mem32[g + 96]
 	.loc 1 425
-	lwz %r11, 96(%r5)
+	lwz %r8, 96(%r24)
 # T = F3 & G
 	.loc 1 426
-	and %r31, %r28, %r11
+	and %r10, %r31, %r8
 # A = A ^ T
 	.loc 1 427
-	xor %r9, %r9, %r31
+	xor %r6, %r6, %r10
 # T = F2 & G
 	.loc 1 428
-	and %r11, %r30, %r11
+	and %r8, %r11, %r8
 # B = B ^ T
 	.loc 1 429
-	xor %r7, %r7, %r11
+	xor %r4, %r4, %r8
 # G = mem32[g + 128]
 	.loc 1 430
-	lwz %r11, 128(%r5)
+	lwz %r8, 128(%r24)
 # T = F2 & G
 	.loc 1 431
-	and %r31, %r30, %r11
+	and %r10, %r11, %r8
 # A = A ^ T
 	.loc 1 432
-	xor %r9, %r9, %r31
+	xor %r6, %r6, %r10
 # T = F1 & G
 	.loc 1 433
-	and %r11, %r12, %r11
+	and %r8, %r9, %r8
 # B = B ^ T
 	.loc 1 434
-	xor %r7, %r7, %r11
+	xor %r4, %r4, %r8
 # G = mem32[g + 160]
 	.loc 1 435
-	lwz %r11, 160(%r5)
+	lwz %r8, 160(%r24)
 # T = F1 & G
 	.loc 1 436
-	and %r31, %r12, %r11
+	and %r10, %r9, %r8
 # A = A ^ T
 	.loc 1 437
-	xor %r9, %r9, %r31
+	xor %r6, %r6, %r10
 # T = F0 & G
 	.loc 1 438
-	and %r11, %r10, %r11
+	and %r8, %r7, %r8
 # B = B ^ T
 	.loc 1 439
-	xor %r7, %r7, %r11
+	xor %r4, %r4, %r8
 # G = mem32[g + 192]
 	.loc 1 440
-	lwz %r11, 192(%r5)
+	lwz %r8, 192(%r24)
 # T = F0 & G
 	.loc 1 441
-	and %r11, %r10, %r11
+	and %r8, %r7, %r8
 # A = A ^ T
 	.loc 1 442
-	xor %r9, %r9, %r11
+	xor %r6, %r6, %r8
 # A = A ^ H15
 	.loc 1 443
-	xor %r9, %r9, %r16
+	xor %r6, %r6, %r16
 # A = A ^ H16
 	.loc 1 444
-	xor %r9, %r9, %r17
+	xor %r6, %r6, %r17
 # A = A ^ H18
 	.loc 1 445
-	xor %r9, %r9, %r8
+	xor %r6, %r6, %r5
 # A = A ^ H19
 	.loc 1 446
-	xor %r9, %r9, %r18
+	xor %r6, %r6, %r18
 # mem32[h + 192] = A
 	.loc 1 447
-	stw %r9, 192(%r3)
+	stw %r6, 192(%r26)
 # B = B ^ H14
 	.loc 1 448
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # B = B ^ H15
 	.loc 1 449
-	xor %r7, %r7, %r16
+	xor %r4, %r4, %r16
 # B = B ^ H17
 	.loc 1 450
-	xor %r7, %r7, %r22
+	xor %r4, %r4, %r22
 # B = B ^ H18
 	.loc 1 451
-	xor %r7, %r7, %r8
+	xor %r4, %r4, %r5
 # mem32[h + 160] = B
 	.loc 1 452
-	stw %r7, 160(%r3)
+	stw %r4, 160(%r26)
 # G = mem32[g + 0]
 	.loc 1 453
-	lwz %r7, 0(%r5)
+	lwz %r4, 0(%r24)
 # A = F4 & G
 	.loc 1 454
-	and %r8, %r27, %r7
+	and %r5, %r30, %r4
 # B = F3 & G
 	.loc 1 455
-	and %r7, %r28, %r7
+	and %r4, %r31, %r4
 # G = mem32[g + 32]
 	.loc 1 456
-	lwz %r9, 32(%r5)
+	lwz %r6, 32(%r24)
 # T = F3 & G
 	.loc 1 457
-	and %r11, %r28, %r9
+	and %r8, %r31, %r6
 # A = A ^ T
 	.loc 1 458
-	xor %r8, %r8, %r11
+	xor %r5, %r5, %r8
 # T = F2 & G
 	.loc 1 459
-	and %r9, %r30, %r9
+	and %r6, %r11, %r6
 # B = B ^ T
 	.loc 1 460
-	xor %r7, %r7, %r9
+	xor %r4, %r4, %r6
 # G = mem32[g + 64]
 	.loc 1 461
-	lwz %r9, 64(%r5)
+	lwz %r6, 64(%r24)
 # T = F2 & G
 	.loc 1 462
-	and %r11, %r30, %r9
+	and %r8, %r11, %r6
 # A = A ^ T
 	.loc 1 463
-	xor %r8, %r8, %r11
+	xor %r5, %r5, %r8
 # T = F1 & G
 	.loc 1 464
-	and %r9, %r12, %r9
+	and %r6, %r9, %r6
 # B = B ^ T
 	.loc 1 465
-	xor %r7, %r7, %r9
+	xor %r4, %r4, %r6
 # G = mem32[g + 96]
 	.loc 1 466
-	lwz %r9, 96(%r5)
+	lwz %r6, 96(%r24)
 # T = F1 & G
 	.loc 1 467
-	and %r11, %r12, %r9
+	and %r8, %r9, %r6
 # A = A ^ T
 	.loc 1 468
-	xor %r8, %r8, %r11
+	xor %r5, %r5, %r8
 # T = F0 & G
 	.loc 1 469
-	and %r9, %r10, %r9
+	and %r6, %r7, %r6
 # B = B ^ T
 	.loc 1 470
-	xor %r7, %r7, %r9
+	xor %r4, %r4, %r6
 # G = mem32[g + 128]
 	.loc 1 471
-	lwz %r9, 128(%r5)
+	lwz %r6, 128(%r24)
 # T = F0 & G
 	.loc 1 472
-	and %r9, %r10, %r9
+	and %r6, %r7, %r6
 # A = A ^ T
 	.loc 1 473
-	xor %r8, %r8, %r9
+	xor %r5, %r5, %r6
 # A = A ^ H13
 	.loc 1 474
-	xor %r8, %r8, %r14
+	xor %r5, %r5, %r15
 # A = A ^ H14
 	.loc 1 475
-	xor %r8, %r8, %r6
+	xor %r5, %r5, %r3
 # A = A ^ H16
 	.loc 1 476
-	xor %r8, %r8, %r17
+	xor %r5, %r5, %r17
 # A = A ^ H17
 	.loc 1 477
-	xor %r8, %r8, %r22
+	xor %r5, %r5, %r22
 # mem32[h + 128] = A
 	.loc 1 478
-	stw %r8, 128(%r3)
+	stw %r5, 128(%r26)
 # B = B ^ H13
 	.loc 1 479
-	xor %r7, %r7, %r14
+	xor %r4, %r4, %r15
 # B = B ^ H15
 	.loc 1 480
-	xor %r7, %r7, %r16
+	xor %r4, %r4, %r16
 # B = B ^ H16
 	.loc 1 481
-	xor %r7, %r7, %r17
+	xor %r4, %r4, %r17
 # mem32[h + 96] = B
 	.loc 1 482
-	stw %r7, 96(%r3)
+	stw %r4, 96(%r26)
 # G = mem32[g + 0]
 	.loc 1 483
-	lwz %r7, 0(%r5)
+	lwz %r4, 0(%r24)
 # A = F2 & G
 	.loc 1 484
-	and %r8, %r30, %r7
+	and %r5, %r11, %r4
 # B = F1 & G
 	.loc 1 485
-	and %r7, %r12, %r7
+	and %r4, %r9, %r4
 # G = mem32[g + 32]
 	.loc 1 486
-	lwz %r9, 32(%r5)
+	lwz %r6, 32(%r24)
 # T = F1 & G
 	.loc 1 487
-	and %r11, %r12, %r9
+	and %r8, %r9, %r6
 # A = A ^ T
 	.loc 1 488
-	xor %r8, %r8, %r11
+	xor %r5, %r5, %r8
 # T = F0 & G
 	.loc 1 489
-	and %r9, %r10, %r9
+	and %r6, %r7, %r6
 # B = B ^ T
 	.loc 1 490
-	xor %r7, %r7, %r9
+	xor %r4, %r4, %r6
 # G = mem32[g + 64]
 	.loc 1 491
-	lwz %r9, 64(%r5)
+	lwz %r6, 64(%r24)
 # T = F0 & G
 	.loc 1 492
-	and %r9, %r10, %r9
+	and %r6, %r7, %r6
 # A = A ^ T
 	.loc 1 493
-	xor %r8, %r8, %r9
+	xor %r5, %r5, %r6
 # A = A ^ H14
 	.loc 1 494
-	xor %r8, %r8, %r6
+	xor %r5, %r5, %r3
 # A = A ^ H15
 	.loc 1 495
-	xor %r8, %r8, %r16
+	xor %r5, %r5, %r16
 # mem32[h + 64] = A
 	.loc 1 496
-	stw %r8, 64(%r3)
+	stw %r5, 64(%r26)
 # B = B ^ H13
 	.loc 1 497
-	xor %r7, %r7, %r14
+	xor %r4, %r4, %r15
 # B = B ^ H14
 	.loc 1 498
-	xor %r7, %r7, %r6
+	xor %r4, %r4, %r3
 # mem32[h + 32] = B
 	.loc 1 499
-	stw %r7, 32(%r3)
+	stw %r4, 32(%r26)
 # G = mem32[g + 0]
 	.loc 1 500
-	lwz %r6, 0(%r5)
+	lwz %r3, 0(%r24)
 # A = F0 & G
 	.loc 1 501
-	and %r6, %r10, %r6
+	and %r3, %r7, %r3
 # A = A ^ H13
 	.loc 1 502
-	xor %r6, %r6, %r14
+	xor %r3, %r3, %r15
 # mem32[h + 0] = A
 	.loc 1 503
-	stw %r6, 0(%r3)
+	stw %r3, 0(%r26)
 # h = h + 4
 	.loc 1 504
-	addi %r3, %r3, 4
+	addi %r26, %r26, 4
 # f = f + 4
 	.loc 1 505
-	addi %r4, %r4, 4
+	addi %r25, %r25, 4
 # g = g + 4
 	.loc 1 506
-	addi %r5, %r5, 4
+	addi %r24, %r24, 4
 # i = i - 1
 	.loc 1 507
-	lwz %r6, 16(%r1)
-	addi %r6, %r6, -1
-	stw %r6, 16(%r1)
+	lwz %r3, 24(%r1)
+	addi %r3, %r3, -1
+	stw %r3, 24(%r1)
 # =? i - 0
 	.loc 1 508
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r3, 0
 # goto pass if !=
 	.loc 1 509
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc32_mul.pass
 # leave
 	.loc 1 510
-	lwz %r14, 48(%r1)
-	lwz %r15, 52(%r1)
-	lwz %r16, 56(%r1)
-	lwz %r17, 60(%r1)
-	lwz %r18, 64(%r1)
-	lwz %r19, 68(%r1)
-	lwz %r20, 72(%r1)
-	lwz %r21, 76(%r1)
-	lwz %r22, 80(%r1)
-	lwz %r23, 84(%r1)
-	lwz %r24, 88(%r1)
-	lwz %r25, 92(%r1)
-	lwz %r26, 96(%r1)
-	lwz %r27, 100(%r1)
-	lwz %r28, 104(%r1)
-	lwz %r29, 108(%r1)
-	lwz %r30, 112(%r1)
-	lwz %r31, 116(%r1)
-	addi %r1, %r1, 128
+	lwz %r14, 32(%r1)
+	lwz %r15, 36(%r1)
+	lwz %r16, 40(%r1)
+	lwz %r17, 44(%r1)
+	lwz %r18, 48(%r1)
+	lwz %r19, 52(%r1)
+	lwz %r20, 56(%r1)
+	lwz %r21, 60(%r1)
+	lwz %r22, 64(%r1)
+	lwz %r23, 68(%r1)
+	lwz %r24, 72(%r1)
+	lwz %r25, 76(%r1)
+	lwz %r26, 80(%r1)
+	lwz %r27, 84(%r1)
+	lwz %r28, 88(%r1)
+	lwz %r29, 92(%r1)
+	lwz %r30, 96(%r1)
+	lwz %r31, 100(%r1)
+	addi %r1, %r1, 112
 	blr
 	.size qhasm_kernel_mceliece_gf13_vec256_mul_ppc32_mul, .-qhasm_kernel_mceliece_gf13_vec256_mul_ppc32_mul
 

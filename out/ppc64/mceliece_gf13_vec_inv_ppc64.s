@@ -11,4353 +11,3983 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64_inv:
 	.text
 	.p2align 5
 .L.qhasm_kernel_mceliece_gf13_vec_inv_ppc64_inv:
-	stdu %r1, -6480(%r1)
-	std %r14, 6336(%r1)
-	std %r15, 6344(%r1)
-	std %r16, 6352(%r1)
-	std %r17, 6360(%r1)
-	std %r18, 6368(%r1)
-	std %r19, 6376(%r1)
-	std %r20, 6384(%r1)
-	std %r21, 6392(%r1)
-	std %r22, 6400(%r1)
-	std %r23, 6408(%r1)
-	std %r24, 6416(%r1)
-	std %r25, 6424(%r1)
-	std %r26, 6432(%r1)
-	std %r27, 6440(%r1)
-	std %r28, 6448(%r1)
-	std %r29, 6456(%r1)
-	std %r30, 6464(%r1)
-	std %r31, 6472(%r1)
+	stdu %r1, -544(%r1)
+	std %r14, 400(%r1)
+	std %r15, 408(%r1)
+	std %r16, 416(%r1)
+	std %r17, 424(%r1)
+	std %r18, 432(%r1)
+	std %r19, 440(%r1)
+	std %r20, 448(%r1)
+	std %r21, 456(%r1)
+	std %r22, 464(%r1)
+	std %r23, 472(%r1)
+	std %r24, 480(%r1)
+	std %r25, 488(%r1)
+	std %r26, 496(%r1)
+	std %r27, 504(%r1)
+	std %r28, 512(%r1)
+	std %r29, 520(%r1)
+	std %r30, 528(%r1)
+	std %r31, 536(%r1)
+# input h f
+	.loc 1 14
+	std %r3, 112(%r1)
 # v0 = mem64[f + 0]
 	.loc 1 16
-	ld %r28, 0(%r4)
+	ld %r27, 0(%r4)
 # v1 = mem64[f + 88]
 	.loc 1 17
-	ld %r24, 88(%r4)
+	ld %r23, 88(%r4)
 # v2 = v0 ^ v1
 	.loc 1 18
-	xor %r25, %r28, %r24
+	xor %r26, %r27, %r23
 # v3 = mem64[f + 56]
 	.loc 1 19
-	ld %r27, 56(%r4)
+	ld %r24, 56(%r4)
 # v4 = v3 ^ v1
 	.loc 1 20
-	xor %r5, %r27, %r24
+	xor %r3, %r24, %r23
 # v5 = mem64[f + 96]
 	.loc 1 21
-	ld %r26, 96(%r4)
+	ld %r25, 96(%r4)
 # v4 = v4 ^ v5
 	.loc 1 22
-	xor %r31, %r5, %r26
+	xor %r28, %r3, %r25
 # v6 = mem64[f + 8]
 	.loc 1 23
-	ld %r30, 8(%r4)
+	ld %r29, 8(%r4)
 # v7 = v6 ^ v3
 	.loc 1 24
-	xor %r23, %r30, %r27
+	xor %r22, %r29, %r24
 # v8 = mem64[f + 64]
 	.loc 1 25
-	ld %r29, 64(%r4)
+	ld %r30, 64(%r4)
 # v9 = v8 ^ v1
 	.loc 1 26
-	xor %r5, %r29, %r24
+	xor %r3, %r30, %r23
 # v9 = v9 ^ v5
 	.loc 1 27
-	xor %r22, %r5, %r26
+	xor %r31, %r3, %r25
 # v10 = mem64[f + 16]
 	.loc 1 28
-	ld %r12, 16(%r4)
+	ld %r21, 16(%r4)
 # v11 = v10 ^ v3
 	.loc 1 29
-	xor %r5, %r12, %r27
+	xor %r3, %r21, %r24
 # v11 = v11 ^ v8
 	.loc 1 30
-	xor %r5, %r5, %r29
+	xor %r3, %r3, %r30
 # v11 = v11 ^ v1
 	.loc 1 31
-	xor %r5, %r5, %r24
+	xor %r3, %r3, %r23
 # v11 = v11 ^ v5
 	.loc 1 32
-	xor %r10, %r5, %r26
+	xor %r20, %r3, %r25
 # v12 = mem64[f + 72]
 	.loc 1 33
-	ld %r9, 72(%r4)
+	ld %r10, 72(%r4)
 # v13 = v3 ^ v12
 	.loc 1 34
-	xor %r21, %r27, %r9
+	xor %r11, %r24, %r10
 # v14 = mem64[f + 24]
 	.loc 1 35
-	ld %r11, 24(%r4)
+	ld %r12, 24(%r4)
 # v15 = v14 ^ v8
 	.loc 1 36
-	xor %r5, %r11, %r29
+	xor %r3, %r12, %r30
 # v15 = v15 ^ v12
 	.loc 1 37
-	xor %r5, %r5, %r9
+	xor %r3, %r3, %r10
 # v15 = v15 ^ v5
 	.loc 1 38
-	xor %r8, %r5, %r26
+	xor %r8, %r3, %r25
 # v16 = mem64[f + 80]
 	.loc 1 39
 	ld %r7, 80(%r4)
 # v17 = v8 ^ v16
 	.loc 1 40
-	xor %r20, %r29, %r7
+	xor %r9, %r30, %r7
 # v18 = mem64[f + 32]
 	.loc 1 41
-	ld %r5, 32(%r4)
-	std %r5, 112(%r1)
+	ld %r19, 32(%r4)
 # v19 = v18 ^ v12
 	.loc 1 42
-	xor %r5, %r5, %r9
+	xor %r3, %r19, %r10
 # v19 = v19 ^ v16
 	.loc 1 43
-	xor %r19, %r5, %r7
+	xor %r18, %r3, %r7
 # v20 = v12 ^ v1
 	.loc 1 44
-	xor %r6, %r9, %r24
+	xor %r6, %r10, %r23
 # v21 = mem64[f + 40]
 	.loc 1 45
-	ld %r5, 40(%r4)
-	std %r5, 120(%r1)
+	ld %r3, 40(%r4)
+	std %r3, 120(%r1)
 # v22 = v21 ^ v16
 	.loc 1 46
-	xor %r5, %r5, %r7
+	xor %r3, %r3, %r7
 # v22 = v22 ^ v1
 	.loc 1 47
-	xor %r18, %r5, %r24
+	xor %r5, %r3, %r23
 # v23 = v16 ^ v5
 	.loc 1 48
-	xor %r5, %r7, %r26
-	std %r5, 4760(%r1)
+	xor %r17, %r7, %r25
 # v24 = mem64[f + 48]
 	.loc 1 49
-	ld %r17, 48(%r4)
+	ld %r16, 48(%r4)
 # v25 = v24 ^ v1
 	.loc 1 50
-	xor %r4, %r17, %r24
+	xor %r3, %r16, %r23
 # v25 = v25 ^ v5
 	.loc 1 51
-	xor %r4, %r4, %r26
-	std %r4, 5416(%r1)
+	xor %r15, %r3, %r25
 # v26 = v2 & v0
 	.loc 1 52
-	and %r4, %r25, %r28
-	std %r4, 128(%r1)
+	and %r3, %r26, %r27
+	std %r3, 128(%r1)
 # v27 = v2 & v6
 	.loc 1 53
-	and %r4, %r25, %r30
+	and %r3, %r26, %r29
 # v28 = v4 & v0
 	.loc 1 54
-	and %r5, %r31, %r28
+	and %r4, %r28, %r27
 # v28 = v27 ^ v28
 	.loc 1 55
-	xor %r4, %r4, %r5
-	std %r4, 320(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 168(%r1)
 # v27 = v2 & v10
 	.loc 1 56
-	and %r16, %r25, %r12
+	and %r4, %r26, %r21
 # v29 = v4 & v6
 	.loc 1 57
-	and %r4, %r31, %r30
+	and %r3, %r28, %r29
 # v30 = v7 & v0
 	.loc 1 58
-	and %r5, %r23, %r28
+	and %r14, %r22, %r27
 # v29 = v27 ^ v29
 	.loc 1 59
-	xor %r4, %r16, %r4
+	xor %r3, %r4, %r3
 # v30 = v29 ^ v30
 	.loc 1 60
-	xor %r4, %r4, %r5
-	std %r4, 328(%r1)
+	xor %r3, %r3, %r14
+	std %r3, 176(%r1)
 # v29 = v2 & v14
 	.loc 1 61
-	and %r15, %r25, %r11
-	std %r15, 3928(%r1)
+	and %r14, %r26, %r12
 # v27 = v4 & v10
 	.loc 1 62
-	and %r4, %r31, %r12
+	and %r3, %r28, %r21
 # v31 = v7 & v6
 	.loc 1 63
-	and %r5, %r23, %r30
-	std %r5, 136(%r1)
+	and %r4, %r22, %r29
+	std %r4, 136(%r1)
 # v32 = v9 & v0
 	.loc 1 64
-	and %r16, %r22, %r28
-	std %r16, 2224(%r1)
+	and %r4, %r31, %r27
 # v27 = v29 ^ v27
 	.loc 1 65
-	xor %r4, %r15, %r4
+	xor %r3, %r14, %r3
 # v31 = v27 ^ v31
 	.loc 1 66
-	xor %r4, %r4, %r5
+	ld %r14, 136(%r1)
+	xor %r3, %r3, %r14
 # v32 = v31 ^ v32
 	.loc 1 67
-	xor %r4, %r4, %r16
-	std %r4, 336(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 184(%r1)
 # v31 = v2 & v18
 	.loc 1 68
-	ld %r4, 112(%r1)
-	std %r4, 4096(%r1)
-	and %r14, %r25, %r4
-	std %r14, 4944(%r1)
-	std %r14, 2240(%r1)
+	and %r3, %r26, %r19
+	std %r3, 152(%r1)
 # v27 = v4 & v14
 	.loc 1 69
-	and %r4, %r31, %r11
-	std %r4, 2248(%r1)
+	and %r14, %r28, %r12
 # v29 = v7 & v10
 	.loc 1 70
-	and %r15, %r23, %r12
-	std %r15, 2256(%r1)
+	and %r4, %r22, %r21
 # v33 = v9 & v6
 	.loc 1 71
-	and %r16, %r22, %r30
-	std %r16, 4104(%r1)
-	std %r16, 144(%r1)
+	and %r3, %r31, %r29
+	std %r3, 136(%r1)
 # v34 = v11 & v0
 	.loc 1 72
-	and %r5, %r10, %r28
-	std %r5, 4112(%r1)
-	std %r5, 152(%r1)
+	and %r3, %r20, %r27
+	std %r3, 144(%r1)
 # v27 = v31 ^ v27
 	.loc 1 73
-	xor %r4, %r14, %r4
-	std %r4, 2264(%r1)
+	ld %r3, 152(%r1)
+	xor %r3, %r3, %r14
 # v29 = v27 ^ v29
 	.loc 1 74
-	xor %r4, %r4, %r15
-	std %r4, 2272(%r1)
+	xor %r3, %r3, %r4
 # v33 = v29 ^ v33
 	.loc 1 75
-	xor %r4, %r4, %r16
+	ld %r4, 136(%r1)
+	xor %r3, %r3, %r4
 # v34 = v33 ^ v34
 	.loc 1 76
-	xor %r4, %r4, %r5
-	std %r4, 344(%r1)
+	ld %r4, 144(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 192(%r1)
 # v33 = v2 & v21
 	.loc 1 77
-	ld %r4, 120(%r1)
-	std %r4, 3552(%r1)
-	and %r4, %r25, %r4
-	std %r4, 5784(%r1)
-	std %r4, 4120(%r1)
-	std %r4, 352(%r1)
+	ld %r3, 120(%r1)
+	and %r3, %r26, %r3
+	std %r3, 152(%r1)
 # v29 = v4 & v18
 	.loc 1 78
-	ld %r4, 4096(%r1)
-	and %r4, %r31, %r4
-	std %r4, 6080(%r1)
-	std %r4, 4952(%r1)
-	std %r4, 2280(%r1)
+	and %r3, %r28, %r19
+	std %r3, 160(%r1)
 # v27 = v7 & v14
 	.loc 1 79
-	and %r4, %r23, %r11
-	std %r4, 6136(%r1)
-	std %r4, 4960(%r1)
-	std %r4, 2288(%r1)
+	and %r3, %r22, %r12
+	std %r3, 200(%r1)
 # v31 = v9 & v10
 	.loc 1 80
-	and %r15, %r22, %r12
-	std %r15, 5456(%r1)
-	std %r15, 2296(%r1)
+	and %r4, %r31, %r21
 # v35 = v11 & v6
 	.loc 1 81
-	and %r16, %r10, %r30
-	std %r16, 5904(%r1)
-	std %r16, 4128(%r1)
-	std %r16, 160(%r1)
+	and %r3, %r20, %r29
+	std %r3, 136(%r1)
 # v36 = v13 & v0
 	.loc 1 82
-	and %r5, %r21, %r28
-	std %r5, 6008(%r1)
-	std %r5, 4136(%r1)
-	std %r5, 168(%r1)
+	and %r3, %r11, %r27
+	std %r3, 144(%r1)
 # v29 = v33 ^ v29
 	.loc 1 83
-	ld %r4, 5784(%r1)
-	ld %r14, 6080(%r1)
-	xor %r4, %r4, %r14
+	ld %r3, 152(%r1)
+	ld %r14, 160(%r1)
+	xor %r3, %r3, %r14
 # v27 = v29 ^ v27
 	.loc 1 84
-	ld %r14, 6136(%r1)
-	xor %r4, %r4, %r14
+	ld %r14, 200(%r1)
+	xor %r3, %r3, %r14
 # v31 = v27 ^ v31
 	.loc 1 85
-	xor %r4, %r4, %r15
+	xor %r3, %r3, %r4
 # v35 = v31 ^ v35
 	.loc 1 86
-	xor %r4, %r4, %r16
+	ld %r4, 136(%r1)
+	xor %r3, %r3, %r4
 # v36 = v35 ^ v36
 	.loc 1 87
-	xor %r4, %r4, %r5
-	std %r4, 360(%r1)
+	ld %r4, 144(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 200(%r1)
 # v35 = v2 & v24
 	.loc 1 88
-	and %r4, %r25, %r17
-	std %r4, 4968(%r1)
-	std %r4, 3560(%r1)
-	std %r4, 368(%r1)
+	and %r3, %r26, %r16
+	std %r3, 152(%r1)
 # v31 = v4 & v21
 	.loc 1 89
-	ld %r4, 3552(%r1)
-	and %r4, %r31, %r4
-	std %r4, 4688(%r1)
-	std %r4, 2304(%r1)
+	ld %r3, 120(%r1)
+	and %r3, %r28, %r3
+	std %r3, 208(%r1)
 # v27 = v7 & v18
 	.loc 1 90
-	ld %r4, 112(%r1)
-	and %r15, %r23, %r4
-	std %r15, 4144(%r1)
-	std %r15, 376(%r1)
+	and %r3, %r22, %r19
+	std %r3, 160(%r1)
 # v29 = v9 & v14
 	.loc 1 91
-	and %r4, %r22, %r11
-	std %r4, 4976(%r1)
-	std %r4, 2312(%r1)
+	and %r3, %r31, %r12
+	std %r3, 216(%r1)
 # v33 = v11 & v10
 	.loc 1 92
-	and %r4, %r10, %r12
-	std %r4, 4984(%r1)
-	std %r4, 2320(%r1)
+	and %r4, %r20, %r21
 # v37 = v13 & v6
 	.loc 1 93
-	and %r16, %r21, %r30
-	std %r16, 4152(%r1)
-	std %r16, 176(%r1)
+	and %r3, %r11, %r29
+	std %r3, 136(%r1)
 # v38 = v15 & v0
 	.loc 1 94
-	and %r5, %r8, %r28
-	std %r5, 4160(%r1)
-	std %r5, 184(%r1)
+	and %r3, %r8, %r27
+	std %r3, 144(%r1)
 # v31 = v35 ^ v31
 	.loc 1 95
-	ld %r4, 4688(%r1)
-	ld %r14, 4968(%r1)
-	xor %r4, %r14, %r4
-	std %r4, 2328(%r1)
+	ld %r3, 152(%r1)
+	ld %r14, 208(%r1)
+	xor %r3, %r3, %r14
 # v27 = v31 ^ v27
 	.loc 1 96
-	xor %r4, %r4, %r15
+	ld %r14, 160(%r1)
+	xor %r3, %r3, %r14
 # v29 = v27 ^ v29
 	.loc 1 97
-	ld %r15, 4976(%r1)
-	xor %r4, %r4, %r15
+	ld %r14, 216(%r1)
+	xor %r3, %r3, %r14
 # v33 = v29 ^ v33
 	.loc 1 98
-	ld %r15, 4984(%r1)
-	xor %r4, %r4, %r15
+	xor %r3, %r3, %r4
 # v37 = v33 ^ v37
 	.loc 1 99
-	xor %r4, %r4, %r16
+	ld %r4, 136(%r1)
+	xor %r3, %r3, %r4
 # v38 = v37 ^ v38
 	.loc 1 100
-	xor %r4, %r4, %r5
-	std %r4, 384(%r1)
+	ld %r4, 144(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 208(%r1)
 # v37 = v4 & v24
 	.loc 1 101
-	and %r4, %r31, %r17
-	std %r4, 5464(%r1)
-	std %r4, 3568(%r1)
-	std %r4, 392(%r1)
+	and %r3, %r28, %r16
+	std %r3, 136(%r1)
 # v33 = v7 & v21
 	.loc 1 102
-	ld %r4, 120(%r1)
-	std %r4, 3576(%r1)
-	and %r4, %r23, %r4
-	std %r4, 5792(%r1)
-	std %r4, 4696(%r1)
-	std %r4, 2336(%r1)
+	ld %r3, 120(%r1)
+	and %r3, %r22, %r3
+	std %r3, 160(%r1)
 # v29 = v9 & v18
 	.loc 1 103
-	ld %r4, 112(%r1)
-	std %r4, 4176(%r1)
-	and %r4, %r22, %r4
-	std %r4, 5912(%r1)
-	std %r4, 4168(%r1)
-	std %r4, 400(%r1)
+	and %r3, %r31, %r19
+	std %r3, 144(%r1)
 # v27 = v11 & v14
 	.loc 1 104
-	and %r15, %r10, %r11
-	std %r15, 4184(%r1)
-	std %r15, 408(%r1)
+	and %r3, %r20, %r12
+	std %r3, 152(%r1)
 # v31 = v13 & v10
 	.loc 1 105
-	and %r16, %r21, %r12
-	std %r16, 4992(%r1)
-	std %r16, 2344(%r1)
+	and %r3, %r11, %r21
+	std %r3, 216(%r1)
 # v35 = v15 & v6
 	.loc 1 106
-	and %r5, %r8, %r30
-	std %r5, 5000(%r1)
-	std %r5, 2352(%r1)
+	and %r4, %r8, %r29
 # v33 = v37 ^ v33
 	.loc 1 107
-	ld %r4, 5464(%r1)
-	ld %r14, 5792(%r1)
-	xor %r4, %r4, %r14
-	std %r4, 2360(%r1)
+	ld %r3, 136(%r1)
+	ld %r14, 160(%r1)
+	xor %r3, %r3, %r14
 # v29 = v33 ^ v29
 	.loc 1 108
-	ld %r14, 5912(%r1)
-	xor %r4, %r4, %r14
+	ld %r14, 144(%r1)
+	xor %r3, %r3, %r14
 # v27 = v29 ^ v27
 	.loc 1 109
-	xor %r4, %r4, %r15
+	ld %r14, 152(%r1)
+	xor %r3, %r3, %r14
 # v31 = v27 ^ v31
 	.loc 1 110
-	xor %r4, %r4, %r16
+	ld %r14, 216(%r1)
+	xor %r3, %r3, %r14
 # v35 = v31 ^ v35
 	.loc 1 111
-	xor %r4, %r4, %r5
-	std %r4, 416(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 216(%r1)
 # v31 = v7 & v24
 	.loc 1 112
-	and %r14, %r23, %r17
-	std %r14, 4192(%r1)
-	std %r14, 424(%r1)
+	and %r3, %r22, %r16
+	std %r3, 136(%r1)
 # v27 = v9 & v21
 	.loc 1 113
-	ld %r4, 3576(%r1)
-	and %r4, %r22, %r4
-	std %r4, 2368(%r1)
+	ld %r3, 120(%r1)
+	and %r3, %r31, %r3
+	std %r3, 152(%r1)
 # v29 = v11 & v18
 	.loc 1 114
-	ld %r5, 4176(%r1)
-	and %r5, %r10, %r5
-	std %r5, 4792(%r1)
-	std %r5, 432(%r1)
+	and %r3, %r20, %r19
+	std %r3, 144(%r1)
 # v33 = v13 & v14
 	.loc 1 115
-	and %r15, %r21, %r11
-	std %r15, 2376(%r1)
+	and %r3, %r11, %r12
+	std %r3, 160(%r1)
 # v37 = v15 & v10
 	.loc 1 116
-	and %r16, %r8, %r12
-	std %r16, 3936(%r1)
+	and %r4, %r8, %r21
 # v27 = v31 ^ v27
 	.loc 1 117
-	xor %r4, %r14, %r4
+	ld %r3, 136(%r1)
+	ld %r14, 152(%r1)
+	xor %r3, %r3, %r14
 # v29 = v27 ^ v29
 	.loc 1 118
-	xor %r4, %r4, %r5
+	ld %r14, 144(%r1)
+	xor %r3, %r3, %r14
 # v33 = v29 ^ v33
 	.loc 1 119
-	xor %r4, %r4, %r15
+	ld %r14, 160(%r1)
+	xor %r3, %r3, %r14
 # v37 = v33 ^ v37
 	.loc 1 120
-	xor %r4, %r4, %r16
-	std %r4, 440(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 224(%r1)
 # v33 = v9 & v24
 	.loc 1 121
-	and %r14, %r22, %r17
-	std %r14, 4200(%r1)
-	std %r14, 448(%r1)
+	and %r3, %r31, %r16
+	std %r3, 136(%r1)
 # v29 = v11 & v21
 	.loc 1 122
 	ld %r4, 120(%r1)
-	std %r4, 5448(%r1)
-	and %r4, %r10, %r4
-	std %r4, 4704(%r1)
-	std %r4, 2384(%r1)
+	and %r3, %r20, %r4
+	std %r3, 144(%r1)
 # v27 = v13 & v18
 	.loc 1 123
-	ld %r15, 112(%r1)
-	std %r15, 4208(%r1)
-	and %r16, %r21, %r15
-	std %r16, 5008(%r1)
-	std %r16, 2392(%r1)
+	and %r3, %r11, %r19
+	std %r3, 152(%r1)
 # v31 = v15 & v14
 	.loc 1 124
-	and %r5, %r8, %r11
-	std %r5, 5016(%r1)
-	std %r5, 2400(%r1)
+	and %r3, %r8, %r12
+	std %r3, 160(%r1)
 # v29 = v33 ^ v29
 	.loc 1 125
-	xor %r4, %r14, %r4
-	std %r4, 3944(%r1)
+	ld %r3, 136(%r1)
+	ld %r14, 144(%r1)
+	xor %r3, %r3, %r14
 # v27 = v29 ^ v27
 	.loc 1 126
-	xor %r4, %r4, %r16
+	ld %r14, 152(%r1)
+	xor %r3, %r3, %r14
 # v31 = v27 ^ v31
 	.loc 1 127
-	xor %r4, %r4, %r5
-	std %r4, 456(%r1)
+	ld %r14, 160(%r1)
+	xor %r3, %r3, %r14
+	std %r3, 232(%r1)
 # v27 = v11 & v24
 	.loc 1 128
-	and %r5, %r10, %r17
-	std %r5, 2408(%r1)
+	and %r3, %r20, %r16
+	std %r3, 136(%r1)
 # v29 = v13 & v21
 	.loc 1 129
-	ld %r16, 5448(%r1)
-	and %r14, %r21, %r16
-	std %r14, 3952(%r1)
+	and %r3, %r11, %r4
+	std %r3, 144(%r1)
 # v33 = v15 & v18
 	.loc 1 130
-	and %r4, %r8, %r15
+	and %r3, %r8, %r19
+	std %r3, 152(%r1)
 # v29 = v27 ^ v29
 	.loc 1 131
-	xor %r5, %r5, %r14
+	ld %r3, 136(%r1)
+	ld %r14, 144(%r1)
+	xor %r3, %r3, %r14
 # v33 = v29 ^ v33
 	.loc 1 132
-	xor %r4, %r5, %r4
-	std %r4, 464(%r1)
+	ld %r14, 152(%r1)
+	xor %r3, %r3, %r14
+	std %r3, 240(%r1)
 # v29 = v13 & v24
 	.loc 1 133
-	and %r4, %r21, %r17
+	and %r3, %r11, %r16
 # v27 = v15 & v21
 	.loc 1 134
-	and %r5, %r8, %r16
+	and %r4, %r8, %r4
 # v27 = v29 ^ v27
 	.loc 1 135
-	xor %r4, %r4, %r5
-	std %r4, 472(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 248(%r1)
 # v29 = v15 & v24
 	.loc 1 136
-	and %r4, %r8, %r17
-	std %r4, 480(%r1)
+	and %r3, %r8, %r16
+	std %r3, 256(%r1)
 # v39 = v17 & v3
 	.loc 1 137
-	and %r4, %r20, %r27
-	std %r4, 192(%r1)
+	and %r3, %r9, %r24
+	std %r3, 136(%r1)
 # v40 = v17 & v8
 	.loc 1 138
-	and %r4, %r20, %r29
+	and %r3, %r9, %r30
 # v41 = v19 & v3
 	.loc 1 139
-	and %r5, %r19, %r27
+	and %r4, %r18, %r24
 # v41 = v40 ^ v41
 	.loc 1 140
-	xor %r4, %r4, %r5
-	std %r4, 488(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 264(%r1)
 # v40 = v17 & v12
 	.loc 1 141
-	and %r16, %r20, %r9
+	and %r4, %r9, %r10
 # v42 = v19 & v8
 	.loc 1 142
-	and %r4, %r19, %r29
+	and %r3, %r18, %r30
 # v43 = v20 & v3
 	.loc 1 143
-	and %r5, %r6, %r27
+	and %r14, %r6, %r24
 # v42 = v40 ^ v42
 	.loc 1 144
-	xor %r4, %r16, %r4
+	xor %r3, %r4, %r3
 # v43 = v42 ^ v43
 	.loc 1 145
-	xor %r4, %r4, %r5
-	std %r4, 496(%r1)
+	xor %r3, %r3, %r14
+	std %r3, 272(%r1)
 # v42 = v17 & v16
 	.loc 1 146
-	and %r15, %r20, %r7
-	std %r15, 3960(%r1)
+	and %r14, %r9, %r7
 # v40 = v19 & v12
 	.loc 1 147
-	and %r4, %r19, %r9
+	and %r3, %r18, %r10
 # v44 = v20 & v8
 	.loc 1 148
-	and %r5, %r6, %r29
-	std %r5, 200(%r1)
+	and %r4, %r6, %r30
+	std %r4, 144(%r1)
 # v45 = v22 & v3
 	.loc 1 149
-	and %r16, %r18, %r27
-	std %r16, 2232(%r1)
+	and %r4, %r5, %r24
 # v40 = v42 ^ v40
 	.loc 1 150
-	xor %r4, %r15, %r4
+	xor %r3, %r14, %r3
 # v44 = v40 ^ v44
 	.loc 1 151
-	xor %r4, %r4, %r5
+	ld %r14, 144(%r1)
+	xor %r3, %r3, %r14
 # v45 = v44 ^ v45
 	.loc 1 152
-	xor %r4, %r4, %r16
-	std %r4, 504(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 280(%r1)
 # v44 = v17 & v1
 	.loc 1 153
-	and %r4, %r20, %r24
-	std %r4, 2416(%r1)
+	and %r3, %r9, %r23
+	std %r3, 160(%r1)
 # v40 = v19 & v16
 	.loc 1 154
-	and %r14, %r19, %r7
-	std %r14, 3968(%r1)
+	and %r14, %r18, %r7
 # v42 = v20 & v12
 	.loc 1 155
-	and %r15, %r6, %r9
-	std %r15, 2424(%r1)
+	and %r4, %r6, %r10
 # v46 = v22 & v8
 	.loc 1 156
-	and %r16, %r18, %r29
-	std %r16, 4216(%r1)
-	std %r16, 208(%r1)
+	and %r3, %r5, %r30
+	std %r3, 144(%r1)
 # v47 = v23 & v3
 	.loc 1 157
-	ld %r5, 4760(%r1)
-	and %r5, %r5, %r27
-	std %r5, 4800(%r1)
-	std %r5, 216(%r1)
+	and %r3, %r17, %r24
+	std %r3, 152(%r1)
 # v40 = v44 ^ v40
 	.loc 1 158
-	xor %r4, %r4, %r14
+	ld %r3, 160(%r1)
+	xor %r3, %r3, %r14
 # v42 = v40 ^ v42
 	.loc 1 159
-	xor %r4, %r4, %r15
+	xor %r3, %r3, %r4
 # v46 = v42 ^ v46
 	.loc 1 160
-	xor %r4, %r4, %r16
+	ld %r4, 144(%r1)
+	xor %r3, %r3, %r4
 # v47 = v46 ^ v47
 	.loc 1 161
-	xor %r4, %r4, %r5
-	std %r4, 512(%r1)
+	ld %r4, 152(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 288(%r1)
 # v46 = v17 & v5
 	.loc 1 162
-	and %r4, %r20, %r26
-	std %r4, 5800(%r1)
-	std %r4, 4224(%r1)
-	std %r4, 520(%r1)
+	and %r3, %r9, %r25
+	std %r3, 160(%r1)
 # v42 = v19 & v1
 	.loc 1 163
-	and %r4, %r19, %r24
-	std %r4, 6088(%r1)
-	std %r4, 5024(%r1)
-	std %r4, 2432(%r1)
+	and %r3, %r18, %r23
+	std %r3, 296(%r1)
 # v40 = v20 & v16
 	.loc 1 164
-	and %r4, %r6, %r7
-	std %r4, 6144(%r1)
-	std %r4, 5032(%r1)
-	std %r4, 2440(%r1)
+	and %r3, %r6, %r7
+	std %r3, 304(%r1)
 # v44 = v22 & v12
 	.loc 1 165
-	and %r15, %r18, %r9
-	std %r15, 5472(%r1)
-	std %r15, 2448(%r1)
+	and %r4, %r5, %r10
 # v48 = v23 & v8
 	.loc 1 166
-	ld %r4, 4760(%r1)
-	and %r16, %r4, %r29
-	std %r16, 5920(%r1)
-	std %r16, 4232(%r1)
-	std %r16, 224(%r1)
+	and %r3, %r17, %r30
+	std %r3, 144(%r1)
 # v49 = v25 & v3
 	.loc 1 167
-	ld %r4, 5416(%r1)
-	and %r5, %r4, %r27
-	std %r5, 6016(%r1)
-	std %r5, 4240(%r1)
-	std %r5, 232(%r1)
+	and %r3, %r15, %r24
+	std %r3, 152(%r1)
 # v42 = v46 ^ v42
 	.loc 1 168
-	ld %r4, 5800(%r1)
-	ld %r14, 6088(%r1)
-	xor %r4, %r4, %r14
+	ld %r3, 160(%r1)
+	ld %r14, 296(%r1)
+	xor %r3, %r3, %r14
 # v40 = v42 ^ v40
 	.loc 1 169
-	ld %r14, 6144(%r1)
-	xor %r4, %r4, %r14
+	ld %r14, 304(%r1)
+	xor %r3, %r3, %r14
 # v44 = v40 ^ v44
 	.loc 1 170
-	xor %r4, %r4, %r15
+	xor %r3, %r3, %r4
 # v48 = v44 ^ v48
 	.loc 1 171
-	xor %r4, %r4, %r16
+	ld %r4, 144(%r1)
+	xor %r3, %r3, %r4
 # v49 = v48 ^ v49
 	.loc 1 172
-	xor %r4, %r4, %r5
-	std %r4, 528(%r1)
+	ld %r4, 152(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 296(%r1)
 # v48 = v19 & v5
 	.loc 1 173
-	and %r14, %r19, %r26
-	std %r14, 4248(%r1)
-	std %r14, 536(%r1)
+	and %r3, %r18, %r25
+	std %r3, 144(%r1)
 # v44 = v20 & v1
 	.loc 1 174
-	and %r4, %r6, %r24
-	std %r4, 2456(%r1)
+	and %r3, %r6, %r23
+	std %r3, 160(%r1)
 # v40 = v22 & v16
 	.loc 1 175
-	and %r15, %r18, %r7
-	std %r15, 4808(%r1)
-	std %r15, 544(%r1)
+	and %r3, %r5, %r7
+	std %r3, 152(%r1)
 # v42 = v23 & v12
 	.loc 1 176
-	ld %r5, 4760(%r1)
-	and %r16, %r5, %r9
-	std %r16, 2464(%r1)
+	and %r3, %r17, %r10
+	std %r3, 304(%r1)
 # v46 = v25 & v8
 	.loc 1 177
-	ld %r5, 5416(%r1)
-	and %r5, %r5, %r29
-	std %r5, 3976(%r1)
+	and %r4, %r15, %r30
 # v44 = v48 ^ v44
 	.loc 1 178
-	xor %r4, %r14, %r4
+	ld %r3, 144(%r1)
+	ld %r14, 160(%r1)
+	xor %r3, %r3, %r14
 # v40 = v44 ^ v40
 	.loc 1 179
-	xor %r4, %r4, %r15
+	ld %r14, 152(%r1)
+	xor %r3, %r3, %r14
 # v42 = v40 ^ v42
 	.loc 1 180
-	xor %r4, %r4, %r16
+	ld %r14, 304(%r1)
+	xor %r3, %r3, %r14
 # v46 = v42 ^ v46
 	.loc 1 181
-	xor %r4, %r4, %r5
-	std %r4, 552(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 304(%r1)
 # v42 = v20 & v5
 	.loc 1 182
-	and %r4, %r6, %r26
-	std %r4, 6288(%r1)
-	std %r4, 5896(%r1)
-	std %r4, 560(%r1)
+	and %r3, %r6, %r25
+	std %r3, 144(%r1)
 # v40 = v22 & v1
 	.loc 1 183
-	and %r4, %r18, %r24
-	std %r4, 6304(%r1)
-	std %r4, 6000(%r1)
-	std %r4, 2472(%r1)
+	and %r3, %r5, %r23
+	std %r3, 152(%r1)
 # v44 = v23 & v16
 	.loc 1 184
-	ld %r4, 4760(%r1)
-	std %r4, 6328(%r1)
-	std %r4, 6152(%r1)
-	and %r15, %r4, %r7
-	std %r15, 6320(%r1)
-	std %r15, 6072(%r1)
-	std %r15, 3984(%r1)
+	and %r3, %r17, %r7
+	std %r3, 160(%r1)
 # v48 = v25 & v12
 	.loc 1 185
-	ld %r16, 5416(%r1)
-	std %r16, 6200(%r1)
-	and %r5, %r16, %r9
-	std %r5, 6248(%r1)
-	std %r5, 5712(%r1)
+	and %r4, %r15, %r10
 # v40 = v42 ^ v40
 	.loc 1 186
-	ld %r4, 6288(%r1)
-	ld %r14, 6304(%r1)
-	xor %r4, %r4, %r14
+	ld %r3, 144(%r1)
+	ld %r14, 152(%r1)
+	xor %r3, %r3, %r14
 # v44 = v40 ^ v44
 	.loc 1 187
-	xor %r4, %r4, %r15
+	ld %r14, 160(%r1)
+	xor %r3, %r3, %r14
 # v48 = v44 ^ v48
 	.loc 1 188
-	xor %r4, %r4, %r5
-	std %r4, 568(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 312(%r1)
 # v44 = v22 & v5
 	.loc 1 189
-	and %r4, %r18, %r26
+	and %r3, %r5, %r25
 # v40 = v23 & v1
 	.loc 1 190
-	ld %r5, 6328(%r1)
-	and %r5, %r5, %r24
+	and %r4, %r17, %r23
 # v42 = v25 & v16
 	.loc 1 191
-	and %r16, %r16, %r7
+	and %r14, %r15, %r7
 # v40 = v44 ^ v40
 	.loc 1 192
-	xor %r5, %r4, %r5
+	xor %r4, %r3, %r4
 # v42 = v40 ^ v42
 	.loc 1 193
-	xor %r4, %r5, %r16
-	std %r4, 576(%r1)
+	xor %r3, %r4, %r14
+	std %r3, 320(%r1)
 # v40 = v23 & v5
 	.loc 1 194
-	ld %r16, 4760(%r1)
-	and %r4, %r16, %r26
+	and %r3, %r17, %r25
 # v44 = v25 & v1
 	.loc 1 195
-	ld %r15, 5416(%r1)
-	and %r5, %r15, %r24
+	and %r4, %r15, %r23
 # v44 = v40 ^ v44
 	.loc 1 196
-	xor %r4, %r4, %r5
-	std %r4, 2480(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 328(%r1)
 # v40 = v25 & v5
 	.loc 1 197
-	and %r4, %r15, %r26
-	std %r4, 3992(%r1)
+	and %r14, %r15, %r25
 # v17 = v2 ^ v17
 	.loc 1 198
-	xor %r20, %r25, %r20
+	xor %r9, %r26, %r9
 # v19 = v4 ^ v19
 	.loc 1 199
-	xor %r19, %r31, %r19
+	xor %r18, %r28, %r18
 # v20 = v7 ^ v20
 	.loc 1 200
-	xor %r31, %r23, %r6
+	xor %r28, %r22, %r6
 # v22 = v9 ^ v22
 	.loc 1 201
-	xor %r18, %r22, %r18
+	xor %r31, %r31, %r5
 # v23 = v11 ^ v23
 	.loc 1 202
-	xor %r22, %r10, %r16
+	xor %r17, %r20, %r17
 # v25 = v13 ^ v25
 	.loc 1 203
-	xor %r5, %r21, %r15
+	xor %r15, %r11, %r15
 # v13 = v0 ^ v3
 	.loc 1 204
-	xor %r16, %r28, %r27
+	xor %r20, %r27, %r24
 # v11 = v6 ^ v8
 	.loc 1 205
-	xor %r21, %r30, %r29
+	xor %r22, %r29, %r30
 # v9 = v10 ^ v12
 	.loc 1 206
-	xor %r23, %r12, %r9
+	xor %r26, %r21, %r10
 # v7 = v14 ^ v16
 	.loc 1 207
-	xor %r25, %r11, %r7
+	xor %r11, %r12, %r7
 # v4 = v18 ^ v1
 	.loc 1 208
-	ld %r4, 112(%r1)
-	xor %r10, %r4, %r24
+	xor %r6, %r19, %r23
 # v2 = v21 ^ v5
 	.loc 1 209
-	ld %r4, 120(%r1)
-	xor %r6, %r4, %r26
+	ld %r3, 120(%r1)
+	xor %r5, %r3, %r25
 # v50 = v17 & v13
 	.loc 1 210
-	and %r4, %r20, %r16
-	std %r4, 240(%r1)
+	and %r3, %r9, %r20
+	std %r3, 144(%r1)
 # v51 = v17 & v11
 	.loc 1 211
-	and %r15, %r20, %r21
-	std %r15, 248(%r1)
+	and %r3, %r9, %r22
 # v52 = v19 & v13
 	.loc 1 212
-	and %r4, %r19, %r16
+	and %r4, %r18, %r20
 # v52 = v51 ^ v52
 	.loc 1 213
-	xor %r4, %r15, %r4
-	std %r4, 584(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 336(%r1)
 # v51 = v17 & v9
 	.loc 1 214
-	and %r14, %r20, %r23
-	std %r14, 2488(%r1)
+	and %r4, %r9, %r26
 # v53 = v19 & v11
 	.loc 1 215
-	and %r4, %r19, %r21
-	std %r4, 256(%r1)
+	and %r3, %r18, %r22
+	std %r3, 152(%r1)
 # v54 = v20 & v13
 	.loc 1 216
-	and %r15, %r31, %r16
-	std %r15, 264(%r1)
+	and %r3, %r28, %r20
+	std %r3, 160(%r1)
 # v53 = v51 ^ v53
 	.loc 1 217
-	xor %r4, %r14, %r4
+	ld %r3, 152(%r1)
+	xor %r3, %r4, %r3
 # v54 = v53 ^ v54
 	.loc 1 218
-	xor %r4, %r4, %r15
-	std %r4, 592(%r1)
+	ld %r4, 160(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 344(%r1)
 # v53 = v17 & v7
 	.loc 1 219
-	and %r4, %r20, %r25
-	std %r4, 6192(%r1)
-	std %r4, 5720(%r1)
-	std %r4, 3584(%r1)
-	std %r4, 600(%r1)
+	and %r3, %r9, %r11
+	std %r3, 352(%r1)
 # v51 = v19 & v9
 	.loc 1 220
-	and %r4, %r19, %r23
-	std %r4, 6296(%r1)
-	std %r4, 6128(%r1)
-	std %r4, 5480(%r1)
-	std %r4, 2496(%r1)
+	and %r4, %r18, %r26
 # v55 = v20 & v11
 	.loc 1 221
-	and %r4, %r31, %r21
-	std %r4, 6312(%r1)
-	std %r4, 6232(%r1)
-	std %r4, 5928(%r1)
-	std %r4, 4256(%r1)
-	std %r4, 272(%r1)
+	and %r3, %r28, %r22
+	std %r3, 152(%r1)
 # v56 = v22 & v13
 	.loc 1 222
-	and %r15, %r18, %r16
-	std %r15, 6256(%r1)
-	std %r15, 6024(%r1)
-	std %r15, 4816(%r1)
-	std %r15, 280(%r1)
+	and %r3, %r31, %r20
+	std %r3, 160(%r1)
 # v51 = v53 ^ v51
 	.loc 1 223
-	ld %r4, 6192(%r1)
-	ld %r14, 6296(%r1)
-	xor %r4, %r4, %r14
-	std %r4, 2504(%r1)
+	ld %r3, 352(%r1)
+	xor %r3, %r3, %r4
 # v55 = v51 ^ v55
 	.loc 1 224
-	ld %r14, 6312(%r1)
-	xor %r4, %r4, %r14
+	ld %r4, 152(%r1)
+	xor %r3, %r3, %r4
 # v56 = v55 ^ v56
 	.loc 1 225
-	xor %r4, %r4, %r15
-	std %r4, 608(%r1)
+	ld %r4, 160(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 352(%r1)
 # v55 = v17 & v4
 	.loc 1 226
-	and %r4, %r20, %r10
-	std %r4, 5040(%r1)
-	std %r4, 3592(%r1)
-	std %r4, 616(%r1)
+	and %r3, %r9, %r6
+	std %r3, 360(%r1)
 # v51 = v19 & v7
 	.loc 1 227
-	and %r4, %r19, %r25
-	std %r4, 5984(%r1)
-	std %r4, 5048(%r1)
-	std %r4, 2512(%r1)
+	and %r3, %r18, %r11
+	std %r3, 368(%r1)
 # v53 = v20 & v9
 	.loc 1 228
-	and %r4, %r31, %r23
-	std %r4, 5488(%r1)
-	std %r4, 3600(%r1)
-	std %r4, 624(%r1)
+	and %r3, %r28, %r26
+	std %r3, 376(%r1)
 # v57 = v22 & v11
 	.loc 1 229
-	and %r4, %r18, %r21
-	std %r4, 6064(%r1)
-	std %r4, 5624(%r1)
-	std %r4, 4264(%r1)
-	std %r4, 288(%r1)
+	and %r3, %r31, %r22
+	std %r3, 152(%r1)
 # v58 = v23 & v13
 	.loc 1 230
-	and %r15, %r22, %r16
-	std %r15, 5808(%r1)
-	std %r15, 4272(%r1)
-	std %r15, 296(%r1)
+	and %r3, %r17, %r20
+	std %r3, 160(%r1)
 # v51 = v55 ^ v51
 	.loc 1 231
-	ld %r4, 5040(%r1)
-	ld %r14, 5984(%r1)
-	xor %r14, %r4, %r14
-	std %r14, 5992(%r1)
-	std %r14, 5056(%r1)
-	std %r14, 2520(%r1)
+	ld %r3, 360(%r1)
+	ld %r4, 368(%r1)
+	xor %r3, %r3, %r4
 # v53 = v51 ^ v53
 	.loc 1 232
-	ld %r4, 5488(%r1)
-	xor %r4, %r14, %r4
-	std %r4, 2528(%r1)
+	ld %r4, 376(%r1)
+	xor %r3, %r3, %r4
 # v57 = v53 ^ v57
 	.loc 1 233
-	ld %r14, 6064(%r1)
-	xor %r4, %r4, %r14
+	ld %r4, 152(%r1)
+	xor %r3, %r3, %r4
 # v58 = v57 ^ v58
 	.loc 1 234
-	xor %r4, %r4, %r15
-	std %r4, 632(%r1)
+	ld %r4, 160(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 360(%r1)
 # v57 = v17 & v2
 	.loc 1 235
-	and %r4, %r20, %r6
-	std %r4, 5064(%r1)
-	std %r4, 3608(%r1)
-	std %r4, 640(%r1)
+	and %r3, %r9, %r5
+	std %r3, 368(%r1)
 # v53 = v19 & v4
 	.loc 1 236
-	and %r4, %r19, %r10
-	std %r4, 5632(%r1)
-	std %r4, 4712(%r1)
-	std %r4, 2536(%r1)
+	and %r4, %r18, %r6
 # v51 = v20 & v7
 	.loc 1 237
-	and %r4, %r31, %r25
-	std %r4, 5072(%r1)
-	std %r4, 3616(%r1)
-	std %r4, 648(%r1)
+	and %r3, %r28, %r11
+	std %r3, 376(%r1)
 # v55 = v22 & v9
 	.loc 1 238
-	and %r4, %r18, %r23
-	std %r4, 5080(%r1)
-	std %r4, 3624(%r1)
-	std %r4, 656(%r1)
+	and %r3, %r31, %r26
+	std %r3, 384(%r1)
 # v59 = v23 & v11
 	.loc 1 239
-	and %r4, %r22, %r21
-	std %r4, 5816(%r1)
-	std %r4, 4280(%r1)
-	std %r4, 304(%r1)
+	and %r3, %r17, %r22
+	std %r3, 152(%r1)
 # v60 = v25 & v13
 	.loc 1 240
-	and %r15, %r5, %r16
-	std %r15, 4288(%r1)
-	std %r15, 312(%r1)
+	and %r3, %r15, %r20
+	std %r3, 160(%r1)
 # v53 = v57 ^ v53
 	.loc 1 241
-	ld %r4, 5064(%r1)
-	ld %r14, 5632(%r1)
-	xor %r14, %r4, %r14
-	std %r14, 5496(%r1)
-	std %r14, 2544(%r1)
+	ld %r3, 368(%r1)
+	xor %r3, %r3, %r4
 # v51 = v53 ^ v51
 	.loc 1 242
-	ld %r4, 5072(%r1)
-	xor %r14, %r14, %r4
-	std %r14, 5504(%r1)
-	std %r14, 2552(%r1)
+	ld %r4, 376(%r1)
+	xor %r3, %r3, %r4
 # v55 = v51 ^ v55
 	.loc 1 243
-	ld %r4, 5080(%r1)
-	xor %r4, %r14, %r4
-	std %r4, 2560(%r1)
+	ld %r4, 384(%r1)
+	xor %r3, %r3, %r4
 # v59 = v55 ^ v59
 	.loc 1 244
-	ld %r14, 5816(%r1)
-	xor %r4, %r4, %r14
+	ld %r4, 152(%r1)
+	xor %r3, %r3, %r4
 # v60 = v59 ^ v60
 	.loc 1 245
-	xor %r4, %r4, %r15
-	std %r4, 664(%r1)
+	ld %r4, 160(%r1)
+	xor %r3, %r3, %r4
+	std %r3, 152(%r1)
 # v17 = v17 & v24
 	.loc 1 246
-	and %r4, %r20, %r17
-	std %r4, 5728(%r1)
-	std %r4, 3632(%r1)
-	std %r4, 672(%r1)
+	and %r3, %r9, %r16
+	std %r3, 160(%r1)
 # v59 = v19 & v2
 	.loc 1 247
-	and %r4, %r19, %r6
-	std %r4, 5088(%r1)
-	std %r4, 2568(%r1)
+	and %r3, %r18, %r5
+	std %r3, 384(%r1)
 # v55 = v20 & v4
 	.loc 1 248
-	and %r4, %r31, %r10
-	std %r4, 5824(%r1)
-	std %r4, 4296(%r1)
-	std %r4, 680(%r1)
+	and %r3, %r28, %r6
+	std %r3, 368(%r1)
 # v51 = v22 & v7
 	.loc 1 249
-	and %r4, %r18, %r25
-	std %r4, 5936(%r1)
-	std %r4, 4304(%r1)
-	std %r4, 688(%r1)
+	and %r3, %r31, %r11
+	std %r3, 376(%r1)
 # v53 = v23 & v9
 	.loc 1 250
-	and %r20, %r22, %r23
-	std %r20, 4824(%r1)
-	std %r20, 696(%r1)
+	and %r3, %r17, %r26
+	std %r3, 392(%r1)
 # v57 = v25 & v11
 	.loc 1 251
-	and %r15, %r5, %r21
-	std %r15, 5512(%r1)
-	std %r15, 2576(%r1)
+	and %r4, %r15, %r22
 # v13 = v15 & v13
 	.loc 1 252
-	and %r16, %r8, %r16
-	std %r16, 5520(%r1)
-	std %r16, 2584(%r1)
+	and %r9, %r8, %r20
 # v59 = v17 ^ v59
 	.loc 1 253
-	ld %r4, 5088(%r1)
-	ld %r14, 5728(%r1)
-	xor %r4, %r14, %r4
+	ld %r3, 160(%r1)
+	ld %r20, 384(%r1)
+	xor %r20, %r3, %r20
 # v55 = v59 ^ v55
 	.loc 1 254
-	ld %r14, 5824(%r1)
-	xor %r4, %r4, %r14
+	ld %r3, 368(%r1)
+	xor %r20, %r20, %r3
 # v51 = v55 ^ v51
 	.loc 1 255
-	ld %r14, 5936(%r1)
-	xor %r4, %r4, %r14
+	ld %r3, 376(%r1)
+	xor %r3, %r20, %r3
 # v53 = v51 ^ v53
 	.loc 1 256
-	xor %r4, %r4, %r20
+	ld %r20, 392(%r1)
+	xor %r3, %r3, %r20
 # v57 = v53 ^ v57
 	.loc 1 257
-	xor %r4, %r4, %r15
+	xor %r3, %r3, %r4
 # v13 = v57 ^ v13
 	.loc 1 258
-	xor %r4, %r4, %r16
-	std %r4, 704(%r1)
+	xor %r3, %r3, %r9
+	std %r3, 160(%r1)
 # v19 = v19 & v24
 	.loc 1 259
-	and %r15, %r19, %r17
-	std %r15, 712(%r1)
+	and %r18, %r18, %r16
 # v57 = v20 & v2
 	.loc 1 260
-	and %r4, %r31, %r6
+	and %r20, %r28, %r5
 # v53 = v22 & v4
 	.loc 1 261
-	and %r16, %r18, %r10
+	and %r9, %r31, %r6
 # v51 = v23 & v7
 	.loc 1 262
-	and %r19, %r22, %r25
+	and %r4, %r17, %r11
 # v55 = v25 & v9
 	.loc 1 263
-	and %r20, %r5, %r23
+	and %r3, %r15, %r26
 # v11 = v15 & v11
 	.loc 1 264
-	and %r21, %r8, %r21
+	and %r22, %r8, %r22
 # v57 = v19 ^ v57
 	.loc 1 265
-	xor %r4, %r15, %r4
+	xor %r20, %r18, %r20
 # v53 = v57 ^ v53
 	.loc 1 266
-	xor %r4, %r4, %r16
+	xor %r9, %r20, %r9
 # v51 = v53 ^ v51
 	.loc 1 267
-	xor %r4, %r4, %r19
+	xor %r4, %r9, %r4
 # v55 = v51 ^ v55
 	.loc 1 268
-	xor %r4, %r4, %r20
+	xor %r3, %r4, %r3
 # v11 = v55 ^ v11
 	.loc 1 269
-	xor %r19, %r4, %r21
+	xor %r22, %r3, %r22
 # v20 = v20 & v24
 	.loc 1 270
-	and %r31, %r31, %r17
+	and %r28, %r28, %r16
 # v55 = v22 & v2
 	.loc 1 271
-	and %r4, %r18, %r6
+	and %r3, %r31, %r5
 # v51 = v23 & v4
 	.loc 1 272
-	and %r21, %r22, %r10
+	and %r4, %r17, %r6
 # v53 = v25 & v7
 	.loc 1 273
-	and %r20, %r5, %r25
+	and %r9, %r15, %r11
 # v9 = v15 & v9
 	.loc 1 274
-	and %r23, %r8, %r23
+	and %r26, %r8, %r26
 # v55 = v20 ^ v55
 	.loc 1 275
-	xor %r4, %r31, %r4
+	xor %r3, %r28, %r3
 # v51 = v55 ^ v51
 	.loc 1 276
-	xor %r21, %r4, %r21
+	xor %r4, %r3, %r4
 # v53 = v51 ^ v53
 	.loc 1 277
-	xor %r20, %r21, %r20
+	xor %r9, %r4, %r9
 # v9 = v53 ^ v9
 	.loc 1 278
-	xor %r23, %r20, %r23
+	xor %r26, %r9, %r26
 # v22 = v22 & v24
 	.loc 1 279
-	and %r18, %r18, %r17
+	and %r31, %r31, %r16
 # v53 = v23 & v2
 	.loc 1 280
-	and %r4, %r22, %r6
+	and %r3, %r17, %r5
 # v51 = v25 & v4
 	.loc 1 281
-	and %r31, %r5, %r10
+	and %r4, %r15, %r6
 # v7 = v15 & v7
 	.loc 1 282
-	and %r25, %r8, %r25
+	and %r11, %r8, %r11
 # v53 = v22 ^ v53
 	.loc 1 283
-	xor %r4, %r18, %r4
+	xor %r3, %r31, %r3
 # v51 = v53 ^ v51
 	.loc 1 284
-	xor %r31, %r4, %r31
+	xor %r4, %r3, %r4
 # v7 = v51 ^ v7
 	.loc 1 285
-	xor %r25, %r31, %r25
+	xor %r11, %r4, %r11
 # v23 = v23 & v24
 	.loc 1 286
-	and %r22, %r22, %r17
+	and %r17, %r17, %r16
 # v51 = v25 & v2
 	.loc 1 287
-	and %r4, %r5, %r6
+	and %r3, %r15, %r5
 # v4 = v15 & v4
 	.loc 1 288
-	and %r10, %r8, %r10
+	and %r6, %r8, %r6
 # v51 = v23 ^ v51
 	.loc 1 289
-	xor %r4, %r22, %r4
+	xor %r3, %r17, %r3
 # v4 = v51 ^ v4
 	.loc 1 290
-	xor %r10, %r4, %r10
+	xor %r6, %r3, %r6
 # v25 = v25 & v24
 	.loc 1 291
-	and %r5, %r5, %r17
+	and %r15, %r15, %r16
 # v2 = v15 & v2
 	.loc 1 292
-	and %r6, %r8, %r6
+	and %r5, %r8, %r5
 # v2 = v25 ^ v2
 	.loc 1 293
-	xor %r6, %r5, %r6
+	xor %r5, %r15, %r5
 # v15 = v15 & v24
 	.loc 1 294
-	and %r8, %r8, %r17
+	and %r8, %r8, %r16
 # v50 = v50 ^ v26
 	.loc 1 295
-	ld %r4, 240(%r1)
-	ld %r5, 128(%r1)
-	xor %r4, %r4, %r5
+	ld %r3, 144(%r1)
+	ld %r4, 128(%r1)
+	xor %r3, %r3, %r4
 # v50 = v50 ^ v39
 	.loc 1 296
-	ld %r5, 192(%r1)
-	xor %r5, %r4, %r5
+	ld %r4, 136(%r1)
+	xor %r4, %r3, %r4
 # v52 = v52 ^ v28
 	.loc 1 297
-	ld %r4, 584(%r1)
-	ld %r31, 320(%r1)
-	xor %r4, %r4, %r31
+	ld %r3, 336(%r1)
+	ld %r9, 168(%r1)
+	xor %r3, %r3, %r9
 # v52 = v52 ^ v41
 	.loc 1 298
-	ld %r31, 488(%r1)
-	xor %r31, %r4, %r31
+	ld %r9, 264(%r1)
+	xor %r9, %r3, %r9
 # v54 = v54 ^ v30
 	.loc 1 299
-	ld %r4, 592(%r1)
-	ld %r22, 328(%r1)
-	xor %r4, %r4, %r22
+	ld %r3, 344(%r1)
+	ld %r31, 176(%r1)
+	xor %r3, %r3, %r31
 # v54 = v54 ^ v43
 	.loc 1 300
-	ld %r22, 496(%r1)
-	xor %r22, %r4, %r22
+	ld %r31, 272(%r1)
+	xor %r31, %r3, %r31
 # v56 = v56 ^ v32
 	.loc 1 301
-	ld %r4, 608(%r1)
-	ld %r21, 336(%r1)
-	xor %r4, %r4, %r21
+	ld %r3, 352(%r1)
+	ld %r28, 184(%r1)
+	xor %r3, %r3, %r28
 # v56 = v56 ^ v45
 	.loc 1 302
-	ld %r21, 504(%r1)
-	xor %r21, %r4, %r21
+	ld %r28, 280(%r1)
+	xor %r28, %r3, %r28
 # v58 = v58 ^ v34
 	.loc 1 303
-	ld %r4, 632(%r1)
-	ld %r20, 344(%r1)
-	xor %r4, %r4, %r20
+	ld %r3, 360(%r1)
+	ld %r20, 192(%r1)
+	xor %r3, %r3, %r20
 # v58 = v58 ^ v47
 	.loc 1 304
-	ld %r20, 512(%r1)
-	xor %r20, %r4, %r20
+	ld %r20, 288(%r1)
+	xor %r20, %r3, %r20
 # v60 = v60 ^ v36
 	.loc 1 305
-	ld %r4, 664(%r1)
-	ld %r18, 360(%r1)
-	xor %r4, %r4, %r18
+	ld %r3, 152(%r1)
+	ld %r18, 200(%r1)
+	xor %r3, %r3, %r18
 # v60 = v60 ^ v49
 	.loc 1 306
-	ld %r18, 528(%r1)
-	xor %r4, %r4, %r18
-	std %r4, 2592(%r1)
+	ld %r18, 296(%r1)
+	xor %r3, %r3, %r18
+	std %r3, 152(%r1)
 # v13 = v13 ^ v38
 	.loc 1 307
-	ld %r4, 704(%r1)
-	ld %r18, 384(%r1)
-	xor %r4, %r4, %r18
+	ld %r3, 160(%r1)
+	ld %r18, 208(%r1)
+	xor %r3, %r3, %r18
 # v13 = v13 ^ v46
 	.loc 1 308
-	ld %r18, 552(%r1)
-	xor %r4, %r4, %r18
-	std %r4, 720(%r1)
+	ld %r18, 304(%r1)
+	xor %r3, %r3, %r18
+	std %r3, 144(%r1)
 # v11 = v11 ^ v35
 	.loc 1 309
-	ld %r4, 416(%r1)
-	xor %r19, %r19, %r4
+	ld %r3, 216(%r1)
+	xor %r22, %r22, %r3
 # v11 = v11 ^ v48
 	.loc 1 310
-	ld %r18, 568(%r1)
-	xor %r19, %r19, %r18
-	std %r19, 2600(%r1)
+	ld %r18, 312(%r1)
+	xor %r22, %r22, %r18
+	std %r22, 160(%r1)
 # v9 = v9 ^ v37
 	.loc 1 311
-	ld %r19, 440(%r1)
-	xor %r23, %r23, %r19
+	ld %r22, 224(%r1)
+	xor %r26, %r26, %r22
 # v9 = v9 ^ v42
 	.loc 1 312
-	ld %r18, 576(%r1)
-	xor %r23, %r23, %r18
-	std %r23, 2608(%r1)
+	ld %r18, 320(%r1)
+	xor %r26, %r26, %r18
+	std %r26, 216(%r1)
 # v7 = v7 ^ v31
 	.loc 1 313
-	ld %r23, 456(%r1)
-	xor %r25, %r25, %r23
+	ld %r26, 232(%r1)
+	xor %r11, %r11, %r26
 # v7 = v7 ^ v44
 	.loc 1 314
-	ld %r18, 2480(%r1)
-	xor %r18, %r25, %r18
+	ld %r18, 328(%r1)
+	xor %r18, %r11, %r18
 # v4 = v4 ^ v33
 	.loc 1 315
-	ld %r25, 464(%r1)
-	xor %r10, %r10, %r25
+	ld %r11, 240(%r1)
+	xor %r6, %r6, %r11
 # v4 = v4 ^ v40
 	.loc 1 316
-	ld %r16, 3992(%r1)
-	xor %r16, %r10, %r16
+	xor %r17, %r6, %r14
 # v2 = v2 ^ v27
 	.loc 1 317
-	ld %r10, 472(%r1)
-	xor %r6, %r6, %r10
+	ld %r6, 248(%r1)
+	xor %r5, %r5, %r6
 # v15 = v15 ^ v29
 	.loc 1 318
-	ld %r15, 480(%r1)
-	xor %r14, %r8, %r15
+	ld %r15, 256(%r1)
+	xor %r8, %r8, %r15
 # v35 = v50 ^ v35
 	.loc 1 319
-	xor %r4, %r5, %r4
-	std %r4, 728(%r1)
+	xor %r3, %r4, %r3
+	std %r3, 224(%r1)
 # v37 = v52 ^ v37
 	.loc 1 320
-	xor %r4, %r31, %r19
-	std %r4, 2616(%r1)
+	xor %r4, %r9, %r22
 # v31 = v54 ^ v31
 	.loc 1 321
-	xor %r8, %r22, %r23
+	xor %r9, %r31, %r26
 # v33 = v56 ^ v33
 	.loc 1 322
-	xor %r31, %r21, %r25
+	xor %r31, %r28, %r11
 # v27 = v58 ^ v27
 	.loc 1 323
-	xor %r5, %r20, %r10
+	xor %r22, %r20, %r6
 # v29 = v60 ^ v29
 	.loc 1 324
-	ld %r4, 2592(%r1)
-	xor %r21, %r4, %r15
+	ld %r3, 152(%r1)
+	xor %r20, %r3, %r15
 # v39 = v11 ^ v39
 	.loc 1 325
-	ld %r4, 192(%r1)
-	ld %r10, 2600(%r1)
-	xor %r20, %r10, %r4
+	ld %r3, 136(%r1)
+	ld %r6, 160(%r1)
+	xor %r3, %r6, %r3
 # v41 = v9 ^ v41
 	.loc 1 326
-	ld %r4, 488(%r1)
-	ld %r10, 2608(%r1)
-	xor %r19, %r10, %r4
+	ld %r6, 264(%r1)
+	ld %r11, 216(%r1)
+	xor %r6, %r11, %r6
 # v43 = v7 ^ v43
 	.loc 1 327
-	ld %r4, 496(%r1)
-	xor %r10, %r18, %r4
+	ld %r11, 272(%r1)
+	xor %r11, %r18, %r11
 # v45 = v4 ^ v45
 	.loc 1 328
-	ld %r4, 504(%r1)
-	xor %r25, %r16, %r4
+	ld %r28, 280(%r1)
+	xor %r28, %r17, %r28
 # v47 = v2 ^ v47
 	.loc 1 329
-	ld %r4, 512(%r1)
-	xor %r23, %r6, %r4
+	ld %r26, 288(%r1)
+	xor %r26, %r5, %r26
 # v49 = v15 ^ v49
 	.loc 1 330
-	ld %r4, 528(%r1)
-	xor %r22, %r14, %r4
+	ld %r5, 296(%r1)
+	xor %r8, %r8, %r5
 # v41 = v41 ^ v40
 	.loc 1 331
-	ld %r18, 3992(%r1)
-	xor %r6, %r19, %r18
+	xor %r6, %r6, %r14
 # v39 = v39 ^ v40
 	.loc 1 332
-	xor %r4, %r20, %r18
+	xor %r3, %r3, %r14
 # v29 = v29 ^ v40
 	.loc 1 333
-	xor %r19, %r21, %r18
+	xor %r20, %r20, %r14
 # v40 = v27 ^ v40
 	.loc 1 334
-	xor %r5, %r5, %r18
+	xor %r14, %r22, %r14
 # v39 = v39 ^ v44
 	.loc 1 335
-	ld %r18, 2480(%r1)
-	xor %r21, %r4, %r18
+	ld %r5, 328(%r1)
+	xor %r22, %r3, %r5
 # v13 = v13 ^ v44
 	.loc 1 336
-	ld %r4, 720(%r1)
-	xor %r4, %r4, %r18
+	ld %r3, 144(%r1)
+	xor %r3, %r3, %r5
 # v40 = v40 ^ v44
 	.loc 1 337
-	xor %r20, %r5, %r18
+	xor %r14, %r14, %r5
 # v44 = v33 ^ v44
 	.loc 1 338
-	xor %r5, %r31, %r18
+	xor %r5, %r31, %r5
 # v13 = v13 ^ v42
 	.loc 1 339
-	ld %r18, 576(%r1)
-	xor %r31, %r4, %r18
+	ld %r18, 320(%r1)
+	xor %r31, %r3, %r18
 # v29 = v29 ^ v42
 	.loc 1 340
-	xor %r4, %r19, %r18
+	xor %r3, %r20, %r18
 # v44 = v44 ^ v42
 	.loc 1 341
-	xor %r19, %r5, %r18
+	xor %r20, %r5, %r18
 # v42 = v31 ^ v42
 	.loc 1 342
-	xor %r5, %r8, %r18
+	xor %r5, %r9, %r18
 # v29 = v29 ^ v48
 	.loc 1 343
-	ld %r18, 568(%r1)
-	xor %r8, %r4, %r18
+	ld %r17, 312(%r1)
+	xor %r9, %r3, %r17
 # v40 = v40 ^ v48
 	.loc 1 344
-	xor %r4, %r20, %r18
+	xor %r3, %r14, %r17
 # v42 = v42 ^ v48
 	.loc 1 345
-	xor %r16, %r5, %r18
+	xor %r18, %r5, %r17
 # v48 = v37 ^ v48
 	.loc 1 346
-	ld %r5, 2616(%r1)
-	xor %r5, %r5, %r18
+	xor %r4, %r4, %r17
 # v40 = v40 ^ v46
 	.loc 1 347
-	ld %r15, 552(%r1)
-	xor %r20, %r4, %r15
+	ld %r15, 304(%r1)
+	xor %r5, %r3, %r15
 # v44 = v44 ^ v46
 	.loc 1 348
-	xor %r4, %r19, %r15
+	xor %r3, %r20, %r15
 # v48 = v48 ^ v46
 	.loc 1 349
-	xor %r18, %r5, %r15
+	xor %r17, %r4, %r15
 # v46 = v35 ^ v46
 	.loc 1 350
-	ld %r5, 728(%r1)
-	xor %r5, %r5, %r15
+	ld %r4, 224(%r1)
+	xor %r4, %r4, %r15
 # v44 = v44 ^ v49
 	.loc 1 351
-	xor %r19, %r4, %r22
+	xor %r20, %r3, %r8
 # v42 = v42 ^ v49
 	.loc 1 352
-	xor %r4, %r16, %r22
+	xor %r3, %r18, %r8
 # v46 = v46 ^ v49
 	.loc 1 353
-	xor %r5, %r5, %r22
+	xor %r4, %r4, %r8
 # v49 = v38 ^ v49
 	.loc 1 354
-	ld %r16, 384(%r1)
-	xor %r22, %r16, %r22
+	ld %r18, 208(%r1)
+	xor %r8, %r18, %r8
 # v42 = v42 ^ v47
 	.loc 1 355
-	xor %r16, %r4, %r23
+	xor %r18, %r3, %r26
 # v48 = v48 ^ v47
 	.loc 1 356
-	xor %r4, %r18, %r23
+	xor %r3, %r17, %r26
 # v49 = v49 ^ v47
 	.loc 1 357
-	xor %r22, %r22, %r23
+	xor %r8, %r8, %r26
 # v47 = v36 ^ v47
 	.loc 1 358
-	ld %r18, 360(%r1)
-	xor %r23, %r18, %r23
+	ld %r17, 200(%r1)
+	xor %r26, %r17, %r26
 # v48 = v48 ^ v45
 	.loc 1 359
-	xor %r18, %r4, %r25
+	xor %r17, %r3, %r28
 # v46 = v46 ^ v45
 	.loc 1 360
-	xor %r4, %r5, %r25
+	xor %r3, %r4, %r28
 # v47 = v47 ^ v45
 	.loc 1 361
-	xor %r23, %r23, %r25
+	xor %r26, %r26, %r28
 # v45 = v34 ^ v45
 	.loc 1 362
-	ld %r5, 344(%r1)
-	xor %r25, %r5, %r25
+	ld %r4, 192(%r1)
+	xor %r28, %r4, %r28
 # v46 = v46 ^ v43
 	.loc 1 363
-	xor %r5, %r4, %r10
+	xor %r4, %r3, %r11
 # v49 = v49 ^ v43
 	.loc 1 364
-	xor %r4, %r22, %r10
+	xor %r3, %r8, %r11
 # v45 = v45 ^ v43
 	.loc 1 365
-	xor %r25, %r25, %r10
+	xor %r28, %r28, %r11
 # v43 = v32 ^ v43
 	.loc 1 366
-	ld %r22, 336(%r1)
-	xor %r10, %r22, %r10
+	ld %r8, 184(%r1)
+	xor %r11, %r8, %r11
 # v49 = v49 ^ v41
 	.loc 1 367
-	xor %r4, %r4, %r6
-	std %r4, 736(%r1)
+	xor %r8, %r3, %r6
 # v47 = v47 ^ v41
 	.loc 1 368
-	xor %r4, %r23, %r6
+	xor %r3, %r26, %r6
 # v43 = v43 ^ v41
 	.loc 1 369
-	xor %r23, %r10, %r6
+	xor %r11, %r11, %r6
 # v41 = v30 ^ v41
 	.loc 1 370
-	ld %r10, 328(%r1)
-	xor %r6, %r10, %r6
+	ld %r26, 176(%r1)
+	xor %r6, %r26, %r6
 # v47 = v47 ^ v39
 	.loc 1 371
-	xor %r10, %r4, %r21
+	xor %r26, %r3, %r22
 # v45 = v45 ^ v39
 	.loc 1 372
-	xor %r4, %r25, %r21
+	xor %r3, %r28, %r22
 # v41 = v41 ^ v39
 	.loc 1 373
-	xor %r6, %r6, %r21
+	xor %r6, %r6, %r22
 # v39 = v28 ^ v39
 	.loc 1 374
-	ld %r25, 320(%r1)
-	xor %r21, %r25, %r21
+	ld %r28, 168(%r1)
+	xor %r22, %r28, %r22
 # v45 = v45 ^ v13
 	.loc 1 375
-	xor %r25, %r4, %r31
+	xor %r28, %r3, %r31
 # v43 = v43 ^ v13
 	.loc 1 376
-	xor %r23, %r23, %r31
+	xor %r11, %r11, %r31
 # v39 = v39 ^ v13
 	.loc 1 377
-	xor %r15, %r21, %r31
+	xor %r22, %r22, %r31
 # v13 = v26 ^ v13
 	.loc 1 378
-	ld %r4, 128(%r1)
-	xor %r31, %r4, %r31
+	ld %r3, 128(%r1)
+	xor %r31, %r3, %r31
 # v13 = v13 ^ v40
 	.loc 1 379
-	xor %r22, %r31, %r20
+	xor %r31, %r31, %r5
 # v26 = v46 ^ v40
 	.loc 1 380
-	xor %r4, %r5, %r20
+	xor %r3, %r4, %r5
 # v26 = v26 ^ v29
 	.loc 1 381
-	xor %r21, %r4, %r8
+	xor %r15, %r3, %r9
 # v39 = v39 ^ v46
 	.loc 1 382
-	xor %r31, %r15, %r5
+	xor %r22, %r22, %r4
 # v28 = v48 ^ v40
 	.loc 1 383
-	xor %r4, %r18, %r20
+	xor %r3, %r17, %r5
 # v28 = v28 ^ v29
 	.loc 1 384
-	xor %r15, %r4, %r8
+	xor %r3, %r3, %r9
 # v41 = v41 ^ v46
 	.loc 1 385
-	xor %r4, %r6, %r5
+	xor %r6, %r6, %r4
 # v41 = v41 ^ v48
 	.loc 1 386
-	xor %r4, %r4, %r18
+	xor %r6, %r6, %r17
 # v41 = v41 ^ v40
 	.loc 1 387
-	xor %r4, %r4, %r20
+	xor %r6, %r6, %r5
 # v41 = v41 ^ v29
 	.loc 1 388
-	xor %r4, %r4, %r8
+	xor %r6, %r6, %r9
 # v46 = v46 ^ v42
 	.loc 1 389
-	xor %r5, %r5, %r16
+	xor %r4, %r4, %r18
 # v43 = v43 ^ v48
 	.loc 1 390
-	xor %r23, %r23, %r18
+	xor %r11, %r11, %r17
 # v43 = v43 ^ v42
 	.loc 1 391
-	xor %r23, %r23, %r16
+	xor %r11, %r11, %r18
 # v43 = v43 ^ v29
 	.loc 1 392
-	xor %r23, %r23, %r8
+	xor %r11, %r11, %r9
 # v48 = v48 ^ v44
 	.loc 1 393
-	xor %r6, %r18, %r19
-	std %r6, 5424(%r1)
+	xor %r17, %r17, %r20
 # v45 = v45 ^ v42
 	.loc 1 394
-	xor %r25, %r25, %r16
+	xor %r28, %r28, %r18
 # v45 = v45 ^ v44
 	.loc 1 395
-	xor %r25, %r25, %r19
+	xor %r28, %r28, %r20
 # v42 = v42 ^ v40
 	.loc 1 396
-	xor %r16, %r16, %r20
+	xor %r18, %r18, %r5
 # v47 = v47 ^ v44
 	.loc 1 397
-	xor %r10, %r10, %r19
+	xor %r26, %r26, %r20
 # v47 = v47 ^ v40
 	.loc 1 398
-	xor %r10, %r10, %r20
+	xor %r26, %r26, %r5
 # v44 = v44 ^ v29
 	.loc 1 399
-	xor %r19, %r19, %r8
+	xor %r20, %r20, %r9
 # v40 = v49 ^ v40
 	.loc 1 400
-	ld %r6, 736(%r1)
-	xor %r20, %r6, %r20
+	xor %r5, %r8, %r5
 # v29 = v40 ^ v29
 	.loc 1 401
-	xor %r20, %r20, %r8
+	xor %r9, %r5, %r9
 # v40 = v13 & v0
 	.loc 1 402
-	and %r6, %r22, %r28
-	std %r6, 744(%r1)
+	and %r5, %r31, %r27
+	std %r5, 128(%r1)
 # v49 = v13 & v6
 	.loc 1 403
-	and %r6, %r22, %r30
+	and %r5, %r31, %r29
 # v30 = v26 & v0
 	.loc 1 404
-	and %r8, %r21, %r28
+	and %r8, %r15, %r27
 # v30 = v49 ^ v30
 	.loc 1 405
-	xor %r6, %r6, %r8
-	std %r6, 752(%r1)
+	xor %r5, %r5, %r8
+	std %r5, 136(%r1)
 # v49 = v13 & v10
 	.loc 1 406
-	and %r6, %r22, %r12
+	and %r5, %r31, %r21
 # v32 = v26 & v6
 	.loc 1 407
-	and %r8, %r21, %r30
+	and %r8, %r15, %r29
 # v34 = v39 & v0
 	.loc 1 408
-	and %r18, %r31, %r28
+	and %r14, %r22, %r27
 # v32 = v49 ^ v32
 	.loc 1 409
-	xor %r8, %r6, %r8
+	xor %r8, %r5, %r8
 # v34 = v32 ^ v34
 	.loc 1 410
-	xor %r6, %r8, %r18
-	std %r6, 760(%r1)
+	xor %r5, %r8, %r14
+	std %r5, 144(%r1)
 # v32 = v13 & v14
 	.loc 1 411
-	and %r6, %r22, %r11
-	std %r6, 768(%r1)
+	and %r5, %r31, %r12
+	std %r5, 152(%r1)
 # v49 = v26 & v10
 	.loc 1 412
-	and %r14, %r21, %r12
-	std %r14, 2624(%r1)
+	and %r5, %r15, %r21
+	std %r5, 160(%r1)
 # v36 = v39 & v6
 	.loc 1 413
-	and %r18, %r31, %r30
-	std %r18, 4000(%r1)
+	and %r5, %r22, %r29
+	std %r5, 168(%r1)
 # v38 = v28 & v0
 	.loc 1 414
-	and %r8, %r15, %r28
-	std %r8, 4768(%r1)
+	and %r8, %r3, %r27
 # v49 = v32 ^ v49
 	.loc 1 415
-	xor %r6, %r6, %r14
+	ld %r5, 152(%r1)
+	ld %r14, 160(%r1)
+	xor %r5, %r5, %r14
 # v36 = v49 ^ v36
 	.loc 1 416
-	xor %r6, %r6, %r18
+	ld %r14, 168(%r1)
+	xor %r5, %r5, %r14
 # v38 = v36 ^ v38
 	.loc 1 417
-	xor %r6, %r6, %r8
-	std %r6, 776(%r1)
+	xor %r5, %r5, %r8
+	std %r5, 152(%r1)
 # v36 = v13 & v18
 	.loc 1 418
-	ld %r6, 112(%r1)
-	std %r6, 4320(%r1)
-	and %r6, %r22, %r6
-	std %r6, 5832(%r1)
-	std %r6, 4312(%r1)
-	std %r6, 784(%r1)
+	and %r5, %r31, %r19
+	std %r5, 160(%r1)
 # v49 = v26 & v14
 	.loc 1 419
-	and %r6, %r21, %r11
-	std %r6, 6032(%r1)
-	std %r6, 5096(%r1)
-	std %r6, 2632(%r1)
+	and %r5, %r15, %r12
+	std %r5, 176(%r1)
 # v32 = v39 & v10
 	.loc 1 420
-	and %r6, %r31, %r12
-	std %r6, 6240(%r1)
-	std %r6, 5944(%r1)
-	std %r6, 4328(%r1)
-	std %r6, 792(%r1)
+	and %r5, %r22, %r21
+	std %r5, 168(%r1)
 # v35 = v28 & v6
 	.loc 1 421
-	and %r18, %r15, %r30
-	std %r18, 6096(%r1)
-	std %r18, 5104(%r1)
-	std %r18, 2640(%r1)
+	and %r5, %r3, %r29
+	std %r5, 184(%r1)
 # v37 = v41 & v0
 	.loc 1 422
-	and %r8, %r4, %r28
-	std %r8, 6160(%r1)
-	std %r8, 5528(%r1)
-	std %r8, 2648(%r1)
+	and %r8, %r6, %r27
 # v49 = v36 ^ v49
 	.loc 1 423
-	ld %r6, 5832(%r1)
-	ld %r14, 6032(%r1)
-	xor %r6, %r6, %r14
+	ld %r5, 160(%r1)
+	ld %r14, 176(%r1)
+	xor %r5, %r5, %r14
 # v32 = v49 ^ v32
 	.loc 1 424
-	ld %r14, 6240(%r1)
-	xor %r6, %r6, %r14
+	ld %r14, 168(%r1)
+	xor %r5, %r5, %r14
 # v35 = v32 ^ v35
 	.loc 1 425
-	xor %r6, %r6, %r18
+	ld %r14, 184(%r1)
+	xor %r5, %r5, %r14
 # v37 = v35 ^ v37
 	.loc 1 426
-	xor %r6, %r6, %r8
-	std %r6, 800(%r1)
+	xor %r5, %r5, %r8
+	std %r5, 160(%r1)
 # v35 = v13 & v21
 	.loc 1 427
-	ld %r6, 120(%r1)
-	std %r6, 3640(%r1)
-	and %r6, %r22, %r6
-	std %r6, 5640(%r1)
-	std %r6, 4336(%r1)
-	std %r6, 808(%r1)
+	ld %r5, 120(%r1)
+	and %r5, %r31, %r5
+	std %r5, 168(%r1)
 # v32 = v26 & v18
 	.loc 1 428
-	ld %r6, 4320(%r1)
-	and %r14, %r21, %r6
-	std %r14, 5112(%r1)
-	std %r14, 2656(%r1)
+	and %r5, %r15, %r19
+	std %r5, 192(%r1)
 # v49 = v39 & v14
 	.loc 1 429
-	and %r6, %r31, %r11
-	std %r6, 5648(%r1)
-	std %r6, 4344(%r1)
-	std %r6, 816(%r1)
+	and %r5, %r22, %r12
+	std %r5, 176(%r1)
 # v36 = v28 & v10
 	.loc 1 430
-	and %r6, %r15, %r12
-	std %r6, 5840(%r1)
-	std %r6, 4352(%r1)
-	std %r6, 824(%r1)
+	and %r5, %r3, %r21
+	std %r5, 184(%r1)
 # v31 = v41 & v6
 	.loc 1 431
-	and %r8, %r4, %r30
-	std %r8, 5120(%r1)
-	std %r8, 2664(%r1)
+	and %r5, %r6, %r29
+	std %r5, 200(%r1)
 # v33 = v46 & v0
 	.loc 1 432
-	and %r18, %r5, %r28
-	std %r18, 5128(%r1)
-	std %r18, 2672(%r1)
+	and %r8, %r4, %r27
 # v32 = v35 ^ v32
 	.loc 1 433
-	ld %r6, 5640(%r1)
-	xor %r6, %r6, %r14
+	ld %r5, 168(%r1)
+	ld %r14, 192(%r1)
+	xor %r14, %r5, %r14
 # v49 = v32 ^ v49
 	.loc 1 434
-	ld %r14, 5648(%r1)
-	xor %r6, %r6, %r14
+	ld %r5, 176(%r1)
+	xor %r14, %r14, %r5
 # v36 = v49 ^ v36
 	.loc 1 435
-	ld %r14, 5840(%r1)
-	xor %r6, %r6, %r14
+	ld %r5, 184(%r1)
+	xor %r5, %r14, %r5
 # v31 = v36 ^ v31
 	.loc 1 436
-	xor %r6, %r6, %r8
+	ld %r14, 200(%r1)
+	xor %r5, %r5, %r14
 # v33 = v31 ^ v33
 	.loc 1 437
-	xor %r6, %r6, %r18
-	std %r6, 832(%r1)
+	xor %r5, %r5, %r8
+	std %r5, 168(%r1)
 # v31 = v13 & v24
 	.loc 1 438
-	and %r6, %r22, %r17
-	std %r6, 5136(%r1)
-	std %r6, 3648(%r1)
-	std %r6, 840(%r1)
+	and %r5, %r31, %r16
+	std %r5, 176(%r1)
 # v36 = v26 & v21
 	.loc 1 439
-	ld %r6, 3640(%r1)
-	and %r6, %r21, %r6
-	std %r6, 4720(%r1)
-	std %r6, 2680(%r1)
+	ld %r5, 120(%r1)
+	and %r5, %r15, %r5
+	std %r5, 208(%r1)
 # v49 = v39 & v18
 	.loc 1 440
-	ld %r6, 112(%r1)
-	and %r6, %r31, %r6
-	std %r6, 5408(%r1)
-	std %r6, 4360(%r1)
-	std %r6, 848(%r1)
+	and %r5, %r22, %r19
+	std %r5, 184(%r1)
 # v32 = v28 & v14
 	.loc 1 441
-	and %r6, %r15, %r11
-	std %r6, 5656(%r1)
-	std %r6, 4368(%r1)
-	std %r6, 856(%r1)
+	and %r5, %r3, %r12
+	std %r5, 192(%r1)
 # v35 = v41 & v10
 	.loc 1 442
-	and %r6, %r4, %r12
-	std %r6, 5664(%r1)
-	std %r6, 4376(%r1)
-	std %r6, 864(%r1)
+	and %r5, %r6, %r21
+	std %r5, 200(%r1)
 # v27 = v46 & v6
 	.loc 1 443
-	and %r8, %r5, %r30
-	std %r8, 5144(%r1)
-	std %r8, 2688(%r1)
+	and %r5, %r4, %r29
+	std %r5, 216(%r1)
 # v15 = v43 & v0
 	.loc 1 444
-	and %r18, %r23, %r28
-	std %r18, 5152(%r1)
-	std %r18, 2696(%r1)
+	and %r8, %r11, %r27
 # v36 = v31 ^ v36
 	.loc 1 445
-	ld %r6, 4720(%r1)
-	ld %r14, 5136(%r1)
-	xor %r6, %r14, %r6
-	std %r6, 2704(%r1)
+	ld %r5, 176(%r1)
+	ld %r14, 208(%r1)
+	xor %r5, %r5, %r14
 # v49 = v36 ^ v49
 	.loc 1 446
-	ld %r14, 5408(%r1)
-	xor %r6, %r6, %r14
+	ld %r14, 184(%r1)
+	xor %r5, %r5, %r14
 # v32 = v49 ^ v32
 	.loc 1 447
-	ld %r14, 5656(%r1)
-	xor %r6, %r6, %r14
+	ld %r14, 192(%r1)
+	xor %r5, %r5, %r14
 # v35 = v32 ^ v35
 	.loc 1 448
-	ld %r14, 5664(%r1)
-	xor %r6, %r6, %r14
+	ld %r14, 200(%r1)
+	xor %r5, %r5, %r14
 # v27 = v35 ^ v27
 	.loc 1 449
-	xor %r6, %r6, %r8
+	ld %r14, 216(%r1)
+	xor %r5, %r5, %r14
 # v15 = v27 ^ v15
 	.loc 1 450
-	xor %r6, %r6, %r18
-	std %r6, 872(%r1)
+	xor %r5, %r5, %r8
+	std %r5, 176(%r1)
 # v27 = v26 & v24
 	.loc 1 451
-	and %r6, %r21, %r17
-	std %r6, 5160(%r1)
-	std %r6, 3656(%r1)
-	std %r6, 880(%r1)
+	and %r5, %r15, %r16
+	std %r5, 184(%r1)
 # v35 = v39 & v21
 	.loc 1 452
-	ld %r6, 120(%r1)
-	std %r6, 3664(%r1)
-	and %r6, %r31, %r6
-	std %r6, 5672(%r1)
-	std %r6, 4728(%r1)
-	std %r6, 2712(%r1)
+	ld %r5, 120(%r1)
+	and %r5, %r22, %r5
+	std %r5, 208(%r1)
 # v32 = v28 & v18
 	.loc 1 453
-	ld %r6, 112(%r1)
-	std %r6, 4392(%r1)
-	and %r6, %r15, %r6
-	std %r6, 5680(%r1)
-	std %r6, 4384(%r1)
-	std %r6, 888(%r1)
+	and %r5, %r3, %r19
+	std %r5, 192(%r1)
 # v49 = v41 & v14
 	.loc 1 454
-	and %r6, %r4, %r11
-	std %r6, 5848(%r1)
-	std %r6, 4400(%r1)
-	std %r6, 896(%r1)
+	and %r5, %r6, %r12
+	std %r5, 200(%r1)
 # v36 = v46 & v10
 	.loc 1 455
-	and %r18, %r5, %r12
-	std %r18, 5168(%r1)
-	std %r18, 2720(%r1)
+	and %r5, %r4, %r21
+	std %r5, 216(%r1)
 # v31 = v43 & v6
 	.loc 1 456
-	and %r8, %r23, %r30
-	std %r8, 5176(%r1)
-	std %r8, 2728(%r1)
+	and %r8, %r11, %r29
 # v35 = v27 ^ v35
 	.loc 1 457
-	ld %r6, 5160(%r1)
-	ld %r14, 5672(%r1)
-	xor %r6, %r6, %r14
-	std %r6, 2736(%r1)
+	ld %r5, 184(%r1)
+	ld %r14, 208(%r1)
+	xor %r5, %r5, %r14
 # v32 = v35 ^ v32
 	.loc 1 458
-	ld %r14, 5680(%r1)
-	xor %r6, %r6, %r14
+	ld %r14, 192(%r1)
+	xor %r5, %r5, %r14
 # v49 = v32 ^ v49
 	.loc 1 459
-	ld %r14, 5848(%r1)
-	xor %r6, %r6, %r14
+	ld %r14, 200(%r1)
+	xor %r5, %r5, %r14
 # v36 = v49 ^ v36
 	.loc 1 460
-	xor %r6, %r6, %r18
+	ld %r14, 216(%r1)
+	xor %r5, %r5, %r14
 # v31 = v36 ^ v31
 	.loc 1 461
-	xor %r6, %r6, %r8
-	std %r6, 904(%r1)
+	xor %r5, %r5, %r8
+	std %r5, 184(%r1)
 # v36 = v39 & v24
 	.loc 1 462
-	and %r6, %r31, %r17
-	std %r6, 5952(%r1)
-	std %r6, 4408(%r1)
-	std %r6, 912(%r1)
+	and %r5, %r22, %r16
+	std %r5, 192(%r1)
 # v49 = v28 & v21
 	.loc 1 463
-	ld %r6, 3664(%r1)
-	and %r6, %r15, %r6
-	std %r6, 6040(%r1)
-	std %r6, 5184(%r1)
-	std %r6, 2744(%r1)
+	ld %r5, 120(%r1)
+	and %r5, %r3, %r5
+	std %r5, 208(%r1)
 # v32 = v41 & v18
 	.loc 1 464
-	ld %r6, 4392(%r1)
-	and %r6, %r4, %r6
-	std %r6, 6264(%r1)
-	std %r6, 6104(%r1)
-	std %r6, 4832(%r1)
-	std %r6, 920(%r1)
+	and %r5, %r6, %r19
+	std %r5, 200(%r1)
 # v35 = v46 & v14
 	.loc 1 465
-	and %r18, %r5, %r11
-	std %r18, 6168(%r1)
-	std %r18, 5536(%r1)
-	std %r18, 2752(%r1)
+	and %r5, %r4, %r12
+	std %r5, 216(%r1)
 # v27 = v43 & v10
 	.loc 1 466
-	and %r8, %r23, %r12
-	std %r8, 6208(%r1)
-	std %r8, 5856(%r1)
-	std %r8, 4008(%r1)
+	and %r8, %r11, %r21
 # v49 = v36 ^ v49
 	.loc 1 467
-	ld %r6, 5952(%r1)
-	ld %r14, 6040(%r1)
-	xor %r6, %r6, %r14
+	ld %r5, 192(%r1)
+	ld %r14, 208(%r1)
+	xor %r5, %r5, %r14
 # v32 = v49 ^ v32
 	.loc 1 468
-	ld %r14, 6264(%r1)
-	xor %r6, %r6, %r14
+	ld %r14, 200(%r1)
+	xor %r5, %r5, %r14
 # v35 = v32 ^ v35
 	.loc 1 469
-	xor %r6, %r6, %r18
+	ld %r14, 216(%r1)
+	xor %r5, %r5, %r14
 # v27 = v35 ^ v27
 	.loc 1 470
-	xor %r6, %r6, %r8
-	std %r6, 928(%r1)
+	xor %r5, %r5, %r8
+	std %r5, 192(%r1)
 # v35 = v28 & v24
 	.loc 1 471
-	and %r6, %r15, %r17
-	std %r6, 5688(%r1)
-	std %r6, 4416(%r1)
-	std %r6, 936(%r1)
+	and %r5, %r3, %r16
+	std %r5, 200(%r1)
 # v32 = v41 & v21
 	.loc 1 472
-	ld %r6, 120(%r1)
-	std %r6, 4840(%r1)
-	and %r14, %r4, %r6
-	std %r14, 5864(%r1)
-	std %r14, 4736(%r1)
-	std %r14, 2760(%r1)
+	ld %r8, 120(%r1)
+	and %r5, %r6, %r8
+	std %r5, 208(%r1)
 # v49 = v46 & v18
 	.loc 1 473
-	ld %r6, 112(%r1)
-	std %r6, 5960(%r1)
-	std %r6, 4424(%r1)
-	and %r18, %r5, %r6
-	std %r18, 5192(%r1)
-	std %r18, 2768(%r1)
+	and %r5, %r4, %r19
+	std %r5, 216(%r1)
 # v36 = v43 & v14
 	.loc 1 474
-	and %r8, %r23, %r11
-	std %r8, 5200(%r1)
-	std %r8, 2776(%r1)
+	and %r5, %r11, %r12
+	std %r5, 224(%r1)
 # v32 = v35 ^ v32
 	.loc 1 475
-	ld %r6, 5688(%r1)
-	xor %r6, %r6, %r14
-	std %r6, 4016(%r1)
+	ld %r5, 200(%r1)
+	ld %r14, 208(%r1)
+	xor %r5, %r5, %r14
 # v49 = v32 ^ v49
 	.loc 1 476
-	xor %r6, %r6, %r18
+	ld %r14, 216(%r1)
+	xor %r5, %r5, %r14
 # v36 = v49 ^ v36
 	.loc 1 477
-	xor %r6, %r6, %r8
-	std %r6, 944(%r1)
+	ld %r14, 224(%r1)
+	xor %r5, %r5, %r14
+	std %r5, 200(%r1)
 # v49 = v41 & v24
 	.loc 1 478
-	and %r6, %r4, %r17
-	std %r6, 2784(%r1)
+	and %r5, %r6, %r16
+	std %r5, 208(%r1)
 # v32 = v46 & v21
 	.loc 1 479
-	ld %r8, 4840(%r1)
-	and %r14, %r5, %r8
-	std %r14, 4024(%r1)
+	and %r5, %r4, %r8
+	std %r5, 216(%r1)
 # v35 = v43 & v18
 	.loc 1 480
-	ld %r18, 5960(%r1)
-	and %r18, %r23, %r18
+	and %r5, %r11, %r19
+	std %r5, 224(%r1)
 # v32 = v49 ^ v32
 	.loc 1 481
-	xor %r6, %r6, %r14
+	ld %r5, 208(%r1)
+	ld %r14, 216(%r1)
+	xor %r5, %r5, %r14
 # v35 = v32 ^ v35
 	.loc 1 482
-	xor %r6, %r6, %r18
-	std %r6, 952(%r1)
+	ld %r14, 224(%r1)
+	xor %r5, %r5, %r14
+	std %r5, 208(%r1)
 # v32 = v46 & v24
 	.loc 1 483
-	and %r6, %r5, %r17
+	and %r5, %r4, %r16
 # v49 = v43 & v21
 	.loc 1 484
-	and %r8, %r23, %r8
+	and %r8, %r11, %r8
 # v49 = v32 ^ v49
 	.loc 1 485
-	xor %r6, %r6, %r8
-	std %r6, 960(%r1)
+	xor %r5, %r5, %r8
+	std %r5, 216(%r1)
 # v32 = v43 & v24
 	.loc 1 486
-	and %r6, %r23, %r17
-	std %r6, 968(%r1)
+	and %r5, %r11, %r16
+	std %r5, 224(%r1)
 # v2 = v48 & v3
 	.loc 1 487
-	ld %r18, 5424(%r1)
-	and %r6, %r18, %r27
-	std %r6, 976(%r1)
+	and %r5, %r17, %r24
+	std %r5, 232(%r1)
 # v4 = v48 & v8
 	.loc 1 488
-	and %r6, %r18, %r29
+	and %r5, %r17, %r30
 # v7 = v45 & v3
 	.loc 1 489
-	and %r8, %r25, %r27
+	and %r8, %r28, %r24
 # v7 = v4 ^ v7
 	.loc 1 490
-	xor %r6, %r6, %r8
-	std %r6, 984(%r1)
+	xor %r5, %r5, %r8
+	std %r5, 240(%r1)
 # v4 = v48 & v12
 	.loc 1 491
-	and %r6, %r18, %r9
+	and %r5, %r17, %r10
 # v9 = v45 & v8
 	.loc 1 492
-	and %r8, %r25, %r29
+	and %r8, %r28, %r30
 # v11 = v42 & v3
 	.loc 1 493
-	and %r14, %r16, %r27
+	and %r14, %r18, %r24
 # v9 = v4 ^ v9
 	.loc 1 494
-	xor %r8, %r6, %r8
+	xor %r8, %r5, %r8
 # v11 = v9 ^ v11
 	.loc 1 495
-	xor %r6, %r8, %r14
-	std %r6, 992(%r1)
+	xor %r5, %r8, %r14
+	std %r5, 248(%r1)
 # v9 = v48 & v16
 	.loc 1 496
-	and %r6, %r18, %r7
-	std %r6, 1000(%r1)
+	and %r5, %r17, %r7
+	std %r5, 256(%r1)
 # v4 = v45 & v12
 	.loc 1 497
-	and %r14, %r25, %r9
-	std %r14, 2792(%r1)
+	and %r5, %r28, %r10
+	std %r5, 264(%r1)
 # v60 = v42 & v8
 	.loc 1 498
-	and %r18, %r16, %r29
-	std %r18, 4032(%r1)
+	and %r5, %r18, %r30
+	std %r5, 272(%r1)
 # v58 = v47 & v3
 	.loc 1 499
-	and %r8, %r10, %r27
-	std %r8, 4776(%r1)
+	and %r8, %r26, %r24
 # v4 = v9 ^ v4
 	.loc 1 500
-	xor %r6, %r6, %r14
+	ld %r5, 256(%r1)
+	ld %r14, 264(%r1)
+	xor %r5, %r5, %r14
 # v60 = v4 ^ v60
 	.loc 1 501
-	xor %r6, %r6, %r18
+	ld %r14, 272(%r1)
+	xor %r5, %r5, %r14
 # v58 = v60 ^ v58
 	.loc 1 502
-	xor %r6, %r6, %r8
-	std %r6, 1008(%r1)
+	xor %r5, %r5, %r8
+	std %r5, 256(%r1)
 # v60 = v48 & v1
 	.loc 1 503
-	ld %r6, 5424(%r1)
-	and %r6, %r6, %r24
-	std %r6, 5968(%r1)
-	std %r6, 4432(%r1)
-	std %r6, 1016(%r1)
+	and %r5, %r17, %r23
+	std %r5, 264(%r1)
 # v4 = v45 & v16
 	.loc 1 504
-	and %r6, %r25, %r7
-	std %r6, 6048(%r1)
-	std %r6, 5208(%r1)
-	std %r6, 2800(%r1)
+	and %r5, %r28, %r7
+	std %r5, 280(%r1)
 # v9 = v42 & v12
 	.loc 1 505
-	and %r6, %r16, %r9
-	std %r6, 6272(%r1)
-	std %r6, 6112(%r1)
-	std %r6, 4848(%r1)
-	std %r6, 1024(%r1)
+	and %r5, %r18, %r10
+	std %r5, 272(%r1)
 # v56 = v47 & v8
 	.loc 1 506
-	and %r18, %r10, %r29
-	std %r18, 6176(%r1)
-	std %r18, 5544(%r1)
-	std %r18, 2808(%r1)
+	and %r5, %r26, %r30
+	std %r5, 288(%r1)
 # v54 = v44 & v3
 	.loc 1 507
-	and %r8, %r19, %r27
-	std %r8, 6216(%r1)
-	std %r8, 5872(%r1)
-	std %r8, 4040(%r1)
+	and %r8, %r20, %r24
 # v4 = v60 ^ v4
 	.loc 1 508
-	ld %r6, 5968(%r1)
-	ld %r14, 6048(%r1)
-	xor %r6, %r6, %r14
+	ld %r5, 264(%r1)
+	ld %r14, 280(%r1)
+	xor %r5, %r5, %r14
 # v9 = v4 ^ v9
 	.loc 1 509
-	ld %r14, 6272(%r1)
-	xor %r6, %r6, %r14
+	ld %r14, 272(%r1)
+	xor %r5, %r5, %r14
 # v56 = v9 ^ v56
 	.loc 1 510
-	xor %r6, %r6, %r18
+	ld %r14, 288(%r1)
+	xor %r5, %r5, %r14
 # v54 = v56 ^ v54
 	.loc 1 511
-	xor %r6, %r6, %r8
-	std %r6, 1032(%r1)
+	xor %r5, %r5, %r8
+	std %r5, 264(%r1)
 # v56 = v48 & v5
 	.loc 1 512
-	ld %r6, 5424(%r1)
-	and %r6, %r6, %r26
-	std %r6, 5696(%r1)
-	std %r6, 4440(%r1)
-	std %r6, 1040(%r1)
+	and %r5, %r17, %r25
+	std %r5, 272(%r1)
 # v9 = v45 & v1
 	.loc 1 513
-	and %r14, %r25, %r24
-	std %r14, 5216(%r1)
-	std %r14, 2816(%r1)
+	and %r5, %r28, %r23
+	std %r5, 296(%r1)
 # v4 = v42 & v16
 	.loc 1 514
-	and %r6, %r16, %r7
-	std %r6, 5704(%r1)
-	std %r6, 4448(%r1)
-	std %r6, 1048(%r1)
+	and %r5, %r18, %r7
+	std %r5, 280(%r1)
 # v60 = v47 & v12
 	.loc 1 515
-	and %r6, %r10, %r9
-	std %r6, 5880(%r1)
-	std %r6, 4456(%r1)
-	std %r6, 1056(%r1)
+	and %r5, %r26, %r10
+	std %r5, 288(%r1)
 # v52 = v44 & v8
 	.loc 1 516
-	and %r8, %r19, %r29
-	std %r8, 5224(%r1)
-	std %r8, 2824(%r1)
+	and %r5, %r20, %r30
+	std %r5, 304(%r1)
 # v50 = v29 & v3
 	.loc 1 517
-	and %r18, %r20, %r27
-	std %r18, 5232(%r1)
-	std %r18, 2832(%r1)
+	and %r8, %r9, %r24
 # v9 = v56 ^ v9
 	.loc 1 518
-	ld %r6, 5696(%r1)
-	xor %r6, %r6, %r14
+	ld %r5, 272(%r1)
+	ld %r14, 296(%r1)
+	xor %r14, %r5, %r14
 # v4 = v9 ^ v4
 	.loc 1 519
-	ld %r14, 5704(%r1)
-	xor %r6, %r6, %r14
+	ld %r5, 280(%r1)
+	xor %r14, %r14, %r5
 # v60 = v4 ^ v60
 	.loc 1 520
-	ld %r14, 5880(%r1)
-	xor %r6, %r6, %r14
+	ld %r5, 288(%r1)
+	xor %r5, %r14, %r5
 # v52 = v60 ^ v52
 	.loc 1 521
-	xor %r6, %r6, %r8
+	ld %r14, 304(%r1)
+	xor %r5, %r5, %r14
 # v50 = v52 ^ v50
 	.loc 1 522
-	xor %r6, %r6, %r18
-	std %r6, 1064(%r1)
+	xor %r5, %r5, %r8
+	std %r5, 272(%r1)
 # v52 = v45 & v5
 	.loc 1 523
-	and %r6, %r25, %r26
-	std %r6, 5976(%r1)
-	std %r6, 4464(%r1)
-	std %r6, 1072(%r1)
+	and %r5, %r28, %r25
+	std %r5, 280(%r1)
 # v60 = v42 & v1
 	.loc 1 524
-	and %r6, %r16, %r24
-	std %r6, 6056(%r1)
-	std %r6, 5240(%r1)
-	std %r6, 2840(%r1)
+	and %r5, %r18, %r23
+	std %r5, 296(%r1)
 # v4 = v47 & v16
 	.loc 1 525
-	and %r6, %r10, %r7
-	std %r6, 6280(%r1)
-	std %r6, 6120(%r1)
-	std %r6, 4856(%r1)
-	std %r6, 1080(%r1)
+	and %r5, %r26, %r7
+	std %r5, 288(%r1)
 # v9 = v44 & v12
 	.loc 1 526
-	and %r18, %r19, %r9
-	std %r18, 6184(%r1)
-	std %r18, 5552(%r1)
-	std %r18, 2848(%r1)
+	and %r5, %r20, %r10
+	std %r5, 304(%r1)
 # v56 = v29 & v8
 	.loc 1 527
-	and %r8, %r20, %r29
-	std %r8, 6224(%r1)
-	std %r8, 5888(%r1)
-	std %r8, 4048(%r1)
+	and %r8, %r9, %r30
 # v60 = v52 ^ v60
 	.loc 1 528
-	ld %r6, 5976(%r1)
-	ld %r14, 6056(%r1)
-	xor %r6, %r6, %r14
+	ld %r5, 280(%r1)
+	ld %r14, 296(%r1)
+	xor %r5, %r5, %r14
 # v4 = v60 ^ v4
 	.loc 1 529
-	ld %r14, 6280(%r1)
-	xor %r6, %r6, %r14
+	ld %r14, 288(%r1)
+	xor %r5, %r5, %r14
 # v9 = v4 ^ v9
 	.loc 1 530
-	xor %r6, %r6, %r18
+	ld %r14, 304(%r1)
+	xor %r5, %r5, %r14
 # v56 = v9 ^ v56
 	.loc 1 531
-	xor %r6, %r6, %r8
-	std %r6, 1088(%r1)
+	xor %r5, %r5, %r8
+	std %r5, 280(%r1)
 # v9 = v42 & v5
 	.loc 1 532
-	and %r6, %r16, %r26
-	std %r6, 2856(%r1)
+	and %r14, %r18, %r25
 # v4 = v47 & v1
 	.loc 1 533
-	and %r14, %r10, %r24
-	std %r14, 4056(%r1)
+	and %r5, %r26, %r23
 # v60 = v44 & v16
 	.loc 1 534
-	and %r18, %r19, %r7
-	std %r18, 1096(%r1)
+	and %r8, %r20, %r7
+	std %r8, 288(%r1)
 # v52 = v29 & v12
 	.loc 1 535
-	and %r8, %r20, %r9
-	std %r8, 4784(%r1)
+	and %r8, %r9, %r10
 # v4 = v9 ^ v4
 	.loc 1 536
-	xor %r6, %r6, %r14
+	xor %r5, %r14, %r5
 # v60 = v4 ^ v60
 	.loc 1 537
-	xor %r6, %r6, %r18
+	ld %r14, 288(%r1)
+	xor %r5, %r5, %r14
 # v52 = v60 ^ v52
 	.loc 1 538
-	xor %r6, %r6, %r8
-	std %r6, 1104(%r1)
+	xor %r5, %r5, %r8
+	std %r5, 288(%r1)
 # v60 = v47 & v5
 	.loc 1 539
-	and %r6, %r10, %r26
+	and %r5, %r26, %r25
 # v4 = v44 & v1
 	.loc 1 540
-	and %r8, %r19, %r24
+	and %r8, %r20, %r23
 # v9 = v29 & v16
 	.loc 1 541
-	and %r18, %r20, %r7
+	and %r14, %r9, %r7
 # v4 = v60 ^ v4
 	.loc 1 542
-	xor %r8, %r6, %r8
+	xor %r8, %r5, %r8
 # v9 = v4 ^ v9
 	.loc 1 543
-	xor %r18, %r8, %r18
+	xor %r14, %r8, %r14
 # v4 = v44 & v5
 	.loc 1 544
-	and %r6, %r19, %r26
+	and %r5, %r20, %r25
 # v60 = v29 & v1
 	.loc 1 545
-	and %r8, %r20, %r24
+	and %r8, %r9, %r23
 # v60 = v4 ^ v60
 	.loc 1 546
-	xor %r8, %r6, %r8
+	xor %r8, %r5, %r8
 # v4 = v29 & v5
 	.loc 1 547
-	and %r6, %r20, %r26
+	and %r5, %r9, %r25
 # v48 = v13 ^ v48
 	.loc 1 548
-	ld %r14, 5424(%r1)
-	xor %r22, %r22, %r14
+	xor %r17, %r31, %r17
 # v45 = v26 ^ v45
 	.loc 1 549
-	xor %r25, %r21, %r25
+	xor %r28, %r15, %r28
 # v42 = v39 ^ v42
 	.loc 1 550
-	xor %r16, %r31, %r16
+	xor %r18, %r22, %r18
 # v47 = v28 ^ v47
 	.loc 1 551
-	xor %r10, %r15, %r10
+	xor %r26, %r3, %r26
 # v44 = v41 ^ v44
 	.loc 1 552
-	xor %r19, %r4, %r19
+	xor %r20, %r6, %r20
 # v29 = v46 ^ v29
 	.loc 1 553
-	xor %r20, %r5, %r20
+	xor %r9, %r4, %r9
 # v3 = v0 ^ v3
 	.loc 1 554
-	xor %r27, %r28, %r27
+	xor %r24, %r27, %r24
 # v8 = v6 ^ v8
 	.loc 1 555
-	xor %r29, %r30, %r29
+	xor %r30, %r29, %r30
 # v12 = v10 ^ v12
 	.loc 1 556
-	xor %r9, %r12, %r9
+	xor %r10, %r21, %r10
 # v16 = v14 ^ v16
 	.loc 1 557
-	xor %r12, %r11, %r7
+	xor %r12, %r12, %r7
 # v1 = v18 ^ v1
 	.loc 1 558
-	ld %r4, 112(%r1)
-	xor %r24, %r4, %r24
+	xor %r23, %r19, %r23
 # v5 = v21 ^ v5
 	.loc 1 559
-	ld %r4, 120(%r1)
-	xor %r26, %r4, %r26
+	ld %r3, 120(%r1)
+	xor %r25, %r3, %r25
 # v21 = v48 & v3
 	.loc 1 560
-	and %r4, %r22, %r27
-	std %r4, 1112(%r1)
+	and %r31, %r17, %r24
 # v18 = v48 & v8
 	.loc 1 561
-	and %r4, %r22, %r29
+	and %r3, %r17, %r30
 # v14 = v45 & v3
 	.loc 1 562
-	and %r5, %r25, %r27
+	and %r4, %r28, %r24
 # v14 = v18 ^ v14
 	.loc 1 563
-	xor %r31, %r4, %r5
+	xor %r29, %r3, %r4
 # v18 = v48 & v12
 	.loc 1 564
-	and %r4, %r22, %r9
+	and %r3, %r17, %r10
 # v10 = v45 & v8
 	.loc 1 565
-	and %r5, %r25, %r29
+	and %r4, %r28, %r30
 # v6 = v42 & v3
 	.loc 1 566
-	and %r7, %r16, %r27
+	and %r6, %r18, %r24
 # v10 = v18 ^ v10
 	.loc 1 567
-	xor %r5, %r4, %r5
+	xor %r4, %r3, %r4
 # v6 = v10 ^ v6
 	.loc 1 568
-	xor %r30, %r5, %r7
+	xor %r27, %r4, %r6
 # v10 = v48 & v16
 	.loc 1 569
-	and %r4, %r22, %r12
+	and %r3, %r17, %r12
 # v18 = v45 & v12
 	.loc 1 570
-	and %r5, %r25, %r9
+	and %r4, %r28, %r10
 # v0 = v42 & v8
 	.loc 1 571
-	and %r7, %r16, %r29
+	and %r6, %r18, %r30
 # v46 = v47 & v3
 	.loc 1 572
-	and %r11, %r10, %r27
+	and %r7, %r26, %r24
 # v18 = v10 ^ v18
 	.loc 1 573
-	xor %r5, %r4, %r5
+	xor %r4, %r3, %r4
 # v0 = v18 ^ v0
 	.loc 1 574
-	xor %r7, %r5, %r7
+	xor %r6, %r4, %r6
 # v46 = v0 ^ v46
 	.loc 1 575
-	xor %r21, %r7, %r11
+	xor %r22, %r6, %r7
 # v0 = v48 & v1
 	.loc 1 576
-	and %r4, %r22, %r24
+	and %r3, %r17, %r23
 # v18 = v45 & v16
 	.loc 1 577
-	and %r5, %r25, %r12
+	and %r4, %r28, %r12
 # v10 = v42 & v12
 	.loc 1 578
-	and %r7, %r16, %r9
+	and %r6, %r18, %r10
 # v41 = v47 & v8
 	.loc 1 579
-	and %r11, %r10, %r29
+	and %r7, %r26, %r30
 # v28 = v44 & v3
 	.loc 1 580
-	and %r28, %r19, %r27
+	and %r21, %r20, %r24
 # v18 = v0 ^ v18
 	.loc 1 581
-	xor %r5, %r4, %r5
+	xor %r4, %r3, %r4
 # v10 = v18 ^ v10
 	.loc 1 582
-	xor %r7, %r5, %r7
+	xor %r6, %r4, %r6
 # v41 = v10 ^ v41
 	.loc 1 583
-	xor %r11, %r7, %r11
+	xor %r7, %r6, %r7
 # v28 = v41 ^ v28
 	.loc 1 584
-	xor %r28, %r11, %r28
+	xor %r21, %r7, %r21
 # v41 = v48 & v5
 	.loc 1 585
-	and %r4, %r22, %r26
+	and %r3, %r17, %r25
 # v10 = v45 & v1
 	.loc 1 586
-	and %r5, %r25, %r24
+	and %r4, %r28, %r23
 # v18 = v42 & v16
 	.loc 1 587
-	and %r7, %r16, %r12
+	and %r15, %r18, %r12
 # v0 = v47 & v12
 	.loc 1 588
-	and %r14, %r10, %r9
+	and %r19, %r26, %r10
 # v39 = v44 & v8
 	.loc 1 589
-	and %r15, %r19, %r29
+	and %r7, %r20, %r30
 # v26 = v29 & v3
 	.loc 1 590
-	and %r11, %r20, %r27
+	and %r6, %r9, %r24
 # v10 = v41 ^ v10
 	.loc 1 591
-	xor %r5, %r4, %r5
+	xor %r4, %r3, %r4
 # v18 = v10 ^ v18
 	.loc 1 592
-	xor %r7, %r5, %r7
+	xor %r15, %r4, %r15
 # v0 = v18 ^ v0
 	.loc 1 593
-	xor %r14, %r7, %r14
+	xor %r19, %r15, %r19
 # v39 = v0 ^ v39
 	.loc 1 594
-	xor %r15, %r14, %r15
+	xor %r7, %r19, %r7
 # v26 = v39 ^ v26
 	.loc 1 595
-	xor %r15, %r15, %r11
+	xor %r19, %r7, %r6
 # v48 = v48 & v24
 	.loc 1 596
-	and %r14, %r22, %r17
+	and %r17, %r17, %r16
 # v39 = v45 & v5
 	.loc 1 597
-	and %r4, %r25, %r26
+	and %r15, %r28, %r25
 # v0 = v42 & v1
 	.loc 1 598
-	and %r22, %r16, %r24
+	and %r7, %r18, %r23
 # v18 = v47 & v16
 	.loc 1 599
-	and %r11, %r10, %r12
+	and %r6, %r26, %r12
 # v10 = v44 & v12
 	.loc 1 600
-	and %r7, %r19, %r9
+	and %r4, %r20, %r10
 # v41 = v29 & v8
 	.loc 1 601
-	and %r5, %r20, %r29
+	and %r3, %r9, %r30
 # v3 = v43 & v3
 	.loc 1 602
-	and %r27, %r23, %r27
+	and %r24, %r11, %r24
 # v39 = v48 ^ v39
 	.loc 1 603
-	xor %r4, %r14, %r4
+	xor %r15, %r17, %r15
 # v0 = v39 ^ v0
 	.loc 1 604
-	xor %r22, %r4, %r22
+	xor %r7, %r15, %r7
 # v18 = v0 ^ v18
 	.loc 1 605
-	xor %r11, %r22, %r11
+	xor %r6, %r7, %r6
 # v10 = v18 ^ v10
 	.loc 1 606
-	xor %r7, %r11, %r7
+	xor %r4, %r6, %r4
 # v41 = v10 ^ v41
 	.loc 1 607
-	xor %r5, %r7, %r5
+	xor %r3, %r4, %r3
 # v3 = v41 ^ v3
 	.loc 1 608
-	xor %r27, %r5, %r27
+	xor %r24, %r3, %r24
 # v45 = v45 & v24
 	.loc 1 609
-	and %r25, %r25, %r17
+	and %r28, %r28, %r16
 # v41 = v42 & v5
 	.loc 1 610
-	and %r4, %r16, %r26
+	and %r3, %r18, %r25
 # v10 = v47 & v1
 	.loc 1 611
-	and %r5, %r10, %r24
+	and %r4, %r26, %r23
 # v18 = v44 & v16
 	.loc 1 612
-	and %r11, %r19, %r12
+	and %r7, %r20, %r12
 # v0 = v29 & v12
 	.loc 1 613
-	and %r7, %r20, %r9
+	and %r6, %r9, %r10
 # v8 = v43 & v8
 	.loc 1 614
-	and %r29, %r23, %r29
+	and %r30, %r11, %r30
 # v41 = v45 ^ v41
 	.loc 1 615
-	xor %r4, %r25, %r4
+	xor %r3, %r28, %r3
 # v10 = v41 ^ v10
 	.loc 1 616
-	xor %r5, %r4, %r5
+	xor %r4, %r3, %r4
 # v18 = v10 ^ v18
 	.loc 1 617
-	xor %r11, %r5, %r11
+	xor %r7, %r4, %r7
 # v0 = v18 ^ v0
 	.loc 1 618
-	xor %r7, %r11, %r7
+	xor %r6, %r7, %r6
 # v8 = v0 ^ v8
 	.loc 1 619
-	xor %r29, %r7, %r29
+	xor %r30, %r6, %r30
 # v42 = v42 & v24
 	.loc 1 620
-	and %r16, %r16, %r17
+	and %r18, %r18, %r16
 # v0 = v47 & v5
 	.loc 1 621
-	and %r4, %r10, %r26
+	and %r3, %r26, %r25
 # v18 = v44 & v1
 	.loc 1 622
-	and %r5, %r19, %r24
+	and %r4, %r20, %r23
 # v10 = v29 & v16
 	.loc 1 623
-	and %r7, %r20, %r12
+	and %r6, %r9, %r12
 # v12 = v43 & v12
 	.loc 1 624
-	and %r9, %r23, %r9
+	and %r10, %r11, %r10
 # v0 = v42 ^ v0
 	.loc 1 625
-	xor %r4, %r16, %r4
+	xor %r3, %r18, %r3
 # v18 = v0 ^ v18
 	.loc 1 626
-	xor %r5, %r4, %r5
+	xor %r4, %r3, %r4
 # v10 = v18 ^ v10
 	.loc 1 627
-	xor %r7, %r5, %r7
+	xor %r6, %r4, %r6
 # v12 = v10 ^ v12
 	.loc 1 628
-	xor %r9, %r7, %r9
+	xor %r10, %r6, %r10
 # v47 = v47 & v24
 	.loc 1 629
-	and %r10, %r10, %r17
+	and %r26, %r26, %r16
 # v10 = v44 & v5
 	.loc 1 630
-	and %r4, %r19, %r26
+	and %r3, %r20, %r25
 # v18 = v29 & v1
 	.loc 1 631
-	and %r5, %r20, %r24
+	and %r4, %r9, %r23
 # v16 = v43 & v16
 	.loc 1 632
-	and %r12, %r23, %r12
+	and %r12, %r11, %r12
 # v10 = v47 ^ v10
 	.loc 1 633
-	xor %r4, %r10, %r4
+	xor %r3, %r26, %r3
 # v18 = v10 ^ v18
 	.loc 1 634
-	xor %r5, %r4, %r5
+	xor %r4, %r3, %r4
 # v16 = v18 ^ v16
 	.loc 1 635
-	xor %r12, %r5, %r12
+	xor %r12, %r4, %r12
 # v44 = v44 & v24
 	.loc 1 636
-	and %r19, %r19, %r17
+	and %r20, %r20, %r16
 # v18 = v29 & v5
 	.loc 1 637
-	and %r4, %r20, %r26
+	and %r3, %r9, %r25
 # v1 = v43 & v1
 	.loc 1 638
-	and %r24, %r23, %r24
+	and %r23, %r11, %r23
 # v18 = v44 ^ v18
 	.loc 1 639
-	xor %r4, %r19, %r4
+	xor %r3, %r20, %r3
 # v1 = v18 ^ v1
 	.loc 1 640
-	xor %r24, %r4, %r24
+	xor %r23, %r3, %r23
 # v29 = v29 & v24
 	.loc 1 641
-	and %r20, %r20, %r17
+	and %r9, %r9, %r16
 # v5 = v43 & v5
 	.loc 1 642
-	and %r26, %r23, %r26
+	and %r25, %r11, %r25
 # v5 = v29 ^ v5
 	.loc 1 643
-	xor %r26, %r20, %r26
+	xor %r25, %r9, %r25
 # v24 = v43 & v24
 	.loc 1 644
-	and %r17, %r23, %r17
+	and %r16, %r11, %r16
 # v21 = v21 ^ v40
 	.loc 1 645
-	ld %r4, 1112(%r1)
-	ld %r5, 744(%r1)
-	xor %r4, %r4, %r5
+	ld %r3, 128(%r1)
+	xor %r31, %r31, %r3
 # v21 = v21 ^ v2
 	.loc 1 646
-	ld %r5, 976(%r1)
-	xor %r5, %r4, %r5
+	ld %r3, 232(%r1)
+	xor %r31, %r31, %r3
 # v14 = v14 ^ v30
 	.loc 1 647
-	ld %r4, 752(%r1)
-	xor %r31, %r31, %r4
+	ld %r3, 136(%r1)
+	xor %r29, %r29, %r3
 # v14 = v14 ^ v7
 	.loc 1 648
-	ld %r4, 984(%r1)
-	xor %r31, %r31, %r4
+	ld %r3, 240(%r1)
+	xor %r4, %r29, %r3
 # v6 = v6 ^ v34
 	.loc 1 649
-	ld %r4, 760(%r1)
-	xor %r30, %r30, %r4
+	ld %r3, 144(%r1)
+	xor %r27, %r27, %r3
 # v6 = v6 ^ v11
 	.loc 1 650
-	ld %r4, 992(%r1)
-	xor %r30, %r30, %r4
+	ld %r3, 248(%r1)
+	xor %r27, %r27, %r3
 # v46 = v46 ^ v38
 	.loc 1 651
-	ld %r4, 776(%r1)
-	xor %r21, %r21, %r4
+	ld %r3, 152(%r1)
+	xor %r22, %r22, %r3
 # v46 = v46 ^ v58
 	.loc 1 652
-	ld %r4, 1008(%r1)
-	xor %r21, %r21, %r4
+	ld %r3, 256(%r1)
+	xor %r22, %r22, %r3
 # v28 = v28 ^ v37
 	.loc 1 653
-	ld %r4, 800(%r1)
-	xor %r28, %r28, %r4
+	ld %r3, 160(%r1)
+	xor %r21, %r21, %r3
 # v28 = v28 ^ v54
 	.loc 1 654
-	ld %r4, 1032(%r1)
-	xor %r28, %r28, %r4
+	ld %r3, 264(%r1)
+	xor %r21, %r21, %r3
 # v26 = v26 ^ v33
 	.loc 1 655
-	ld %r4, 832(%r1)
-	xor %r15, %r15, %r4
+	ld %r3, 168(%r1)
+	xor %r19, %r19, %r3
 # v26 = v26 ^ v50
 	.loc 1 656
-	ld %r4, 1064(%r1)
-	xor %r15, %r15, %r4
+	ld %r3, 272(%r1)
+	xor %r19, %r19, %r3
 # v3 = v3 ^ v15
 	.loc 1 657
-	ld %r4, 872(%r1)
-	xor %r27, %r27, %r4
+	ld %r3, 176(%r1)
+	xor %r24, %r24, %r3
 # v3 = v3 ^ v56
 	.loc 1 658
-	ld %r4, 1088(%r1)
-	xor %r27, %r27, %r4
+	ld %r3, 280(%r1)
+	xor %r24, %r24, %r3
 # v8 = v8 ^ v31
 	.loc 1 659
-	ld %r11, 904(%r1)
-	xor %r29, %r29, %r11
+	ld %r6, 184(%r1)
+	xor %r30, %r30, %r6
 # v8 = v8 ^ v52
 	.loc 1 660
-	ld %r4, 1104(%r1)
-	xor %r10, %r29, %r4
+	ld %r3, 288(%r1)
+	xor %r7, %r30, %r3
 # v12 = v12 ^ v27
 	.loc 1 661
-	ld %r4, 928(%r1)
-	xor %r9, %r9, %r4
+	ld %r9, 192(%r1)
+	xor %r10, %r10, %r9
 # v12 = v12 ^ v9
 	.loc 1 662
-	xor %r9, %r9, %r18
+	xor %r10, %r10, %r14
 # v16 = v16 ^ v36
 	.loc 1 663
-	ld %r25, 944(%r1)
-	xor %r12, %r12, %r25
+	ld %r11, 200(%r1)
+	xor %r12, %r12, %r11
 # v16 = v16 ^ v60
 	.loc 1 664
 	xor %r12, %r12, %r8
 # v1 = v1 ^ v35
 	.loc 1 665
-	ld %r23, 952(%r1)
-	xor %r24, %r24, %r23
+	ld %r26, 208(%r1)
+	xor %r23, %r23, %r26
 # v1 = v1 ^ v4
 	.loc 1 666
-	xor %r24, %r24, %r6
+	xor %r23, %r23, %r5
 # v5 = v5 ^ v49
 	.loc 1 667
-	ld %r22, 960(%r1)
-	xor %r7, %r26, %r22
+	ld %r3, 216(%r1)
+	xor %r25, %r25, %r3
 # v24 = v24 ^ v32
 	.loc 1 668
-	ld %r20, 968(%r1)
-	xor %r17, %r17, %r20
+	ld %r20, 224(%r1)
+	xor %r16, %r16, %r20
 # v31 = v21 ^ v31
 	.loc 1 669
-	xor %r29, %r5, %r11
+	xor %r29, %r31, %r6
 # v27 = v14 ^ v27
 	.loc 1 670
-	xor %r26, %r31, %r4
+	xor %r28, %r4, %r9
 # v36 = v6 ^ v36
 	.loc 1 671
-	xor %r25, %r30, %r25
+	xor %r30, %r27, %r11
 # v35 = v46 ^ v35
 	.loc 1 672
-	xor %r30, %r21, %r23
+	xor %r31, %r22, %r26
 # v49 = v28 ^ v49
 	.loc 1 673
-	xor %r31, %r28, %r22
+	xor %r11, %r21, %r3
 # v32 = v26 ^ v32
 	.loc 1 674
-	xor %r28, %r15, %r20
+	xor %r27, %r19, %r20
 # v2 = v8 ^ v2
 	.loc 1 675
-	ld %r4, 976(%r1)
-	xor %r4, %r10, %r4
+	ld %r3, 232(%r1)
+	xor %r3, %r7, %r3
 # v7 = v12 ^ v7
 	.loc 1 676
-	ld %r5, 984(%r1)
-	xor %r5, %r9, %r5
+	ld %r4, 240(%r1)
+	xor %r4, %r10, %r4
 # v11 = v16 ^ v11
 	.loc 1 677
-	ld %r9, 992(%r1)
-	xor %r9, %r12, %r9
+	ld %r6, 248(%r1)
+	xor %r6, %r12, %r6
 # v58 = v1 ^ v58
 	.loc 1 678
-	ld %r10, 1008(%r1)
-	xor %r10, %r24, %r10
+	ld %r7, 256(%r1)
+	xor %r9, %r23, %r7
 # v54 = v5 ^ v54
 	.loc 1 679
-	ld %r11, 1032(%r1)
-	xor %r7, %r7, %r11
+	ld %r7, 264(%r1)
+	xor %r7, %r25, %r7
 # v50 = v24 ^ v50
 	.loc 1 680
-	ld %r11, 1064(%r1)
-	xor %r12, %r17, %r11
+	ld %r10, 272(%r1)
+	xor %r12, %r16, %r10
 # v7 = v7 ^ v4
 	.loc 1 681
-	xor %r11, %r5, %r6
+	xor %r10, %r4, %r5
 # v2 = v2 ^ v4
 	.loc 1 682
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r5
 # v32 = v32 ^ v4
 	.loc 1 683
-	xor %r5, %r28, %r6
+	xor %r4, %r27, %r5
 # v4 = v49 ^ v4
 	.loc 1 684
-	xor %r6, %r31, %r6
+	xor %r5, %r11, %r5
 # v2 = v2 ^ v60
 	.loc 1 685
-	xor %r31, %r4, %r8
+	xor %r11, %r3, %r8
 # v3 = v3 ^ v60
 	.loc 1 686
-	xor %r4, %r27, %r8
+	xor %r3, %r24, %r8
 # v4 = v4 ^ v60
 	.loc 1 687
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r8
 # v60 = v35 ^ v60
 	.loc 1 688
-	xor %r8, %r30, %r8
+	xor %r8, %r31, %r8
 # v3 = v3 ^ v9
 	.loc 1 689
-	xor %r30, %r4, %r18
+	xor %r31, %r3, %r14
 # v32 = v32 ^ v9
 	.loc 1 690
-	xor %r5, %r5, %r18
+	xor %r4, %r4, %r14
 # v60 = v60 ^ v9
 	.loc 1 691
-	xor %r8, %r8, %r18
+	xor %r8, %r8, %r14
 # v9 = v36 ^ v9
 	.loc 1 692
-	xor %r18, %r25, %r18
+	xor %r14, %r30, %r14
 # v32 = v32 ^ v52
 	.loc 1 693
-	ld %r4, 1104(%r1)
-	xor %r28, %r5, %r4
+	ld %r3, 288(%r1)
+	xor %r30, %r4, %r3
 # v4 = v4 ^ v52
 	.loc 1 694
-	xor %r6, %r6, %r4
+	xor %r5, %r5, %r3
 # v9 = v9 ^ v52
 	.loc 1 695
-	xor %r18, %r18, %r4
+	xor %r14, %r14, %r3
 # v52 = v27 ^ v52
 	.loc 1 696
-	xor %r4, %r26, %r4
+	xor %r3, %r28, %r3
 # v4 = v4 ^ v56
 	.loc 1 697
-	ld %r5, 1088(%r1)
-	xor %r27, %r6, %r5
+	ld %r4, 280(%r1)
+	xor %r28, %r5, %r4
 # v60 = v60 ^ v56
 	.loc 1 698
-	xor %r8, %r8, %r5
+	xor %r8, %r8, %r4
 # v52 = v52 ^ v56
 	.loc 1 699
-	xor %r4, %r4, %r5
+	xor %r3, %r3, %r4
 # v56 = v31 ^ v56
 	.loc 1 700
-	xor %r5, %r29, %r5
+	xor %r4, %r29, %r4
 # v60 = v60 ^ v50
 	.loc 1 701
 	xor %r8, %r8, %r12
 # v9 = v9 ^ v50
 	.loc 1 702
-	xor %r18, %r18, %r12
+	xor %r14, %r14, %r12
 # v56 = v56 ^ v50
 	.loc 1 703
-	xor %r5, %r5, %r12
+	xor %r4, %r4, %r12
 # v50 = v15 ^ v50
 	.loc 1 704
-	ld %r6, 872(%r1)
-	xor %r6, %r6, %r12
+	ld %r5, 176(%r1)
+	xor %r5, %r5, %r12
 # v9 = v9 ^ v54
 	.loc 1 705
-	xor %r18, %r18, %r7
+	xor %r14, %r14, %r7
 # v52 = v52 ^ v54
 	.loc 1 706
-	xor %r4, %r4, %r7
+	xor %r3, %r3, %r7
 # v50 = v50 ^ v54
 	.loc 1 707
-	xor %r6, %r6, %r7
+	xor %r5, %r5, %r7
 # v54 = v33 ^ v54
 	.loc 1 708
-	ld %r12, 832(%r1)
+	ld %r12, 168(%r1)
 	xor %r7, %r12, %r7
 # v52 = v52 ^ v58
 	.loc 1 709
-	xor %r12, %r4, %r10
+	xor %r12, %r3, %r9
 # v56 = v56 ^ v58
 	.loc 1 710
-	xor %r5, %r5, %r10
+	xor %r4, %r4, %r9
 # v54 = v54 ^ v58
 	.loc 1 711
-	xor %r7, %r7, %r10
+	xor %r7, %r7, %r9
 # v58 = v37 ^ v58
 	.loc 1 712
-	ld %r4, 800(%r1)
-	xor %r10, %r4, %r10
+	ld %r3, 160(%r1)
+	xor %r9, %r3, %r9
 # v56 = v56 ^ v11
 	.loc 1 713
-	xor %r5, %r5, %r9
+	xor %r4, %r4, %r6
 # v50 = v50 ^ v11
 	.loc 1 714
-	xor %r6, %r6, %r9
+	xor %r5, %r5, %r6
 # v58 = v58 ^ v11
 	.loc 1 715
-	xor %r10, %r10, %r9
+	xor %r9, %r9, %r6
 # v11 = v38 ^ v11
 	.loc 1 716
-	ld %r4, 776(%r1)
-	xor %r9, %r4, %r9
+	ld %r3, 152(%r1)
+	xor %r6, %r3, %r6
 # v50 = v50 ^ v7
 	.loc 1 717
-	xor %r6, %r6, %r11
+	xor %r5, %r5, %r10
 # v54 = v54 ^ v7
 	.loc 1 718
-	xor %r7, %r7, %r11
+	xor %r7, %r7, %r10
 # v11 = v11 ^ v7
 	.loc 1 719
-	xor %r9, %r9, %r11
+	xor %r6, %r6, %r10
 # v7 = v34 ^ v7
 	.loc 1 720
-	ld %r4, 760(%r1)
-	xor %r11, %r4, %r11
+	ld %r3, 144(%r1)
+	xor %r10, %r3, %r10
 # v54 = v54 ^ v2
 	.loc 1 721
-	xor %r29, %r7, %r31
+	xor %r7, %r7, %r11
 # v58 = v58 ^ v2
 	.loc 1 722
-	xor %r10, %r10, %r31
+	xor %r9, %r9, %r11
 # v7 = v7 ^ v2
 	.loc 1 723
-	xor %r11, %r11, %r31
+	xor %r10, %r10, %r11
 # v2 = v30 ^ v2
 	.loc 1 724
-	ld %r4, 752(%r1)
-	xor %r31, %r4, %r31
+	ld %r3, 136(%r1)
+	xor %r11, %r3, %r11
 # v58 = v58 ^ v3
 	.loc 1 725
-	xor %r26, %r10, %r30
+	xor %r29, %r9, %r31
 # v11 = v11 ^ v3
 	.loc 1 726
-	xor %r25, %r9, %r30
+	xor %r27, %r6, %r31
 # v2 = v2 ^ v3
 	.loc 1 727
-	xor %r31, %r31, %r30
+	xor %r26, %r11, %r31
 # v3 = v40 ^ v3
 	.loc 1 728
-	ld %r4, 744(%r1)
-	xor %r30, %r4, %r30
+	ld %r3, 128(%r1)
+	xor %r31, %r3, %r31
 # v40 = v3 ^ v4
 	.loc 1 729
-	xor %r10, %r30, %r27
+	xor %r9, %r31, %r28
 # v30 = v56 ^ v4
 	.loc 1 730
-	xor %r4, %r5, %r27
+	xor %r3, %r4, %r28
 # v30 = v30 ^ v32
 	.loc 1 731
-	xor %r24, %r4, %r28
+	xor %r24, %r3, %r30
 # v34 = v2 ^ v56
 	.loc 1 732
-	xor %r9, %r31, %r5
+	xor %r25, %r26, %r4
 # v38 = v52 ^ v4
 	.loc 1 733
-	xor %r4, %r12, %r27
+	xor %r3, %r12, %r28
 # v38 = v38 ^ v32
 	.loc 1 734
-	xor %r23, %r4, %r28
+	xor %r11, %r3, %r30
 # v37 = v7 ^ v56
 	.loc 1 735
-	xor %r4, %r11, %r5
+	xor %r3, %r10, %r4
 # v37 = v37 ^ v52
 	.loc 1 736
-	xor %r4, %r4, %r12
+	xor %r3, %r3, %r12
 # v37 = v37 ^ v4
 	.loc 1 737
-	xor %r4, %r4, %r27
+	xor %r3, %r3, %r28
 # v37 = v37 ^ v32
 	.loc 1 738
-	xor %r21, %r4, %r28
+	xor %r21, %r3, %r30
 # v33 = v56 ^ v9
 	.loc 1 739
-	xor %r20, %r5, %r18
+	xor %r22, %r4, %r14
 # v15 = v11 ^ v52
 	.loc 1 740
-	xor %r4, %r25, %r12
+	xor %r3, %r27, %r12
 # v15 = v15 ^ v9
 	.loc 1 741
-	xor %r4, %r4, %r18
+	xor %r3, %r3, %r14
 # v15 = v15 ^ v32
 	.loc 1 742
-	xor %r19, %r4, %r28
+	xor %r20, %r3, %r30
 # v31 = v52 ^ v60
 	.loc 1 743
-	xor %r17, %r12, %r8
+	xor %r19, %r12, %r8
 # v27 = v58 ^ v9
 	.loc 1 744
-	xor %r4, %r26, %r18
+	xor %r3, %r29, %r14
 # v27 = v27 ^ v60
 	.loc 1 745
-	xor %r16, %r4, %r8
+	xor %r23, %r3, %r8
 # v36 = v9 ^ v4
 	.loc 1 746
-	xor %r22, %r18, %r27
+	xor %r18, %r14, %r28
 # v35 = v54 ^ v60
 	.loc 1 747
-	xor %r4, %r29, %r8
+	xor %r3, %r7, %r8
 # v35 = v35 ^ v4
 	.loc 1 748
-	xor %r7, %r4, %r27
+	xor %r17, %r3, %r28
 # v49 = v60 ^ v32
 	.loc 1 749
-	xor %r15, %r8, %r28
+	xor %r6, %r8, %r30
 # v24 = v50 ^ v4
 	.loc 1 750
-	xor %r4, %r6, %r27
+	xor %r3, %r5, %r28
 # v24 = v24 ^ v32
 	.loc 1 751
-	xor %r14, %r4, %r28
+	xor %r16, %r3, %r30
 # v40 = v40 ^ v49
 	.loc 1 752
-	xor %r10, %r10, %r15
+	xor %r9, %r9, %r6
 # v5 = v31 ^ v49
 	.loc 1 753
-	xor %r4, %r17, %r15
+	xor %r3, %r19, %r6
 # v5 = v5 ^ v24
 	.loc 1 754
-	xor %r4, %r4, %r14
+	xor %r15, %r3, %r16
 # v30 = v30 ^ v31
 	.loc 1 755
-	xor %r24, %r24, %r17
-	std %r24, 1120(%r1)
+	xor %r24, %r24, %r19
 # v1 = v27 ^ v49
 	.loc 1 756
-	xor %r24, %r16, %r15
+	xor %r3, %r23, %r6
 # v1 = v1 ^ v24
 	.loc 1 757
-	xor %r24, %r24, %r14
-	std %r24, 1128(%r1)
+	xor %r3, %r3, %r16
 # v34 = v34 ^ v31
 	.loc 1 758
-	xor %r9, %r9, %r17
+	xor %r25, %r25, %r19
 # v34 = v34 ^ v27
 	.loc 1 759
-	xor %r9, %r9, %r16
+	xor %r25, %r25, %r23
 # v34 = v34 ^ v49
 	.loc 1 760
-	xor %r9, %r9, %r15
+	xor %r25, %r25, %r6
 # v34 = v34 ^ v24
 	.loc 1 761
-	xor %r9, %r9, %r14
-	std %r9, 1136(%r1)
+	xor %r25, %r25, %r16
 # v31 = v31 ^ v36
 	.loc 1 762
-	xor %r9, %r17, %r22
-	std %r9, 1144(%r1)
+	xor %r19, %r19, %r18
 # v38 = v38 ^ v27
 	.loc 1 763
-	xor %r23, %r23, %r16
+	xor %r11, %r11, %r23
 # v38 = v38 ^ v36
 	.loc 1 764
-	xor %r23, %r23, %r22
+	xor %r11, %r11, %r18
 # v38 = v38 ^ v24
 	.loc 1 765
-	xor %r9, %r23, %r14
-	std %r9, 1152(%r1)
+	xor %r11, %r11, %r16
 # v27 = v27 ^ v35
 	.loc 1 766
-	xor %r16, %r16, %r7
+	xor %r23, %r23, %r17
 # v37 = v37 ^ v36
 	.loc 1 767
-	xor %r21, %r21, %r22
+	xor %r21, %r21, %r18
 # v37 = v37 ^ v35
 	.loc 1 768
-	xor %r21, %r21, %r7
+	xor %r21, %r21, %r17
 # v36 = v36 ^ v49
 	.loc 1 769
-	xor %r22, %r22, %r15
+	xor %r18, %r18, %r6
 # v33 = v33 ^ v35
 	.loc 1 770
-	xor %r20, %r20, %r7
+	xor %r22, %r22, %r17
 # v33 = v33 ^ v49
 	.loc 1 771
-	xor %r20, %r20, %r15
+	xor %r22, %r22, %r6
 # v35 = v35 ^ v24
 	.loc 1 772
-	xor %r9, %r7, %r14
+	xor %r17, %r17, %r16
 # v49 = v15 ^ v49
 	.loc 1 773
-	xor %r15, %r19, %r15
+	xor %r6, %r20, %r6
 # v24 = v49 ^ v24
 	.loc 1 774
-	xor %r14, %r15, %r14
+	xor %r16, %r6, %r16
 # v40 = v40 ^ v35
 	.loc 1 775
-	xor %r10, %r10, %r9
+	xor %r9, %r9, %r17
 # v49 = v27 ^ v35
 	.loc 1 776
-	xor %r7, %r16, %r9
+	xor %r6, %r23, %r17
 # v49 = v49 ^ v24
 	.loc 1 777
-	xor %r7, %r7, %r14
+	xor %r20, %r6, %r16
 # v5 = v5 ^ v27
 	.loc 1 778
-	xor %r24, %r4, %r16
+	xor %r15, %r15, %r23
 # v15 = v37 ^ v35
 	.loc 1 779
-	xor %r4, %r21, %r9
+	xor %r6, %r21, %r17
 # v15 = v15 ^ v24
 	.loc 1 780
-	xor %r23, %r4, %r14
+	xor %r6, %r6, %r16
 # v30 = v30 ^ v27
 	.loc 1 781
-	ld %r4, 1120(%r1)
-	xor %r4, %r4, %r16
+	xor %r24, %r24, %r23
 # v30 = v30 ^ v37
 	.loc 1 782
-	xor %r4, %r4, %r21
+	xor %r24, %r24, %r21
 # v30 = v30 ^ v35
 	.loc 1 783
-	xor %r4, %r4, %r9
+	xor %r24, %r24, %r17
 # v30 = v30 ^ v24
 	.loc 1 784
-	xor %r19, %r4, %r14
+	xor %r24, %r24, %r16
 # v27 = v27 ^ v36
 	.loc 1 785
-	xor %r16, %r16, %r22
+	xor %r23, %r23, %r18
 # v1 = v1 ^ v37
 	.loc 1 786
-	ld %r4, 1128(%r1)
-	xor %r4, %r4, %r21
+	xor %r3, %r3, %r21
 # v1 = v1 ^ v36
 	.loc 1 787
-	xor %r4, %r4, %r22
+	xor %r3, %r3, %r18
 # v1 = v1 ^ v24
 	.loc 1 788
-	xor %r17, %r4, %r14
+	xor %r3, %r3, %r16
 # v37 = v37 ^ v33
 	.loc 1 789
-	xor %r4, %r21, %r20
-	std %r4, 4064(%r1)
+	xor %r21, %r21, %r22
+	std %r21, 296(%r1)
 # v34 = v34 ^ v36
 	.loc 1 790
-	ld %r4, 1136(%r1)
-	xor %r4, %r4, %r22
+	xor %r25, %r25, %r18
 # v34 = v34 ^ v33
 	.loc 1 791
-	xor %r4, %r4, %r20
-	std %r4, 4072(%r1)
+	xor %r25, %r25, %r22
+	std %r25, 304(%r1)
 # v36 = v36 ^ v35
 	.loc 1 792
-	xor %r4, %r22, %r9
-	std %r4, 5432(%r1)
+	xor %r18, %r18, %r17
 # v31 = v31 ^ v33
 	.loc 1 793
-	ld %r4, 1144(%r1)
-	xor %r4, %r4, %r20
+	xor %r19, %r19, %r22
 # v31 = v31 ^ v35
 	.loc 1 794
-	xor %r4, %r4, %r9
-	std %r4, 1160(%r1)
+	xor %r19, %r19, %r17
 # v33 = v33 ^ v24
 	.loc 1 795
-	xor %r20, %r20, %r14
+	xor %r22, %r22, %r16
 # v35 = v38 ^ v35
 	.loc 1 796
-	ld %r4, 1152(%r1)
-	xor %r9, %r4, %r9
+	xor %r17, %r11, %r17
 # v24 = v35 ^ v24
 	.loc 1 797
-	xor %r14, %r9, %r14
+	xor %r16, %r17, %r16
 # v35 = v40 & v3
 	.loc 1 798
-	and %r4, %r10, %r30
-	std %r4, 1168(%r1)
+	and %r11, %r9, %r31
+	std %r11, 120(%r1)
 # v38 = v40 & v2
 	.loc 1 799
-	and %r4, %r10, %r31
+	and %r11, %r9, %r26
 # v16 = v49 & v3
 	.loc 1 800
-	and %r9, %r7, %r30
+	and %r25, %r20, %r31
 # v16 = v38 ^ v16
 	.loc 1 801
-	xor %r4, %r4, %r9
-	std %r4, 1176(%r1)
+	xor %r11, %r11, %r25
+	std %r11, 128(%r1)
 # v38 = v40 & v7
 	.loc 1 802
-	and %r9, %r10, %r11
-	std %r9, 1184(%r1)
+	and %r25, %r9, %r10
 # v12 = v49 & v2
 	.loc 1 803
-	and %r22, %r7, %r31
-	std %r22, 2864(%r1)
+	and %r21, %r20, %r26
 # v8 = v5 & v3
 	.loc 1 804
-	and %r4, %r24, %r30
+	and %r11, %r15, %r31
 # v12 = v38 ^ v12
 	.loc 1 805
-	xor %r9, %r9, %r22
+	xor %r25, %r25, %r21
 # v8 = v12 ^ v8
 	.loc 1 806
-	xor %r4, %r9, %r4
-	std %r4, 1192(%r1)
+	xor %r11, %r25, %r11
+	std %r11, 136(%r1)
 # v12 = v40 & v11
 	.loc 1 807
-	and %r4, %r10, %r25
-	std %r4, 1200(%r1)
+	and %r11, %r9, %r27
 # v38 = v49 & v7
 	.loc 1 808
-	and %r21, %r7, %r11
-	std %r21, 2872(%r1)
+	and %r17, %r20, %r10
 # v26 = v5 & v2
 	.loc 1 809
-	and %r9, %r24, %r31
-	std %r9, 1208(%r1)
+	and %r21, %r15, %r26
 # v28 = v15 & v3
 	.loc 1 810
-	and %r22, %r23, %r30
-	std %r22, 2880(%r1)
+	and %r25, %r6, %r31
 # v38 = v12 ^ v38
 	.loc 1 811
-	xor %r4, %r4, %r21
+	xor %r11, %r11, %r17
 # v26 = v38 ^ v26
 	.loc 1 812
-	xor %r4, %r4, %r9
+	xor %r11, %r11, %r21
 # v28 = v26 ^ v28
 	.loc 1 813
-	xor %r4, %r4, %r22
-	std %r4, 1216(%r1)
+	xor %r11, %r11, %r25
+	std %r11, 144(%r1)
 # v26 = v40 & v58
 	.loc 1 814
-	and %r4, %r10, %r26
-	std %r4, 3672(%r1)
-	std %r4, 1224(%r1)
+	and %r11, %r9, %r29
+	std %r11, 152(%r1)
 # v38 = v49 & v11
 	.loc 1 815
-	and %r9, %r7, %r25
-	std %r9, 2888(%r1)
+	and %r17, %r20, %r27
 # v12 = v5 & v7
 	.loc 1 816
-	and %r15, %r24, %r11
-	std %r15, 4472(%r1)
-	std %r15, 1232(%r1)
+	and %r11, %r15, %r10
+	std %r11, 160(%r1)
 # v46 = v15 & v2
 	.loc 1 817
-	and %r21, %r23, %r31
-	std %r21, 4864(%r1)
-	std %r21, 1240(%r1)
+	and %r21, %r6, %r26
 # v6 = v30 & v3
 	.loc 1 818
-	and %r22, %r19, %r30
-	std %r22, 2896(%r1)
+	and %r25, %r24, %r31
 # v38 = v26 ^ v38
 	.loc 1 819
-	xor %r4, %r4, %r9
-	std %r4, 2904(%r1)
+	ld %r11, 152(%r1)
+	xor %r11, %r11, %r17
 # v12 = v38 ^ v12
 	.loc 1 820
-	xor %r4, %r4, %r15
+	ld %r17, 160(%r1)
+	xor %r11, %r11, %r17
 # v46 = v12 ^ v46
 	.loc 1 821
-	xor %r4, %r4, %r21
+	xor %r11, %r11, %r21
 # v6 = v46 ^ v6
 	.loc 1 822
-	xor %r4, %r4, %r22
-	std %r4, 1248(%r1)
+	xor %r11, %r11, %r25
+	std %r11, 152(%r1)
 # v46 = v40 & v54
 	.loc 1 823
-	and %r4, %r10, %r29
-	std %r4, 5560(%r1)
-	std %r4, 3680(%r1)
-	std %r4, 1256(%r1)
+	and %r11, %r9, %r7
+	std %r11, 160(%r1)
 # v12 = v49 & v58
 	.loc 1 824
-	and %r4, %r7, %r26
-	std %r4, 5248(%r1)
-	std %r4, 2912(%r1)
+	and %r17, %r20, %r29
 # v38 = v5 & v11
 	.loc 1 825
-	and %r4, %r24, %r25
-	std %r4, 5736(%r1)
-	std %r4, 3688(%r1)
-	std %r4, 1264(%r1)
+	and %r11, %r15, %r27
+	std %r11, 168(%r1)
 # v26 = v15 & v7
 	.loc 1 826
-	and %r21, %r23, %r11
-	std %r21, 4480(%r1)
-	std %r21, 1272(%r1)
+	and %r11, %r6, %r10
+	std %r11, 176(%r1)
 # v14 = v30 & v2
 	.loc 1 827
-	and %r22, %r19, %r31
-	std %r22, 4488(%r1)
-	std %r22, 1280(%r1)
+	and %r21, %r24, %r26
 # v21 = v27 & v3
 	.loc 1 828
-	and %r9, %r16, %r30
-	std %r9, 5256(%r1)
-	std %r9, 2920(%r1)
+	and %r25, %r23, %r31
 # v12 = v46 ^ v12
 	.loc 1 829
-	ld %r4, 5248(%r1)
-	ld %r15, 5560(%r1)
-	xor %r4, %r15, %r4
-	std %r4, 2928(%r1)
+	ld %r11, 160(%r1)
+	xor %r11, %r11, %r17
 # v38 = v12 ^ v38
 	.loc 1 830
-	ld %r15, 5736(%r1)
-	xor %r4, %r4, %r15
-	std %r4, 2936(%r1)
+	ld %r17, 168(%r1)
+	xor %r11, %r11, %r17
 # v26 = v38 ^ v26
 	.loc 1 831
-	xor %r4, %r4, %r21
+	ld %r17, 176(%r1)
+	xor %r11, %r11, %r17
 # v14 = v26 ^ v14
 	.loc 1 832
-	xor %r4, %r4, %r22
+	xor %r11, %r11, %r21
 # v21 = v14 ^ v21
 	.loc 1 833
-	xor %r4, %r4, %r9
-	std %r4, 1288(%r1)
+	xor %r11, %r11, %r25
+	std %r11, 160(%r1)
 # v14 = v40 & v50
 	.loc 1 834
-	and %r4, %r10, %r6
-	std %r4, 5264(%r1)
-	std %r4, 3696(%r1)
-	std %r4, 1296(%r1)
+	and %r11, %r9, %r5
+	std %r11, 168(%r1)
 # v26 = v49 & v54
 	.loc 1 835
-	and %r4, %r7, %r29
-	std %r4, 4744(%r1)
-	std %r4, 2944(%r1)
+	and %r21, %r20, %r7
 # v38 = v5 & v58
 	.loc 1 836
-	and %r4, %r24, %r26
-	std %r4, 5272(%r1)
-	std %r4, 3704(%r1)
-	std %r4, 1304(%r1)
+	and %r11, %r15, %r29
+	std %r11, 176(%r1)
 # v12 = v15 & v11
 	.loc 1 837
-	and %r4, %r23, %r25
-	std %r4, 5568(%r1)
-	std %r4, 3712(%r1)
-	std %r4, 1312(%r1)
+	and %r11, %r6, %r27
+	std %r11, 184(%r1)
 # v46 = v30 & v7
 	.loc 1 838
-	and %r21, %r19, %r11
-	std %r21, 4496(%r1)
-	std %r21, 1320(%r1)
+	and %r11, %r24, %r10
+	std %r11, 192(%r1)
 # v43 = v27 & v2
 	.loc 1 839
-	and %r22, %r16, %r31
-	std %r22, 4504(%r1)
-	std %r22, 1328(%r1)
+	and %r17, %r23, %r26
 # v29 = v1 & v3
 	.loc 1 840
-	and %r9, %r17, %r30
-	std %r9, 5280(%r1)
-	std %r9, 2952(%r1)
+	and %r25, %r3, %r31
 # v26 = v14 ^ v26
 	.loc 1 841
-	ld %r4, 4744(%r1)
-	ld %r15, 5264(%r1)
-	xor %r4, %r15, %r4
-	std %r4, 2960(%r1)
+	ld %r11, 168(%r1)
+	xor %r11, %r11, %r21
 # v38 = v26 ^ v38
 	.loc 1 842
-	ld %r15, 5272(%r1)
-	xor %r4, %r4, %r15
-	std %r4, 2968(%r1)
+	ld %r21, 176(%r1)
+	xor %r11, %r11, %r21
 # v12 = v38 ^ v12
 	.loc 1 843
-	ld %r15, 5568(%r1)
-	xor %r4, %r4, %r15
-	std %r4, 2976(%r1)
+	ld %r21, 184(%r1)
+	xor %r11, %r11, %r21
 # v46 = v12 ^ v46
 	.loc 1 844
-	xor %r4, %r4, %r21
+	ld %r21, 192(%r1)
+	xor %r11, %r11, %r21
 # v43 = v46 ^ v43
 	.loc 1 845
-	xor %r4, %r4, %r22
+	xor %r11, %r11, %r17
 # v29 = v43 ^ v29
 	.loc 1 846
-	xor %r4, %r4, %r9
-	std %r4, 1336(%r1)
+	xor %r11, %r11, %r25
+	std %r11, 168(%r1)
 # v43 = v49 & v50
 	.loc 1 847
-	and %r4, %r7, %r6
-	std %r4, 5576(%r1)
-	std %r4, 3720(%r1)
-	std %r4, 1344(%r1)
+	and %r11, %r20, %r5
+	std %r11, 176(%r1)
 # v46 = v5 & v54
 	.loc 1 848
-	and %r4, %r24, %r29
-	std %r4, 5288(%r1)
-	std %r4, 2984(%r1)
+	and %r17, %r15, %r7
 # v12 = v15 & v58
 	.loc 1 849
-	and %r4, %r23, %r26
-	std %r4, 5744(%r1)
-	std %r4, 3728(%r1)
-	std %r4, 1352(%r1)
+	and %r11, %r6, %r29
+	std %r11, 184(%r1)
 # v38 = v30 & v11
 	.loc 1 850
-	and %r21, %r19, %r25
-	std %r21, 4512(%r1)
-	std %r21, 1360(%r1)
+	and %r11, %r24, %r27
+	std %r11, 192(%r1)
 # v26 = v27 & v7
 	.loc 1 851
-	and %r22, %r16, %r11
-	std %r22, 4520(%r1)
-	std %r22, 1368(%r1)
+	and %r21, %r23, %r10
 # v14 = v1 & v2
 	.loc 1 852
-	and %r9, %r17, %r31
-	std %r9, 5296(%r1)
-	std %r9, 2992(%r1)
+	and %r25, %r3, %r26
 # v46 = v43 ^ v46
 	.loc 1 853
-	ld %r4, 5288(%r1)
-	ld %r15, 5576(%r1)
-	xor %r4, %r15, %r4
-	std %r4, 3000(%r1)
+	ld %r11, 176(%r1)
+	xor %r11, %r11, %r17
 # v12 = v46 ^ v12
 	.loc 1 854
-	ld %r15, 5744(%r1)
-	xor %r4, %r4, %r15
-	std %r4, 3008(%r1)
+	ld %r17, 184(%r1)
+	xor %r11, %r11, %r17
 # v38 = v12 ^ v38
 	.loc 1 855
-	xor %r4, %r4, %r21
+	ld %r17, 192(%r1)
+	xor %r11, %r11, %r17
 # v26 = v38 ^ v26
 	.loc 1 856
-	xor %r4, %r4, %r22
+	xor %r11, %r11, %r21
 # v14 = v26 ^ v14
 	.loc 1 857
-	xor %r4, %r4, %r9
-	std %r4, 1376(%r1)
+	xor %r11, %r11, %r25
+	std %r11, 176(%r1)
 # v26 = v5 & v50
 	.loc 1 858
-	and %r4, %r24, %r6
-	std %r4, 3736(%r1)
-	std %r4, 1384(%r1)
+	and %r11, %r15, %r5
+	std %r11, 184(%r1)
 # v38 = v15 & v54
 	.loc 1 859
-	and %r9, %r23, %r29
-	std %r9, 3016(%r1)
+	and %r17, %r6, %r7
 # v12 = v30 & v58
 	.loc 1 860
-	and %r15, %r19, %r26
-	std %r15, 4528(%r1)
-	std %r15, 1392(%r1)
+	and %r11, %r24, %r29
+	std %r11, 192(%r1)
 # v46 = v27 & v11
 	.loc 1 861
-	and %r21, %r16, %r25
-	std %r21, 4872(%r1)
-	std %r21, 1400(%r1)
+	and %r21, %r23, %r27
 # v43 = v1 & v7
 	.loc 1 862
-	and %r22, %r17, %r11
-	std %r22, 3024(%r1)
+	and %r25, %r3, %r10
 # v38 = v26 ^ v38
 	.loc 1 863
-	xor %r4, %r4, %r9
-	std %r4, 3032(%r1)
+	ld %r11, 184(%r1)
+	xor %r11, %r11, %r17
 # v12 = v38 ^ v12
 	.loc 1 864
-	xor %r4, %r4, %r15
+	ld %r17, 192(%r1)
+	xor %r11, %r11, %r17
 # v46 = v12 ^ v46
 	.loc 1 865
-	xor %r4, %r4, %r21
+	xor %r11, %r11, %r21
 # v43 = v46 ^ v43
 	.loc 1 866
-	xor %r4, %r4, %r22
-	std %r4, 1408(%r1)
+	xor %r11, %r11, %r25
+	std %r11, 184(%r1)
 # v46 = v15 & v50
 	.loc 1 867
-	and %r4, %r23, %r6
-	std %r4, 1416(%r1)
+	and %r11, %r6, %r5
 # v12 = v30 & v54
 	.loc 1 868
-	and %r21, %r19, %r29
-	std %r21, 3040(%r1)
+	and %r17, %r24, %r7
 # v38 = v27 & v58
 	.loc 1 869
-	and %r9, %r16, %r26
-	std %r9, 1424(%r1)
+	and %r21, %r23, %r29
 # v26 = v1 & v11
 	.loc 1 870
-	and %r22, %r17, %r25
-	std %r22, 3048(%r1)
+	and %r25, %r3, %r27
 # v12 = v46 ^ v12
 	.loc 1 871
-	xor %r4, %r4, %r21
+	xor %r11, %r11, %r17
 # v38 = v12 ^ v38
 	.loc 1 872
-	xor %r4, %r4, %r9
+	xor %r11, %r11, %r21
 # v26 = v38 ^ v26
 	.loc 1 873
-	xor %r4, %r4, %r22
-	std %r4, 1432(%r1)
+	xor %r11, %r11, %r25
+	std %r11, 192(%r1)
 # v38 = v30 & v50
 	.loc 1 874
-	and %r9, %r19, %r6
-	std %r9, 1440(%r1)
+	and %r25, %r24, %r5
 # v12 = v27 & v54
 	.loc 1 875
-	and %r22, %r16, %r29
-	std %r22, 3056(%r1)
+	and %r21, %r23, %r7
 # v46 = v1 & v58
 	.loc 1 876
-	and %r4, %r17, %r26
+	and %r11, %r3, %r29
 # v12 = v38 ^ v12
 	.loc 1 877
-	xor %r9, %r9, %r22
+	xor %r25, %r25, %r21
 # v46 = v12 ^ v46
 	.loc 1 878
-	xor %r4, %r9, %r4
-	std %r4, 1448(%r1)
+	xor %r11, %r25, %r11
+	std %r11, 200(%r1)
 # v12 = v27 & v50
 	.loc 1 879
-	and %r4, %r16, %r6
+	and %r11, %r23, %r5
 # v38 = v1 & v54
 	.loc 1 880
-	and %r9, %r17, %r29
+	and %r25, %r3, %r7
 # v38 = v12 ^ v38
 	.loc 1 881
-	xor %r4, %r4, %r9
-	std %r4, 1456(%r1)
+	xor %r11, %r11, %r25
+	std %r11, 208(%r1)
 # v12 = v1 & v50
 	.loc 1 882
-	and %r4, %r17, %r6
-	std %r4, 1464(%r1)
+	and %r11, %r3, %r5
+	std %r11, 216(%r1)
 # v18 = v37 & v56
 	.loc 1 883
-	ld %r22, 4064(%r1)
-	and %r4, %r22, %r5
-	std %r4, 1472(%r1)
+	ld %r21, 296(%r1)
+	and %r11, %r21, %r4
+	std %r11, 224(%r1)
 # v44 = v37 & v52
 	.loc 1 884
-	and %r4, %r22, %r12
+	and %r11, %r21, %r12
 # v10 = v34 & v56
 	.loc 1 885
-	ld %r21, 4072(%r1)
-	and %r9, %r21, %r5
+	ld %r17, 304(%r1)
+	and %r25, %r17, %r4
 # v10 = v44 ^ v10
 	.loc 1 886
-	xor %r4, %r4, %r9
-	std %r4, 1480(%r1)
+	xor %r11, %r11, %r25
+	std %r11, 232(%r1)
 # v44 = v37 & v9
 	.loc 1 887
-	and %r9, %r22, %r18
-	std %r9, 1488(%r1)
+	and %r25, %r21, %r14
 # v47 = v34 & v52
 	.loc 1 888
-	and %r21, %r21, %r12
-	std %r21, 3064(%r1)
+	and %r21, %r17, %r12
 # v0 = v36 & v56
 	.loc 1 889
-	ld %r22, 5432(%r1)
-	and %r4, %r22, %r5
+	and %r11, %r18, %r4
 # v47 = v44 ^ v47
 	.loc 1 890
-	xor %r9, %r9, %r21
+	xor %r25, %r25, %r21
 # v0 = v47 ^ v0
 	.loc 1 891
-	xor %r4, %r9, %r4
-	std %r4, 1496(%r1)
+	xor %r11, %r25, %r11
+	std %r11, 240(%r1)
 # v47 = v37 & v60
 	.loc 1 892
-	ld %r4, 4064(%r1)
-	and %r15, %r4, %r8
-	std %r15, 4536(%r1)
-	std %r15, 1504(%r1)
+	ld %r21, 296(%r1)
+	and %r11, %r21, %r8
+	std %r11, 248(%r1)
 # v44 = v34 & v9
 	.loc 1 893
-	ld %r4, 4072(%r1)
-	and %r4, %r4, %r18
-	std %r4, 3072(%r1)
+	mr %r25, %r17
+	and %r11, %r25, %r14
+	std %r11, 264(%r1)
 # v42 = v36 & v52
 	.loc 1 894
-	and %r22, %r22, %r12
-	std %r22, 4880(%r1)
-	std %r22, 1512(%r1)
+	and %r11, %r18, %r12
+	std %r11, 256(%r1)
 # v41 = v31 & v56
 	.loc 1 895
-	ld %r21, 1160(%r1)
-	std %r21, 3744(%r1)
-	and %r9, %r21, %r5
-	std %r9, 3080(%r1)
+	and %r11, %r19, %r4
+	std %r11, 272(%r1)
 # v44 = v47 ^ v44
 	.loc 1 896
-	xor %r4, %r15, %r4
+	ld %r11, 248(%r1)
+	ld %r17, 264(%r1)
+	xor %r17, %r11, %r17
 # v42 = v44 ^ v42
 	.loc 1 897
-	xor %r4, %r4, %r22
+	ld %r11, 256(%r1)
+	xor %r11, %r17, %r11
 # v41 = v42 ^ v41
 	.loc 1 898
-	xor %r4, %r4, %r9
-	std %r4, 1520(%r1)
+	ld %r17, 272(%r1)
+	xor %r11, %r11, %r17
+	std %r11, 248(%r1)
 # v42 = v37 & v4
 	.loc 1 899
-	ld %r4, 4064(%r1)
-	and %r15, %r4, %r27
-	std %r15, 3752(%r1)
-	std %r15, 1528(%r1)
+	and %r11, %r21, %r28
+	std %r11, 256(%r1)
 # v44 = v34 & v60
 	.loc 1 900
-	ld %r4, 4072(%r1)
-	and %r9, %r4, %r8
-	std %r9, 5304(%r1)
-	std %r9, 3088(%r1)
+	and %r17, %r25, %r8
 # v47 = v36 & v9
 	.loc 1 901
-	ld %r4, 5432(%r1)
-	and %r22, %r4, %r18
-	std %r22, 4544(%r1)
-	std %r22, 1536(%r1)
+	and %r11, %r18, %r14
+	std %r11, 264(%r1)
 # v45 = v31 & v52
 	.loc 1 902
-	and %r4, %r21, %r12
-	std %r4, 1544(%r1)
+	and %r21, %r19, %r12
 # v39 = v33 & v56
 	.loc 1 903
-	and %r21, %r20, %r5
-	std %r21, 3096(%r1)
+	and %r25, %r22, %r4
 # v44 = v42 ^ v44
 	.loc 1 904
-	xor %r9, %r15, %r9
-	std %r9, 3104(%r1)
+	ld %r11, 256(%r1)
+	xor %r11, %r11, %r17
 # v47 = v44 ^ v47
 	.loc 1 905
-	xor %r9, %r9, %r22
+	ld %r17, 264(%r1)
+	xor %r11, %r11, %r17
 # v45 = v47 ^ v45
 	.loc 1 906
-	xor %r4, %r9, %r4
+	xor %r11, %r11, %r21
 # v39 = v45 ^ v39
 	.loc 1 907
-	xor %r4, %r4, %r21
-	std %r4, 1552(%r1)
+	xor %r11, %r11, %r25
+	std %r11, 256(%r1)
 # v45 = v37 & v32
 	.loc 1 908
-	ld %r4, 4064(%r1)
-	and %r4, %r4, %r28
-	std %r4, 5584(%r1)
-	std %r4, 3760(%r1)
-	std %r4, 1560(%r1)
+	ld %r11, 296(%r1)
+	and %r11, %r11, %r30
+	std %r11, 264(%r1)
 # v47 = v34 & v4
 	.loc 1 909
-	ld %r4, 4072(%r1)
-	and %r4, %r4, %r27
-	std %r4, 5312(%r1)
-	std %r4, 3112(%r1)
+	ld %r11, 304(%r1)
+	and %r17, %r11, %r28
 # v44 = v36 & v60
 	.loc 1 910
-	ld %r4, 5432(%r1)
-	and %r4, %r4, %r8
-	std %r4, 5752(%r1)
-	std %r4, 3768(%r1)
-	std %r4, 1568(%r1)
+	and %r11, %r18, %r8
+	std %r11, 272(%r1)
 # v42 = v31 & v9
 	.loc 1 911
-	ld %r4, 1160(%r1)
-	std %r4, 3776(%r1)
-	and %r21, %r4, %r18
-	std %r21, 4552(%r1)
-	std %r21, 1576(%r1)
+	and %r11, %r19, %r14
+	std %r11, 280(%r1)
 # v48 = v33 & v52
 	.loc 1 912
-	and %r22, %r20, %r12
-	std %r22, 4560(%r1)
-	std %r22, 1584(%r1)
+	and %r21, %r22, %r12
 # v13 = v24 & v56
 	.loc 1 913
-	and %r9, %r14, %r5
-	std %r9, 5320(%r1)
-	std %r9, 3120(%r1)
+	and %r25, %r16, %r4
 # v47 = v45 ^ v47
 	.loc 1 914
-	ld %r4, 5312(%r1)
-	ld %r15, 5584(%r1)
-	xor %r4, %r15, %r4
-	std %r4, 3128(%r1)
+	ld %r11, 264(%r1)
+	xor %r11, %r11, %r17
 # v44 = v47 ^ v44
 	.loc 1 915
-	ld %r15, 5752(%r1)
-	xor %r4, %r4, %r15
-	std %r4, 3136(%r1)
+	ld %r17, 272(%r1)
+	xor %r11, %r11, %r17
 # v42 = v44 ^ v42
 	.loc 1 916
-	xor %r4, %r4, %r21
+	ld %r17, 280(%r1)
+	xor %r11, %r11, %r17
 # v48 = v42 ^ v48
 	.loc 1 917
-	xor %r4, %r4, %r22
+	xor %r11, %r11, %r21
 # v13 = v48 ^ v13
 	.loc 1 918
-	xor %r4, %r4, %r9
-	std %r4, 1592(%r1)
+	xor %r11, %r11, %r25
+	std %r11, 264(%r1)
 # v48 = v34 & v32
 	.loc 1 919
-	ld %r4, 4072(%r1)
-	and %r22, %r4, %r28
-	std %r22, 3784(%r1)
-	std %r22, 1600(%r1)
+	ld %r11, 304(%r1)
+	and %r11, %r11, %r30
+	std %r11, 272(%r1)
 # v42 = v36 & v4
 	.loc 1 920
-	ld %r4, 5432(%r1)
-	and %r15, %r4, %r27
-	std %r15, 3144(%r1)
+	and %r17, %r18, %r28
 # v44 = v31 & v60
 	.loc 1 921
-	ld %r4, 3776(%r1)
-	and %r4, %r4, %r8
-	std %r4, 4568(%r1)
-	std %r4, 1608(%r1)
+	and %r11, %r19, %r8
+	std %r11, 280(%r1)
 # v47 = v33 & v9
 	.loc 1 922
-	and %r9, %r20, %r18
-	std %r9, 4888(%r1)
-	std %r9, 1616(%r1)
+	and %r21, %r22, %r14
 # v45 = v24 & v52
 	.loc 1 923
-	and %r21, %r14, %r12
-	std %r21, 3152(%r1)
+	and %r25, %r16, %r12
 # v42 = v48 ^ v42
 	.loc 1 924
-	xor %r22, %r22, %r15
-	std %r22, 3160(%r1)
+	ld %r11, 272(%r1)
+	xor %r11, %r11, %r17
 # v44 = v42 ^ v44
 	.loc 1 925
-	xor %r4, %r22, %r4
+	ld %r17, 280(%r1)
+	xor %r11, %r11, %r17
 # v47 = v44 ^ v47
 	.loc 1 926
-	xor %r4, %r4, %r9
+	xor %r11, %r11, %r21
 # v45 = v47 ^ v45
 	.loc 1 927
-	xor %r4, %r4, %r21
-	std %r4, 1624(%r1)
+	xor %r11, %r11, %r25
+	std %r11, 272(%r1)
 # v47 = v36 & v32
 	.loc 1 928
-	ld %r4, 5432(%r1)
-	and %r4, %r4, %r28
-	std %r4, 3168(%r1)
+	and %r11, %r18, %r30
 # v44 = v31 & v4
 	.loc 1 929
-	ld %r22, 1160(%r1)
-	std %r22, 3792(%r1)
-	and %r9, %r22, %r27
-	std %r9, 3176(%r1)
+	and %r25, %r19, %r28
 # v42 = v33 & v60
 	.loc 1 930
-	and %r15, %r20, %r8
-	std %r15, 4576(%r1)
-	std %r15, 1632(%r1)
+	and %r17, %r22, %r8
 # v48 = v24 & v9
 	.loc 1 931
-	and %r21, %r14, %r18
-	std %r21, 4896(%r1)
-	std %r21, 1640(%r1)
+	and %r21, %r16, %r14
 # v44 = v47 ^ v44
 	.loc 1 932
-	xor %r4, %r4, %r9
-	std %r4, 3184(%r1)
+	xor %r11, %r11, %r25
 # v42 = v44 ^ v42
 	.loc 1 933
-	xor %r4, %r4, %r15
+	xor %r11, %r11, %r17
 # v48 = v42 ^ v48
 	.loc 1 934
-	xor %r4, %r4, %r21
-	std %r4, 1648(%r1)
+	xor %r11, %r11, %r21
+	std %r11, 280(%r1)
 # v42 = v31 & v32
 	.loc 1 935
-	and %r22, %r22, %r28
-	std %r22, 3192(%r1)
+	and %r21, %r19, %r30
 # v44 = v33 & v4
 	.loc 1 936
-	and %r4, %r20, %r27
+	and %r11, %r22, %r28
 # v47 = v24 & v60
 	.loc 1 937
-	and %r9, %r14, %r8
-	std %r9, 1656(%r1)
+	and %r25, %r16, %r8
 # v44 = v42 ^ v44
 	.loc 1 938
-	xor %r4, %r22, %r4
+	xor %r11, %r21, %r11
 # v47 = v44 ^ v47
 	.loc 1 939
-	xor %r4, %r4, %r9
-	std %r4, 1664(%r1)
+	xor %r11, %r11, %r25
+	std %r11, 288(%r1)
 # v44 = v33 & v32
 	.loc 1 940
-	and %r4, %r20, %r28
+	and %r11, %r22, %r30
 # v42 = v24 & v4
 	.loc 1 941
-	and %r9, %r14, %r27
+	and %r25, %r16, %r28
 # v42 = v44 ^ v42
 	.loc 1 942
-	xor %r9, %r4, %r9
+	xor %r25, %r11, %r25
 # v44 = v24 & v32
 	.loc 1 943
-	and %r22, %r14, %r28
+	and %r11, %r16, %r30
 # v37 = v40 ^ v37
 	.loc 1 944
-	ld %r4, 4064(%r1)
-	xor %r10, %r10, %r4
+	ld %r21, 296(%r1)
+	xor %r9, %r9, %r21
 # v34 = v49 ^ v34
 	.loc 1 945
-	ld %r4, 4072(%r1)
-	xor %r7, %r7, %r4
+	ld %r21, 304(%r1)
+	xor %r21, %r20, %r21
 # v36 = v5 ^ v36
 	.loc 1 946
-	ld %r4, 5432(%r1)
-	xor %r24, %r24, %r4
+	xor %r18, %r15, %r18
 # v31 = v15 ^ v31
 	.loc 1 947
-	ld %r4, 1160(%r1)
-	xor %r23, %r23, %r4
+	xor %r19, %r6, %r19
 # v33 = v30 ^ v33
 	.loc 1 948
-	xor %r20, %r19, %r20
+	xor %r22, %r24, %r22
 # v24 = v27 ^ v24
 	.loc 1 949
-	xor %r14, %r16, %r14
+	xor %r16, %r23, %r16
 # v56 = v3 ^ v56
 	.loc 1 950
-	xor %r30, %r30, %r5
+	xor %r31, %r31, %r4
 # v52 = v2 ^ v52
 	.loc 1 951
-	xor %r12, %r31, %r12
+	xor %r12, %r26, %r12
 # v9 = v7 ^ v9
 	.loc 1 952
-	xor %r18, %r11, %r18
+	xor %r14, %r10, %r14
 # v60 = v11 ^ v60
 	.loc 1 953
-	xor %r11, %r25, %r8
+	xor %r10, %r27, %r8
 # v4 = v58 ^ v4
 	.loc 1 954
-	xor %r27, %r26, %r27
+	xor %r28, %r29, %r28
 # v32 = v54 ^ v32
 	.loc 1 955
-	xor %r28, %r29, %r28
+	xor %r29, %r7, %r30
 # v54 = v37 & v56
 	.loc 1 956
-	and %r29, %r10, %r30
+	and %r30, %r9, %r31
 # v58 = v37 & v52
 	.loc 1 957
-	and %r4, %r10, %r12
+	and %r4, %r9, %r12
 # v11 = v34 & v56
 	.loc 1 958
-	and %r5, %r7, %r30
+	and %r6, %r21, %r31
 # v11 = v58 ^ v11
 	.loc 1 959
-	xor %r26, %r4, %r5
+	xor %r27, %r4, %r6
 # v58 = v37 & v9
 	.loc 1 960
-	and %r4, %r10, %r18
+	and %r4, %r9, %r14
 # v7 = v34 & v52
 	.loc 1 961
-	and %r5, %r7, %r12
+	and %r6, %r21, %r12
 # v2 = v36 & v56
 	.loc 1 962
-	and %r8, %r24, %r30
+	and %r7, %r18, %r31
 # v7 = v58 ^ v7
 	.loc 1 963
-	xor %r5, %r4, %r5
+	xor %r6, %r4, %r6
 # v2 = v7 ^ v2
 	.loc 1 964
-	xor %r25, %r5, %r8
+	xor %r26, %r6, %r7
 # v7 = v37 & v60
 	.loc 1 965
-	and %r4, %r10, %r11
+	and %r4, %r9, %r10
 # v58 = v34 & v9
 	.loc 1 966
-	and %r5, %r7, %r18
+	and %r6, %r21, %r14
 # v3 = v36 & v52
 	.loc 1 967
-	and %r8, %r24, %r12
+	and %r7, %r18, %r12
 # v27 = v31 & v56
 	.loc 1 968
-	and %r31, %r23, %r30
+	and %r8, %r19, %r31
 # v58 = v7 ^ v58
 	.loc 1 969
-	xor %r5, %r4, %r5
+	xor %r6, %r4, %r6
 # v3 = v58 ^ v3
 	.loc 1 970
-	xor %r8, %r5, %r8
+	xor %r7, %r6, %r7
 # v27 = v3 ^ v27
 	.loc 1 971
-	xor %r19, %r8, %r31
+	xor %r23, %r7, %r8
 # v3 = v37 & v4
 	.loc 1 972
-	and %r4, %r10, %r27
+	and %r4, %r9, %r28
 # v58 = v34 & v60
 	.loc 1 973
-	and %r5, %r7, %r11
+	and %r6, %r21, %r10
 # v7 = v36 & v9
 	.loc 1 974
-	and %r8, %r24, %r18
+	and %r7, %r18, %r14
 # v30 = v31 & v52
 	.loc 1 975
-	and %r31, %r23, %r12
+	and %r8, %r19, %r12
 # v15 = v33 & v56
 	.loc 1 976
-	and %r21, %r20, %r30
+	and %r24, %r22, %r31
 # v58 = v3 ^ v58
 	.loc 1 977
-	xor %r5, %r4, %r5
+	xor %r6, %r4, %r6
 # v7 = v58 ^ v7
 	.loc 1 978
-	xor %r8, %r5, %r8
+	xor %r7, %r6, %r7
 # v30 = v7 ^ v30
 	.loc 1 979
-	xor %r31, %r8, %r31
+	xor %r8, %r7, %r8
 # v15 = v30 ^ v15
 	.loc 1 980
-	xor %r21, %r31, %r21
+	xor %r24, %r8, %r24
 # v30 = v37 & v32
 	.loc 1 981
-	and %r4, %r10, %r28
+	and %r4, %r9, %r29
 # v7 = v34 & v4
 	.loc 1 982
-	and %r5, %r7, %r27
+	and %r6, %r21, %r28
 # v58 = v36 & v60
 	.loc 1 983
-	and %r8, %r24, %r11
+	and %r7, %r18, %r10
 # v3 = v31 & v9
 	.loc 1 984
-	and %r15, %r23, %r18
+	and %r17, %r19, %r14
 # v5 = v33 & v52
 	.loc 1 985
-	and %r16, %r20, %r12
+	and %r20, %r22, %r12
 # v49 = v24 & v56
 	.loc 1 986
-	and %r31, %r14, %r30
+	and %r8, %r16, %r31
 # v7 = v30 ^ v7
 	.loc 1 987
-	xor %r5, %r4, %r5
+	xor %r6, %r4, %r6
 # v58 = v7 ^ v58
 	.loc 1 988
-	xor %r8, %r5, %r8
+	xor %r7, %r6, %r7
 # v3 = v58 ^ v3
 	.loc 1 989
-	xor %r15, %r8, %r15
+	xor %r17, %r7, %r17
 # v5 = v3 ^ v5
 	.loc 1 990
-	xor %r16, %r15, %r16
+	xor %r20, %r17, %r20
 # v49 = v5 ^ v49
 	.loc 1 991
-	xor %r16, %r16, %r31
+	xor %r20, %r20, %r8
 # v37 = v37 & v50
 	.loc 1 992
-	and %r15, %r10, %r6
+	and %r9, %r9, %r5
 # v5 = v34 & v32
 	.loc 1 993
-	and %r4, %r7, %r28
+	and %r4, %r21, %r29
 # v3 = v36 & v4
 	.loc 1 994
-	and %r31, %r24, %r27
+	and %r17, %r18, %r28
 # v58 = v31 & v60
 	.loc 1 995
-	and %r10, %r23, %r11
+	and %r8, %r19, %r10
 # v7 = v33 & v9
 	.loc 1 996
-	and %r8, %r20, %r18
+	and %r7, %r22, %r14
 # v30 = v24 & v52
 	.loc 1 997
-	and %r5, %r14, %r12
+	and %r6, %r16, %r12
 # v56 = v1 & v56
 	.loc 1 998
-	and %r30, %r17, %r30
+	and %r31, %r3, %r31
 # v5 = v37 ^ v5
 	.loc 1 999
-	xor %r4, %r15, %r4
+	xor %r4, %r9, %r4
 # v3 = v5 ^ v3
 	.loc 1 1000
-	xor %r31, %r4, %r31
+	xor %r17, %r4, %r17
 # v58 = v3 ^ v58
 	.loc 1 1001
-	xor %r10, %r31, %r10
+	xor %r8, %r17, %r8
 # v7 = v58 ^ v7
 	.loc 1 1002
-	xor %r8, %r10, %r8
+	xor %r7, %r8, %r7
 # v30 = v7 ^ v30
 	.loc 1 1003
-	xor %r5, %r8, %r5
+	xor %r6, %r7, %r6
 # v56 = v30 ^ v56
 	.loc 1 1004
-	xor %r30, %r5, %r30
+	xor %r31, %r6, %r31
 # v34 = v34 & v50
 	.loc 1 1005
-	and %r7, %r7, %r6
+	and %r21, %r21, %r5
 # v30 = v36 & v32
 	.loc 1 1006
-	and %r4, %r24, %r28
+	and %r4, %r18, %r29
 # v7 = v31 & v4
 	.loc 1 1007
-	and %r5, %r23, %r27
+	and %r6, %r19, %r28
 # v58 = v33 & v60
 	.loc 1 1008
-	and %r10, %r20, %r11
+	and %r7, %r22, %r10
 # v3 = v24 & v9
 	.loc 1 1009
-	and %r8, %r14, %r18
+	and %r8, %r16, %r14
 # v52 = v1 & v52
 	.loc 1 1010
-	and %r12, %r17, %r12
+	and %r12, %r3, %r12
 # v30 = v34 ^ v30
 	.loc 1 1011
-	xor %r4, %r7, %r4
+	xor %r4, %r21, %r4
 # v7 = v30 ^ v7
 	.loc 1 1012
-	xor %r5, %r4, %r5
+	xor %r6, %r4, %r6
 # v58 = v7 ^ v58
 	.loc 1 1013
-	xor %r10, %r5, %r10
+	xor %r7, %r6, %r7
 # v3 = v58 ^ v3
 	.loc 1 1014
-	xor %r8, %r10, %r8
+	xor %r8, %r7, %r8
 # v52 = v3 ^ v52
 	.loc 1 1015
 	xor %r12, %r8, %r12
 # v36 = v36 & v50
 	.loc 1 1016
-	and %r24, %r24, %r6
+	and %r18, %r18, %r5
 # v3 = v31 & v32
 	.loc 1 1017
-	and %r4, %r23, %r28
+	and %r4, %r19, %r29
 # v58 = v33 & v4
 	.loc 1 1018
-	and %r5, %r20, %r27
+	and %r6, %r22, %r28
 # v7 = v24 & v60
 	.loc 1 1019
-	and %r7, %r14, %r11
+	and %r7, %r16, %r10
 # v9 = v1 & v9
 	.loc 1 1020
-	and %r18, %r17, %r18
+	and %r14, %r3, %r14
 # v3 = v36 ^ v3
 	.loc 1 1021
-	xor %r4, %r24, %r4
+	xor %r4, %r18, %r4
 # v58 = v3 ^ v58
 	.loc 1 1022
-	xor %r5, %r4, %r5
+	xor %r6, %r4, %r6
 # v7 = v58 ^ v7
 	.loc 1 1023
-	xor %r7, %r5, %r7
+	xor %r7, %r6, %r7
 # v9 = v7 ^ v9
 	.loc 1 1024
-	xor %r18, %r7, %r18
+	xor %r14, %r7, %r14
 # v31 = v31 & v50
 	.loc 1 1025
-	and %r23, %r23, %r6
+	and %r19, %r19, %r5
 # v7 = v33 & v32
 	.loc 1 1026
-	and %r4, %r20, %r28
+	and %r4, %r22, %r29
 # v58 = v24 & v4
 	.loc 1 1027
-	and %r5, %r14, %r27
+	and %r6, %r16, %r28
 # v60 = v1 & v60
 	.loc 1 1028
-	and %r11, %r17, %r11
+	and %r10, %r3, %r10
 # v7 = v31 ^ v7
 	.loc 1 1029
-	xor %r4, %r23, %r4
+	xor %r4, %r19, %r4
 # v58 = v7 ^ v58
 	.loc 1 1030
-	xor %r5, %r4, %r5
+	xor %r6, %r4, %r6
 # v60 = v58 ^ v60
 	.loc 1 1031
-	xor %r11, %r5, %r11
+	xor %r10, %r6, %r10
 # v33 = v33 & v50
 	.loc 1 1032
-	and %r20, %r20, %r6
+	and %r22, %r22, %r5
 # v58 = v24 & v32
 	.loc 1 1033
-	and %r4, %r14, %r28
+	and %r4, %r16, %r29
 # v4 = v1 & v4
 	.loc 1 1034
-	and %r27, %r17, %r27
+	and %r28, %r3, %r28
 # v58 = v33 ^ v58
 	.loc 1 1035
-	xor %r4, %r20, %r4
+	xor %r4, %r22, %r4
 # v4 = v58 ^ v4
 	.loc 1 1036
-	xor %r27, %r4, %r27
+	xor %r28, %r4, %r28
 # v24 = v24 & v50
 	.loc 1 1037
-	and %r14, %r14, %r6
+	and %r16, %r16, %r5
 # v32 = v1 & v32
 	.loc 1 1038
-	and %r28, %r17, %r28
+	and %r29, %r3, %r29
 # v32 = v24 ^ v32
 	.loc 1 1039
-	xor %r28, %r14, %r28
+	xor %r29, %r16, %r29
 # v50 = v1 & v50
 	.loc 1 1040
-	and %r6, %r17, %r6
+	and %r5, %r3, %r5
 # v54 = v54 ^ v35
 	.loc 1 1041
-	ld %r4, 1168(%r1)
-	xor %r29, %r29, %r4
+	ld %r3, 120(%r1)
+	xor %r30, %r30, %r3
 # v54 = v54 ^ v18
 	.loc 1 1042
-	ld %r4, 1472(%r1)
-	xor %r29, %r29, %r4
+	ld %r3, 224(%r1)
+	xor %r30, %r30, %r3
 # v11 = v11 ^ v16
 	.loc 1 1043
-	ld %r4, 1176(%r1)
-	xor %r26, %r26, %r4
+	ld %r3, 128(%r1)
+	xor %r27, %r27, %r3
 # v11 = v11 ^ v10
 	.loc 1 1044
-	ld %r4, 1480(%r1)
-	xor %r26, %r26, %r4
+	ld %r3, 232(%r1)
+	xor %r27, %r27, %r3
 # v2 = v2 ^ v8
 	.loc 1 1045
-	ld %r4, 1192(%r1)
-	xor %r25, %r25, %r4
+	ld %r3, 136(%r1)
+	xor %r26, %r26, %r3
 # v2 = v2 ^ v0
 	.loc 1 1046
-	ld %r4, 1496(%r1)
-	xor %r25, %r25, %r4
+	ld %r3, 240(%r1)
+	xor %r26, %r26, %r3
 # v27 = v27 ^ v28
 	.loc 1 1047
-	ld %r4, 1216(%r1)
-	xor %r19, %r19, %r4
+	ld %r3, 144(%r1)
+	xor %r23, %r23, %r3
 # v27 = v27 ^ v41
 	.loc 1 1048
-	ld %r4, 1520(%r1)
-	xor %r19, %r19, %r4
+	ld %r3, 248(%r1)
+	xor %r23, %r23, %r3
 # v15 = v15 ^ v6
 	.loc 1 1049
-	ld %r4, 1248(%r1)
-	xor %r21, %r21, %r4
+	ld %r3, 152(%r1)
+	xor %r24, %r24, %r3
 # v15 = v15 ^ v39
 	.loc 1 1050
-	ld %r4, 1552(%r1)
-	xor %r21, %r21, %r4
+	ld %r3, 256(%r1)
+	xor %r24, %r24, %r3
 # v49 = v49 ^ v21
 	.loc 1 1051
-	ld %r4, 1288(%r1)
-	xor %r16, %r16, %r4
+	ld %r3, 160(%r1)
+	xor %r20, %r20, %r3
 # v49 = v49 ^ v13
 	.loc 1 1052
-	ld %r4, 1592(%r1)
-	xor %r16, %r16, %r4
+	ld %r3, 264(%r1)
+	xor %r20, %r20, %r3
 # v56 = v56 ^ v29
 	.loc 1 1053
-	ld %r4, 1336(%r1)
-	xor %r30, %r30, %r4
+	ld %r3, 168(%r1)
+	xor %r31, %r31, %r3
 # v56 = v56 ^ v45
 	.loc 1 1054
-	ld %r4, 1624(%r1)
-	xor %r30, %r30, %r4
+	ld %r3, 272(%r1)
+	xor %r31, %r31, %r3
 # v52 = v52 ^ v14
 	.loc 1 1055
-	ld %r5, 1376(%r1)
-	xor %r12, %r12, %r5
+	ld %r8, 176(%r1)
+	xor %r12, %r12, %r8
 # v52 = v52 ^ v48
 	.loc 1 1056
-	ld %r4, 1648(%r1)
-	xor %r12, %r12, %r4
+	ld %r3, 280(%r1)
+	xor %r12, %r12, %r3
 # v9 = v9 ^ v43
 	.loc 1 1057
-	ld %r10, 1408(%r1)
-	xor %r18, %r18, %r10
+	ld %r7, 184(%r1)
+	xor %r14, %r14, %r7
 # v9 = v9 ^ v47
 	.loc 1 1058
-	ld %r4, 1664(%r1)
-	xor %r18, %r18, %r4
+	ld %r3, 288(%r1)
+	xor %r14, %r14, %r3
 # v60 = v60 ^ v26
 	.loc 1 1059
-	ld %r24, 1432(%r1)
-	xor %r11, %r11, %r24
+	ld %r21, 192(%r1)
+	xor %r10, %r10, %r21
 # v60 = v60 ^ v42
 	.loc 1 1060
-	xor %r11, %r11, %r9
+	xor %r10, %r10, %r25
 # v4 = v4 ^ v46
 	.loc 1 1061
-	ld %r23, 1448(%r1)
-	xor %r27, %r27, %r23
+	ld %r3, 200(%r1)
+	xor %r28, %r28, %r3
 # v4 = v4 ^ v44
 	.loc 1 1062
-	xor %r31, %r27, %r22
+	xor %r22, %r28, %r11
 # v32 = v32 ^ v38
 	.loc 1 1063
-	ld %r4, 1456(%r1)
-	xor %r8, %r28, %r4
+	ld %r4, 208(%r1)
+	xor %r9, %r29, %r4
 # v50 = v50 ^ v12
 	.loc 1 1064
-	ld %r20, 1464(%r1)
-	xor %r7, %r6, %r20
+	ld %r19, 216(%r1)
+	xor %r6, %r5, %r19
 # v14 = v54 ^ v14
 	.loc 1 1065
-	xor %r6, %r29, %r5
+	xor %r5, %r30, %r8
 # v43 = v11 ^ v43
 	.loc 1 1066
-	xor %r28, %r26, %r10
+	xor %r29, %r27, %r7
 # v26 = v2 ^ v26
 	.loc 1 1067
-	xor %r29, %r25, %r24
+	xor %r30, %r26, %r21
 # v46 = v27 ^ v46
 	.loc 1 1068
-	xor %r27, %r19, %r23
+	xor %r28, %r23, %r3
 # v38 = v15 ^ v38
 	.loc 1 1069
-	xor %r26, %r21, %r4
+	xor %r27, %r24, %r4
 # v12 = v49 ^ v12
 	.loc 1 1070
-	xor %r25, %r16, %r20
+	xor %r26, %r20, %r19
 # v18 = v52 ^ v18
 	.loc 1 1071
-	ld %r4, 1472(%r1)
-	xor %r4, %r12, %r4
+	ld %r3, 224(%r1)
+	xor %r3, %r12, %r3
 # v10 = v9 ^ v10
 	.loc 1 1072
-	ld %r5, 1480(%r1)
-	xor %r5, %r18, %r5
+	ld %r4, 232(%r1)
+	xor %r4, %r14, %r4
 # v0 = v60 ^ v0
 	.loc 1 1073
-	ld %r10, 1496(%r1)
-	xor %r11, %r11, %r10
+	ld %r7, 240(%r1)
+	xor %r7, %r10, %r7
 # v41 = v4 ^ v41
 	.loc 1 1074
-	ld %r10, 1520(%r1)
-	xor %r10, %r31, %r10
+	ld %r8, 248(%r1)
+	xor %r8, %r22, %r8
 # v39 = v32 ^ v39
 	.loc 1 1075
-	ld %r12, 1552(%r1)
-	xor %r8, %r8, %r12
+	ld %r10, 256(%r1)
+	xor %r10, %r9, %r10
 # v13 = v50 ^ v13
 	.loc 1 1076
-	ld %r12, 1592(%r1)
-	xor %r7, %r7, %r12
+	ld %r9, 264(%r1)
+	xor %r6, %r6, %r9
 # v10 = v10 ^ v44
 	.loc 1 1077
-	xor %r12, %r5, %r22
+	xor %r9, %r4, %r11
 # v18 = v18 ^ v44
 	.loc 1 1078
-	xor %r4, %r4, %r22
+	xor %r3, %r3, %r11
 # v12 = v12 ^ v44
 	.loc 1 1079
-	xor %r5, %r25, %r22
+	xor %r4, %r26, %r11
 # v44 = v38 ^ v44
 	.loc 1 1080
-	xor %r22, %r26, %r22
+	xor %r11, %r27, %r11
 # v18 = v18 ^ v42
 	.loc 1 1081
-	xor %r31, %r4, %r9
+	xor %r12, %r3, %r25
 # v56 = v56 ^ v42
 	.loc 1 1082
-	xor %r4, %r30, %r9
+	xor %r3, %r31, %r25
 # v44 = v44 ^ v42
 	.loc 1 1083
-	xor %r22, %r22, %r9
+	xor %r11, %r11, %r25
 # v42 = v46 ^ v42
 	.loc 1 1084
-	xor %r9, %r27, %r9
+	xor %r25, %r28, %r25
 # v56 = v56 ^ v47
 	.loc 1 1085
-	ld %r27, 1664(%r1)
-	xor %r30, %r4, %r27
+	ld %r28, 288(%r1)
+	xor %r31, %r3, %r28
 # v12 = v12 ^ v47
 	.loc 1 1086
-	xor %r5, %r5, %r27
+	xor %r4, %r4, %r28
 # v42 = v42 ^ v47
 	.loc 1 1087
-	xor %r9, %r9, %r27
+	xor %r25, %r25, %r28
 # v47 = v26 ^ v47
 	.loc 1 1088
-	xor %r4, %r29, %r27
+	xor %r3, %r30, %r28
 # v12 = v12 ^ v48
 	.loc 1 1089
-	ld %r27, 1648(%r1)
-	xor %r29, %r5, %r27
+	ld %r28, 280(%r1)
+	xor %r30, %r4, %r28
 # v44 = v44 ^ v48
 	.loc 1 1090
-	xor %r22, %r22, %r27
+	xor %r11, %r11, %r28
 # v47 = v47 ^ v48
 	.loc 1 1091
-	xor %r4, %r4, %r27
+	xor %r3, %r3, %r28
 # v48 = v43 ^ v48
 	.loc 1 1092
-	xor %r5, %r28, %r27
+	xor %r4, %r29, %r28
 # v44 = v44 ^ v45
 	.loc 1 1093
-	ld %r28, 1624(%r1)
-	xor %r22, %r22, %r28
+	ld %r29, 272(%r1)
+	xor %r11, %r11, %r29
 # v42 = v42 ^ v45
 	.loc 1 1094
-	xor %r9, %r9, %r28
+	xor %r25, %r25, %r29
 # v48 = v48 ^ v45
 	.loc 1 1095
-	xor %r5, %r5, %r28
+	xor %r4, %r4, %r29
 # v45 = v14 ^ v45
 	.loc 1 1096
-	xor %r6, %r6, %r28
+	xor %r5, %r5, %r29
 # v42 = v42 ^ v13
 	.loc 1 1097
-	xor %r9, %r9, %r7
+	xor %r25, %r25, %r6
 # v47 = v47 ^ v13
 	.loc 1 1098
-	xor %r4, %r4, %r7
+	xor %r3, %r3, %r6
 # v45 = v45 ^ v13
 	.loc 1 1099
-	xor %r6, %r6, %r7
+	xor %r5, %r5, %r6
 # v13 = v29 ^ v13
 	.loc 1 1100
-	ld %r28, 1336(%r1)
-	xor %r7, %r28, %r7
+	ld %r29, 168(%r1)
+	xor %r6, %r29, %r6
 # v47 = v47 ^ v39
 	.loc 1 1101
-	xor %r4, %r4, %r8
+	xor %r29, %r3, %r10
 # v48 = v48 ^ v39
 	.loc 1 1102
-	xor %r5, %r5, %r8
+	xor %r4, %r4, %r10
 # v13 = v13 ^ v39
 	.loc 1 1103
-	xor %r7, %r7, %r8
+	xor %r6, %r6, %r10
 # v39 = v21 ^ v39
 	.loc 1 1104
-	ld %r28, 1288(%r1)
-	xor %r8, %r28, %r8
+	ld %r3, 160(%r1)
+	xor %r3, %r3, %r10
 # v48 = v48 ^ v41
 	.loc 1 1105
-	xor %r28, %r5, %r10
+	xor %r4, %r4, %r8
 # v45 = v45 ^ v41
 	.loc 1 1106
-	xor %r6, %r6, %r10
+	xor %r5, %r5, %r8
 # v39 = v39 ^ v41
 	.loc 1 1107
-	xor %r8, %r8, %r10
+	xor %r3, %r3, %r8
 # v41 = v6 ^ v41
 	.loc 1 1108
-	ld %r5, 1248(%r1)
-	xor %r10, %r5, %r10
+	ld %r10, 152(%r1)
+	xor %r8, %r10, %r8
 # v45 = v45 ^ v0
 	.loc 1 1109
-	xor %r6, %r6, %r11
+	xor %r5, %r5, %r7
 # v13 = v13 ^ v0
 	.loc 1 1110
-	xor %r7, %r7, %r11
+	xor %r6, %r6, %r7
 # v41 = v41 ^ v0
 	.loc 1 1111
-	xor %r10, %r10, %r11
+	xor %r8, %r8, %r7
 # v0 = v28 ^ v0
 	.loc 1 1112
-	ld %r5, 1216(%r1)
-	xor %r11, %r5, %r11
+	ld %r10, 144(%r1)
+	xor %r7, %r10, %r7
 # v13 = v13 ^ v10
 	.loc 1 1113
-	xor %r7, %r7, %r12
+	xor %r6, %r6, %r9
 # v39 = v39 ^ v10
 	.loc 1 1114
-	xor %r8, %r8, %r12
+	xor %r3, %r3, %r9
 # v0 = v0 ^ v10
 	.loc 1 1115
-	xor %r11, %r11, %r12
+	xor %r7, %r7, %r9
 # v10 = v8 ^ v10
 	.loc 1 1116
-	ld %r5, 1192(%r1)
-	xor %r12, %r5, %r12
+	ld %r10, 136(%r1)
+	xor %r9, %r10, %r9
 # v39 = v39 ^ v18
 	.loc 1 1117
-	xor %r5, %r8, %r31
-	std %r5, 1672(%r1)
+	xor %r10, %r3, %r12
 # v41 = v41 ^ v18
 	.loc 1 1118
-	xor %r10, %r10, %r31
+	xor %r8, %r8, %r12
 # v10 = v10 ^ v18
 	.loc 1 1119
-	xor %r12, %r12, %r31
+	xor %r9, %r9, %r12
 # v18 = v16 ^ v18
 	.loc 1 1120
-	ld %r5, 1176(%r1)
-	xor %r31, %r5, %r31
+	ld %r3, 128(%r1)
+	xor %r12, %r3, %r12
 # v41 = v41 ^ v56
 	.loc 1 1121
-	xor %r27, %r10, %r30
+	xor %r28, %r8, %r31
 # v0 = v0 ^ v56
 	.loc 1 1122
-	xor %r26, %r11, %r30
+	xor %r27, %r7, %r31
 # v18 = v18 ^ v56
 	.loc 1 1123
-	xor %r31, %r31, %r30
+	xor %r26, %r12, %r31
 # v56 = v35 ^ v56
 	.loc 1 1124
-	ld %r5, 1168(%r1)
-	xor %r30, %r5, %r30
+	ld %r3, 120(%r1)
+	xor %r31, %r3, %r31
 # v35 = v56 ^ v44
 	.loc 1 1125
-	xor %r11, %r30, %r22
+	xor %r23, %r31, %r11
 # v16 = v45 ^ v44
 	.loc 1 1126
-	xor %r5, %r6, %r22
+	xor %r3, %r5, %r11
 # v16 = v16 ^ v12
 	.loc 1 1127
-	xor %r10, %r5, %r29
+	xor %r8, %r3, %r30
 # v8 = v18 ^ v45
 	.loc 1 1128
-	xor %r25, %r31, %r6
+	xor %r24, %r26, %r5
 # v28 = v48 ^ v44
 	.loc 1 1129
-	xor %r5, %r28, %r22
+	xor %r3, %r4, %r11
 # v28 = v28 ^ v12
 	.loc 1 1130
-	xor %r24, %r5, %r29
+	xor %r12, %r3, %r30
 # v6 = v10 ^ v45
 	.loc 1 1131
-	xor %r5, %r12, %r6
+	xor %r3, %r9, %r5
 # v6 = v6 ^ v48
 	.loc 1 1132
-	xor %r5, %r5, %r28
+	xor %r3, %r3, %r4
 # v6 = v6 ^ v44
 	.loc 1 1133
-	xor %r5, %r5, %r22
+	xor %r3, %r3, %r11
 # v6 = v6 ^ v12
 	.loc 1 1134
-	xor %r21, %r5, %r29
+	xor %r21, %r3, %r30
 # v21 = v45 ^ v47
 	.loc 1 1135
-	xor %r20, %r6, %r4
+	xor %r20, %r5, %r29
 # v29 = v0 ^ v48
 	.loc 1 1136
-	xor %r5, %r26, %r28
+	xor %r3, %r27, %r4
 # v29 = v29 ^ v47
 	.loc 1 1137
-	xor %r5, %r5, %r4
+	xor %r3, %r3, %r29
 # v29 = v29 ^ v12
 	.loc 1 1138
-	xor %r18, %r5, %r29
+	xor %r19, %r3, %r30
 # v14 = v48 ^ v42
 	.loc 1 1139
-	xor %r19, %r28, %r9
+	xor %r18, %r4, %r25
 # v43 = v41 ^ v47
 	.loc 1 1140
-	xor %r5, %r27, %r4
+	xor %r3, %r28, %r29
 # v43 = v43 ^ v42
 	.loc 1 1141
-	xor %r23, %r5, %r9
+	xor %r22, %r3, %r25
 # v26 = v47 ^ v44
 	.loc 1 1142
-	xor %r17, %r4, %r22
+	xor %r17, %r29, %r11
 # v46 = v39 ^ v42
 	.loc 1 1143
-	ld %r5, 1672(%r1)
-	xor %r5, %r5, %r9
+	xor %r3, %r10, %r25
 # v46 = v46 ^ v44
 	.loc 1 1144
-	xor %r16, %r5, %r22
+	xor %r16, %r3, %r11
 # v38 = v42 ^ v12
 	.loc 1 1145
-	xor %r8, %r9, %r29
+	xor %r7, %r25, %r30
 # v50 = v13 ^ v44
 	.loc 1 1146
-	xor %r5, %r7, %r22
+	xor %r3, %r6, %r11
 # v50 = v50 ^ v12
 	.loc 1 1147
-	xor %r15, %r5, %r29
+	xor %r15, %r3, %r30
 # v35 = v35 ^ v38
 	.loc 1 1148
-	xor %r11, %r11, %r8
+	xor %r23, %r23, %r7
 # v32 = v14 ^ v38
 	.loc 1 1149
-	xor %r5, %r19, %r8
+	xor %r3, %r18, %r7
 # v32 = v32 ^ v50
 	.loc 1 1150
-	xor %r14, %r5, %r15
+	xor %r14, %r3, %r15
 # v16 = v16 ^ v14
 	.loc 1 1151
-	xor %r10, %r10, %r19
+	xor %r8, %r8, %r18
 # v4 = v43 ^ v38
 	.loc 1 1152
-	xor %r5, %r23, %r8
+	xor %r3, %r22, %r7
 # v4 = v4 ^ v50
 	.loc 1 1153
-	xor %r5, %r5, %r15
-	std %r5, 1680(%r1)
+	xor %r3, %r3, %r15
 # v8 = v8 ^ v14
 	.loc 1 1154
-	xor %r25, %r25, %r19
+	xor %r24, %r24, %r18
 # v8 = v8 ^ v43
 	.loc 1 1155
-	xor %r25, %r25, %r23
+	xor %r24, %r24, %r22
 # v8 = v8 ^ v38
 	.loc 1 1156
-	xor %r25, %r25, %r8
+	xor %r24, %r24, %r7
 # v8 = v8 ^ v50
 	.loc 1 1157
-	xor %r25, %r25, %r15
+	xor %r24, %r24, %r15
 # v14 = v14 ^ v26
 	.loc 1 1158
-	xor %r5, %r19, %r17
-	std %r5, 1688(%r1)
+	xor %r18, %r18, %r17
 # v28 = v28 ^ v43
 	.loc 1 1159
-	xor %r24, %r24, %r23
+	xor %r12, %r12, %r22
 # v28 = v28 ^ v26
 	.loc 1 1160
-	xor %r24, %r24, %r17
+	xor %r12, %r12, %r17
 # v28 = v28 ^ v50
 	.loc 1 1161
-	xor %r24, %r24, %r15
+	xor %r12, %r12, %r15
 # v43 = v43 ^ v46
 	.loc 1 1162
-	xor %r23, %r23, %r16
+	xor %r22, %r22, %r16
 # v6 = v6 ^ v26
 	.loc 1 1163
 	xor %r21, %r21, %r17
@@ -4366,118 +3996,115 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64_inv:
 	xor %r21, %r21, %r16
 # v26 = v26 ^ v38
 	.loc 1 1165
-	xor %r17, %r17, %r8
+	xor %r17, %r17, %r7
 # v21 = v21 ^ v46
 	.loc 1 1166
 	xor %r20, %r20, %r16
 # v21 = v21 ^ v38
 	.loc 1 1167
-	xor %r20, %r20, %r8
+	xor %r20, %r20, %r7
 # v46 = v46 ^ v50
 	.loc 1 1168
 	xor %r16, %r16, %r15
 # v38 = v29 ^ v38
 	.loc 1 1169
-	xor %r8, %r18, %r8
+	xor %r7, %r19, %r7
 # v50 = v38 ^ v50
 	.loc 1 1170
-	xor %r15, %r8, %r15
+	xor %r15, %r7, %r15
 # v35 = v35 ^ v46
 	.loc 1 1171
-	xor %r11, %r11, %r16
+	xor %r23, %r23, %r16
 # v38 = v43 ^ v46
 	.loc 1 1172
-	xor %r5, %r23, %r16
+	xor %r7, %r22, %r16
 # v38 = v38 ^ v50
 	.loc 1 1173
-	xor %r8, %r5, %r15
+	xor %r19, %r7, %r15
 # v32 = v32 ^ v43
 	.loc 1 1174
-	xor %r14, %r14, %r23
+	xor %r14, %r14, %r22
 # v29 = v6 ^ v46
 	.loc 1 1175
-	xor %r5, %r21, %r16
+	xor %r7, %r21, %r16
 # v29 = v29 ^ v50
 	.loc 1 1176
-	xor %r5, %r5, %r15
+	xor %r7, %r7, %r15
 # v16 = v16 ^ v43
 	.loc 1 1177
-	xor %r10, %r10, %r23
+	xor %r8, %r8, %r22
 # v16 = v16 ^ v6
 	.loc 1 1178
-	xor %r10, %r10, %r21
+	xor %r8, %r8, %r21
 # v16 = v16 ^ v46
 	.loc 1 1179
-	xor %r10, %r10, %r16
+	xor %r8, %r8, %r16
 # v16 = v16 ^ v50
 	.loc 1 1180
-	xor %r19, %r10, %r15
+	xor %r8, %r8, %r15
 # v43 = v43 ^ v26
 	.loc 1 1181
-	xor %r23, %r23, %r17
+	xor %r22, %r22, %r17
 # v4 = v4 ^ v6
 	.loc 1 1182
-	ld %r10, 1680(%r1)
-	xor %r10, %r10, %r21
+	xor %r3, %r3, %r21
 # v4 = v4 ^ v26
 	.loc 1 1183
-	xor %r10, %r10, %r17
+	xor %r3, %r3, %r17
 # v4 = v4 ^ v50
 	.loc 1 1184
-	xor %r10, %r10, %r15
-	std %r10, 1696(%r1)
+	xor %r3, %r3, %r15
 # v6 = v6 ^ v21
 	.loc 1 1185
 	xor %r21, %r21, %r20
 # v8 = v8 ^ v26
 	.loc 1 1186
-	xor %r25, %r25, %r17
+	xor %r24, %r24, %r17
 # v8 = v8 ^ v21
 	.loc 1 1187
-	xor %r25, %r25, %r20
+	xor %r24, %r24, %r20
 # v26 = v26 ^ v46
 	.loc 1 1188
 	xor %r17, %r17, %r16
 # v14 = v14 ^ v21
 	.loc 1 1189
-	ld %r10, 1688(%r1)
-	xor %r10, %r10, %r20
+	xor %r18, %r18, %r20
 # v14 = v14 ^ v46
 	.loc 1 1190
-	xor %r10, %r10, %r16
+	xor %r18, %r18, %r16
 # v21 = v21 ^ v50
 	.loc 1 1191
 	xor %r20, %r20, %r15
 # v46 = v28 ^ v46
 	.loc 1 1192
-	xor %r16, %r24, %r16
+	xor %r16, %r12, %r16
 # v50 = v46 ^ v50
 	.loc 1 1193
 	xor %r15, %r16, %r15
 # v35 = v35 ^ v21
 	.loc 1 1194
-	xor %r24, %r11, %r20
+	xor %r23, %r23, %r20
 # v46 = v6 ^ v21
 	.loc 1 1195
-	xor %r11, %r21, %r20
+	xor %r12, %r21, %r20
 # v46 = v46 ^ v50
 	.loc 1 1196
-	xor %r11, %r11, %r15
+	xor %r16, %r12, %r15
 # v38 = v38 ^ v6
 	.loc 1 1197
-	xor %r18, %r8, %r21
+	xor %r19, %r19, %r21
 # v28 = v8 ^ v21
 	.loc 1 1198
-	xor %r8, %r25, %r20
+	xor %r12, %r24, %r20
 # v28 = v28 ^ v50
 	.loc 1 1199
-	xor %r8, %r8, %r15
+	xor %r12, %r12, %r15
 # v32 = v32 ^ v6
 	.loc 1 1200
 	xor %r14, %r14, %r21
 # v32 = v32 ^ v8
 	.loc 1 1201
-	xor %r14, %r14, %r25
+	xor %r14, %r14, %r24
 # v32 = v32 ^ v21
 	.loc 1 1202
 	xor %r14, %r14, %r20
@@ -4487,1530 +4114,1412 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64_inv:
 # v6 = v6 ^ v26
 	.loc 1 1204
 	xor %r21, %r21, %r17
-	std %r21, 1704(%r1)
 # v29 = v29 ^ v8
 	.loc 1 1205
-	xor %r5, %r5, %r25
+	xor %r7, %r7, %r24
 # v29 = v29 ^ v26
 	.loc 1 1206
-	xor %r5, %r5, %r17
+	xor %r7, %r7, %r17
 # v29 = v29 ^ v50
 	.loc 1 1207
-	xor %r5, %r5, %r15
+	xor %r7, %r7, %r15
 # v8 = v8 ^ v14
 	.loc 1 1208
-	xor %r25, %r25, %r10
+	xor %r24, %r24, %r18
 # v16 = v16 ^ v26
 	.loc 1 1209
-	xor %r19, %r19, %r17
+	xor %r8, %r8, %r17
 # v16 = v16 ^ v14
 	.loc 1 1210
-	xor %r19, %r19, %r10
+	xor %r8, %r8, %r18
 # v26 = v26 ^ v21
 	.loc 1 1211
 	xor %r17, %r17, %r20
 # v43 = v43 ^ v14
 	.loc 1 1212
-	xor %r23, %r23, %r10
+	xor %r22, %r22, %r18
 # v43 = v43 ^ v21
 	.loc 1 1213
-	xor %r23, %r23, %r20
+	xor %r22, %r22, %r20
 # v14 = v14 ^ v50
 	.loc 1 1214
-	xor %r21, %r10, %r15
+	xor %r18, %r18, %r15
 # v21 = v4 ^ v21
 	.loc 1 1215
-	ld %r10, 1696(%r1)
-	xor %r20, %r10, %r20
+	xor %r20, %r3, %r20
 # v50 = v21 ^ v50
 	.loc 1 1216
 	xor %r15, %r20, %r15
 # v35 = v35 ^ v14
 	.loc 1 1217
-	xor %r24, %r24, %r21
+	xor %r23, %r23, %r18
 # v21 = v8 ^ v14
 	.loc 1 1218
-	xor %r10, %r25, %r21
+	xor %r3, %r24, %r18
 # v21 = v21 ^ v50
 	.loc 1 1219
-	xor %r20, %r10, %r15
+	xor %r20, %r3, %r15
 # v46 = v46 ^ v8
 	.loc 1 1220
-	xor %r11, %r11, %r25
+	xor %r16, %r16, %r24
 # v4 = v16 ^ v14
 	.loc 1 1221
-	xor %r10, %r19, %r21
+	xor %r3, %r8, %r18
 # v4 = v4 ^ v50
 	.loc 1 1222
-	xor %r10, %r10, %r15
+	xor %r3, %r3, %r15
 # v38 = v38 ^ v8
 	.loc 1 1223
-	xor %r18, %r18, %r25
+	xor %r19, %r19, %r24
 # v38 = v38 ^ v16
 	.loc 1 1224
-	xor %r18, %r18, %r19
+	xor %r19, %r19, %r8
 # v38 = v38 ^ v14
 	.loc 1 1225
-	xor %r18, %r18, %r21
+	xor %r19, %r19, %r18
 # v38 = v38 ^ v50
 	.loc 1 1226
-	xor %r18, %r18, %r15
+	xor %r19, %r19, %r15
 # v8 = v8 ^ v26
 	.loc 1 1227
-	xor %r25, %r25, %r17
+	xor %r24, %r24, %r17
 # v28 = v28 ^ v16
 	.loc 1 1228
-	xor %r8, %r8, %r19
+	xor %r12, %r12, %r8
 # v28 = v28 ^ v26
 	.loc 1 1229
-	xor %r8, %r8, %r17
+	xor %r12, %r12, %r17
 # v28 = v28 ^ v50
 	.loc 1 1230
-	xor %r8, %r8, %r15
-	std %r8, 1712(%r1)
+	xor %r12, %r12, %r15
 # v16 = v16 ^ v43
 	.loc 1 1231
-	xor %r19, %r19, %r23
+	xor %r8, %r8, %r22
 # v32 = v32 ^ v26
 	.loc 1 1232
 	xor %r14, %r14, %r17
 # v32 = v32 ^ v43
 	.loc 1 1233
-	xor %r14, %r14, %r23
+	xor %r14, %r14, %r22
 # v26 = v26 ^ v14
 	.loc 1 1234
-	xor %r17, %r17, %r21
+	xor %r17, %r17, %r18
 # v6 = v6 ^ v43
 	.loc 1 1235
-	ld %r8, 1704(%r1)
-	xor %r8, %r8, %r23
+	xor %r21, %r21, %r22
 # v6 = v6 ^ v14
 	.loc 1 1236
-	xor %r8, %r8, %r21
+	xor %r21, %r21, %r18
 # v43 = v43 ^ v50
 	.loc 1 1237
-	xor %r23, %r23, %r15
+	xor %r22, %r22, %r15
 # v14 = v29 ^ v14
 	.loc 1 1238
-	xor %r21, %r5, %r21
+	xor %r18, %r7, %r18
 # v50 = v14 ^ v50
 	.loc 1 1239
-	xor %r15, %r21, %r15
+	xor %r15, %r18, %r15
 # v35 = v35 ^ v43
 	.loc 1 1240
-	xor %r24, %r24, %r23
+	xor %r23, %r23, %r22
 # v14 = v16 ^ v43
 	.loc 1 1241
-	xor %r5, %r19, %r23
+	xor %r7, %r8, %r22
 # v14 = v14 ^ v50
 	.loc 1 1242
-	xor %r21, %r5, %r15
+	xor %r18, %r7, %r15
 # v21 = v21 ^ v16
 	.loc 1 1243
-	xor %r20, %r20, %r19
+	xor %r20, %r20, %r8
 # v29 = v32 ^ v43
 	.loc 1 1244
-	xor %r5, %r14, %r23
+	xor %r7, %r14, %r22
 # v29 = v29 ^ v50
 	.loc 1 1245
-	xor %r5, %r5, %r15
+	xor %r7, %r7, %r15
 # v46 = v46 ^ v16
 	.loc 1 1246
-	xor %r11, %r11, %r19
+	xor %r16, %r16, %r8
 # v46 = v46 ^ v32
 	.loc 1 1247
-	xor %r11, %r11, %r14
+	xor %r16, %r16, %r14
 # v46 = v46 ^ v43
 	.loc 1 1248
-	xor %r11, %r11, %r23
+	xor %r16, %r16, %r22
 # v46 = v46 ^ v50
 	.loc 1 1249
-	xor %r11, %r11, %r15
+	xor %r16, %r16, %r15
 # v16 = v16 ^ v26
 	.loc 1 1250
-	xor %r19, %r19, %r17
+	xor %r8, %r8, %r17
 # v4 = v4 ^ v32
 	.loc 1 1251
-	xor %r10, %r10, %r14
+	xor %r3, %r3, %r14
 # v4 = v4 ^ v26
 	.loc 1 1252
-	xor %r10, %r10, %r17
+	xor %r3, %r3, %r17
 # v4 = v4 ^ v50
 	.loc 1 1253
-	xor %r10, %r10, %r15
+	xor %r3, %r3, %r15
 # v32 = v32 ^ v6
 	.loc 1 1254
-	xor %r16, %r14, %r8
-	std %r16, 4080(%r1)
+	xor %r14, %r14, %r21
+	std %r14, 296(%r1)
 # v38 = v38 ^ v26
 	.loc 1 1255
-	xor %r18, %r18, %r17
+	xor %r19, %r19, %r17
 # v38 = v38 ^ v6
 	.loc 1 1256
-	xor %r18, %r18, %r8
-	std %r18, 4088(%r1)
+	xor %r19, %r19, %r21
+	std %r19, 304(%r1)
 # v26 = v26 ^ v43
 	.loc 1 1257
-	xor %r18, %r17, %r23
-	std %r18, 5440(%r1)
+	xor %r17, %r17, %r22
 # v8 = v8 ^ v6
 	.loc 1 1258
-	xor %r25, %r25, %r8
+	xor %r24, %r24, %r21
 # v8 = v8 ^ v43
 	.loc 1 1259
-	xor %r18, %r25, %r23
+	xor %r24, %r24, %r22
 # v6 = v6 ^ v50
 	.loc 1 1260
-	xor %r17, %r8, %r15
+	xor %r21, %r21, %r15
 # v43 = v28 ^ v43
 	.loc 1 1261
-	ld %r8, 1712(%r1)
-	xor %r23, %r8, %r23
+	xor %r22, %r12, %r22
 # v50 = v43 ^ v50
 	.loc 1 1262
-	xor %r15, %r23, %r15
+	xor %r15, %r22, %r15
 # v43 = v35 & v56
 	.loc 1 1263
-	and %r8, %r24, %r30
-	std %r8, 1720(%r1)
+	and %r12, %r23, %r31
+	std %r12, 120(%r1)
 # v28 = v35 & v18
 	.loc 1 1264
-	and %r8, %r24, %r31
+	and %r12, %r23, %r26
 # v60 = v14 & v56
 	.loc 1 1265
-	and %r25, %r21, %r30
+	and %r22, %r18, %r31
 # v60 = v28 ^ v60
 	.loc 1 1266
-	xor %r8, %r8, %r25
-	std %r8, 1728(%r1)
+	xor %r12, %r12, %r22
+	std %r12, 128(%r1)
 # v28 = v35 & v10
 	.loc 1 1267
-	and %r25, %r24, %r12
-	std %r25, 1736(%r1)
+	and %r22, %r23, %r9
 # v9 = v14 & v18
 	.loc 1 1268
-	and %r23, %r21, %r31
-	std %r23, 3200(%r1)
+	and %r19, %r18, %r26
 # v52 = v21 & v56
 	.loc 1 1269
-	and %r8, %r20, %r30
+	and %r12, %r20, %r31
 # v9 = v28 ^ v9
 	.loc 1 1270
-	xor %r25, %r25, %r23
+	xor %r22, %r22, %r19
 # v52 = v9 ^ v52
 	.loc 1 1271
-	xor %r8, %r25, %r8
-	std %r8, 1744(%r1)
+	xor %r12, %r22, %r12
+	std %r12, 136(%r1)
 # v9 = v35 & v0
 	.loc 1 1272
-	and %r8, %r24, %r26
-	std %r8, 1752(%r1)
+	and %r12, %r23, %r27
 # v28 = v14 & v10
 	.loc 1 1273
-	and %r16, %r21, %r12
-	std %r16, 3208(%r1)
+	and %r14, %r18, %r9
 # v49 = v21 & v18
 	.loc 1 1274
-	and %r25, %r20, %r31
-	std %r25, 1760(%r1)
+	and %r19, %r20, %r26
 # v15 = v29 & v56
 	.loc 1 1275
-	and %r23, %r5, %r30
-	std %r23, 3216(%r1)
+	and %r22, %r7, %r31
 # v28 = v9 ^ v28
 	.loc 1 1276
-	xor %r8, %r8, %r16
+	xor %r12, %r12, %r14
 # v49 = v28 ^ v49
 	.loc 1 1277
-	xor %r8, %r8, %r25
+	xor %r12, %r12, %r19
 # v15 = v49 ^ v15
 	.loc 1 1278
-	xor %r8, %r8, %r23
-	std %r8, 1768(%r1)
+	xor %r12, %r12, %r22
+	std %r12, 144(%r1)
 # v49 = v35 & v41
 	.loc 1 1279
-	and %r8, %r24, %r27
-	std %r8, 3800(%r1)
-	std %r8, 1776(%r1)
+	and %r12, %r23, %r28
+	std %r12, 152(%r1)
 # v28 = v14 & v0
 	.loc 1 1280
-	and %r25, %r21, %r26
-	std %r25, 3224(%r1)
+	and %r14, %r18, %r27
 # v9 = v21 & v10
 	.loc 1 1281
-	and %r14, %r20, %r12
-	std %r14, 4584(%r1)
-	std %r14, 1784(%r1)
+	and %r12, %r20, %r9
+	std %r12, 160(%r1)
 # v27 = v29 & v18
 	.loc 1 1282
-	and %r16, %r5, %r31
-	std %r16, 4904(%r1)
-	std %r16, 1792(%r1)
+	and %r19, %r7, %r26
 # v2 = v46 & v56
 	.loc 1 1283
-	and %r23, %r11, %r30
-	std %r23, 3232(%r1)
+	and %r22, %r16, %r31
 # v28 = v49 ^ v28
 	.loc 1 1284
-	xor %r8, %r8, %r25
-	std %r8, 3240(%r1)
+	ld %r12, 152(%r1)
+	xor %r12, %r12, %r14
 # v9 = v28 ^ v9
 	.loc 1 1285
-	xor %r8, %r8, %r14
+	ld %r14, 160(%r1)
+	xor %r12, %r12, %r14
 # v27 = v9 ^ v27
 	.loc 1 1286
-	xor %r8, %r8, %r16
+	xor %r12, %r12, %r19
 # v2 = v27 ^ v2
 	.loc 1 1287
-	xor %r8, %r8, %r23
-	std %r8, 1800(%r1)
+	xor %r12, %r12, %r22
+	std %r12, 152(%r1)
 # v27 = v35 & v39
 	.loc 1 1288
-	ld %r8, 1672(%r1)
-	std %r8, 3816(%r1)
-	and %r8, %r24, %r8
-	std %r8, 5592(%r1)
-	std %r8, 3808(%r1)
-	std %r8, 1808(%r1)
+	and %r12, %r23, %r10
+	std %r12, 160(%r1)
 # v9 = v14 & v41
 	.loc 1 1289
-	and %r8, %r21, %r27
-	std %r8, 5328(%r1)
-	std %r8, 3248(%r1)
+	and %r14, %r18, %r28
 # v28 = v21 & v0
 	.loc 1 1290
-	and %r8, %r20, %r26
-	std %r8, 5760(%r1)
-	std %r8, 3824(%r1)
-	std %r8, 1816(%r1)
+	and %r12, %r20, %r27
+	std %r12, 168(%r1)
 # v49 = v29 & v10
 	.loc 1 1291
-	and %r16, %r5, %r12
-	std %r16, 4592(%r1)
-	std %r16, 1824(%r1)
+	and %r12, %r7, %r9
+	std %r12, 176(%r1)
 # v11 = v46 & v18
 	.loc 1 1292
-	and %r23, %r11, %r31
-	std %r23, 4600(%r1)
-	std %r23, 1832(%r1)
+	and %r19, %r16, %r26
 # v54 = v16 & v56
 	.loc 1 1293
-	and %r25, %r19, %r30
-	std %r25, 5336(%r1)
-	std %r25, 3256(%r1)
+	and %r22, %r8, %r31
 # v9 = v27 ^ v9
 	.loc 1 1294
-	ld %r8, 5328(%r1)
-	ld %r14, 5592(%r1)
-	xor %r8, %r14, %r8
-	std %r8, 3264(%r1)
+	ld %r12, 160(%r1)
+	xor %r12, %r12, %r14
 # v28 = v9 ^ v28
 	.loc 1 1295
-	ld %r14, 5760(%r1)
-	xor %r8, %r8, %r14
-	std %r8, 3272(%r1)
+	ld %r14, 168(%r1)
+	xor %r12, %r12, %r14
 # v49 = v28 ^ v49
 	.loc 1 1296
-	xor %r8, %r8, %r16
+	ld %r14, 176(%r1)
+	xor %r12, %r12, %r14
 # v11 = v49 ^ v11
 	.loc 1 1297
-	xor %r8, %r8, %r23
+	xor %r12, %r12, %r19
 # v54 = v11 ^ v54
 	.loc 1 1298
-	xor %r8, %r8, %r25
-	std %r8, 1840(%r1)
+	xor %r12, %r12, %r22
+	std %r12, 160(%r1)
 # v11 = v35 & v13
 	.loc 1 1299
-	and %r8, %r24, %r7
-	std %r8, 5344(%r1)
-	std %r8, 3832(%r1)
-	std %r8, 1848(%r1)
+	and %r12, %r23, %r6
+	std %r12, 168(%r1)
 # v49 = v14 & v39
 	.loc 1 1300
-	ld %r8, 3816(%r1)
-	and %r8, %r21, %r8
-	std %r8, 4752(%r1)
-	std %r8, 3280(%r1)
+	and %r19, %r18, %r10
 # v28 = v21 & v41
 	.loc 1 1301
-	and %r8, %r20, %r27
-	std %r8, 5352(%r1)
-	std %r8, 3840(%r1)
-	std %r8, 1856(%r1)
+	and %r12, %r20, %r28
+	std %r12, 176(%r1)
 # v9 = v29 & v0
 	.loc 1 1302
-	and %r8, %r5, %r26
-	std %r8, 5600(%r1)
-	std %r8, 3848(%r1)
-	std %r8, 1864(%r1)
+	and %r12, %r7, %r27
+	std %r12, 184(%r1)
 # v27 = v46 & v10
 	.loc 1 1303
-	and %r16, %r11, %r12
-	std %r16, 4608(%r1)
-	std %r16, 1872(%r1)
+	and %r12, %r16, %r9
+	std %r12, 192(%r1)
 # v1 = v16 & v18
 	.loc 1 1304
-	and %r23, %r19, %r31
-	std %r23, 4616(%r1)
-	std %r23, 1880(%r1)
+	and %r14, %r8, %r26
 # v24 = v4 & v56
 	.loc 1 1305
-	and %r25, %r10, %r30
-	std %r25, 5360(%r1)
-	std %r25, 3288(%r1)
+	and %r22, %r3, %r31
 # v49 = v11 ^ v49
 	.loc 1 1306
-	ld %r8, 4752(%r1)
-	ld %r14, 5344(%r1)
-	xor %r8, %r14, %r8
-	std %r8, 3296(%r1)
+	ld %r12, 168(%r1)
+	xor %r12, %r12, %r19
 # v28 = v49 ^ v28
 	.loc 1 1307
-	ld %r14, 5352(%r1)
-	xor %r8, %r8, %r14
-	std %r8, 3304(%r1)
+	ld %r19, 176(%r1)
+	xor %r12, %r12, %r19
 # v9 = v28 ^ v9
 	.loc 1 1308
-	ld %r14, 5600(%r1)
-	xor %r8, %r8, %r14
-	std %r8, 3312(%r1)
+	ld %r19, 184(%r1)
+	xor %r12, %r12, %r19
 # v27 = v9 ^ v27
 	.loc 1 1309
-	xor %r8, %r8, %r16
+	ld %r19, 192(%r1)
+	xor %r12, %r12, %r19
 # v1 = v27 ^ v1
 	.loc 1 1310
-	xor %r8, %r8, %r23
+	xor %r12, %r12, %r14
 # v24 = v1 ^ v24
 	.loc 1 1311
-	xor %r8, %r8, %r25
-	std %r8, 1888(%r1)
+	xor %r12, %r12, %r22
+	std %r12, 168(%r1)
 # v1 = v14 & v13
 	.loc 1 1312
-	and %r8, %r21, %r7
-	std %r8, 5608(%r1)
-	std %r8, 3856(%r1)
-	std %r8, 1896(%r1)
+	and %r12, %r18, %r6
+	std %r12, 176(%r1)
 # v27 = v21 & v39
 	.loc 1 1313
-	ld %r8, 1672(%r1)
-	std %r8, 3864(%r1)
-	and %r8, %r20, %r8
-	std %r8, 5368(%r1)
-	std %r8, 3320(%r1)
+	and %r14, %r20, %r10
 # v9 = v29 & v41
 	.loc 1 1314
-	and %r8, %r5, %r27
-	std %r8, 5768(%r1)
-	std %r8, 3872(%r1)
-	std %r8, 1904(%r1)
+	and %r12, %r7, %r28
+	std %r12, 184(%r1)
 # v28 = v46 & v0
 	.loc 1 1315
-	and %r16, %r11, %r26
-	std %r16, 4624(%r1)
-	std %r16, 1912(%r1)
+	and %r12, %r16, %r27
+	std %r12, 192(%r1)
 # v49 = v16 & v10
 	.loc 1 1316
-	and %r23, %r19, %r12
-	std %r23, 4632(%r1)
-	std %r23, 1920(%r1)
+	and %r19, %r8, %r9
 # v11 = v4 & v18
 	.loc 1 1317
-	and %r25, %r10, %r31
-	std %r25, 5376(%r1)
-	std %r25, 3328(%r1)
+	and %r22, %r3, %r26
 # v27 = v1 ^ v27
 	.loc 1 1318
-	ld %r8, 5368(%r1)
-	ld %r14, 5608(%r1)
-	xor %r8, %r14, %r8
-	std %r8, 3336(%r1)
+	ld %r12, 176(%r1)
+	xor %r12, %r12, %r14
 # v9 = v27 ^ v9
 	.loc 1 1319
-	ld %r14, 5768(%r1)
-	xor %r8, %r8, %r14
-	std %r8, 3344(%r1)
+	ld %r14, 184(%r1)
+	xor %r12, %r12, %r14
 # v28 = v9 ^ v28
 	.loc 1 1320
-	xor %r8, %r8, %r16
+	ld %r14, 192(%r1)
+	xor %r12, %r12, %r14
 # v49 = v28 ^ v49
 	.loc 1 1321
-	xor %r8, %r8, %r23
+	xor %r12, %r12, %r19
 # v11 = v49 ^ v11
 	.loc 1 1322
-	xor %r8, %r8, %r25
-	std %r8, 1928(%r1)
+	xor %r12, %r12, %r22
+	std %r12, 176(%r1)
 # v49 = v21 & v13
 	.loc 1 1323
-	and %r16, %r20, %r7
-	std %r16, 3880(%r1)
-	std %r16, 1936(%r1)
+	and %r12, %r20, %r6
+	std %r12, 184(%r1)
 # v28 = v29 & v39
 	.loc 1 1324
-	ld %r8, 3864(%r1)
-	and %r8, %r5, %r8
-	std %r8, 3352(%r1)
+	and %r14, %r7, %r10
 # v9 = v46 & v41
 	.loc 1 1325
-	and %r14, %r11, %r27
-	std %r14, 4640(%r1)
-	std %r14, 1944(%r1)
+	and %r12, %r16, %r28
+	std %r12, 192(%r1)
 # v27 = v16 & v0
 	.loc 1 1326
-	and %r25, %r19, %r26
-	std %r25, 4912(%r1)
-	std %r25, 1952(%r1)
+	and %r19, %r8, %r27
 # v1 = v4 & v10
 	.loc 1 1327
-	and %r23, %r10, %r12
-	std %r23, 3360(%r1)
+	and %r22, %r3, %r9
 # v28 = v49 ^ v28
 	.loc 1 1328
-	xor %r8, %r16, %r8
-	std %r8, 3368(%r1)
+	ld %r12, 184(%r1)
+	xor %r12, %r12, %r14
 # v9 = v28 ^ v9
 	.loc 1 1329
-	xor %r8, %r8, %r14
+	ld %r14, 192(%r1)
+	xor %r12, %r12, %r14
 # v27 = v9 ^ v27
 	.loc 1 1330
-	xor %r8, %r8, %r25
+	xor %r12, %r12, %r19
 # v1 = v27 ^ v1
 	.loc 1 1331
-	xor %r8, %r8, %r23
-	std %r8, 1960(%r1)
+	xor %r12, %r12, %r22
+	std %r12, 184(%r1)
 # v27 = v29 & v13
 	.loc 1 1332
-	and %r8, %r5, %r7
-	std %r8, 3888(%r1)
-	std %r8, 1968(%r1)
+	and %r12, %r7, %r6
 # v9 = v46 & v39
 	.loc 1 1333
-	ld %r25, 1672(%r1)
-	and %r14, %r11, %r25
-	std %r14, 5384(%r1)
-	std %r14, 3376(%r1)
+	and %r14, %r16, %r10
 # v28 = v16 & v41
 	.loc 1 1334
-	and %r16, %r19, %r27
-	std %r16, 4648(%r1)
-	std %r16, 1976(%r1)
+	and %r19, %r8, %r28
 # v49 = v4 & v0
 	.loc 1 1335
-	and %r23, %r10, %r26
-	std %r23, 3384(%r1)
+	and %r22, %r3, %r27
 # v9 = v27 ^ v9
 	.loc 1 1336
-	xor %r8, %r8, %r14
-	std %r8, 3392(%r1)
+	xor %r12, %r12, %r14
 # v28 = v9 ^ v28
 	.loc 1 1337
-	xor %r8, %r8, %r16
+	xor %r12, %r12, %r19
 # v49 = v28 ^ v49
 	.loc 1 1338
-	xor %r8, %r8, %r23
-	std %r8, 1984(%r1)
+	xor %r12, %r12, %r22
+	std %r12, 192(%r1)
 # v28 = v46 & v13
 	.loc 1 1339
-	and %r8, %r11, %r7
-	std %r8, 1992(%r1)
+	and %r22, %r16, %r6
 # v9 = v16 & v39
 	.loc 1 1340
-	and %r23, %r19, %r25
-	std %r23, 3400(%r1)
+	and %r19, %r8, %r10
 # v27 = v4 & v41
 	.loc 1 1341
-	and %r16, %r10, %r27
-	std %r16, 3408(%r1)
+	and %r12, %r3, %r28
 # v9 = v28 ^ v9
 	.loc 1 1342
-	xor %r8, %r8, %r23
+	xor %r22, %r22, %r19
 # v27 = v9 ^ v27
 	.loc 1 1343
-	xor %r8, %r8, %r16
-	std %r8, 2000(%r1)
+	xor %r12, %r22, %r12
+	std %r12, 200(%r1)
 # v9 = v16 & v13
 	.loc 1 1344
-	and %r8, %r19, %r7
+	and %r12, %r8, %r6
 # v28 = v4 & v39
 	.loc 1 1345
-	and %r25, %r10, %r25
+	and %r22, %r3, %r10
 # v28 = v9 ^ v28
 	.loc 1 1346
-	xor %r8, %r8, %r25
-	std %r8, 2008(%r1)
+	xor %r12, %r12, %r22
+	std %r12, 208(%r1)
 # v9 = v4 & v13
 	.loc 1 1347
-	and %r8, %r10, %r7
-	std %r8, 2016(%r1)
+	and %r12, %r3, %r6
+	std %r12, 216(%r1)
 # v58 = v32 & v45
 	.loc 1 1348
-	ld %r23, 4080(%r1)
-	and %r8, %r23, %r6
-	std %r8, 2024(%r1)
+	ld %r19, 296(%r1)
+	and %r12, %r19, %r5
+	std %r12, 224(%r1)
 # v33 = v32 & v48
 	.loc 1 1349
-	and %r8, %r23, %r28
+	and %r12, %r19, %r4
 # v7 = v38 & v45
 	.loc 1 1350
-	ld %r16, 4088(%r1)
-	and %r25, %r16, %r6
+	ld %r14, 304(%r1)
+	and %r22, %r14, %r5
 # v7 = v33 ^ v7
 	.loc 1 1351
-	xor %r8, %r8, %r25
-	std %r8, 2032(%r1)
+	xor %r12, %r12, %r22
+	std %r12, 232(%r1)
 # v33 = v32 & v47
 	.loc 1 1352
-	and %r25, %r23, %r4
-	std %r25, 2040(%r1)
+	and %r22, %r19, %r29
 # v31 = v38 & v48
 	.loc 1 1353
-	and %r23, %r16, %r28
-	std %r23, 3416(%r1)
+	and %r19, %r14, %r4
 # v3 = v26 & v45
 	.loc 1 1354
-	ld %r16, 5440(%r1)
-	and %r8, %r16, %r6
+	and %r12, %r17, %r5
 # v31 = v33 ^ v31
 	.loc 1 1355
-	xor %r25, %r25, %r23
+	xor %r22, %r22, %r19
 # v3 = v31 ^ v3
 	.loc 1 1356
-	xor %r8, %r25, %r8
-	std %r8, 2048(%r1)
+	xor %r12, %r22, %r12
+	std %r12, 240(%r1)
 # v31 = v32 & v42
 	.loc 1 1357
-	ld %r23, 4080(%r1)
-	and %r14, %r23, %r9
-	std %r14, 4920(%r1)
-	std %r14, 2056(%r1)
+	ld %r19, 296(%r1)
+	and %r12, %r19, %r25
+	std %r12, 248(%r1)
 # v33 = v38 & v47
 	.loc 1 1358
-	ld %r8, 4088(%r1)
-	and %r25, %r8, %r4
-	std %r25, 3424(%r1)
+	mr %r22, %r14
+	and %r12, %r22, %r29
+	std %r12, 264(%r1)
 # v36 = v26 & v48
 	.loc 1 1359
-	and %r8, %r16, %r28
-	std %r8, 2064(%r1)
+	and %r12, %r17, %r4
+	std %r12, 256(%r1)
 # v30 = v8 & v45
 	.loc 1 1360
-	and %r16, %r18, %r6
-	std %r16, 3432(%r1)
+	and %r12, %r24, %r5
+	std %r12, 272(%r1)
 # v33 = v31 ^ v33
 	.loc 1 1361
-	xor %r25, %r14, %r25
+	ld %r12, 248(%r1)
+	ld %r14, 264(%r1)
+	xor %r14, %r12, %r14
 # v36 = v33 ^ v36
 	.loc 1 1362
-	xor %r8, %r25, %r8
+	ld %r12, 256(%r1)
+	xor %r12, %r14, %r12
 # v30 = v36 ^ v30
 	.loc 1 1363
-	xor %r8, %r8, %r16
-	std %r8, 2072(%r1)
+	ld %r14, 272(%r1)
+	xor %r12, %r12, %r14
+	std %r12, 248(%r1)
 # v36 = v32 & v44
 	.loc 1 1364
-	and %r14, %r23, %r22
-	std %r14, 3896(%r1)
-	std %r14, 2080(%r1)
+	and %r12, %r19, %r11
+	std %r12, 256(%r1)
 # v33 = v38 & v42
 	.loc 1 1365
-	ld %r8, 4088(%r1)
-	and %r8, %r8, %r9
-	std %r8, 3440(%r1)
+	and %r14, %r22, %r25
 # v31 = v26 & v47
 	.loc 1 1366
-	ld %r25, 5440(%r1)
-	and %r25, %r25, %r4
-	std %r25, 4656(%r1)
-	std %r25, 2088(%r1)
+	and %r12, %r17, %r29
+	std %r12, 264(%r1)
 # v34 = v8 & v48
 	.loc 1 1367
-	and %r16, %r18, %r28
-	std %r16, 4928(%r1)
-	std %r16, 2096(%r1)
+	and %r19, %r24, %r4
 # v5 = v6 & v45
 	.loc 1 1368
-	and %r23, %r17, %r6
-	std %r23, 3448(%r1)
+	and %r22, %r21, %r5
 # v33 = v36 ^ v33
 	.loc 1 1369
-	xor %r8, %r14, %r8
-	std %r8, 3456(%r1)
+	ld %r12, 256(%r1)
+	xor %r12, %r12, %r14
 # v31 = v33 ^ v31
 	.loc 1 1370
-	xor %r8, %r8, %r25
+	ld %r14, 264(%r1)
+	xor %r12, %r12, %r14
 # v34 = v31 ^ v34
 	.loc 1 1371
-	xor %r8, %r8, %r16
+	xor %r12, %r12, %r19
 # v5 = v34 ^ v5
 	.loc 1 1372
-	xor %r8, %r8, %r23
-	std %r8, 2104(%r1)
+	xor %r12, %r12, %r22
+	std %r12, 256(%r1)
 # v34 = v32 & v12
 	.loc 1 1373
-	ld %r8, 4080(%r1)
-	and %r8, %r8, %r29
-	std %r8, 5616(%r1)
-	std %r8, 3904(%r1)
-	std %r8, 2112(%r1)
+	ld %r12, 296(%r1)
+	and %r12, %r12, %r30
+	std %r12, 264(%r1)
 # v31 = v38 & v44
 	.loc 1 1374
-	ld %r8, 4088(%r1)
-	and %r8, %r8, %r22
-	std %r8, 5392(%r1)
-	std %r8, 3464(%r1)
+	ld %r12, 304(%r1)
+	and %r14, %r12, %r11
 # v33 = v26 & v42
 	.loc 1 1375
-	ld %r8, 5440(%r1)
-	and %r8, %r8, %r9
-	std %r8, 5776(%r1)
-	std %r8, 3912(%r1)
-	std %r8, 2120(%r1)
+	and %r12, %r17, %r25
+	std %r12, 272(%r1)
 # v36 = v8 & v47
 	.loc 1 1376
-	and %r16, %r18, %r4
-	std %r16, 4664(%r1)
-	std %r16, 2128(%r1)
+	and %r12, %r24, %r29
+	std %r12, 280(%r1)
 # v37 = v6 & v48
 	.loc 1 1377
-	and %r23, %r17, %r28
-	std %r23, 4672(%r1)
-	std %r23, 2136(%r1)
+	and %r19, %r21, %r4
 # v40 = v50 & v45
 	.loc 1 1378
-	and %r25, %r15, %r6
-	std %r25, 5400(%r1)
-	std %r25, 3472(%r1)
+	and %r22, %r15, %r5
 # v31 = v34 ^ v31
 	.loc 1 1379
-	ld %r8, 5392(%r1)
-	ld %r14, 5616(%r1)
-	xor %r8, %r14, %r8
-	std %r8, 3480(%r1)
+	ld %r12, 264(%r1)
+	xor %r12, %r12, %r14
 # v33 = v31 ^ v33
 	.loc 1 1380
-	ld %r14, 5776(%r1)
-	xor %r8, %r8, %r14
-	std %r8, 3488(%r1)
+	ld %r14, 272(%r1)
+	xor %r12, %r12, %r14
 # v36 = v33 ^ v36
 	.loc 1 1381
-	xor %r8, %r8, %r16
+	ld %r14, 280(%r1)
+	xor %r12, %r12, %r14
 # v37 = v36 ^ v37
 	.loc 1 1382
-	xor %r8, %r8, %r23
+	xor %r12, %r12, %r19
 # v40 = v37 ^ v40
 	.loc 1 1383
-	xor %r8, %r8, %r25
-	std %r8, 2144(%r1)
+	xor %r12, %r12, %r22
+	std %r12, 264(%r1)
 # v37 = v38 & v12
 	.loc 1 1384
-	ld %r8, 4088(%r1)
-	and %r14, %r8, %r29
-	std %r14, 3920(%r1)
-	std %r14, 2152(%r1)
+	ld %r12, 304(%r1)
+	and %r12, %r12, %r30
+	std %r12, 272(%r1)
 # v36 = v26 & v44
 	.loc 1 1385
-	ld %r8, 5440(%r1)
-	and %r8, %r8, %r22
-	std %r8, 3496(%r1)
+	and %r14, %r17, %r11
 # v33 = v8 & v42
 	.loc 1 1386
-	and %r16, %r18, %r9
-	std %r16, 4680(%r1)
-	std %r16, 2160(%r1)
+	and %r12, %r24, %r25
+	std %r12, 280(%r1)
 # v31 = v6 & v47
 	.loc 1 1387
-	and %r23, %r17, %r4
-	std %r23, 4936(%r1)
-	std %r23, 2168(%r1)
+	and %r19, %r21, %r29
 # v34 = v50 & v48
 	.loc 1 1388
-	and %r25, %r15, %r28
-	std %r25, 3504(%r1)
+	and %r22, %r15, %r4
 # v36 = v37 ^ v36
 	.loc 1 1389
-	xor %r8, %r14, %r8
-	std %r8, 3512(%r1)
+	ld %r12, 272(%r1)
+	xor %r12, %r12, %r14
 # v33 = v36 ^ v33
 	.loc 1 1390
-	xor %r8, %r8, %r16
+	ld %r14, 280(%r1)
+	xor %r12, %r12, %r14
 # v31 = v33 ^ v31
 	.loc 1 1391
-	xor %r8, %r8, %r23
+	xor %r12, %r12, %r19
 # v34 = v31 ^ v34
 	.loc 1 1392
-	xor %r8, %r8, %r25
-	std %r8, 2176(%r1)
+	xor %r12, %r12, %r22
+	std %r12, 272(%r1)
 # v31 = v26 & v12
 	.loc 1 1393
-	ld %r8, 5440(%r1)
-	and %r25, %r8, %r29
-	std %r25, 3520(%r1)
+	and %r12, %r17, %r30
 # v33 = v8 & v44
 	.loc 1 1394
-	and %r23, %r18, %r22
-	std %r23, 3528(%r1)
+	and %r22, %r24, %r11
 # v36 = v6 & v42
 	.loc 1 1395
-	and %r8, %r17, %r9
-	std %r8, 2184(%r1)
+	and %r14, %r21, %r25
 # v37 = v50 & v47
 	.loc 1 1396
-	and %r16, %r15, %r4
-	std %r16, 2192(%r1)
+	and %r19, %r15, %r29
 # v33 = v31 ^ v33
 	.loc 1 1397
-	xor %r25, %r25, %r23
-	std %r25, 3536(%r1)
+	xor %r12, %r12, %r22
 # v36 = v33 ^ v36
 	.loc 1 1398
-	xor %r8, %r25, %r8
+	xor %r12, %r12, %r14
 # v37 = v36 ^ v37
 	.loc 1 1399
-	xor %r8, %r8, %r16
-	std %r8, 2200(%r1)
+	xor %r12, %r12, %r19
+	std %r12, 280(%r1)
 # v36 = v8 & v12
 	.loc 1 1400
-	and %r23, %r18, %r29
-	std %r23, 3544(%r1)
+	and %r19, %r24, %r30
 # v33 = v6 & v44
 	.loc 1 1401
-	and %r8, %r17, %r22
+	and %r12, %r21, %r11
 # v31 = v50 & v42
 	.loc 1 1402
-	and %r25, %r15, %r9
-	std %r25, 2208(%r1)
+	and %r22, %r15, %r25
 # v33 = v36 ^ v33
 	.loc 1 1403
-	xor %r8, %r23, %r8
+	xor %r12, %r19, %r12
 # v31 = v33 ^ v31
 	.loc 1 1404
-	xor %r8, %r8, %r25
-	std %r8, 2216(%r1)
+	xor %r12, %r12, %r22
+	std %r12, 288(%r1)
 # v33 = v6 & v12
 	.loc 1 1405
-	and %r8, %r17, %r29
+	and %r12, %r21, %r30
 # v36 = v50 & v44
 	.loc 1 1406
-	and %r25, %r15, %r22
+	and %r22, %r15, %r11
 # v36 = v33 ^ v36
 	.loc 1 1407
-	xor %r25, %r8, %r25
+	xor %r22, %r12, %r22
 # v33 = v50 & v12
 	.loc 1 1408
-	and %r8, %r15, %r29
+	and %r12, %r15, %r30
 # v32 = v35 ^ v32
 	.loc 1 1409
-	ld %r23, 4080(%r1)
-	xor %r24, %r24, %r23
+	ld %r19, 296(%r1)
+	xor %r23, %r23, %r19
 # v38 = v14 ^ v38
 	.loc 1 1410
-	ld %r23, 4088(%r1)
-	xor %r23, %r21, %r23
+	ld %r19, 304(%r1)
+	xor %r19, %r18, %r19
 # v26 = v21 ^ v26
 	.loc 1 1411
-	ld %r21, 5440(%r1)
-	xor %r21, %r20, %r21
+	xor %r17, %r20, %r17
 # v8 = v29 ^ v8
 	.loc 1 1412
-	xor %r18, %r5, %r18
+	xor %r24, %r7, %r24
 # v6 = v46 ^ v6
 	.loc 1 1413
-	xor %r17, %r11, %r17
+	xor %r21, %r16, %r21
 # v50 = v16 ^ v50
 	.loc 1 1414
-	xor %r15, %r19, %r15
+	xor %r15, %r8, %r15
 # v45 = v56 ^ v45
 	.loc 1 1415
-	xor %r11, %r30, %r6
+	xor %r8, %r31, %r5
 # v48 = v18 ^ v48
 	.loc 1 1416
-	xor %r28, %r31, %r28
+	xor %r31, %r26, %r4
 # v47 = v10 ^ v47
 	.loc 1 1417
-	xor %r12, %r12, %r4
+	xor %r29, %r9, %r29
 # v42 = v0 ^ v42
 	.loc 1 1418
-	xor %r31, %r26, %r9
+	xor %r25, %r27, %r25
 # v44 = v41 ^ v44
 	.loc 1 1419
-	xor %r22, %r27, %r22
+	xor %r11, %r28, %r11
 # v12 = v39 ^ v12
 	.loc 1 1420
-	ld %r4, 1672(%r1)
-	xor %r29, %r4, %r29
+	xor %r30, %r10, %r30
 # v39 = v32 & v45
 	.loc 1 1421
-	and %r30, %r24, %r11
+	and %r10, %r23, %r8
 # v41 = v32 & v48
 	.loc 1 1422
-	and %r4, %r24, %r28
+	and %r4, %r23, %r31
 # v0 = v38 & v45
 	.loc 1 1423
-	and %r5, %r23, %r11
+	and %r5, %r19, %r8
 # v0 = v41 ^ v0
 	.loc 1 1424
-	xor %r27, %r4, %r5
+	xor %r28, %r4, %r5
 # v41 = v32 & v47
 	.loc 1 1425
-	and %r4, %r24, %r12
+	and %r4, %r23, %r29
 # v10 = v38 & v48
 	.loc 1 1426
-	and %r5, %r23, %r28
+	and %r5, %r19, %r31
 # v18 = v26 & v45
 	.loc 1 1427
-	and %r6, %r21, %r11
+	and %r7, %r17, %r8
 # v10 = v41 ^ v10
 	.loc 1 1428
 	xor %r5, %r4, %r5
 # v18 = v10 ^ v18
 	.loc 1 1429
-	xor %r26, %r5, %r6
+	xor %r27, %r5, %r7
 # v10 = v32 & v42
 	.loc 1 1430
-	and %r4, %r24, %r31
+	and %r4, %r23, %r25
 # v41 = v38 & v47
 	.loc 1 1431
-	and %r5, %r23, %r12
+	and %r5, %r19, %r29
 # v56 = v26 & v48
 	.loc 1 1432
-	and %r6, %r21, %r28
+	and %r7, %r17, %r31
 # v16 = v8 & v45
 	.loc 1 1433
-	and %r9, %r18, %r11
+	and %r9, %r24, %r8
 # v41 = v10 ^ v41
 	.loc 1 1434
 	xor %r5, %r4, %r5
 # v56 = v41 ^ v56
 	.loc 1 1435
-	xor %r6, %r5, %r6
+	xor %r7, %r5, %r7
 # v16 = v56 ^ v16
 	.loc 1 1436
-	xor %r19, %r6, %r9
+	xor %r20, %r7, %r9
 # v56 = v32 & v44
 	.loc 1 1437
-	and %r4, %r24, %r22
+	and %r4, %r23, %r11
 # v41 = v38 & v42
 	.loc 1 1438
-	and %r5, %r23, %r31
+	and %r5, %r19, %r25
 # v10 = v26 & v47
 	.loc 1 1439
-	and %r6, %r21, %r12
+	and %r7, %r17, %r29
 # v46 = v8 & v48
 	.loc 1 1440
-	and %r9, %r18, %r28
+	and %r9, %r24, %r31
 # v29 = v6 & v45
 	.loc 1 1441
-	and %r20, %r17, %r11
+	and %r26, %r21, %r8
 # v41 = v56 ^ v41
 	.loc 1 1442
 	xor %r5, %r4, %r5
 # v10 = v41 ^ v10
 	.loc 1 1443
-	xor %r6, %r5, %r6
+	xor %r7, %r5, %r7
 # v46 = v10 ^ v46
 	.loc 1 1444
-	xor %r9, %r6, %r9
+	xor %r9, %r7, %r9
 # v29 = v46 ^ v29
 	.loc 1 1445
-	xor %r20, %r9, %r20
+	xor %r26, %r9, %r26
 # v46 = v32 & v12
 	.loc 1 1446
-	and %r4, %r24, %r29
+	and %r4, %r23, %r30
 # v10 = v38 & v44
 	.loc 1 1447
-	and %r5, %r23, %r22
+	and %r5, %r19, %r11
 # v41 = v26 & v42
 	.loc 1 1448
-	and %r6, %r21, %r31
+	and %r7, %r17, %r25
 # v56 = v8 & v47
 	.loc 1 1449
-	and %r14, %r18, %r12
+	and %r16, %r24, %r29
 # v21 = v6 & v48
 	.loc 1 1450
-	and %r16, %r17, %r28
+	and %r18, %r21, %r31
 # v14 = v50 & v45
 	.loc 1 1451
-	and %r9, %r15, %r11
+	and %r9, %r15, %r8
 # v10 = v46 ^ v10
 	.loc 1 1452
 	xor %r5, %r4, %r5
 # v41 = v10 ^ v41
 	.loc 1 1453
-	xor %r6, %r5, %r6
+	xor %r7, %r5, %r7
 # v56 = v41 ^ v56
 	.loc 1 1454
-	xor %r14, %r6, %r14
+	xor %r16, %r7, %r16
 # v21 = v56 ^ v21
 	.loc 1 1455
-	xor %r16, %r14, %r16
+	xor %r18, %r16, %r18
 # v14 = v21 ^ v14
 	.loc 1 1456
-	xor %r16, %r16, %r9
+	xor %r18, %r18, %r9
 # v32 = v32 & v13
 	.loc 1 1457
-	and %r14, %r24, %r7
+	and %r23, %r23, %r6
 # v21 = v38 & v12
 	.loc 1 1458
-	and %r4, %r23, %r29
+	and %r4, %r19, %r30
 # v56 = v26 & v44
 	.loc 1 1459
-	and %r24, %r21, %r22
+	and %r16, %r17, %r11
 # v41 = v8 & v42
 	.loc 1 1460
-	and %r9, %r18, %r31
+	and %r9, %r24, %r25
 # v10 = v6 & v47
 	.loc 1 1461
-	and %r6, %r17, %r12
+	and %r7, %r21, %r29
 # v46 = v50 & v48
 	.loc 1 1462
-	and %r5, %r15, %r28
+	and %r5, %r15, %r31
 # v45 = v4 & v45
 	.loc 1 1463
-	and %r11, %r10, %r11
+	and %r8, %r3, %r8
 # v21 = v32 ^ v21
 	.loc 1 1464
-	xor %r4, %r14, %r4
+	xor %r4, %r23, %r4
 # v56 = v21 ^ v56
 	.loc 1 1465
-	xor %r24, %r4, %r24
+	xor %r16, %r4, %r16
 # v41 = v56 ^ v41
 	.loc 1 1466
-	xor %r9, %r24, %r9
+	xor %r9, %r16, %r9
 # v10 = v41 ^ v10
 	.loc 1 1467
-	xor %r6, %r9, %r6
+	xor %r7, %r9, %r7
 # v46 = v10 ^ v46
 	.loc 1 1468
-	xor %r5, %r6, %r5
+	xor %r5, %r7, %r5
 # v45 = v46 ^ v45
 	.loc 1 1469
-	xor %r11, %r5, %r11
+	xor %r8, %r5, %r8
 # v38 = v38 & v13
 	.loc 1 1470
-	and %r23, %r23, %r7
+	and %r19, %r19, %r6
 # v46 = v26 & v12
 	.loc 1 1471
-	and %r4, %r21, %r29
+	and %r4, %r17, %r30
 # v10 = v8 & v44
 	.loc 1 1472
-	and %r5, %r18, %r22
+	and %r5, %r24, %r11
 # v41 = v6 & v42
 	.loc 1 1473
-	and %r9, %r17, %r31
+	and %r7, %r21, %r25
 # v56 = v50 & v47
 	.loc 1 1474
-	and %r6, %r15, %r12
+	and %r9, %r15, %r29
 # v48 = v4 & v48
 	.loc 1 1475
-	and %r28, %r10, %r28
+	and %r31, %r3, %r31
 # v46 = v38 ^ v46
 	.loc 1 1476
-	xor %r4, %r23, %r4
+	xor %r4, %r19, %r4
 # v10 = v46 ^ v10
 	.loc 1 1477
 	xor %r5, %r4, %r5
 # v41 = v10 ^ v41
 	.loc 1 1478
-	xor %r9, %r5, %r9
+	xor %r7, %r5, %r7
 # v56 = v41 ^ v56
 	.loc 1 1479
-	xor %r6, %r9, %r6
+	xor %r9, %r7, %r9
 # v48 = v56 ^ v48
 	.loc 1 1480
-	xor %r28, %r6, %r28
+	xor %r31, %r9, %r31
 # v26 = v26 & v13
 	.loc 1 1481
-	and %r21, %r21, %r7
+	and %r17, %r17, %r6
 # v56 = v8 & v12
 	.loc 1 1482
-	and %r4, %r18, %r29
+	and %r4, %r24, %r30
 # v41 = v6 & v44
 	.loc 1 1483
-	and %r5, %r17, %r22
+	and %r5, %r21, %r11
 # v10 = v50 & v42
 	.loc 1 1484
-	and %r6, %r15, %r31
+	and %r7, %r15, %r25
 # v47 = v4 & v47
 	.loc 1 1485
-	and %r12, %r10, %r12
+	and %r29, %r3, %r29
 # v56 = v26 ^ v56
 	.loc 1 1486
-	xor %r4, %r21, %r4
+	xor %r4, %r17, %r4
 # v41 = v56 ^ v41
 	.loc 1 1487
 	xor %r5, %r4, %r5
 # v10 = v41 ^ v10
 	.loc 1 1488
-	xor %r6, %r5, %r6
+	xor %r7, %r5, %r7
 # v47 = v10 ^ v47
 	.loc 1 1489
-	xor %r12, %r6, %r12
+	xor %r29, %r7, %r29
 # v8 = v8 & v13
 	.loc 1 1490
-	and %r18, %r18, %r7
+	and %r24, %r24, %r6
 # v10 = v6 & v12
 	.loc 1 1491
-	and %r4, %r17, %r29
+	and %r4, %r21, %r30
 # v41 = v50 & v44
 	.loc 1 1492
-	and %r5, %r15, %r22
+	and %r5, %r15, %r11
 # v42 = v4 & v42
 	.loc 1 1493
-	and %r31, %r10, %r31
+	and %r25, %r3, %r25
 # v10 = v8 ^ v10
 	.loc 1 1494
-	xor %r4, %r18, %r4
+	xor %r4, %r24, %r4
 # v41 = v10 ^ v41
 	.loc 1 1495
 	xor %r5, %r4, %r5
 # v42 = v41 ^ v42
 	.loc 1 1496
-	xor %r31, %r5, %r31
+	xor %r25, %r5, %r25
 # v6 = v6 & v13
 	.loc 1 1497
-	and %r17, %r17, %r7
+	and %r21, %r21, %r6
 # v41 = v50 & v12
 	.loc 1 1498
-	and %r4, %r15, %r29
+	and %r4, %r15, %r30
 # v44 = v4 & v44
 	.loc 1 1499
-	and %r22, %r10, %r22
+	and %r11, %r3, %r11
 # v41 = v6 ^ v41
 	.loc 1 1500
-	xor %r4, %r17, %r4
+	xor %r4, %r21, %r4
 # v44 = v41 ^ v44
 	.loc 1 1501
-	xor %r22, %r4, %r22
+	xor %r11, %r4, %r11
 # v50 = v50 & v13
 	.loc 1 1502
-	and %r15, %r15, %r7
+	and %r15, %r15, %r6
 # v12 = v4 & v12
 	.loc 1 1503
-	and %r29, %r10, %r29
+	and %r30, %r3, %r30
 # v12 = v50 ^ v12
 	.loc 1 1504
-	xor %r29, %r15, %r29
+	xor %r30, %r15, %r30
 # v13 = v4 & v13
 	.loc 1 1505
-	and %r7, %r10, %r7
+	and %r6, %r3, %r6
 # v39 = v39 ^ v43
 	.loc 1 1506
-	ld %r4, 1720(%r1)
-	xor %r30, %r30, %r4
+	ld %r3, 120(%r1)
+	xor %r10, %r10, %r3
 # v39 = v39 ^ v58
 	.loc 1 1507
-	ld %r4, 2024(%r1)
-	xor %r30, %r30, %r4
+	ld %r3, 224(%r1)
+	xor %r10, %r10, %r3
 # v0 = v0 ^ v60
 	.loc 1 1508
-	ld %r4, 1728(%r1)
-	xor %r27, %r27, %r4
+	ld %r3, 128(%r1)
+	xor %r28, %r28, %r3
 # v0 = v0 ^ v7
 	.loc 1 1509
-	ld %r4, 2032(%r1)
-	xor %r27, %r27, %r4
+	ld %r3, 232(%r1)
+	xor %r28, %r28, %r3
 # v18 = v18 ^ v52
 	.loc 1 1510
-	ld %r4, 1744(%r1)
-	xor %r26, %r26, %r4
+	ld %r3, 136(%r1)
+	xor %r27, %r27, %r3
 # v18 = v18 ^ v3
 	.loc 1 1511
-	ld %r4, 2048(%r1)
-	xor %r5, %r26, %r4
+	ld %r3, 240(%r1)
+	xor %r27, %r27, %r3
 # v16 = v16 ^ v15
 	.loc 1 1512
-	ld %r4, 1768(%r1)
-	xor %r19, %r19, %r4
+	ld %r3, 144(%r1)
+	xor %r20, %r20, %r3
 # v16 = v16 ^ v30
 	.loc 1 1513
-	ld %r4, 2072(%r1)
-	xor %r19, %r19, %r4
+	ld %r3, 248(%r1)
+	xor %r20, %r20, %r3
 # v29 = v29 ^ v2
 	.loc 1 1514
-	ld %r4, 1800(%r1)
-	xor %r20, %r20, %r4
+	ld %r3, 152(%r1)
+	xor %r26, %r26, %r3
 # v29 = v29 ^ v5
 	.loc 1 1515
-	ld %r4, 2104(%r1)
-	xor %r20, %r20, %r4
+	ld %r3, 256(%r1)
+	xor %r4, %r26, %r3
 # v14 = v14 ^ v54
 	.loc 1 1516
-	ld %r4, 1840(%r1)
-	xor %r16, %r16, %r4
+	ld %r3, 160(%r1)
+	xor %r18, %r18, %r3
 # v14 = v14 ^ v40
 	.loc 1 1517
-	ld %r4, 2144(%r1)
-	xor %r16, %r16, %r4
+	ld %r3, 264(%r1)
+	xor %r18, %r18, %r3
 # v45 = v45 ^ v24
 	.loc 1 1518
-	ld %r4, 1888(%r1)
-	xor %r11, %r11, %r4
+	ld %r3, 168(%r1)
+	xor %r8, %r8, %r3
 # v45 = v45 ^ v34
 	.loc 1 1519
-	ld %r4, 2176(%r1)
-	xor %r26, %r11, %r4
+	ld %r3, 272(%r1)
+	xor %r26, %r8, %r3
 # v48 = v48 ^ v11
 	.loc 1 1520
-	ld %r6, 1928(%r1)
-	xor %r28, %r28, %r6
+	ld %r5, 176(%r1)
+	xor %r31, %r31, %r5
 # v48 = v48 ^ v37
 	.loc 1 1521
-	ld %r4, 2200(%r1)
-	xor %r9, %r28, %r4
+	ld %r3, 280(%r1)
+	xor %r8, %r31, %r3
 # v47 = v47 ^ v1
 	.loc 1 1522
-	ld %r11, 1960(%r1)
-	xor %r12, %r12, %r11
+	ld %r31, 184(%r1)
+	xor %r29, %r29, %r31
 # v47 = v47 ^ v31
 	.loc 1 1523
-	ld %r4, 2216(%r1)
-	xor %r12, %r12, %r4
+	ld %r3, 288(%r1)
+	xor %r24, %r29, %r3
 # v42 = v42 ^ v49
 	.loc 1 1524
-	ld %r24, 1984(%r1)
-	xor %r31, %r31, %r24
+	ld %r23, 192(%r1)
+	xor %r25, %r25, %r23
 # v42 = v42 ^ v36
 	.loc 1 1525
-	xor %r31, %r31, %r25
+	xor %r25, %r25, %r22
 # v44 = v44 ^ v27
 	.loc 1 1526
-	ld %r23, 2000(%r1)
-	xor %r22, %r22, %r23
+	ld %r3, 200(%r1)
+	xor %r11, %r11, %r3
 # v44 = v44 ^ v33
 	.loc 1 1527
-	xor %r22, %r22, %r8
+	xor %r11, %r11, %r12
 # v12 = v12 ^ v28
 	.loc 1 1528
-	ld %r4, 2008(%r1)
-	xor %r10, %r29, %r4
+	ld %r7, 208(%r1)
+	xor %r9, %r30, %r7
 # v13 = v13 ^ v9
 	.loc 1 1529
-	ld %r21, 2016(%r1)
-	xor %r7, %r7, %r21
+	ld %r21, 216(%r1)
+	xor %r6, %r6, %r21
 # v11 = v39 ^ v11
 	.loc 1 1530
-	xor %r6, %r30, %r6
+	xor %r5, %r10, %r5
 # v1 = v0 ^ v1
 	.loc 1 1531
-	xor %r28, %r27, %r11
+	xor %r29, %r28, %r31
 # v49 = v18 ^ v49
 	.loc 1 1532
-	xor %r29, %r5, %r24
+	xor %r30, %r27, %r23
 # v27 = v16 ^ v27
 	.loc 1 1533
-	xor %r30, %r19, %r23
+	xor %r31, %r20, %r3
 # v28 = v29 ^ v28
 	.loc 1 1534
-	xor %r27, %r20, %r4
+	xor %r28, %r4, %r7
 # v9 = v14 ^ v9
 	.loc 1 1535
-	xor %r24, %r16, %r21
+	xor %r27, %r18, %r21
 # v58 = v48 ^ v58
 	.loc 1 1536
-	ld %r4, 2024(%r1)
-	xor %r4, %r9, %r4
+	ld %r3, 224(%r1)
+	xor %r3, %r8, %r3
 # v7 = v47 ^ v7
 	.loc 1 1537
-	ld %r5, 2032(%r1)
-	xor %r5, %r12, %r5
+	ld %r4, 232(%r1)
+	xor %r4, %r24, %r4
 # v3 = v42 ^ v3
 	.loc 1 1538
-	ld %r9, 2048(%r1)
-	xor %r9, %r31, %r9
+	ld %r7, 240(%r1)
+	xor %r7, %r25, %r7
 # v30 = v44 ^ v30
 	.loc 1 1539
-	ld %r11, 2072(%r1)
-	xor %r11, %r22, %r11
+	ld %r8, 248(%r1)
+	xor %r8, %r11, %r8
 # v5 = v12 ^ v5
 	.loc 1 1540
-	ld %r12, 2104(%r1)
-	xor %r10, %r10, %r12
+	ld %r10, 256(%r1)
+	xor %r10, %r9, %r10
 # v40 = v13 ^ v40
 	.loc 1 1541
-	ld %r12, 2144(%r1)
-	xor %r7, %r7, %r12
+	ld %r9, 264(%r1)
+	xor %r6, %r6, %r9
 # v7 = v7 ^ v33
 	.loc 1 1542
-	xor %r12, %r5, %r8
+	xor %r9, %r4, %r12
 # v58 = v58 ^ v33
 	.loc 1 1543
-	xor %r4, %r4, %r8
+	xor %r3, %r3, %r12
 # v9 = v9 ^ v33
 	.loc 1 1544
-	xor %r5, %r24, %r8
+	xor %r4, %r27, %r12
 # v33 = v28 ^ v33
 	.loc 1 1545
-	xor %r8, %r27, %r8
+	xor %r12, %r28, %r12
 # v58 = v58 ^ v36
 	.loc 1 1546
-	xor %r31, %r4, %r25
+	xor %r11, %r3, %r22
 # v45 = v45 ^ v36
 	.loc 1 1547
-	xor %r4, %r26, %r25
+	xor %r3, %r26, %r22
 # v33 = v33 ^ v36
 	.loc 1 1548
-	xor %r8, %r8, %r25
+	xor %r12, %r12, %r22
 # v36 = v27 ^ v36
 	.loc 1 1549
-	xor %r25, %r30, %r25
+	xor %r22, %r31, %r22
 # v45 = v45 ^ v31
 	.loc 1 1550
-	ld %r27, 2216(%r1)
-	xor %r30, %r4, %r27
+	ld %r28, 288(%r1)
+	xor %r31, %r3, %r28
 # v9 = v9 ^ v31
 	.loc 1 1551
-	xor %r5, %r5, %r27
+	xor %r4, %r4, %r28
 # v36 = v36 ^ v31
 	.loc 1 1552
-	xor %r25, %r25, %r27
+	xor %r22, %r22, %r28
 # v31 = v49 ^ v31
 	.loc 1 1553
-	xor %r4, %r29, %r27
+	xor %r3, %r30, %r28
 # v9 = v9 ^ v37
 	.loc 1 1554
-	ld %r27, 2200(%r1)
-	xor %r29, %r5, %r27
+	ld %r28, 280(%r1)
+	xor %r30, %r4, %r28
 # v33 = v33 ^ v37
 	.loc 1 1555
-	xor %r8, %r8, %r27
+	xor %r12, %r12, %r28
 # v31 = v31 ^ v37
 	.loc 1 1556
-	xor %r4, %r4, %r27
+	xor %r3, %r3, %r28
 # v37 = v1 ^ v37
 	.loc 1 1557
-	xor %r5, %r28, %r27
+	xor %r4, %r29, %r28
 # v33 = v33 ^ v34
 	.loc 1 1558
-	ld %r28, 2176(%r1)
-	xor %r8, %r8, %r28
+	ld %r29, 272(%r1)
+	xor %r12, %r12, %r29
 # v36 = v36 ^ v34
 	.loc 1 1559
-	xor %r25, %r25, %r28
+	xor %r22, %r22, %r29
 # v37 = v37 ^ v34
 	.loc 1 1560
-	xor %r5, %r5, %r28
+	xor %r4, %r4, %r29
 # v34 = v11 ^ v34
 	.loc 1 1561
-	xor %r6, %r6, %r28
+	xor %r5, %r5, %r29
 # v36 = v36 ^ v40
 	.loc 1 1562
-	xor %r25, %r25, %r7
+	xor %r22, %r22, %r6
 # v31 = v31 ^ v40
 	.loc 1 1563
-	xor %r4, %r4, %r7
+	xor %r3, %r3, %r6
 # v34 = v34 ^ v40
 	.loc 1 1564
-	xor %r6, %r6, %r7
+	xor %r5, %r5, %r6
 # v40 = v24 ^ v40
 	.loc 1 1565
-	ld %r28, 1888(%r1)
-	xor %r7, %r28, %r7
+	ld %r29, 168(%r1)
+	xor %r6, %r29, %r6
 # v31 = v31 ^ v5
 	.loc 1 1566
-	xor %r4, %r4, %r10
+	xor %r29, %r3, %r10
 # v37 = v37 ^ v5
 	.loc 1 1567
-	xor %r5, %r5, %r10
+	xor %r4, %r4, %r10
 # v40 = v40 ^ v5
 	.loc 1 1568
-	xor %r7, %r7, %r10
+	xor %r6, %r6, %r10
 # v5 = v54 ^ v5
 	.loc 1 1569
-	ld %r28, 1840(%r1)
-	xor %r10, %r28, %r10
+	ld %r3, 160(%r1)
+	xor %r3, %r3, %r10
 # v37 = v37 ^ v30
 	.loc 1 1570
-	xor %r5, %r5, %r11
+	xor %r4, %r4, %r8
 # v34 = v34 ^ v30
 	.loc 1 1571
-	xor %r6, %r6, %r11
+	xor %r5, %r5, %r8
 # v5 = v5 ^ v30
 	.loc 1 1572
-	xor %r10, %r10, %r11
+	xor %r3, %r3, %r8
 # v30 = v2 ^ v30
 	.loc 1 1573
-	ld %r28, 1800(%r1)
-	xor %r11, %r28, %r11
+	ld %r10, 152(%r1)
+	xor %r8, %r10, %r8
 # v34 = v34 ^ v3
 	.loc 1 1574
-	xor %r28, %r6, %r9
+	xor %r5, %r5, %r7
 # v40 = v40 ^ v3
 	.loc 1 1575
-	xor %r7, %r7, %r9
+	xor %r6, %r6, %r7
 # v30 = v30 ^ v3
 	.loc 1 1576
-	xor %r11, %r11, %r9
+	xor %r8, %r8, %r7
 # v3 = v15 ^ v3
 	.loc 1 1577
-	ld %r6, 1768(%r1)
-	xor %r9, %r6, %r9
+	ld %r10, 144(%r1)
+	xor %r7, %r10, %r7
 # v40 = v40 ^ v7
 	.loc 1 1578
-	xor %r7, %r7, %r12
+	xor %r6, %r6, %r9
 # v5 = v5 ^ v7
 	.loc 1 1579
-	xor %r10, %r10, %r12
+	xor %r3, %r3, %r9
 # v3 = v3 ^ v7
 	.loc 1 1580
-	xor %r9, %r9, %r12
+	xor %r7, %r7, %r9
 # v7 = v52 ^ v7
 	.loc 1 1581
-	ld %r6, 1744(%r1)
-	xor %r12, %r6, %r12
+	ld %r10, 136(%r1)
+	xor %r9, %r10, %r9
 # v5 = v5 ^ v58
 	.loc 1 1582
-	xor %r10, %r10, %r31
+	xor %r10, %r3, %r11
 # v30 = v30 ^ v58
 	.loc 1 1583
-	xor %r11, %r11, %r31
+	xor %r8, %r8, %r11
 # v7 = v7 ^ v58
 	.loc 1 1584
-	xor %r12, %r12, %r31
+	xor %r9, %r9, %r11
 # v58 = v60 ^ v58
 	.loc 1 1585
-	ld %r6, 1728(%r1)
-	xor %r31, %r6, %r31
+	ld %r3, 128(%r1)
+	xor %r11, %r3, %r11
 # v30 = v30 ^ v45
 	.loc 1 1586
-	xor %r11, %r11, %r30
+	xor %r27, %r8, %r31
 # v3 = v3 ^ v45
 	.loc 1 1587
-	xor %r9, %r9, %r30
+	xor %r7, %r7, %r31
 # v58 = v58 ^ v45
 	.loc 1 1588
-	xor %r31, %r31, %r30
+	xor %r11, %r11, %r31
 # v45 = v43 ^ v45
 	.loc 1 1589
-	ld %r6, 1720(%r1)
-	xor %r30, %r6, %r30
+	ld %r3, 120(%r1)
+	xor %r31, %r3, %r31
 # v45 = v45 ^ v33
 	.loc 1 1590
-	xor %r30, %r30, %r8
+	xor %r28, %r31, %r12
 # v43 = v34 ^ v33
 	.loc 1 1591
-	xor %r6, %r28, %r8
+	xor %r3, %r5, %r12
 # v43 = v43 ^ v9
 	.loc 1 1592
-	xor %r27, %r6, %r29
+	xor %r31, %r3, %r30
 # v58 = v58 ^ v34
 	.loc 1 1593
-	xor %r31, %r31, %r28
+	xor %r11, %r11, %r5
 # v60 = v37 ^ v33
 	.loc 1 1594
-	xor %r6, %r5, %r8
+	xor %r3, %r4, %r12
 # v60 = v60 ^ v9
 	.loc 1 1595
-	xor %r26, %r6, %r29
+	xor %r8, %r3, %r30
 # v7 = v7 ^ v34
 	.loc 1 1596
-	xor %r12, %r12, %r28
+	xor %r9, %r9, %r5
 # v7 = v7 ^ v37
 	.loc 1 1597
-	xor %r12, %r12, %r5
+	xor %r9, %r9, %r4
 # v7 = v7 ^ v33
 	.loc 1 1598
-	xor %r12, %r12, %r8
+	xor %r9, %r9, %r12
 # v7 = v7 ^ v9
 	.loc 1 1599
-	xor %r12, %r12, %r29
+	xor %r9, %r9, %r30
 # v34 = v34 ^ v31
 	.loc 1 1600
-	xor %r28, %r28, %r4
+	xor %r5, %r5, %r29
 # v3 = v3 ^ v37
 	.loc 1 1601
-	xor %r9, %r9, %r5
+	xor %r7, %r7, %r4
 # v3 = v3 ^ v31
 	.loc 1 1602
-	xor %r9, %r9, %r4
+	xor %r7, %r7, %r29
 # v3 = v3 ^ v9
 	.loc 1 1603
-	xor %r9, %r9, %r29
+	xor %r7, %r7, %r30
 # v37 = v37 ^ v36
 	.loc 1 1604
-	xor %r5, %r5, %r25
+	xor %r4, %r4, %r22
 # v30 = v30 ^ v31
 	.loc 1 1605
-	xor %r6, %r11, %r4
+	xor %r3, %r27, %r29
 # v30 = v30 ^ v36
 	.loc 1 1606
-	xor %r6, %r6, %r25
+	xor %r27, %r3, %r22
 # v31 = v31 ^ v33
 	.loc 1 1607
-	xor %r4, %r4, %r8
+	xor %r29, %r29, %r12
 # v5 = v5 ^ v36
 	.loc 1 1608
-	xor %r10, %r10, %r25
+	xor %r3, %r10, %r22
 # v5 = v5 ^ v33
 	.loc 1 1609
-	xor %r10, %r10, %r8
+	xor %r10, %r3, %r12
 # v36 = v36 ^ v9
 	.loc 1 1610
-	xor %r25, %r25, %r29
+	xor %r22, %r22, %r30
 # v33 = v40 ^ v33
 	.loc 1 1611
-	xor %r8, %r7, %r8
+	xor %r12, %r6, %r12
 # v9 = v33 ^ v9
 	.loc 1 1612
-	xor %r29, %r8, %r29
+	xor %r30, %r12, %r30
 # mem64[h + 0] = v45
 	.loc 1 1613
-	std %r30, 0(%r3)
+	ld %r3, 112(%r1)
+	std %r28, 0(%r3)
 # mem64[h + 8] = v43
 	.loc 1 1614
-	std %r27, 8(%r3)
+	std %r31, 8(%r3)
 # mem64[h + 16] = v58
 	.loc 1 1615
-	std %r31, 16(%r3)
+	std %r11, 16(%r3)
 # mem64[h + 24] = v60
 	.loc 1 1616
-	std %r26, 24(%r3)
+	std %r8, 24(%r3)
 # mem64[h + 32] = v7
 	.loc 1 1617
-	std %r12, 32(%r3)
+	std %r9, 32(%r3)
 # mem64[h + 40] = v34
 	.loc 1 1618
-	std %r28, 40(%r3)
+	std %r5, 40(%r3)
 # mem64[h + 48] = v3
 	.loc 1 1619
-	std %r9, 48(%r3)
+	std %r7, 48(%r3)
 # mem64[h + 56] = v37
 	.loc 1 1620
-	std %r5, 56(%r3)
+	std %r4, 56(%r3)
 # mem64[h + 64] = v30
 	.loc 1 1621
-	std %r6, 64(%r3)
+	std %r27, 64(%r3)
 # mem64[h + 72] = v31
 	.loc 1 1622
-	std %r4, 72(%r3)
+	std %r29, 72(%r3)
 # mem64[h + 80] = v5
 	.loc 1 1623
 	std %r10, 80(%r3)
 # mem64[h + 88] = v36
 	.loc 1 1624
-	std %r25, 88(%r3)
+	std %r22, 88(%r3)
 # mem64[h + 96] = v9
 	.loc 1 1625
-	std %r29, 96(%r3)
+	std %r30, 96(%r3)
 # leave
 	.loc 1 1626
-	ld %r14, 6336(%r1)
-	ld %r15, 6344(%r1)
-	ld %r16, 6352(%r1)
-	ld %r17, 6360(%r1)
-	ld %r18, 6368(%r1)
-	ld %r19, 6376(%r1)
-	ld %r20, 6384(%r1)
-	ld %r21, 6392(%r1)
-	ld %r22, 6400(%r1)
-	ld %r23, 6408(%r1)
-	ld %r24, 6416(%r1)
-	ld %r25, 6424(%r1)
-	ld %r26, 6432(%r1)
-	ld %r27, 6440(%r1)
-	ld %r28, 6448(%r1)
-	ld %r29, 6456(%r1)
-	ld %r30, 6464(%r1)
-	ld %r31, 6472(%r1)
-	addi %r1, %r1, 6480
+	ld %r14, 400(%r1)
+	ld %r15, 408(%r1)
+	ld %r16, 416(%r1)
+	ld %r17, 424(%r1)
+	ld %r18, 432(%r1)
+	ld %r19, 440(%r1)
+	ld %r20, 448(%r1)
+	ld %r21, 456(%r1)
+	ld %r22, 464(%r1)
+	ld %r23, 472(%r1)
+	ld %r24, 480(%r1)
+	ld %r25, 488(%r1)
+	ld %r26, 496(%r1)
+	ld %r27, 504(%r1)
+	ld %r28, 512(%r1)
+	ld %r29, 520(%r1)
+	ld %r30, 528(%r1)
+	ld %r31, 536(%r1)
+	addi %r1, %r1, 544
 	blr
 	.size qhasm_kernel_mceliece_gf13_vec_inv_ppc64_inv, 24
 

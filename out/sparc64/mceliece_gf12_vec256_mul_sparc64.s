@@ -10,7 +10,8 @@ qhasm_kernel_mceliece_gf12_vec256_mul_sparc64_mul:
 	save %sp, -224, %sp
 ! i = 4
 	.loc 1 12
-	mov 4, %o3
+	mov 4, %o0
+	mov %o0, %o3
 .Lqhasm_kernel_mceliece_gf12_vec256_mul_sparc64_mul.pass:
 ! F0 = mem64[f + 0]
 	.loc 1 14

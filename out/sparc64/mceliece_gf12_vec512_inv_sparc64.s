@@ -7,221 +7,234 @@
 	.type qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv, #function
 	.p2align 5
 qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
-	save %sp, -2416, %sp
+	save %sp, -544, %sp
 ! i = 8
 	.loc 1 17
 	mov 8, %o0
-	stx %o0, [%fp + -193]
+	stx %i0, [%fp + 1983]
+	stx %i1, [%fp + 1991]
+	stx %o0, [%fp + 1999]
 .Lqhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv.pass:
 ! v0 = mem64[f + 0]
 	.loc 1 19
-	ldx [%i1], %o0
-	stx %o0, [%fp + -185]
+	ldx [%fp + 1991], %o0
+	ldx [%o0], %o0
+	stx %o0, [%fp + 1679]
 ! v1 = mem64[f + 384]
 	.loc 1 20
-	ldx [%i1 + 384], %o1
-	stx %o1, [%fp + -177]
+	ldx [%fp + 1991], %o1
+	ldx [%o1 + 384], %o1
+	stx %o1, [%fp + 1687]
 ! v2 = v0 ^ v1
 	.loc 1 21
-	xor %o0, %o1, %o7
+	xor %o0, %o1, %l0
 ! v3 = mem64[f + 64]
 	.loc 1 22
-	ldx [%i1 + 64], %o0
-	stx %o0, [%fp + -169]
+	ldx [%fp + 1991], %o0
+	ldx [%o0 + 64], %o0
+	stx %o0, [%fp + 1695]
 ! v4 = mem64[f + 448]
 	.loc 1 23
-	ldx [%i1 + 448], %o1
-	stx %o1, [%fp + -161]
+	ldx [%fp + 1991], %o1
+	ldx [%o1 + 448], %o1
+	stx %o1, [%fp + 1703]
 ! v5 = v3 ^ v4
 	.loc 1 24
-	xor %o0, %o1, %o5
+	xor %o0, %o1, %o7
 ! v6 = mem64[f + 128]
 	.loc 1 25
-	ldx [%i1 + 128], %o0
-	stx %o0, [%fp + -153]
+	ldx [%fp + 1991], %o0
+	ldx [%o0 + 128], %o0
+	stx %o0, [%fp + 1711]
 ! v7 = mem64[f + 512]
 	.loc 1 26
-	ldx [%i1 + 512], %o1
-	stx %o1, [%fp + -145]
+	ldx [%fp + 1991], %o1
+	ldx [%o1 + 512], %o1
+	stx %o1, [%fp + 1719]
 ! v8 = v6 ^ v7
 	.loc 1 27
 	xor %o0, %o1, %o0
 ! v9 = mem64[f + 704]
 	.loc 1 28
-	ldx [%i1 + 704], %o1
-	stx %o1, [%fp + -137]
+	ldx [%fp + 1991], %o1
+	ldx [%o1 + 704], %o1
+	stx %o1, [%fp + 1727]
 ! v8 = v8 ^ v9
 	.loc 1 29
-	xor %o0, %o1, %o3
+	xor %o0, %o1, %o2
 ! v10 = mem64[f + 192]
 	.loc 1 30
-	ldx [%i1 + 192], %o0
-	stx %o0, [%fp + -129]
+	ldx [%fp + 1991], %o0
+	ldx [%o0 + 192], %o0
+	stx %o0, [%fp + 1735]
 ! v11 = mem64[f + 576]
 	.loc 1 31
-	ldx [%i1 + 576], %o2
-	stx %o2, [%fp + -121]
+	ldx [%fp + 1991], %o3
+	ldx [%o3 + 576], %o3
+	stx %o3, [%fp + 1743]
 ! v12 = v10 ^ v11
 	.loc 1 32
-	xor %o0, %o2, %o2
+	xor %o0, %o3, %o4
 ! v13 = mem64[f + 256]
 	.loc 1 33
-	ldx [%i1 + 256], %o0
-	stx %o0, [%fp + -113]
+	ldx [%fp + 1991], %o0
+	ldx [%o0 + 256], %o0
+	stx %o0, [%fp + 1751]
 ! v14 = mem64[f + 640]
 	.loc 1 34
-	ldx [%i1 + 640], %o4
-	stx %o4, [%fp + -105]
+	ldx [%fp + 1991], %o3
+	ldx [%o3 + 640], %o3
+	stx %o3, [%fp + 1759]
 ! v15 = v13 ^ v14
 	.loc 1 35
-	xor %o0, %o4, %l0
+	xor %o0, %o3, %o5
 ! v16 = mem64[f + 320]
 	.loc 1 36
-	ldx [%i1 + 320], %o0
-	stx %o0, [%fp + -97]
+	ldx [%fp + 1991], %o0
+	ldx [%o0 + 320], %o0
+	stx %o0, [%fp + 1767]
 ! v17 = v16 ^ v9
 	.loc 1 37
-	xor %o0, %o1, %o4
+	xor %o0, %o1, %o3
 ! v18 = v2 & v0
 	.loc 1 38
-	ldx [%fp + -185], %l2
-	and %o7, %l2, %o0
-	stx %o0, [%fp + -89]
+	ldx [%fp + 1679], %l2
+	and %l0, %l2, %o0
+	stx %o0, [%fp + 1775]
 ! v19 = v2 & v3
 	.loc 1 39
-	ldx [%fp + -169], %l3
-	and %o7, %l3, %o0
+	ldx [%fp + 1695], %l3
+	and %l0, %l3, %o0
 ! v20 = v9 & v0
 	.loc 1 40
 	and %o1, %l2, %o1
 ! v20 = v19 ^ v20
 	.loc 1 41
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -1]
+	stx %o0, [%fp + 1791]
 ! v19 = v2 & v6
 	.loc 1 42
-	ldx [%fp + -153], %l4
-	and %o7, %l4, %l1
+	ldx [%fp + 1711], %l4
+	and %l0, %l4, %l1
 ! v21 = v9 & v3
 	.loc 1 43
-	ldx [%fp + -137], %l5
+	ldx [%fp + 1727], %l5
 	and %l5, %l3, %o0
 ! v22 = v5 & v0
 	.loc 1 44
-	and %o5, %l2, %o1
+	and %o7, %l2, %o1
 ! v21 = v19 ^ v21
 	.loc 1 45
 	xor %l1, %o0, %o0
 ! v22 = v21 ^ v22
 	.loc 1 46
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 7]
+	stx %o0, [%fp + 1799]
 ! v21 = v9 & v6
 	.loc 1 47
 	and %l5, %l4, %o0
 ! v19 = v5 & v3
 	.loc 1 48
-	and %o5, %l3, %o1
+	and %o7, %l3, %o1
 ! v19 = v21 ^ v19
 	.loc 1 49
 	xor %o0, %o1, %l2
 ! v21 = v5 & v6
 	.loc 1 50
-	and %o5, %l4, %l4
+	and %o7, %l4, %l5
 ! v23 = v1 & v10
 	.loc 1 51
-	ldx [%fp + -177], %l1
-	ldx [%fp + -129], %l6
-	and %l1, %l6, %l3
+	ldx [%fp + 1687], %l1
+	ldx [%fp + 1735], %l3
+	and %l1, %l3, %l4
 ! v24 = v1 & v13
 	.loc 1 52
-	ldx [%fp + -113], %i2
-	and %l1, %i2, %o0
+	ldx [%fp + 1751], %l7
+	and %l1, %l7, %o0
 ! v25 = v8 & v10
 	.loc 1 53
-	and %o3, %l6, %o1
+	and %o2, %l3, %o1
 ! v25 = v24 ^ v25
 	.loc 1 54
-	xor %o0, %o1, %l5
+	xor %o0, %o1, %l6
 ! v24 = v1 & v16
 	.loc 1 55
-	ldx [%fp + -97], %l7
-	and %l1, %l7, %l1
+	ldx [%fp + 1767], %i0
+	and %l1, %i0, %l1
 ! v26 = v8 & v13
 	.loc 1 56
-	and %o3, %i2, %o0
+	and %o2, %l7, %o0
 ! v27 = v4 & v10
 	.loc 1 57
-	ldx [%fp + -161], %i3
-	and %i3, %l6, %o1
+	ldx [%fp + 1703], %i1
+	and %i1, %l3, %o1
 ! v26 = v24 ^ v26
 	.loc 1 58
 	xor %l1, %o0, %o0
 ! v27 = v26 ^ v27
 	.loc 1 59
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 15]
+	xor %o0, %o1, %l3
 ! v26 = v8 & v16
 	.loc 1 60
-	and %o3, %l7, %o0
+	and %o2, %i0, %o0
 ! v24 = v4 & v13
 	.loc 1 61
-	and %i3, %i2, %o1
+	and %i1, %l7, %o1
 ! v24 = v26 ^ v24
 	.loc 1 62
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 23]
+	stx %o0, [%fp + 1807]
 ! v26 = v4 & v16
 	.loc 1 63
-	and %i3, %l7, %o0
-	stx %o0, [%fp + 31]
+	and %i1, %i0, %o0
+	stx %o0, [%fp + 1815]
 ! v28 = v2 ^ v1
 	.loc 1 64
-	ldx [%fp + -177], %o0
-	xor %o7, %o0, %l1
+	ldx [%fp + 1687], %o0
+	xor %l0, %o0, %l1
 ! v29 = v9 ^ v8
 	.loc 1 65
-	ldx [%fp + -137], %o0
-	xor %o0, %o3, %i5
+	ldx [%fp + 1727], %o0
+	xor %o0, %o2, %i2
 ! v30 = v5 ^ v4
 	.loc 1 66
-	xor %o5, %i3, %i3
+	xor %o7, %i1, %i1
 ! v31 = v0 ^ v10
 	.loc 1 67
-	ldx [%fp + -185], %o0
-	ldx [%fp + -129], %o1
-	xor %o0, %o1, %g1
+	ldx [%fp + 1679], %o0
+	ldx [%fp + 1735], %o1
+	xor %o0, %o1, %i5
 ! v32 = v3 ^ v13
 	.loc 1 68
-	ldx [%fp + -169], %o0
-	ldx [%fp + -113], %o1
+	ldx [%fp + 1695], %o0
+	mov %l7, %o1
 	xor %o0, %o1, %i4
 ! v33 = v6 ^ v16
 	.loc 1 69
-	ldx [%fp + -153], %o0
-	ldx [%fp + -97], %o1
-	xor %o0, %o1, %i2
+	ldx [%fp + 1711], %o0
+	mov %i0, %o1
+	xor %o0, %o1, %i3
 ! v34 = v28 & v31
 	.loc 1 70
-	and %l1, %g1, %l7
+	and %l1, %i5, %i0
 ! v35 = v28 & v32
 	.loc 1 71
 	and %l1, %i4, %o0
 ! v36 = v29 & v31
 	.loc 1 72
-	and %i5, %g1, %o1
+	and %i2, %i5, %o1
 ! v36 = v35 ^ v36
 	.loc 1 73
-	xor %o0, %o1, %l6
+	xor %o0, %o1, %l7
 ! v28 = v28 & v33
 	.loc 1 74
-	and %l1, %i2, %o0
+	and %l1, %i3, %o0
 ! v35 = v29 & v32
 	.loc 1 75
-	and %i5, %i4, %o1
+	and %i2, %i4, %o1
 ! v31 = v30 & v31
 	.loc 1 76
-	and %i3, %g1, %l1
+	and %i1, %i5, %l1
 ! v35 = v28 ^ v35
 	.loc 1 77
 	xor %o0, %o1, %o1
@@ -230,181 +243,179 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %o1, %l1, %l1
 ! v29 = v29 & v33
 	.loc 1 79
-	and %i5, %i2, %o0
+	and %i2, %i3, %o0
 ! v32 = v30 & v32
 	.loc 1 80
-	and %i3, %i4, %o1
+	and %i1, %i4, %o1
 ! v32 = v29 ^ v32
 	.loc 1 81
-	xor %o0, %o1, %i4
+	xor %o0, %o1, %i2
 ! v33 = v30 & v33
 	.loc 1 82
-	and %i3, %i2, %o1
+	and %i1, %i3, %o1
 ! v34 = v34 ^ v18
 	.loc 1 83
-	ldx [%fp + -89], %o0
-	xor %l7, %o0, %o0
+	ldx [%fp + 1775], %o0
+	xor %i0, %o0, %o0
 ! v34 = v34 ^ v23
 	.loc 1 84
-	xor %o0, %l3, %l7
+	xor %o0, %l4, %i0
 ! v36 = v36 ^ v20
 	.loc 1 85
-	ldx [%fp + -1], %o0
-	xor %l6, %o0, %o0
+	ldx [%fp + 1791], %o0
+	xor %l7, %o0, %o0
 ! v36 = v36 ^ v25
 	.loc 1 86
-	xor %o0, %l5, %l6
+	xor %o0, %l6, %l7
 ! v31 = v31 ^ v22
 	.loc 1 87
-	ldx [%fp + 7], %o0
+	ldx [%fp + 1799], %o0
 	xor %l1, %o0, %o0
 ! v31 = v31 ^ v27
 	.loc 1 88
-	ldx [%fp + 15], %l1
-	xor %o0, %l1, %o0
-	stx %o0, [%fp + 39]
+	xor %o0, %l3, %o0
+	stx %o0, [%fp + 1823]
 ! v32 = v32 ^ v19
 	.loc 1 89
-	xor %i4, %l2, %o0
+	xor %i2, %l2, %o0
 ! v32 = v32 ^ v24
 	.loc 1 90
-	ldx [%fp + 23], %l1
+	ldx [%fp + 1807], %l1
 	xor %o0, %l1, %o0
 ! v33 = v33 ^ v21
 	.loc 1 91
-	xor %o1, %l4, %o1
+	xor %o1, %l5, %o1
 ! v33 = v33 ^ v26
 	.loc 1 92
-	ldx [%fp + 31], %l1
+	ldx [%fp + 1815], %l1
 	xor %o1, %l1, %o1
 ! v19 = v34 ^ v19
 	.loc 1 93
-	xor %l7, %l2, %l1
-	stx %l1, [%fp + 47]
+	xor %i0, %l2, %l1
+	stx %l1, [%fp + 1831]
 ! v21 = v36 ^ v21
 	.loc 1 94
-	xor %l6, %l4, %l1
-	stx %l1, [%fp + 55]
+	xor %l7, %l5, %l1
+	stx %l1, [%fp + 1839]
 ! v23 = v32 ^ v23
 	.loc 1 95
-	xor %o0, %l3, %o0
-	stx %o0, [%fp + 63]
+	xor %o0, %l4, %o0
+	stx %o0, [%fp + 1847]
 ! v25 = v33 ^ v25
 	.loc 1 96
-	xor %o1, %l5, %o0
-	stx %o0, [%fp + 71]
+	xor %o1, %l6, %o0
+	stx %o0, [%fp + 1855]
 ! v33 = v12 & v1
 	.loc 1 97
-	ldx [%fp + -177], %l1
-	and %o2, %l1, %o0
-	stx %o0, [%fp + 79]
+	ldx [%fp + 1687], %l1
+	and %o4, %l1, %l4
 ! v32 = v12 & v4
 	.loc 1 98
-	ldx [%fp + -161], %l2
-	and %o2, %l2, %o0
+	ldx [%fp + 1703], %l2
+	and %o4, %l2, %o0
 ! v36 = v7 & v1
 	.loc 1 99
-	ldx [%fp + -145], %l3
-	and %l3, %l1, %o1
+	ldx [%fp + 1719], %l5
+	and %l5, %l1, %o1
 ! v36 = v32 ^ v36
 	.loc 1 100
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 87]
+	stx %o0, [%fp + 1863]
 ! v32 = v12 & v7
 	.loc 1 101
-	and %o2, %l3, %o0
+	and %o4, %l5, %o0
 ! v34 = v7 & v4
 	.loc 1 102
-	and %l3, %l2, %o1
+	and %l5, %l2, %o1
 ! v30 = v15 & v1
 	.loc 1 103
-	and %l0, %l1, %l1
+	and %o5, %l1, %l1
 ! v34 = v32 ^ v34
 	.loc 1 104
 	xor %o0, %o1, %o1
 ! v30 = v34 ^ v30
 	.loc 1 105
 	xor %o1, %l1, %o0
-	stx %o0, [%fp + 95]
+	stx %o0, [%fp + 1871]
 ! v34 = v7 & v7
 	.loc 1 106
-	and %l3, %l3, %o0
+	and %l5, %l5, %o0
 ! v32 = v15 & v4
 	.loc 1 107
-	and %l0, %l2, %o1
+	and %o5, %l2, %o1
 ! v32 = v34 ^ v32
 	.loc 1 108
-	xor %o0, %o1, %l5
+	xor %o0, %o1, %i2
 ! v34 = v15 & v7
 	.loc 1 109
-	and %l0, %l3, %i2
+	and %o5, %l5, %i1
 ! v29 = v11 & v11
 	.loc 1 110
-	ldx [%fp + -121], %o0
-	ldx [%fp + -121], %l2
+	ldx [%fp + 1743], %o0
+	mov %o0, %l2
 	and %o0, %l2, %l7
 ! v35 = v11 & v14
 	.loc 1 111
-	ldx [%fp + -105], %l6
-	and %l2, %l6, %o0
+	ldx [%fp + 1759], %l5
+	and %l2, %l5, %o0
 ! v28 = v17 & v11
 	.loc 1 112
-	and %o4, %l2, %o1
+	and %o3, %l2, %o1
 ! v28 = v35 ^ v28
 	.loc 1 113
 	xor %o0, %o1, %i3
 ! v35 = v11 & v9
 	.loc 1 114
-	ldx [%fp + -137], %i4
-	and %l2, %i4, %l1
+	ldx [%fp + 1727], %i0
+	and %l2, %i0, %l1
 ! v37 = v17 & v14
 	.loc 1 115
-	and %o4, %l6, %o0
+	and %o3, %l5, %o0
 ! v38 = v14 & v11
 	.loc 1 116
-	and %l6, %l2, %o1
+	and %l5, %l2, %o1
 ! v37 = v35 ^ v37
 	.loc 1 117
 	xor %l1, %o0, %o0
 ! v38 = v37 ^ v38
 	.loc 1 118
-	xor %o0, %o1, %l4
+	xor %o0, %o1, %l2
 ! v37 = v17 & v9
 	.loc 1 119
-	and %o4, %i4, %o0
+	and %o3, %i0, %o0
 ! v35 = v14 & v14
 	.loc 1 120
-	and %l6, %l6, %l3
+	and %l5, %l5, %l6
 ! v35 = v37 ^ v35
 	.loc 1 121
-	xor %o0, %l3, %l3
+	xor %o0, %l6, %l6
 ! v37 = v14 & v9
 	.loc 1 122
-	and %l6, %i4, %l2
+	and %l5, %i0, %l5
 ! v39 = v12 ^ v11
 	.loc 1 123
-	ldx [%fp + -121], %o0
-	xor %o2, %o0, %g5
+	ldx [%fp + 1743], %o0
+	xor %o4, %o0, %g5
 ! v40 = v7 ^ v17
 	.loc 1 124
-	ldx [%fp + -145], %l6
-	xor %l6, %o4, %g4
+	ldx [%fp + 1719], %i0
+	xor %i0, %o3, %g4
 ! v41 = v15 ^ v14
 	.loc 1 125
-	ldx [%fp + -105], %o1
-	xor %l0, %o1, %g1
+	ldx [%fp + 1759], %o1
+	xor %o5, %o1, %g1
 ! v42 = v1 ^ v11
 	.loc 1 126
-	ldx [%fp + -177], %l1
+	ldx [%fp + 1687], %l1
 	xor %l1, %o0, %i5
 ! v43 = v4 ^ v14
 	.loc 1 127
-	ldx [%fp + -161], %o0
+	ldx [%fp + 1703], %o0
 	xor %o0, %o1, %i4
 ! v44 = v7 ^ v9
 	.loc 1 128
-	ldx [%fp + -137], %o0
-	xor %l6, %o0, %l6
+	ldx [%fp + 1727], %o0
+	xor %i0, %o0, %i0
 ! v45 = v39 & v42
 	.loc 1 129
 	and %g5, %i5, %l1
@@ -419,22 +430,22 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %o0, %o1, %o1
 ! v39 = v39 & v44
 	.loc 1 133
-	and %g5, %l6, %g5
+	and %g5, %i0, %o0
 ! v46 = v40 & v43
 	.loc 1 134
-	and %g4, %i4, %o0
+	and %g4, %i4, %g5
 ! v42 = v41 & v42
 	.loc 1 135
 	and %g1, %i5, %i5
 ! v46 = v39 ^ v46
 	.loc 1 136
-	xor %g5, %o0, %o0
+	xor %o0, %g5, %g5
 ! v42 = v46 ^ v42
 	.loc 1 137
-	xor %o0, %i5, %i5
+	xor %g5, %i5, %i5
 ! v40 = v40 & v44
 	.loc 1 138
-	and %g4, %l6, %g4
+	and %g4, %i0, %g4
 ! v43 = v41 & v43
 	.loc 1 139
 	and %g1, %i4, %i4
@@ -443,1474 +454,1431 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %g4, %i4, %i4
 ! v44 = v41 & v44
 	.loc 1 141
-	and %g1, %l6, %o0
+	and %g1, %i0, %o0
 ! v45 = v45 ^ v33
 	.loc 1 142
-	ldx [%fp + 79], %l6
-	xor %l1, %l6, %l1
+	xor %l1, %l4, %l1
 ! v45 = v45 ^ v29
 	.loc 1 143
 	xor %l1, %l7, %l1
 ! v47 = v47 ^ v36
 	.loc 1 144
-	ldx [%fp + 87], %l6
-	xor %o1, %l6, %o1
+	ldx [%fp + 1863], %i0
+	xor %o1, %i0, %o1
 ! v47 = v47 ^ v28
 	.loc 1 145
 	xor %o1, %i3, %o1
 ! v42 = v42 ^ v30
 	.loc 1 146
-	ldx [%fp + 95], %l6
-	xor %i5, %l6, %l6
+	ldx [%fp + 1871], %i0
+	xor %i5, %i0, %i0
 ! v42 = v42 ^ v38
 	.loc 1 147
-	xor %l6, %l4, %l6
+	xor %i0, %l2, %i0
 ! v43 = v43 ^ v32
 	.loc 1 148
-	xor %i4, %l5, %i4
+	xor %i4, %i2, %i4
 ! v43 = v43 ^ v35
 	.loc 1 149
-	xor %i4, %l3, %i4
+	xor %i4, %l6, %i4
 ! v44 = v44 ^ v34
 	.loc 1 150
-	xor %o0, %i2, %o0
+	xor %o0, %i1, %o0
 ! v44 = v44 ^ v37
 	.loc 1 151
-	xor %o0, %l2, %o0
+	xor %o0, %l5, %o0
 ! v32 = v45 ^ v32
 	.loc 1 152
-	xor %l1, %l5, %l1
-	stx %l1, [%fp + 103]
+	xor %l1, %i2, %l1
+	stx %l1, [%fp + 1879]
 ! v34 = v47 ^ v34
 	.loc 1 153
-	xor %o1, %i2, %o1
-	stx %o1, [%fp + 111]
+	xor %o1, %i1, %o1
+	stx %o1, [%fp + 1887]
 ! v29 = v43 ^ v29
 	.loc 1 154
 	xor %i4, %l7, %l1
 ! v28 = v44 ^ v28
 	.loc 1 155
-	xor %o0, %i3, %l5
+	xor %o0, %i3, %l7
 ! v12 = v2 ^ v12
 	.loc 1 156
-	xor %o7, %o2, %l7
+	xor %l0, %o4, %i2
 ! v2 = v9 ^ v7
 	.loc 1 157
-	ldx [%fp + -137], %o0
-	ldx [%fp + -145], %o7
-	xor %o0, %o7, %i2
+	ldx [%fp + 1727], %o0
+	ldx [%fp + 1719], %l0
+	xor %o0, %l0, %i1
 ! v15 = v5 ^ v15
 	.loc 1 158
-	xor %o5, %l0, %i4
+	xor %o7, %o5, %i3
 ! v5 = v1 ^ v11
 	.loc 1 159
-	ldx [%fp + -177], %o1
-	ldx [%fp + -121], %o5
-	xor %o1, %o5, %i3
+	ldx [%fp + 1687], %o1
+	ldx [%fp + 1743], %o5
+	xor %o1, %o5, %i4
 ! v17 = v8 ^ v17
 	.loc 1 160
-	xor %o3, %o4, %o4
+	xor %o2, %o3, %o2
 ! v8 = v4 ^ v14
 	.loc 1 161
-	ldx [%fp + -161], %o3
-	ldx [%fp + -105], %g4
-	xor %o3, %g4, %o2
+	ldx [%fp + 1703], %o4
+	ldx [%fp + 1759], %g4
+	xor %o4, %g4, %o3
 ! v44 = v0 ^ v1
 	.loc 1 162
-	ldx [%fp + -185], %l0
-	xor %l0, %o1, %g1
+	ldx [%fp + 1679], %o7
+	xor %o7, %o1, %g1
 ! v43 = v3 ^ v4
 	.loc 1 163
-	ldx [%fp + -169], %o1
-	xor %o1, %o3, %i5
+	ldx [%fp + 1695], %o1
+	xor %o1, %o4, %i5
 ! v47 = v6 ^ v7
 	.loc 1 164
-	ldx [%fp + -153], %o1
-	xor %o1, %o7, %l0
+	ldx [%fp + 1711], %o1
+	xor %o1, %l0, %l0
 ! v45 = v10 ^ v11
 	.loc 1 165
-	ldx [%fp + -129], %o1
+	ldx [%fp + 1735], %o1
 	xor %o1, %o5, %o7
 ! v41 = v13 ^ v14
 	.loc 1 166
-	ldx [%fp + -113], %o1
-	xor %o1, %g4, %o3
+	ldx [%fp + 1751], %o1
+	xor %o1, %g4, %o4
 ! v40 = v16 ^ v9
 	.loc 1 167
-	ldx [%fp + -97], %o1
+	ldx [%fp + 1767], %o1
 	xor %o1, %o0, %o5
 ! v46 = v12 & v44
 	.loc 1 168
-	and %l7, %g1, %o0
-	stx %o0, [%fp + 119]
+	and %i2, %g1, %o0
+	stx %o0, [%fp + 1895]
 ! v39 = v12 & v43
 	.loc 1 169
-	and %l7, %i5, %o1
+	and %i2, %i5, %o1
 ! v48 = v2 & v44
 	.loc 1 170
-	and %i2, %g1, %o0
+	and %i1, %g1, %o0
 ! v48 = v39 ^ v48
 	.loc 1 171
 	xor %o1, %o0, %o0
-	stx %o0, [%fp + 127]
+	stx %o0, [%fp + 1903]
 ! v39 = v12 & v47
 	.loc 1 172
-	and %l7, %l0, %g4
+	and %i2, %l0, %g4
 ! v49 = v2 & v43
 	.loc 1 173
-	and %i2, %i5, %o0
+	and %i1, %i5, %o0
 ! v50 = v15 & v44
 	.loc 1 174
-	and %i4, %g1, %o1
+	and %i3, %g1, %o1
 ! v49 = v39 ^ v49
 	.loc 1 175
 	xor %g4, %o0, %o0
 ! v50 = v49 ^ v50
 	.loc 1 176
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 135]
+	stx %o0, [%fp + 1911]
 ! v49 = v2 & v47
 	.loc 1 177
-	and %i2, %l0, %o0
+	and %i1, %l0, %o0
 ! v39 = v15 & v43
 	.loc 1 178
-	and %i4, %i5, %o1
+	and %i3, %i5, %o1
 ! v39 = v49 ^ v39
 	.loc 1 179
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 143]
+	stx %o0, [%fp + 1919]
 ! v49 = v15 & v47
 	.loc 1 180
-	and %i4, %l0, %o0
-	stx %o0, [%fp + 151]
+	and %i3, %l0, %o0
+	stx %o0, [%fp + 1927]
 ! v51 = v5 & v45
 	.loc 1 181
-	and %i3, %o7, %o0
-	stx %o0, [%fp + -81]
+	and %i4, %o7, %o0
+	stx %o0, [%fp + 1783]
 ! v52 = v5 & v41
 	.loc 1 182
-	and %i3, %o3, %o0
+	and %i4, %o4, %o0
 ! v53 = v17 & v45
 	.loc 1 183
-	and %o4, %o7, %o1
+	and %o2, %o7, %o1
 ! v53 = v52 ^ v53
 	.loc 1 184
-	xor %o0, %o1, %g5
+	xor %o0, %o1, %g4
 ! v52 = v5 & v40
 	.loc 1 185
-	and %i3, %o5, %o1
+	and %i4, %o5, %o1
 ! v54 = v17 & v41
 	.loc 1 186
-	and %o4, %o3, %o0
+	and %o2, %o4, %o0
 ! v55 = v8 & v45
 	.loc 1 187
-	and %o2, %o7, %g4
+	and %o3, %o7, %g5
 ! v54 = v52 ^ v54
 	.loc 1 188
 	xor %o1, %o0, %o0
 ! v55 = v54 ^ v55
 	.loc 1 189
-	xor %o0, %g4, %g4
+	xor %o0, %g5, %g5
 ! v54 = v17 & v40
 	.loc 1 190
-	and %o4, %o5, %o0
+	and %o2, %o5, %o0
 ! v52 = v8 & v41
 	.loc 1 191
-	and %o2, %o3, %o1
+	and %o3, %o4, %o1
 ! v52 = v54 ^ v52
 	.loc 1 192
 	xor %o0, %o1, %o1
 ! v54 = v8 & v40
 	.loc 1 193
-	and %o2, %o5, %o0
+	and %o3, %o5, %o0
 ! v5 = v12 ^ v5
 	.loc 1 194
-	xor %l7, %i3, %i3
+	xor %i2, %i4, %i4
 ! v17 = v2 ^ v17
 	.loc 1 195
-	xor %i2, %o4, %o4
+	xor %i1, %o2, %i1
 ! v8 = v15 ^ v8
 	.loc 1 196
-	xor %i4, %o2, %l7
+	xor %i3, %o3, %i2
 ! v45 = v44 ^ v45
 	.loc 1 197
 	xor %g1, %o7, %o7
 ! v41 = v43 ^ v41
 	.loc 1 198
-	xor %i5, %o3, %i2
+	xor %i5, %o4, %o4
 ! v40 = v47 ^ v40
 	.loc 1 199
 	xor %l0, %o5, %l0
 ! v47 = v5 & v45
 	.loc 1 200
-	and %i3, %o7, %o5
+	and %i4, %o7, %o5
 ! v43 = v5 & v41
 	.loc 1 201
-	and %i3, %i2, %o2
+	and %i4, %o4, %o2
 ! v44 = v17 & v45
 	.loc 1 202
-	and %o4, %o7, %o3
+	and %i1, %o7, %o3
 ! v44 = v43 ^ v44
 	.loc 1 203
-	xor %o2, %o3, %i4
+	xor %o2, %o3, %i3
 ! v5 = v5 & v40
 	.loc 1 204
-	and %i3, %l0, %i3
+	and %i4, %l0, %i4
 ! v43 = v17 & v41
 	.loc 1 205
-	and %o4, %i2, %o2
+	and %i1, %o4, %o2
 ! v45 = v8 & v45
 	.loc 1 206
-	and %l7, %o7, %o3
+	and %i2, %o7, %o3
 ! v43 = v5 ^ v43
 	.loc 1 207
-	xor %i3, %o2, %o2
+	xor %i4, %o2, %o2
 ! v45 = v43 ^ v45
 	.loc 1 208
 	xor %o2, %o3, %o2
 ! v17 = v17 & v40
 	.loc 1 209
-	and %o4, %l0, %o4
+	and %i1, %l0, %i1
 ! v41 = v8 & v41
 	.loc 1 210
-	and %l7, %i2, %i2
+	and %i2, %o4, %o4
 ! v41 = v17 ^ v41
 	.loc 1 211
-	xor %o4, %i2, %i2
+	xor %i1, %o4, %o4
 ! v40 = v8 & v40
 	.loc 1 212
-	and %l7, %l0, %o3
+	and %i2, %l0, %o3
 ! v47 = v47 ^ v46
 	.loc 1 213
-	ldx [%fp + 119], %o4
-	xor %o5, %o4, %o5
+	ldx [%fp + 1895], %o7
+	xor %o5, %o7, %o5
 ! v47 = v47 ^ v51
 	.loc 1 214
-	ldx [%fp + -81], %o4
-	xor %o5, %o4, %o5
+	ldx [%fp + 1783], %o7
+	xor %o5, %o7, %o5
 ! v44 = v44 ^ v48
 	.loc 1 215
-	ldx [%fp + 127], %o7
-	xor %i4, %o7, %i4
+	ldx [%fp + 1903], %l0
+	xor %i3, %l0, %i3
 ! v44 = v44 ^ v53
 	.loc 1 216
-	xor %i4, %g5, %i4
+	xor %i3, %g4, %i3
 ! v45 = v45 ^ v50
 	.loc 1 217
-	ldx [%fp + 135], %o7
-	xor %o2, %o7, %o2
+	ldx [%fp + 1911], %l0
+	xor %o2, %l0, %o2
 ! v45 = v45 ^ v55
 	.loc 1 218
-	xor %o2, %g4, %o7
+	xor %o2, %g5, %l0
 ! v41 = v41 ^ v39
 	.loc 1 219
-	ldx [%fp + 143], %l0
-	xor %i2, %l0, %o2
+	ldx [%fp + 1919], %i1
+	xor %o4, %i1, %o2
 ! v41 = v41 ^ v52
 	.loc 1 220
 	xor %o2, %o1, %o2
 ! v40 = v40 ^ v49
 	.loc 1 221
-	ldx [%fp + 151], %l7
-	xor %o3, %l7, %o3
+	ldx [%fp + 1927], %o4
+	xor %o3, %o4, %o3
 ! v40 = v40 ^ v54
 	.loc 1 222
 	xor %o3, %o0, %o3
 ! v39 = v47 ^ v39
 	.loc 1 223
-	xor %o5, %l0, %o5
+	xor %o5, %i1, %o5
 ! v49 = v44 ^ v49
 	.loc 1 224
-	xor %i4, %l7, %l0
+	xor %i3, %o4, %o4
 ! v51 = v41 ^ v51
 	.loc 1 225
-	xor %o2, %o4, %o4
+	xor %o2, %o7, %o7
 ! v53 = v40 ^ v53
 	.loc 1 226
-	xor %o3, %g5, %g5
+	xor %o3, %g4, %g4
 ! v46 = v46 ^ v18
 	.loc 1 227
-	ldx [%fp + 119], %o2
-	ldx [%fp + -89], %o3
+	ldx [%fp + 1895], %o2
+	ldx [%fp + 1775], %o3
 	xor %o2, %o3, %o2
 ! v46 = v46 ^ v33
 	.loc 1 228
-	ldx [%fp + 79], %o3
-	xor %o2, %o3, %o3
+	xor %o2, %l4, %o3
 ! v48 = v48 ^ v20
 	.loc 1 229
-	ldx [%fp + 127], %o2
-	ldx [%fp + -1], %l7
-	xor %o2, %l7, %o2
+	ldx [%fp + 1903], %o2
+	ldx [%fp + 1791], %i1
+	xor %o2, %i1, %o2
 ! v48 = v48 ^ v36
 	.loc 1 230
-	ldx [%fp + 87], %l7
-	xor %o2, %l7, %l7
+	ldx [%fp + 1863], %i1
+	xor %o2, %i1, %i1
 ! v50 = v50 ^ v22
 	.loc 1 231
-	ldx [%fp + 135], %o2
-	ldx [%fp + 7], %i2
+	ldx [%fp + 1911], %o2
+	ldx [%fp + 1799], %i2
 	xor %o2, %i2, %o2
 ! v50 = v50 ^ v30
 	.loc 1 232
-	ldx [%fp + 95], %i2
+	ldx [%fp + 1871], %i2
 	xor %o2, %i2, %i2
 ! v39 = v39 ^ v19
 	.loc 1 233
-	ldx [%fp + 47], %o2
+	ldx [%fp + 1831], %o2
 	xor %o5, %o2, %o2
 ! v39 = v39 ^ v32
 	.loc 1 234
-	ldx [%fp + 103], %o5
+	ldx [%fp + 1879], %o5
 	xor %o2, %o5, %o5
 ! v49 = v49 ^ v21
 	.loc 1 235
-	ldx [%fp + 55], %o2
-	xor %l0, %o2, %o2
+	ldx [%fp + 1839], %o2
+	xor %o4, %o2, %o2
 ! v49 = v49 ^ v34
 	.loc 1 236
-	ldx [%fp + 111], %l0
-	xor %o2, %l0, %l0
+	ldx [%fp + 1887], %o4
+	xor %o2, %o4, %o4
 ! v45 = v45 ^ v31
 	.loc 1 237
-	ldx [%fp + 39], %o2
-	xor %o7, %o2, %o7
+	ldx [%fp + 1823], %o2
+	xor %l0, %o2, %l0
 ! v45 = v45 ^ v42
 	.loc 1 238
-	xor %o7, %l6, %o7
+	xor %l0, %i0, %l0
 ! v51 = v51 ^ v23
 	.loc 1 239
-	ldx [%fp + 63], %i3
-	xor %o4, %i3, %o2
+	ldx [%fp + 1847], %i3
+	xor %o7, %i3, %o2
 ! v51 = v51 ^ v29
 	.loc 1 240
 	xor %o2, %l1, %i4
 ! v53 = v53 ^ v25
 	.loc 1 241
-	ldx [%fp + 71], %o4
-	xor %g5, %o4, %o2
+	ldx [%fp + 1855], %o7
+	xor %g4, %o7, %o2
 ! v53 = v53 ^ v28
 	.loc 1 242
-	xor %o2, %l5, %o2
+	xor %o2, %l7, %o2
 ! v55 = v55 ^ v27
 	.loc 1 243
-	ldx [%fp + 15], %i5
-	xor %g4, %i5, %g4
+	xor %g5, %l3, %g5
 ! v55 = v55 ^ v38
 	.loc 1 244
-	xor %g4, %l4, %g4
+	xor %g5, %l2, %g5
 ! v52 = v52 ^ v24
 	.loc 1 245
-	ldx [%fp + 23], %g1
-	xor %o1, %g1, %o1
+	ldx [%fp + 1807], %i5
+	xor %o1, %i5, %o1
 ! v52 = v52 ^ v35
 	.loc 1 246
-	xor %o1, %l3, %o1
+	xor %o1, %l6, %o1
 ! v54 = v54 ^ v26
 	.loc 1 247
-	ldx [%fp + 31], %g5
-	xor %o0, %g5, %o0
+	ldx [%fp + 1815], %g1
+	xor %o0, %g1, %o0
 ! v54 = v54 ^ v37
 	.loc 1 248
-	xor %o0, %l2, %o0
+	xor %o0, %l5, %g4
 ! v23 = v46 ^ v23
 	.loc 1 249
 	xor %o3, %i3, %o3
 ! v25 = v48 ^ v25
 	.loc 1 250
-	xor %l7, %o4, %o4
+	xor %i1, %o7, %o7
 ! v27 = v50 ^ v27
 	.loc 1 251
-	xor %i2, %i5, %l7
+	xor %i2, %l3, %l3
 ! v24 = v39 ^ v24
 	.loc 1 252
-	xor %o5, %g1, %i2
+	xor %o5, %i5, %o5
 ! v26 = v49 ^ v26
 	.loc 1 253
-	xor %l0, %g5, %l0
+	xor %o4, %g1, %i1
 ! v33 = v51 ^ v33
 	.loc 1 254
-	ldx [%fp + 79], %o5
-	xor %i4, %o5, %i3
+	xor %i4, %l4, %i2
 ! v36 = v53 ^ v36
 	.loc 1 255
-	ldx [%fp + 87], %o5
-	xor %o2, %o5, %i4
+	ldx [%fp + 1863], %o0
+	xor %o2, %o0, %o0
 ! v30 = v55 ^ v30
 	.loc 1 256
-	ldx [%fp + 95], %o2
-	xor %g4, %o2, %o5
+	ldx [%fp + 1871], %o2
+	xor %g5, %o2, %o2
 ! v32 = v52 ^ v32
 	.loc 1 257
-	ldx [%fp + 103], %o2
-	xor %o1, %o2, %o1
+	ldx [%fp + 1879], %o4
+	xor %o1, %o4, %o4
 ! v34 = v54 ^ v34
 	.loc 1 258
-	ldx [%fp + 111], %o2
-	xor %o0, %o2, %o0
+	ldx [%fp + 1887], %o1
+	xor %g4, %o1, %o1
 ! v36 = v36 ^ v37
 	.loc 1 259
-	xor %i4, %l2, %o2
+	xor %o0, %l5, %l4
 ! v37 = v26 ^ v37
 	.loc 1 260
-	xor %l0, %l2, %l2
+	xor %i1, %l5, %l5
 ! v33 = v33 ^ v35
 	.loc 1 261
-	xor %i3, %l3, %l0
+	xor %i2, %l6, %i1
 ! v35 = v24 ^ v35
 	.loc 1 262
-	xor %i2, %l3, %l3
+	xor %o5, %l6, %l6
 ! v45 = v45 ^ v38
 	.loc 1 263
-	xor %o7, %l4, %o7
+	xor %l0, %l2, %l0
 ! v38 = v27 ^ v38
 	.loc 1 264
-	xor %l7, %l4, %l4
+	xor %l3, %l2, %l2
 ! v37 = v37 ^ v28
 	.loc 1 265
-	xor %l2, %l5, %l2
+	xor %l5, %l7, %l5
 ! v28 = v25 ^ v28
 	.loc 1 266
-	xor %o4, %l5, %l5
+	xor %o7, %l7, %l7
 ! v35 = v35 ^ v29
 	.loc 1 267
-	xor %l3, %l1, %l3
+	xor %l6, %l1, %l6
 ! v29 = v23 ^ v29
 	.loc 1 268
 	xor %o3, %l1, %l1
 ! v38 = v38 ^ v42
 	.loc 1 269
-	xor %l4, %l6, %l4
+	xor %l2, %i0, %l2
 ! v42 = v31 ^ v42
 	.loc 1 270
-	ldx [%fp + 39], %o3
-	xor %o3, %l6, %l6
+	ldx [%fp + 1823], %o0
+	xor %o0, %i0, %i0
 ! v28 = v28 ^ v34
 	.loc 1 271
-	xor %l5, %o0, %l5
+	xor %l7, %o1, %l7
 ! v34 = v21 ^ v34
 	.loc 1 272
-	ldx [%fp + 55], %o3
-	xor %o3, %o0, %o0
+	ldx [%fp + 1839], %o0
+	xor %o0, %o1, %o0
 ! v29 = v29 ^ v32
 	.loc 1 273
-	xor %l1, %o1, %l1
+	xor %l1, %o4, %l1
 ! v32 = v19 ^ v32
 	.loc 1 274
-	ldx [%fp + 47], %o3
-	xor %o3, %o1, %o1
+	ldx [%fp + 1831], %o1
+	xor %o1, %o4, %o1
 ! v42 = v42 ^ v30
 	.loc 1 275
-	xor %l6, %o5, %l6
+	xor %i0, %o2, %i0
 ! v30 = v22 ^ v30
 	.loc 1 276
-	ldx [%fp + 7], %o3
-	xor %o3, %o5, %o5
+	ldx [%fp + 1799], %o3
+	xor %o3, %o2, %o5
 ! v34 = v34 ^ v36
 	.loc 1 277
-	xor %o0, %o2, %o4
+	xor %o0, %l4, %o7
 ! v36 = v20 ^ v36
 	.loc 1 278
-	ldx [%fp + -1], %o0
-	xor %o0, %o2, %l7
+	ldx [%fp + 1791], %o0
+	xor %o0, %l4, %l4
 ! v32 = v32 ^ v33
 	.loc 1 279
-	xor %o1, %l0, %i2
+	xor %o1, %i1, %l3
 ! v33 = v18 ^ v33
 	.loc 1 280
-	ldx [%fp + -89], %o0
-	xor %o0, %l0, %l0
+	ldx [%fp + 1775], %o0
+	xor %o0, %i1, %i1
 ! v18 = v33 ^ v29
 	.loc 1 281
-	xor %l0, %l1, %o0
+	xor %i1, %l1, %o0
 ! v20 = v36 ^ v28
 	.loc 1 282
-	xor %l7, %l5, %o1
+	xor %l4, %l7, %o1
 ! v22 = v30 ^ v38
 	.loc 1 283
-	xor %o5, %l4, %o2
+	xor %o5, %l2, %o2
 ! v22 = v22 ^ v45
 	.loc 1 284
-	xor %o2, %o7, %i4
+	xor %o2, %l0, %o2
 ! v19 = v32 ^ v35
 	.loc 1 285
-	xor %i2, %l3, %i3
+	xor %l3, %l6, %i2
 ! v21 = v34 ^ v37
 	.loc 1 286
-	xor %o4, %l2, %o3
+	xor %o7, %l5, %o4
 ! v31 = v42 ^ v45
 	.loc 1 287
-	xor %l6, %o7, %o2
+	xor %i0, %l0, %o3
 ! v18 = v18 ^ v19
 	.loc 1 288
-	xor %o0, %i3, %i5
-	stx %i5, [%fp + 1631]
+	xor %o0, %i2, %i5
+	stx %i5, [%fp + 1975]
 ! v23 = v45 ^ v38
 	.loc 1 289
-	xor %o7, %l4, %o0
-	stx %o0, [%fp + 1639]
+	xor %l0, %l2, %o0
+	stx %o0, [%fp + 2007]
 ! v20 = v20 ^ v21
 	.loc 1 290
-	xor %o1, %o3, %o1
+	xor %o1, %o4, %o1
 ! v20 = v20 ^ v37
 	.loc 1 291
-	xor %o1, %l2, %o0
-	stx %o0, [%fp + 159]
+	xor %o1, %l5, %o0
+	stx %o0, [%fp + 2015]
 ! v25 = v29 ^ v35
 	.loc 1 292
-	xor %l1, %l3, %o0
-	stx %o0, [%fp + 1647]
+	xor %l1, %l6, %o0
+	stx %o0, [%fp + 2031]
 ! v22 = v22 ^ v31
 	.loc 1 293
-	xor %i4, %o2, %o0
-	stx %o0, [%fp + 1655]
+	xor %o2, %o3, %i4
 ! v27 = v28 ^ v37
 	.loc 1 294
-	xor %l5, %l2, %o0
-	stx %o0, [%fp + 1663]
+	xor %l7, %l5, %i3
 ! v24 = v18 & v33
 	.loc 1 295
-	and %i5, %l0, %o0
-	stx %o0, [%fp + 167]
+	and %i5, %i1, %o0
+	stx %o0, [%fp + 1807]
 ! v26 = v18 & v36
 	.loc 1 296
-	and %i5, %l7, %o0
+	and %i5, %l4, %o0
 ! v54 = v37 & v33
 	.loc 1 297
-	and %l2, %l0, %o1
+	and %l5, %i1, %o1
 ! v54 = v26 ^ v54
 	.loc 1 298
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 175]
+	stx %o0, [%fp + 1815]
 ! v26 = v18 & v30
 	.loc 1 299
-	ldx [%fp + 1631], %o0
-	and %o0, %o5, %i4
-	stx %i4, [%fp + 183]
+	mov %i5, %o0
+	and %o0, %o5, %o0
 ! v52 = v37 & v36
 	.loc 1 300
-	and %l2, %l7, %o0
+	and %l5, %l4, %o1
 ! v55 = v23 & v33
 	.loc 1 301
-	ldx [%fp + 1639], %i5
-	and %i5, %l0, %o1
+	ldx [%fp + 2007], %i5
+	and %i5, %i1, %o2
 ! v52 = v26 ^ v52
 	.loc 1 302
-	xor %i4, %o0, %o0
+	xor %o0, %o1, %o1
 ! v55 = v52 ^ v55
 	.loc 1 303
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 191]
+	xor %o1, %o2, %o0
+	stx %o0, [%fp + 1823]
 ! v52 = v37 & v30
 	.loc 1 304
-	and %l2, %o5, %o0
+	and %l5, %o5, %o0
 ! v26 = v23 & v36
 	.loc 1 305
-	and %i5, %l7, %o1
+	and %i5, %l4, %o1
 ! v26 = v52 ^ v26
 	.loc 1 306
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 199]
+	stx %o0, [%fp + 1775]
 ! v52 = v23 & v30
 	.loc 1 307
 	and %i5, %o5, %o0
-	stx %o0, [%fp + 207]
+	stx %o0, [%fp + 1783]
 ! v53 = v19 & v32
 	.loc 1 308
-	and %i3, %i2, %o0
-	stx %o0, [%fp + 215]
+	and %i2, %l3, %o0
+	stx %o0, [%fp + 1791]
 ! v51 = v19 & v34
 	.loc 1 309
-	and %i3, %o4, %o0
+	and %i2, %o7, %o0
 ! v49 = v20 & v32
 	.loc 1 310
-	ldx [%fp + 159], %i4
-	and %i4, %i2, %o1
+	ldx [%fp + 2015], %i5
+	and %i5, %l3, %o1
 ! v49 = v51 ^ v49
 	.loc 1 311
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 223]
+	stx %o0, [%fp + 1799]
 ! v51 = v19 & v42
 	.loc 1 312
-	and %i3, %l6, %i5
-	stx %i5, [%fp + 231]
+	and %i2, %i0, %o0
 ! v39 = v20 & v34
 	.loc 1 313
-	and %i4, %o4, %o0
+	and %i5, %o7, %o1
 ! v50 = v38 & v32
 	.loc 1 314
-	and %l4, %i2, %o1
+	and %l2, %l3, %o2
 ! v39 = v51 ^ v39
 	.loc 1 315
-	xor %i5, %o0, %o0
+	xor %o0, %o1, %o1
 ! v50 = v39 ^ v50
 	.loc 1 316
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 239]
+	xor %o1, %o2, %o0
+	stx %o0, [%fp + 1831]
 ! v39 = v20 & v42
 	.loc 1 317
-	and %i4, %l6, %o0
+	and %i5, %i0, %o0
 ! v51 = v38 & v34
 	.loc 1 318
-	and %l4, %o4, %o1
+	and %l2, %o7, %o1
 ! v51 = v39 ^ v51
 	.loc 1 319
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 247]
+	stx %o0, [%fp + 1839]
 ! v39 = v38 & v42
 	.loc 1 320
-	and %l4, %l6, %o0
-	stx %o0, [%fp + 255]
+	and %l2, %i0, %o0
+	stx %o0, [%fp + 1847]
 ! v48 = v18 ^ v19
 	.loc 1 321
-	ldx [%fp + 1631], %o0
-	xor %o0, %i3, %g1
-	stx %g1, [%fp + 263]
+	ldx [%fp + 1975], %o0
+	xor %o0, %i2, %o2
 ! v46 = v37 ^ v20
 	.loc 1 322
-	xor %l2, %i4, %g4
-	stx %g4, [%fp + 271]
+	mov %i5, %o0
+	xor %l5, %o0, %g5
+	stx %g5, [%fp + 1855]
 ! v40 = v23 ^ v38
 	.loc 1 323
-	ldx [%fp + 1639], %o0
-	xor %o0, %l4, %o0
-	stx %o0, [%fp + 1871]
-	stx %o0, [%fp + 279]
+	ldx [%fp + 2007], %o0
+	xor %o0, %l2, %o0
+	stx %o0, [%fp + 1863]
 ! v41 = v33 ^ v32
 	.loc 1 324
-	xor %l0, %i2, %i4
-	stx %i4, [%fp + 287]
+	xor %i1, %l3, %g1
 ! v44 = v36 ^ v34
 	.loc 1 325
-	xor %l7, %o4, %o1
+	xor %l4, %o7, %o1
 ! v47 = v30 ^ v42
 	.loc 1 326
-	xor %o5, %l6, %i5
+	xor %o5, %i0, %g4
 ! v8 = v48 & v41
 	.loc 1 327
-	and %g1, %i4, %o0
-	stx %o0, [%fp + 295]
+	and %o2, %g1, %o0
+	stx %o0, [%fp + 1871]
 ! v17 = v48 & v44
 	.loc 1 328
-	and %g1, %o1, %o0
-	stx %o0, [%fp + 303]
+	and %o2, %o1, %o0
+	stx %o0, [%fp + 1879]
 ! v43 = v46 & v41
 	.loc 1 329
-	and %g4, %i4, %g5
-	stx %g5, [%fp + 311]
+	and %g5, %g1, %o0
 ! v43 = v17 ^ v43
 	.loc 1 330
-	xor %o0, %g5, %o0
-	stx %o0, [%fp + 1879]
-	stx %o0, [%fp + 319]
+	ldx [%fp + 1879], %i5
+	xor %i5, %o0, %i5
 ! v48 = v48 & v47
 	.loc 1 331
-	and %g1, %i5, %g1
-	stx %g1, [%fp + 327]
+	and %o2, %g4, %o0
 ! v17 = v46 & v44
 	.loc 1 332
-	and %g4, %o1, %o0
-	stx %o0, [%fp + 335]
+	and %g5, %o1, %g5
 ! v41 = v40 & v41
 	.loc 1 333
-	ldx [%fp + 1871], %g4
-	and %g4, %i4, %i4
-	stx %i4, [%fp + 343]
+	ldx [%fp + 1863], %o2
+	and %o2, %g1, %o2
 ! v17 = v48 ^ v17
 	.loc 1 334
-	xor %g1, %o0, %o0
-	stx %o0, [%fp + 351]
+	xor %o0, %g5, %o0
 ! v41 = v17 ^ v41
 	.loc 1 335
-	xor %o0, %i4, %g1
-	stx %g1, [%fp + 359]
+	xor %o0, %o2, %o2
 ! v46 = v46 & v47
 	.loc 1 336
-	ldx [%fp + 271], %o0
-	and %o0, %i5, %i4
-	stx %i4, [%fp + 367]
+	ldx [%fp + 1855], %o0
+	and %o0, %g4, %o0
 ! v44 = v40 & v44
 	.loc 1 337
-	ldx [%fp + 279], %g4
-	and %g4, %o1, %o0
+	ldx [%fp + 1863], %g5
+	and %g5, %o1, %o1
 ! v44 = v46 ^ v44
 	.loc 1 338
-	xor %i4, %o0, %o1
-	stx %o1, [%fp + 375]
+	xor %o0, %o1, %g1
 ! v47 = v40 & v47
 	.loc 1 339
-	and %g4, %i5, %o0
-	stx %o0, [%fp + 1671]
+	and %g5, %g4, %o0
+	stx %o0, [%fp + 1863]
 ! v8 = v8 ^ v24
 	.loc 1 340
-	ldx [%fp + 295], %o0
-	ldx [%fp + 167], %i4
-	xor %o0, %i4, %o0
+	ldx [%fp + 1871], %o0
+	ldx [%fp + 1807], %o1
+	xor %o0, %o1, %o0
 ! v8 = v8 ^ v53
 	.loc 1 341
-	ldx [%fp + 215], %i4
-	stx %i4, [%fp + 1943]
-	xor %o0, %i4, %o0
-	stx %o0, [%fp + 1935]
-	stx %o0, [%fp + 383]
+	ldx [%fp + 1791], %o1
+	xor %o0, %o1, %o0
+	stx %o0, [%fp + 1791]
 ! v43 = v43 ^ v54
 	.loc 1 342
-	ldx [%fp + 175], %o0
-	ldx [%fp + 1879], %i4
-	xor %i4, %o0, %o0
+	ldx [%fp + 1815], %o0
+	xor %i5, %o0, %o0
 ! v43 = v43 ^ v49
 	.loc 1 343
-	ldx [%fp + 223], %i4
-	xor %o0, %i4, %i5
-	stx %i5, [%fp + 391]
+	ldx [%fp + 1799], %i5
+	xor %o0, %i5, %o0
+	stx %o0, [%fp + 1799]
 ! v41 = v41 ^ v55
 	.loc 1 344
-	ldx [%fp + 191], %o0
-	xor %g1, %o0, %o0
+	ldx [%fp + 1823], %o0
+	xor %o2, %o0, %o0
 ! v41 = v41 ^ v50
 	.loc 1 345
-	ldx [%fp + 239], %g1
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + 399]
+	ldx [%fp + 1831], %o2
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1855]
 ! v44 = v44 ^ v26
 	.loc 1 346
-	ldx [%fp + 199], %g1
-	xor %o1, %g1, %o0
+	ldx [%fp + 1775], %g4
+	xor %g1, %g4, %o0
 ! v44 = v44 ^ v51
 	.loc 1 347
-	ldx [%fp + 247], %o1
-	xor %o0, %o1, %o1
-	stx %o1, [%fp + 1679]
+	ldx [%fp + 1839], %o2
+	xor %o0, %o2, %o2
 ! v47 = v47 ^ v52
 	.loc 1 348
-	ldx [%fp + 207], %g4
-	ldx [%fp + 1671], %o0
-	xor %o0, %g4, %g5
-	stx %g5, [%fp + 1687]
+	ldx [%fp + 1783], %g1
+	ldx [%fp + 1863], %o0
+	xor %o0, %g1, %g5
 ! v47 = v47 ^ v39
 	.loc 1 349
-	ldx [%fp + 255], %o0
+	ldx [%fp + 1847], %o0
 	xor %g5, %o0, %g5
 ! v26 = v8 ^ v26
 	.loc 1 350
-	ldx [%fp + 1935], %o0
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + 407]
+	ldx [%fp + 1791], %o0
+	xor %o0, %g4, %o0
+	stx %o0, [%fp + 1863]
 ! v52 = v43 ^ v52
 	.loc 1 351
-	xor %i5, %g4, %o0
-	stx %o0, [%fp + 415]
+	ldx [%fp + 1799], %o0
+	xor %o0, %g1, %o0
+	stx %o0, [%fp + 1871]
 ! v53 = v44 ^ v53
 	.loc 1 352
-	ldx [%fp + 1943], %o0
-	xor %o1, %o0, %o0
-	stx %o0, [%fp + 423]
+	xor %o2, %o1, %o0
+	stx %o0, [%fp + 1879]
 ! v49 = v47 ^ v49
 	.loc 1 353
-	xor %g5, %i4, %o0
-	stx %o0, [%fp + 431]
+	xor %g5, %i5, %o0
+	stx %o0, [%fp + 1887]
 ! v47 = v25 & v29
 	.loc 1 354
-	ldx [%fp + 1647], %i4
-	and %i4, %l1, %o0
-	stx %o0, [%fp + 439]
+	ldx [%fp + 2031], %o2
+	and %o2, %l1, %o0
+	stx %o0, [%fp + 1895]
 ! v44 = v25 & v28
 	.loc 1 355
-	and %i4, %l5, %o0
+	and %o2, %l7, %o0
 ! v43 = v21 & v29
 	.loc 1 356
-	and %o3, %l1, %o1
+	and %o4, %l1, %o1
 ! v43 = v44 ^ v43
 	.loc 1 357
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 447]
+	stx %o0, [%fp + 1903]
 ! v44 = v25 & v38
 	.loc 1 358
-	and %i4, %l4, %i4
-	stx %i4, [%fp + 455]
+	and %o2, %l2, %o0
 ! v8 = v21 & v28
 	.loc 1 359
-	and %o3, %l5, %o0
+	and %o4, %l7, %o1
 ! v40 = v22 & v29
 	.loc 1 360
-	ldx [%fp + 1655], %i5
-	and %i5, %l1, %o1
+	and %i4, %l1, %o2
 ! v8 = v44 ^ v8
 	.loc 1 361
-	xor %i4, %o0, %o0
+	xor %o0, %o1, %o1
 ! v40 = v8 ^ v40
 	.loc 1 362
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 463]
+	xor %o1, %o2, %o0
+	stx %o0, [%fp + 1911]
 ! v8 = v21 & v38
 	.loc 1 363
-	and %o3, %l4, %o0
+	and %o4, %l2, %o0
 ! v44 = v22 & v28
 	.loc 1 364
-	and %i5, %l5, %o1
+	and %i4, %l7, %o1
 ! v44 = v8 ^ v44
 	.loc 1 365
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 471]
+	stx %o0, [%fp + 1919]
 ! v8 = v22 & v38
 	.loc 1 366
-	and %i5, %l4, %o0
-	stx %o0, [%fp + 479]
+	and %i4, %l2, %o0
+	stx %o0, [%fp + 1927]
 ! v46 = v35 & v35
 	.loc 1 367
-	and %l3, %l3, %o0
-	stx %o0, [%fp + 487]
+	and %l6, %l6, %o0
+	stx %o0, [%fp + 1935]
 ! v17 = v35 & v37
 	.loc 1 368
-	and %l3, %l2, %o0
+	and %l6, %l5, %o0
 ! v48 = v27 & v35
 	.loc 1 369
-	ldx [%fp + 1663], %i4
-	and %i4, %l3, %o1
+	and %i3, %l6, %o1
 ! v48 = v17 ^ v48
 	.loc 1 370
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 495]
+	stx %o0, [%fp + 1943]
 ! v17 = v35 & v45
 	.loc 1 371
-	and %l3, %o7, %i5
-	stx %i5, [%fp + 503]
+	and %l6, %l0, %o0
 ! v5 = v27 & v37
 	.loc 1 372
-	and %i4, %l2, %o0
+	and %i3, %l5, %o1
 ! v15 = v31 & v35
 	.loc 1 373
-	and %o2, %l3, %o1
+	and %o3, %l6, %o2
 ! v5 = v17 ^ v5
 	.loc 1 374
-	xor %i5, %o0, %o0
+	xor %o0, %o1, %o1
 ! v15 = v5 ^ v15
 	.loc 1 375
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 511]
+	xor %o1, %o2, %o0
+	stx %o0, [%fp + 1951]
 ! v5 = v27 & v45
 	.loc 1 376
-	and %i4, %o7, %o0
+	and %i3, %l0, %o0
 ! v17 = v31 & v37
 	.loc 1 377
-	and %o2, %l2, %o1
+	and %o3, %l5, %o1
 ! v17 = v5 ^ v17
 	.loc 1 378
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 519]
+	stx %o0, [%fp + 1959]
 ! v5 = v31 & v45
 	.loc 1 379
-	and %o2, %o7, %o0
-	stx %o0, [%fp + 527]
+	and %o3, %l0, %o2
 ! v2 = v25 ^ v35
 	.loc 1 380
-	ldx [%fp + 1647], %o0
-	xor %o0, %l3, %g4
+	ldx [%fp + 2031], %o0
+	xor %o0, %l6, %g5
+	stx %g5, [%fp + 1967]
 ! v12 = v21 ^ v27
 	.loc 1 381
-	ldx [%fp + 1663], %o0
-	xor %o3, %o0, %g1
+	xor %o4, %i3, %g1
 ! v56 = v22 ^ v31
 	.loc 1 382
-	ldx [%fp + 1655], %o0
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1887]
-	stx %o0, [%fp + -73]
+	xor %i4, %o3, %o0
+	stx %o0, [%fp + 1775]
 ! v57 = v29 ^ v35
 	.loc 1 383
-	xor %l1, %l3, %i4
-	stx %i4, [%fp + -65]
+	xor %l1, %l6, %g4
 ! v58 = v28 ^ v37
 	.loc 1 384
-	xor %l5, %l2, %i5
-	stx %i5, [%fp + -57]
+	xor %l7, %l5, %o1
 ! v59 = v38 ^ v45
 	.loc 1 385
-	xor %l4, %o7, %o1
-	stx %o1, [%fp + -49]
+	xor %l2, %l0, %i5
+	stx %i5, [%fp + 1783]
 ! v60 = v2 & v57
 	.loc 1 386
-	and %g4, %i4, %o0
-	stx %o0, [%fp + -41]
+	and %g5, %g4, %o0
+	stx %o0, [%fp + 1791]
 ! v61 = v2 & v58
 	.loc 1 387
-	and %g4, %i5, %o0
-	stx %o0, [%fp + -33]
+	and %g5, %o1, %o0
+	stx %o0, [%fp + 1799]
 ! v62 = v12 & v57
 	.loc 1 388
-	and %g1, %i4, %g5
-	stx %g5, [%fp + -25]
+	and %g1, %g4, %o0
 ! v62 = v61 ^ v62
 	.loc 1 389
-	xor %o0, %g5, %o0
-	stx %o0, [%fp + 1895]
-	stx %o0, [%fp + 535]
+	ldx [%fp + 1799], %g5
+	xor %g5, %o0, %o0
+	stx %o0, [%fp + 1799]
 ! v2 = v2 & v59
 	.loc 1 390
-	and %g4, %o1, %g4
-	stx %g4, [%fp + 543]
+	ldx [%fp + 1967], %o0
+	and %o0, %i5, %o0
+	stx %o0, [%fp + 1967]
 ! v61 = v12 & v58
 	.loc 1 391
-	and %g1, %i5, %o0
+	and %g1, %o1, %g5
 ! v57 = v56 & v57
 	.loc 1 392
-	ldx [%fp + 1887], %g5
-	and %g5, %i4, %i4
-	stx %i4, [%fp + 551]
+	ldx [%fp + 1775], %o0
+	and %o0, %g4, %g4
 ! v61 = v2 ^ v61
 	.loc 1 393
-	xor %g4, %o0, %o0
+	ldx [%fp + 1967], %o0
+	xor %o0, %g5, %o0
 ! v57 = v61 ^ v57
 	.loc 1 394
-	xor %o0, %i4, %i4
-	stx %i4, [%fp + 559]
+	xor %o0, %g4, %o0
+	stx %o0, [%fp + 1967]
 ! v12 = v12 & v59
 	.loc 1 395
-	and %g1, %o1, %o0
+	and %g1, %i5, %o0
 ! v58 = v56 & v58
 	.loc 1 396
-	ldx [%fp + -73], %g1
-	and %g1, %i5, %o1
+	ldx [%fp + 1775], %i5
+	and %i5, %o1, %o1
 ! v58 = v12 ^ v58
 	.loc 1 397
 	xor %o0, %o1, %o1
-	stx %o1, [%fp + 567]
 ! v59 = v56 & v59
 	.loc 1 398
-	ldx [%fp + -49], %o0
-	and %g1, %o0, %o0
-	stx %o0, [%fp + 1695]
+	ldx [%fp + 1783], %o0
+	and %i5, %o0, %o0
+	stx %o0, [%fp + 2023]
 ! v60 = v60 ^ v47
 	.loc 1 399
-	ldx [%fp + -41], %o0
-	ldx [%fp + 439], %i5
+	ldx [%fp + 1791], %o0
+	ldx [%fp + 1895], %i5
 	xor %o0, %i5, %o0
 ! v60 = v60 ^ v46
 	.loc 1 400
-	ldx [%fp + 487], %i5
-	stx %i5, [%fp + 1959]
+	ldx [%fp + 1935], %i5
 	xor %o0, %i5, %o0
-	stx %o0, [%fp + 1951]
-	stx %o0, [%fp + 575]
+	stx %o0, [%fp + 1775]
 ! v62 = v62 ^ v43
 	.loc 1 401
-	ldx [%fp + 447], %o0
-	ldx [%fp + 1895], %i5
+	ldx [%fp + 1903], %o0
+	ldx [%fp + 1799], %i5
 	xor %i5, %o0, %o0
 ! v62 = v62 ^ v48
 	.loc 1 402
-	ldx [%fp + 495], %i5
-	xor %o0, %i5, %g1
-	stx %g1, [%fp + 583]
+	ldx [%fp + 1943], %i5
+	xor %o0, %i5, %o0
+	stx %o0, [%fp + 1783]
 ! v57 = v57 ^ v40
 	.loc 1 403
-	ldx [%fp + 463], %o0
-	xor %i4, %o0, %o0
+	ldx [%fp + 1911], %o0
+	ldx [%fp + 1967], %g1
+	xor %g1, %o0, %g1
 ! v57 = v57 ^ v15
 	.loc 1 404
-	ldx [%fp + 511], %i4
-	xor %o0, %i4, %o0
-	stx %o0, [%fp + 591]
+	ldx [%fp + 1951], %o0
+	xor %g1, %o0, %o0
+	stx %o0, [%fp + 1791]
 ! v58 = v58 ^ v44
 	.loc 1 405
-	ldx [%fp + 471], %i4
-	xor %o1, %i4, %o0
+	ldx [%fp + 1919], %g1
+	xor %o1, %g1, %o1
 ! v58 = v58 ^ v17
 	.loc 1 406
-	ldx [%fp + 519], %o1
-	xor %o0, %o1, %o1
-	stx %o1, [%fp + 1703]
+	ldx [%fp + 1959], %o0
+	xor %o1, %o0, %g4
 ! v59 = v59 ^ v8
 	.loc 1 407
-	ldx [%fp + 479], %g4
-	ldx [%fp + 1695], %o0
-	xor %o0, %g4, %g5
-	stx %g5, [%fp + 1711]
+	ldx [%fp + 1927], %g5
+	ldx [%fp + 2023], %o0
+	xor %o0, %g5, %o0
 ! v59 = v59 ^ v5
 	.loc 1 408
-	ldx [%fp + 527], %o0
-	xor %g5, %o0, %g5
+	xor %o0, %o2, %o1
 ! v44 = v60 ^ v44
 	.loc 1 409
-	ldx [%fp + 1951], %o0
-	xor %o0, %i4, %o0
-	stx %o0, [%fp + 599]
+	ldx [%fp + 1775], %o0
+	xor %o0, %g1, %o0
+	stx %o0, [%fp + 1775]
 ! v8 = v62 ^ v8
 	.loc 1 410
-	xor %g1, %g4, %o0
-	stx %o0, [%fp + 607]
+	ldx [%fp + 1783], %o0
+	xor %o0, %g5, %o0
+	stx %o0, [%fp + 1783]
 ! v46 = v58 ^ v46
 	.loc 1 411
-	ldx [%fp + 1959], %o0
-	xor %o1, %o0, %o0
-	stx %o0, [%fp + 615]
+	ldx [%fp + 1935], %o0
+	xor %g4, %o0, %o0
+	stx %o0, [%fp + 1799]
 ! v48 = v59 ^ v48
 	.loc 1 412
-	xor %g5, %i5, %o0
-	stx %o0, [%fp + 623]
+	xor %o1, %i5, %i5
 ! v25 = v18 ^ v25
 	.loc 1 413
-	ldx [%fp + 1631], %o0
-	ldx [%fp + 1647], %o1
-	xor %o0, %o1, %i5
+	ldx [%fp + 1975], %o0
+	ldx [%fp + 2031], %o1
+	xor %o0, %o1, %g1
 ! v21 = v37 ^ v21
 	.loc 1 414
-	xor %l2, %o3, %i4
+	xor %l5, %o4, %o4
 ! v22 = v23 ^ v22
 	.loc 1 415
-	ldx [%fp + 1639], %o0
-	ldx [%fp + 1655], %o1
-	xor %o0, %o1, %g1
+	ldx [%fp + 2007], %o0
+	xor %o0, %i4, %i4
 ! v19 = v19 ^ v35
 	.loc 1 416
-	xor %i3, %l3, %i3
+	xor %i2, %l6, %i2
 ! v27 = v20 ^ v27
 	.loc 1 417
-	ldx [%fp + 159], %o0
-	ldx [%fp + 1663], %o1
-	xor %o0, %o1, %o3
+	ldx [%fp + 2015], %o0
+	xor %o0, %i3, %i3
 ! v31 = v38 ^ v31
 	.loc 1 418
-	xor %l4, %o2, %o2
+	xor %l2, %o3, %o3
 ! v29 = v33 ^ v29
 	.loc 1 419
-	xor %l0, %l1, %l1
+	xor %i1, %l1, %l1
 ! v28 = v36 ^ v28
 	.loc 1 420
-	xor %l7, %l5, %l5
+	xor %l4, %l7, %l7
 ! v38 = v30 ^ v38
 	.loc 1 421
-	xor %o5, %l4, %l4
+	xor %o5, %l2, %l2
 ! v35 = v32 ^ v35
 	.loc 1 422
-	xor %i2, %l3, %l3
+	xor %l3, %l6, %l6
 ! v37 = v34 ^ v37
 	.loc 1 423
-	xor %o4, %l2, %l2
+	xor %o7, %l5, %l5
 ! v45 = v42 ^ v45
 	.loc 1 424
-	xor %l6, %o7, %o7
+	xor %i0, %l0, %l0
 ! v42 = v25 & v29
 	.loc 1 425
-	and %i5, %l1, %o5
+	and %g1, %l1, %o7
 ! v34 = v25 & v28
 	.loc 1 426
-	and %i5, %l5, %o0
+	and %g1, %l7, %o0
 ! v32 = v21 & v29
 	.loc 1 427
-	and %i4, %l1, %o1
+	and %o4, %l1, %o1
 ! v32 = v34 ^ v32
 	.loc 1 428
-	xor %o0, %o1, %l0
+	xor %o0, %o1, %l3
 ! v34 = v25 & v38
 	.loc 1 429
-	and %i5, %l4, %o0
+	and %g1, %l2, %o0
 ! v30 = v21 & v28
 	.loc 1 430
-	and %i4, %l5, %o1
+	and %o4, %l7, %o1
 ! v36 = v22 & v29
 	.loc 1 431
-	and %g1, %l1, %o4
+	and %i4, %l1, %o5
 ! v30 = v34 ^ v30
 	.loc 1 432
 	xor %o0, %o1, %o1
 ! v36 = v30 ^ v36
 	.loc 1 433
-	xor %o1, %o4, %l6
+	xor %o1, %o5, %l4
 ! v30 = v21 & v38
 	.loc 1 434
-	and %i4, %l4, %o0
+	and %o4, %l2, %o0
 ! v34 = v22 & v28
 	.loc 1 435
-	and %g1, %l5, %o1
+	and %i4, %l7, %o1
 ! v34 = v30 ^ v34
 	.loc 1 436
-	xor %o0, %o1, %i2
+	xor %o0, %o1, %i1
 ! v30 = v22 & v38
 	.loc 1 437
-	and %g1, %l4, %o4
+	and %i4, %l2, %o5
 ! v33 = v19 & v35
 	.loc 1 438
-	and %i3, %l3, %l7
+	and %i2, %l6, %i0
 ! v20 = v19 & v37
 	.loc 1 439
-	and %i3, %l2, %o0
+	and %i2, %l5, %o0
 ! v23 = v27 & v35
 	.loc 1 440
-	and %o3, %l3, %o1
+	and %i3, %l6, %o1
 ! v23 = v20 ^ v23
 	.loc 1 441
-	xor %o0, %o1, %g5
+	xor %o0, %o1, %g4
 ! v20 = v19 & v45
 	.loc 1 442
-	and %i3, %o7, %o0
+	and %i2, %l0, %o0
 ! v18 = v27 & v37
 	.loc 1 443
-	and %o3, %l2, %o1
+	and %i3, %l5, %o1
 ! v59 = v31 & v35
 	.loc 1 444
-	and %o2, %l3, %g4
+	and %o3, %l6, %g5
 ! v18 = v20 ^ v18
 	.loc 1 445
 	xor %o0, %o1, %o1
 ! v59 = v18 ^ v59
 	.loc 1 446
-	xor %o1, %g4, %g4
+	xor %o1, %g5, %g5
 ! v18 = v27 & v45
 	.loc 1 447
-	and %o3, %o7, %o0
+	and %i3, %l0, %o0
 ! v20 = v31 & v37
 	.loc 1 448
-	and %o2, %l2, %o1
+	and %o3, %l5, %o1
 ! v20 = v18 ^ v20
 	.loc 1 449
 	xor %o0, %o1, %o1
 ! v18 = v31 & v45
 	.loc 1 450
-	and %o2, %o7, %o0
+	and %o3, %l0, %o0
 ! v19 = v25 ^ v19
 	.loc 1 451
-	xor %i5, %i3, %i3
+	xor %g1, %i2, %i2
 ! v27 = v21 ^ v27
 	.loc 1 452
-	xor %i4, %o3, %i4
+	xor %o4, %i3, %i3
 ! v31 = v22 ^ v31
 	.loc 1 453
-	xor %g1, %o2, %i5
+	xor %i4, %o3, %i4
 ! v35 = v29 ^ v35
 	.loc 1 454
-	xor %l1, %l3, %l3
+	xor %l1, %l6, %l6
 ! v37 = v28 ^ v37
 	.loc 1 455
-	xor %l5, %l2, %l2
+	xor %l7, %l5, %l5
 ! v45 = v38 ^ v45
 	.loc 1 456
-	xor %l4, %o7, %o7
+	xor %l2, %l0, %l0
 ! v38 = v19 & v35
 	.loc 1 457
-	and %i3, %l3, %l1
+	and %i2, %l6, %l1
 ! v28 = v19 & v37
 	.loc 1 458
-	and %i3, %l2, %o2
+	and %i2, %l5, %o3
 ! v29 = v27 & v35
 	.loc 1 459
-	and %i4, %l3, %o3
+	and %i3, %l6, %o4
 ! v29 = v28 ^ v29
 	.loc 1 460
-	xor %o2, %o3, %l4
+	xor %o3, %o4, %l2
 ! v19 = v19 & v45
 	.loc 1 461
-	and %i3, %o7, %i3
+	and %i2, %l0, %i2
 ! v28 = v27 & v37
 	.loc 1 462
-	and %i4, %l2, %o2
+	and %i3, %l5, %o3
 ! v35 = v31 & v35
 	.loc 1 463
-	and %i5, %l3, %o3
+	and %i4, %l6, %o4
 ! v28 = v19 ^ v28
 	.loc 1 464
-	xor %i3, %o2, %o2
+	xor %i2, %o3, %o3
 ! v35 = v28 ^ v35
 	.loc 1 465
-	xor %o2, %o3, %o2
+	xor %o3, %o4, %o3
 ! v27 = v27 & v45
 	.loc 1 466
-	and %i4, %o7, %i4
+	and %i3, %l0, %i3
 ! v37 = v31 & v37
 	.loc 1 467
-	and %i5, %l2, %l2
+	and %i4, %l5, %l5
 ! v37 = v27 ^ v37
 	.loc 1 468
-	xor %i4, %l2, %l2
+	xor %i3, %l5, %l5
 ! v45 = v31 & v45
 	.loc 1 469
-	and %i5, %o7, %o3
+	and %i4, %l0, %o4
 ! v38 = v38 ^ v42
 	.loc 1 470
-	xor %l1, %o5, %l1
+	xor %l1, %o7, %l1
 ! v38 = v38 ^ v33
 	.loc 1 471
-	xor %l1, %l7, %l1
+	xor %l1, %i0, %l1
 ! v29 = v29 ^ v32
 	.loc 1 472
-	xor %l4, %l0, %l4
+	xor %l2, %l3, %l2
 ! v29 = v29 ^ v23
 	.loc 1 473
-	xor %l4, %g5, %l4
+	xor %l2, %g4, %l2
 ! v35 = v35 ^ v36
 	.loc 1 474
-	xor %o2, %l6, %o2
+	xor %o3, %l4, %o3
 ! v35 = v35 ^ v59
 	.loc 1 475
-	xor %o2, %g4, %o7
+	xor %o3, %g5, %l0
 ! v37 = v37 ^ v34
 	.loc 1 476
-	xor %l2, %i2, %o2
+	xor %l5, %i1, %o3
 ! v37 = v37 ^ v20
 	.loc 1 477
-	xor %o2, %o1, %o2
+	xor %o3, %o1, %o3
 ! v45 = v45 ^ v30
 	.loc 1 478
-	xor %o3, %o4, %o3
+	xor %o4, %o5, %o4
 ! v45 = v45 ^ v18
 	.loc 1 479
-	xor %o3, %o0, %o3
+	xor %o4, %o0, %o4
 ! v34 = v38 ^ v34
 	.loc 1 480
-	xor %l1, %i2, %i2
+	xor %l1, %i1, %i1
 ! v30 = v29 ^ v30
 	.loc 1 481
-	xor %l4, %o4, %o4
+	xor %l2, %o5, %o5
 ! v33 = v37 ^ v33
 	.loc 1 482
-	xor %o2, %l7, %l7
+	xor %o3, %i0, %i0
 ! v23 = v45 ^ v23
 	.loc 1 483
-	xor %o3, %g5, %g5
+	xor %o4, %g4, %g4
 ! v42 = v42 ^ v24
 	.loc 1 484
-	ldx [%fp + 167], %o2
-	xor %o5, %o2, %o5
+	ldx [%fp + 1807], %o3
+	xor %o7, %o3, %o7
 ! v42 = v42 ^ v47
 	.loc 1 485
-	ldx [%fp + 439], %o2
-	xor %o5, %o2, %o5
+	ldx [%fp + 1895], %o3
+	xor %o7, %o3, %o7
 ! v32 = v32 ^ v54
 	.loc 1 486
-	ldx [%fp + 175], %o2
-	xor %l0, %o2, %l0
+	ldx [%fp + 1815], %o3
+	xor %l3, %o3, %l3
 ! v32 = v32 ^ v43
 	.loc 1 487
-	ldx [%fp + 447], %o2
-	xor %l0, %o2, %l0
+	ldx [%fp + 1903], %o3
+	xor %l3, %o3, %l3
 ! v36 = v36 ^ v55
 	.loc 1 488
-	ldx [%fp + 191], %o2
-	xor %l6, %o2, %l6
+	ldx [%fp + 1823], %o3
+	xor %l4, %o3, %l4
 ! v36 = v36 ^ v40
 	.loc 1 489
-	ldx [%fp + 463], %o2
-	xor %l6, %o2, %l6
+	ldx [%fp + 1911], %o3
+	xor %l4, %o3, %l4
 ! v34 = v34 ^ v26
 	.loc 1 490
-	ldx [%fp + 407], %o2
-	xor %i2, %o2, %o2
+	ldx [%fp + 1863], %o3
+	xor %i1, %o3, %o3
 ! v34 = v34 ^ v44
 	.loc 1 491
-	ldx [%fp + 599], %o3
-	xor %o2, %o3, %l1
+	ldx [%fp + 1775], %o4
+	xor %o3, %o4, %l1
 ! v30 = v30 ^ v52
 	.loc 1 492
-	ldx [%fp + 415], %o2
-	xor %o4, %o2, %o2
+	ldx [%fp + 1871], %o3
+	xor %o5, %o3, %o3
 ! v30 = v30 ^ v8
 	.loc 1 493
-	ldx [%fp + 607], %o3
-	xor %o2, %o3, %o4
+	ldx [%fp + 1783], %o4
+	xor %o3, %o4, %l2
 ! v35 = v35 ^ v41
 	.loc 1 494
-	ldx [%fp + 399], %o2
-	xor %o7, %o2, %o7
+	ldx [%fp + 1855], %o3
+	xor %l0, %o3, %l0
 ! v35 = v35 ^ v57
 	.loc 1 495
-	ldx [%fp + 591], %o2
-	xor %o7, %o2, %o7
+	ldx [%fp + 1791], %o3
+	xor %l0, %o3, %o5
 ! v33 = v33 ^ v53
 	.loc 1 496
-	ldx [%fp + 423], %l2
-	xor %l7, %l2, %o2
+	ldx [%fp + 1879], %l6
+	xor %i0, %l6, %o3
 ! v33 = v33 ^ v46
 	.loc 1 497
-	ldx [%fp + 615], %o3
-	xor %o2, %o3, %l3
+	ldx [%fp + 1799], %o4
+	xor %o3, %o4, %i0
 ! v23 = v23 ^ v49
 	.loc 1 498
-	ldx [%fp + 431], %l4
-	xor %g5, %l4, %o2
+	ldx [%fp + 1887], %o4
+	xor %g4, %o4, %o3
 ! v23 = v23 ^ v48
 	.loc 1 499
-	ldx [%fp + 623], %o3
-	xor %o2, %o3, %o3
+	xor %o3, %i5, %l5
 ! v59 = v59 ^ v50
 	.loc 1 500
-	ldx [%fp + 239], %l5
-	xor %g4, %l5, %g4
+	ldx [%fp + 1831], %i1
+	xor %g5, %i1, %g5
 ! v59 = v59 ^ v15
 	.loc 1 501
-	ldx [%fp + 511], %o2
-	xor %g4, %o2, %g4
+	ldx [%fp + 1951], %o3
+	xor %g5, %o3, %g5
 ! v20 = v20 ^ v51
 	.loc 1 502
-	ldx [%fp + 247], %l7
-	xor %o1, %l7, %o1
+	ldx [%fp + 1839], %o3
+	xor %o1, %o3, %o1
 ! v20 = v20 ^ v17
 	.loc 1 503
-	ldx [%fp + 519], %o2
-	xor %o1, %o2, %o1
+	ldx [%fp + 1959], %l0
+	xor %o1, %l0, %l0
 ! v18 = v18 ^ v39
 	.loc 1 504
-	ldx [%fp + 255], %i3
-	xor %o0, %i3, %o0
+	ldx [%fp + 1847], %o1
+	xor %o0, %o1, %o0
 ! v18 = v18 ^ v5
 	.loc 1 505
-	ldx [%fp + 527], %o2
 	xor %o0, %o2, %i2
 ! v53 = v42 ^ v53
 	.loc 1 506
-	xor %o5, %l2, %l2
+	xor %o7, %l6, %l6
 ! v49 = v32 ^ v49
 	.loc 1 507
-	xor %l0, %l4, %l0
+	xor %l3, %o4, %l7
 ! v50 = v36 ^ v50
 	.loc 1 508
-	xor %l6, %l5, %l6
+	xor %l4, %i1, %o4
 ! v51 = v34 ^ v51
 	.loc 1 509
-	xor %l1, %l7, %o5
+	xor %l1, %o3, %o7
 ! v39 = v30 ^ v39
 	.loc 1 510
-	xor %o4, %i3, %l1
+	xor %l2, %o1, %o0
 ! v47 = v33 ^ v47
 	.loc 1 511
-	ldx [%fp + 439], %o0
-	xor %l3, %o0, %l4
+	ldx [%fp + 1895], %o1
+	xor %i0, %o1, %o1
 ! v43 = v23 ^ v43
 	.loc 1 512
-	ldx [%fp + 447], %o0
-	xor %o3, %o0, %o0
+	ldx [%fp + 1903], %o3
+	xor %l5, %o3, %o3
 ! v40 = v59 ^ v40
 	.loc 1 513
-	ldx [%fp + 463], %o3
-	xor %g4, %o3, %l5
+	ldx [%fp + 1911], %l1
+	xor %g5, %l1, %l3
 ! v44 = v20 ^ v44
 	.loc 1 514
-	ldx [%fp + 599], %o3
-	xor %o1, %o3, %o3
+	ldx [%fp + 1775], %l1
+	xor %l0, %l1, %l5
 ! v8 = v18 ^ v8
 	.loc 1 515
-	ldx [%fp + 607], %o1
-	xor %i2, %o1, %l3
+	ldx [%fp + 1783], %l0
+	xor %i2, %l0, %l2
 ! v43 = v43 ^ v5
 	.loc 1 516
-	xor %o0, %o2, %o4
+	xor %o3, %o2, %o3
 ! v5 = v39 ^ v5
 	.loc 1 517
-	xor %l1, %o2, %o0
+	xor %o0, %o2, %o2
 ! v47 = v47 ^ v17
 	.loc 1 518
-	ldx [%fp + 519], %o1
-	xor %l4, %o1, %l4
+	ldx [%fp + 1959], %o0
+	xor %o1, %o0, %l4
 ! v17 = v51 ^ v17
 	.loc 1 519
-	xor %o5, %o1, %o1
+	xor %o7, %o0, %o0
 ! v35 = v35 ^ v15
 	.loc 1 520
-	ldx [%fp + 511], %o2
-	xor %o7, %o2, %o5
+	ldx [%fp + 1951], %o1
+	xor %o5, %o1, %o5
 ! v15 = v50 ^ v15
 	.loc 1 521
-	xor %l6, %o2, %o2
+	xor %o4, %o1, %o1
 ! v5 = v5 ^ v48
 	.loc 1 522
-	ldx [%fp + 623], %l1
-	xor %o0, %l1, %o7
+	xor %o2, %i5, %o7
 ! v48 = v49 ^ v48
 	.loc 1 523
-	xor %l0, %l1, %o0
+	xor %l7, %i5, %i5
 ! v17 = v17 ^ v46
 	.loc 1 524
-	ldx [%fp + 615], %l1
-	xor %o1, %l1, %l0
+	ldx [%fp + 1799], %o2
+	xor %o0, %o2, %l0
 ! v46 = v53 ^ v46
 	.loc 1 525
-	xor %l2, %l1, %o1
+	xor %l6, %o2, %o0
 ! v15 = v15 ^ v57
 	.loc 1 526
-	ldx [%fp + 591], %l2
-	xor %o2, %l2, %l1
+	ldx [%fp + 1791], %o2
+	xor %o1, %o2, %l1
 ! v57 = v41 ^ v57
 	.loc 1 527
-	ldx [%fp + 399], %o2
-	xor %o2, %l2, %o2
+	ldx [%fp + 1855], %o1
+	xor %o1, %o2, %o1
 ! v48 = v48 ^ v8
 	.loc 1 528
-	xor %o0, %l3, %l2
+	xor %i5, %l2, %i5
 ! v8 = v52 ^ v8
 	.loc 1 529
-	ldx [%fp + 415], %o0
-	xor %o0, %l3, %o0
+	ldx [%fp + 1871], %o2
+	xor %o2, %l2, %o2
 ! v46 = v46 ^ v44
 	.loc 1 530
-	xor %o1, %o3, %l3
+	xor %o0, %l5, %l2
 ! v44 = v26 ^ v44
 	.loc 1 531
-	ldx [%fp + 407], %o1
-	xor %o1, %o3, %o1
+	ldx [%fp + 1863], %o0
+	xor %o0, %l5, %o0
 ! v57 = v57 ^ v40
 	.loc 1 532
-	xor %o2, %l5, %l7
+	xor %o1, %l3, %l7
 ! v40 = v55 ^ v40
 	.loc 1 533
-	ldx [%fp + 191], %o2
-	xor %o2, %l5, %o2
+	ldx [%fp + 1823], %o1
+	xor %o1, %l3, %o1
 ! v8 = v8 ^ v43
 	.loc 1 534
-	xor %o0, %o4, %o0
+	xor %o2, %o3, %o2
 ! v43 = v54 ^ v43
 	.loc 1 535
-	ldx [%fp + 175], %o3
-	xor %o3, %o4, %o3
+	ldx [%fp + 1815], %o4
+	xor %o4, %o3, %o3
 ! v44 = v44 ^ v47
 	.loc 1 536
-	xor %o1, %l4, %o1
+	xor %o0, %l4, %o0
 ! v47 = v24 ^ v47
 	.loc 1 537
-	ldx [%fp + 167], %o4
+	ldx [%fp + 1807], %o4
 	xor %o4, %l4, %o4
 ! v47 = v47 ^ v46
 	.loc 1 538
-	xor %o4, %l3, %o4
+	xor %o4, %l2, %o4
 ! v43 = v43 ^ v48
 	.loc 1 539
-	xor %o3, %l2, %o3
+	xor %o3, %i5, %o3
 ! v40 = v40 ^ v15
 	.loc 1 540
-	xor %o2, %l1, %o2
+	xor %o1, %l1, %o1
 ! v40 = v40 ^ v35
 	.loc 1 541
-	xor %o2, %o5, %l5
+	xor %o1, %o5, %l4
 ! v44 = v44 ^ v17
 	.loc 1 542
-	xor %o1, %l0, %l6
+	xor %o0, %l0, %l5
 ! v8 = v8 ^ v5
 	.loc 1 543
-	xor %o0, %o7, %l4
+	xor %o2, %o7, %l6
 ! v57 = v57 ^ v35
 	.loc 1 544
-	xor %l7, %o5, %l7
+	xor %l7, %o5, %l3
 ! v24 = v47 & v0
 	.loc 1 545
-	ldx [%fp + -185], %o2
+	ldx [%fp + 1679], %o2
 	and %o4, %o2, %o0
-	stx %o0, [%fp + 631]
+	stx %o0, [%fp + 1775]
 ! v54 = v47 & v3
 	.loc 1 546
-	ldx [%fp + -169], %i2
-	and %o4, %i2, %o0
+	ldx [%fp + 1695], %l7
+	and %o4, %l7, %o0
 ! v55 = v35 & v0
 	.loc 1 547
 	and %o5, %o2, %o1
 ! v55 = v54 ^ v55
 	.loc 1 548
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 639]
+	stx %o0, [%fp + 1783]
 ! v54 = v47 & v6
 	.loc 1 549
-	ldx [%fp + -153], %i3
-	and %o4, %i3, %o0
+	ldx [%fp + 1711], %i0
+	and %o4, %i0, %o0
 ! v26 = v35 & v3
 	.loc 1 550
-	and %o5, %i2, %o1
+	and %o5, %l7, %o1
 ! v52 = v43 & v0
 	.loc 1 551
 	and %o3, %o2, %o2
@@ -1920,258 +1888,250 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 ! v52 = v26 ^ v52
 	.loc 1 553
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 647]
+	stx %o0, [%fp + 1791]
 ! v26 = v35 & v6
 	.loc 1 554
-	and %o5, %i3, %o0
+	and %o5, %i0, %o0
 ! v54 = v43 & v3
 	.loc 1 555
-	and %o3, %i2, %o1
+	and %o3, %l7, %o1
 ! v54 = v26 ^ v54
 	.loc 1 556
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1719]
+	xor %o0, %o1, %l7
 ! v26 = v43 & v6
 	.loc 1 557
-	and %o3, %i3, %o0
-	stx %o0, [%fp + 1727]
+	and %o3, %i0, %i1
 ! v41 = v46 & v10
 	.loc 1 558
-	ldx [%fp + -129], %o2
-	and %l3, %o2, %i2
+	ldx [%fp + 1735], %o2
+	and %l2, %o2, %i0
 ! v53 = v46 & v13
 	.loc 1 559
-	ldx [%fp + -113], %i4
-	and %l3, %i4, %o0
+	ldx [%fp + 1751], %i3
+	and %l2, %i3, %o0
 ! v49 = v40 & v10
 	.loc 1 560
-	and %l5, %o2, %o1
+	and %l4, %o2, %o1
 ! v49 = v53 ^ v49
 	.loc 1 561
-	xor %o0, %o1, %i3
+	xor %o0, %o1, %i2
 ! v53 = v46 & v16
 	.loc 1 562
-	ldx [%fp + -97], %i5
-	and %l3, %i5, %o0
+	ldx [%fp + 1767], %i4
+	and %l2, %i4, %o0
 ! v50 = v40 & v13
 	.loc 1 563
-	and %l5, %i4, %o1
+	and %l4, %i3, %o1
 ! v51 = v48 & v10
 	.loc 1 564
-	and %l2, %o2, %o2
+	and %i5, %o2, %o2
 ! v50 = v53 ^ v50
 	.loc 1 565
 	xor %o0, %o1, %o1
 ! v51 = v50 ^ v51
 	.loc 1 566
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 655]
+	stx %o0, [%fp + 1799]
 ! v50 = v40 & v16
 	.loc 1 567
-	and %l5, %i5, %o0
+	and %l4, %i4, %o0
 ! v53 = v48 & v13
 	.loc 1 568
-	and %l2, %i4, %o1
+	and %i5, %i3, %o1
 ! v53 = v50 ^ v53
 	.loc 1 569
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 663]
+	stx %o0, [%fp + 1807]
 ! v50 = v48 & v16
 	.loc 1 570
-	and %l2, %i5, %o0
-	stx %o0, [%fp + 671]
+	and %i5, %i4, %o0
+	stx %o0, [%fp + 1815]
 ! v39 = v47 ^ v46
 	.loc 1 571
-	xor %o4, %l3, %g5
+	xor %o4, %l2, %g5
 ! v18 = v35 ^ v40
 	.loc 1 572
-	xor %o5, %l5, %o1
+	xor %o5, %l4, %g4
 ! v20 = v43 ^ v48
 	.loc 1 573
-	xor %o3, %l2, %o2
+	xor %o3, %i5, %g1
 ! v59 = v0 ^ v10
 	.loc 1 574
-	ldx [%fp + -185], %o0
-	ldx [%fp + -129], %i4
-	xor %o0, %i4, %i5
+	ldx [%fp + 1679], %o0
+	ldx [%fp + 1735], %o1
+	xor %o0, %o1, %i4
 ! v23 = v3 ^ v13
 	.loc 1 575
-	ldx [%fp + -169], %o0
-	ldx [%fp + -113], %i4
-	xor %o0, %i4, %g1
+	ldx [%fp + 1695], %o0
+	mov %i3, %o1
+	xor %o0, %o1, %i3
 ! v33 = v6 ^ v16
 	.loc 1 576
-	ldx [%fp + -153], %o0
-	ldx [%fp + -97], %i4
-	xor %o0, %i4, %g4
+	ldx [%fp + 1711], %o0
+	ldx [%fp + 1767], %o1
+	xor %o0, %o1, %o2
 ! v30 = v39 & v59
 	.loc 1 577
-	and %g5, %i5, %o0
-	stx %o0, [%fp + 679]
+	and %g5, %i4, %o0
+	stx %o0, [%fp + 1823]
 ! v34 = v39 & v23
 	.loc 1 578
-	and %g5, %g1, %o0
-	stx %o0, [%fp + 687]
+	and %g5, %i3, %o0
 ! v36 = v18 & v59
 	.loc 1 579
-	and %o1, %i5, %i4
-	stx %i4, [%fp + 695]
+	and %g4, %i4, %o1
 ! v36 = v34 ^ v36
 	.loc 1 580
-	xor %o0, %i4, %i4
-	stx %i4, [%fp + 703]
+	xor %o0, %o1, %o1
 ! v39 = v39 & v33
 	.loc 1 581
-	and %g5, %g4, %g5
-	stx %g5, [%fp + 711]
+	and %g5, %o2, %o0
 ! v34 = v18 & v23
 	.loc 1 582
-	and %o1, %g1, %o0
+	and %g4, %i3, %g5
 ! v59 = v20 & v59
 	.loc 1 583
-	and %o2, %i5, %i5
+	and %g1, %i4, %i4
 ! v34 = v39 ^ v34
 	.loc 1 584
-	xor %g5, %o0, %o0
+	xor %o0, %g5, %g5
 ! v59 = v34 ^ v59
 	.loc 1 585
-	xor %o0, %i5, %i5
+	xor %g5, %i4, %i4
 ! v18 = v18 & v33
 	.loc 1 586
-	and %o1, %g4, %o0
+	and %g4, %o2, %g4
 ! v23 = v20 & v23
 	.loc 1 587
-	and %o2, %g1, %o1
+	and %g1, %i3, %i3
 ! v23 = v18 ^ v23
 	.loc 1 588
-	xor %o0, %o1, %g1
+	xor %g4, %i3, %i3
 ! v33 = v20 & v33
 	.loc 1 589
-	and %o2, %g4, %o2
+	and %g1, %o2, %o2
 ! v30 = v30 ^ v24
 	.loc 1 590
-	ldx [%fp + 679], %o0
-	ldx [%fp + 631], %o1
-	xor %o0, %o1, %o0
+	ldx [%fp + 1823], %o0
+	ldx [%fp + 1775], %g1
+	xor %o0, %g1, %o0
 ! v30 = v30 ^ v41
 	.loc 1 591
-	xor %o0, %i2, %o1
+	xor %o0, %i0, %g1
 ! v36 = v36 ^ v55
 	.loc 1 592
-	ldx [%fp + 639], %o0
-	xor %i4, %o0, %o0
+	ldx [%fp + 1783], %o0
+	xor %o1, %o0, %o1
 ! v36 = v36 ^ v49
 	.loc 1 593
-	xor %o0, %i3, %i4
+	xor %o1, %i2, %o1
 ! v59 = v59 ^ v52
 	.loc 1 594
-	ldx [%fp + 647], %o0
-	xor %i5, %o0, %o0
+	ldx [%fp + 1791], %o0
+	xor %i4, %o0, %i4
 ! v59 = v59 ^ v51
 	.loc 1 595
-	ldx [%fp + 655], %i5
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + 719]
+	ldx [%fp + 1799], %o0
+	xor %i4, %o0, %o0
+	stx %o0, [%fp + 1823]
 ! v23 = v23 ^ v54
 	.loc 1 596
-	ldx [%fp + 1719], %g4
-	xor %g1, %g4, %o0
+	xor %i3, %l7, %o0
 ! v23 = v23 ^ v53
 	.loc 1 597
-	ldx [%fp + 663], %i5
-	xor %o0, %i5, %g1
+	ldx [%fp + 1807], %i3
+	xor %o0, %i3, %i3
 ! v33 = v33 ^ v26
 	.loc 1 598
-	ldx [%fp + 1727], %i5
-	xor %o2, %i5, %o0
+	xor %o2, %i1, %o2
 ! v33 = v33 ^ v50
 	.loc 1 599
-	ldx [%fp + 671], %o2
-	xor %o0, %o2, %o2
+	ldx [%fp + 1815], %o0
+	xor %o2, %o0, %o2
 ! v54 = v30 ^ v54
 	.loc 1 600
-	xor %o1, %g4, %o0
-	stx %o0, [%fp + 727]
+	xor %g1, %l7, %o0
+	stx %o0, [%fp + 1831]
 ! v26 = v36 ^ v26
 	.loc 1 601
-	xor %i4, %i5, %o0
-	stx %o0, [%fp + 735]
+	xor %o1, %i1, %o0
+	stx %o0, [%fp + 1839]
 ! v41 = v23 ^ v41
 	.loc 1 602
-	xor %g1, %i2, %o0
-	stx %o0, [%fp + 743]
+	xor %i3, %i0, %o0
+	stx %o0, [%fp + 1847]
 ! v49 = v33 ^ v49
 	.loc 1 603
-	xor %o2, %i3, %o0
-	stx %o0, [%fp + 751]
+	xor %o2, %i2, %o0
+	stx %o0, [%fp + 1855]
 ! v33 = v44 & v1
 	.loc 1 604
-	ldx [%fp + -177], %o2
-	and %l6, %o2, %o0
-	stx %o0, [%fp + 759]
+	ldx [%fp + 1687], %o2
+	and %l5, %o2, %o0
+	stx %o0, [%fp + 1863]
 ! v23 = v44 & v4
 	.loc 1 605
-	ldx [%fp + -161], %i2
-	and %l6, %i2, %o0
+	ldx [%fp + 1703], %l7
+	and %l5, %l7, %o0
 ! v36 = v15 & v1
 	.loc 1 606
 	and %l1, %o2, %o1
 ! v36 = v23 ^ v36
 	.loc 1 607
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 767]
+	stx %o0, [%fp + 1871]
 ! v23 = v44 & v7
 	.loc 1 608
-	ldx [%fp + -145], %i3
-	and %l6, %i3, %o0
+	ldx [%fp + 1719], %i0
+	and %l5, %i0, %o0
 ! v30 = v15 & v4
 	.loc 1 609
-	and %l1, %i2, %o1
+	and %l1, %l7, %o1
 ! v20 = v8 & v1
 	.loc 1 610
-	and %l4, %o2, %o2
+	and %l6, %o2, %o2
 ! v30 = v23 ^ v30
 	.loc 1 611
 	xor %o0, %o1, %o1
 ! v20 = v30 ^ v20
 	.loc 1 612
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 775]
+	stx %o0, [%fp + 1879]
 ! v30 = v15 & v7
 	.loc 1 613
-	and %l1, %i3, %o0
+	and %l1, %i0, %o0
 ! v23 = v8 & v4
 	.loc 1 614
-	and %l4, %i2, %o1
+	and %l6, %l7, %o1
 ! v23 = v30 ^ v23
 	.loc 1 615
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1735]
+	stx %o0, [%fp + 1903]
 ! v30 = v8 & v7
 	.loc 1 616
-	and %l4, %i3, %o0
-	stx %o0, [%fp + 1743]
+	and %l6, %i0, %o0
+	stx %o0, [%fp + 1911]
 ! v18 = v17 & v11
 	.loc 1 617
-	ldx [%fp + -121], %o2
-	and %l0, %o2, %i2
+	ldx [%fp + 1743], %o2
+	and %l0, %o2, %l7
 ! v34 = v17 & v14
 	.loc 1 618
-	ldx [%fp + -105], %i4
-	and %l0, %i4, %o0
+	ldx [%fp + 1759], %i1
+	and %l0, %i1, %o0
 ! v39 = v57 & v11
 	.loc 1 619
-	and %l7, %o2, %o1
+	and %l3, %o2, %o1
 ! v39 = v34 ^ v39
 	.loc 1 620
-	xor %o0, %o1, %i3
+	xor %o0, %o1, %i0
 ! v34 = v17 & v9
 	.loc 1 621
-	ldx [%fp + -137], %i5
-	and %l0, %i5, %o0
+	ldx [%fp + 1727], %i2
+	and %l0, %i2, %o0
 ! v32 = v57 & v14
 	.loc 1 622
-	and %l7, %i4, %o1
+	and %l3, %i1, %o1
 ! v42 = v5 & v11
 	.loc 1 623
 	and %o7, %o2, %o2
@@ -2181,200 +2141,191 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 ! v42 = v32 ^ v42
 	.loc 1 625
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 783]
+	stx %o0, [%fp + 1887]
 ! v32 = v57 & v9
 	.loc 1 626
-	and %l7, %i5, %o0
+	and %l3, %i2, %o0
 ! v34 = v5 & v14
 	.loc 1 627
-	and %o7, %i4, %o1
+	and %o7, %i1, %o1
 ! v34 = v32 ^ v34
 	.loc 1 628
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 791]
+	xor %o0, %o1, %i1
 ! v32 = v5 & v9
 	.loc 1 629
-	and %o7, %i5, %o0
-	stx %o0, [%fp + 799]
+	and %o7, %i2, %o2
 ! v45 = v44 ^ v17
 	.loc 1 630
-	xor %l6, %l0, %g5
+	xor %l5, %l0, %g5
 ! v37 = v15 ^ v57
 	.loc 1 631
-	xor %l1, %l7, %o1
+	xor %l1, %l3, %o1
 ! v29 = v8 ^ v5
 	.loc 1 632
-	xor %l4, %o7, %o2
+	xor %l6, %o7, %i2
 ! v38 = v1 ^ v11
 	.loc 1 633
-	ldx [%fp + -177], %o0
-	ldx [%fp + -121], %i4
-	xor %o0, %i4, %i5
+	ldx [%fp + 1687], %o0
+	ldx [%fp + 1743], %i3
+	xor %o0, %i3, %i4
 ! v31 = v4 ^ v14
 	.loc 1 634
-	ldx [%fp + -161], %o0
-	ldx [%fp + -105], %i4
-	xor %o0, %i4, %g1
+	ldx [%fp + 1703], %o0
+	ldx [%fp + 1759], %i3
+	xor %o0, %i3, %g1
 ! v27 = v7 ^ v9
 	.loc 1 635
-	ldx [%fp + -145], %o0
-	ldx [%fp + -137], %i4
-	xor %o0, %i4, %g4
+	ldx [%fp + 1719], %o0
+	ldx [%fp + 1727], %i3
+	xor %o0, %i3, %g4
 ! v28 = v45 & v38
 	.loc 1 636
-	and %g5, %i5, %o0
-	stx %o0, [%fp + 807]
+	and %g5, %i4, %o0
+	stx %o0, [%fp + 1895]
 ! v19 = v45 & v31
 	.loc 1 637
 	and %g5, %g1, %o0
-	stx %o0, [%fp + 815]
 ! v22 = v37 & v38
 	.loc 1 638
-	and %o1, %i5, %i4
-	stx %i4, [%fp + 823]
+	and %o1, %i4, %i3
 ! v22 = v19 ^ v22
 	.loc 1 639
-	xor %o0, %i4, %i4
-	stx %i4, [%fp + 831]
+	xor %o0, %i3, %i3
 ! v45 = v45 & v27
 	.loc 1 640
 	and %g5, %g4, %g5
-	stx %g5, [%fp + 839]
 ! v19 = v37 & v31
 	.loc 1 641
 	and %o1, %g1, %o0
-	stx %o0, [%fp + 847]
 ! v38 = v29 & v38
 	.loc 1 642
-	and %o2, %i5, %i5
+	and %i2, %i4, %i4
 ! v19 = v45 ^ v19
 	.loc 1 643
 	xor %g5, %o0, %o0
 ! v38 = v19 ^ v38
 	.loc 1 644
-	xor %o0, %i5, %i5
+	xor %o0, %i4, %i4
 ! v37 = v37 & v27
 	.loc 1 645
 	and %o1, %g4, %o0
 ! v31 = v29 & v31
 	.loc 1 646
-	and %o2, %g1, %o1
+	and %i2, %g1, %o1
 ! v31 = v37 ^ v31
 	.loc 1 647
 	xor %o0, %o1, %g1
 ! v27 = v29 & v27
 	.loc 1 648
-	and %o2, %g4, %o2
+	and %i2, %g4, %i2
 ! v28 = v28 ^ v33
 	.loc 1 649
-	ldx [%fp + 807], %o0
-	ldx [%fp + 759], %o1
+	ldx [%fp + 1895], %o0
+	ldx [%fp + 1863], %o1
 	xor %o0, %o1, %o0
 ! v28 = v28 ^ v18
 	.loc 1 650
-	xor %o0, %i2, %o1
+	xor %o0, %l7, %o1
 ! v22 = v22 ^ v36
 	.loc 1 651
-	ldx [%fp + 767], %o0
-	xor %i4, %o0, %o0
+	ldx [%fp + 1871], %o0
+	xor %i3, %o0, %o0
 ! v22 = v22 ^ v39
 	.loc 1 652
-	xor %o0, %i3, %i4
+	xor %o0, %i0, %i3
 ! v38 = v38 ^ v20
 	.loc 1 653
-	ldx [%fp + 775], %o0
-	xor %i5, %o0, %o0
+	ldx [%fp + 1879], %o0
+	xor %i4, %o0, %o0
 ! v38 = v38 ^ v42
 	.loc 1 654
-	ldx [%fp + 783], %i5
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + 855]
+	ldx [%fp + 1887], %i4
+	xor %o0, %i4, %o0
+	stx %o0, [%fp + 1895]
 ! v31 = v31 ^ v23
 	.loc 1 655
-	ldx [%fp + 1735], %g4
-	xor %g1, %g4, %o0
+	ldx [%fp + 1903], %i4
+	xor %g1, %i4, %o0
 ! v31 = v31 ^ v34
 	.loc 1 656
-	ldx [%fp + 791], %i5
-	xor %o0, %i5, %g1
+	xor %o0, %i1, %g1
 ! v27 = v27 ^ v30
 	.loc 1 657
-	ldx [%fp + 1743], %i5
-	xor %o2, %i5, %o0
+	ldx [%fp + 1911], %g4
+	xor %i2, %g4, %o0
 ! v27 = v27 ^ v32
 	.loc 1 658
-	ldx [%fp + 799], %o2
-	xor %o0, %o2, %o2
+	xor %o0, %o2, %i2
 ! v23 = v28 ^ v23
 	.loc 1 659
-	xor %o1, %g4, %o0
-	stx %o0, [%fp + 863]
+	xor %o1, %i4, %o0
+	stx %o0, [%fp + 1903]
 ! v30 = v22 ^ v30
 	.loc 1 660
-	xor %i4, %i5, %o0
-	stx %o0, [%fp + 871]
+	xor %i3, %g4, %o0
+	stx %o0, [%fp + 1911]
 ! v18 = v31 ^ v18
 	.loc 1 661
-	xor %g1, %i2, %o0
-	stx %o0, [%fp + 879]
+	xor %g1, %l7, %o0
+	stx %o0, [%fp + 1919]
 ! v39 = v27 ^ v39
 	.loc 1 662
-	xor %o2, %i3, %o0
-	stx %o0, [%fp + 887]
+	xor %i2, %i0, %o0
+	stx %o0, [%fp + 1927]
 ! v44 = v47 ^ v44
 	.loc 1 663
-	xor %o4, %l6, %l6
+	xor %o4, %l5, %l5
 ! v15 = v35 ^ v15
 	.loc 1 664
 	xor %o5, %l1, %l1
 ! v8 = v43 ^ v8
 	.loc 1 665
-	xor %o3, %l4, %l4
+	xor %o3, %l6, %l6
 ! v17 = v46 ^ v17
 	.loc 1 666
-	xor %l3, %l0, %l3
+	xor %l2, %l0, %l7
 ! v57 = v40 ^ v57
 	.loc 1 667
-	xor %l5, %l7, %l7
+	xor %l4, %l3, %l4
 ! v5 = v48 ^ v5
 	.loc 1 668
-	xor %l2, %o7, %o7
+	xor %i5, %o7, %l0
 ! v48 = v0 ^ v1
 	.loc 1 669
-	ldx [%fp + -185], %o0
-	ldx [%fp + -177], %o1
+	ldx [%fp + 1679], %o0
+	ldx [%fp + 1687], %o1
 	xor %o0, %o1, %i2
 ! v40 = v3 ^ v4
 	.loc 1 670
-	ldx [%fp + -169], %o0
-	ldx [%fp + -161], %o1
-	xor %o0, %o1, %l5
+	ldx [%fp + 1695], %o0
+	ldx [%fp + 1703], %o1
+	xor %o0, %o1, %i0
 ! v46 = v6 ^ v7
 	.loc 1 671
-	ldx [%fp + -153], %o0
-	ldx [%fp + -145], %o1
-	xor %o0, %o1, %l2
+	ldx [%fp + 1711], %o0
+	ldx [%fp + 1719], %o1
+	xor %o0, %o1, %l3
 ! v43 = v10 ^ v11
 	.loc 1 672
-	ldx [%fp + -129], %o0
-	ldx [%fp + -121], %o1
-	xor %o0, %o1, %l0
+	ldx [%fp + 1735], %o0
+	ldx [%fp + 1743], %o1
+	xor %o0, %o1, %l2
 ! v35 = v13 ^ v14
 	.loc 1 673
-	ldx [%fp + -113], %o0
-	ldx [%fp + -105], %o1
-	xor %o0, %o1, %o5
+	ldx [%fp + 1751], %o0
+	ldx [%fp + 1759], %o1
+	xor %o0, %o1, %o7
 ! v47 = v16 ^ v9
 	.loc 1 674
-	ldx [%fp + -97], %o0
-	ldx [%fp + -137], %o1
+	ldx [%fp + 1767], %o0
+	ldx [%fp + 1727], %o1
 	xor %o0, %o1, %o4
 ! v27 = v44 & v48
 	.loc 1 675
-	and %l6, %i2, %o3
+	and %l5, %i2, %o5
 ! v31 = v44 & v40
 	.loc 1 676
-	and %l6, %l5, %o0
+	and %l5, %i0, %o0
 ! v22 = v15 & v48
 	.loc 1 677
 	and %l1, %i2, %o1
@@ -2383,145 +2334,145 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %o0, %o1, %i3
 ! v31 = v44 & v46
 	.loc 1 679
-	and %l6, %l2, %o0
+	and %l5, %l3, %o0
 ! v28 = v15 & v40
 	.loc 1 680
-	and %l1, %l5, %o1
+	and %l1, %i0, %o1
 ! v29 = v8 & v48
 	.loc 1 681
-	and %l4, %i2, %o2
+	and %l6, %i2, %o3
 ! v28 = v31 ^ v28
 	.loc 1 682
 	xor %o0, %o1, %o1
 ! v29 = v28 ^ v29
 	.loc 1 683
-	xor %o1, %o2, %i4
+	xor %o1, %o3, %i4
 ! v28 = v15 & v46
 	.loc 1 684
-	and %l1, %l2, %o0
+	and %l1, %l3, %o0
 ! v31 = v8 & v40
 	.loc 1 685
-	and %l4, %l5, %o1
+	and %l6, %i0, %o1
 ! v31 = v28 ^ v31
 	.loc 1 686
 	xor %o0, %o1, %g1
 ! v28 = v8 & v46
 	.loc 1 687
-	and %l4, %l2, %i5
+	and %l6, %l3, %o3
 ! v37 = v17 & v43
 	.loc 1 688
-	and %l3, %l0, %o2
+	and %l7, %l2, %i5
 ! v19 = v17 & v35
 	.loc 1 689
-	and %l3, %o5, %o0
+	and %l7, %o7, %o0
 ! v45 = v57 & v43
 	.loc 1 690
-	and %l7, %l0, %o1
+	and %l4, %l2, %o1
 ! v45 = v19 ^ v45
 	.loc 1 691
-	xor %o0, %o1, %g5
+	xor %o0, %o1, %g4
 ! v19 = v17 & v47
 	.loc 1 692
-	and %l3, %o4, %o0
+	and %l7, %o4, %o0
 ! v21 = v57 & v35
 	.loc 1 693
-	and %l7, %o5, %o1
+	and %l4, %o7, %o1
 ! v25 = v5 & v43
 	.loc 1 694
-	and %o7, %l0, %g4
+	and %l0, %l2, %g5
 ! v21 = v19 ^ v21
 	.loc 1 695
 	xor %o0, %o1, %o1
 ! v25 = v21 ^ v25
 	.loc 1 696
-	xor %o1, %g4, %g4
+	xor %o1, %g5, %g5
 ! v21 = v57 & v47
 	.loc 1 697
-	and %l7, %o4, %o0
+	and %l4, %o4, %o0
 ! v19 = v5 & v35
 	.loc 1 698
-	and %o7, %o5, %o1
+	and %l0, %o7, %o1
 ! v19 = v21 ^ v19
 	.loc 1 699
 	xor %o0, %o1, %o1
 ! v21 = v5 & v47
 	.loc 1 700
-	and %o7, %o4, %o0
+	and %l0, %o4, %o0
 ! v17 = v44 ^ v17
 	.loc 1 701
-	xor %l6, %l3, %l3
+	xor %l5, %l7, %l7
 ! v57 = v15 ^ v57
 	.loc 1 702
-	xor %l1, %l7, %l7
+	xor %l1, %l4, %l4
 ! v5 = v8 ^ v5
 	.loc 1 703
-	xor %l4, %o7, %o7
+	xor %l6, %l0, %l0
 ! v43 = v48 ^ v43
 	.loc 1 704
-	xor %i2, %l0, %l0
+	xor %i2, %l2, %l2
 ! v35 = v40 ^ v35
 	.loc 1 705
-	xor %l5, %o5, %l1
+	xor %i0, %o7, %l1
 ! v47 = v46 ^ v47
 	.loc 1 706
-	xor %l2, %o4, %l2
+	xor %l3, %o4, %l3
 ! v46 = v17 & v43
 	.loc 1 707
-	and %l3, %l0, %l4
+	and %l7, %l2, %l5
 ! v40 = v17 & v35
 	.loc 1 708
-	and %l3, %l1, %o4
+	and %l7, %l1, %o4
 ! v48 = v57 & v43
 	.loc 1 709
-	and %l7, %l0, %o5
+	and %l4, %l2, %o7
 ! v48 = v40 ^ v48
 	.loc 1 710
-	xor %o4, %o5, %l5
+	xor %o4, %o7, %l6
 ! v17 = v17 & v47
 	.loc 1 711
-	and %l3, %l2, %l3
+	and %l7, %l3, %l7
 ! v40 = v57 & v35
 	.loc 1 712
-	and %l7, %l1, %o4
+	and %l4, %l1, %o4
 ! v43 = v5 & v43
 	.loc 1 713
-	and %o7, %l0, %o5
+	and %l0, %l2, %o7
 ! v40 = v17 ^ v40
 	.loc 1 714
-	xor %l3, %o4, %o4
+	xor %l7, %o4, %o4
 ! v43 = v40 ^ v43
 	.loc 1 715
-	xor %o4, %o5, %o4
+	xor %o4, %o7, %o4
 ! v57 = v57 & v47
 	.loc 1 716
-	and %l7, %l2, %l7
+	and %l4, %l3, %l4
 ! v35 = v5 & v35
 	.loc 1 717
-	and %o7, %l1, %l1
+	and %l0, %l1, %l1
 ! v35 = v57 ^ v35
 	.loc 1 718
-	xor %l7, %l1, %l1
+	xor %l4, %l1, %l1
 ! v47 = v5 & v47
 	.loc 1 719
-	and %o7, %l2, %o5
+	and %l0, %l3, %o7
 ! v46 = v46 ^ v27
 	.loc 1 720
-	xor %l4, %o3, %l4
+	xor %l5, %o5, %l5
 ! v46 = v46 ^ v37
 	.loc 1 721
-	xor %l4, %o2, %l4
+	xor %l5, %i5, %l5
 ! v48 = v48 ^ v22
 	.loc 1 722
-	xor %l5, %i3, %l5
+	xor %l6, %i3, %l6
 ! v48 = v48 ^ v45
 	.loc 1 723
-	xor %l5, %g5, %l5
+	xor %l6, %g4, %l6
 ! v43 = v43 ^ v29
 	.loc 1 724
 	xor %o4, %i4, %o4
 ! v43 = v43 ^ v25
 	.loc 1 725
-	xor %o4, %g4, %o7
+	xor %o4, %g5, %l0
 ! v35 = v35 ^ v31
 	.loc 1 726
 	xor %l1, %g1, %o4
@@ -2530,1003 +2481,965 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %o4, %o1, %o4
 ! v47 = v47 ^ v28
 	.loc 1 728
-	xor %o5, %i5, %o5
+	xor %o7, %o3, %o7
 ! v47 = v47 ^ v21
 	.loc 1 729
-	xor %o5, %o0, %o5
+	xor %o7, %o0, %o7
 ! v31 = v46 ^ v31
 	.loc 1 730
-	xor %l4, %g1, %g1
+	xor %l5, %g1, %g1
 ! v28 = v48 ^ v28
 	.loc 1 731
-	xor %l5, %i5, %i5
+	xor %l6, %o3, %l1
 ! v37 = v35 ^ v37
 	.loc 1 732
-	xor %o4, %o2, %o4
+	xor %o4, %i5, %i5
 ! v45 = v47 ^ v45
 	.loc 1 733
-	xor %o5, %g5, %g5
+	xor %o7, %g4, %g4
 ! v27 = v27 ^ v24
 	.loc 1 734
-	ldx [%fp + 631], %o2
-	xor %o3, %o2, %o3
+	ldx [%fp + 1775], %o3
+	xor %o5, %o3, %o5
 ! v27 = v27 ^ v33
 	.loc 1 735
-	ldx [%fp + 759], %o2
-	xor %o3, %o2, %o3
+	ldx [%fp + 1863], %o3
+	xor %o5, %o3, %o5
 ! v22 = v22 ^ v55
 	.loc 1 736
-	ldx [%fp + 639], %o2
-	xor %i3, %o2, %i3
+	ldx [%fp + 1783], %o3
+	xor %i3, %o3, %i3
 ! v22 = v22 ^ v36
 	.loc 1 737
-	ldx [%fp + 767], %o2
-	xor %i3, %o2, %i3
+	ldx [%fp + 1871], %o3
+	xor %i3, %o3, %i3
 ! v29 = v29 ^ v52
 	.loc 1 738
-	ldx [%fp + 647], %o2
-	xor %i4, %o2, %i4
+	ldx [%fp + 1791], %o3
+	xor %i4, %o3, %i4
 ! v29 = v29 ^ v20
 	.loc 1 739
-	ldx [%fp + 775], %o2
-	xor %i4, %o2, %i4
+	ldx [%fp + 1879], %o3
+	xor %i4, %o3, %i4
 ! v31 = v31 ^ v54
 	.loc 1 740
-	ldx [%fp + 727], %o2
-	xor %g1, %o2, %o2
+	ldx [%fp + 1831], %o3
+	xor %g1, %o3, %o3
 ! v31 = v31 ^ v23
 	.loc 1 741
-	ldx [%fp + 863], %o5
-	xor %o2, %o5, %l0
+	ldx [%fp + 1903], %o4
+	xor %o3, %o4, %o7
 ! v28 = v28 ^ v26
 	.loc 1 742
-	ldx [%fp + 735], %o2
-	xor %i5, %o2, %o2
+	ldx [%fp + 1839], %o3
+	xor %l1, %o3, %o3
 ! v28 = v28 ^ v30
 	.loc 1 743
-	ldx [%fp + 871], %o5
-	xor %o2, %o5, %o5
+	ldx [%fp + 1911], %o4
+	xor %o3, %o4, %l1
 ! v43 = v43 ^ v59
 	.loc 1 744
-	ldx [%fp + 719], %o2
-	xor %o7, %o2, %o7
+	ldx [%fp + 1823], %o3
+	xor %l0, %o3, %l0
 ! v43 = v43 ^ v38
 	.loc 1 745
-	ldx [%fp + 855], %o2
-	xor %o7, %o2, %o7
+	ldx [%fp + 1895], %o3
+	xor %l0, %o3, %l0
 ! v37 = v37 ^ v41
 	.loc 1 746
-	ldx [%fp + 743], %l1
-	xor %o4, %l1, %o2
+	ldx [%fp + 1847], %l2
+	xor %i5, %l2, %o3
 ! v37 = v37 ^ v18
 	.loc 1 747
-	ldx [%fp + 879], %o4
-	xor %o2, %o4, %l2
+	ldx [%fp + 1919], %o4
+	xor %o3, %o4, %l5
 ! v45 = v45 ^ v49
 	.loc 1 748
-	ldx [%fp + 751], %l3
-	xor %g5, %l3, %o2
+	ldx [%fp + 1855], %l6
+	xor %g4, %l6, %o3
 ! v45 = v45 ^ v39
 	.loc 1 749
-	ldx [%fp + 887], %o4
-	xor %o2, %o4, %o4
+	ldx [%fp + 1927], %o4
+	xor %o3, %o4, %o4
 ! v25 = v25 ^ v51
 	.loc 1 750
-	ldx [%fp + 655], %l5
-	xor %g4, %l5, %g4
+	ldx [%fp + 1799], %l7
+	xor %g5, %l7, %g5
 ! v25 = v25 ^ v42
 	.loc 1 751
-	ldx [%fp + 783], %o2
-	xor %g4, %o2, %g4
+	ldx [%fp + 1887], %o3
+	xor %g5, %o3, %g5
 ! v19 = v19 ^ v53
 	.loc 1 752
-	ldx [%fp + 663], %l6
-	xor %o1, %l6, %o1
+	ldx [%fp + 1807], %o3
+	xor %o1, %o3, %o1
 ! v19 = v19 ^ v34
 	.loc 1 753
-	ldx [%fp + 791], %o2
-	xor %o1, %o2, %o1
+	xor %o1, %i1, %l3
 ! v21 = v21 ^ v50
 	.loc 1 754
-	ldx [%fp + 671], %l7
-	xor %o0, %l7, %o0
+	ldx [%fp + 1815], %o1
+	xor %o0, %o1, %o0
 ! v21 = v21 ^ v32
 	.loc 1 755
-	ldx [%fp + 799], %o2
-	xor %o0, %o2, %i2
+	xor %o0, %o2, %i0
 ! v41 = v27 ^ v41
 	.loc 1 756
-	xor %o3, %l1, %l4
+	xor %o5, %l2, %l4
 ! v49 = v22 ^ v49
 	.loc 1 757
-	xor %i3, %l3, %l3
+	xor %i3, %l6, %l6
 ! v51 = v29 ^ v51
 	.loc 1 758
-	xor %i4, %l5, %l5
+	xor %i4, %l7, %l2
 ! v53 = v31 ^ v53
 	.loc 1 759
-	xor %l0, %l6, %l0
+	xor %o7, %o3, %l7
 ! v50 = v28 ^ v50
 	.loc 1 760
-	xor %o5, %l7, %l1
+	xor %l1, %o1, %o0
 ! v33 = v37 ^ v33
 	.loc 1 761
-	ldx [%fp + 759], %o0
-	xor %l2, %o0, %l2
+	ldx [%fp + 1863], %o1
+	xor %l5, %o1, %o1
 ! v36 = v45 ^ v36
 	.loc 1 762
-	ldx [%fp + 767], %o0
-	xor %o4, %o0, %o0
+	ldx [%fp + 1871], %o3
+	xor %o4, %o3, %o3
 ! v20 = v25 ^ v20
 	.loc 1 763
-	ldx [%fp + 775], %o3
-	xor %g4, %o3, %l7
+	ldx [%fp + 1879], %o4
+	xor %g5, %o4, %o4
 ! v23 = v19 ^ v23
 	.loc 1 764
-	ldx [%fp + 863], %o3
-	xor %o1, %o3, %o3
+	ldx [%fp + 1903], %o5
+	xor %l3, %o5, %o7
 ! v30 = v21 ^ v30
 	.loc 1 765
-	ldx [%fp + 871], %o1
-	xor %i2, %o1, %o5
+	ldx [%fp + 1911], %o5
+	xor %i0, %o5, %l5
 ! v36 = v36 ^ v32
 	.loc 1 766
-	xor %o0, %o2, %i2
+	xor %o3, %o2, %o3
 ! v32 = v50 ^ v32
 	.loc 1 767
-	xor %l1, %o2, %o0
+	xor %o0, %o2, %o2
 ! v33 = v33 ^ v34
 	.loc 1 768
-	ldx [%fp + 791], %o1
-	xor %l2, %o1, %o4
+	xor %o1, %i1, %o5
 ! v34 = v53 ^ v34
 	.loc 1 769
-	xor %l0, %o1, %o1
+	xor %l7, %i1, %i1
 ! v43 = v43 ^ v42
 	.loc 1 770
-	ldx [%fp + 783], %o2
-	xor %o7, %o2, %l1
+	ldx [%fp + 1887], %o0
+	xor %l0, %o0, %l1
 ! v42 = v51 ^ v42
 	.loc 1 771
-	xor %l5, %o2, %o2
+	xor %l2, %o0, %o0
 ! v32 = v32 ^ v39
 	.loc 1 772
-	ldx [%fp + 887], %o7
-	xor %o0, %o7, %l2
+	ldx [%fp + 1927], %o1
+	xor %o2, %o1, %l2
 ! v39 = v49 ^ v39
 	.loc 1 773
-	xor %l3, %o7, %o0
+	xor %l6, %o1, %o1
 ! v34 = v34 ^ v18
 	.loc 1 774
-	ldx [%fp + 879], %o7
-	xor %o1, %o7, %l3
+	ldx [%fp + 1919], %o2
+	xor %i1, %o2, %i1
 ! v18 = v41 ^ v18
 	.loc 1 775
-	xor %l4, %o7, %o1
+	xor %l4, %o2, %o2
 ! v42 = v42 ^ v38
 	.loc 1 776
-	ldx [%fp + 855], %o7
-	xor %o2, %o7, %l4
+	ldx [%fp + 1895], %l0
+	xor %o0, %l0, %l3
 ! v38 = v59 ^ v38
 	.loc 1 777
-	ldx [%fp + 719], %o2
-	xor %o2, %o7, %o2
+	ldx [%fp + 1823], %o0
+	xor %o0, %l0, %o0
 ! v39 = v39 ^ v30
 	.loc 1 778
-	xor %o0, %o5, %l5
+	xor %o1, %l5, %l4
 ! v30 = v26 ^ v30
 	.loc 1 779
-	ldx [%fp + 735], %o0
-	xor %o0, %o5, %o0
+	ldx [%fp + 1839], %o1
+	xor %o1, %l5, %o1
 ! v18 = v18 ^ v23
 	.loc 1 780
-	xor %o1, %o3, %l6
+	xor %o2, %o7, %l5
 ! v23 = v54 ^ v23
 	.loc 1 781
-	ldx [%fp + 727], %o1
-	xor %o1, %o3, %o1
+	ldx [%fp + 1831], %o2
+	xor %o2, %o7, %o2
 ! v38 = v38 ^ v20
 	.loc 1 782
-	xor %o2, %l7, %o3
-	stx %o3, [%fp + 895]
+	xor %o0, %o4, %l6
 ! v20 = v52 ^ v20
 	.loc 1 783
-	ldx [%fp + 647], %o2
-	xor %o2, %l7, %l7
+	ldx [%fp + 1791], %o0
+	xor %o0, %o4, %l0
 ! v30 = v30 ^ v36
 	.loc 1 784
-	xor %o0, %i2, %l0
+	xor %o1, %o3, %o7
 ! v36 = v55 ^ v36
 	.loc 1 785
-	ldx [%fp + 639], %o0
-	xor %o0, %i2, %i2
+	ldx [%fp + 1783], %o0
+	xor %o0, %o3, %l7
 ! v23 = v23 ^ v33
 	.loc 1 786
-	xor %o1, %o4, %i3
+	xor %o2, %o5, %i0
 ! v33 = v24 ^ v33
 	.loc 1 787
-	ldx [%fp + 631], %o0
-	xor %o0, %o4, %o7
+	ldx [%fp + 1775], %o0
+	xor %o0, %o5, %o5
 ! v24 = v33 ^ v18
 	.loc 1 788
-	xor %o7, %l6, %o0
+	xor %o5, %l5, %o0
 ! v55 = v36 ^ v39
 	.loc 1 789
-	xor %i2, %l5, %o1
+	xor %l7, %l4, %o1
 ! v52 = v20 ^ v42
 	.loc 1 790
-	xor %l7, %l4, %o2
+	xor %l0, %l3, %o2
 ! v52 = v52 ^ v43
 	.loc 1 791
-	xor %o2, %l1, %o4
+	xor %o2, %l1, %o2
 ! v54 = v23 ^ v34
 	.loc 1 792
-	xor %i3, %l3, %i5
+	xor %i0, %i1, %i4
 ! v26 = v30 ^ v32
 	.loc 1 793
-	xor %l0, %l2, %i4
+	xor %o7, %l2, %i2
 ! v59 = v38 ^ v43
 	.loc 1 794
-	xor %o3, %l1, %o5
+	xor %l6, %l1, %i3
 ! v24 = v24 ^ v54
 	.loc 1 795
-	xor %o0, %i5, %o2
+	xor %o0, %i4, %o0
 ! v41 = v43 ^ v42
 	.loc 1 796
-	xor %l1, %l4, %o0
+	xor %l1, %l3, %g1
 ! v55 = v55 ^ v26
 	.loc 1 797
-	xor %o1, %i4, %o1
+	xor %o1, %i2, %o1
 ! v55 = v55 ^ v32
 	.loc 1 798
-	xor %o1, %l2, %g4
+	xor %o1, %l2, %o1
 ! v49 = v18 ^ v34
 	.loc 1 799
-	xor %l6, %l3, %g1
+	xor %l5, %i1, %i5
 ! v52 = v52 ^ v59
 	.loc 1 800
-	xor %o4, %o5, %o4
+	xor %o2, %i3, %o4
 ! v51 = v39 ^ v32
 	.loc 1 801
-	xor %l5, %l2, %o3
+	xor %l4, %l2, %o3
 ! v24 = v24 ^ v49
 	.loc 1 802
-	xor %o2, %g1, %o2
+	xor %o0, %i5, %o2
 ! v53 = v32 ^ v26
 	.loc 1 803
-	xor %l2, %i4, %o1
+	xor %l2, %i2, %g4
 ! v41 = v41 ^ v52
 	.loc 1 804
-	xor %o0, %o4, %o0
+	xor %g1, %o4, %o0
 ! v41 = v41 ^ v59
 	.loc 1 805
-	xor %o0, %o5, %g5
+	xor %o0, %i3, %g1
 ! v54 = v54 ^ v34
 	.loc 1 806
-	xor %i5, %l3, %i5
+	xor %i4, %i1, %i4
 ! v55 = v55 ^ v51
 	.loc 1 807
-	xor %g4, %o3, %o0
+	xor %o1, %o3, %g5
 ! v50 = v42 ^ v59
 	.loc 1 808
-	xor %l4, %o5, %g4
+	xor %l3, %i3, %o1
 ! v24 = v24 ^ v54
 	.loc 1 809
-	xor %o2, %i5, %o2
-	stx %o2, [%fp + 903]
+	xor %o2, %i4, %o2
 ! v59 = v59 ^ v52
 	.loc 1 810
-	xor %o5, %o4, %o5
+	xor %i3, %o4, %i3
 ! v53 = v53 ^ v55
 	.loc 1 811
-	xor %o1, %o0, %o1
+	xor %g4, %g5, %o0
 ! v53 = v53 ^ v51
 	.loc 1 812
-	xor %o1, %o3, %o1
+	xor %o0, %o3, %g4
 ! v49 = v49 ^ v34
 	.loc 1 813
-	xor %g1, %l3, %g1
+	xor %i5, %i1, %i5
 ! v41 = v41 ^ v50
 	.loc 1 814
-	xor %g5, %g4, %g5
+	xor %g1, %o1, %g1
 ! v26 = v26 ^ v51
 	.loc 1 815
-	xor %i4, %o3, %i4
+	xor %i2, %o3, %i2
 ! v24 = v24 ^ v49
 	.loc 1 816
-	xor %o2, %g1, %o2
-	stx %o2, [%fp + 911]
+	xor %o2, %i5, %o2
+	stx %o2, [%fp + 2007]
 ! v51 = v51 ^ v55
 	.loc 1 817
-	xor %o3, %o0, %o3
-	stx %o3, [%fp + 919]
+	xor %o3, %g5, %o0
+	stx %o0, [%fp + 2015]
 ! v59 = v59 ^ v41
 	.loc 1 818
-	xor %o5, %g5, %o5
+	xor %i3, %g1, %o0
 ! v59 = v59 ^ v50
 	.loc 1 819
-	xor %o5, %g4, %o5
-	stx %o5, [%fp + 927]
+	xor %o0, %o1, %o0
+	stx %o0, [%fp + 1791]
 ! v54 = v54 ^ v34
 	.loc 1 820
-	xor %i5, %l3, %o5
-	stx %o5, [%fp + 1751]
+	xor %i4, %i1, %o0
+	stx %o0, [%fp + 2023]
 ! v53 = v53 ^ v26
 	.loc 1 821
-	xor %o1, %i4, %o1
-	stx %o1, [%fp + 1759]
+	xor %g4, %i2, %o0
+	stx %o0, [%fp + 2031]
 ! v52 = v52 ^ v50
 	.loc 1 822
-	xor %o4, %g4, %o1
-	stx %o1, [%fp + 1767]
+	xor %o4, %o1, %o0
+	stx %o0, [%fp + 2039]
 ! v21 = v24 & v33
 	.loc 1 823
-	and %o2, %o7, %o1
-	stx %o1, [%fp + 935]
+	and %o2, %o5, %o0
+	stx %o0, [%fp + 1799]
 ! v19 = v24 & v36
 	.loc 1 824
-	and %o2, %i2, %o1
+	and %o2, %l7, %o0
 ! v25 = v50 & v33
 	.loc 1 825
-	and %g4, %o7, %o4
+	and %o1, %o5, %o2
 ! v25 = v19 ^ v25
 	.loc 1 826
-	xor %o1, %o4, %o1
-	stx %o1, [%fp + 943]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1807]
 ! v19 = v24 & v20
 	.loc 1 827
-	and %o2, %l7, %o1
+	ldx [%fp + 2007], %o0
+	and %o0, %l0, %o3
 ! v45 = v50 & v36
 	.loc 1 828
-	and %g4, %i2, %o2
+	and %o1, %l7, %o0
 ! v37 = v51 & v33
 	.loc 1 829
-	and %o3, %o7, %o3
+	ldx [%fp + 2015], %o4
+	and %o4, %o5, %o2
 ! v45 = v19 ^ v45
 	.loc 1 830
-	xor %o1, %o2, %o2
+	xor %o3, %o0, %o0
 ! v37 = v45 ^ v37
 	.loc 1 831
-	xor %o2, %o3, %o1
-	stx %o1, [%fp + 951]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1815]
 ! v45 = v50 & v20
 	.loc 1 832
-	and %g4, %l7, %o1
+	and %o1, %l0, %o0
 ! v19 = v51 & v36
 	.loc 1 833
-	ldx [%fp + 919], %o3
-	and %o3, %i2, %o2
+	and %o4, %l7, %o2
 ! v19 = v45 ^ v19
 	.loc 1 834
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 959]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1775]
 ! v45 = v51 & v20
 	.loc 1 835
-	and %o3, %l7, %o1
-	stx %o1, [%fp + 967]
+	and %o4, %l0, %o0
+	stx %o0, [%fp + 1783]
 ! v28 = v49 & v23
 	.loc 1 836
-	and %g1, %i3, %o1
-	stx %o1, [%fp + 975]
+	and %i5, %i0, %o0
+	stx %o0, [%fp + 1823]
 ! v31 = v49 & v30
 	.loc 1 837
-	and %g1, %l0, %o1
+	and %i5, %o7, %o0
 ! v29 = v59 & v23
 	.loc 1 838
-	ldx [%fp + 927], %o4
-	and %o4, %i3, %o2
+	ldx [%fp + 1791], %o3
+	and %o3, %i0, %o2
 ! v29 = v31 ^ v29
 	.loc 1 839
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 983]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1831]
 ! v31 = v49 & v38
 	.loc 1 840
-	ldx [%fp + 895], %o5
-	and %g1, %o5, %o1
+	and %i5, %l6, %o4
 ! v22 = v59 & v30
 	.loc 1 841
-	and %o4, %l0, %o2
+	and %o3, %o7, %o0
 ! v27 = v55 & v23
 	.loc 1 842
-	and %o0, %i3, %o3
+	and %g5, %i0, %o2
 ! v22 = v31 ^ v22
 	.loc 1 843
-	xor %o1, %o2, %o2
+	xor %o4, %o0, %o0
 ! v27 = v22 ^ v27
 	.loc 1 844
-	xor %o2, %o3, %o1
-	stx %o1, [%fp + 991]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1839]
 ! v22 = v59 & v38
 	.loc 1 845
-	and %o4, %o5, %o1
+	and %o3, %l6, %o0
 ! v31 = v55 & v30
 	.loc 1 846
-	and %o0, %l0, %o2
+	and %g5, %o7, %o2
 ! v31 = v22 ^ v31
 	.loc 1 847
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 999]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1847]
 ! v22 = v55 & v38
 	.loc 1 848
-	and %o0, %o5, %o1
-	stx %o1, [%fp + 1007]
+	and %g5, %l6, %o0
+	stx %o0, [%fp + 1855]
 ! v47 = v24 ^ v49
 	.loc 1 849
-	ldx [%fp + 911], %o1
-	xor %o1, %g1, %o3
-	stx %o3, [%fp + 1015]
+	ldx [%fp + 2007], %o0
+	xor %o0, %i5, %i4
 ! v35 = v50 ^ v59
 	.loc 1 850
-	xor %g4, %o4, %o5
-	stx %o5, [%fp + 1023]
+	xor %o1, %o3, %g4
+	stx %g4, [%fp + 1863]
 ! v48 = v51 ^ v55
 	.loc 1 851
-	ldx [%fp + 919], %o1
-	xor %o1, %o0, %o1
-	stx %o1, [%fp + 1903]
-	stx %o1, [%fp + 1031]
+	ldx [%fp + 2015], %o0
+	xor %o0, %g5, %o0
+	stx %o0, [%fp + 1871]
 ! v46 = v33 ^ v23
 	.loc 1 852
-	xor %o7, %i3, %i5
-	stx %i5, [%fp + 2031]
+	xor %o5, %i0, %o3
 ! v5 = v36 ^ v30
 	.loc 1 853
-	xor %i2, %l0, %o2
+	xor %l7, %o7, %o2
 ! v57 = v20 ^ v38
 	.loc 1 854
-	ldx [%fp + 895], %o1
-	xor %l7, %o1, %o4
+	xor %l0, %l6, %i3
 ! v40 = v47 & v46
 	.loc 1 855
-	and %o3, %i5, %o1
-	stx %o1, [%fp + 1039]
+	and %i4, %o3, %o0
+	stx %o0, [%fp + 1879]
 ! v17 = v47 & v5
 	.loc 1 856
-	and %o3, %o2, %o1
-	stx %o1, [%fp + 1911]
-	stx %o1, [%fp + 1047]
+	and %i4, %o2, %o0
 ! v8 = v35 & v46
 	.loc 1 857
-	and %o5, %i5, %i5
-	stx %i5, [%fp + 1967]
-	stx %i5, [%fp + 1055]
+	and %g4, %o3, %o4
 ! v8 = v17 ^ v8
 	.loc 1 858
-	xor %o1, %i5, %o1
-	stx %o1, [%fp + 1975]
-	stx %o1, [%fp + 1063]
+	xor %o0, %o4, %o4
 ! v47 = v47 & v57
 	.loc 1 859
-	and %o3, %o4, %i5
-	stx %i5, [%fp + 1071]
+	and %i4, %i3, %i4
 ! v17 = v35 & v5
 	.loc 1 860
-	and %o5, %o2, %o5
-	stx %o5, [%fp + 1079]
+	and %g4, %o2, %g4
 ! v46 = v48 & v46
 	.loc 1 861
-	ldx [%fp + 1903], %o1
-	ldx [%fp + 2031], %o3
-	and %o1, %o3, %o3
-	stx %o3, [%fp + 1087]
+	ldx [%fp + 1871], %o0
+	and %o0, %o3, %o0
 ! v17 = v47 ^ v17
 	.loc 1 862
-	xor %i5, %o5, %o1
+	xor %i4, %g4, %o3
 ! v46 = v17 ^ v46
 	.loc 1 863
-	xor %o1, %o3, %o3
-	stx %o3, [%fp + 1095]
+	xor %o3, %o0, %o3
 ! v35 = v35 & v57
 	.loc 1 864
-	ldx [%fp + 1023], %o1
-	and %o1, %o4, %o1
+	ldx [%fp + 1863], %o0
+	and %o0, %i3, %g4
 ! v5 = v48 & v5
 	.loc 1 865
-	ldx [%fp + 1031], %o5
-	and %o5, %o2, %o2
+	ldx [%fp + 1871], %i4
+	and %i4, %o2, %o0
 ! v5 = v35 ^ v5
 	.loc 1 866
-	xor %o1, %o2, %o2
-	stx %o2, [%fp + 1103]
+	xor %g4, %o0, %o2
 ! v57 = v48 & v57
 	.loc 1 867
-	and %o5, %o4, %o1
-	stx %o1, [%fp + 1775]
+	and %i4, %i3, %o0
+	stx %o0, [%fp + 1871]
 ! v40 = v40 ^ v21
 	.loc 1 868
-	ldx [%fp + 1039], %o1
-	ldx [%fp + 935], %o4
-	xor %o1, %o4, %o1
+	ldx [%fp + 1879], %o0
+	ldx [%fp + 1799], %i3
+	xor %o0, %i3, %o0
 ! v40 = v40 ^ v28
 	.loc 1 869
-	ldx [%fp + 975], %o4
-	stx %o4, [%fp + 1991]
-	xor %o1, %o4, %o1
-	stx %o1, [%fp + 1983]
-	stx %o1, [%fp + 1111]
+	ldx [%fp + 1823], %i3
+	xor %o0, %i3, %o0
+	stx %o0, [%fp + 1863]
 ! v8 = v8 ^ v25
 	.loc 1 870
-	ldx [%fp + 943], %o1
-	ldx [%fp + 1975], %o4
-	xor %o4, %o1, %o1
+	ldx [%fp + 1807], %o0
+	xor %o4, %o0, %o0
 ! v8 = v8 ^ v29
 	.loc 1 871
-	ldx [%fp + 983], %o4
-	xor %o1, %o4, %o1
-	stx %o1, [%fp + 1783]
+	ldx [%fp + 1831], %o4
+	xor %o0, %o4, %i3
 ! v46 = v46 ^ v37
 	.loc 1 872
-	ldx [%fp + 951], %o1
-	xor %o3, %o1, %o1
+	ldx [%fp + 1815], %o0
+	xor %o3, %o0, %o0
 ! v46 = v46 ^ v27
 	.loc 1 873
-	ldx [%fp + 991], %o3
-	xor %o1, %o3, %o1
-	stx %o1, [%fp + 1119]
+	ldx [%fp + 1839], %o3
+	xor %o0, %o3, %o0
+	stx %o0, [%fp + 1831]
 ! v5 = v5 ^ v19
 	.loc 1 874
-	ldx [%fp + 959], %o3
-	xor %o2, %o3, %o1
+	ldx [%fp + 1775], %o3
+	xor %o2, %o3, %o0
 ! v5 = v5 ^ v31
 	.loc 1 875
-	ldx [%fp + 999], %o2
-	xor %o1, %o2, %o2
-	stx %o2, [%fp + 1791]
+	ldx [%fp + 1847], %o2
+	xor %o0, %o2, %o2
 ! v57 = v57 ^ v45
 	.loc 1 876
-	ldx [%fp + 967], %o5
-	ldx [%fp + 1775], %o1
-	xor %o1, %o5, %i5
-	stx %i5, [%fp + 1799]
+	ldx [%fp + 1783], %i4
+	ldx [%fp + 1871], %o0
+	xor %o0, %i4, %g4
 ! v57 = v57 ^ v22
 	.loc 1 877
-	ldx [%fp + 1007], %o1
-	xor %i5, %o1, %i5
+	ldx [%fp + 1855], %o0
+	xor %g4, %o0, %g4
 ! v19 = v40 ^ v19
 	.loc 1 878
-	ldx [%fp + 1983], %o1
-	xor %o1, %o3, %o1
-	stx %o1, [%fp + 1127]
+	ldx [%fp + 1863], %o0
+	xor %o0, %o3, %o0
+	stx %o0, [%fp + 1863]
 ! v45 = v8 ^ v45
 	.loc 1 879
-	ldx [%fp + 1783], %o1
-	xor %o1, %o5, %o1
-	stx %o1, [%fp + 1135]
+	xor %i3, %i4, %o0
+	stx %o0, [%fp + 1871]
 ! v28 = v5 ^ v28
 	.loc 1 880
-	ldx [%fp + 1991], %o1
-	xor %o2, %o1, %o1
-	stx %o1, [%fp + 1143]
+	ldx [%fp + 1823], %o0
+	xor %o2, %o0, %o0
+	stx %o0, [%fp + 1823]
 ! v29 = v57 ^ v29
 	.loc 1 881
-	xor %i5, %o4, %o1
-	stx %o1, [%fp + 1151]
+	xor %g4, %o4, %o0
+	stx %o0, [%fp + 1879]
 ! v57 = v54 & v18
 	.loc 1 882
-	ldx [%fp + 1751], %o3
-	and %o3, %l6, %o1
-	stx %o1, [%fp + 1159]
+	ldx [%fp + 2023], %o3
+	and %o3, %l5, %o0
+	stx %o0, [%fp + 1887]
 ! v5 = v54 & v39
 	.loc 1 883
-	and %o3, %l5, %o1
+	and %o3, %l4, %o0
 ! v8 = v41 & v18
 	.loc 1 884
-	and %g5, %l6, %o2
+	and %g1, %l5, %o2
 ! v8 = v5 ^ v8
 	.loc 1 885
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 1167]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1895]
 ! v5 = v54 & v42
 	.loc 1 886
-	and %o3, %l4, %o1
+	and %o3, %l3, %o3
 ! v40 = v41 & v39
 	.loc 1 887
-	and %g5, %l5, %o2
+	and %g1, %l4, %o0
 ! v48 = v53 & v18
 	.loc 1 888
-	ldx [%fp + 1759], %o4
-	and %o4, %l6, %o3
+	ldx [%fp + 2031], %o4
+	and %o4, %l5, %o2
 ! v40 = v5 ^ v40
 	.loc 1 889
-	xor %o1, %o2, %o2
+	xor %o3, %o0, %o0
 ! v48 = v40 ^ v48
 	.loc 1 890
-	xor %o2, %o3, %o1
-	stx %o1, [%fp + 1175]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1903]
 ! v40 = v41 & v42
 	.loc 1 891
-	and %g5, %l4, %o1
+	and %g1, %l3, %o0
 ! v5 = v53 & v39
 	.loc 1 892
-	and %o4, %l5, %o2
+	and %o4, %l4, %o2
 ! v5 = v40 ^ v5
 	.loc 1 893
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 1183]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1911]
 ! v40 = v53 & v42
 	.loc 1 894
-	and %o4, %l4, %o1
-	stx %o1, [%fp + 1191]
+	and %o4, %l3, %o0
+	stx %o0, [%fp + 1919]
 ! v35 = v34 & v34
 	.loc 1 895
-	and %l3, %l3, %o1
-	stx %o1, [%fp + 1199]
+	and %i1, %i1, %o0
+	stx %o0, [%fp + 1927]
 ! v17 = v34 & v32
 	.loc 1 896
-	and %l3, %l2, %o1
+	and %i1, %l2, %o0
 ! v47 = v52 & v34
 	.loc 1 897
-	ldx [%fp + 1767], %o4
-	and %o4, %l3, %o2
+	ldx [%fp + 2039], %o3
+	and %o3, %i1, %o2
 ! v47 = v17 ^ v47
 	.loc 1 898
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 1207]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1935]
 ! v17 = v34 & v43
 	.loc 1 899
-	and %l3, %l1, %o1
+	and %i1, %l1, %o4
 ! v15 = v52 & v32
 	.loc 1 900
-	and %o4, %l2, %o2
+	and %o3, %l2, %o0
 ! v44 = v26 & v34
 	.loc 1 901
-	and %i4, %l3, %o3
+	and %i2, %i1, %o2
 ! v15 = v17 ^ v15
 	.loc 1 902
-	xor %o1, %o2, %o2
+	xor %o4, %o0, %o0
 ! v44 = v15 ^ v44
 	.loc 1 903
-	xor %o2, %o3, %o1
-	stx %o1, [%fp + 1215]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1943]
 ! v15 = v52 & v43
 	.loc 1 904
-	and %o4, %l1, %o1
+	and %o3, %l1, %o0
 ! v17 = v26 & v32
 	.loc 1 905
-	and %i4, %l2, %o2
+	and %i2, %l2, %o2
 ! v17 = v15 ^ v17
 	.loc 1 906
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 1223]
+	xor %o0, %o2, %o4
 ! v15 = v26 & v43
 	.loc 1 907
-	and %i4, %l1, %o1
-	stx %o1, [%fp + 1231]
+	and %i2, %l1, %o2
 ! v58 = v54 ^ v34
 	.loc 1 908
-	ldx [%fp + 1751], %o1
-	xor %o1, %l3, %o3
-	stx %o3, [%fp + 1239]
+	ldx [%fp + 2023], %o0
+	xor %o0, %i1, %o3
 ! v62 = v41 ^ v52
 	.loc 1 909
-	ldx [%fp + 1767], %o1
-	xor %g5, %o1, %o5
-	stx %o5, [%fp + 1247]
+	ldx [%fp + 2039], %o0
+	xor %g1, %o0, %o0
+	stx %o0, [%fp + 1951]
 ! v60 = v53 ^ v26
 	.loc 1 910
-	ldx [%fp + 1759], %o1
-	xor %o1, %i4, %o1
-	stx %o1, [%fp + 1919]
-	stx %o1, [%fp + 1255]
+	ldx [%fp + 2031], %o0
+	xor %o0, %i2, %o0
+	stx %o0, [%fp + 1959]
 ! v56 = v18 ^ v34
 	.loc 1 911
-	xor %l6, %l3, %i5
-	stx %i5, [%fp + 2039]
+	xor %l5, %i1, %i4
 ! v12 = v39 ^ v32
 	.loc 1 912
-	xor %l5, %l2, %o2
+	xor %l4, %l2, %i3
 ! v61 = v42 ^ v43
 	.loc 1 913
-	xor %l4, %l1, %o4
+	xor %l3, %l1, %o0
+	stx %o0, [%fp + 1967]
 ! v2 = v58 & v56
 	.loc 1 914
-	and %o3, %i5, %o1
-	stx %o1, [%fp + 1263]
+	and %o3, %i4, %o0
+	stx %o0, [%fp + 1975]
 ! v63 = v58 & v12
 	.loc 1 915
-	and %o3, %o2, %o1
-	stx %o1, [%fp + 1927]
-	stx %o1, [%fp + -17]
+	and %o3, %i3, %o0
+	stx %o0, [%fp + 1775]
 ! v64 = v62 & v56
 	.loc 1 916
-	and %o5, %i5, %i5
-	stx %i5, [%fp + 1999]
-	stx %i5, [%fp + -9]
+	ldx [%fp + 1951], %o0
+	and %o0, %i4, %o0
+	stx %o0, [%fp + 1783]
 ! v64 = v63 ^ v64
 	.loc 1 917
-	xor %o1, %i5, %o1
-	stx %o1, [%fp + 2007]
-	stx %o1, [%fp + 1271]
+	ldx [%fp + 1775], %o0
+	ldx [%fp + 1783], %g4
+	xor %o0, %g4, %o0
+	stx %o0, [%fp + 1775]
 ! v58 = v58 & v61
 	.loc 1 918
-	and %o3, %o4, %i5
-	stx %i5, [%fp + 1279]
+	ldx [%fp + 1967], %o0
+	and %o3, %o0, %o0
+	stx %o0, [%fp + 1783]
 ! v63 = v62 & v12
 	.loc 1 919
-	and %o5, %o2, %o5
-	stx %o5, [%fp + 1287]
+	ldx [%fp + 1951], %o0
+	and %o0, %i3, %o3
 ! v56 = v60 & v56
 	.loc 1 920
-	ldx [%fp + 1919], %o1
-	ldx [%fp + 2039], %o3
-	and %o1, %o3, %o3
-	stx %o3, [%fp + 1295]
+	ldx [%fp + 1959], %o0
+	and %o0, %i4, %o0
 ! v63 = v58 ^ v63
 	.loc 1 921
-	xor %i5, %o5, %o1
+	ldx [%fp + 1783], %i4
+	xor %i4, %o3, %o3
 ! v56 = v63 ^ v56
 	.loc 1 922
-	xor %o1, %o3, %o3
-	stx %o3, [%fp + 1303]
+	xor %o3, %o0, %i4
 ! v62 = v62 & v61
 	.loc 1 923
-	ldx [%fp + 1247], %o1
-	and %o1, %o4, %o1
+	ldx [%fp + 1951], %o0
+	ldx [%fp + 1967], %o3
+	and %o0, %o3, %o0
 ! v12 = v60 & v12
 	.loc 1 924
-	ldx [%fp + 1255], %o5
-	and %o5, %o2, %o2
+	ldx [%fp + 1959], %g4
+	and %g4, %i3, %o3
 ! v12 = v62 ^ v12
 	.loc 1 925
-	xor %o1, %o2, %o2
-	stx %o2, [%fp + 1311]
+	xor %o0, %o3, %o3
 ! v61 = v60 & v61
 	.loc 1 926
-	and %o5, %o4, %o1
-	stx %o1, [%fp + 1807]
+	ldx [%fp + 1967], %o0
+	and %g4, %o0, %o0
+	stx %o0, [%fp + 1783]
 ! v2 = v2 ^ v57
 	.loc 1 927
-	ldx [%fp + 1263], %o1
-	ldx [%fp + 1159], %o4
-	xor %o1, %o4, %o1
+	ldx [%fp + 1975], %o0
+	ldx [%fp + 1887], %i3
+	xor %o0, %i3, %o0
 ! v2 = v2 ^ v35
 	.loc 1 928
-	ldx [%fp + 1199], %o4
-	stx %o4, [%fp + 2023]
-	xor %o1, %o4, %o1
-	stx %o1, [%fp + 2015]
-	stx %o1, [%fp + 1319]
+	ldx [%fp + 1927], %i3
+	xor %o0, %i3, %o0
+	stx %o0, [%fp + 1951]
 ! v64 = v64 ^ v8
 	.loc 1 929
-	ldx [%fp + 1167], %o1
-	ldx [%fp + 2007], %o4
-	xor %o4, %o1, %o1
+	ldx [%fp + 1895], %o0
+	ldx [%fp + 1775], %i3
+	xor %i3, %o0, %o0
 ! v64 = v64 ^ v47
 	.loc 1 930
-	ldx [%fp + 1207], %o4
-	xor %o1, %o4, %o1
-	stx %o1, [%fp + 1815]
+	ldx [%fp + 1935], %i3
+	xor %o0, %i3, %o0
+	stx %o0, [%fp + 1775]
 ! v56 = v56 ^ v48
 	.loc 1 931
-	ldx [%fp + 1175], %o1
-	xor %o3, %o1, %o1
+	ldx [%fp + 1903], %o0
+	xor %i4, %o0, %o0
 ! v56 = v56 ^ v44
 	.loc 1 932
-	ldx [%fp + 1215], %o3
-	xor %o1, %o3, %o1
-	stx %o1, [%fp + 1327]
+	ldx [%fp + 1943], %i3
+	xor %o0, %i3, %o0
+	stx %o0, [%fp + 1959]
 ! v12 = v12 ^ v5
 	.loc 1 933
-	ldx [%fp + 1183], %o3
-	xor %o2, %o3, %o1
+	ldx [%fp + 1911], %i3
+	xor %o3, %i3, %o0
 ! v12 = v12 ^ v17
 	.loc 1 934
-	ldx [%fp + 1223], %o2
-	xor %o1, %o2, %o2
-	stx %o2, [%fp + 1823]
+	xor %o0, %o4, %o3
 ! v61 = v61 ^ v40
 	.loc 1 935
-	ldx [%fp + 1191], %o5
-	ldx [%fp + 1807], %o1
-	xor %o1, %o5, %i5
-	stx %i5, [%fp + 1831]
+	ldx [%fp + 1919], %i4
+	ldx [%fp + 1783], %o0
+	xor %o0, %i4, %o0
 ! v61 = v61 ^ v15
 	.loc 1 936
-	ldx [%fp + 1231], %o1
-	xor %i5, %o1, %i5
+	xor %o0, %o2, %g4
 ! v5 = v2 ^ v5
 	.loc 1 937
-	ldx [%fp + 2015], %o1
-	xor %o1, %o3, %o1
-	stx %o1, [%fp + 1335]
+	ldx [%fp + 1951], %o0
+	xor %o0, %i3, %o0
+	stx %o0, [%fp + 1783]
 ! v40 = v64 ^ v40
 	.loc 1 938
-	ldx [%fp + 1815], %o1
-	xor %o1, %o5, %o1
-	stx %o1, [%fp + 1343]
+	ldx [%fp + 1775], %o0
+	xor %o0, %i4, %o0
+	stx %o0, [%fp + 1775]
 ! v35 = v12 ^ v35
 	.loc 1 939
-	ldx [%fp + 2023], %o1
-	xor %o2, %o1, %o1
-	stx %o1, [%fp + 1351]
+	ldx [%fp + 1927], %o0
+	xor %o3, %o0, %o0
+	stx %o0, [%fp + 1911]
 ! v47 = v61 ^ v47
 	.loc 1 940
-	xor %i5, %o4, %o1
-	stx %o1, [%fp + 1359]
+	ldx [%fp + 1935], %o0
+	xor %g4, %o0, %o0
+	stx %o0, [%fp + 1919]
 ! v54 = v24 ^ v54
 	.loc 1 941
-	ldx [%fp + 911], %o1
-	ldx [%fp + 1751], %o2
-	xor %o1, %o2, %o2
+	ldx [%fp + 2007], %o0
+	ldx [%fp + 2023], %o3
+	xor %o0, %o3, %o3
 ! v41 = v50 ^ v41
 	.loc 1 942
-	xor %g4, %g5, %g5
+	xor %o1, %g1, %g1
 ! v53 = v51 ^ v53
 	.loc 1 943
-	ldx [%fp + 919], %o1
-	ldx [%fp + 1759], %o3
-	xor %o1, %o3, %o3
+	ldx [%fp + 2015], %o0
+	ldx [%fp + 2031], %o1
+	xor %o0, %o1, %i3
 ! v49 = v49 ^ v34
 	.loc 1 944
-	xor %g1, %l3, %g1
+	xor %i5, %i1, %i5
 ! v52 = v59 ^ v52
 	.loc 1 945
-	ldx [%fp + 927], %o1
-	ldx [%fp + 1767], %o4
-	xor %o1, %o4, %o4
+	ldx [%fp + 1791], %o0
+	ldx [%fp + 2039], %o1
+	xor %o0, %o1, %i4
 ! v26 = v55 ^ v26
 	.loc 1 946
-	xor %o0, %i4, %i4
+	xor %g5, %i2, %i2
 ! v18 = v33 ^ v18
 	.loc 1 947
-	xor %o7, %l6, %l6
+	xor %o5, %l5, %l5
 ! v39 = v36 ^ v39
 	.loc 1 948
-	xor %i2, %l5, %l5
+	xor %l7, %l4, %l4
 ! v42 = v20 ^ v42
 	.loc 1 949
-	xor %l7, %l4, %l4
+	xor %l0, %l3, %l3
 ! v34 = v23 ^ v34
 	.loc 1 950
-	xor %i3, %l3, %l3
+	xor %i0, %i1, %i1
 ! v32 = v30 ^ v32
 	.loc 1 951
-	xor %l0, %l2, %l2
+	xor %o7, %l2, %l2
 ! v43 = v38 ^ v43
 	.loc 1 952
-	ldx [%fp + 895], %o0
-	xor %o0, %l1, %l1
+	xor %l6, %l1, %l1
 ! v38 = v54 & v18
 	.loc 1 953
-	and %o2, %l6, %o7
+	and %o3, %l5, %o7
 ! v30 = v54 & v39
 	.loc 1 954
-	and %o2, %l5, %o0
+	and %o3, %l4, %o0
 ! v23 = v41 & v18
 	.loc 1 955
-	and %g5, %l6, %o1
+	and %g1, %l5, %o1
 ! v23 = v30 ^ v23
 	.loc 1 956
 	xor %o0, %o1, %l0
 ! v30 = v54 & v42
 	.loc 1 957
-	and %o2, %l4, %o0
+	and %o3, %l3, %o0
 ! v20 = v41 & v39
 	.loc 1 958
-	and %g5, %l5, %o1
+	and %g1, %l4, %o1
 ! v36 = v53 & v18
 	.loc 1 959
-	and %o3, %l6, %o5
+	and %i3, %l5, %o5
 ! v20 = v30 ^ v20
 	.loc 1 960
 	xor %o0, %o1, %o1
 ! v36 = v20 ^ v36
 	.loc 1 961
-	xor %o1, %o5, %l7
+	xor %o1, %o5, %l6
 ! v20 = v41 & v42
 	.loc 1 962
-	and %g5, %l4, %o0
+	and %g1, %l3, %o0
 ! v30 = v53 & v39
 	.loc 1 963
-	and %o3, %l5, %o1
+	and %i3, %l4, %o1
 ! v30 = v20 ^ v30
 	.loc 1 964
-	xor %o0, %o1, %i3
+	xor %o0, %o1, %i0
 ! v20 = v53 & v42
 	.loc 1 965
-	and %o3, %l4, %o5
+	and %i3, %l3, %o5
 ! v33 = v49 & v34
 	.loc 1 966
-	and %g1, %l3, %i2
+	and %i5, %i1, %l7
 ! v55 = v49 & v32
 	.loc 1 967
-	and %g1, %l2, %o0
+	and %i5, %l2, %o0
 ! v59 = v52 & v34
 	.loc 1 968
-	and %o4, %l3, %o1
+	and %i4, %i1, %o1
 ! v59 = v55 ^ v59
 	.loc 1 969
 	xor %o0, %o1, %g4
 ! v55 = v49 & v43
 	.loc 1 970
-	and %g1, %l1, %o0
+	and %i5, %l1, %o0
 ! v51 = v52 & v32
 	.loc 1 971
-	and %o4, %l2, %o1
+	and %i4, %l2, %o1
 ! v50 = v26 & v34
 	.loc 1 972
-	and %i4, %l3, %i5
+	and %i2, %i1, %g5
 ! v51 = v55 ^ v51
 	.loc 1 973
 	xor %o0, %o1, %o1
 ! v50 = v51 ^ v50
 	.loc 1 974
-	xor %o1, %i5, %i5
+	xor %o1, %g5, %g5
 ! v51 = v52 & v43
 	.loc 1 975
-	and %o4, %l1, %o0
+	and %i4, %l1, %o0
 ! v55 = v26 & v32
 	.loc 1 976
-	and %i4, %l2, %o1
+	and %i2, %l2, %o1
 ! v55 = v51 ^ v55
 	.loc 1 977
 	xor %o0, %o1, %o1
 ! v51 = v26 & v43
 	.loc 1 978
-	and %i4, %l1, %o0
+	and %i2, %l1, %o0
 ! v49 = v54 ^ v49
 	.loc 1 979
-	xor %o2, %g1, %g1
+	xor %o3, %i5, %i5
 ! v52 = v41 ^ v52
 	.loc 1 980
-	xor %g5, %o4, %o4
+	xor %g1, %i4, %i4
 ! v26 = v53 ^ v26
 	.loc 1 981
-	xor %o3, %i4, %i4
+	xor %i3, %i2, %i2
 ! v34 = v18 ^ v34
 	.loc 1 982
-	xor %l6, %l3, %l3
+	xor %l5, %i1, %i1
 ! v32 = v39 ^ v32
 	.loc 1 983
-	xor %l5, %l2, %l2
+	xor %l4, %l2, %l2
 ! v43 = v42 ^ v43
 	.loc 1 984
-	xor %l4, %l1, %l1
+	xor %l3, %l1, %l3
 ! v42 = v49 & v34
 	.loc 1 985
-	and %g1, %l3, %l4
+	and %i5, %i1, %l4
 ! v39 = v49 & v32
 	.loc 1 986
-	and %g1, %l2, %o2
+	and %i5, %l2, %o3
 ! v18 = v52 & v34
 	.loc 1 987
-	and %o4, %l3, %o3
+	and %i4, %i1, %l1
 ! v18 = v39 ^ v18
 	.loc 1 988
-	xor %o2, %o3, %l5
+	xor %o3, %l1, %l5
 ! v49 = v49 & v43
 	.loc 1 989
-	and %g1, %l1, %g1
+	and %i5, %l3, %i5
 ! v39 = v52 & v32
 	.loc 1 990
-	and %o4, %l2, %o2
+	and %i4, %l2, %o3
 ! v34 = v26 & v34
 	.loc 1 991
-	and %i4, %l3, %o3
+	and %i2, %i1, %l1
 ! v39 = v49 ^ v39
 	.loc 1 992
-	xor %g1, %o2, %o2
+	xor %i5, %o3, %o3
 ! v34 = v39 ^ v34
 	.loc 1 993
-	xor %o2, %o3, %o2
+	xor %o3, %l1, %o3
 ! v52 = v52 & v43
 	.loc 1 994
-	and %o4, %l1, %o4
+	and %i4, %l3, %i4
 ! v32 = v26 & v32
 	.loc 1 995
-	and %i4, %l2, %l2
+	and %i2, %l2, %l2
 ! v32 = v52 ^ v32
 	.loc 1 996
-	xor %o4, %l2, %l2
+	xor %i4, %l2, %l2
 ! v43 = v26 & v43
 	.loc 1 997
-	and %i4, %l1, %o3
+	and %i2, %l3, %l1
 ! v42 = v42 ^ v38
 	.loc 1 998
 	xor %l4, %o7, %l4
 ! v42 = v42 ^ v33
 	.loc 1 999
-	xor %l4, %i2, %l4
+	xor %l4, %l7, %l4
 ! v18 = v18 ^ v23
 	.loc 1 1000
 	xor %l5, %l0, %l5
@@ -3535,234 +3448,231 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %l5, %g4, %l5
 ! v34 = v34 ^ v36
 	.loc 1 1002
-	xor %o2, %l7, %o2
+	xor %o3, %l6, %o3
 ! v34 = v34 ^ v50
 	.loc 1 1003
-	xor %o2, %i5, %o4
+	xor %o3, %g5, %l3
 ! v32 = v32 ^ v30
 	.loc 1 1004
-	xor %l2, %i3, %o2
+	xor %l2, %i0, %o3
 ! v32 = v32 ^ v55
 	.loc 1 1005
-	xor %o2, %o1, %o2
+	xor %o3, %o1, %o3
 ! v43 = v43 ^ v20
 	.loc 1 1006
-	xor %o3, %o5, %o3
+	xor %l1, %o5, %l1
 ! v43 = v43 ^ v51
 	.loc 1 1007
-	xor %o3, %o0, %o3
+	xor %l1, %o0, %l1
 ! v30 = v42 ^ v30
 	.loc 1 1008
-	xor %l4, %i3, %i3
+	xor %l4, %i0, %i0
 ! v20 = v18 ^ v20
 	.loc 1 1009
 	xor %l5, %o5, %o5
 ! v33 = v32 ^ v33
 	.loc 1 1010
-	xor %o2, %i2, %i2
+	xor %o3, %l7, %l7
 ! v59 = v43 ^ v59
 	.loc 1 1011
-	xor %o3, %g4, %g4
+	xor %l1, %g4, %g4
 ! v38 = v38 ^ v21
 	.loc 1 1012
-	ldx [%fp + 935], %o2
-	xor %o7, %o2, %o7
+	ldx [%fp + 1799], %o3
+	xor %o7, %o3, %o7
 ! v38 = v38 ^ v57
 	.loc 1 1013
-	ldx [%fp + 1159], %o2
-	xor %o7, %o2, %o7
+	ldx [%fp + 1887], %o3
+	xor %o7, %o3, %o7
 ! v23 = v23 ^ v25
 	.loc 1 1014
-	ldx [%fp + 943], %o2
-	xor %l0, %o2, %l0
+	ldx [%fp + 1807], %o3
+	xor %l0, %o3, %l0
 ! v23 = v23 ^ v8
 	.loc 1 1015
-	ldx [%fp + 1167], %o2
-	xor %l0, %o2, %l0
+	ldx [%fp + 1895], %o3
+	xor %l0, %o3, %l0
 ! v36 = v36 ^ v37
 	.loc 1 1016
-	ldx [%fp + 951], %o2
-	xor %l7, %o2, %l7
+	ldx [%fp + 1815], %o3
+	xor %l6, %o3, %l6
 ! v36 = v36 ^ v48
 	.loc 1 1017
-	ldx [%fp + 1175], %o2
-	xor %l7, %o2, %l7
+	ldx [%fp + 1903], %o3
+	xor %l6, %o3, %l6
 ! v30 = v30 ^ v19
 	.loc 1 1018
-	ldx [%fp + 1127], %o2
-	xor %i3, %o2, %o2
+	ldx [%fp + 1863], %o3
+	xor %i0, %o3, %o3
 ! v30 = v30 ^ v5
 	.loc 1 1019
-	ldx [%fp + 1335], %o3
-	xor %o2, %o3, %l1
+	ldx [%fp + 1783], %l1
+	xor %o3, %l1, %l1
 ! v20 = v20 ^ v45
 	.loc 1 1020
-	ldx [%fp + 1135], %o2
-	xor %o5, %o2, %o2
+	ldx [%fp + 1871], %o3
+	xor %o5, %o3, %o3
 ! v20 = v20 ^ v40
 	.loc 1 1021
-	ldx [%fp + 1343], %o3
-	xor %o2, %o3, %o5
+	ldx [%fp + 1775], %o5
+	xor %o3, %o5, %l2
 ! v34 = v34 ^ v46
 	.loc 1 1022
-	ldx [%fp + 1119], %o2
-	xor %o4, %o2, %o4
+	ldx [%fp + 1831], %o3
+	xor %l3, %o3, %l3
 ! v34 = v34 ^ v56
 	.loc 1 1023
-	ldx [%fp + 1327], %o2
-	xor %o4, %o2, %o4
+	ldx [%fp + 1959], %o3
+	xor %l3, %o3, %l3
 ! v33 = v33 ^ v28
 	.loc 1 1024
-	ldx [%fp + 1143], %l2
-	xor %i2, %l2, %o2
+	ldx [%fp + 1823], %l5
+	xor %l7, %l5, %o3
 ! v33 = v33 ^ v35
 	.loc 1 1025
-	ldx [%fp + 1351], %o3
-	xor %o2, %o3, %l3
+	ldx [%fp + 1911], %o5
+	xor %o3, %o5, %l4
 ! v59 = v59 ^ v29
 	.loc 1 1026
-	ldx [%fp + 1151], %l4
-	xor %g4, %l4, %o2
+	ldx [%fp + 1879], %i1
+	xor %g4, %i1, %o3
 ! v59 = v59 ^ v47
 	.loc 1 1027
-	ldx [%fp + 1359], %o3
-	xor %o2, %o3, %o3
+	ldx [%fp + 1919], %o5
+	xor %o3, %o5, %i0
 ! v50 = v50 ^ v27
 	.loc 1 1028
-	ldx [%fp + 991], %l5
-	xor %i5, %l5, %i5
+	ldx [%fp + 1839], %o5
+	xor %g5, %o5, %g5
 ! v50 = v50 ^ v44
 	.loc 1 1029
-	ldx [%fp + 1215], %o2
-	xor %i5, %o2, %i5
+	ldx [%fp + 1943], %o3
+	xor %g5, %o3, %g5
 ! v55 = v55 ^ v31
 	.loc 1 1030
-	ldx [%fp + 999], %l6
-	xor %o1, %l6, %o1
+	ldx [%fp + 1847], %o3
+	xor %o1, %o3, %o1
 ! v55 = v55 ^ v17
 	.loc 1 1031
-	ldx [%fp + 1223], %o2
-	xor %o1, %o2, %o1
+	xor %o1, %o4, %i2
 ! v51 = v51 ^ v22
 	.loc 1 1032
-	ldx [%fp + 1007], %i3
-	xor %o0, %i3, %o0
+	ldx [%fp + 1855], %o1
+	xor %o0, %o1, %o0
 ! v51 = v51 ^ v15
 	.loc 1 1033
-	ldx [%fp + 1231], %o2
-	xor %o0, %o2, %i2
+	xor %o0, %o2, %i3
 ! v28 = v38 ^ v28
 	.loc 1 1034
-	xor %o7, %l2, %l2
+	xor %o7, %l5, %l7
 ! v29 = v23 ^ v29
 	.loc 1 1035
-	xor %l0, %l4, %l0
+	xor %l0, %i1, %l0
 ! v27 = v36 ^ v27
 	.loc 1 1036
-	xor %l7, %l5, %o7
+	xor %l6, %o5, %o7
 ! v31 = v30 ^ v31
 	.loc 1 1037
-	xor %l1, %l6, %l1
+	xor %l1, %o3, %o5
 ! v22 = v20 ^ v22
 	.loc 1 1038
-	xor %o5, %i3, %o5
+	xor %l2, %o1, %o0
 ! v57 = v33 ^ v57
 	.loc 1 1039
-	ldx [%fp + 1159], %o0
-	xor %l3, %o0, %l5
+	ldx [%fp + 1887], %o1
+	xor %l4, %o1, %o1
 ! v8 = v59 ^ v8
 	.loc 1 1040
-	ldx [%fp + 1167], %o0
-	xor %o3, %o0, %o0
+	ldx [%fp + 1895], %o3
+	xor %i0, %o3, %o3
 ! v48 = v50 ^ v48
 	.loc 1 1041
-	ldx [%fp + 1175], %o3
-	xor %i5, %o3, %l6
+	ldx [%fp + 1903], %l1
+	xor %g5, %l1, %l5
 ! v5 = v55 ^ v5
 	.loc 1 1042
-	ldx [%fp + 1335], %o3
-	xor %o1, %o3, %o3
+	ldx [%fp + 1783], %l1
+	xor %i2, %l1, %l6
 ! v40 = v51 ^ v40
 	.loc 1 1043
-	ldx [%fp + 1343], %o1
-	xor %i2, %o1, %l3
+	ldx [%fp + 1775], %l1
+	xor %i3, %l1, %i0
 ! v8 = v8 ^ v15
 	.loc 1 1044
-	xor %o0, %o2, %l4
+	xor %o3, %o2, %o3
 ! v15 = v22 ^ v15
 	.loc 1 1045
-	xor %o5, %o2, %o0
+	xor %o0, %o2, %o2
 ! v57 = v57 ^ v17
 	.loc 1 1046
-	ldx [%fp + 1223], %o1
-	xor %l5, %o1, %l5
+	xor %o1, %o4, %l4
 ! v17 = v31 ^ v17
 	.loc 1 1047
-	xor %l1, %o1, %o1
+	xor %o5, %o4, %o4
 ! v34 = v34 ^ v44
 	.loc 1 1048
-	ldx [%fp + 1215], %o2
-	xor %o4, %o2, %o5
+	ldx [%fp + 1943], %o0
+	xor %l3, %o0, %o5
 ! v44 = v27 ^ v44
 	.loc 1 1049
-	xor %o7, %o2, %o2
+	xor %o7, %o0, %o0
 ! v15 = v15 ^ v47
 	.loc 1 1050
-	ldx [%fp + 1359], %o4
-	xor %o0, %o4, %o7
+	ldx [%fp + 1919], %o1
+	xor %o2, %o1, %o7
 ! v47 = v29 ^ v47
 	.loc 1 1051
-	xor %l0, %o4, %o0
+	xor %l0, %o1, %o1
 ! v17 = v17 ^ v35
 	.loc 1 1052
-	ldx [%fp + 1351], %o4
-	xor %o1, %o4, %l0
+	ldx [%fp + 1911], %o2
+	xor %o4, %o2, %l0
 ! v35 = v28 ^ v35
 	.loc 1 1053
-	xor %l2, %o4, %o1
+	xor %l7, %o2, %o2
 ! v44 = v44 ^ v56
 	.loc 1 1054
-	ldx [%fp + 1327], %o4
-	xor %o2, %o4, %l1
+	ldx [%fp + 1959], %o4
+	xor %o0, %o4, %l1
 ! v56 = v46 ^ v56
 	.loc 1 1055
-	ldx [%fp + 1119], %o2
-	xor %o2, %o4, %o2
+	ldx [%fp + 1831], %o0
+	xor %o0, %o4, %o0
 ! v47 = v47 ^ v40
 	.loc 1 1056
-	xor %o0, %l3, %l2
+	xor %o1, %i0, %l2
 ! v40 = v45 ^ v40
 	.loc 1 1057
-	ldx [%fp + 1135], %o0
-	xor %o0, %l3, %o0
+	ldx [%fp + 1871], %o1
+	xor %o1, %i0, %o1
 ! v35 = v35 ^ v5
 	.loc 1 1058
-	xor %o1, %o3, %l3
+	xor %o2, %l6, %l3
 ! v5 = v19 ^ v5
 	.loc 1 1059
-	ldx [%fp + 1127], %o1
-	xor %o1, %o3, %o1
+	ldx [%fp + 1863], %o2
+	xor %o2, %l6, %o2
 ! v56 = v56 ^ v48
 	.loc 1 1060
-	xor %o2, %l6, %l7
+	xor %o0, %l5, %l7
 ! v48 = v37 ^ v48
 	.loc 1 1061
-	ldx [%fp + 951], %o2
-	xor %o2, %l6, %o2
+	ldx [%fp + 1815], %o0
+	xor %o0, %l5, %o0
 ! v40 = v40 ^ v8
 	.loc 1 1062
-	xor %o0, %l4, %o0
+	xor %o1, %o3, %o1
 ! v8 = v25 ^ v8
 	.loc 1 1063
-	ldx [%fp + 943], %o3
-	xor %o3, %l4, %o3
+	ldx [%fp + 1807], %o4
+	xor %o4, %o3, %o3
 ! v5 = v5 ^ v57
 	.loc 1 1064
-	xor %o1, %l5, %o1
+	xor %o2, %l4, %o2
 ! v57 = v21 ^ v57
 	.loc 1 1065
-	ldx [%fp + 935], %o4
-	xor %o4, %l5, %o4
+	ldx [%fp + 1799], %o4
+	xor %o4, %l4, %o4
 ! v57 = v57 ^ v35
 	.loc 1 1066
 	xor %o4, %l3, %o4
@@ -3771,42 +3681,42 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %o3, %l2, %o3
 ! v48 = v48 ^ v44
 	.loc 1 1068
-	xor %o2, %l1, %o2
+	xor %o0, %l1, %o0
 ! v48 = v48 ^ v34
 	.loc 1 1069
-	xor %o2, %o5, %l5
+	xor %o0, %o5, %l5
 ! v5 = v5 ^ v17
 	.loc 1 1070
-	xor %o1, %l0, %l6
+	xor %o2, %l0, %l6
 ! v40 = v40 ^ v15
 	.loc 1 1071
-	xor %o0, %o7, %l4
+	xor %o1, %o7, %l4
 ! v56 = v56 ^ v34
 	.loc 1 1072
 	xor %l7, %o5, %l7
 ! v21 = v57 & v0
 	.loc 1 1073
-	ldx [%fp + -185], %o2
+	ldx [%fp + 1679], %o2
 	and %o4, %o2, %o0
-	stx %o0, [%fp + 1367]
+	stx %o0, [%fp + 1775]
 ! v25 = v57 & v3
 	.loc 1 1074
-	ldx [%fp + -169], %i2
-	and %o4, %i2, %o0
+	ldx [%fp + 1695], %i0
+	and %o4, %i0, %o0
 ! v37 = v34 & v0
 	.loc 1 1075
 	and %o5, %o2, %o1
 ! v37 = v25 ^ v37
 	.loc 1 1076
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1375]
+	stx %o0, [%fp + 1783]
 ! v25 = v57 & v6
 	.loc 1 1077
-	ldx [%fp + -153], %i3
-	and %o4, %i3, %o0
+	ldx [%fp + 1711], %i1
+	and %o4, %i1, %o0
 ! v19 = v34 & v3
 	.loc 1 1078
-	and %o5, %i2, %o1
+	and %o5, %i0, %o1
 ! v45 = v8 & v0
 	.loc 1 1079
 	and %o3, %o2, %o2
@@ -3816,28 +3726,26 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 ! v45 = v19 ^ v45
 	.loc 1 1081
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1383]
+	stx %o0, [%fp + 1791]
 ! v19 = v34 & v6
 	.loc 1 1082
-	and %o5, %i3, %o0
+	and %o5, %i1, %o0
 ! v25 = v8 & v3
 	.loc 1 1083
-	and %o3, %i2, %o1
+	and %o3, %i0, %o1
 ! v25 = v19 ^ v25
 	.loc 1 1084
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1839]
+	xor %o0, %o1, %i0
 ! v19 = v8 & v6
 	.loc 1 1085
-	and %o3, %i3, %o0
-	stx %o0, [%fp + 1847]
+	and %o3, %i1, %i2
 ! v46 = v35 & v10
 	.loc 1 1086
-	ldx [%fp + -129], %o2
-	and %l3, %o2, %i2
+	ldx [%fp + 1735], %o2
+	and %l3, %o2, %i1
 ! v28 = v35 & v13
 	.loc 1 1087
-	ldx [%fp + -113], %i4
+	ldx [%fp + 1751], %i4
 	and %l3, %i4, %o0
 ! v29 = v48 & v10
 	.loc 1 1088
@@ -3847,7 +3755,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %o0, %o1, %i3
 ! v28 = v35 & v16
 	.loc 1 1090
-	ldx [%fp + -97], %i5
+	ldx [%fp + 1767], %i5
 	and %l3, %i5, %o0
 ! v27 = v48 & v13
 	.loc 1 1091
@@ -3861,7 +3769,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 ! v31 = v27 ^ v31
 	.loc 1 1094
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1391]
+	stx %o0, [%fp + 1799]
 ! v27 = v48 & v16
 	.loc 1 1095
 	and %l5, %i5, %o0
@@ -3871,158 +3779,152 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 ! v28 = v27 ^ v28
 	.loc 1 1097
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1399]
+	stx %o0, [%fp + 1807]
 ! v27 = v47 & v16
 	.loc 1 1098
 	and %l2, %i5, %o0
-	stx %o0, [%fp + 1407]
+	stx %o0, [%fp + 1815]
 ! v22 = v57 ^ v35
 	.loc 1 1099
 	xor %o4, %l3, %g5
 ! v51 = v34 ^ v48
 	.loc 1 1100
-	xor %o5, %l5, %o1
+	xor %o5, %l5, %g4
 ! v55 = v8 ^ v47
 	.loc 1 1101
-	xor %o3, %l2, %o2
+	xor %o3, %l2, %g1
 ! v50 = v0 ^ v10
 	.loc 1 1102
-	ldx [%fp + -185], %o0
-	ldx [%fp + -129], %i4
-	xor %o0, %i4, %i5
+	ldx [%fp + 1679], %o0
+	ldx [%fp + 1735], %o1
+	xor %o0, %o1, %i5
 ! v59 = v3 ^ v13
 	.loc 1 1103
-	ldx [%fp + -169], %o0
-	ldx [%fp + -113], %i4
-	xor %o0, %i4, %g1
+	ldx [%fp + 1695], %o0
+	mov %i4, %o1
+	xor %o0, %o1, %i4
 ! v33 = v6 ^ v16
 	.loc 1 1104
-	ldx [%fp + -153], %o0
-	ldx [%fp + -97], %i4
-	xor %o0, %i4, %g4
+	ldx [%fp + 1711], %o0
+	ldx [%fp + 1767], %o1
+	xor %o0, %o1, %o2
 ! v20 = v22 & v50
 	.loc 1 1105
 	and %g5, %i5, %o0
-	stx %o0, [%fp + 1415]
+	stx %o0, [%fp + 1823]
 ! v30 = v22 & v59
 	.loc 1 1106
-	and %g5, %g1, %o0
-	stx %o0, [%fp + 1423]
+	and %g5, %i4, %o0
 ! v36 = v51 & v50
 	.loc 1 1107
-	and %o1, %i5, %i4
-	stx %i4, [%fp + 1431]
+	and %g4, %i5, %o1
 ! v36 = v30 ^ v36
 	.loc 1 1108
-	xor %o0, %i4, %i4
-	stx %i4, [%fp + 1439]
+	xor %o0, %o1, %o1
 ! v22 = v22 & v33
 	.loc 1 1109
-	and %g5, %g4, %g5
-	stx %g5, [%fp + 1447]
+	and %g5, %o2, %o0
 ! v30 = v51 & v59
 	.loc 1 1110
-	and %o1, %g1, %o0
+	and %g4, %i4, %g5
 ! v50 = v55 & v50
 	.loc 1 1111
-	and %o2, %i5, %i5
+	and %g1, %i5, %i5
 ! v30 = v22 ^ v30
 	.loc 1 1112
-	xor %g5, %o0, %o0
+	xor %o0, %g5, %g5
 ! v50 = v30 ^ v50
 	.loc 1 1113
-	xor %o0, %i5, %i5
+	xor %g5, %i5, %i5
 ! v51 = v51 & v33
 	.loc 1 1114
-	and %o1, %g4, %o0
+	and %g4, %o2, %g4
 ! v59 = v55 & v59
 	.loc 1 1115
-	and %o2, %g1, %o1
+	and %g1, %i4, %i4
 ! v59 = v51 ^ v59
 	.loc 1 1116
-	xor %o0, %o1, %g1
+	xor %g4, %i4, %i4
 ! v33 = v55 & v33
 	.loc 1 1117
-	and %o2, %g4, %o2
+	and %g1, %o2, %o2
 ! v20 = v20 ^ v21
 	.loc 1 1118
-	ldx [%fp + 1415], %o0
-	ldx [%fp + 1367], %o1
-	xor %o0, %o1, %o0
+	ldx [%fp + 1823], %o0
+	ldx [%fp + 1775], %g1
+	xor %o0, %g1, %o0
 ! v20 = v20 ^ v46
 	.loc 1 1119
-	xor %o0, %i2, %o1
+	xor %o0, %i1, %g1
 ! v36 = v36 ^ v37
 	.loc 1 1120
-	ldx [%fp + 1375], %o0
-	xor %i4, %o0, %o0
+	ldx [%fp + 1783], %o0
+	xor %o1, %o0, %o1
 ! v36 = v36 ^ v29
 	.loc 1 1121
-	xor %o0, %i3, %i4
+	xor %o1, %i3, %o1
 ! v50 = v50 ^ v45
 	.loc 1 1122
-	ldx [%fp + 1383], %o0
-	xor %i5, %o0, %o0
+	ldx [%fp + 1791], %o0
+	xor %i5, %o0, %i5
 ! v50 = v50 ^ v31
 	.loc 1 1123
-	ldx [%fp + 1391], %i5
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + 1455]
+	ldx [%fp + 1799], %o0
+	xor %i5, %o0, %o0
+	stx %o0, [%fp + 1823]
 ! v59 = v59 ^ v25
 	.loc 1 1124
-	ldx [%fp + 1839], %g4
-	xor %g1, %g4, %o0
+	xor %i4, %i0, %o0
 ! v59 = v59 ^ v28
 	.loc 1 1125
-	ldx [%fp + 1399], %i5
-	xor %o0, %i5, %g1
+	ldx [%fp + 1807], %i4
+	xor %o0, %i4, %i4
 ! v33 = v33 ^ v19
 	.loc 1 1126
-	ldx [%fp + 1847], %i5
-	xor %o2, %i5, %o0
+	xor %o2, %i2, %o2
 ! v33 = v33 ^ v27
 	.loc 1 1127
-	ldx [%fp + 1407], %o2
-	xor %o0, %o2, %o2
+	ldx [%fp + 1815], %o0
+	xor %o2, %o0, %o2
 ! v25 = v20 ^ v25
 	.loc 1 1128
-	xor %o1, %g4, %o0
-	stx %o0, [%fp + 1463]
+	xor %g1, %i0, %o0
+	stx %o0, [%fp + 1831]
 ! v19 = v36 ^ v19
 	.loc 1 1129
-	xor %i4, %i5, %o0
-	stx %o0, [%fp + 1471]
+	xor %o1, %i2, %o0
+	stx %o0, [%fp + 1839]
 ! v46 = v59 ^ v46
 	.loc 1 1130
-	xor %g1, %i2, %o0
-	stx %o0, [%fp + 1479]
+	xor %i4, %i1, %o0
+	stx %o0, [%fp + 1847]
 ! v29 = v33 ^ v29
 	.loc 1 1131
 	xor %o2, %i3, %o0
-	stx %o0, [%fp + 1487]
+	stx %o0, [%fp + 1855]
 ! v33 = v5 & v1
 	.loc 1 1132
-	ldx [%fp + -177], %o2
+	ldx [%fp + 1687], %o2
 	and %l6, %o2, %o0
-	stx %o0, [%fp + 1495]
+	stx %o0, [%fp + 1863]
 ! v59 = v5 & v4
 	.loc 1 1133
-	ldx [%fp + -161], %i2
-	and %l6, %i2, %o0
+	ldx [%fp + 1703], %i0
+	and %l6, %i0, %o0
 ! v36 = v44 & v1
 	.loc 1 1134
 	and %l1, %o2, %o1
 ! v36 = v59 ^ v36
 	.loc 1 1135
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1503]
+	stx %o0, [%fp + 1871]
 ! v59 = v5 & v7
 	.loc 1 1136
-	ldx [%fp + -145], %i3
-	and %l6, %i3, %o0
+	ldx [%fp + 1719], %i1
+	and %l6, %i1, %o0
 ! v20 = v44 & v4
 	.loc 1 1137
-	and %l1, %i2, %o1
+	and %l1, %i0, %o1
 ! v55 = v40 & v1
 	.loc 1 1138
 	and %l4, %o2, %o2
@@ -4032,42 +3934,42 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 ! v55 = v20 ^ v55
 	.loc 1 1140
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1511]
+	stx %o0, [%fp + 1879]
 ! v20 = v44 & v7
 	.loc 1 1141
-	and %l1, %i3, %o0
+	and %l1, %i1, %o0
 ! v59 = v40 & v4
 	.loc 1 1142
-	and %l4, %i2, %o1
+	and %l4, %i0, %o1
 ! v59 = v20 ^ v59
 	.loc 1 1143
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1855]
+	stx %o0, [%fp + 1903]
 ! v20 = v40 & v7
 	.loc 1 1144
-	and %l4, %i3, %o0
-	stx %o0, [%fp + 1863]
+	and %l4, %i1, %o0
+	stx %o0, [%fp + 1911]
 ! v51 = v17 & v11
 	.loc 1 1145
-	ldx [%fp + -121], %o2
-	and %l0, %o2, %i2
+	ldx [%fp + 1743], %o2
+	and %l0, %o2, %i0
 ! v30 = v17 & v14
 	.loc 1 1146
-	ldx [%fp + -105], %i4
-	and %l0, %i4, %o0
+	ldx [%fp + 1759], %i2
+	and %l0, %i2, %o0
 ! v22 = v56 & v11
 	.loc 1 1147
 	and %l7, %o2, %o1
 ! v22 = v30 ^ v22
 	.loc 1 1148
-	xor %o0, %o1, %i3
+	xor %o0, %o1, %i1
 ! v30 = v17 & v9
 	.loc 1 1149
-	ldx [%fp + -137], %i5
-	and %l0, %i5, %o0
+	ldx [%fp + 1727], %i3
+	and %l0, %i3, %o0
 ! v23 = v56 & v14
 	.loc 1 1150
-	and %l7, %i4, %o1
+	and %l7, %i2, %o1
 ! v38 = v15 & v11
 	.loc 1 1151
 	and %o7, %o2, %o2
@@ -4077,21 +3979,19 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 ! v38 = v23 ^ v38
 	.loc 1 1153
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1519]
+	stx %o0, [%fp + 1887]
 ! v23 = v56 & v9
 	.loc 1 1154
-	and %l7, %i5, %o0
+	and %l7, %i3, %o0
 ! v30 = v15 & v14
 	.loc 1 1155
-	and %o7, %i4, %o1
+	and %o7, %i2, %o1
 ! v30 = v23 ^ v30
 	.loc 1 1156
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1527]
+	xor %o0, %o1, %i2
 ! v23 = v15 & v9
 	.loc 1 1157
-	and %o7, %i5, %o0
-	stx %o0, [%fp + 1535]
+	and %o7, %i3, %o2
 ! v43 = v5 ^ v17
 	.loc 1 1158
 	xor %l6, %l0, %g5
@@ -4100,49 +4000,44 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %l1, %l7, %o1
 ! v18 = v40 ^ v15
 	.loc 1 1160
-	xor %l4, %o7, %o2
+	xor %l4, %o7, %i3
 ! v42 = v1 ^ v11
 	.loc 1 1161
-	ldx [%fp + -177], %o0
-	ldx [%fp + -121], %i4
+	ldx [%fp + 1687], %o0
+	ldx [%fp + 1743], %i4
 	xor %o0, %i4, %i5
 ! v26 = v4 ^ v14
 	.loc 1 1162
-	ldx [%fp + -161], %o0
-	ldx [%fp + -105], %i4
+	ldx [%fp + 1703], %o0
+	ldx [%fp + 1759], %i4
 	xor %o0, %i4, %g1
 ! v52 = v7 ^ v9
 	.loc 1 1163
-	ldx [%fp + -145], %o0
-	ldx [%fp + -137], %i4
+	ldx [%fp + 1719], %o0
+	ldx [%fp + 1727], %i4
 	xor %o0, %i4, %g4
 ! v39 = v43 & v42
 	.loc 1 1164
 	and %g5, %i5, %o0
-	stx %o0, [%fp + 1543]
+	stx %o0, [%fp + 1895]
 ! v49 = v43 & v26
 	.loc 1 1165
 	and %g5, %g1, %o0
-	stx %o0, [%fp + 1551]
 ! v53 = v32 & v42
 	.loc 1 1166
 	and %o1, %i5, %i4
-	stx %i4, [%fp + 1559]
 ! v53 = v49 ^ v53
 	.loc 1 1167
 	xor %o0, %i4, %i4
-	stx %i4, [%fp + 1567]
 ! v43 = v43 & v52
 	.loc 1 1168
 	and %g5, %g4, %g5
-	stx %g5, [%fp + 1575]
 ! v49 = v32 & v26
 	.loc 1 1169
 	and %o1, %g1, %o0
-	stx %o0, [%fp + 1583]
 ! v42 = v18 & v42
 	.loc 1 1170
-	and %o2, %i5, %i5
+	and %i3, %i5, %i5
 ! v49 = v43 ^ v49
 	.loc 1 1171
 	xor %g5, %o0, %o0
@@ -4154,68 +4049,66 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	and %o1, %g4, %o0
 ! v26 = v18 & v26
 	.loc 1 1174
-	and %o2, %g1, %o1
+	and %i3, %g1, %o1
 ! v26 = v32 ^ v26
 	.loc 1 1175
 	xor %o0, %o1, %g1
 ! v52 = v18 & v52
 	.loc 1 1176
-	and %o2, %g4, %o2
+	and %i3, %g4, %i3
 ! v39 = v39 ^ v33
 	.loc 1 1177
-	ldx [%fp + 1543], %o0
-	ldx [%fp + 1495], %o1
+	ldx [%fp + 1895], %o0
+	ldx [%fp + 1863], %o1
 	xor %o0, %o1, %o0
 ! v39 = v39 ^ v51
 	.loc 1 1178
-	xor %o0, %i2, %o1
+	xor %o0, %i0, %o1
 ! v53 = v53 ^ v36
 	.loc 1 1179
-	ldx [%fp + 1503], %o0
+	ldx [%fp + 1871], %o0
 	xor %i4, %o0, %o0
 ! v53 = v53 ^ v22
 	.loc 1 1180
-	xor %o0, %i3, %i4
+	xor %o0, %i1, %i4
 ! v42 = v42 ^ v55
 	.loc 1 1181
-	ldx [%fp + 1511], %o0
+	ldx [%fp + 1879], %o0
 	xor %i5, %o0, %o0
 ! v42 = v42 ^ v38
 	.loc 1 1182
-	ldx [%fp + 1519], %i5
+	ldx [%fp + 1887], %i5
 	xor %o0, %i5, %o0
-	stx %o0, [%fp + 1591]
+	stx %o0, [%fp + 1895]
 ! v26 = v26 ^ v59
 	.loc 1 1183
-	ldx [%fp + 1855], %g4
-	xor %g1, %g4, %o0
+	ldx [%fp + 1903], %i5
+	xor %g1, %i5, %o0
 ! v26 = v26 ^ v30
 	.loc 1 1184
-	ldx [%fp + 1527], %i5
-	xor %o0, %i5, %g1
+	xor %o0, %i2, %g1
 ! v52 = v52 ^ v20
 	.loc 1 1185
-	ldx [%fp + 1863], %i5
-	xor %o2, %i5, %o0
+	ldx [%fp + 1911], %g4
+	xor %i3, %g4, %o0
 ! v52 = v52 ^ v23
 	.loc 1 1186
-	ldx [%fp + 1535], %o2
-	xor %o0, %o2, %o2
+	xor %o0, %o2, %i3
 ! v59 = v39 ^ v59
 	.loc 1 1187
-	xor %o1, %g4, %o0
-	stx %o0, [%fp + 1599]
+	xor %o1, %i5, %o0
+	stx %o0, [%fp + 1903]
 ! v20 = v53 ^ v20
 	.loc 1 1188
-	xor %i4, %i5, %o0
-	stx %o0, [%fp + 1607]
+	xor %i4, %g4, %o0
+	stx %o0, [%fp + 1911]
 ! v51 = v26 ^ v51
 	.loc 1 1189
-	xor %g1, %i2, %o0
-	stx %o0, [%fp + 1615]
+	xor %g1, %i0, %o0
+	stx %o0, [%fp + 1919]
 ! v22 = v52 ^ v22
 	.loc 1 1190
-	xor %o2, %i3, %i3
+	xor %i3, %i1, %i1
 ! v5 = v57 ^ v5
 	.loc 1 1191
 	xor %o4, %l6, %l6
@@ -4227,7 +4120,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %o3, %l4, %l4
 ! v17 = v35 ^ v17
 	.loc 1 1194
-	xor %l3, %l0, %l0
+	xor %l3, %l0, %l3
 ! v56 = v48 ^ v56
 	.loc 1 1195
 	xor %l5, %l7, %l7
@@ -4236,116 +4129,116 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %l2, %o7, %o7
 ! v1 = v0 ^ v1
 	.loc 1 1197
-	ldx [%fp + -185], %o0
-	ldx [%fp + -177], %o1
-	xor %o0, %o1, %l5
+	ldx [%fp + 1679], %o0
+	ldx [%fp + 1687], %o1
+	xor %o0, %o1, %i0
 ! v4 = v3 ^ v4
 	.loc 1 1198
-	ldx [%fp + -169], %o0
-	ldx [%fp + -161], %o1
-	xor %o0, %o1, %l3
+	ldx [%fp + 1695], %o0
+	ldx [%fp + 1703], %o1
+	xor %o0, %o1, %l5
 ! v7 = v6 ^ v7
 	.loc 1 1199
-	ldx [%fp + -153], %o0
-	ldx [%fp + -145], %o1
+	ldx [%fp + 1711], %o0
+	ldx [%fp + 1719], %o1
 	xor %o0, %o1, %l2
 ! v11 = v10 ^ v11
 	.loc 1 1200
-	ldx [%fp + -129], %o0
-	ldx [%fp + -121], %o1
-	xor %o0, %o1, %o5
+	ldx [%fp + 1735], %o0
+	ldx [%fp + 1743], %o1
+	xor %o0, %o1, %l0
 ! v14 = v13 ^ v14
 	.loc 1 1201
-	ldx [%fp + -113], %o0
-	ldx [%fp + -105], %o1
-	xor %o0, %o1, %o4
+	ldx [%fp + 1751], %o0
+	ldx [%fp + 1759], %o1
+	xor %o0, %o1, %o5
 ! v9 = v16 ^ v9
 	.loc 1 1202
-	ldx [%fp + -97], %o0
-	ldx [%fp + -137], %o1
-	xor %o0, %o1, %o3
+	ldx [%fp + 1767], %o0
+	ldx [%fp + 1727], %o1
+	xor %o0, %o1, %o4
 ! v16 = v5 & v1
 	.loc 1 1203
-	and %l6, %l5, %o0
-	stx %o0, [%fp + 1623]
+	and %l6, %i0, %o0
+	stx %o0, [%fp + 1679]
 ! v13 = v5 & v4
 	.loc 1 1204
-	and %l6, %l3, %o0
+	and %l6, %l5, %o0
 ! v10 = v44 & v1
 	.loc 1 1205
-	and %l1, %l5, %o1
+	and %l1, %i0, %o1
 ! v10 = v13 ^ v10
 	.loc 1 1206
-	xor %o0, %o1, %i2
+	xor %o0, %o1, %i3
 ! v13 = v5 & v7
 	.loc 1 1207
 	and %l6, %l2, %o0
 ! v6 = v44 & v4
 	.loc 1 1208
-	and %l1, %l3, %o1
+	and %l1, %l5, %o1
 ! v3 = v40 & v1
 	.loc 1 1209
-	and %l4, %l5, %o2
+	and %l4, %i0, %o3
 ! v6 = v13 ^ v6
 	.loc 1 1210
 	xor %o0, %o1, %o1
 ! v3 = v6 ^ v3
 	.loc 1 1211
-	xor %o1, %o2, %i4
+	xor %o1, %o3, %i4
 ! v6 = v44 & v7
 	.loc 1 1212
 	and %l1, %l2, %o0
 ! v13 = v40 & v4
 	.loc 1 1213
-	and %l4, %l3, %o1
+	and %l4, %l5, %o1
 ! v13 = v6 ^ v13
 	.loc 1 1214
 	xor %o0, %o1, %g1
 ! v6 = v40 & v7
 	.loc 1 1215
-	and %l4, %l2, %o2
+	and %l4, %l2, %i5
 ! v0 = v17 & v11
 	.loc 1 1216
-	and %l0, %o5, %i5
+	and %l3, %l0, %o3
 ! v47 = v17 & v14
 	.loc 1 1217
-	and %l0, %o4, %o0
+	and %l3, %o5, %o0
 ! v48 = v56 & v11
 	.loc 1 1218
-	and %l7, %o5, %o1
+	and %l7, %l0, %o1
 ! v48 = v47 ^ v48
 	.loc 1 1219
-	xor %o0, %o1, %g5
+	xor %o0, %o1, %g4
 ! v47 = v17 & v9
 	.loc 1 1220
-	and %l0, %o3, %o0
+	and %l3, %o4, %o0
 ! v35 = v56 & v14
 	.loc 1 1221
-	and %l7, %o4, %o1
+	and %l7, %o5, %o1
 ! v8 = v15 & v11
 	.loc 1 1222
-	and %o7, %o5, %g4
+	and %o7, %l0, %g5
 ! v35 = v47 ^ v35
 	.loc 1 1223
 	xor %o0, %o1, %o1
 ! v8 = v35 ^ v8
 	.loc 1 1224
-	xor %o1, %g4, %g4
+	xor %o1, %g5, %g5
 ! v35 = v56 & v9
 	.loc 1 1225
-	and %l7, %o3, %o0
+	and %l7, %o4, %o0
 ! v47 = v15 & v14
 	.loc 1 1226
-	and %o7, %o4, %o1
+	and %o7, %o5, %o1
 ! v47 = v35 ^ v47
 	.loc 1 1227
 	xor %o0, %o1, %o1
 ! v35 = v15 & v9
 	.loc 1 1228
-	and %o7, %o3, %o0
+	and %o7, %o4, %o0
 ! v17 = v5 ^ v17
 	.loc 1 1229
-	xor %l6, %l0, %l0
+	xor %l6, %l3, %l3
 ! v56 = v44 ^ v56
 	.loc 1 1230
 	xor %l1, %l7, %l7
@@ -4354,40 +4247,40 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %l4, %o7, %o7
 ! v11 = v1 ^ v11
 	.loc 1 1232
-	xor %l5, %o5, %o5
+	xor %i0, %l0, %l0
 ! v14 = v4 ^ v14
 	.loc 1 1233
-	xor %l3, %o4, %l1
+	xor %l5, %o5, %l1
 ! v9 = v7 ^ v9
 	.loc 1 1234
-	xor %l2, %o3, %l2
+	xor %l2, %o4, %l2
 ! v7 = v17 & v11
 	.loc 1 1235
-	and %l0, %o5, %l3
+	and %l3, %l0, %l4
 ! v4 = v17 & v14
 	.loc 1 1236
-	and %l0, %l1, %o3
+	and %l3, %l1, %o4
 ! v1 = v56 & v11
 	.loc 1 1237
-	and %l7, %o5, %o4
+	and %l7, %l0, %o5
 ! v1 = v4 ^ v1
 	.loc 1 1238
-	xor %o3, %o4, %l4
+	xor %o4, %o5, %l5
 ! v17 = v17 & v9
 	.loc 1 1239
-	and %l0, %l2, %l0
+	and %l3, %l2, %l3
 ! v4 = v56 & v14
 	.loc 1 1240
-	and %l7, %l1, %o3
+	and %l7, %l1, %o4
 ! v11 = v15 & v11
 	.loc 1 1241
-	and %o7, %o5, %o4
+	and %o7, %l0, %o5
 ! v4 = v17 ^ v4
 	.loc 1 1242
-	xor %l0, %o3, %o3
+	xor %l3, %o4, %o4
 ! v11 = v4 ^ v11
 	.loc 1 1243
-	xor %o3, %o4, %o3
+	xor %o4, %o5, %o4
 ! v56 = v56 & v9
 	.loc 1 1244
 	and %l7, %l2, %l7
@@ -4399,317 +4292,321 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %l7, %l1, %l1
 ! v9 = v15 & v9
 	.loc 1 1247
-	and %o7, %l2, %o4
+	and %o7, %l2, %o5
 ! v7 = v7 ^ v16
 	.loc 1 1248
-	ldx [%fp + 1623], %o5
-	xor %l3, %o5, %l3
+	ldx [%fp + 1679], %o7
+	xor %l4, %o7, %l4
 ! v7 = v7 ^ v0
 	.loc 1 1249
-	xor %l3, %i5, %l3
+	xor %l4, %o3, %l4
 ! v1 = v1 ^ v10
 	.loc 1 1250
-	xor %l4, %i2, %l4
+	xor %l5, %i3, %l5
 ! v1 = v1 ^ v48
 	.loc 1 1251
-	xor %l4, %g5, %l4
+	xor %l5, %g4, %l5
 ! v11 = v11 ^ v3
 	.loc 1 1252
-	xor %o3, %i4, %o3
+	xor %o4, %i4, %o4
 ! v11 = v11 ^ v8
 	.loc 1 1253
-	xor %o3, %g4, %o5
+	xor %o4, %g5, %o7
 ! v14 = v14 ^ v13
 	.loc 1 1254
-	xor %l1, %g1, %o3
+	xor %l1, %g1, %o4
 ! v14 = v14 ^ v47
 	.loc 1 1255
-	xor %o3, %o1, %o3
+	xor %o4, %o1, %o4
 ! v9 = v9 ^ v6
 	.loc 1 1256
-	xor %o4, %o2, %o4
+	xor %o5, %i5, %o5
 ! v9 = v9 ^ v35
 	.loc 1 1257
-	xor %o4, %o0, %o4
+	xor %o5, %o0, %o5
 ! v13 = v7 ^ v13
 	.loc 1 1258
-	xor %l3, %g1, %g1
+	xor %l4, %g1, %g1
 ! v6 = v1 ^ v6
 	.loc 1 1259
-	xor %l4, %o2, %o7
+	xor %l5, %i5, %i5
 ! v0 = v14 ^ v0
 	.loc 1 1260
-	xor %o3, %i5, %i5
+	xor %o4, %o3, %o4
 ! v48 = v9 ^ v48
 	.loc 1 1261
-	xor %o4, %g5, %g5
+	xor %o5, %g4, %g4
 ! v16 = v16 ^ v21
 	.loc 1 1262
-	ldx [%fp + 1623], %o2
-	ldx [%fp + 1367], %o3
-	xor %o2, %o3, %o2
+	ldx [%fp + 1679], %o3
+	ldx [%fp + 1775], %o5
+	xor %o3, %o5, %o3
 ! v16 = v16 ^ v33
 	.loc 1 1263
-	ldx [%fp + 1495], %o3
-	xor %o2, %o3, %o3
+	ldx [%fp + 1863], %o5
+	xor %o3, %o5, %o5
 ! v10 = v10 ^ v37
 	.loc 1 1264
-	ldx [%fp + 1375], %o2
-	xor %i2, %o2, %i2
+	ldx [%fp + 1783], %o3
+	xor %i3, %o3, %i3
 ! v10 = v10 ^ v36
 	.loc 1 1265
-	ldx [%fp + 1503], %o2
-	xor %i2, %o2, %i2
+	ldx [%fp + 1871], %o3
+	xor %i3, %o3, %i3
 ! v3 = v3 ^ v45
 	.loc 1 1266
-	ldx [%fp + 1383], %o2
-	xor %i4, %o2, %i4
+	ldx [%fp + 1791], %o3
+	xor %i4, %o3, %i4
 ! v3 = v3 ^ v55
 	.loc 1 1267
-	ldx [%fp + 1511], %o2
-	xor %i4, %o2, %i4
+	ldx [%fp + 1879], %o3
+	xor %i4, %o3, %i4
 ! v13 = v13 ^ v25
 	.loc 1 1268
-	ldx [%fp + 1463], %o2
-	xor %g1, %o2, %o2
+	ldx [%fp + 1831], %o3
+	xor %g1, %o3, %o3
 ! v13 = v13 ^ v59
 	.loc 1 1269
-	ldx [%fp + 1599], %o4
-	xor %o2, %o4, %o4
+	ldx [%fp + 1903], %l0
+	xor %o3, %l0, %l1
 ! v6 = v6 ^ v19
 	.loc 1 1270
-	ldx [%fp + 1471], %o2
-	xor %o7, %o2, %o2
+	ldx [%fp + 1839], %o3
+	xor %i5, %o3, %o3
 ! v6 = v6 ^ v20
 	.loc 1 1271
-	ldx [%fp + 1607], %o7
-	xor %o2, %o7, %o7
+	ldx [%fp + 1911], %l0
+	xor %o3, %l0, %l2
 ! v11 = v11 ^ v50
 	.loc 1 1272
-	ldx [%fp + 1455], %o2
-	xor %o5, %o2, %o5
+	ldx [%fp + 1823], %o3
+	xor %o7, %o3, %o7
 ! v11 = v11 ^ v42
 	.loc 1 1273
-	ldx [%fp + 1591], %o2
-	xor %o5, %o2, %o5
+	ldx [%fp + 1895], %o3
+	xor %o7, %o3, %l0
 ! v0 = v0 ^ v46
 	.loc 1 1274
-	ldx [%fp + 1479], %l1
-	xor %i5, %l1, %o2
+	ldx [%fp + 1847], %l3
+	xor %o4, %l3, %o3
 ! v0 = v0 ^ v51
 	.loc 1 1275
-	ldx [%fp + 1615], %l0
-	xor %o2, %l0, %l4
+	ldx [%fp + 1919], %o4
+	xor %o3, %o4, %l4
 ! v48 = v48 ^ v29
 	.loc 1 1276
-	ldx [%fp + 1487], %l2
-	xor %g5, %l2, %o2
+	ldx [%fp + 1855], %o7
+	xor %g4, %o7, %o3
 ! v48 = v48 ^ v22
 	.loc 1 1277
-	xor %o2, %i3, %l0
+	xor %o3, %i1, %o3
 ! v8 = v8 ^ v31
 	.loc 1 1278
-	ldx [%fp + 1391], %l5
-	xor %g4, %l5, %g4
+	ldx [%fp + 1799], %l5
+	xor %g5, %l5, %g5
 ! v8 = v8 ^ v38
 	.loc 1 1279
-	ldx [%fp + 1519], %o2
-	xor %g4, %o2, %g4
+	ldx [%fp + 1887], %o4
+	xor %g5, %o4, %g5
 ! v47 = v47 ^ v28
 	.loc 1 1280
-	ldx [%fp + 1399], %o2
-	xor %o1, %o2, %o1
+	ldx [%fp + 1807], %l7
+	xor %o1, %l7, %o1
 ! v47 = v47 ^ v30
 	.loc 1 1281
-	ldx [%fp + 1527], %l3
-	xor %o1, %l3, %l6
+	xor %o1, %i2, %l6
 ! v35 = v35 ^ v27
 	.loc 1 1282
-	ldx [%fp + 1407], %l7
-	xor %o0, %l7, %o0
+	ldx [%fp + 1815], %o1
+	xor %o0, %o1, %o0
 ! v35 = v35 ^ v23
 	.loc 1 1283
-	ldx [%fp + 1535], %o1
-	xor %o0, %o1, %i5
+	xor %o0, %o2, %o4
 ! v46 = v16 ^ v46
 	.loc 1 1284
-	xor %o3, %l1, %l3
+	xor %o5, %l3, %o5
 ! v29 = v10 ^ v29
 	.loc 1 1285
-	xor %i2, %l2, %l2
+	xor %i3, %o7, %l3
 ! v31 = v3 ^ v31
 	.loc 1 1286
-	xor %i4, %l5, %l1
+	xor %i4, %l5, %l5
 ! v28 = v13 ^ v28
 	.loc 1 1287
-	xor %o4, %o2, %o2
+	xor %l1, %l7, %l1
 ! v27 = v6 ^ v27
 	.loc 1 1288
-	xor %o7, %l7, %o4
+	xor %l2, %o1, %l7
 ! v33 = v0 ^ v33
 	.loc 1 1289
-	ldx [%fp + 1495], %o0
-	xor %l4, %o0, %l7
+	ldx [%fp + 1863], %o0
+	xor %l4, %o0, %o0
 ! v36 = v48 ^ v36
 	.loc 1 1290
-	ldx [%fp + 1503], %o0
-	xor %l0, %o0, %o0
+	ldx [%fp + 1871], %o1
+	xor %o3, %o1, %o1
 ! v55 = v8 ^ v55
 	.loc 1 1291
-	ldx [%fp + 1511], %o3
-	xor %g4, %o3, %o7
+	ldx [%fp + 1879], %o3
+	xor %g5, %o3, %l2
 ! v59 = v47 ^ v59
 	.loc 1 1292
-	ldx [%fp + 1599], %o3
-	xor %l6, %o3, %l4
+	ldx [%fp + 1903], %o3
+	xor %l6, %o3, %o3
 ! v20 = v35 ^ v20
 	.loc 1 1293
-	ldx [%fp + 1607], %o3
-	xor %i5, %o3, %l5
+	ldx [%fp + 1911], %o7
+	xor %o4, %o7, %l4
 ! v36 = v36 ^ v23
 	.loc 1 1294
-	xor %o0, %o1, %o3
+	xor %o1, %o2, %o7
 ! v23 = v27 ^ v23
 	.loc 1 1295
-	xor %o4, %o1, %o0
+	xor %l7, %o2, %o2
 ! v33 = v33 ^ v30
 	.loc 1 1296
-	ldx [%fp + 1527], %o1
-	xor %l7, %o1, %o4
+	xor %o0, %i2, %o4
 ! v30 = v28 ^ v30
 	.loc 1 1297
-	xor %o2, %o1, %o1
+	xor %l1, %i2, %i2
 ! v11 = v11 ^ v38
 	.loc 1 1298
-	ldx [%fp + 1519], %o2
-	xor %o5, %o2, %l0
+	ldx [%fp + 1887], %o0
+	xor %l0, %o0, %l0
 ! v38 = v31 ^ v38
 	.loc 1 1299
-	xor %l1, %o2, %o2
+	xor %l5, %o0, %o0
 ! v23 = v23 ^ v22
 	.loc 1 1300
-	xor %o0, %i3, %l1
+	xor %o2, %i1, %l1
 ! v22 = v29 ^ v22
 	.loc 1 1301
-	xor %l2, %i3, %i3
+	xor %l3, %i1, %i1
 ! v30 = v30 ^ v51
 	.loc 1 1302
-	ldx [%fp + 1615], %o0
-	xor %o1, %o0, %o5
+	ldx [%fp + 1919], %o1
+	xor %i2, %o1, %i2
 ! v51 = v46 ^ v51
 	.loc 1 1303
-	xor %l3, %o0, %o0
+	xor %o5, %o1, %o1
 ! v38 = v38 ^ v42
 	.loc 1 1304
-	ldx [%fp + 1591], %o1
-	xor %o2, %o1, %l2
+	ldx [%fp + 1895], %o2
+	xor %o0, %o2, %o5
 ! v42 = v50 ^ v42
 	.loc 1 1305
-	ldx [%fp + 1455], %o2
-	xor %o2, %o1, %o1
+	ldx [%fp + 1823], %o0
+	xor %o0, %o2, %o0
 ! v22 = v22 ^ v20
 	.loc 1 1306
-	xor %i3, %l5, %i3
+	xor %i1, %l4, %i1
 ! v20 = v19 ^ v20
 	.loc 1 1307
-	ldx [%fp + 1471], %o2
-	xor %o2, %l5, %o2
+	ldx [%fp + 1839], %o2
+	xor %o2, %l4, %o2
 ! v51 = v51 ^ v59
 	.loc 1 1308
-	xor %o0, %l4, %l3
+	xor %o1, %o3, %l3
 ! v59 = v25 ^ v59
 	.loc 1 1309
-	ldx [%fp + 1463], %o0
-	xor %o0, %l4, %o0
+	ldx [%fp + 1831], %o1
+	xor %o1, %o3, %o1
 ! v42 = v42 ^ v55
 	.loc 1 1310
-	xor %o1, %o7, %l4
+	xor %o0, %l2, %l4
 ! v55 = v45 ^ v55
 	.loc 1 1311
-	ldx [%fp + 1383], %o1
-	xor %o1, %o7, %o1
+	ldx [%fp + 1791], %o0
+	xor %o0, %l2, %o0
 ! v20 = v20 ^ v36
 	.loc 1 1312
-	xor %o2, %o3, %o2
+	xor %o2, %o7, %o2
 ! v36 = v37 ^ v36
 	.loc 1 1313
-	ldx [%fp + 1375], %o7
-	xor %o7, %o3, %o3
+	ldx [%fp + 1783], %o3
+	xor %o3, %o7, %o3
 ! v59 = v59 ^ v33
 	.loc 1 1314
-	xor %o0, %o4, %o0
+	xor %o1, %o4, %o1
 ! v33 = v21 ^ v33
 	.loc 1 1315
-	ldx [%fp + 1367], %o7
+	ldx [%fp + 1775], %o7
 	xor %o7, %o4, %o4
 ! v33 = v33 ^ v51
 	.loc 1 1316
 	xor %o4, %l3, %o4
 ! v36 = v36 ^ v22
 	.loc 1 1317
-	xor %o3, %i3, %o3
+	xor %o3, %i1, %o3
 ! v55 = v55 ^ v38
 	.loc 1 1318
-	xor %o1, %l2, %o1
+	xor %o0, %o5, %o0
 ! v55 = v55 ^ v11
 	.loc 1 1319
-	xor %o1, %l0, %o1
+	xor %o0, %l0, %o0
 ! v59 = v59 ^ v30
 	.loc 1 1320
-	xor %o0, %o5, %o0
+	xor %o1, %i2, %o1
 ! v20 = v20 ^ v23
 	.loc 1 1321
 	xor %o2, %l1, %o2
 ! v42 = v42 ^ v11
 	.loc 1 1322
-	xor %l4, %l0, %l4
+	xor %l4, %l0, %o7
 ! mem64[h + 0] = v33
 	.loc 1 1323
-	stx %o4, [%i0]
+	ldx [%fp + 1983], %l2
+	stx %o4, [%l2]
 ! mem64[h + 64] = v11
 	.loc 1 1324
-	stx %l0, [%i0 + 64]
+	mov %l2, %o4
+	stx %l0, [%o4 + 64]
 ! mem64[h + 128] = v36
 	.loc 1 1325
-	stx %o3, [%i0 + 128]
+	stx %o3, [%o4 + 128]
 ! mem64[h + 192] = v51
 	.loc 1 1326
-	stx %l3, [%i0 + 192]
+	mov %o4, %o3
+	stx %l3, [%o3 + 192]
 ! mem64[h + 256] = v55
 	.loc 1 1327
-	stx %o1, [%i0 + 256]
+	stx %o0, [%o3 + 256]
 ! mem64[h + 320] = v22
 	.loc 1 1328
-	stx %i3, [%i0 + 320]
+	mov %o3, %o0
+	stx %i1, [%o0 + 320]
 ! mem64[h + 384] = v59
 	.loc 1 1329
-	stx %o0, [%i0 + 384]
+	stx %o1, [%o0 + 384]
 ! mem64[h + 448] = v38
 	.loc 1 1330
-	stx %l2, [%i0 + 448]
+	stx %o5, [%o0 + 448]
 ! mem64[h + 512] = v20
 	.loc 1 1331
-	stx %o2, [%i0 + 512]
+	stx %o2, [%o0 + 512]
 ! mem64[h + 576] = v30
 	.loc 1 1332
-	stx %o5, [%i0 + 576]
+	stx %i2, [%o0 + 576]
 ! mem64[h + 640] = v42
 	.loc 1 1333
-	stx %l4, [%i0 + 640]
+	stx %o7, [%o0 + 640]
 ! mem64[h + 704] = v23
 	.loc 1 1334
-	stx %l1, [%i0 + 704]
+	stx %l1, [%o0 + 704]
 ! h = h + 8
 	.loc 1 1335
-	add %i0, 8, %i0
+	add %o0, 8, %o0
+	stx %o0, [%fp + 1983]
 ! f = f + 8
 	.loc 1 1336
-	add %i1, 8, %i1
+	ldx [%fp + 1991], %o0
+	add %o0, 8, %o0
+	stx %o0, [%fp + 1991]
 ! i = i - 1
 	.loc 1 1337
-	ldx [%fp + -193], %o0
+	ldx [%fp + 1999], %o0
 	sub %o0, 1, %o0
-	stx %o0, [%fp + -193]
+	stx %o0, [%fp + 1999]
 ! =? i - 0
 	.loc 1 1338
 	cmp %o0, 0

@@ -7,84 +7,87 @@
 	.type qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv, #function
 	.p2align 5
 qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
-	save %sp, -2432, %sp
+	save %sp, -528, %sp
+! input h f
+	.loc 1 15
+	stx %i0, [%fp + 1695]
 ! v0 = mem64[f + 0]
 	.loc 1 17
 	ldx [%i1], %o0
-	stx %o0, [%fp + -209]
+	stx %o0, [%fp + 1703]
 ! v1 = mem64[f + 48]
 	.loc 1 18
 	ldx [%i1 + 48], %o1
-	stx %o1, [%fp + -201]
+	stx %o1, [%fp + 1711]
 ! v2 = v0 ^ v1
 	.loc 1 19
 	xor %o0, %o1, %o7
 ! v3 = mem64[f + 8]
 	.loc 1 20
 	ldx [%i1 + 8], %o0
-	stx %o0, [%fp + -193]
+	stx %o0, [%fp + 1719]
 ! v4 = mem64[f + 56]
 	.loc 1 21
 	ldx [%i1 + 56], %o1
-	stx %o1, [%fp + -185]
+	stx %o1, [%fp + 1727]
 ! v5 = v3 ^ v4
 	.loc 1 22
 	xor %o0, %o1, %o5
 ! v6 = mem64[f + 16]
 	.loc 1 23
 	ldx [%i1 + 16], %o0
-	stx %o0, [%fp + -177]
+	stx %o0, [%fp + 1735]
 ! v7 = mem64[f + 64]
 	.loc 1 24
 	ldx [%i1 + 64], %o1
-	stx %o1, [%fp + -169]
+	stx %o1, [%fp + 1743]
 ! v8 = v6 ^ v7
 	.loc 1 25
 	xor %o0, %o1, %o0
 ! v9 = mem64[f + 88]
 	.loc 1 26
 	ldx [%i1 + 88], %o1
-	stx %o1, [%fp + -161]
+	stx %o1, [%fp + 1751]
 ! v8 = v8 ^ v9
 	.loc 1 27
-	xor %o0, %o1, %o2
+	xor %o0, %o1, %o3
 ! v10 = mem64[f + 24]
 	.loc 1 28
 	ldx [%i1 + 24], %o0
-	stx %o0, [%fp + -153]
+	stx %o0, [%fp + 1759]
 ! v11 = mem64[f + 72]
 	.loc 1 29
-	ldx [%i1 + 72], %o3
-	stx %o3, [%fp + -145]
+	ldx [%i1 + 72], %o2
+	stx %o2, [%fp + 1767]
 ! v12 = v10 ^ v11
 	.loc 1 30
-	xor %o0, %o3, %o4
+	xor %o0, %o2, %o4
 ! v13 = mem64[f + 32]
 	.loc 1 31
 	ldx [%i1 + 32], %o0
-	stx %o0, [%fp + -137]
+	stx %o0, [%fp + 1775]
 ! v14 = mem64[f + 80]
 	.loc 1 32
-	ldx [%i1 + 80], %o3
-	stx %o3, [%fp + -129]
+	ldx [%i1 + 80], %o2
+	stx %o2, [%fp + 1783]
 ! v15 = v13 ^ v14
 	.loc 1 33
-	xor %o0, %o3, %l0
+	xor %o0, %o2, %l0
 ! v16 = mem64[f + 40]
 	.loc 1 34
 	ldx [%i1 + 40], %o0
-	stx %o0, [%fp + -121]
+	stx %o0, [%fp + 1791]
 ! v17 = v16 ^ v9
 	.loc 1 35
-	xor %o0, %o1, %o3
+	xor %o0, %o1, %o2
 ! v18 = v2 & v0
 	.loc 1 36
-	ldx [%fp + -209], %l2
+	ldx [%fp + 1703], %l2
 	and %o7, %l2, %o0
-	stx %o0, [%fp + -113]
+	stx %o0, [%fp + 1799]
 ! v19 = v2 & v3
 	.loc 1 37
-	ldx [%fp + -193], %l3
+	ldx [%fp + 1719], %l3
 	and %o7, %l3, %o0
 ! v20 = v9 & v0
 	.loc 1 38
@@ -92,14 +95,14 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 ! v20 = v19 ^ v20
 	.loc 1 39
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -25]
+	stx %o0, [%fp + 1815]
 ! v19 = v2 & v6
 	.loc 1 40
-	ldx [%fp + -177], %l4
+	ldx [%fp + 1735], %l4
 	and %o7, %l4, %l1
 ! v21 = v9 & v3
 	.loc 1 41
-	ldx [%fp + -161], %l5
+	ldx [%fp + 1751], %l5
 	and %l5, %l3, %o0
 ! v22 = v5 & v0
 	.loc 1 42
@@ -110,7 +113,7 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 ! v22 = v21 ^ v22
 	.loc 1 44
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -17]
+	stx %o0, [%fp + 1823]
 ! v21 = v9 & v6
 	.loc 1 45
 	and %l5, %l4, %o0
@@ -122,98 +125,97 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %o0, %o1, %l2
 ! v21 = v5 & v6
 	.loc 1 48
-	and %o5, %l4, %l4
+	and %o5, %l4, %l5
 ! v23 = v1 & v10
 	.loc 1 49
-	ldx [%fp + -201], %l1
-	ldx [%fp + -153], %l6
-	and %l1, %l6, %l3
+	ldx [%fp + 1711], %l1
+	ldx [%fp + 1759], %l3
+	and %l1, %l3, %l4
 ! v24 = v1 & v13
 	.loc 1 50
-	ldx [%fp + -137], %l7
+	ldx [%fp + 1775], %l7
 	and %l1, %l7, %o0
 ! v25 = v8 & v10
 	.loc 1 51
-	and %o2, %l6, %o1
+	and %o3, %l3, %o1
 ! v25 = v24 ^ v25
 	.loc 1 52
-	xor %o0, %o1, %l5
+	xor %o0, %o1, %l6
 ! v24 = v1 & v16
 	.loc 1 53
-	ldx [%fp + -121], %i1
-	and %l1, %i1, %l1
+	ldx [%fp + 1791], %i0
+	and %l1, %i0, %l1
 ! v26 = v8 & v13
 	.loc 1 54
-	and %o2, %l7, %o0
+	and %o3, %l7, %o0
 ! v27 = v4 & v10
 	.loc 1 55
-	ldx [%fp + -185], %i2
-	and %i2, %l6, %o1
+	ldx [%fp + 1727], %i1
+	and %i1, %l3, %o1
 ! v26 = v24 ^ v26
 	.loc 1 56
 	xor %l1, %o0, %o0
 ! v27 = v26 ^ v27
 	.loc 1 57
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + -9]
+	xor %o0, %o1, %l3
 ! v26 = v8 & v16
 	.loc 1 58
-	and %o2, %i1, %o0
+	and %o3, %i0, %o0
 ! v24 = v4 & v13
 	.loc 1 59
-	and %i2, %l7, %o1
+	and %i1, %l7, %o1
 ! v24 = v26 ^ v24
 	.loc 1 60
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -1]
+	stx %o0, [%fp + 1831]
 ! v26 = v4 & v16
 	.loc 1 61
-	and %i2, %i1, %o0
-	stx %o0, [%fp + 7]
+	and %i1, %i0, %o0
+	stx %o0, [%fp + 1839]
 ! v28 = v2 ^ v1
 	.loc 1 62
-	ldx [%fp + -201], %o0
+	ldx [%fp + 1711], %o0
 	xor %o7, %o0, %l1
 ! v29 = v9 ^ v8
 	.loc 1 63
-	ldx [%fp + -161], %o0
-	xor %o0, %o2, %i3
+	ldx [%fp + 1751], %o0
+	xor %o0, %o3, %i2
 ! v30 = v5 ^ v4
 	.loc 1 64
-	xor %o5, %i2, %i1
+	xor %o5, %i1, %i1
 ! v31 = v0 ^ v10
 	.loc 1 65
-	ldx [%fp + -209], %o0
-	ldx [%fp + -153], %o1
+	ldx [%fp + 1703], %o0
+	ldx [%fp + 1759], %o1
 	xor %o0, %o1, %i5
 ! v32 = v3 ^ v13
 	.loc 1 66
-	ldx [%fp + -193], %o0
-	ldx [%fp + -137], %o1
+	ldx [%fp + 1719], %o0
+	mov %l7, %o1
 	xor %o0, %o1, %i4
 ! v33 = v6 ^ v16
 	.loc 1 67
-	ldx [%fp + -177], %o0
-	ldx [%fp + -121], %o1
-	xor %o0, %o1, %i2
+	ldx [%fp + 1735], %o0
+	mov %i0, %o1
+	xor %o0, %o1, %i3
 ! v34 = v28 & v31
 	.loc 1 68
-	and %l1, %i5, %l7
+	and %l1, %i5, %i0
 ! v35 = v28 & v32
 	.loc 1 69
 	and %l1, %i4, %o0
 ! v36 = v29 & v31
 	.loc 1 70
-	and %i3, %i5, %o1
+	and %i2, %i5, %o1
 ! v36 = v35 ^ v36
 	.loc 1 71
-	xor %o0, %o1, %l6
+	xor %o0, %o1, %l7
 ! v28 = v28 & v33
 	.loc 1 72
-	and %l1, %i2, %o0
+	and %l1, %i3, %o0
 ! v35 = v29 & v32
 	.loc 1 73
-	and %i3, %i4, %o1
+	and %i2, %i4, %o1
 ! v31 = v30 & v31
 	.loc 1 74
 	and %i1, %i5, %l1
@@ -225,91 +227,90 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %o1, %l1, %l1
 ! v29 = v29 & v33
 	.loc 1 77
-	and %i3, %i2, %o0
+	and %i2, %i3, %o0
 ! v32 = v30 & v32
 	.loc 1 78
 	and %i1, %i4, %o1
 ! v32 = v29 ^ v32
 	.loc 1 79
-	xor %o0, %o1, %i3
+	xor %o0, %o1, %i2
 ! v33 = v30 & v33
 	.loc 1 80
-	and %i1, %i2, %o1
+	and %i1, %i3, %o1
 ! v34 = v34 ^ v18
 	.loc 1 81
-	ldx [%fp + -113], %o0
-	xor %l7, %o0, %o0
+	ldx [%fp + 1799], %o0
+	xor %i0, %o0, %o0
 ! v34 = v34 ^ v23
 	.loc 1 82
-	xor %o0, %l3, %l7
+	xor %o0, %l4, %i0
 ! v36 = v36 ^ v20
 	.loc 1 83
-	ldx [%fp + -25], %o0
-	xor %l6, %o0, %o0
+	ldx [%fp + 1815], %o0
+	xor %l7, %o0, %o0
 ! v36 = v36 ^ v25
 	.loc 1 84
-	xor %o0, %l5, %l6
+	xor %o0, %l6, %l7
 ! v31 = v31 ^ v22
 	.loc 1 85
-	ldx [%fp + -17], %o0
+	ldx [%fp + 1823], %o0
 	xor %l1, %o0, %o0
 ! v31 = v31 ^ v27
 	.loc 1 86
-	ldx [%fp + -9], %l1
-	xor %o0, %l1, %o0
-	stx %o0, [%fp + 15]
+	xor %o0, %l3, %o0
+	stx %o0, [%fp + 1847]
 ! v32 = v32 ^ v19
 	.loc 1 87
-	xor %i3, %l2, %o0
+	xor %i2, %l2, %o0
 ! v32 = v32 ^ v24
 	.loc 1 88
-	ldx [%fp + -1], %l1
+	ldx [%fp + 1831], %l1
 	xor %o0, %l1, %o0
 ! v33 = v33 ^ v21
 	.loc 1 89
-	xor %o1, %l4, %o1
+	xor %o1, %l5, %o1
 ! v33 = v33 ^ v26
 	.loc 1 90
-	ldx [%fp + 7], %l1
+	ldx [%fp + 1839], %l1
 	xor %o1, %l1, %o1
 ! v19 = v34 ^ v19
 	.loc 1 91
-	xor %l7, %l2, %l1
-	stx %l1, [%fp + 23]
+	xor %i0, %l2, %l1
+	stx %l1, [%fp + 1855]
 ! v21 = v36 ^ v21
 	.loc 1 92
-	xor %l6, %l4, %l1
-	stx %l1, [%fp + 31]
+	xor %l7, %l5, %l1
+	stx %l1, [%fp + 1863]
 ! v23 = v32 ^ v23
 	.loc 1 93
-	xor %o0, %l3, %o0
-	stx %o0, [%fp + 39]
+	xor %o0, %l4, %o0
+	stx %o0, [%fp + 1871]
 ! v25 = v33 ^ v25
 	.loc 1 94
-	xor %o1, %l5, %o0
-	stx %o0, [%fp + 47]
+	xor %o1, %l6, %o0
+	stx %o0, [%fp + 1879]
 ! v33 = v12 & v1
 	.loc 1 95
-	ldx [%fp + -201], %l1
-	and %o4, %l1, %l3
+	ldx [%fp + 1711], %l1
+	and %o4, %l1, %l4
 ! v32 = v12 & v4
 	.loc 1 96
-	ldx [%fp + -185], %l2
+	ldx [%fp + 1727], %l2
 	and %o4, %l2, %o0
 ! v36 = v7 & v1
 	.loc 1 97
-	ldx [%fp + -169], %l4
-	and %l4, %l1, %o1
+	ldx [%fp + 1743], %l5
+	and %l5, %l1, %o1
 ! v36 = v32 ^ v36
 	.loc 1 98
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 55]
+	stx %o0, [%fp + 1887]
 ! v32 = v12 & v7
 	.loc 1 99
-	and %o4, %l4, %o0
+	and %o4, %l5, %o0
 ! v34 = v7 & v4
 	.loc 1 100
-	and %l4, %l2, %o1
+	and %l5, %l2, %o1
 ! v30 = v15 & v1
 	.loc 1 101
 	and %l0, %l1, %l1
@@ -319,86 +320,86 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 ! v30 = v34 ^ v30
 	.loc 1 103
 	xor %o1, %l1, %o0
-	stx %o0, [%fp + 63]
+	stx %o0, [%fp + 1895]
 ! v34 = v7 & v7
 	.loc 1 104
-	and %l4, %l4, %o0
+	and %l5, %l5, %o0
 ! v32 = v15 & v4
 	.loc 1 105
 	and %l0, %l2, %o1
 ! v32 = v34 ^ v32
 	.loc 1 106
-	xor %o0, %o1, %l7
+	xor %o0, %o1, %i2
 ! v34 = v15 & v7
 	.loc 1 107
-	and %l0, %l4, %i2
+	and %l0, %l5, %i1
 ! v29 = v11 & v11
 	.loc 1 108
-	ldx [%fp + -145], %o0
-	ldx [%fp + -145], %l2
-	and %o0, %l2, %i1
+	ldx [%fp + 1767], %o0
+	mov %o0, %l2
+	and %o0, %l2, %l7
 ! v35 = v11 & v14
 	.loc 1 109
-	ldx [%fp + -129], %l6
-	and %l2, %l6, %o0
+	ldx [%fp + 1783], %l5
+	and %l2, %l5, %o0
 ! v28 = v17 & v11
 	.loc 1 110
-	and %o3, %l2, %o1
+	and %o2, %l2, %o1
 ! v28 = v35 ^ v28
 	.loc 1 111
 	xor %o0, %o1, %i3
 ! v35 = v11 & v9
 	.loc 1 112
-	ldx [%fp + -161], %i4
-	and %l2, %i4, %l1
+	ldx [%fp + 1751], %i0
+	and %l2, %i0, %l1
 ! v37 = v17 & v14
 	.loc 1 113
-	and %o3, %l6, %o0
+	and %o2, %l5, %o0
 ! v38 = v14 & v11
 	.loc 1 114
-	and %l6, %l2, %o1
+	and %l5, %l2, %o1
 ! v37 = v35 ^ v37
 	.loc 1 115
 	xor %l1, %o0, %o0
 ! v38 = v37 ^ v38
 	.loc 1 116
-	xor %o0, %o1, %l5
+	xor %o0, %o1, %l2
 ! v37 = v17 & v9
 	.loc 1 117
-	and %o3, %i4, %o0
+	and %o2, %i0, %o0
 ! v35 = v14 & v14
 	.loc 1 118
-	and %l6, %l6, %l4
+	and %l5, %l5, %l6
 ! v35 = v37 ^ v35
 	.loc 1 119
-	xor %o0, %l4, %l4
+	xor %o0, %l6, %l6
 ! v37 = v14 & v9
 	.loc 1 120
-	and %l6, %i4, %l2
+	and %l5, %i0, %l5
 ! v39 = v12 ^ v11
 	.loc 1 121
-	ldx [%fp + -145], %o0
+	ldx [%fp + 1767], %o0
 	xor %o4, %o0, %g5
 ! v40 = v7 ^ v17
 	.loc 1 122
-	ldx [%fp + -169], %l6
-	xor %l6, %o3, %g4
+	ldx [%fp + 1743], %i0
+	xor %i0, %o2, %g4
 ! v41 = v15 ^ v14
 	.loc 1 123
-	ldx [%fp + -129], %o1
+	ldx [%fp + 1783], %o1
 	xor %l0, %o1, %g1
 ! v42 = v1 ^ v11
 	.loc 1 124
-	ldx [%fp + -201], %l1
+	ldx [%fp + 1711], %l1
 	xor %l1, %o0, %i5
 ! v43 = v4 ^ v14
 	.loc 1 125
-	ldx [%fp + -185], %o0
+	ldx [%fp + 1727], %o0
 	xor %o0, %o1, %i4
 ! v44 = v7 ^ v9
 	.loc 1 126
-	ldx [%fp + -161], %o0
-	xor %l6, %o0, %l6
+	ldx [%fp + 1751], %o0
+	xor %i0, %o0, %i0
 ! v45 = v39 & v42
 	.loc 1 127
 	and %g5, %i5, %l1
@@ -413,22 +414,22 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %o0, %o1, %o1
 ! v39 = v39 & v44
 	.loc 1 131
-	and %g5, %l6, %g5
+	and %g5, %i0, %o0
 ! v46 = v40 & v43
 	.loc 1 132
-	and %g4, %i4, %o0
+	and %g4, %i4, %g5
 ! v42 = v41 & v42
 	.loc 1 133
 	and %g1, %i5, %i5
 ! v46 = v39 ^ v46
 	.loc 1 134
-	xor %g5, %o0, %o0
+	xor %o0, %g5, %g5
 ! v42 = v46 ^ v42
 	.loc 1 135
-	xor %o0, %i5, %i5
+	xor %g5, %i5, %i5
 ! v40 = v40 & v44
 	.loc 1 136
-	and %g4, %l6, %g4
+	and %g4, %i0, %g4
 ! v43 = v41 & v43
 	.loc 1 137
 	and %g1, %i4, %i4
@@ -437,121 +438,121 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %g4, %i4, %i4
 ! v44 = v41 & v44
 	.loc 1 139
-	and %g1, %l6, %o0
+	and %g1, %i0, %o0
 ! v45 = v45 ^ v33
 	.loc 1 140
-	xor %l1, %l3, %l1
+	xor %l1, %l4, %l1
 ! v45 = v45 ^ v29
 	.loc 1 141
-	xor %l1, %i1, %l1
+	xor %l1, %l7, %l1
 ! v47 = v47 ^ v36
 	.loc 1 142
-	ldx [%fp + 55], %l6
-	xor %o1, %l6, %o1
+	ldx [%fp + 1887], %i0
+	xor %o1, %i0, %o1
 ! v47 = v47 ^ v28
 	.loc 1 143
 	xor %o1, %i3, %o1
 ! v42 = v42 ^ v30
 	.loc 1 144
-	ldx [%fp + 63], %l6
-	xor %i5, %l6, %l6
+	ldx [%fp + 1895], %i0
+	xor %i5, %i0, %i0
 ! v42 = v42 ^ v38
 	.loc 1 145
-	xor %l6, %l5, %l6
+	xor %i0, %l2, %i0
 ! v43 = v43 ^ v32
 	.loc 1 146
-	xor %i4, %l7, %i4
+	xor %i4, %i2, %i4
 ! v43 = v43 ^ v35
 	.loc 1 147
-	xor %i4, %l4, %i4
+	xor %i4, %l6, %i4
 ! v44 = v44 ^ v34
 	.loc 1 148
-	xor %o0, %i2, %o0
+	xor %o0, %i1, %o0
 ! v44 = v44 ^ v37
 	.loc 1 149
-	xor %o0, %l2, %o0
+	xor %o0, %l5, %o0
 ! v32 = v45 ^ v32
 	.loc 1 150
-	xor %l1, %l7, %l1
-	stx %l1, [%fp + 71]
+	xor %l1, %i2, %l1
+	stx %l1, [%fp + 1903]
 ! v34 = v47 ^ v34
 	.loc 1 151
-	xor %o1, %i2, %o1
-	stx %o1, [%fp + 79]
+	xor %o1, %i1, %o1
+	stx %o1, [%fp + 1911]
 ! v29 = v43 ^ v29
 	.loc 1 152
-	xor %i4, %i1, %l7
+	xor %i4, %l7, %l1
 ! v28 = v44 ^ v28
 	.loc 1 153
-	xor %o0, %i3, %l1
+	xor %o0, %i3, %l7
 ! v12 = v2 ^ v12
 	.loc 1 154
-	xor %o7, %o4, %i1
+	xor %o7, %o4, %i2
 ! v2 = v9 ^ v7
 	.loc 1 155
-	ldx [%fp + -161], %o0
-	ldx [%fp + -169], %o7
-	xor %o0, %o7, %i2
+	ldx [%fp + 1751], %o0
+	ldx [%fp + 1743], %o7
+	xor %o0, %o7, %i1
 ! v15 = v5 ^ v15
 	.loc 1 156
 	xor %o5, %l0, %i3
 ! v5 = v1 ^ v11
 	.loc 1 157
-	ldx [%fp + -201], %o1
-	ldx [%fp + -145], %o5
+	ldx [%fp + 1711], %o1
+	ldx [%fp + 1767], %o5
 	xor %o1, %o5, %i4
 ! v17 = v8 ^ v17
 	.loc 1 158
-	xor %o2, %o3, %o3
+	xor %o3, %o2, %o2
 ! v8 = v4 ^ v14
 	.loc 1 159
-	ldx [%fp + -185], %o4
-	ldx [%fp + -129], %g4
-	xor %o4, %g4, %o2
+	ldx [%fp + 1727], %o4
+	ldx [%fp + 1783], %g4
+	xor %o4, %g4, %o3
 ! v44 = v0 ^ v1
 	.loc 1 160
-	ldx [%fp + -209], %l0
+	ldx [%fp + 1703], %l0
 	xor %l0, %o1, %g1
 ! v43 = v3 ^ v4
 	.loc 1 161
-	ldx [%fp + -193], %o1
+	ldx [%fp + 1719], %o1
 	xor %o1, %o4, %i5
 ! v47 = v6 ^ v7
 	.loc 1 162
-	ldx [%fp + -177], %o1
+	ldx [%fp + 1735], %o1
 	xor %o1, %o7, %l0
 ! v45 = v10 ^ v11
 	.loc 1 163
-	ldx [%fp + -153], %o1
+	ldx [%fp + 1759], %o1
 	xor %o1, %o5, %o7
 ! v41 = v13 ^ v14
 	.loc 1 164
-	ldx [%fp + -137], %o1
+	ldx [%fp + 1775], %o1
 	xor %o1, %g4, %o4
 ! v40 = v16 ^ v9
 	.loc 1 165
-	ldx [%fp + -121], %o1
+	ldx [%fp + 1791], %o1
 	xor %o1, %o0, %o5
 ! v46 = v12 & v44
 	.loc 1 166
-	and %i1, %g1, %o0
-	stx %o0, [%fp + 87]
+	and %i2, %g1, %o0
+	stx %o0, [%fp + 1919]
 ! v39 = v12 & v43
 	.loc 1 167
-	and %i1, %i5, %o1
+	and %i2, %i5, %o1
 ! v48 = v2 & v44
 	.loc 1 168
-	and %i2, %g1, %o0
+	and %i1, %g1, %o0
 ! v48 = v39 ^ v48
 	.loc 1 169
 	xor %o1, %o0, %o0
-	stx %o0, [%fp + 95]
+	stx %o0, [%fp + 1927]
 ! v39 = v12 & v47
 	.loc 1 170
-	and %i1, %l0, %g4
+	and %i2, %l0, %g4
 ! v49 = v2 & v43
 	.loc 1 171
-	and %i2, %i5, %o0
+	and %i1, %i5, %o0
 ! v50 = v15 & v44
 	.loc 1 172
 	and %i3, %g1, %o1
@@ -561,70 +562,70 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 ! v50 = v49 ^ v50
 	.loc 1 174
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 103]
+	stx %o0, [%fp + 1935]
 ! v49 = v2 & v47
 	.loc 1 175
-	and %i2, %l0, %o0
+	and %i1, %l0, %o0
 ! v39 = v15 & v43
 	.loc 1 176
 	and %i3, %i5, %o1
 ! v39 = v49 ^ v39
 	.loc 1 177
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 111]
+	stx %o0, [%fp + 1943]
 ! v49 = v15 & v47
 	.loc 1 178
 	and %i3, %l0, %o0
-	stx %o0, [%fp + 119]
+	stx %o0, [%fp + 1951]
 ! v51 = v5 & v45
 	.loc 1 179
 	and %i4, %o7, %o0
-	stx %o0, [%fp + -105]
+	stx %o0, [%fp + 1807]
 ! v52 = v5 & v41
 	.loc 1 180
 	and %i4, %o4, %o0
 ! v53 = v17 & v45
 	.loc 1 181
-	and %o3, %o7, %o1
+	and %o2, %o7, %o1
 ! v53 = v52 ^ v53
 	.loc 1 182
-	xor %o0, %o1, %g5
+	xor %o0, %o1, %g4
 ! v52 = v5 & v40
 	.loc 1 183
 	and %i4, %o5, %o1
 ! v54 = v17 & v41
 	.loc 1 184
-	and %o3, %o4, %o0
+	and %o2, %o4, %o0
 ! v55 = v8 & v45
 	.loc 1 185
-	and %o2, %o7, %g4
+	and %o3, %o7, %g5
 ! v54 = v52 ^ v54
 	.loc 1 186
 	xor %o1, %o0, %o0
 ! v55 = v54 ^ v55
 	.loc 1 187
-	xor %o0, %g4, %g4
+	xor %o0, %g5, %g5
 ! v54 = v17 & v40
 	.loc 1 188
-	and %o3, %o5, %o0
+	and %o2, %o5, %o0
 ! v52 = v8 & v41
 	.loc 1 189
-	and %o2, %o4, %o1
+	and %o3, %o4, %o1
 ! v52 = v54 ^ v52
 	.loc 1 190
 	xor %o0, %o1, %o1
 ! v54 = v8 & v40
 	.loc 1 191
-	and %o2, %o5, %o0
+	and %o3, %o5, %o0
 ! v5 = v12 ^ v5
 	.loc 1 192
-	xor %i1, %i4, %i4
+	xor %i2, %i4, %i4
 ! v17 = v2 ^ v17
 	.loc 1 193
-	xor %i2, %o3, %i1
+	xor %i1, %o2, %i1
 ! v8 = v15 ^ v8
 	.loc 1 194
-	xor %i3, %o2, %i2
+	xor %i3, %o3, %i2
 ! v45 = v44 ^ v45
 	.loc 1 195
 	xor %g1, %o7, %o7
@@ -675,880 +676,847 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	and %i2, %l0, %o3
 ! v47 = v47 ^ v46
 	.loc 1 211
-	ldx [%fp + 87], %o7
+	ldx [%fp + 1919], %o7
 	xor %o5, %o7, %o5
 ! v47 = v47 ^ v51
 	.loc 1 212
-	ldx [%fp + -105], %o7
+	ldx [%fp + 1807], %o7
 	xor %o5, %o7, %o5
 ! v44 = v44 ^ v48
 	.loc 1 213
-	ldx [%fp + 95], %l0
+	ldx [%fp + 1927], %l0
 	xor %i3, %l0, %i3
 ! v44 = v44 ^ v53
 	.loc 1 214
-	xor %i3, %g5, %i3
+	xor %i3, %g4, %i3
 ! v45 = v45 ^ v50
 	.loc 1 215
-	ldx [%fp + 103], %l0
+	ldx [%fp + 1935], %l0
 	xor %o2, %l0, %o2
 ! v45 = v45 ^ v55
 	.loc 1 216
-	xor %o2, %g4, %l0
+	xor %o2, %g5, %l0
 ! v41 = v41 ^ v39
 	.loc 1 217
-	ldx [%fp + 111], %i1
+	ldx [%fp + 1943], %i1
 	xor %o4, %i1, %o2
 ! v41 = v41 ^ v52
 	.loc 1 218
 	xor %o2, %o1, %o2
 ! v40 = v40 ^ v49
 	.loc 1 219
-	ldx [%fp + 119], %o4
+	ldx [%fp + 1951], %o4
 	xor %o3, %o4, %o3
 ! v40 = v40 ^ v54
 	.loc 1 220
 	xor %o3, %o0, %o3
 ! v39 = v47 ^ v39
 	.loc 1 221
-	xor %o5, %i1, %i1
+	xor %o5, %i1, %o5
 ! v49 = v44 ^ v49
 	.loc 1 222
-	xor %i3, %o4, %o5
+	xor %i3, %o4, %o4
 ! v51 = v41 ^ v51
 	.loc 1 223
-	xor %o2, %o7, %o4
+	xor %o2, %o7, %o7
 ! v53 = v40 ^ v53
 	.loc 1 224
-	xor %o3, %g5, %g5
+	xor %o3, %g4, %g4
 ! v46 = v46 ^ v18
 	.loc 1 225
-	ldx [%fp + 87], %o2
-	ldx [%fp + -113], %o3
+	ldx [%fp + 1919], %o2
+	ldx [%fp + 1799], %o3
 	xor %o2, %o3, %o2
 ! v46 = v46 ^ v33
 	.loc 1 226
-	xor %o2, %l3, %o3
+	xor %o2, %l4, %o3
 ! v48 = v48 ^ v20
 	.loc 1 227
-	ldx [%fp + 95], %o2
-	ldx [%fp + -25], %o7
-	xor %o2, %o7, %o2
+	ldx [%fp + 1927], %o2
+	ldx [%fp + 1815], %i1
+	xor %o2, %i1, %o2
 ! v48 = v48 ^ v36
 	.loc 1 228
-	ldx [%fp + 55], %o7
-	xor %o2, %o7, %o7
+	ldx [%fp + 1887], %i1
+	xor %o2, %i1, %i1
 ! v50 = v50 ^ v22
 	.loc 1 229
-	ldx [%fp + 103], %o2
-	ldx [%fp + -17], %i2
+	ldx [%fp + 1935], %o2
+	ldx [%fp + 1823], %i2
 	xor %o2, %i2, %o2
 ! v50 = v50 ^ v30
 	.loc 1 230
-	ldx [%fp + 63], %i2
+	ldx [%fp + 1895], %i2
 	xor %o2, %i2, %i2
 ! v39 = v39 ^ v19
 	.loc 1 231
-	ldx [%fp + 23], %o2
-	xor %i1, %o2, %o2
+	ldx [%fp + 1855], %o2
+	xor %o5, %o2, %o2
 ! v39 = v39 ^ v32
 	.loc 1 232
-	ldx [%fp + 71], %i1
-	xor %o2, %i1, %i1
+	ldx [%fp + 1903], %o5
+	xor %o2, %o5, %o5
 ! v49 = v49 ^ v21
 	.loc 1 233
-	ldx [%fp + 31], %o2
-	xor %o5, %o2, %o2
+	ldx [%fp + 1863], %o2
+	xor %o4, %o2, %o2
 ! v49 = v49 ^ v34
 	.loc 1 234
-	ldx [%fp + 79], %o5
-	xor %o2, %o5, %o5
+	ldx [%fp + 1911], %o4
+	xor %o2, %o4, %o4
 ! v45 = v45 ^ v31
 	.loc 1 235
-	ldx [%fp + 15], %o2
+	ldx [%fp + 1847], %o2
 	xor %l0, %o2, %l0
 ! v45 = v45 ^ v42
 	.loc 1 236
-	xor %l0, %l6, %l0
+	xor %l0, %i0, %l0
 ! v51 = v51 ^ v23
 	.loc 1 237
-	ldx [%fp + 39], %i3
-	xor %o4, %i3, %o2
+	ldx [%fp + 1871], %i3
+	xor %o7, %i3, %o2
 ! v51 = v51 ^ v29
 	.loc 1 238
-	xor %o2, %l7, %i4
+	xor %o2, %l1, %i4
 ! v53 = v53 ^ v25
 	.loc 1 239
-	ldx [%fp + 47], %o4
-	xor %g5, %o4, %o2
+	ldx [%fp + 1879], %o7
+	xor %g4, %o7, %o2
 ! v53 = v53 ^ v28
 	.loc 1 240
-	xor %o2, %l1, %o2
+	xor %o2, %l7, %o2
 ! v55 = v55 ^ v27
 	.loc 1 241
-	ldx [%fp + -9], %i5
-	xor %g4, %i5, %g4
+	xor %g5, %l3, %g5
 ! v55 = v55 ^ v38
 	.loc 1 242
-	xor %g4, %l5, %g4
+	xor %g5, %l2, %g5
 ! v52 = v52 ^ v24
 	.loc 1 243
-	ldx [%fp + -1], %g1
-	xor %o1, %g1, %o1
+	ldx [%fp + 1831], %i5
+	xor %o1, %i5, %o1
 ! v52 = v52 ^ v35
 	.loc 1 244
-	xor %o1, %l4, %o1
+	xor %o1, %l6, %o1
 ! v54 = v54 ^ v26
 	.loc 1 245
-	ldx [%fp + 7], %g5
-	xor %o0, %g5, %o0
+	ldx [%fp + 1839], %g1
+	xor %o0, %g1, %o0
 ! v54 = v54 ^ v37
 	.loc 1 246
-	xor %o0, %l2, %o0
+	xor %o0, %l5, %g4
 ! v23 = v46 ^ v23
 	.loc 1 247
 	xor %o3, %i3, %o3
 ! v25 = v48 ^ v25
 	.loc 1 248
-	xor %o7, %o4, %o4
+	xor %i1, %o7, %o7
 ! v27 = v50 ^ v27
 	.loc 1 249
-	xor %i2, %i5, %o7
+	xor %i2, %l3, %l3
 ! v24 = v39 ^ v24
 	.loc 1 250
-	xor %i1, %g1, %i1
+	xor %o5, %i5, %o5
 ! v26 = v49 ^ v26
 	.loc 1 251
-	xor %o5, %g5, %i2
+	xor %o4, %g1, %i1
 ! v33 = v51 ^ v33
 	.loc 1 252
-	xor %i4, %l3, %i3
+	xor %i4, %l4, %i2
 ! v36 = v53 ^ v36
 	.loc 1 253
-	ldx [%fp + 55], %o5
-	xor %o2, %o5, %o2
+	ldx [%fp + 1887], %o0
+	xor %o2, %o0, %o0
 ! v30 = v55 ^ v30
 	.loc 1 254
-	ldx [%fp + 63], %o5
-	xor %g4, %o5, %o5
+	ldx [%fp + 1895], %o2
+	xor %g5, %o2, %o2
 ! v32 = v52 ^ v32
 	.loc 1 255
-	ldx [%fp + 71], %l3
-	xor %o1, %l3, %o1
+	ldx [%fp + 1903], %o4
+	xor %o1, %o4, %o4
 ! v34 = v54 ^ v34
 	.loc 1 256
-	ldx [%fp + 79], %l3
-	xor %o0, %l3, %o0
+	ldx [%fp + 1911], %o1
+	xor %g4, %o1, %o1
 ! v36 = v36 ^ v37
 	.loc 1 257
-	xor %o2, %l2, %l3
+	xor %o0, %l5, %l4
 ! v37 = v26 ^ v37
 	.loc 1 258
-	xor %i2, %l2, %l2
+	xor %i1, %l5, %l5
 ! v33 = v33 ^ v35
 	.loc 1 259
-	xor %i3, %l4, %o2
+	xor %i2, %l6, %i1
 ! v35 = v24 ^ v35
 	.loc 1 260
-	xor %i1, %l4, %l4
+	xor %o5, %l6, %l6
 ! v45 = v45 ^ v38
 	.loc 1 261
-	xor %l0, %l5, %l0
+	xor %l0, %l2, %l0
 ! v38 = v27 ^ v38
 	.loc 1 262
-	xor %o7, %l5, %l5
+	xor %l3, %l2, %l2
 ! v37 = v37 ^ v28
 	.loc 1 263
-	xor %l2, %l1, %l2
+	xor %l5, %l7, %l5
 ! v28 = v25 ^ v28
 	.loc 1 264
-	xor %o4, %l1, %l1
+	xor %o7, %l7, %l7
 ! v35 = v35 ^ v29
 	.loc 1 265
-	xor %l4, %l7, %l4
+	xor %l6, %l1, %l6
 ! v29 = v23 ^ v29
 	.loc 1 266
-	xor %o3, %l7, %l7
+	xor %o3, %l1, %l1
 ! v38 = v38 ^ v42
 	.loc 1 267
-	xor %l5, %l6, %l5
+	xor %l2, %i0, %l2
 ! v42 = v31 ^ v42
 	.loc 1 268
-	ldx [%fp + 15], %o3
-	xor %o3, %l6, %l6
+	ldx [%fp + 1847], %o0
+	xor %o0, %i0, %i0
 ! v28 = v28 ^ v34
 	.loc 1 269
-	xor %l1, %o0, %l1
+	xor %l7, %o1, %l7
 ! v34 = v21 ^ v34
 	.loc 1 270
-	ldx [%fp + 31], %o3
-	xor %o3, %o0, %o0
+	ldx [%fp + 1863], %o0
+	xor %o0, %o1, %o0
 ! v29 = v29 ^ v32
 	.loc 1 271
-	xor %l7, %o1, %l7
+	xor %l1, %o4, %l1
 ! v32 = v19 ^ v32
 	.loc 1 272
-	ldx [%fp + 23], %o3
-	xor %o3, %o1, %o1
+	ldx [%fp + 1855], %o1
+	xor %o1, %o4, %o1
 ! v42 = v42 ^ v30
 	.loc 1 273
-	xor %l6, %o5, %l6
+	xor %i0, %o2, %i0
 ! v30 = v22 ^ v30
 	.loc 1 274
-	ldx [%fp + -17], %o3
-	xor %o3, %o5, %o5
+	ldx [%fp + 1823], %o3
+	xor %o3, %o2, %o5
 ! v34 = v34 ^ v36
 	.loc 1 275
-	xor %o0, %l3, %o7
+	xor %o0, %l4, %o7
 ! v36 = v20 ^ v36
 	.loc 1 276
-	ldx [%fp + -25], %o0
-	xor %o0, %l3, %l3
+	ldx [%fp + 1815], %o0
+	xor %o0, %l4, %l4
 ! v32 = v32 ^ v33
 	.loc 1 277
-	xor %o1, %o2, %i1
+	xor %o1, %i1, %l3
 ! v33 = v18 ^ v33
 	.loc 1 278
-	ldx [%fp + -113], %o0
-	xor %o0, %o2, %i2
+	ldx [%fp + 1799], %o0
+	xor %o0, %i1, %i1
 ! v18 = v33 ^ v29
 	.loc 1 279
-	xor %i2, %l7, %o0
+	xor %i1, %l1, %o0
 ! v20 = v36 ^ v28
 	.loc 1 280
-	xor %l3, %l1, %o1
+	xor %l4, %l7, %o1
 ! v22 = v30 ^ v38
 	.loc 1 281
-	xor %o5, %l5, %o2
+	xor %o5, %l2, %o2
 ! v22 = v22 ^ v45
 	.loc 1 282
 	xor %o2, %l0, %o2
 ! v19 = v32 ^ v35
 	.loc 1 283
-	xor %i1, %l4, %i3
+	xor %l3, %l6, %i2
 ! v21 = v34 ^ v37
 	.loc 1 284
-	xor %o7, %l2, %o4
+	xor %o7, %l5, %o4
 ! v31 = v42 ^ v45
 	.loc 1 285
-	xor %l6, %l0, %o3
+	xor %i0, %l0, %o3
 ! v18 = v18 ^ v19
 	.loc 1 286
-	xor %o0, %i3, %i4
-	stx %i4, [%fp + 1599]
+	xor %o0, %i2, %i5
+	stx %i5, [%fp + 1999]
 ! v23 = v45 ^ v38
 	.loc 1 287
-	xor %l0, %l5, %o0
-	stx %o0, [%fp + 1607]
+	xor %l0, %l2, %o0
+	stx %o0, [%fp + 2007]
 ! v20 = v20 ^ v21
 	.loc 1 288
 	xor %o1, %o4, %o1
 ! v20 = v20 ^ v37
 	.loc 1 289
-	xor %o1, %l2, %o0
-	stx %o0, [%fp + 1615]
+	xor %o1, %l5, %o0
+	stx %o0, [%fp + 2015]
 ! v25 = v29 ^ v35
 	.loc 1 290
-	xor %l7, %l4, %o0
-	stx %o0, [%fp + 1623]
+	xor %l1, %l6, %o0
+	stx %o0, [%fp + 2031]
 ! v22 = v22 ^ v31
 	.loc 1 291
-	xor %o2, %o3, %o0
-	stx %o0, [%fp + 1631]
+	xor %o2, %o3, %i4
 ! v27 = v28 ^ v37
 	.loc 1 292
-	xor %l1, %l2, %o2
+	xor %l7, %l5, %i3
 ! v24 = v18 & v33
 	.loc 1 293
-	and %i4, %i2, %o0
-	stx %o0, [%fp + 127]
+	and %i5, %i1, %o0
+	stx %o0, [%fp + 1831]
 ! v26 = v18 & v36
 	.loc 1 294
-	and %i4, %l3, %o0
+	and %i5, %l4, %o0
 ! v54 = v37 & v33
 	.loc 1 295
-	and %l2, %i2, %o1
+	and %l5, %i1, %o1
 ! v54 = v26 ^ v54
 	.loc 1 296
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 135]
+	stx %o0, [%fp + 1839]
 ! v26 = v18 & v30
 	.loc 1 297
-	ldx [%fp + 1599], %o0
-	and %o0, %o5, %i4
-	stx %i4, [%fp + 143]
+	mov %i5, %o0
+	and %o0, %o5, %o0
 ! v52 = v37 & v36
 	.loc 1 298
-	and %l2, %l3, %o0
+	and %l5, %l4, %o1
 ! v55 = v23 & v33
 	.loc 1 299
-	ldx [%fp + 1607], %i5
-	and %i5, %i2, %o1
+	ldx [%fp + 2007], %i5
+	and %i5, %i1, %o2
 ! v52 = v26 ^ v52
 	.loc 1 300
-	xor %i4, %o0, %o0
+	xor %o0, %o1, %o1
 ! v55 = v52 ^ v55
 	.loc 1 301
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 151]
+	xor %o1, %o2, %o0
+	stx %o0, [%fp + 1847]
 ! v52 = v37 & v30
 	.loc 1 302
-	and %l2, %o5, %o0
+	and %l5, %o5, %o0
 ! v26 = v23 & v36
 	.loc 1 303
-	and %i5, %l3, %o1
+	and %i5, %l4, %o1
 ! v26 = v52 ^ v26
 	.loc 1 304
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 159]
+	stx %o0, [%fp + 1799]
 ! v52 = v23 & v30
 	.loc 1 305
 	and %i5, %o5, %o0
-	stx %o0, [%fp + 167]
+	stx %o0, [%fp + 1807]
 ! v53 = v19 & v32
 	.loc 1 306
-	and %i3, %i1, %o0
-	stx %o0, [%fp + 175]
+	and %i2, %l3, %o0
+	stx %o0, [%fp + 1815]
 ! v51 = v19 & v34
 	.loc 1 307
-	and %i3, %o7, %o0
+	and %i2, %o7, %o0
 ! v49 = v20 & v32
 	.loc 1 308
-	ldx [%fp + 1615], %i4
-	and %i4, %i1, %o1
+	ldx [%fp + 2015], %i5
+	and %i5, %l3, %o1
 ! v49 = v51 ^ v49
 	.loc 1 309
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 183]
+	stx %o0, [%fp + 1823]
 ! v51 = v19 & v42
 	.loc 1 310
-	and %i3, %l6, %i5
-	stx %i5, [%fp + 191]
+	and %i2, %i0, %o0
 ! v39 = v20 & v34
 	.loc 1 311
-	and %i4, %o7, %o0
+	and %i5, %o7, %o1
 ! v50 = v38 & v32
 	.loc 1 312
-	and %l5, %i1, %o1
+	and %l2, %l3, %o2
 ! v39 = v51 ^ v39
 	.loc 1 313
-	xor %i5, %o0, %o0
+	xor %o0, %o1, %o1
 ! v50 = v39 ^ v50
 	.loc 1 314
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 199]
+	xor %o1, %o2, %o0
+	stx %o0, [%fp + 1855]
 ! v39 = v20 & v42
 	.loc 1 315
-	and %i4, %l6, %o0
+	and %i5, %i0, %o0
 ! v51 = v38 & v34
 	.loc 1 316
-	and %l5, %o7, %o1
+	and %l2, %o7, %o1
 ! v51 = v39 ^ v51
 	.loc 1 317
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 207]
+	stx %o0, [%fp + 1863]
 ! v39 = v38 & v42
 	.loc 1 318
-	and %l5, %l6, %o0
-	stx %o0, [%fp + 215]
+	and %l2, %i0, %o0
+	stx %o0, [%fp + 1871]
 ! v48 = v18 ^ v19
 	.loc 1 319
-	ldx [%fp + 1599], %o0
-	xor %o0, %i3, %g4
-	stx %g4, [%fp + 223]
+	ldx [%fp + 1999], %o0
+	xor %o0, %i2, %o2
 ! v46 = v37 ^ v20
 	.loc 1 320
-	ldx [%fp + 1615], %o0
-	xor %l2, %o0, %i5
-	stx %i5, [%fp + 231]
+	mov %i5, %o0
+	xor %l5, %o0, %g5
+	stx %g5, [%fp + 1879]
 ! v40 = v23 ^ v38
 	.loc 1 321
-	ldx [%fp + 1607], %o0
-	xor %o0, %l5, %o0
-	stx %o0, [%fp + 1831]
-	stx %o0, [%fp + 239]
+	ldx [%fp + 2007], %o0
+	xor %o0, %l2, %o0
+	stx %o0, [%fp + 1887]
 ! v41 = v33 ^ v32
 	.loc 1 322
-	xor %i2, %i1, %i4
-	stx %i4, [%fp + 247]
+	xor %i1, %l3, %g1
 ! v44 = v36 ^ v34
 	.loc 1 323
-	xor %l3, %o7, %o1
+	xor %l4, %o7, %o1
 ! v47 = v30 ^ v42
 	.loc 1 324
-	xor %o5, %l6, %g1
+	xor %o5, %i0, %g4
 ! v8 = v48 & v41
 	.loc 1 325
-	and %g4, %i4, %o0
-	stx %o0, [%fp + 255]
+	and %o2, %g1, %o0
+	stx %o0, [%fp + 1895]
 ! v17 = v48 & v44
 	.loc 1 326
-	and %g4, %o1, %o0
-	stx %o0, [%fp + 263]
+	and %o2, %o1, %o0
+	stx %o0, [%fp + 1903]
 ! v43 = v46 & v41
 	.loc 1 327
-	and %i5, %i4, %g5
-	stx %g5, [%fp + 271]
+	and %g5, %g1, %o0
 ! v43 = v17 ^ v43
 	.loc 1 328
-	xor %o0, %g5, %o0
-	stx %o0, [%fp + 1839]
-	stx %o0, [%fp + 279]
+	ldx [%fp + 1903], %i5
+	xor %i5, %o0, %i5
 ! v48 = v48 & v47
 	.loc 1 329
-	and %g4, %g1, %g4
-	stx %g4, [%fp + 287]
+	and %o2, %g4, %o0
 ! v17 = v46 & v44
 	.loc 1 330
-	and %i5, %o1, %o0
-	stx %o0, [%fp + 295]
+	and %g5, %o1, %g5
 ! v41 = v40 & v41
 	.loc 1 331
-	ldx [%fp + 1831], %i5
-	and %i5, %i4, %i4
-	stx %i4, [%fp + 303]
+	ldx [%fp + 1887], %o2
+	and %o2, %g1, %o2
 ! v17 = v48 ^ v17
 	.loc 1 332
-	xor %g4, %o0, %o0
-	stx %o0, [%fp + 311]
+	xor %o0, %g5, %o0
 ! v41 = v17 ^ v41
 	.loc 1 333
-	xor %o0, %i4, %i5
-	stx %i5, [%fp + 319]
+	xor %o0, %o2, %o2
 ! v46 = v46 & v47
 	.loc 1 334
-	ldx [%fp + 231], %o0
-	and %o0, %g1, %i4
-	stx %i4, [%fp + 327]
+	ldx [%fp + 1879], %o0
+	and %o0, %g4, %o0
 ! v44 = v40 & v44
 	.loc 1 335
-	ldx [%fp + 239], %g4
-	and %g4, %o1, %o0
+	ldx [%fp + 1887], %g5
+	and %g5, %o1, %o1
 ! v44 = v46 ^ v44
 	.loc 1 336
-	xor %i4, %o0, %o1
-	stx %o1, [%fp + 335]
+	xor %o0, %o1, %g1
 ! v47 = v40 & v47
 	.loc 1 337
-	and %g4, %g1, %o0
-	stx %o0, [%fp + 1639]
+	and %g5, %g4, %o0
+	stx %o0, [%fp + 1887]
 ! v8 = v8 ^ v24
 	.loc 1 338
-	ldx [%fp + 255], %o0
-	ldx [%fp + 127], %i4
-	xor %o0, %i4, %o0
+	ldx [%fp + 1895], %o0
+	ldx [%fp + 1831], %o1
+	xor %o0, %o1, %o0
 ! v8 = v8 ^ v53
 	.loc 1 339
-	ldx [%fp + 175], %i4
-	stx %i4, [%fp + 1951]
-	xor %o0, %i4, %o0
-	stx %o0, [%fp + 1943]
-	stx %o0, [%fp + 343]
+	ldx [%fp + 1815], %o1
+	xor %o0, %o1, %o0
+	stx %o0, [%fp + 1815]
 ! v43 = v43 ^ v54
 	.loc 1 340
-	ldx [%fp + 135], %o0
-	ldx [%fp + 1839], %i4
-	xor %i4, %o0, %o0
+	ldx [%fp + 1839], %o0
+	xor %i5, %o0, %o0
 ! v43 = v43 ^ v49
 	.loc 1 341
-	ldx [%fp + 183], %i4
-	xor %o0, %i4, %g1
-	stx %g1, [%fp + 351]
+	ldx [%fp + 1823], %i5
+	xor %o0, %i5, %o0
+	stx %o0, [%fp + 1823]
 ! v41 = v41 ^ v55
 	.loc 1 342
-	ldx [%fp + 151], %o0
-	xor %i5, %o0, %o0
+	ldx [%fp + 1847], %o0
+	xor %o2, %o0, %o0
 ! v41 = v41 ^ v50
 	.loc 1 343
-	ldx [%fp + 199], %i5
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + 359]
+	ldx [%fp + 1855], %o2
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1879]
 ! v44 = v44 ^ v26
 	.loc 1 344
-	ldx [%fp + 159], %i5
-	xor %o1, %i5, %o0
+	ldx [%fp + 1799], %g4
+	xor %g1, %g4, %o0
 ! v44 = v44 ^ v51
 	.loc 1 345
-	ldx [%fp + 207], %o1
-	xor %o0, %o1, %o1
-	stx %o1, [%fp + 1647]
+	ldx [%fp + 1863], %o2
+	xor %o0, %o2, %o2
 ! v47 = v47 ^ v52
 	.loc 1 346
-	ldx [%fp + 167], %g4
-	ldx [%fp + 1639], %o0
-	xor %o0, %g4, %g5
-	stx %g5, [%fp + 1655]
+	ldx [%fp + 1807], %g1
+	ldx [%fp + 1887], %o0
+	xor %o0, %g1, %g5
 ! v47 = v47 ^ v39
 	.loc 1 347
-	ldx [%fp + 215], %o0
+	ldx [%fp + 1871], %o0
 	xor %g5, %o0, %g5
 ! v26 = v8 ^ v26
 	.loc 1 348
-	ldx [%fp + 1943], %o0
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + 367]
+	ldx [%fp + 1815], %o0
+	xor %o0, %g4, %o0
+	stx %o0, [%fp + 1887]
 ! v52 = v43 ^ v52
 	.loc 1 349
-	xor %g1, %g4, %o0
-	stx %o0, [%fp + 375]
+	ldx [%fp + 1823], %o0
+	xor %o0, %g1, %o0
+	stx %o0, [%fp + 1895]
 ! v53 = v44 ^ v53
 	.loc 1 350
-	ldx [%fp + 1951], %o0
-	xor %o1, %o0, %o0
-	stx %o0, [%fp + 383]
+	xor %o2, %o1, %o0
+	stx %o0, [%fp + 1903]
 ! v49 = v47 ^ v49
 	.loc 1 351
-	xor %g5, %i4, %o0
-	stx %o0, [%fp + 391]
+	xor %g5, %i5, %o0
+	stx %o0, [%fp + 1911]
 ! v47 = v25 & v29
 	.loc 1 352
-	ldx [%fp + 1623], %i4
-	and %i4, %l7, %o0
-	stx %o0, [%fp + 399]
+	ldx [%fp + 2031], %o2
+	and %o2, %l1, %o0
+	stx %o0, [%fp + 1919]
 ! v44 = v25 & v28
 	.loc 1 353
-	and %i4, %l1, %o0
+	and %o2, %l7, %o0
 ! v43 = v21 & v29
 	.loc 1 354
-	and %o4, %l7, %o1
+	and %o4, %l1, %o1
 ! v43 = v44 ^ v43
 	.loc 1 355
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 407]
+	stx %o0, [%fp + 1927]
 ! v44 = v25 & v38
 	.loc 1 356
-	and %i4, %l5, %i4
-	stx %i4, [%fp + 415]
+	and %o2, %l2, %o0
 ! v8 = v21 & v28
 	.loc 1 357
-	and %o4, %l1, %o0
+	and %o4, %l7, %o1
 ! v40 = v22 & v29
 	.loc 1 358
-	ldx [%fp + 1631], %i5
-	and %i5, %l7, %o1
+	and %i4, %l1, %o2
 ! v8 = v44 ^ v8
 	.loc 1 359
-	xor %i4, %o0, %o0
+	xor %o0, %o1, %o1
 ! v40 = v8 ^ v40
 	.loc 1 360
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 423]
+	xor %o1, %o2, %o0
+	stx %o0, [%fp + 1935]
 ! v8 = v21 & v38
 	.loc 1 361
-	and %o4, %l5, %o0
+	and %o4, %l2, %o0
 ! v44 = v22 & v28
 	.loc 1 362
-	and %i5, %l1, %o1
+	and %i4, %l7, %o1
 ! v44 = v8 ^ v44
 	.loc 1 363
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 431]
+	stx %o0, [%fp + 1943]
 ! v8 = v22 & v38
 	.loc 1 364
-	and %i5, %l5, %o0
-	stx %o0, [%fp + 439]
+	and %i4, %l2, %o0
+	stx %o0, [%fp + 1951]
 ! v46 = v35 & v35
 	.loc 1 365
-	and %l4, %l4, %o0
-	stx %o0, [%fp + 447]
+	and %l6, %l6, %o0
+	stx %o0, [%fp + 1959]
 ! v17 = v35 & v37
 	.loc 1 366
-	and %l4, %l2, %o0
+	and %l6, %l5, %o0
 ! v48 = v27 & v35
 	.loc 1 367
-	and %o2, %l4, %o1
+	and %i3, %l6, %o1
 ! v48 = v17 ^ v48
 	.loc 1 368
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 455]
+	stx %o0, [%fp + 1967]
 ! v17 = v35 & v45
 	.loc 1 369
-	and %l4, %l0, %i4
-	stx %i4, [%fp + 463]
+	and %l6, %l0, %o0
 ! v5 = v27 & v37
 	.loc 1 370
-	and %o2, %l2, %o0
+	and %i3, %l5, %o1
 ! v15 = v31 & v35
 	.loc 1 371
-	and %o3, %l4, %o1
+	and %o3, %l6, %o2
 ! v5 = v17 ^ v5
 	.loc 1 372
-	xor %i4, %o0, %o0
+	xor %o0, %o1, %o1
 ! v15 = v5 ^ v15
 	.loc 1 373
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 471]
+	xor %o1, %o2, %o0
+	stx %o0, [%fp + 1975]
 ! v5 = v27 & v45
 	.loc 1 374
-	and %o2, %l0, %o0
+	and %i3, %l0, %o0
 ! v17 = v31 & v37
 	.loc 1 375
-	and %o3, %l2, %o1
+	and %o3, %l5, %o1
 ! v17 = v5 ^ v17
 	.loc 1 376
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 479]
+	stx %o0, [%fp + 1983]
 ! v5 = v31 & v45
 	.loc 1 377
-	and %o3, %l0, %o0
-	stx %o0, [%fp + 487]
+	and %o3, %l0, %o2
 ! v2 = v25 ^ v35
 	.loc 1 378
-	ldx [%fp + 1623], %o0
-	xor %o0, %l4, %g4
+	ldx [%fp + 2031], %o0
+	xor %o0, %l6, %g5
+	stx %g5, [%fp + 1991]
 ! v12 = v21 ^ v27
 	.loc 1 379
-	xor %o4, %o2, %g1
+	xor %o4, %i3, %g1
 ! v56 = v22 ^ v31
 	.loc 1 380
-	ldx [%fp + 1631], %o0
-	xor %o0, %o3, %o0
-	stx %o0, [%fp + 1847]
-	stx %o0, [%fp + -97]
+	xor %i4, %o3, %o0
+	stx %o0, [%fp + 1799]
 ! v57 = v29 ^ v35
 	.loc 1 381
-	xor %l7, %l4, %i4
-	stx %i4, [%fp + -89]
+	xor %l1, %l6, %g4
 ! v58 = v28 ^ v37
 	.loc 1 382
-	xor %l1, %l2, %i5
-	stx %i5, [%fp + -81]
+	xor %l7, %l5, %o1
 ! v59 = v38 ^ v45
 	.loc 1 383
-	xor %l5, %l0, %o1
-	stx %o1, [%fp + -73]
+	xor %l2, %l0, %i5
+	stx %i5, [%fp + 1807]
 ! v60 = v2 & v57
 	.loc 1 384
-	and %g4, %i4, %o0
-	stx %o0, [%fp + -65]
+	and %g5, %g4, %o0
+	stx %o0, [%fp + 1815]
 ! v61 = v2 & v58
 	.loc 1 385
-	and %g4, %i5, %o0
-	stx %o0, [%fp + -57]
+	and %g5, %o1, %o0
+	stx %o0, [%fp + 1823]
 ! v62 = v12 & v57
 	.loc 1 386
-	and %g1, %i4, %g5
-	stx %g5, [%fp + -49]
+	and %g1, %g4, %o0
 ! v62 = v61 ^ v62
 	.loc 1 387
-	xor %o0, %g5, %o0
-	stx %o0, [%fp + 1855]
-	stx %o0, [%fp + 495]
+	ldx [%fp + 1823], %g5
+	xor %g5, %o0, %o0
+	stx %o0, [%fp + 1823]
 ! v2 = v2 & v59
 	.loc 1 388
-	and %g4, %o1, %g4
-	stx %g4, [%fp + 503]
+	ldx [%fp + 1991], %o0
+	and %o0, %i5, %o0
+	stx %o0, [%fp + 1991]
 ! v61 = v12 & v58
 	.loc 1 389
-	and %g1, %i5, %o0
+	and %g1, %o1, %g5
 ! v57 = v56 & v57
 	.loc 1 390
-	ldx [%fp + 1847], %g5
-	and %g5, %i4, %i4
-	stx %i4, [%fp + 511]
+	ldx [%fp + 1799], %o0
+	and %o0, %g4, %g4
 ! v61 = v2 ^ v61
 	.loc 1 391
-	xor %g4, %o0, %o0
+	ldx [%fp + 1991], %o0
+	xor %o0, %g5, %o0
 ! v57 = v61 ^ v57
 	.loc 1 392
-	xor %o0, %i4, %i4
-	stx %i4, [%fp + 519]
+	xor %o0, %g4, %o0
+	stx %o0, [%fp + 1991]
 ! v12 = v12 & v59
 	.loc 1 393
-	and %g1, %o1, %o0
+	and %g1, %i5, %o0
 ! v58 = v56 & v58
 	.loc 1 394
-	ldx [%fp + -97], %g1
-	and %g1, %i5, %o1
+	ldx [%fp + 1799], %i5
+	and %i5, %o1, %o1
 ! v58 = v12 ^ v58
 	.loc 1 395
 	xor %o0, %o1, %o1
-	stx %o1, [%fp + 527]
 ! v59 = v56 & v59
 	.loc 1 396
-	ldx [%fp + -73], %o0
-	and %g1, %o0, %o0
-	stx %o0, [%fp + 1663]
+	ldx [%fp + 1807], %o0
+	and %i5, %o0, %o0
+	stx %o0, [%fp + 2023]
 ! v60 = v60 ^ v47
 	.loc 1 397
-	ldx [%fp + -65], %o0
-	ldx [%fp + 399], %i5
+	ldx [%fp + 1815], %o0
+	ldx [%fp + 1919], %i5
 	xor %o0, %i5, %o0
 ! v60 = v60 ^ v46
 	.loc 1 398
-	ldx [%fp + 447], %i5
-	stx %i5, [%fp + 1967]
+	ldx [%fp + 1959], %i5
 	xor %o0, %i5, %o0
-	stx %o0, [%fp + 1959]
-	stx %o0, [%fp + 535]
+	stx %o0, [%fp + 1799]
 ! v62 = v62 ^ v43
 	.loc 1 399
-	ldx [%fp + 407], %o0
-	ldx [%fp + 1855], %i5
+	ldx [%fp + 1927], %o0
+	ldx [%fp + 1823], %i5
 	xor %i5, %o0, %o0
 ! v62 = v62 ^ v48
 	.loc 1 400
-	ldx [%fp + 455], %i5
-	xor %o0, %i5, %g1
-	stx %g1, [%fp + 543]
+	ldx [%fp + 1967], %i5
+	xor %o0, %i5, %o0
+	stx %o0, [%fp + 1807]
 ! v57 = v57 ^ v40
 	.loc 1 401
-	ldx [%fp + 423], %o0
-	xor %i4, %o0, %o0
+	ldx [%fp + 1935], %o0
+	ldx [%fp + 1991], %g1
+	xor %g1, %o0, %g1
 ! v57 = v57 ^ v15
 	.loc 1 402
-	ldx [%fp + 471], %i4
-	xor %o0, %i4, %o0
-	stx %o0, [%fp + 551]
+	ldx [%fp + 1975], %o0
+	xor %g1, %o0, %o0
+	stx %o0, [%fp + 1815]
 ! v58 = v58 ^ v44
 	.loc 1 403
-	ldx [%fp + 431], %i4
-	xor %o1, %i4, %o0
+	ldx [%fp + 1943], %g1
+	xor %o1, %g1, %o1
 ! v58 = v58 ^ v17
 	.loc 1 404
-	ldx [%fp + 479], %o1
-	xor %o0, %o1, %o1
-	stx %o1, [%fp + 1671]
+	ldx [%fp + 1983], %o0
+	xor %o1, %o0, %g4
 ! v59 = v59 ^ v8
 	.loc 1 405
-	ldx [%fp + 439], %g4
-	ldx [%fp + 1663], %o0
-	xor %o0, %g4, %g5
-	stx %g5, [%fp + 1679]
+	ldx [%fp + 1951], %g5
+	ldx [%fp + 2023], %o0
+	xor %o0, %g5, %o0
 ! v59 = v59 ^ v5
 	.loc 1 406
-	ldx [%fp + 487], %o0
-	xor %g5, %o0, %g5
+	xor %o0, %o2, %o1
 ! v44 = v60 ^ v44
 	.loc 1 407
-	ldx [%fp + 1959], %o0
-	xor %o0, %i4, %o0
-	stx %o0, [%fp + 559]
+	ldx [%fp + 1799], %o0
+	xor %o0, %g1, %o0
+	stx %o0, [%fp + 1799]
 ! v8 = v62 ^ v8
 	.loc 1 408
-	xor %g1, %g4, %o0
-	stx %o0, [%fp + 567]
+	ldx [%fp + 1807], %o0
+	xor %o0, %g5, %o0
+	stx %o0, [%fp + 1807]
 ! v46 = v58 ^ v46
 	.loc 1 409
-	ldx [%fp + 1967], %o0
-	xor %o1, %o0, %o0
-	stx %o0, [%fp + 575]
+	ldx [%fp + 1959], %o0
+	xor %g4, %o0, %o0
+	stx %o0, [%fp + 1823]
 ! v48 = v59 ^ v48
 	.loc 1 410
-	xor %g5, %i5, %i4
+	xor %o1, %i5, %i5
 ! v25 = v18 ^ v25
 	.loc 1 411
-	ldx [%fp + 1599], %o0
-	ldx [%fp + 1623], %o1
-	xor %o0, %o1, %i5
+	ldx [%fp + 1999], %o0
+	ldx [%fp + 2031], %o1
+	xor %o0, %o1, %g1
 ! v21 = v37 ^ v21
 	.loc 1 412
-	xor %l2, %o4, %g1
+	xor %l5, %o4, %o4
 ! v22 = v23 ^ v22
 	.loc 1 413
-	ldx [%fp + 1607], %o0
-	ldx [%fp + 1631], %o1
-	xor %o0, %o1, %o4
+	ldx [%fp + 2007], %o0
+	xor %o0, %i4, %i4
 ! v19 = v19 ^ v35
 	.loc 1 414
-	xor %i3, %l4, %i3
+	xor %i2, %l6, %i2
 ! v27 = v20 ^ v27
 	.loc 1 415
-	ldx [%fp + 1615], %o0
-	xor %o0, %o2, %o2
+	ldx [%fp + 2015], %o0
+	xor %o0, %i3, %i3
 ! v31 = v38 ^ v31
 	.loc 1 416
-	xor %l5, %o3, %o3
+	xor %l2, %o3, %o3
 ! v29 = v33 ^ v29
 	.loc 1 417
-	xor %i2, %l7, %l7
+	xor %i1, %l1, %l1
 ! v28 = v36 ^ v28
 	.loc 1 418
-	xor %l3, %l1, %l1
+	xor %l4, %l7, %l7
 ! v38 = v30 ^ v38
 	.loc 1 419
-	xor %o5, %l5, %l5
+	xor %o5, %l2, %l2
 ! v35 = v32 ^ v35
 	.loc 1 420
-	xor %i1, %l4, %l4
+	xor %l3, %l6, %l6
 ! v37 = v34 ^ v37
 	.loc 1 421
-	xor %o7, %l2, %l2
+	xor %o7, %l5, %l5
 ! v45 = v42 ^ v45
 	.loc 1 422
-	xor %l6, %l0, %l0
+	xor %i0, %l0, %l0
 ! v42 = v25 & v29
 	.loc 1 423
-	and %i5, %l7, %o7
+	and %g1, %l1, %o7
 ! v34 = v25 & v28
 	.loc 1 424
-	and %i5, %l1, %o0
+	and %g1, %l7, %o0
 ! v32 = v21 & v29
 	.loc 1 425
-	and %g1, %l7, %o1
+	and %o4, %l1, %o1
 ! v32 = v34 ^ v32
 	.loc 1 426
 	xor %o0, %o1, %l3
 ! v34 = v25 & v38
 	.loc 1 427
-	and %i5, %l5, %o0
+	and %g1, %l2, %o0
 ! v30 = v21 & v28
 	.loc 1 428
-	and %g1, %l1, %o1
+	and %o4, %l7, %o1
 ! v36 = v22 & v29
 	.loc 1 429
-	and %o4, %l7, %o5
+	and %i4, %l1, %o5
 ! v30 = v34 ^ v30
 	.loc 1 430
 	xor %o0, %o1, %o1
 ! v36 = v30 ^ v36
 	.loc 1 431
-	xor %o1, %o5, %l6
+	xor %o1, %o5, %l4
 ! v30 = v21 & v38
 	.loc 1 432
-	and %g1, %l5, %o0
+	and %o4, %l2, %o0
 ! v34 = v22 & v28
 	.loc 1 433
-	and %o4, %l1, %o1
+	and %i4, %l7, %o1
 ! v34 = v30 ^ v34
 	.loc 1 434
-	xor %o0, %o1, %i2
+	xor %o0, %o1, %i1
 ! v30 = v22 & v38
 	.loc 1 435
-	and %o4, %l5, %o5
+	and %i4, %l2, %o5
 ! v33 = v19 & v35
 	.loc 1 436
-	and %i3, %l4, %i1
+	and %i2, %l6, %i0
 ! v20 = v19 & v37
 	.loc 1 437
-	and %i3, %l2, %o0
+	and %i2, %l5, %o0
 ! v23 = v27 & v35
 	.loc 1 438
-	and %o2, %l4, %o1
+	and %i3, %l6, %o1
 ! v23 = v20 ^ v23
 	.loc 1 439
-	xor %o0, %o1, %g5
+	xor %o0, %o1, %g4
 ! v20 = v19 & v45
 	.loc 1 440
-	and %i3, %l0, %o0
+	and %i2, %l0, %o0
 ! v18 = v27 & v37
 	.loc 1 441
-	and %o2, %l2, %o1
+	and %i3, %l5, %o1
 ! v59 = v31 & v35
 	.loc 1 442
-	and %o3, %l4, %g4
+	and %o3, %l6, %g5
 ! v18 = v20 ^ v18
 	.loc 1 443
 	xor %o0, %o1, %o1
 ! v59 = v18 ^ v59
 	.loc 1 444
-	xor %o1, %g4, %g4
+	xor %o1, %g5, %g5
 ! v18 = v27 & v45
 	.loc 1 445
-	and %o2, %l0, %o0
+	and %i3, %l0, %o0
 ! v20 = v31 & v37
 	.loc 1 446
-	and %o3, %l2, %o1
+	and %o3, %l5, %o1
 ! v20 = v18 ^ v20
 	.loc 1 447
 	xor %o0, %o1, %o1
@@ -1557,307 +1525,306 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	and %o3, %l0, %o0
 ! v19 = v25 ^ v19
 	.loc 1 449
-	xor %i5, %i3, %i3
+	xor %g1, %i2, %i2
 ! v27 = v21 ^ v27
 	.loc 1 450
-	xor %g1, %o2, %i5
+	xor %o4, %i3, %i3
 ! v31 = v22 ^ v31
 	.loc 1 451
-	xor %o4, %o3, %o4
+	xor %i4, %o3, %i4
 ! v35 = v29 ^ v35
 	.loc 1 452
-	xor %l7, %l4, %l4
+	xor %l1, %l6, %l6
 ! v37 = v28 ^ v37
 	.loc 1 453
-	xor %l1, %l2, %l2
+	xor %l7, %l5, %l5
 ! v45 = v38 ^ v45
 	.loc 1 454
-	xor %l5, %l0, %l0
+	xor %l2, %l0, %l0
 ! v38 = v19 & v35
 	.loc 1 455
-	and %i3, %l4, %l1
+	and %i2, %l6, %l1
 ! v28 = v19 & v37
 	.loc 1 456
-	and %i3, %l2, %o2
+	and %i2, %l5, %o3
 ! v29 = v27 & v35
 	.loc 1 457
-	and %i5, %l4, %o3
+	and %i3, %l6, %o4
 ! v29 = v28 ^ v29
 	.loc 1 458
-	xor %o2, %o3, %l5
+	xor %o3, %o4, %l2
 ! v19 = v19 & v45
 	.loc 1 459
-	and %i3, %l0, %i3
+	and %i2, %l0, %i2
 ! v28 = v27 & v37
 	.loc 1 460
-	and %i5, %l2, %o2
+	and %i3, %l5, %o3
 ! v35 = v31 & v35
 	.loc 1 461
-	and %o4, %l4, %o3
+	and %i4, %l6, %o4
 ! v28 = v19 ^ v28
 	.loc 1 462
-	xor %i3, %o2, %o2
+	xor %i2, %o3, %o3
 ! v35 = v28 ^ v35
 	.loc 1 463
-	xor %o2, %o3, %o2
+	xor %o3, %o4, %o3
 ! v27 = v27 & v45
 	.loc 1 464
-	and %i5, %l0, %i5
+	and %i3, %l0, %i3
 ! v37 = v31 & v37
 	.loc 1 465
-	and %o4, %l2, %l2
+	and %i4, %l5, %l5
 ! v37 = v27 ^ v37
 	.loc 1 466
-	xor %i5, %l2, %l2
+	xor %i3, %l5, %l5
 ! v45 = v31 & v45
 	.loc 1 467
-	and %o4, %l0, %o3
+	and %i4, %l0, %o4
 ! v38 = v38 ^ v42
 	.loc 1 468
 	xor %l1, %o7, %l1
 ! v38 = v38 ^ v33
 	.loc 1 469
-	xor %l1, %i1, %l1
+	xor %l1, %i0, %l1
 ! v29 = v29 ^ v32
 	.loc 1 470
-	xor %l5, %l3, %l5
+	xor %l2, %l3, %l2
 ! v29 = v29 ^ v23
 	.loc 1 471
-	xor %l5, %g5, %l5
+	xor %l2, %g4, %l2
 ! v35 = v35 ^ v36
 	.loc 1 472
-	xor %o2, %l6, %o2
+	xor %o3, %l4, %o3
 ! v35 = v35 ^ v59
 	.loc 1 473
-	xor %o2, %g4, %o4
+	xor %o3, %g5, %l0
 ! v37 = v37 ^ v34
 	.loc 1 474
-	xor %l2, %i2, %o2
+	xor %l5, %i1, %o3
 ! v37 = v37 ^ v20
 	.loc 1 475
-	xor %o2, %o1, %o2
+	xor %o3, %o1, %o3
 ! v45 = v45 ^ v30
 	.loc 1 476
-	xor %o3, %o5, %o3
+	xor %o4, %o5, %o4
 ! v45 = v45 ^ v18
 	.loc 1 477
-	xor %o3, %o0, %o3
+	xor %o4, %o0, %o4
 ! v34 = v38 ^ v34
 	.loc 1 478
-	xor %l1, %i2, %i2
+	xor %l1, %i1, %i1
 ! v30 = v29 ^ v30
 	.loc 1 479
-	xor %l5, %o5, %o5
+	xor %l2, %o5, %o5
 ! v33 = v37 ^ v33
 	.loc 1 480
-	xor %o2, %i1, %i1
+	xor %o3, %i0, %i0
 ! v23 = v45 ^ v23
 	.loc 1 481
-	xor %o3, %g5, %g5
+	xor %o4, %g4, %g4
 ! v42 = v42 ^ v24
 	.loc 1 482
-	ldx [%fp + 127], %o2
-	xor %o7, %o2, %o7
+	ldx [%fp + 1831], %o3
+	xor %o7, %o3, %o7
 ! v42 = v42 ^ v47
 	.loc 1 483
-	ldx [%fp + 399], %o2
-	xor %o7, %o2, %o7
+	ldx [%fp + 1919], %o3
+	xor %o7, %o3, %o7
 ! v32 = v32 ^ v54
 	.loc 1 484
-	ldx [%fp + 135], %o2
-	xor %l3, %o2, %l3
+	ldx [%fp + 1839], %o3
+	xor %l3, %o3, %l3
 ! v32 = v32 ^ v43
 	.loc 1 485
-	ldx [%fp + 407], %o2
-	xor %l3, %o2, %l3
+	ldx [%fp + 1927], %o3
+	xor %l3, %o3, %l3
 ! v36 = v36 ^ v55
 	.loc 1 486
-	ldx [%fp + 151], %o2
-	xor %l6, %o2, %l6
+	ldx [%fp + 1847], %o3
+	xor %l4, %o3, %l4
 ! v36 = v36 ^ v40
 	.loc 1 487
-	ldx [%fp + 423], %o2
-	xor %l6, %o2, %l6
+	ldx [%fp + 1935], %o3
+	xor %l4, %o3, %l4
 ! v34 = v34 ^ v26
 	.loc 1 488
-	ldx [%fp + 367], %o2
-	xor %i2, %o2, %o2
+	ldx [%fp + 1887], %o3
+	xor %i1, %o3, %o3
 ! v34 = v34 ^ v44
 	.loc 1 489
-	ldx [%fp + 559], %o3
-	xor %o2, %o3, %l0
+	ldx [%fp + 1799], %o4
+	xor %o3, %o4, %l1
 ! v30 = v30 ^ v52
 	.loc 1 490
-	ldx [%fp + 375], %o2
-	xor %o5, %o2, %o2
+	ldx [%fp + 1895], %o3
+	xor %o5, %o3, %o3
 ! v30 = v30 ^ v8
 	.loc 1 491
-	ldx [%fp + 567], %o3
-	xor %o2, %o3, %o5
+	ldx [%fp + 1807], %o4
+	xor %o3, %o4, %l2
 ! v35 = v35 ^ v41
 	.loc 1 492
-	ldx [%fp + 359], %o2
-	xor %o4, %o2, %o4
+	ldx [%fp + 1879], %o3
+	xor %l0, %o3, %l0
 ! v35 = v35 ^ v57
 	.loc 1 493
-	ldx [%fp + 551], %o2
-	xor %o4, %o2, %o4
+	ldx [%fp + 1815], %o3
+	xor %l0, %o3, %o5
 ! v33 = v33 ^ v53
 	.loc 1 494
-	ldx [%fp + 383], %l1
-	xor %i1, %l1, %o2
+	ldx [%fp + 1903], %l6
+	xor %i0, %l6, %o3
 ! v33 = v33 ^ v46
 	.loc 1 495
-	ldx [%fp + 575], %o3
-	xor %o2, %o3, %o3
+	ldx [%fp + 1823], %o4
+	xor %o3, %o4, %i0
 ! v23 = v23 ^ v49
 	.loc 1 496
-	ldx [%fp + 391], %l4
-	xor %g5, %l4, %o2
+	ldx [%fp + 1911], %o4
+	xor %g4, %o4, %o3
 ! v23 = v23 ^ v48
 	.loc 1 497
-	xor %o2, %i4, %l5
+	xor %o3, %i5, %l5
 ! v59 = v59 ^ v50
 	.loc 1 498
-	ldx [%fp + 199], %l7
-	xor %g4, %l7, %g4
+	ldx [%fp + 1855], %i1
+	xor %g5, %i1, %g5
 ! v59 = v59 ^ v15
 	.loc 1 499
-	ldx [%fp + 471], %o2
-	xor %g4, %o2, %g4
+	ldx [%fp + 1975], %o3
+	xor %g5, %o3, %g5
 ! v20 = v20 ^ v51
 	.loc 1 500
-	ldx [%fp + 207], %i1
-	xor %o1, %i1, %o1
+	ldx [%fp + 1863], %o3
+	xor %o1, %o3, %o1
 ! v20 = v20 ^ v17
 	.loc 1 501
-	ldx [%fp + 479], %o2
-	xor %o1, %o2, %o1
+	ldx [%fp + 1983], %l0
+	xor %o1, %l0, %l0
 ! v18 = v18 ^ v39
 	.loc 1 502
-	ldx [%fp + 215], %i3
-	xor %o0, %i3, %o0
+	ldx [%fp + 1871], %o1
+	xor %o0, %o1, %o0
 ! v18 = v18 ^ v5
 	.loc 1 503
-	ldx [%fp + 487], %o2
 	xor %o0, %o2, %i2
 ! v53 = v42 ^ v53
 	.loc 1 504
-	xor %o7, %l1, %l2
+	xor %o7, %l6, %l6
 ! v49 = v32 ^ v49
 	.loc 1 505
-	xor %l3, %l4, %l1
+	xor %l3, %o4, %l7
 ! v50 = v36 ^ v50
 	.loc 1 506
-	xor %l6, %l7, %o7
+	xor %l4, %i1, %o4
 ! v51 = v34 ^ v51
 	.loc 1 507
-	xor %l0, %i1, %l0
+	xor %l1, %o3, %o7
 ! v39 = v30 ^ v39
 	.loc 1 508
-	xor %o5, %i3, %o5
+	xor %l2, %o1, %o0
 ! v47 = v33 ^ v47
 	.loc 1 509
-	ldx [%fp + 399], %o0
-	xor %o3, %o0, %l3
+	ldx [%fp + 1919], %o1
+	xor %i0, %o1, %o1
 ! v43 = v23 ^ v43
 	.loc 1 510
-	ldx [%fp + 407], %o0
-	xor %l5, %o0, %o0
+	ldx [%fp + 1927], %o3
+	xor %l5, %o3, %o3
 ! v40 = v59 ^ v40
 	.loc 1 511
-	ldx [%fp + 423], %o3
-	xor %g4, %o3, %l5
+	ldx [%fp + 1935], %l1
+	xor %g5, %l1, %l3
 ! v44 = v20 ^ v44
 	.loc 1 512
-	ldx [%fp + 559], %o3
-	xor %o1, %o3, %o3
+	ldx [%fp + 1799], %l1
+	xor %l0, %l1, %l5
 ! v8 = v18 ^ v8
 	.loc 1 513
-	ldx [%fp + 567], %o1
-	xor %i2, %o1, %l6
+	ldx [%fp + 1807], %l0
+	xor %i2, %l0, %l2
 ! v43 = v43 ^ v5
 	.loc 1 514
-	xor %o0, %o2, %l4
+	xor %o3, %o2, %o3
 ! v5 = v39 ^ v5
 	.loc 1 515
-	xor %o5, %o2, %o0
+	xor %o0, %o2, %o2
 ! v47 = v47 ^ v17
 	.loc 1 516
-	ldx [%fp + 479], %o1
-	xor %l3, %o1, %l3
+	ldx [%fp + 1983], %o0
+	xor %o1, %o0, %l4
 ! v17 = v51 ^ v17
 	.loc 1 517
-	xor %l0, %o1, %o1
+	xor %o7, %o0, %o0
 ! v35 = v35 ^ v15
 	.loc 1 518
-	ldx [%fp + 471], %o2
-	xor %o4, %o2, %o5
+	ldx [%fp + 1975], %o1
+	xor %o5, %o1, %o5
 ! v15 = v50 ^ v15
 	.loc 1 519
-	xor %o7, %o2, %o2
+	xor %o4, %o1, %o1
 ! v5 = v5 ^ v48
 	.loc 1 520
-	xor %o0, %i4, %o7
+	xor %o2, %i5, %o7
 ! v48 = v49 ^ v48
 	.loc 1 521
-	xor %l1, %i4, %i4
+	xor %l7, %i5, %i5
 ! v17 = v17 ^ v46
 	.loc 1 522
-	ldx [%fp + 575], %o0
-	xor %o1, %o0, %l0
+	ldx [%fp + 1823], %o2
+	xor %o0, %o2, %l0
 ! v46 = v53 ^ v46
 	.loc 1 523
-	xor %l2, %o0, %o0
+	xor %l6, %o2, %o0
 ! v15 = v15 ^ v57
 	.loc 1 524
-	ldx [%fp + 551], %o1
-	xor %o2, %o1, %l1
+	ldx [%fp + 1815], %o2
+	xor %o1, %o2, %l1
 ! v57 = v41 ^ v57
 	.loc 1 525
-	ldx [%fp + 359], %o2
-	xor %o2, %o1, %o1
+	ldx [%fp + 1879], %o1
+	xor %o1, %o2, %o1
 ! v48 = v48 ^ v8
 	.loc 1 526
-	xor %i4, %l6, %i4
+	xor %i5, %l2, %i5
 ! v8 = v52 ^ v8
 	.loc 1 527
-	ldx [%fp + 375], %o2
-	xor %o2, %l6, %o2
+	ldx [%fp + 1895], %o2
+	xor %o2, %l2, %o2
 ! v46 = v46 ^ v44
 	.loc 1 528
-	xor %o0, %o3, %l2
+	xor %o0, %l5, %l2
 ! v44 = v26 ^ v44
 	.loc 1 529
-	ldx [%fp + 367], %o0
-	xor %o0, %o3, %o0
+	ldx [%fp + 1887], %o0
+	xor %o0, %l5, %o0
 ! v57 = v57 ^ v40
 	.loc 1 530
-	xor %o1, %l5, %l7
+	xor %o1, %l3, %l7
 ! v40 = v55 ^ v40
 	.loc 1 531
-	ldx [%fp + 151], %o1
-	xor %o1, %l5, %o1
+	ldx [%fp + 1847], %o1
+	xor %o1, %l3, %o1
 ! v8 = v8 ^ v43
 	.loc 1 532
-	xor %o2, %l4, %o2
+	xor %o2, %o3, %o2
 ! v43 = v54 ^ v43
 	.loc 1 533
-	ldx [%fp + 135], %o3
-	xor %o3, %l4, %o3
+	ldx [%fp + 1839], %o4
+	xor %o4, %o3, %o3
 ! v44 = v44 ^ v47
 	.loc 1 534
-	xor %o0, %l3, %o0
+	xor %o0, %l4, %o0
 ! v47 = v24 ^ v47
 	.loc 1 535
-	ldx [%fp + 127], %o4
-	xor %o4, %l3, %o4
+	ldx [%fp + 1831], %o4
+	xor %o4, %l4, %o4
 ! v47 = v47 ^ v46
 	.loc 1 536
 	xor %o4, %l2, %o4
 ! v43 = v43 ^ v48
 	.loc 1 537
-	xor %o3, %i4, %o3
+	xor %o3, %i5, %o3
 ! v40 = v40 ^ v15
 	.loc 1 538
 	xor %o1, %l1, %o1
@@ -1875,27 +1842,27 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %l7, %o5, %l3
 ! v24 = v47 & v0
 	.loc 1 543
-	ldx [%fp + -209], %o2
+	ldx [%fp + 1703], %o2
 	and %o4, %o2, %o0
-	stx %o0, [%fp + 583]
+	stx %o0, [%fp + 1799]
 ! v54 = v47 & v3
 	.loc 1 544
-	ldx [%fp + -193], %i1
-	and %o4, %i1, %o0
+	ldx [%fp + 1719], %l7
+	and %o4, %l7, %o0
 ! v55 = v35 & v0
 	.loc 1 545
 	and %o5, %o2, %o1
 ! v55 = v54 ^ v55
 	.loc 1 546
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 591]
+	stx %o0, [%fp + 1807]
 ! v54 = v47 & v6
 	.loc 1 547
-	ldx [%fp + -177], %l7
-	and %o4, %l7, %o0
+	ldx [%fp + 1735], %i0
+	and %o4, %i0, %o0
 ! v26 = v35 & v3
 	.loc 1 548
-	and %o5, %i1, %o1
+	and %o5, %l7, %o1
 ! v52 = v43 & v0
 	.loc 1 549
 	and %o3, %o2, %o2
@@ -1905,27 +1872,26 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 ! v52 = v26 ^ v52
 	.loc 1 551
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 599]
+	stx %o0, [%fp + 1815]
 ! v26 = v35 & v6
 	.loc 1 552
-	and %o5, %l7, %o0
+	and %o5, %i0, %o0
 ! v54 = v43 & v3
 	.loc 1 553
-	and %o3, %i1, %o1
+	and %o3, %l7, %o1
 ! v54 = v26 ^ v54
 	.loc 1 554
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1927]
+	xor %o0, %o1, %l7
 ! v26 = v43 & v6
 	.loc 1 555
-	and %o3, %l7, %i1
+	and %o3, %i0, %i1
 ! v41 = v46 & v10
 	.loc 1 556
-	ldx [%fp + -153], %o2
-	and %l2, %o2, %l7
+	ldx [%fp + 1759], %o2
+	and %l2, %o2, %i0
 ! v53 = v46 & v13
 	.loc 1 557
-	ldx [%fp + -137], %i3
+	ldx [%fp + 1775], %i3
 	and %l2, %i3, %o0
 ! v49 = v40 & v10
 	.loc 1 558
@@ -1935,181 +1901,176 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %o0, %o1, %i2
 ! v53 = v46 & v16
 	.loc 1 560
-	ldx [%fp + -121], %i5
-	and %l2, %i5, %o0
+	ldx [%fp + 1791], %i4
+	and %l2, %i4, %o0
 ! v50 = v40 & v13
 	.loc 1 561
 	and %l4, %i3, %o1
 ! v51 = v48 & v10
 	.loc 1 562
-	and %i4, %o2, %o2
+	and %i5, %o2, %o2
 ! v50 = v53 ^ v50
 	.loc 1 563
 	xor %o0, %o1, %o1
 ! v51 = v50 ^ v51
 	.loc 1 564
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 607]
+	stx %o0, [%fp + 1823]
 ! v50 = v40 & v16
 	.loc 1 565
-	and %l4, %i5, %o0
+	and %l4, %i4, %o0
 ! v53 = v48 & v13
 	.loc 1 566
-	and %i4, %i3, %o1
+	and %i5, %i3, %o1
 ! v53 = v50 ^ v53
 	.loc 1 567
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 615]
+	stx %o0, [%fp + 1831]
 ! v50 = v48 & v16
 	.loc 1 568
-	and %i4, %i5, %o0
-	stx %o0, [%fp + 623]
+	and %i5, %i4, %o0
+	stx %o0, [%fp + 1839]
 ! v39 = v47 ^ v46
 	.loc 1 569
 	xor %o4, %l2, %g5
 ! v18 = v35 ^ v40
 	.loc 1 570
-	xor %o5, %l4, %o1
+	xor %o5, %l4, %g4
 ! v20 = v43 ^ v48
 	.loc 1 571
-	xor %o3, %i4, %o2
+	xor %o3, %i5, %g1
 ! v59 = v0 ^ v10
 	.loc 1 572
-	ldx [%fp + -209], %o0
-	ldx [%fp + -153], %i3
-	xor %o0, %i3, %i5
+	ldx [%fp + 1703], %o0
+	ldx [%fp + 1759], %o1
+	xor %o0, %o1, %i4
 ! v23 = v3 ^ v13
 	.loc 1 573
-	ldx [%fp + -193], %o0
-	ldx [%fp + -137], %i3
-	xor %o0, %i3, %g1
+	ldx [%fp + 1719], %o0
+	mov %i3, %o1
+	xor %o0, %o1, %i3
 ! v33 = v6 ^ v16
 	.loc 1 574
-	ldx [%fp + -177], %o0
-	ldx [%fp + -121], %i3
-	xor %o0, %i3, %g4
+	ldx [%fp + 1735], %o0
+	ldx [%fp + 1791], %o1
+	xor %o0, %o1, %o2
 ! v30 = v39 & v59
 	.loc 1 575
-	and %g5, %i5, %o0
-	stx %o0, [%fp + 631]
+	and %g5, %i4, %o0
+	stx %o0, [%fp + 1847]
 ! v34 = v39 & v23
 	.loc 1 576
-	and %g5, %g1, %o0
-	stx %o0, [%fp + 639]
+	and %g5, %i3, %o0
 ! v36 = v18 & v59
 	.loc 1 577
-	and %o1, %i5, %i3
-	stx %i3, [%fp + 1687]
+	and %g4, %i4, %o1
 ! v36 = v34 ^ v36
 	.loc 1 578
-	xor %o0, %i3, %i3
-	stx %i3, [%fp + 647]
+	xor %o0, %o1, %o1
 ! v39 = v39 & v33
 	.loc 1 579
-	and %g5, %g4, %g5
-	stx %g5, [%fp + 1695]
+	and %g5, %o2, %o0
 ! v34 = v18 & v23
 	.loc 1 580
-	and %o1, %g1, %o0
+	and %g4, %i3, %g5
 ! v59 = v20 & v59
 	.loc 1 581
-	and %o2, %i5, %i5
+	and %g1, %i4, %i4
 ! v34 = v39 ^ v34
 	.loc 1 582
-	xor %g5, %o0, %o0
+	xor %o0, %g5, %g5
 ! v59 = v34 ^ v59
 	.loc 1 583
-	xor %o0, %i5, %i5
+	xor %g5, %i4, %i4
 ! v18 = v18 & v33
 	.loc 1 584
-	and %o1, %g4, %o0
+	and %g4, %o2, %g4
 ! v23 = v20 & v23
 	.loc 1 585
-	and %o2, %g1, %o1
+	and %g1, %i3, %i3
 ! v23 = v18 ^ v23
 	.loc 1 586
-	xor %o0, %o1, %g1
+	xor %g4, %i3, %i3
 ! v33 = v20 & v33
 	.loc 1 587
-	and %o2, %g4, %o2
+	and %g1, %o2, %o2
 ! v30 = v30 ^ v24
 	.loc 1 588
-	ldx [%fp + 631], %o0
-	ldx [%fp + 583], %o1
-	xor %o0, %o1, %o0
+	ldx [%fp + 1847], %o0
+	ldx [%fp + 1799], %g1
+	xor %o0, %g1, %o0
 ! v30 = v30 ^ v41
 	.loc 1 589
-	xor %o0, %l7, %o1
+	xor %o0, %i0, %g1
 ! v36 = v36 ^ v55
 	.loc 1 590
-	ldx [%fp + 591], %o0
-	xor %i3, %o0, %o0
+	ldx [%fp + 1807], %o0
+	xor %o1, %o0, %o1
 ! v36 = v36 ^ v49
 	.loc 1 591
-	xor %o0, %i2, %i3
+	xor %o1, %i2, %o1
 ! v59 = v59 ^ v52
 	.loc 1 592
-	ldx [%fp + 599], %o0
-	xor %i5, %o0, %o0
+	ldx [%fp + 1815], %o0
+	xor %i4, %o0, %i4
 ! v59 = v59 ^ v51
 	.loc 1 593
-	ldx [%fp + 607], %i5
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + 655]
+	ldx [%fp + 1823], %o0
+	xor %i4, %o0, %o0
+	stx %o0, [%fp + 1847]
 ! v23 = v23 ^ v54
 	.loc 1 594
-	ldx [%fp + 1927], %i5
-	xor %g1, %i5, %o0
+	xor %i3, %l7, %o0
 ! v23 = v23 ^ v53
 	.loc 1 595
-	ldx [%fp + 615], %g1
-	xor %o0, %g1, %g1
+	ldx [%fp + 1831], %i3
+	xor %o0, %i3, %i3
 ! v33 = v33 ^ v26
 	.loc 1 596
-	xor %o2, %i1, %o0
+	xor %o2, %i1, %o2
 ! v33 = v33 ^ v50
 	.loc 1 597
-	ldx [%fp + 623], %o2
-	xor %o0, %o2, %o0
+	ldx [%fp + 1839], %o0
+	xor %o2, %o0, %o2
 ! v54 = v30 ^ v54
 	.loc 1 598
-	xor %o1, %i5, %o1
-	stx %o1, [%fp + 663]
+	xor %g1, %l7, %o0
+	stx %o0, [%fp + 1855]
 ! v26 = v36 ^ v26
 	.loc 1 599
-	xor %i3, %i1, %o1
-	stx %o1, [%fp + 671]
+	xor %o1, %i1, %o0
+	stx %o0, [%fp + 1863]
 ! v41 = v23 ^ v41
 	.loc 1 600
-	xor %g1, %l7, %o1
-	stx %o1, [%fp + 679]
+	xor %i3, %i0, %o0
+	stx %o0, [%fp + 1871]
 ! v49 = v33 ^ v49
 	.loc 1 601
-	xor %o0, %i2, %o0
-	stx %o0, [%fp + 687]
+	xor %o2, %i2, %o0
+	stx %o0, [%fp + 1879]
 ! v33 = v44 & v1
 	.loc 1 602
-	ldx [%fp + -201], %o2
+	ldx [%fp + 1711], %o2
 	and %l5, %o2, %o0
-	stx %o0, [%fp + 695]
+	stx %o0, [%fp + 1887]
 ! v23 = v44 & v4
 	.loc 1 603
-	ldx [%fp + -185], %i1
-	and %l5, %i1, %o0
+	ldx [%fp + 1727], %l7
+	and %l5, %l7, %o0
 ! v36 = v15 & v1
 	.loc 1 604
 	and %l1, %o2, %o1
 ! v36 = v23 ^ v36
 	.loc 1 605
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 703]
+	stx %o0, [%fp + 1895]
 ! v23 = v44 & v7
 	.loc 1 606
-	ldx [%fp + -169], %l7
-	and %l5, %l7, %o0
+	ldx [%fp + 1743], %i0
+	and %l5, %i0, %o0
 ! v30 = v15 & v4
 	.loc 1 607
-	and %l1, %i1, %o1
+	and %l1, %l7, %o1
 ! v20 = v8 & v1
 	.loc 1 608
 	and %l6, %o2, %o2
@@ -2119,42 +2080,42 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 ! v20 = v30 ^ v20
 	.loc 1 610
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 711]
+	stx %o0, [%fp + 1903]
 ! v30 = v15 & v7
 	.loc 1 611
-	and %l1, %l7, %o0
+	and %l1, %i0, %o0
 ! v23 = v8 & v4
 	.loc 1 612
-	and %l6, %i1, %o1
+	and %l6, %l7, %o1
 ! v23 = v30 ^ v23
 	.loc 1 613
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1703]
+	stx %o0, [%fp + 1927]
 ! v30 = v8 & v7
 	.loc 1 614
-	and %l6, %l7, %o0
-	stx %o0, [%fp + 1711]
+	and %l6, %i0, %o0
+	stx %o0, [%fp + 1935]
 ! v18 = v17 & v11
 	.loc 1 615
-	ldx [%fp + -145], %o2
+	ldx [%fp + 1767], %o2
 	and %l0, %o2, %l7
 ! v34 = v17 & v14
 	.loc 1 616
-	ldx [%fp + -129], %i2
-	and %l0, %i2, %o0
+	ldx [%fp + 1783], %i1
+	and %l0, %i1, %o0
 ! v39 = v57 & v11
 	.loc 1 617
 	and %l3, %o2, %o1
 ! v39 = v34 ^ v39
 	.loc 1 618
-	xor %o0, %o1, %i1
+	xor %o0, %o1, %i0
 ! v34 = v17 & v9
 	.loc 1 619
-	ldx [%fp + -161], %i3
-	and %l0, %i3, %o0
+	ldx [%fp + 1751], %i2
+	and %l0, %i2, %o0
 ! v32 = v57 & v14
 	.loc 1 620
-	and %l3, %i2, %o1
+	and %l3, %i1, %o1
 ! v42 = v5 & v11
 	.loc 1 621
 	and %o7, %o2, %o2
@@ -2164,20 +2125,19 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 ! v42 = v32 ^ v42
 	.loc 1 623
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 719]
+	stx %o0, [%fp + 1911]
 ! v32 = v57 & v9
 	.loc 1 624
-	and %l3, %i3, %o0
+	and %l3, %i2, %o0
 ! v34 = v5 & v14
 	.loc 1 625
-	and %o7, %i2, %o1
+	and %o7, %i1, %o1
 ! v34 = v32 ^ v34
 	.loc 1 626
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 727]
+	xor %o0, %o1, %i1
 ! v32 = v5 & v9
 	.loc 1 627
-	and %o7, %i3, %o2
+	and %o7, %i2, %o2
 ! v45 = v44 ^ v17
 	.loc 1 628
 	xor %l5, %l0, %g5
@@ -2189,52 +2149,47 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %l6, %o7, %i2
 ! v38 = v1 ^ v11
 	.loc 1 631
-	ldx [%fp + -201], %o0
-	ldx [%fp + -145], %i3
-	xor %o0, %i3, %i5
+	ldx [%fp + 1711], %o0
+	ldx [%fp + 1767], %i3
+	xor %o0, %i3, %i4
 ! v31 = v4 ^ v14
 	.loc 1 632
-	ldx [%fp + -185], %o0
-	ldx [%fp + -129], %i3
+	ldx [%fp + 1727], %o0
+	ldx [%fp + 1783], %i3
 	xor %o0, %i3, %g1
 ! v27 = v7 ^ v9
 	.loc 1 633
-	ldx [%fp + -169], %o0
-	ldx [%fp + -161], %i3
+	ldx [%fp + 1743], %o0
+	ldx [%fp + 1751], %i3
 	xor %o0, %i3, %g4
 ! v28 = v45 & v38
 	.loc 1 634
-	and %g5, %i5, %o0
-	stx %o0, [%fp + 735]
+	and %g5, %i4, %o0
+	stx %o0, [%fp + 1919]
 ! v19 = v45 & v31
 	.loc 1 635
 	and %g5, %g1, %o0
-	stx %o0, [%fp + 743]
 ! v22 = v37 & v38
 	.loc 1 636
-	and %o1, %i5, %i3
-	stx %i3, [%fp + 751]
+	and %o1, %i4, %i3
 ! v22 = v19 ^ v22
 	.loc 1 637
 	xor %o0, %i3, %i3
-	stx %i3, [%fp + 759]
 ! v45 = v45 & v27
 	.loc 1 638
 	and %g5, %g4, %g5
-	stx %g5, [%fp + 767]
 ! v19 = v37 & v31
 	.loc 1 639
 	and %o1, %g1, %o0
-	stx %o0, [%fp + 775]
 ! v38 = v29 & v38
 	.loc 1 640
-	and %i2, %i5, %i5
+	and %i2, %i4, %i4
 ! v19 = v45 ^ v19
 	.loc 1 641
 	xor %g5, %o0, %o0
 ! v38 = v19 ^ v38
 	.loc 1 642
-	xor %o0, %i5, %i5
+	xor %o0, %i4, %i4
 ! v37 = v37 & v27
 	.loc 1 643
 	and %o1, %g4, %o0
@@ -2249,59 +2204,58 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	and %i2, %g4, %i2
 ! v28 = v28 ^ v33
 	.loc 1 647
-	ldx [%fp + 735], %o0
-	ldx [%fp + 695], %o1
+	ldx [%fp + 1919], %o0
+	ldx [%fp + 1887], %o1
 	xor %o0, %o1, %o0
 ! v28 = v28 ^ v18
 	.loc 1 648
 	xor %o0, %l7, %o1
 ! v22 = v22 ^ v36
 	.loc 1 649
-	ldx [%fp + 703], %o0
+	ldx [%fp + 1895], %o0
 	xor %i3, %o0, %o0
 ! v22 = v22 ^ v39
 	.loc 1 650
-	xor %o0, %i1, %i3
+	xor %o0, %i0, %i3
 ! v38 = v38 ^ v20
 	.loc 1 651
-	ldx [%fp + 711], %o0
-	xor %i5, %o0, %o0
+	ldx [%fp + 1903], %o0
+	xor %i4, %o0, %o0
 ! v38 = v38 ^ v42
 	.loc 1 652
-	ldx [%fp + 719], %i5
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + 783]
+	ldx [%fp + 1911], %i4
+	xor %o0, %i4, %o0
+	stx %o0, [%fp + 1919]
 ! v31 = v31 ^ v23
 	.loc 1 653
-	ldx [%fp + 1703], %g4
-	xor %g1, %g4, %o0
+	ldx [%fp + 1927], %i4
+	xor %g1, %i4, %o0
 ! v31 = v31 ^ v34
 	.loc 1 654
-	ldx [%fp + 727], %i5
-	xor %o0, %i5, %i5
+	xor %o0, %i1, %g1
 ! v27 = v27 ^ v30
 	.loc 1 655
-	ldx [%fp + 1711], %g1
-	xor %i2, %g1, %o0
+	ldx [%fp + 1935], %g4
+	xor %i2, %g4, %o0
 ! v27 = v27 ^ v32
 	.loc 1 656
 	xor %o0, %o2, %i2
 ! v23 = v28 ^ v23
 	.loc 1 657
-	xor %o1, %g4, %o0
-	stx %o0, [%fp + 791]
+	xor %o1, %i4, %o0
+	stx %o0, [%fp + 1927]
 ! v30 = v22 ^ v30
 	.loc 1 658
-	xor %i3, %g1, %o0
-	stx %o0, [%fp + 799]
+	xor %i3, %g4, %o0
+	stx %o0, [%fp + 1935]
 ! v18 = v31 ^ v18
 	.loc 1 659
-	xor %i5, %l7, %o0
-	stx %o0, [%fp + 807]
+	xor %g1, %l7, %o0
+	stx %o0, [%fp + 1943]
 ! v39 = v27 ^ v39
 	.loc 1 660
-	xor %i2, %i1, %o0
-	stx %o0, [%fp + 815]
+	xor %i2, %i0, %o0
+	stx %o0, [%fp + 1951]
 ! v44 = v47 ^ v44
 	.loc 1 661
 	xor %o4, %l5, %l5
@@ -2319,43 +2273,43 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %l4, %l3, %l4
 ! v5 = v48 ^ v5
 	.loc 1 666
-	xor %i4, %o7, %l0
+	xor %i5, %o7, %l0
 ! v48 = v0 ^ v1
 	.loc 1 667
-	ldx [%fp + -209], %o0
-	ldx [%fp + -201], %o1
+	ldx [%fp + 1703], %o0
+	ldx [%fp + 1711], %o1
 	xor %o0, %o1, %i2
 ! v40 = v3 ^ v4
 	.loc 1 668
-	ldx [%fp + -193], %o0
-	ldx [%fp + -185], %o1
-	xor %o0, %o1, %i1
+	ldx [%fp + 1719], %o0
+	ldx [%fp + 1727], %o1
+	xor %o0, %o1, %i0
 ! v46 = v6 ^ v7
 	.loc 1 669
-	ldx [%fp + -177], %o0
-	ldx [%fp + -169], %o1
+	ldx [%fp + 1735], %o0
+	ldx [%fp + 1743], %o1
 	xor %o0, %o1, %l3
 ! v43 = v10 ^ v11
 	.loc 1 670
-	ldx [%fp + -153], %o0
-	ldx [%fp + -145], %o1
+	ldx [%fp + 1759], %o0
+	ldx [%fp + 1767], %o1
 	xor %o0, %o1, %l2
 ! v35 = v13 ^ v14
 	.loc 1 671
-	ldx [%fp + -137], %o0
-	ldx [%fp + -129], %o1
+	ldx [%fp + 1775], %o0
+	ldx [%fp + 1783], %o1
 	xor %o0, %o1, %o7
 ! v47 = v16 ^ v9
 	.loc 1 672
-	ldx [%fp + -121], %o0
-	ldx [%fp + -161], %o1
-	xor %o0, %o1, %o5
+	ldx [%fp + 1791], %o0
+	ldx [%fp + 1751], %o1
+	xor %o0, %o1, %o4
 ! v27 = v44 & v48
 	.loc 1 673
-	and %l5, %i2, %o4
+	and %l5, %i2, %o5
 ! v31 = v44 & v40
 	.loc 1 674
-	and %l5, %i1, %o0
+	and %l5, %i0, %o0
 ! v22 = v15 & v48
 	.loc 1 675
 	and %l1, %i2, %o1
@@ -2367,7 +2321,7 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	and %l5, %l3, %o0
 ! v28 = v15 & v40
 	.loc 1 678
-	and %l1, %i1, %o1
+	and %l1, %i0, %o1
 ! v29 = v8 & v48
 	.loc 1 679
 	and %l6, %i2, %o3
@@ -2382,7 +2336,7 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	and %l1, %l3, %o0
 ! v31 = v8 & v40
 	.loc 1 683
-	and %l6, %i1, %o1
+	and %l6, %i0, %o1
 ! v31 = v28 ^ v31
 	.loc 1 684
 	xor %o0, %o1, %g1
@@ -2400,25 +2354,25 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	and %l4, %l2, %o1
 ! v45 = v19 ^ v45
 	.loc 1 689
-	xor %o0, %o1, %g5
+	xor %o0, %o1, %g4
 ! v19 = v17 & v47
 	.loc 1 690
-	and %l7, %o5, %o0
+	and %l7, %o4, %o0
 ! v21 = v57 & v35
 	.loc 1 691
 	and %l4, %o7, %o1
 ! v25 = v5 & v43
 	.loc 1 692
-	and %l0, %l2, %g4
+	and %l0, %l2, %g5
 ! v21 = v19 ^ v21
 	.loc 1 693
 	xor %o0, %o1, %o1
 ! v25 = v21 ^ v25
 	.loc 1 694
-	xor %o1, %g4, %g4
+	xor %o1, %g5, %g5
 ! v21 = v57 & v47
 	.loc 1 695
-	and %l4, %o5, %o0
+	and %l4, %o4, %o0
 ! v19 = v5 & v35
 	.loc 1 696
 	and %l0, %o7, %o1
@@ -2427,7 +2381,7 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %o0, %o1, %o1
 ! v21 = v5 & v47
 	.loc 1 698
-	and %l0, %o5, %o0
+	and %l0, %o4, %o0
 ! v17 = v44 ^ v17
 	.loc 1 699
 	xor %l5, %l7, %l7
@@ -2442,37 +2396,37 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %i2, %l2, %l2
 ! v35 = v40 ^ v35
 	.loc 1 703
-	xor %i1, %o7, %l1
+	xor %i0, %o7, %l1
 ! v47 = v46 ^ v47
 	.loc 1 704
-	xor %l3, %o5, %l3
+	xor %l3, %o4, %l3
 ! v46 = v17 & v43
 	.loc 1 705
 	and %l7, %l2, %l5
 ! v40 = v17 & v35
 	.loc 1 706
-	and %l7, %l1, %o5
+	and %l7, %l1, %o4
 ! v48 = v57 & v43
 	.loc 1 707
 	and %l4, %l2, %o7
 ! v48 = v40 ^ v48
 	.loc 1 708
-	xor %o5, %o7, %l6
+	xor %o4, %o7, %l6
 ! v17 = v17 & v47
 	.loc 1 709
 	and %l7, %l3, %l7
 ! v40 = v57 & v35
 	.loc 1 710
-	and %l4, %l1, %o5
+	and %l4, %l1, %o4
 ! v43 = v5 & v43
 	.loc 1 711
 	and %l0, %l2, %o7
 ! v40 = v17 ^ v40
 	.loc 1 712
-	xor %l7, %o5, %o5
+	xor %l7, %o4, %o4
 ! v43 = v40 ^ v43
 	.loc 1 713
-	xor %o5, %o7, %o5
+	xor %o4, %o7, %o4
 ! v57 = v57 & v47
 	.loc 1 714
 	and %l4, %l3, %l4
@@ -2487,7 +2441,7 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	and %l0, %l3, %o7
 ! v46 = v46 ^ v27
 	.loc 1 718
-	xor %l5, %o4, %l5
+	xor %l5, %o5, %l5
 ! v46 = v46 ^ v37
 	.loc 1 719
 	xor %l5, %i5, %l5
@@ -2496,19 +2450,19 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %l6, %i3, %l6
 ! v48 = v48 ^ v45
 	.loc 1 721
-	xor %l6, %g5, %l6
+	xor %l6, %g4, %l6
 ! v43 = v43 ^ v29
 	.loc 1 722
-	xor %o5, %i4, %o5
+	xor %o4, %i4, %o4
 ! v43 = v43 ^ v25
 	.loc 1 723
-	xor %o5, %g4, %l0
+	xor %o4, %g5, %l0
 ! v35 = v35 ^ v31
 	.loc 1 724
-	xor %l1, %g1, %o5
+	xor %l1, %g1, %o4
 ! v35 = v35 ^ v19
 	.loc 1 725
-	xor %o5, %o1, %o5
+	xor %o4, %o1, %o4
 ! v47 = v47 ^ v28
 	.loc 1 726
 	xor %o7, %o3, %o7
@@ -2523,132 +2477,131 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %l6, %o3, %l1
 ! v37 = v35 ^ v37
 	.loc 1 730
-	xor %o5, %i5, %i5
+	xor %o4, %i5, %i5
 ! v45 = v47 ^ v45
 	.loc 1 731
-	xor %o7, %g5, %g5
+	xor %o7, %g4, %g4
 ! v27 = v27 ^ v24
 	.loc 1 732
-	ldx [%fp + 583], %o3
-	xor %o4, %o3, %o4
+	ldx [%fp + 1799], %o3
+	xor %o5, %o3, %o5
 ! v27 = v27 ^ v33
 	.loc 1 733
-	ldx [%fp + 695], %o3
-	xor %o4, %o3, %o4
+	ldx [%fp + 1887], %o3
+	xor %o5, %o3, %o5
 ! v22 = v22 ^ v55
 	.loc 1 734
-	ldx [%fp + 591], %o3
+	ldx [%fp + 1807], %o3
 	xor %i3, %o3, %i3
 ! v22 = v22 ^ v36
 	.loc 1 735
-	ldx [%fp + 703], %o3
+	ldx [%fp + 1895], %o3
 	xor %i3, %o3, %i3
 ! v29 = v29 ^ v52
 	.loc 1 736
-	ldx [%fp + 599], %o3
+	ldx [%fp + 1815], %o3
 	xor %i4, %o3, %i4
 ! v29 = v29 ^ v20
 	.loc 1 737
-	ldx [%fp + 711], %o3
+	ldx [%fp + 1903], %o3
 	xor %i4, %o3, %i4
 ! v31 = v31 ^ v54
 	.loc 1 738
-	ldx [%fp + 663], %o3
+	ldx [%fp + 1855], %o3
 	xor %g1, %o3, %o3
 ! v31 = v31 ^ v23
 	.loc 1 739
-	ldx [%fp + 791], %o5
-	xor %o3, %o5, %o7
+	ldx [%fp + 1927], %o4
+	xor %o3, %o4, %o7
 ! v28 = v28 ^ v26
 	.loc 1 740
-	ldx [%fp + 671], %o3
+	ldx [%fp + 1863], %o3
 	xor %l1, %o3, %o3
 ! v28 = v28 ^ v30
 	.loc 1 741
-	ldx [%fp + 799], %o5
-	xor %o3, %o5, %l1
+	ldx [%fp + 1935], %o4
+	xor %o3, %o4, %l1
 ! v43 = v43 ^ v59
 	.loc 1 742
-	ldx [%fp + 655], %o3
+	ldx [%fp + 1847], %o3
 	xor %l0, %o3, %l0
 ! v43 = v43 ^ v38
 	.loc 1 743
-	ldx [%fp + 783], %o3
+	ldx [%fp + 1919], %o3
 	xor %l0, %o3, %l0
 ! v37 = v37 ^ v41
 	.loc 1 744
-	ldx [%fp + 679], %l3
-	xor %i5, %l3, %o3
+	ldx [%fp + 1871], %l2
+	xor %i5, %l2, %o3
 ! v37 = v37 ^ v18
 	.loc 1 745
-	ldx [%fp + 807], %o5
-	xor %o3, %o5, %l2
+	ldx [%fp + 1943], %o4
+	xor %o3, %o4, %l5
 ! v45 = v45 ^ v49
 	.loc 1 746
-	ldx [%fp + 687], %l4
-	xor %g5, %l4, %o3
+	ldx [%fp + 1879], %l6
+	xor %g4, %l6, %o3
 ! v45 = v45 ^ v39
 	.loc 1 747
-	ldx [%fp + 815], %o5
-	xor %o3, %o5, %l6
+	ldx [%fp + 1951], %o4
+	xor %o3, %o4, %o4
 ! v25 = v25 ^ v51
 	.loc 1 748
-	ldx [%fp + 607], %l7
-	xor %g4, %l7, %g4
+	ldx [%fp + 1823], %l7
+	xor %g5, %l7, %g5
 ! v25 = v25 ^ v42
 	.loc 1 749
-	ldx [%fp + 719], %o3
-	xor %g4, %o3, %g4
+	ldx [%fp + 1911], %o3
+	xor %g5, %o3, %g5
 ! v19 = v19 ^ v53
 	.loc 1 750
-	ldx [%fp + 615], %o3
+	ldx [%fp + 1831], %o3
 	xor %o1, %o3, %o1
 ! v19 = v19 ^ v34
 	.loc 1 751
-	ldx [%fp + 727], %o5
-	xor %o1, %o5, %o5
+	xor %o1, %i1, %l3
 ! v21 = v21 ^ v50
 	.loc 1 752
-	ldx [%fp + 623], %o1
+	ldx [%fp + 1839], %o1
 	xor %o0, %o1, %o0
 ! v21 = v21 ^ v32
 	.loc 1 753
-	xor %o0, %o2, %i2
+	xor %o0, %o2, %i0
 ! v41 = v27 ^ v41
 	.loc 1 754
-	xor %o4, %l3, %l5
+	xor %o5, %l2, %l4
 ! v49 = v22 ^ v49
 	.loc 1 755
-	xor %i3, %l4, %l4
+	xor %i3, %l6, %l6
 ! v51 = v29 ^ v51
 	.loc 1 756
-	xor %i4, %l7, %o4
+	xor %i4, %l7, %l2
 ! v53 = v31 ^ v53
 	.loc 1 757
-	xor %o7, %o3, %l3
+	xor %o7, %o3, %l7
 ! v50 = v28 ^ v50
 	.loc 1 758
 	xor %l1, %o1, %o0
 ! v33 = v37 ^ v33
 	.loc 1 759
-	ldx [%fp + 695], %o1
-	xor %l2, %o1, %o1
+	ldx [%fp + 1887], %o1
+	xor %l5, %o1, %o1
 ! v36 = v45 ^ v36
 	.loc 1 760
-	ldx [%fp + 703], %o3
-	xor %l6, %o3, %o3
+	ldx [%fp + 1895], %o3
+	xor %o4, %o3, %o3
 ! v20 = v25 ^ v20
 	.loc 1 761
-	ldx [%fp + 711], %o7
-	xor %g4, %o7, %i1
+	ldx [%fp + 1903], %o4
+	xor %g5, %o4, %o4
 ! v23 = v19 ^ v23
 	.loc 1 762
-	ldx [%fp + 791], %o7
-	xor %o5, %o7, %o5
+	ldx [%fp + 1927], %o5
+	xor %l3, %o5, %o7
 ! v30 = v21 ^ v30
 	.loc 1 763
-	ldx [%fp + 799], %o7
-	xor %i2, %o7, %l1
+	ldx [%fp + 1935], %o5
+	xor %i0, %o5, %l5
 ! v36 = v36 ^ v32
 	.loc 1 764
 	xor %o3, %o2, %o3
@@ -2657,1098 +2610,1053 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %o0, %o2, %o2
 ! v33 = v33 ^ v34
 	.loc 1 766
-	ldx [%fp + 727], %o0
-	xor %o1, %o0, %o7
+	xor %o1, %i1, %o5
 ! v34 = v53 ^ v34
 	.loc 1 767
-	xor %l3, %o0, %o0
+	xor %l7, %i1, %i1
 ! v43 = v43 ^ v42
 	.loc 1 768
-	ldx [%fp + 719], %o1
-	xor %l0, %o1, %l2
+	ldx [%fp + 1911], %o0
+	xor %l0, %o0, %l1
 ! v42 = v51 ^ v42
 	.loc 1 769
-	xor %o4, %o1, %o1
+	xor %l2, %o0, %o0
 ! v32 = v32 ^ v39
 	.loc 1 770
-	ldx [%fp + 815], %o4
-	xor %o2, %o4, %l3
+	ldx [%fp + 1951], %o1
+	xor %o2, %o1, %l2
 ! v39 = v49 ^ v39
 	.loc 1 771
-	xor %l4, %o4, %o2
+	xor %l6, %o1, %o1
 ! v34 = v34 ^ v18
 	.loc 1 772
-	ldx [%fp + 807], %o4
-	xor %o0, %o4, %l4
+	ldx [%fp + 1943], %o2
+	xor %i1, %o2, %i1
 ! v18 = v41 ^ v18
 	.loc 1 773
-	xor %l5, %o4, %o0
+	xor %l4, %o2, %o2
 ! v42 = v42 ^ v38
 	.loc 1 774
-	ldx [%fp + 783], %o4
-	xor %o1, %o4, %l5
+	ldx [%fp + 1919], %l0
+	xor %o0, %l0, %l3
 ! v38 = v59 ^ v38
 	.loc 1 775
-	ldx [%fp + 655], %o1
-	xor %o1, %o4, %o1
+	ldx [%fp + 1847], %o0
+	xor %o0, %l0, %o0
 ! v39 = v39 ^ v30
 	.loc 1 776
-	xor %o2, %l1, %l6
+	xor %o1, %l5, %l4
 ! v30 = v26 ^ v30
 	.loc 1 777
-	ldx [%fp + 671], %o2
-	xor %o2, %l1, %o2
+	ldx [%fp + 1863], %o1
+	xor %o1, %l5, %o1
 ! v18 = v18 ^ v23
 	.loc 1 778
-	xor %o0, %o5, %l7
+	xor %o2, %o7, %l5
 ! v23 = v54 ^ v23
 	.loc 1 779
-	ldx [%fp + 663], %o0
-	xor %o0, %o5, %o0
+	ldx [%fp + 1855], %o2
+	xor %o2, %o7, %o2
 ! v38 = v38 ^ v20
 	.loc 1 780
-	xor %o1, %i1, %l1
+	xor %o0, %o4, %l6
 ! v20 = v52 ^ v20
 	.loc 1 781
-	ldx [%fp + 599], %o1
-	xor %o1, %i1, %i1
+	ldx [%fp + 1815], %o0
+	xor %o0, %o4, %l0
 ! v30 = v30 ^ v36
 	.loc 1 782
-	xor %o2, %o3, %i2
+	xor %o1, %o3, %o7
 ! v36 = v55 ^ v36
 	.loc 1 783
-	ldx [%fp + 591], %o1
-	xor %o1, %o3, %l0
+	ldx [%fp + 1807], %o0
+	xor %o0, %o3, %l7
 ! v23 = v23 ^ v33
 	.loc 1 784
-	xor %o0, %o7, %i3
+	xor %o2, %o5, %i0
 ! v33 = v24 ^ v33
 	.loc 1 785
-	ldx [%fp + 583], %o0
-	xor %o0, %o7, %o7
+	ldx [%fp + 1799], %o0
+	xor %o0, %o5, %o5
 ! v24 = v33 ^ v18
 	.loc 1 786
-	xor %o7, %l7, %o0
+	xor %o5, %l5, %o0
 ! v55 = v36 ^ v39
 	.loc 1 787
-	xor %l0, %l6, %o1
+	xor %l7, %l4, %o1
 ! v52 = v20 ^ v42
 	.loc 1 788
-	xor %i1, %l5, %o2
+	xor %l0, %l3, %o2
 ! v52 = v52 ^ v43
 	.loc 1 789
-	xor %o2, %l2, %o2
+	xor %o2, %l1, %o2
 ! v54 = v23 ^ v34
 	.loc 1 790
-	xor %i3, %l4, %i4
+	xor %i0, %i1, %i4
 ! v26 = v30 ^ v32
 	.loc 1 791
-	xor %i2, %l3, %o5
+	xor %o7, %l2, %i2
 ! v59 = v38 ^ v43
 	.loc 1 792
-	xor %l1, %l2, %o4
+	xor %l6, %l1, %i3
 ! v24 = v24 ^ v54
 	.loc 1 793
-	xor %o0, %i4, %g1
+	xor %o0, %i4, %o0
 ! v41 = v43 ^ v42
 	.loc 1 794
-	xor %l2, %l5, %o0
+	xor %l1, %l3, %g1
 ! v55 = v55 ^ v26
 	.loc 1 795
-	xor %o1, %o5, %o1
+	xor %o1, %i2, %o1
 ! v55 = v55 ^ v32
 	.loc 1 796
-	xor %o1, %l3, %i5
+	xor %o1, %l2, %o1
 ! v49 = v18 ^ v34
 	.loc 1 797
-	xor %l7, %l4, %o3
+	xor %l5, %i1, %i5
 ! v52 = v52 ^ v59
 	.loc 1 798
-	xor %o2, %o4, %g4
+	xor %o2, %i3, %o4
 ! v51 = v39 ^ v32
 	.loc 1 799
-	xor %l6, %l3, %o2
+	xor %l4, %l2, %o3
 ! v24 = v24 ^ v49
 	.loc 1 800
-	xor %g1, %o3, %g1
+	xor %o0, %i5, %o2
 ! v53 = v32 ^ v26
 	.loc 1 801
-	xor %l3, %o5, %o1
+	xor %l2, %i2, %g4
 ! v41 = v41 ^ v52
 	.loc 1 802
-	xor %o0, %g4, %o0
+	xor %g1, %o4, %o0
 ! v41 = v41 ^ v59
 	.loc 1 803
-	xor %o0, %o4, %o0
+	xor %o0, %i3, %g1
 ! v54 = v54 ^ v34
 	.loc 1 804
-	xor %i4, %l4, %i4
+	xor %i4, %i1, %i4
 ! v55 = v55 ^ v51
 	.loc 1 805
-	xor %i5, %o2, %i5
+	xor %o1, %o3, %g5
 ! v50 = v42 ^ v59
 	.loc 1 806
-	xor %l5, %o4, %g5
+	xor %l3, %i3, %o1
 ! v24 = v24 ^ v54
 	.loc 1 807
-	xor %g1, %i4, %g1
+	xor %o2, %i4, %o2
 ! v59 = v59 ^ v52
 	.loc 1 808
-	xor %o4, %g4, %o4
+	xor %i3, %o4, %i3
 ! v53 = v53 ^ v55
 	.loc 1 809
-	xor %o1, %i5, %o1
+	xor %g4, %g5, %o0
 ! v53 = v53 ^ v51
 	.loc 1 810
-	xor %o1, %o2, %o1
+	xor %o0, %o3, %g4
 ! v49 = v49 ^ v34
 	.loc 1 811
-	xor %o3, %l4, %o3
+	xor %i5, %i1, %i5
 ! v41 = v41 ^ v50
 	.loc 1 812
-	xor %o0, %g5, %o0
+	xor %g1, %o1, %g1
 ! v26 = v26 ^ v51
 	.loc 1 813
-	xor %o5, %o2, %o5
+	xor %i2, %o3, %i2
 ! v24 = v24 ^ v49
 	.loc 1 814
-	xor %g1, %o3, %g1
-	stx %g1, [%fp + 1719]
+	xor %o2, %i5, %o2
+	stx %o2, [%fp + 2007]
 ! v51 = v51 ^ v55
 	.loc 1 815
-	xor %o2, %i5, %o2
-	stx %o2, [%fp + 1727]
+	xor %o3, %g5, %o0
+	stx %o0, [%fp + 2015]
 ! v59 = v59 ^ v41
 	.loc 1 816
-	xor %o4, %o0, %o4
+	xor %i3, %g1, %o0
 ! v59 = v59 ^ v50
 	.loc 1 817
-	xor %o4, %g5, %o2
-	stx %o2, [%fp + 823]
+	xor %o0, %o1, %o0
+	stx %o0, [%fp + 1815]
 ! v54 = v54 ^ v34
 	.loc 1 818
-	xor %i4, %l4, %o2
-	stx %o2, [%fp + 1735]
+	xor %i4, %i1, %o0
+	stx %o0, [%fp + 2023]
 ! v53 = v53 ^ v26
 	.loc 1 819
-	xor %o1, %o5, %o1
-	stx %o1, [%fp + 1743]
+	xor %g4, %i2, %o0
+	stx %o0, [%fp + 2031]
 ! v52 = v52 ^ v50
 	.loc 1 820
-	xor %g4, %g5, %o1
-	stx %o1, [%fp + 831]
+	xor %o4, %o1, %o0
+	stx %o0, [%fp + 2039]
 ! v21 = v24 & v33
 	.loc 1 821
-	and %g1, %o7, %o1
-	stx %o1, [%fp + 839]
+	and %o2, %o5, %o0
+	stx %o0, [%fp + 1823]
 ! v19 = v24 & v36
 	.loc 1 822
-	and %g1, %l0, %o1
+	and %o2, %l7, %o0
 ! v25 = v50 & v33
 	.loc 1 823
-	and %g5, %o7, %o2
+	and %o1, %o5, %o2
 ! v25 = v19 ^ v25
 	.loc 1 824
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 847]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1831]
 ! v19 = v24 & v20
 	.loc 1 825
-	ldx [%fp + 1719], %o1
-	and %o1, %i1, %i4
-	stx %i4, [%fp + 855]
+	ldx [%fp + 2007], %o0
+	and %o0, %l0, %o3
 ! v45 = v50 & v36
 	.loc 1 826
-	and %g5, %l0, %o1
+	and %o1, %l7, %o0
 ! v37 = v51 & v33
 	.loc 1 827
-	ldx [%fp + 1727], %o4
-	and %o4, %o7, %o2
+	ldx [%fp + 2015], %o4
+	and %o4, %o5, %o2
 ! v45 = v19 ^ v45
 	.loc 1 828
-	xor %i4, %o1, %o1
+	xor %o3, %o0, %o0
 ! v37 = v45 ^ v37
 	.loc 1 829
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 863]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1839]
 ! v45 = v50 & v20
 	.loc 1 830
-	and %g5, %i1, %o1
+	and %o1, %l0, %o0
 ! v19 = v51 & v36
 	.loc 1 831
-	and %o4, %l0, %o2
+	and %o4, %l7, %o2
 ! v19 = v45 ^ v19
 	.loc 1 832
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 871]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1799]
 ! v45 = v51 & v20
 	.loc 1 833
-	and %o4, %i1, %o1
-	stx %o1, [%fp + 879]
+	and %o4, %l0, %o0
+	stx %o0, [%fp + 1807]
 ! v28 = v49 & v23
 	.loc 1 834
-	and %o3, %i3, %o1
-	stx %o1, [%fp + 887]
+	and %i5, %i0, %o0
+	stx %o0, [%fp + 1847]
 ! v31 = v49 & v30
 	.loc 1 835
-	and %o3, %i2, %o1
+	and %i5, %o7, %o0
 ! v29 = v59 & v23
 	.loc 1 836
-	ldx [%fp + 823], %o4
-	and %o4, %i3, %o2
+	ldx [%fp + 1815], %o3
+	and %o3, %i0, %o2
 ! v29 = v31 ^ v29
 	.loc 1 837
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 895]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1855]
 ! v31 = v49 & v38
 	.loc 1 838
-	and %o3, %l1, %i4
-	stx %i4, [%fp + 903]
+	and %i5, %l6, %o4
 ! v22 = v59 & v30
 	.loc 1 839
-	and %o4, %i2, %o1
+	and %o3, %o7, %o0
 ! v27 = v55 & v23
 	.loc 1 840
-	and %i5, %i3, %o2
+	and %g5, %i0, %o2
 ! v22 = v31 ^ v22
 	.loc 1 841
-	xor %i4, %o1, %o1
+	xor %o4, %o0, %o0
 ! v27 = v22 ^ v27
 	.loc 1 842
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 911]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1863]
 ! v22 = v59 & v38
 	.loc 1 843
-	and %o4, %l1, %o1
+	and %o3, %l6, %o0
 ! v31 = v55 & v30
 	.loc 1 844
-	and %i5, %i2, %o2
+	and %g5, %o7, %o2
 ! v31 = v22 ^ v31
 	.loc 1 845
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 919]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1871]
 ! v22 = v55 & v38
 	.loc 1 846
-	and %i5, %l1, %o1
-	stx %o1, [%fp + 927]
+	and %g5, %l6, %o0
+	stx %o0, [%fp + 1879]
 ! v47 = v24 ^ v49
 	.loc 1 847
-	ldx [%fp + 1719], %o1
-	xor %o1, %o3, %o2
-	stx %o2, [%fp + 935]
+	ldx [%fp + 2007], %o0
+	xor %o0, %i5, %i4
 ! v35 = v50 ^ v59
 	.loc 1 848
-	xor %g5, %o4, %i4
-	stx %i4, [%fp + 943]
+	xor %o1, %o3, %g4
+	stx %g4, [%fp + 1887]
 ! v48 = v51 ^ v55
 	.loc 1 849
-	ldx [%fp + 1727], %o1
-	xor %o1, %i5, %o1
-	stx %o1, [%fp + 1863]
-	stx %o1, [%fp + 951]
+	ldx [%fp + 2015], %o0
+	xor %o0, %g5, %o0
+	stx %o0, [%fp + 1895]
 ! v46 = v33 ^ v23
 	.loc 1 850
-	xor %o7, %i3, %g1
-	stx %g1, [%fp + 959]
+	xor %o5, %i0, %o3
 ! v5 = v36 ^ v30
 	.loc 1 851
-	xor %l0, %i2, %g4
-	stx %g4, [%fp + 2023]
+	xor %l7, %o7, %o2
 ! v57 = v20 ^ v38
 	.loc 1 852
-	xor %i1, %l1, %o4
+	xor %l0, %l6, %i3
 ! v40 = v47 & v46
 	.loc 1 853
-	and %o2, %g1, %o1
-	stx %o1, [%fp + 967]
+	and %i4, %o3, %o0
+	stx %o0, [%fp + 1903]
 ! v17 = v47 & v5
 	.loc 1 854
-	and %o2, %g4, %o1
-	stx %o1, [%fp + 1871]
-	stx %o1, [%fp + 975]
+	and %i4, %o2, %o0
 ! v8 = v35 & v46
 	.loc 1 855
-	and %i4, %g1, %g4
-	stx %g4, [%fp + 1975]
-	stx %g4, [%fp + 983]
+	and %g4, %o3, %o4
 ! v8 = v17 ^ v8
 	.loc 1 856
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1879]
-	stx %o1, [%fp + 991]
+	xor %o0, %o4, %o4
 ! v47 = v47 & v57
 	.loc 1 857
-	and %o2, %o4, %g4
-	stx %g4, [%fp + 999]
+	and %i4, %i3, %i4
 ! v17 = v35 & v5
 	.loc 1 858
-	ldx [%fp + 2023], %o1
-	and %i4, %o1, %o1
-	stx %o1, [%fp + 1007]
+	and %g4, %o2, %g4
 ! v46 = v48 & v46
 	.loc 1 859
-	ldx [%fp + 1863], %o2
-	and %o2, %g1, %o2
-	stx %o2, [%fp + 1015]
+	ldx [%fp + 1895], %o0
+	and %o0, %o3, %o0
 ! v17 = v47 ^ v17
 	.loc 1 860
-	xor %g4, %o1, %o1
-	stx %o1, [%fp + 1023]
+	xor %i4, %g4, %o3
 ! v46 = v17 ^ v46
 	.loc 1 861
-	xor %o1, %o2, %i4
-	stx %i4, [%fp + 1031]
+	xor %o3, %o0, %o3
 ! v35 = v35 & v57
 	.loc 1 862
-	ldx [%fp + 943], %o1
-	and %o1, %o4, %o2
-	stx %o2, [%fp + 1039]
+	ldx [%fp + 1887], %o0
+	and %o0, %i3, %g4
 ! v5 = v48 & v5
 	.loc 1 863
-	ldx [%fp + 951], %g1
-	ldx [%fp + 2023], %o1
-	and %g1, %o1, %o1
+	ldx [%fp + 1895], %i4
+	and %i4, %o2, %o0
 ! v5 = v35 ^ v5
 	.loc 1 864
-	xor %o2, %o1, %o2
-	stx %o2, [%fp + 1047]
+	xor %g4, %o0, %o2
 ! v57 = v48 & v57
 	.loc 1 865
-	and %g1, %o4, %o1
-	stx %o1, [%fp + 1751]
+	and %i4, %i3, %o0
+	stx %o0, [%fp + 1895]
 ! v40 = v40 ^ v21
 	.loc 1 866
-	ldx [%fp + 967], %o1
-	ldx [%fp + 839], %o4
-	xor %o1, %o4, %o1
+	ldx [%fp + 1903], %o0
+	ldx [%fp + 1823], %i3
+	xor %o0, %i3, %o0
 ! v40 = v40 ^ v28
 	.loc 1 867
-	ldx [%fp + 887], %o4
-	stx %o4, [%fp + 1983]
-	xor %o1, %o4, %o1
-	stx %o1, [%fp + 1887]
-	stx %o1, [%fp + 1055]
+	ldx [%fp + 1847], %i3
+	xor %o0, %i3, %o0
+	stx %o0, [%fp + 1887]
 ! v8 = v8 ^ v25
 	.loc 1 868
-	ldx [%fp + 847], %o1
-	ldx [%fp + 1879], %o4
-	xor %o4, %o1, %o1
+	ldx [%fp + 1831], %o0
+	xor %o4, %o0, %o0
 ! v8 = v8 ^ v29
 	.loc 1 869
-	ldx [%fp + 895], %o4
-	xor %o1, %o4, %o1
-	stx %o1, [%fp + 1991]
-	stx %o1, [%fp + 1063]
+	ldx [%fp + 1855], %o4
+	xor %o0, %o4, %i3
 ! v46 = v46 ^ v37
 	.loc 1 870
-	ldx [%fp + 863], %o1
-	xor %i4, %o1, %o1
+	ldx [%fp + 1839], %o0
+	xor %o3, %o0, %o0
 ! v46 = v46 ^ v27
 	.loc 1 871
-	ldx [%fp + 911], %i4
-	xor %o1, %i4, %o1
-	stx %o1, [%fp + 1071]
+	ldx [%fp + 1863], %o3
+	xor %o0, %o3, %o0
+	stx %o0, [%fp + 1855]
 ! v5 = v5 ^ v19
 	.loc 1 872
-	ldx [%fp + 871], %i4
-	xor %o2, %i4, %o1
+	ldx [%fp + 1799], %o3
+	xor %o2, %o3, %o0
 ! v5 = v5 ^ v31
 	.loc 1 873
-	ldx [%fp + 919], %o2
-	xor %o1, %o2, %o2
-	stx %o2, [%fp + 1759]
+	ldx [%fp + 1871], %o2
+	xor %o0, %o2, %o2
 ! v57 = v57 ^ v45
 	.loc 1 874
-	ldx [%fp + 879], %g1
-	ldx [%fp + 1751], %o1
-	xor %o1, %g1, %g4
-	stx %g4, [%fp + 1767]
+	ldx [%fp + 1807], %i4
+	ldx [%fp + 1895], %o0
+	xor %o0, %i4, %g4
 ! v57 = v57 ^ v22
 	.loc 1 875
-	ldx [%fp + 927], %o1
-	xor %g4, %o1, %g4
+	ldx [%fp + 1879], %o0
+	xor %g4, %o0, %g4
 ! v19 = v40 ^ v19
 	.loc 1 876
-	ldx [%fp + 1887], %o1
-	xor %o1, %i4, %o1
-	stx %o1, [%fp + 1079]
+	ldx [%fp + 1887], %o0
+	xor %o0, %o3, %o0
+	stx %o0, [%fp + 1887]
 ! v45 = v8 ^ v45
 	.loc 1 877
-	ldx [%fp + 1991], %o1
-	xor %o1, %g1, %o1
-	stx %o1, [%fp + 1087]
+	xor %i3, %i4, %o0
+	stx %o0, [%fp + 1895]
 ! v28 = v5 ^ v28
 	.loc 1 878
-	ldx [%fp + 1983], %o1
-	xor %o2, %o1, %o1
-	stx %o1, [%fp + 1095]
+	ldx [%fp + 1847], %o0
+	xor %o2, %o0, %o0
+	stx %o0, [%fp + 1847]
 ! v29 = v57 ^ v29
 	.loc 1 879
-	xor %g4, %o4, %o1
-	stx %o1, [%fp + 1103]
+	xor %g4, %o4, %o0
+	stx %o0, [%fp + 1903]
 ! v57 = v54 & v18
 	.loc 1 880
-	ldx [%fp + 1735], %o4
-	and %o4, %l7, %o1
-	stx %o1, [%fp + 1111]
+	ldx [%fp + 2023], %o3
+	and %o3, %l5, %o0
+	stx %o0, [%fp + 1911]
 ! v5 = v54 & v39
 	.loc 1 881
-	and %o4, %l6, %o1
+	and %o3, %l4, %o0
 ! v8 = v41 & v18
 	.loc 1 882
-	and %o0, %l7, %o2
+	and %g1, %l5, %o2
 ! v8 = v5 ^ v8
 	.loc 1 883
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 1119]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1919]
 ! v5 = v54 & v42
 	.loc 1 884
-	and %o4, %l5, %i4
-	stx %i4, [%fp + 1127]
+	and %o3, %l3, %o3
 ! v40 = v41 & v39
 	.loc 1 885
-	and %o0, %l6, %o1
+	and %g1, %l4, %o0
 ! v48 = v53 & v18
 	.loc 1 886
-	ldx [%fp + 1743], %o4
-	and %o4, %l7, %o2
+	ldx [%fp + 2031], %o4
+	and %o4, %l5, %o2
 ! v40 = v5 ^ v40
 	.loc 1 887
-	xor %i4, %o1, %o1
+	xor %o3, %o0, %o0
 ! v48 = v40 ^ v48
 	.loc 1 888
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 1135]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1927]
 ! v40 = v41 & v42
 	.loc 1 889
-	and %o0, %l5, %o1
+	and %g1, %l3, %o0
 ! v5 = v53 & v39
 	.loc 1 890
-	and %o4, %l6, %o2
+	and %o4, %l4, %o2
 ! v5 = v40 ^ v5
 	.loc 1 891
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 1143]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1935]
 ! v40 = v53 & v42
 	.loc 1 892
-	and %o4, %l5, %o1
-	stx %o1, [%fp + 1151]
+	and %o4, %l3, %o0
+	stx %o0, [%fp + 1943]
 ! v35 = v34 & v34
 	.loc 1 893
-	and %l4, %l4, %o1
-	stx %o1, [%fp + 1159]
+	and %i1, %i1, %o0
+	stx %o0, [%fp + 1951]
 ! v17 = v34 & v32
 	.loc 1 894
-	and %l4, %l3, %o1
+	and %i1, %l2, %o0
 ! v47 = v52 & v34
 	.loc 1 895
-	ldx [%fp + 831], %o4
-	and %o4, %l4, %o2
+	ldx [%fp + 2039], %o3
+	and %o3, %i1, %o2
 ! v47 = v17 ^ v47
 	.loc 1 896
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 1167]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1959]
 ! v17 = v34 & v43
 	.loc 1 897
-	and %l4, %l2, %i4
-	stx %i4, [%fp + 1175]
+	and %i1, %l1, %o4
 ! v15 = v52 & v32
 	.loc 1 898
-	and %o4, %l3, %o1
+	and %o3, %l2, %o0
 ! v44 = v26 & v34
 	.loc 1 899
-	and %o5, %l4, %o2
+	and %i2, %i1, %o2
 ! v15 = v17 ^ v15
 	.loc 1 900
-	xor %i4, %o1, %o1
+	xor %o4, %o0, %o0
 ! v44 = v15 ^ v44
 	.loc 1 901
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 1183]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1967]
 ! v15 = v52 & v43
 	.loc 1 902
-	and %o4, %l2, %o1
+	and %o3, %l1, %o0
 ! v17 = v26 & v32
 	.loc 1 903
-	and %o5, %l3, %o2
+	and %i2, %l2, %o2
 ! v17 = v15 ^ v17
 	.loc 1 904
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + 1191]
+	xor %o0, %o2, %o4
 ! v15 = v26 & v43
 	.loc 1 905
-	and %o5, %l2, %o1
-	stx %o1, [%fp + 1199]
+	and %i2, %l1, %o2
 ! v58 = v54 ^ v34
 	.loc 1 906
-	ldx [%fp + 1735], %o1
-	xor %o1, %l4, %o2
-	stx %o2, [%fp + 1207]
+	ldx [%fp + 2023], %o0
+	xor %o0, %i1, %o3
 ! v62 = v41 ^ v52
 	.loc 1 907
-	xor %o0, %o4, %i4
-	stx %i4, [%fp + 1215]
+	ldx [%fp + 2039], %o0
+	xor %g1, %o0, %o0
+	stx %o0, [%fp + 1975]
 ! v60 = v53 ^ v26
 	.loc 1 908
-	ldx [%fp + 1743], %o1
-	xor %o1, %o5, %o1
-	stx %o1, [%fp + 1895]
-	stx %o1, [%fp + 1223]
+	ldx [%fp + 2031], %o0
+	xor %o0, %i2, %o0
+	stx %o0, [%fp + 1983]
 ! v56 = v18 ^ v34
 	.loc 1 909
-	xor %l7, %l4, %g1
-	stx %g1, [%fp + 1231]
+	xor %l5, %i1, %i4
 ! v12 = v39 ^ v32
 	.loc 1 910
-	xor %l6, %l3, %g4
-	stx %g4, [%fp + 2031]
+	xor %l4, %l2, %i3
 ! v61 = v42 ^ v43
 	.loc 1 911
-	xor %l5, %l2, %o4
+	xor %l3, %l1, %o0
+	stx %o0, [%fp + 1991]
 ! v2 = v58 & v56
 	.loc 1 912
-	and %o2, %g1, %o1
-	stx %o1, [%fp + 1239]
+	and %o3, %i4, %o0
+	stx %o0, [%fp + 1999]
 ! v63 = v58 & v12
 	.loc 1 913
-	and %o2, %g4, %o1
-	stx %o1, [%fp + 1903]
-	stx %o1, [%fp + -41]
+	and %o3, %i3, %o0
+	stx %o0, [%fp + 1799]
 ! v64 = v62 & v56
 	.loc 1 914
-	and %i4, %g1, %g4
-	stx %g4, [%fp + 1999]
-	stx %g4, [%fp + -33]
+	ldx [%fp + 1975], %o0
+	and %o0, %i4, %o0
+	stx %o0, [%fp + 1807]
 ! v64 = v63 ^ v64
 	.loc 1 915
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1911]
-	stx %o1, [%fp + 1247]
+	ldx [%fp + 1799], %o0
+	ldx [%fp + 1807], %g4
+	xor %o0, %g4, %o0
+	stx %o0, [%fp + 1799]
 ! v58 = v58 & v61
 	.loc 1 916
-	and %o2, %o4, %g4
-	stx %g4, [%fp + 1255]
+	ldx [%fp + 1991], %o0
+	and %o3, %o0, %o0
+	stx %o0, [%fp + 1807]
 ! v63 = v62 & v12
 	.loc 1 917
-	ldx [%fp + 2031], %o1
-	and %i4, %o1, %o1
-	stx %o1, [%fp + 1263]
+	ldx [%fp + 1975], %o0
+	and %o0, %i3, %o3
 ! v56 = v60 & v56
 	.loc 1 918
-	ldx [%fp + 1895], %o2
-	and %o2, %g1, %o2
-	stx %o2, [%fp + 1271]
+	ldx [%fp + 1983], %o0
+	and %o0, %i4, %o0
 ! v63 = v58 ^ v63
 	.loc 1 919
-	xor %g4, %o1, %o1
-	stx %o1, [%fp + 1279]
+	ldx [%fp + 1807], %i4
+	xor %i4, %o3, %o3
 ! v56 = v63 ^ v56
 	.loc 1 920
-	xor %o1, %o2, %i4
-	stx %i4, [%fp + 1287]
+	xor %o3, %o0, %i4
 ! v62 = v62 & v61
 	.loc 1 921
-	ldx [%fp + 1215], %o1
-	and %o1, %o4, %o2
-	stx %o2, [%fp + 1295]
+	ldx [%fp + 1975], %o0
+	ldx [%fp + 1991], %o3
+	and %o0, %o3, %o0
 ! v12 = v60 & v12
 	.loc 1 922
-	ldx [%fp + 1223], %g1
-	ldx [%fp + 2031], %o1
-	and %g1, %o1, %o1
+	ldx [%fp + 1983], %g4
+	and %g4, %i3, %o3
 ! v12 = v62 ^ v12
 	.loc 1 923
-	xor %o2, %o1, %o2
-	stx %o2, [%fp + 1303]
+	xor %o0, %o3, %o3
 ! v61 = v60 & v61
 	.loc 1 924
-	and %g1, %o4, %o1
-	stx %o1, [%fp + 1775]
+	ldx [%fp + 1991], %o0
+	and %g4, %o0, %o0
+	stx %o0, [%fp + 1807]
 ! v2 = v2 ^ v57
 	.loc 1 925
-	ldx [%fp + 1239], %o1
-	ldx [%fp + 1111], %o4
-	xor %o1, %o4, %o1
+	ldx [%fp + 1999], %o0
+	ldx [%fp + 1911], %i3
+	xor %o0, %i3, %o0
 ! v2 = v2 ^ v35
 	.loc 1 926
-	ldx [%fp + 1159], %o4
-	stx %o4, [%fp + 2007]
-	xor %o1, %o4, %o1
-	stx %o1, [%fp + 1919]
-	stx %o1, [%fp + 1311]
+	ldx [%fp + 1951], %i3
+	xor %o0, %i3, %o0
+	stx %o0, [%fp + 1975]
 ! v64 = v64 ^ v8
 	.loc 1 927
-	ldx [%fp + 1119], %o1
-	ldx [%fp + 1911], %o4
-	xor %o4, %o1, %o1
+	ldx [%fp + 1919], %o0
+	ldx [%fp + 1799], %i3
+	xor %i3, %o0, %o0
 ! v64 = v64 ^ v47
 	.loc 1 928
-	ldx [%fp + 1167], %o4
-	xor %o1, %o4, %o1
-	stx %o1, [%fp + 2015]
-	stx %o1, [%fp + 1319]
+	ldx [%fp + 1959], %i3
+	xor %o0, %i3, %o0
+	stx %o0, [%fp + 1799]
 ! v56 = v56 ^ v48
 	.loc 1 929
-	ldx [%fp + 1135], %o1
-	xor %i4, %o1, %o1
+	ldx [%fp + 1927], %o0
+	xor %i4, %o0, %o0
 ! v56 = v56 ^ v44
 	.loc 1 930
-	ldx [%fp + 1183], %i4
-	xor %o1, %i4, %o1
-	stx %o1, [%fp + 1327]
+	ldx [%fp + 1967], %i3
+	xor %o0, %i3, %o0
+	stx %o0, [%fp + 1983]
 ! v12 = v12 ^ v5
 	.loc 1 931
-	ldx [%fp + 1143], %i4
-	xor %o2, %i4, %o1
+	ldx [%fp + 1935], %i3
+	xor %o3, %i3, %o0
 ! v12 = v12 ^ v17
 	.loc 1 932
-	ldx [%fp + 1191], %o2
-	xor %o1, %o2, %o2
-	stx %o2, [%fp + 1783]
+	xor %o0, %o4, %o3
 ! v61 = v61 ^ v40
 	.loc 1 933
-	ldx [%fp + 1151], %g1
-	ldx [%fp + 1775], %o1
-	xor %o1, %g1, %g4
-	stx %g4, [%fp + 1791]
+	ldx [%fp + 1943], %i4
+	ldx [%fp + 1807], %o0
+	xor %o0, %i4, %o0
 ! v61 = v61 ^ v15
 	.loc 1 934
-	ldx [%fp + 1199], %o1
-	xor %g4, %o1, %g4
+	xor %o0, %o2, %g4
 ! v5 = v2 ^ v5
 	.loc 1 935
-	ldx [%fp + 1919], %o1
-	xor %o1, %i4, %o1
-	stx %o1, [%fp + 1335]
+	ldx [%fp + 1975], %o0
+	xor %o0, %i3, %o0
+	stx %o0, [%fp + 1807]
 ! v40 = v64 ^ v40
 	.loc 1 936
-	ldx [%fp + 2015], %o1
-	xor %o1, %g1, %o1
-	stx %o1, [%fp + 1343]
+	ldx [%fp + 1799], %o0
+	xor %o0, %i4, %o0
+	stx %o0, [%fp + 1799]
 ! v35 = v12 ^ v35
 	.loc 1 937
-	ldx [%fp + 2007], %o1
-	xor %o2, %o1, %o1
-	stx %o1, [%fp + 1351]
+	ldx [%fp + 1951], %o0
+	xor %o3, %o0, %o0
+	stx %o0, [%fp + 1935]
 ! v47 = v61 ^ v47
 	.loc 1 938
-	xor %g4, %o4, %o4
+	ldx [%fp + 1959], %o0
+	xor %g4, %o0, %o0
+	stx %o0, [%fp + 1943]
 ! v54 = v24 ^ v54
 	.loc 1 939
-	ldx [%fp + 1719], %o1
-	ldx [%fp + 1735], %o2
-	xor %o1, %o2, %o2
+	ldx [%fp + 2007], %o0
+	ldx [%fp + 2023], %o3
+	xor %o0, %o3, %o3
 ! v41 = v50 ^ v41
 	.loc 1 940
-	xor %g5, %o0, %g1
+	xor %o1, %g1, %g1
 ! v53 = v51 ^ v53
 	.loc 1 941
-	ldx [%fp + 1727], %o0
-	ldx [%fp + 1743], %o1
-	xor %o0, %o1, %i4
+	ldx [%fp + 2015], %o0
+	ldx [%fp + 2031], %o1
+	xor %o0, %o1, %i3
 ! v49 = v49 ^ v34
 	.loc 1 942
-	xor %o3, %l4, %o3
+	xor %i5, %i1, %i5
 ! v52 = v59 ^ v52
 	.loc 1 943
-	ldx [%fp + 823], %o0
-	ldx [%fp + 831], %o1
-	xor %o0, %o1, %g4
+	ldx [%fp + 1815], %o0
+	ldx [%fp + 2039], %o1
+	xor %o0, %o1, %i4
 ! v26 = v55 ^ v26
 	.loc 1 944
-	xor %i5, %o5, %o5
+	xor %g5, %i2, %i2
 ! v18 = v33 ^ v18
 	.loc 1 945
-	xor %o7, %l7, %l7
+	xor %o5, %l5, %l5
 ! v39 = v36 ^ v39
 	.loc 1 946
-	xor %l0, %l6, %l6
+	xor %l7, %l4, %l4
 ! v42 = v20 ^ v42
 	.loc 1 947
-	xor %i1, %l5, %l5
+	xor %l0, %l3, %l3
 ! v34 = v23 ^ v34
 	.loc 1 948
-	xor %i3, %l4, %l4
+	xor %i0, %i1, %i1
 ! v32 = v30 ^ v32
 	.loc 1 949
-	xor %i2, %l3, %l3
+	xor %o7, %l2, %l2
 ! v43 = v38 ^ v43
 	.loc 1 950
-	xor %l1, %l2, %l2
+	xor %l6, %l1, %l1
 ! v38 = v54 & v18
 	.loc 1 951
-	and %o2, %l7, %l0
+	and %o3, %l5, %o7
 ! v30 = v54 & v39
 	.loc 1 952
-	and %o2, %l6, %o0
+	and %o3, %l4, %o0
 ! v23 = v41 & v18
 	.loc 1 953
-	and %g1, %l7, %o1
+	and %g1, %l5, %o1
 ! v23 = v30 ^ v23
 	.loc 1 954
-	xor %o0, %o1, %l1
+	xor %o0, %o1, %l0
 ! v30 = v54 & v42
 	.loc 1 955
-	and %o2, %l5, %o0
+	and %o3, %l3, %o0
 ! v20 = v41 & v39
 	.loc 1 956
-	and %g1, %l6, %o1
+	and %g1, %l4, %o1
 ! v36 = v53 & v18
 	.loc 1 957
-	and %i4, %l7, %o7
+	and %i3, %l5, %o5
 ! v20 = v30 ^ v20
 	.loc 1 958
 	xor %o0, %o1, %o1
 ! v36 = v20 ^ v36
 	.loc 1 959
-	xor %o1, %o7, %i1
+	xor %o1, %o5, %l6
 ! v20 = v41 & v42
 	.loc 1 960
-	and %g1, %l5, %o0
+	and %g1, %l3, %o0
 ! v30 = v53 & v39
 	.loc 1 961
-	and %i4, %l6, %o1
+	and %i3, %l4, %o1
 ! v30 = v20 ^ v30
 	.loc 1 962
-	xor %o0, %o1, %i3
+	xor %o0, %o1, %i0
 ! v20 = v53 & v42
 	.loc 1 963
-	and %i4, %l5, %o7
+	and %i3, %l3, %o5
 ! v33 = v49 & v34
 	.loc 1 964
-	and %o3, %l4, %i2
+	and %i5, %i1, %l7
 ! v55 = v49 & v32
 	.loc 1 965
-	and %o3, %l3, %o0
+	and %i5, %l2, %o0
 ! v59 = v52 & v34
 	.loc 1 966
-	and %g4, %l4, %o1
+	and %i4, %i1, %o1
 ! v59 = v55 ^ v59
 	.loc 1 967
-	xor %o0, %o1, %g5
+	xor %o0, %o1, %g4
 ! v55 = v49 & v43
 	.loc 1 968
-	and %o3, %l2, %o0
+	and %i5, %l1, %o0
 ! v51 = v52 & v32
 	.loc 1 969
-	and %g4, %l3, %o1
+	and %i4, %l2, %o1
 ! v50 = v26 & v34
 	.loc 1 970
-	and %o5, %l4, %i5
+	and %i2, %i1, %g5
 ! v51 = v55 ^ v51
 	.loc 1 971
 	xor %o0, %o1, %o1
 ! v50 = v51 ^ v50
 	.loc 1 972
-	xor %o1, %i5, %i5
+	xor %o1, %g5, %g5
 ! v51 = v52 & v43
 	.loc 1 973
-	and %g4, %l2, %o0
+	and %i4, %l1, %o0
 ! v55 = v26 & v32
 	.loc 1 974
-	and %o5, %l3, %o1
+	and %i2, %l2, %o1
 ! v55 = v51 ^ v55
 	.loc 1 975
 	xor %o0, %o1, %o1
 ! v51 = v26 & v43
 	.loc 1 976
-	and %o5, %l2, %o0
+	and %i2, %l1, %o0
 ! v49 = v54 ^ v49
 	.loc 1 977
-	xor %o2, %o3, %o3
+	xor %o3, %i5, %i5
 ! v52 = v41 ^ v52
 	.loc 1 978
-	xor %g1, %g4, %g4
+	xor %g1, %i4, %i4
 ! v26 = v53 ^ v26
 	.loc 1 979
-	xor %i4, %o5, %i4
+	xor %i3, %i2, %i2
 ! v34 = v18 ^ v34
 	.loc 1 980
-	xor %l7, %l4, %l4
+	xor %l5, %i1, %i1
 ! v32 = v39 ^ v32
 	.loc 1 981
-	xor %l6, %l3, %l3
+	xor %l4, %l2, %l2
 ! v43 = v42 ^ v43
 	.loc 1 982
-	xor %l5, %l2, %l2
+	xor %l3, %l1, %l3
 ! v42 = v49 & v34
 	.loc 1 983
-	and %o3, %l4, %l5
+	and %i5, %i1, %l4
 ! v39 = v49 & v32
 	.loc 1 984
-	and %o3, %l3, %o2
+	and %i5, %l2, %o3
 ! v18 = v52 & v34
 	.loc 1 985
-	and %g4, %l4, %o5
+	and %i4, %i1, %l1
 ! v18 = v39 ^ v18
 	.loc 1 986
-	xor %o2, %o5, %l6
+	xor %o3, %l1, %l5
 ! v49 = v49 & v43
 	.loc 1 987
-	and %o3, %l2, %o3
+	and %i5, %l3, %i5
 ! v39 = v52 & v32
 	.loc 1 988
-	and %g4, %l3, %o2
+	and %i4, %l2, %o3
 ! v34 = v26 & v34
 	.loc 1 989
-	and %i4, %l4, %o5
+	and %i2, %i1, %l1
 ! v39 = v49 ^ v39
 	.loc 1 990
-	xor %o3, %o2, %o2
+	xor %i5, %o3, %o3
 ! v34 = v39 ^ v34
 	.loc 1 991
-	xor %o2, %o5, %o2
+	xor %o3, %l1, %o3
 ! v52 = v52 & v43
 	.loc 1 992
-	and %g4, %l2, %g4
+	and %i4, %l3, %i4
 ! v32 = v26 & v32
 	.loc 1 993
-	and %i4, %l3, %l3
+	and %i2, %l2, %l2
 ! v32 = v52 ^ v32
 	.loc 1 994
-	xor %g4, %l3, %l3
+	xor %i4, %l2, %l2
 ! v43 = v26 & v43
 	.loc 1 995
-	and %i4, %l2, %o3
+	and %i2, %l3, %l1
 ! v42 = v42 ^ v38
 	.loc 1 996
-	xor %l5, %l0, %l5
+	xor %l4, %o7, %l4
 ! v42 = v42 ^ v33
 	.loc 1 997
-	xor %l5, %i2, %l5
+	xor %l4, %l7, %l4
 ! v18 = v18 ^ v23
 	.loc 1 998
-	xor %l6, %l1, %l6
+	xor %l5, %l0, %l5
 ! v18 = v18 ^ v59
 	.loc 1 999
-	xor %l6, %g5, %l6
+	xor %l5, %g4, %l5
 ! v34 = v34 ^ v36
 	.loc 1 1000
-	xor %o2, %i1, %o2
+	xor %o3, %l6, %o3
 ! v34 = v34 ^ v50
 	.loc 1 1001
-	xor %o2, %i5, %o5
+	xor %o3, %g5, %l3
 ! v32 = v32 ^ v30
 	.loc 1 1002
-	xor %l3, %i3, %o2
+	xor %l2, %i0, %o3
 ! v32 = v32 ^ v55
 	.loc 1 1003
-	xor %o2, %o1, %o2
+	xor %o3, %o1, %o3
 ! v43 = v43 ^ v20
 	.loc 1 1004
-	xor %o3, %o7, %o3
+	xor %l1, %o5, %l1
 ! v43 = v43 ^ v51
 	.loc 1 1005
-	xor %o3, %o0, %o3
+	xor %l1, %o0, %l1
 ! v30 = v42 ^ v30
 	.loc 1 1006
-	xor %l5, %i3, %i3
+	xor %l4, %i0, %i0
 ! v20 = v18 ^ v20
 	.loc 1 1007
-	xor %l6, %o7, %o7
+	xor %l5, %o5, %o5
 ! v33 = v32 ^ v33
 	.loc 1 1008
-	xor %o2, %i2, %i2
+	xor %o3, %l7, %l7
 ! v59 = v43 ^ v59
 	.loc 1 1009
-	xor %o3, %g5, %g5
+	xor %l1, %g4, %g4
 ! v38 = v38 ^ v21
 	.loc 1 1010
-	ldx [%fp + 839], %o2
-	xor %l0, %o2, %l0
+	ldx [%fp + 1823], %o3
+	xor %o7, %o3, %o7
 ! v38 = v38 ^ v57
 	.loc 1 1011
-	ldx [%fp + 1111], %o2
-	xor %l0, %o2, %l0
+	ldx [%fp + 1911], %o3
+	xor %o7, %o3, %o7
 ! v23 = v23 ^ v25
 	.loc 1 1012
-	ldx [%fp + 847], %o2
-	xor %l1, %o2, %l1
+	ldx [%fp + 1831], %o3
+	xor %l0, %o3, %l0
 ! v23 = v23 ^ v8
 	.loc 1 1013
-	ldx [%fp + 1119], %o2
-	xor %l1, %o2, %l1
+	ldx [%fp + 1919], %o3
+	xor %l0, %o3, %l0
 ! v36 = v36 ^ v37
 	.loc 1 1014
-	ldx [%fp + 863], %o2
-	xor %i1, %o2, %i1
+	ldx [%fp + 1839], %o3
+	xor %l6, %o3, %l6
 ! v36 = v36 ^ v48
 	.loc 1 1015
-	ldx [%fp + 1135], %o2
-	xor %i1, %o2, %i1
+	ldx [%fp + 1927], %o3
+	xor %l6, %o3, %l6
 ! v30 = v30 ^ v19
 	.loc 1 1016
-	ldx [%fp + 1079], %o2
-	xor %i3, %o2, %o2
+	ldx [%fp + 1887], %o3
+	xor %i0, %o3, %o3
 ! v30 = v30 ^ v5
 	.loc 1 1017
-	ldx [%fp + 1335], %o3
-	xor %o2, %o3, %l2
+	ldx [%fp + 1807], %l1
+	xor %o3, %l1, %l1
 ! v20 = v20 ^ v45
 	.loc 1 1018
-	ldx [%fp + 1087], %o2
-	xor %o7, %o2, %o2
+	ldx [%fp + 1895], %o3
+	xor %o5, %o3, %o3
 ! v20 = v20 ^ v40
 	.loc 1 1019
-	ldx [%fp + 1343], %o3
-	xor %o2, %o3, %o7
+	ldx [%fp + 1799], %o5
+	xor %o3, %o5, %l2
 ! v34 = v34 ^ v46
 	.loc 1 1020
-	ldx [%fp + 1071], %o2
-	xor %o5, %o2, %o5
+	ldx [%fp + 1855], %o3
+	xor %l3, %o3, %l3
 ! v34 = v34 ^ v56
 	.loc 1 1021
-	ldx [%fp + 1327], %o2
-	xor %o5, %o2, %o5
+	ldx [%fp + 1983], %o3
+	xor %l3, %o3, %l3
 ! v33 = v33 ^ v28
 	.loc 1 1022
-	ldx [%fp + 1095], %l3
-	xor %i2, %l3, %o2
+	ldx [%fp + 1847], %l5
+	xor %l7, %l5, %o3
 ! v33 = v33 ^ v35
 	.loc 1 1023
-	ldx [%fp + 1351], %o3
-	xor %o2, %o3, %l4
+	ldx [%fp + 1935], %o5
+	xor %o3, %o5, %l4
 ! v59 = v59 ^ v29
 	.loc 1 1024
-	ldx [%fp + 1103], %l5
-	xor %g5, %l5, %o2
+	ldx [%fp + 1903], %i1
+	xor %g4, %i1, %o3
 ! v59 = v59 ^ v47
 	.loc 1 1025
-	xor %o2, %o4, %l6
+	ldx [%fp + 1943], %o5
+	xor %o3, %o5, %i0
 ! v50 = v50 ^ v27
 	.loc 1 1026
-	ldx [%fp + 911], %l7
-	xor %i5, %l7, %i5
+	ldx [%fp + 1863], %o5
+	xor %g5, %o5, %g5
 ! v50 = v50 ^ v44
 	.loc 1 1027
-	ldx [%fp + 1183], %o2
-	xor %i5, %o2, %i5
+	ldx [%fp + 1967], %o3
+	xor %g5, %o3, %g5
 ! v55 = v55 ^ v31
 	.loc 1 1028
-	ldx [%fp + 919], %o3
+	ldx [%fp + 1871], %o3
 	xor %o1, %o3, %o1
 ! v55 = v55 ^ v17
 	.loc 1 1029
-	ldx [%fp + 1191], %o2
-	xor %o1, %o2, %o2
+	xor %o1, %o4, %i2
 ! v51 = v51 ^ v22
 	.loc 1 1030
-	ldx [%fp + 927], %i3
-	xor %o0, %i3, %o0
+	ldx [%fp + 1879], %o1
+	xor %o0, %o1, %o0
 ! v51 = v51 ^ v15
 	.loc 1 1031
-	ldx [%fp + 1199], %o1
-	xor %o0, %o1, %i2
+	xor %o0, %o2, %i3
 ! v28 = v38 ^ v28
 	.loc 1 1032
-	xor %l0, %l3, %l3
+	xor %o7, %l5, %l7
 ! v29 = v23 ^ v29
 	.loc 1 1033
-	xor %l1, %l5, %l0
+	xor %l0, %i1, %l0
 ! v27 = v36 ^ v27
 	.loc 1 1034
-	xor %i1, %l7, %l1
+	xor %l6, %o5, %o7
 ! v31 = v30 ^ v31
 	.loc 1 1035
-	xor %l2, %o3, %l2
+	xor %l1, %o3, %o5
 ! v22 = v20 ^ v22
 	.loc 1 1036
-	xor %o7, %i3, %o7
+	xor %l2, %o1, %o0
 ! v57 = v33 ^ v57
 	.loc 1 1037
-	ldx [%fp + 1111], %o0
-	xor %l4, %o0, %l5
+	ldx [%fp + 1911], %o1
+	xor %l4, %o1, %o1
 ! v8 = v59 ^ v8
 	.loc 1 1038
-	ldx [%fp + 1119], %o0
-	xor %l6, %o0, %o0
+	ldx [%fp + 1919], %o3
+	xor %i0, %o3, %o3
 ! v48 = v50 ^ v48
 	.loc 1 1039
-	ldx [%fp + 1135], %o3
-	xor %i5, %o3, %l4
+	ldx [%fp + 1927], %l1
+	xor %g5, %l1, %l5
 ! v5 = v55 ^ v5
 	.loc 1 1040
-	ldx [%fp + 1335], %o3
-	xor %o2, %o3, %o3
+	ldx [%fp + 1807], %l1
+	xor %i2, %l1, %l6
 ! v40 = v51 ^ v40
 	.loc 1 1041
-	ldx [%fp + 1343], %o2
-	xor %i2, %o2, %l7
+	ldx [%fp + 1799], %l1
+	xor %i3, %l1, %i0
 ! v8 = v8 ^ v15
 	.loc 1 1042
-	xor %o0, %o1, %l6
+	xor %o3, %o2, %o3
 ! v15 = v22 ^ v15
 	.loc 1 1043
-	xor %o7, %o1, %o0
+	xor %o0, %o2, %o2
 ! v57 = v57 ^ v17
 	.loc 1 1044
-	ldx [%fp + 1191], %o1
-	xor %l5, %o1, %l5
+	xor %o1, %o4, %l4
 ! v17 = v31 ^ v17
 	.loc 1 1045
-	xor %l2, %o1, %o1
+	xor %o5, %o4, %o4
 ! v34 = v34 ^ v44
 	.loc 1 1046
-	ldx [%fp + 1183], %o2
-	xor %o5, %o2, %o5
+	ldx [%fp + 1967], %o0
+	xor %l3, %o0, %o5
 ! v44 = v27 ^ v44
 	.loc 1 1047
-	xor %l1, %o2, %o2
+	xor %o7, %o0, %o0
 ! v15 = v15 ^ v47
 	.loc 1 1048
-	xor %o0, %o4, %o7
+	ldx [%fp + 1943], %o1
+	xor %o2, %o1, %o7
 ! v47 = v29 ^ v47
 	.loc 1 1049
-	xor %l0, %o4, %o4
+	xor %l0, %o1, %o1
 ! v17 = v17 ^ v35
 	.loc 1 1050
-	ldx [%fp + 1351], %o0
-	xor %o1, %o0, %l0
+	ldx [%fp + 1935], %o2
+	xor %o4, %o2, %l0
 ! v35 = v28 ^ v35
 	.loc 1 1051
-	xor %l3, %o0, %o0
+	xor %l7, %o2, %o2
 ! v44 = v44 ^ v56
 	.loc 1 1052
-	ldx [%fp + 1327], %o1
-	xor %o2, %o1, %l1
+	ldx [%fp + 1983], %o4
+	xor %o0, %o4, %l1
 ! v56 = v46 ^ v56
 	.loc 1 1053
-	ldx [%fp + 1071], %o2
-	xor %o2, %o1, %o1
+	ldx [%fp + 1855], %o0
+	xor %o0, %o4, %o0
 ! v47 = v47 ^ v40
 	.loc 1 1054
-	xor %o4, %l7, %l2
+	xor %o1, %i0, %l2
 ! v40 = v45 ^ v40
 	.loc 1 1055
-	ldx [%fp + 1087], %o2
-	xor %o2, %l7, %o2
+	ldx [%fp + 1895], %o1
+	xor %o1, %i0, %o1
 ! v35 = v35 ^ v5
 	.loc 1 1056
-	xor %o0, %o3, %l3
+	xor %o2, %l6, %l3
 ! v5 = v19 ^ v5
 	.loc 1 1057
-	ldx [%fp + 1079], %o0
-	xor %o0, %o3, %o0
+	ldx [%fp + 1887], %o2
+	xor %o2, %l6, %o2
 ! v56 = v56 ^ v48
 	.loc 1 1058
-	xor %o1, %l4, %i1
+	xor %o0, %l5, %l7
 ! v48 = v37 ^ v48
 	.loc 1 1059
-	ldx [%fp + 863], %o1
-	xor %o1, %l4, %o1
+	ldx [%fp + 1839], %o0
+	xor %o0, %l5, %o0
 ! v40 = v40 ^ v8
 	.loc 1 1060
-	xor %o2, %l6, %o2
+	xor %o1, %o3, %o1
 ! v8 = v25 ^ v8
 	.loc 1 1061
-	ldx [%fp + 847], %o3
-	xor %o3, %l6, %o3
+	ldx [%fp + 1831], %o4
+	xor %o4, %o3, %o3
 ! v5 = v5 ^ v57
 	.loc 1 1062
-	xor %o0, %l5, %o0
+	xor %o2, %l4, %o2
 ! v57 = v21 ^ v57
 	.loc 1 1063
-	ldx [%fp + 839], %o4
-	xor %o4, %l5, %o4
+	ldx [%fp + 1823], %o4
+	xor %o4, %l4, %o4
 ! v57 = v57 ^ v35
 	.loc 1 1064
 	xor %o4, %l3, %o4
@@ -3757,42 +3665,42 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %o3, %l2, %o3
 ! v48 = v48 ^ v44
 	.loc 1 1066
-	xor %o1, %l1, %o1
+	xor %o0, %l1, %o0
 ! v48 = v48 ^ v34
 	.loc 1 1067
-	xor %o1, %o5, %l5
+	xor %o0, %o5, %l5
 ! v5 = v5 ^ v17
 	.loc 1 1068
-	xor %o0, %l0, %l6
+	xor %o2, %l0, %l6
 ! v40 = v40 ^ v15
 	.loc 1 1069
-	xor %o2, %o7, %l7
+	xor %o1, %o7, %l4
 ! v56 = v56 ^ v34
 	.loc 1 1070
-	xor %i1, %o5, %l4
+	xor %l7, %o5, %l7
 ! v21 = v57 & v0
 	.loc 1 1071
-	ldx [%fp + -209], %o2
+	ldx [%fp + 1703], %o2
 	and %o4, %o2, %o0
-	stx %o0, [%fp + 1359]
+	stx %o0, [%fp + 1799]
 ! v25 = v57 & v3
 	.loc 1 1072
-	ldx [%fp + -193], %i2
-	and %o4, %i2, %o0
+	ldx [%fp + 1719], %i0
+	and %o4, %i0, %o0
 ! v37 = v34 & v0
 	.loc 1 1073
 	and %o5, %o2, %o1
 ! v37 = v25 ^ v37
 	.loc 1 1074
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1367]
+	stx %o0, [%fp + 1807]
 ! v25 = v57 & v6
 	.loc 1 1075
-	ldx [%fp + -177], %i1
+	ldx [%fp + 1735], %i1
 	and %o4, %i1, %o0
 ! v19 = v34 & v3
 	.loc 1 1076
-	and %o5, %i2, %o1
+	and %o5, %i0, %o1
 ! v45 = v8 & v0
 	.loc 1 1077
 	and %o3, %o2, %o2
@@ -3802,27 +3710,26 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 ! v45 = v19 ^ v45
 	.loc 1 1079
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1375]
+	stx %o0, [%fp + 1815]
 ! v19 = v34 & v6
 	.loc 1 1080
 	and %o5, %i1, %o0
 ! v25 = v8 & v3
 	.loc 1 1081
-	and %o3, %i2, %o1
+	and %o3, %i0, %o1
 ! v25 = v19 ^ v25
 	.loc 1 1082
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1935]
+	xor %o0, %o1, %i0
 ! v19 = v8 & v6
 	.loc 1 1083
 	and %o3, %i1, %i2
 ! v46 = v35 & v10
 	.loc 1 1084
-	ldx [%fp + -153], %o2
+	ldx [%fp + 1759], %o2
 	and %l3, %o2, %i1
 ! v28 = v35 & v13
 	.loc 1 1085
-	ldx [%fp + -137], %i4
+	ldx [%fp + 1775], %i4
 	and %l3, %i4, %o0
 ! v29 = v48 & v10
 	.loc 1 1086
@@ -3832,7 +3739,7 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %o0, %o1, %i3
 ! v28 = v35 & v16
 	.loc 1 1088
-	ldx [%fp + -121], %i5
+	ldx [%fp + 1791], %i5
 	and %l3, %i5, %o0
 ! v27 = v48 & v13
 	.loc 1 1089
@@ -3846,7 +3753,7 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 ! v31 = v27 ^ v31
 	.loc 1 1092
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1383]
+	stx %o0, [%fp + 1823]
 ! v27 = v48 & v16
 	.loc 1 1093
 	and %l5, %i5, %o0
@@ -3856,202 +3763,197 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 ! v28 = v27 ^ v28
 	.loc 1 1095
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1391]
+	stx %o0, [%fp + 1831]
 ! v27 = v47 & v16
 	.loc 1 1096
 	and %l2, %i5, %o0
-	stx %o0, [%fp + 1399]
+	stx %o0, [%fp + 1839]
 ! v22 = v57 ^ v35
 	.loc 1 1097
 	xor %o4, %l3, %g5
 ! v51 = v34 ^ v48
 	.loc 1 1098
-	xor %o5, %l5, %o1
+	xor %o5, %l5, %g4
 ! v55 = v8 ^ v47
 	.loc 1 1099
-	xor %o3, %l2, %o2
+	xor %o3, %l2, %g1
 ! v50 = v0 ^ v10
 	.loc 1 1100
-	ldx [%fp + -209], %o0
-	ldx [%fp + -153], %i4
-	xor %o0, %i4, %i5
+	ldx [%fp + 1703], %o0
+	ldx [%fp + 1759], %o1
+	xor %o0, %o1, %i5
 ! v59 = v3 ^ v13
 	.loc 1 1101
-	ldx [%fp + -193], %o0
-	ldx [%fp + -137], %i4
-	xor %o0, %i4, %g1
+	ldx [%fp + 1719], %o0
+	mov %i4, %o1
+	xor %o0, %o1, %i4
 ! v33 = v6 ^ v16
 	.loc 1 1102
-	ldx [%fp + -177], %o0
-	ldx [%fp + -121], %i4
-	xor %o0, %i4, %g4
+	ldx [%fp + 1735], %o0
+	ldx [%fp + 1791], %o1
+	xor %o0, %o1, %o2
 ! v20 = v22 & v50
 	.loc 1 1103
 	and %g5, %i5, %o0
-	stx %o0, [%fp + 1407]
+	stx %o0, [%fp + 1847]
 ! v30 = v22 & v59
 	.loc 1 1104
-	and %g5, %g1, %o0
-	stx %o0, [%fp + 1415]
+	and %g5, %i4, %o0
 ! v36 = v51 & v50
 	.loc 1 1105
-	and %o1, %i5, %i4
-	stx %i4, [%fp + 1799]
+	and %g4, %i5, %o1
 ! v36 = v30 ^ v36
 	.loc 1 1106
-	xor %o0, %i4, %i4
-	stx %i4, [%fp + 1423]
+	xor %o0, %o1, %o1
 ! v22 = v22 & v33
 	.loc 1 1107
-	and %g5, %g4, %g5
-	stx %g5, [%fp + 1807]
+	and %g5, %o2, %o0
 ! v30 = v51 & v59
 	.loc 1 1108
-	and %o1, %g1, %o0
+	and %g4, %i4, %g5
 ! v50 = v55 & v50
 	.loc 1 1109
-	and %o2, %i5, %i5
+	and %g1, %i5, %i5
 ! v30 = v22 ^ v30
 	.loc 1 1110
-	xor %g5, %o0, %o0
+	xor %o0, %g5, %g5
 ! v50 = v30 ^ v50
 	.loc 1 1111
-	xor %o0, %i5, %i5
+	xor %g5, %i5, %i5
 ! v51 = v51 & v33
 	.loc 1 1112
-	and %o1, %g4, %o0
+	and %g4, %o2, %g4
 ! v59 = v55 & v59
 	.loc 1 1113
-	and %o2, %g1, %o1
+	and %g1, %i4, %i4
 ! v59 = v51 ^ v59
 	.loc 1 1114
-	xor %o0, %o1, %g1
+	xor %g4, %i4, %i4
 ! v33 = v55 & v33
 	.loc 1 1115
-	and %o2, %g4, %o2
+	and %g1, %o2, %o2
 ! v20 = v20 ^ v21
 	.loc 1 1116
-	ldx [%fp + 1407], %o0
-	ldx [%fp + 1359], %o1
-	xor %o0, %o1, %o0
+	ldx [%fp + 1847], %o0
+	ldx [%fp + 1799], %g1
+	xor %o0, %g1, %o0
 ! v20 = v20 ^ v46
 	.loc 1 1117
-	xor %o0, %i1, %o1
+	xor %o0, %i1, %g1
 ! v36 = v36 ^ v37
 	.loc 1 1118
-	ldx [%fp + 1367], %o0
-	xor %i4, %o0, %o0
+	ldx [%fp + 1807], %o0
+	xor %o1, %o0, %o1
 ! v36 = v36 ^ v29
 	.loc 1 1119
-	xor %o0, %i3, %i4
+	xor %o1, %i3, %o1
 ! v50 = v50 ^ v45
 	.loc 1 1120
-	ldx [%fp + 1375], %o0
-	xor %i5, %o0, %o0
+	ldx [%fp + 1815], %o0
+	xor %i5, %o0, %i5
 ! v50 = v50 ^ v31
 	.loc 1 1121
-	ldx [%fp + 1383], %i5
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + 1431]
+	ldx [%fp + 1823], %o0
+	xor %i5, %o0, %o0
+	stx %o0, [%fp + 1847]
 ! v59 = v59 ^ v25
 	.loc 1 1122
-	ldx [%fp + 1935], %i5
-	xor %g1, %i5, %o0
+	xor %i4, %i0, %o0
 ! v59 = v59 ^ v28
 	.loc 1 1123
-	ldx [%fp + 1391], %g1
-	xor %o0, %g1, %g1
+	ldx [%fp + 1831], %i4
+	xor %o0, %i4, %i4
 ! v33 = v33 ^ v19
 	.loc 1 1124
-	xor %o2, %i2, %o0
+	xor %o2, %i2, %o2
 ! v33 = v33 ^ v27
 	.loc 1 1125
-	ldx [%fp + 1399], %o2
-	xor %o0, %o2, %o0
+	ldx [%fp + 1839], %o0
+	xor %o2, %o0, %o2
 ! v25 = v20 ^ v25
 	.loc 1 1126
-	xor %o1, %i5, %o1
-	stx %o1, [%fp + 1439]
+	xor %g1, %i0, %o0
+	stx %o0, [%fp + 1855]
 ! v19 = v36 ^ v19
 	.loc 1 1127
-	xor %i4, %i2, %o1
-	stx %o1, [%fp + 1447]
+	xor %o1, %i2, %o0
+	stx %o0, [%fp + 1863]
 ! v46 = v59 ^ v46
 	.loc 1 1128
-	xor %g1, %i1, %o1
-	stx %o1, [%fp + 1455]
+	xor %i4, %i1, %o0
+	stx %o0, [%fp + 1871]
 ! v29 = v33 ^ v29
 	.loc 1 1129
-	xor %o0, %i3, %o0
-	stx %o0, [%fp + 1463]
+	xor %o2, %i3, %o0
+	stx %o0, [%fp + 1879]
 ! v33 = v5 & v1
 	.loc 1 1130
-	ldx [%fp + -201], %o2
+	ldx [%fp + 1711], %o2
 	and %l6, %o2, %o0
-	stx %o0, [%fp + 1471]
+	stx %o0, [%fp + 1887]
 ! v59 = v5 & v4
 	.loc 1 1131
-	ldx [%fp + -185], %i2
-	and %l6, %i2, %o0
+	ldx [%fp + 1727], %i0
+	and %l6, %i0, %o0
 ! v36 = v44 & v1
 	.loc 1 1132
 	and %l1, %o2, %o1
 ! v36 = v59 ^ v36
 	.loc 1 1133
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1479]
+	stx %o0, [%fp + 1895]
 ! v59 = v5 & v7
 	.loc 1 1134
-	ldx [%fp + -169], %i1
+	ldx [%fp + 1743], %i1
 	and %l6, %i1, %o0
 ! v20 = v44 & v4
 	.loc 1 1135
-	and %l1, %i2, %o1
+	and %l1, %i0, %o1
 ! v55 = v40 & v1
 	.loc 1 1136
-	and %l7, %o2, %o2
+	and %l4, %o2, %o2
 ! v20 = v59 ^ v20
 	.loc 1 1137
 	xor %o0, %o1, %o1
 ! v55 = v20 ^ v55
 	.loc 1 1138
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1487]
+	stx %o0, [%fp + 1903]
 ! v20 = v44 & v7
 	.loc 1 1139
 	and %l1, %i1, %o0
 ! v59 = v40 & v4
 	.loc 1 1140
-	and %l7, %i2, %o1
+	and %l4, %i0, %o1
 ! v59 = v20 ^ v59
 	.loc 1 1141
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1815]
+	stx %o0, [%fp + 1927]
 ! v20 = v40 & v7
 	.loc 1 1142
-	and %l7, %i1, %o0
-	stx %o0, [%fp + 1823]
+	and %l4, %i1, %o0
+	stx %o0, [%fp + 1935]
 ! v51 = v17 & v11
 	.loc 1 1143
-	ldx [%fp + -145], %o2
-	and %l0, %o2, %i1
+	ldx [%fp + 1767], %o2
+	and %l0, %o2, %i0
 ! v30 = v17 & v14
 	.loc 1 1144
-	ldx [%fp + -129], %i3
-	and %l0, %i3, %o0
+	ldx [%fp + 1783], %i2
+	and %l0, %i2, %o0
 ! v22 = v56 & v11
 	.loc 1 1145
-	and %l4, %o2, %o1
+	and %l7, %o2, %o1
 ! v22 = v30 ^ v22
 	.loc 1 1146
-	xor %o0, %o1, %i2
+	xor %o0, %o1, %i1
 ! v30 = v17 & v9
 	.loc 1 1147
-	ldx [%fp + -161], %i4
-	and %l0, %i4, %o0
+	ldx [%fp + 1751], %i3
+	and %l0, %i3, %o0
 ! v23 = v56 & v14
 	.loc 1 1148
-	and %l4, %i3, %o1
+	and %l7, %i2, %o1
 ! v38 = v15 & v11
 	.loc 1 1149
 	and %o7, %o2, %o2
@@ -4061,68 +3963,62 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 ! v38 = v23 ^ v38
 	.loc 1 1151
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1495]
+	stx %o0, [%fp + 1911]
 ! v23 = v56 & v9
 	.loc 1 1152
-	and %l4, %i4, %o0
+	and %l7, %i3, %o0
 ! v30 = v15 & v14
 	.loc 1 1153
-	and %o7, %i3, %o1
+	and %o7, %i2, %o1
 ! v30 = v23 ^ v30
 	.loc 1 1154
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1503]
+	xor %o0, %o1, %i2
 ! v23 = v15 & v9
 	.loc 1 1155
-	and %o7, %i4, %o2
+	and %o7, %i3, %o2
 ! v43 = v5 ^ v17
 	.loc 1 1156
 	xor %l6, %l0, %g5
 ! v32 = v44 ^ v56
 	.loc 1 1157
-	xor %l1, %l4, %o1
+	xor %l1, %l7, %o1
 ! v18 = v40 ^ v15
 	.loc 1 1158
-	xor %l7, %o7, %i3
+	xor %l4, %o7, %i3
 ! v42 = v1 ^ v11
 	.loc 1 1159
-	ldx [%fp + -201], %o0
-	ldx [%fp + -145], %i4
+	ldx [%fp + 1711], %o0
+	ldx [%fp + 1767], %i4
 	xor %o0, %i4, %i5
 ! v26 = v4 ^ v14
 	.loc 1 1160
-	ldx [%fp + -185], %o0
-	ldx [%fp + -129], %i4
+	ldx [%fp + 1727], %o0
+	ldx [%fp + 1783], %i4
 	xor %o0, %i4, %g1
 ! v52 = v7 ^ v9
 	.loc 1 1161
-	ldx [%fp + -169], %o0
-	ldx [%fp + -161], %i4
+	ldx [%fp + 1743], %o0
+	ldx [%fp + 1751], %i4
 	xor %o0, %i4, %g4
 ! v39 = v43 & v42
 	.loc 1 1162
 	and %g5, %i5, %o0
-	stx %o0, [%fp + 1511]
+	stx %o0, [%fp + 1919]
 ! v49 = v43 & v26
 	.loc 1 1163
 	and %g5, %g1, %o0
-	stx %o0, [%fp + 1519]
 ! v53 = v32 & v42
 	.loc 1 1164
 	and %o1, %i5, %i4
-	stx %i4, [%fp + 1527]
 ! v53 = v49 ^ v53
 	.loc 1 1165
 	xor %o0, %i4, %i4
-	stx %i4, [%fp + 1535]
 ! v43 = v43 & v52
 	.loc 1 1166
 	and %g5, %g4, %g5
-	stx %g5, [%fp + 1543]
 ! v49 = v32 & v26
 	.loc 1 1167
 	and %o1, %g1, %o0
-	stx %o0, [%fp + 1551]
 ! v42 = v18 & v42
 	.loc 1 1168
 	and %i3, %i5, %i5
@@ -4146,58 +4042,57 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	and %i3, %g4, %i3
 ! v39 = v39 ^ v33
 	.loc 1 1175
-	ldx [%fp + 1511], %o0
-	ldx [%fp + 1471], %o1
+	ldx [%fp + 1919], %o0
+	ldx [%fp + 1887], %o1
 	xor %o0, %o1, %o0
 ! v39 = v39 ^ v51
 	.loc 1 1176
-	xor %o0, %i1, %o1
+	xor %o0, %i0, %o1
 ! v53 = v53 ^ v36
 	.loc 1 1177
-	ldx [%fp + 1479], %o0
+	ldx [%fp + 1895], %o0
 	xor %i4, %o0, %o0
 ! v53 = v53 ^ v22
 	.loc 1 1178
-	xor %o0, %i2, %i4
+	xor %o0, %i1, %i4
 ! v42 = v42 ^ v55
 	.loc 1 1179
-	ldx [%fp + 1487], %o0
+	ldx [%fp + 1903], %o0
 	xor %i5, %o0, %o0
 ! v42 = v42 ^ v38
 	.loc 1 1180
-	ldx [%fp + 1495], %i5
+	ldx [%fp + 1911], %i5
 	xor %o0, %i5, %o0
-	stx %o0, [%fp + 1559]
+	stx %o0, [%fp + 1919]
 ! v26 = v26 ^ v59
 	.loc 1 1181
-	ldx [%fp + 1815], %g4
-	xor %g1, %g4, %o0
+	ldx [%fp + 1927], %i5
+	xor %g1, %i5, %o0
 ! v26 = v26 ^ v30
 	.loc 1 1182
-	ldx [%fp + 1503], %i5
-	xor %o0, %i5, %i5
+	xor %o0, %i2, %g1
 ! v52 = v52 ^ v20
 	.loc 1 1183
-	ldx [%fp + 1823], %g1
-	xor %i3, %g1, %o0
+	ldx [%fp + 1935], %g4
+	xor %i3, %g4, %o0
 ! v52 = v52 ^ v23
 	.loc 1 1184
 	xor %o0, %o2, %i3
 ! v59 = v39 ^ v59
 	.loc 1 1185
-	xor %o1, %g4, %o0
-	stx %o0, [%fp + 1567]
+	xor %o1, %i5, %o0
+	stx %o0, [%fp + 1927]
 ! v20 = v53 ^ v20
 	.loc 1 1186
-	xor %i4, %g1, %o0
-	stx %o0, [%fp + 1575]
+	xor %i4, %g4, %o0
+	stx %o0, [%fp + 1935]
 ! v51 = v26 ^ v51
 	.loc 1 1187
-	xor %i5, %i1, %o0
-	stx %o0, [%fp + 1583]
+	xor %g1, %i0, %o0
+	stx %o0, [%fp + 1943]
 ! v22 = v52 ^ v22
 	.loc 1 1188
-	xor %i3, %i2, %i2
+	xor %i3, %i1, %i1
 ! v5 = v57 ^ v5
 	.loc 1 1189
 	xor %o4, %l6, %l6
@@ -4206,56 +4101,56 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %o5, %l1, %l1
 ! v40 = v8 ^ v40
 	.loc 1 1191
-	xor %o3, %l7, %l7
+	xor %o3, %l4, %l4
 ! v17 = v35 ^ v17
 	.loc 1 1192
 	xor %l3, %l0, %l3
 ! v56 = v48 ^ v56
 	.loc 1 1193
-	xor %l5, %l4, %l4
+	xor %l5, %l7, %l7
 ! v15 = v47 ^ v15
 	.loc 1 1194
 	xor %l2, %o7, %o7
 ! v1 = v0 ^ v1
 	.loc 1 1195
-	ldx [%fp + -209], %o0
-	ldx [%fp + -201], %o1
-	xor %o0, %o1, %i1
+	ldx [%fp + 1703], %o0
+	ldx [%fp + 1711], %o1
+	xor %o0, %o1, %i0
 ! v4 = v3 ^ v4
 	.loc 1 1196
-	ldx [%fp + -193], %o0
-	ldx [%fp + -185], %o1
+	ldx [%fp + 1719], %o0
+	ldx [%fp + 1727], %o1
 	xor %o0, %o1, %l5
 ! v7 = v6 ^ v7
 	.loc 1 1197
-	ldx [%fp + -177], %o0
-	ldx [%fp + -169], %o1
+	ldx [%fp + 1735], %o0
+	ldx [%fp + 1743], %o1
 	xor %o0, %o1, %l2
 ! v11 = v10 ^ v11
 	.loc 1 1198
-	ldx [%fp + -153], %o0
-	ldx [%fp + -145], %o1
+	ldx [%fp + 1759], %o0
+	ldx [%fp + 1767], %o1
 	xor %o0, %o1, %l0
 ! v14 = v13 ^ v14
 	.loc 1 1199
-	ldx [%fp + -137], %o0
-	ldx [%fp + -129], %o1
+	ldx [%fp + 1775], %o0
+	ldx [%fp + 1783], %o1
 	xor %o0, %o1, %o5
 ! v9 = v16 ^ v9
 	.loc 1 1200
-	ldx [%fp + -121], %o0
-	ldx [%fp + -161], %o1
+	ldx [%fp + 1791], %o0
+	ldx [%fp + 1751], %o1
 	xor %o0, %o1, %o4
 ! v16 = v5 & v1
 	.loc 1 1201
-	and %l6, %i1, %o0
-	stx %o0, [%fp + 1591]
+	and %l6, %i0, %o0
+	stx %o0, [%fp + 1703]
 ! v13 = v5 & v4
 	.loc 1 1202
 	and %l6, %l5, %o0
 ! v10 = v44 & v1
 	.loc 1 1203
-	and %l1, %i1, %o1
+	and %l1, %i0, %o1
 ! v10 = v13 ^ v10
 	.loc 1 1204
 	xor %o0, %o1, %i3
@@ -4267,7 +4162,7 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	and %l1, %l5, %o1
 ! v3 = v40 & v1
 	.loc 1 1207
-	and %l7, %i1, %o3
+	and %l4, %i0, %o3
 ! v6 = v13 ^ v6
 	.loc 1 1208
 	xor %o0, %o1, %o1
@@ -4279,13 +4174,13 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	and %l1, %l2, %o0
 ! v13 = v40 & v4
 	.loc 1 1211
-	and %l7, %l5, %o1
+	and %l4, %l5, %o1
 ! v13 = v6 ^ v13
 	.loc 1 1212
 	xor %o0, %o1, %g1
 ! v6 = v40 & v7
 	.loc 1 1213
-	and %l7, %l2, %i5
+	and %l4, %l2, %i5
 ! v0 = v17 & v11
 	.loc 1 1214
 	and %l3, %l0, %o3
@@ -4294,28 +4189,28 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	and %l3, %o5, %o0
 ! v48 = v56 & v11
 	.loc 1 1216
-	and %l4, %l0, %o1
+	and %l7, %l0, %o1
 ! v48 = v47 ^ v48
 	.loc 1 1217
-	xor %o0, %o1, %g5
+	xor %o0, %o1, %g4
 ! v47 = v17 & v9
 	.loc 1 1218
 	and %l3, %o4, %o0
 ! v35 = v56 & v14
 	.loc 1 1219
-	and %l4, %o5, %o1
+	and %l7, %o5, %o1
 ! v8 = v15 & v11
 	.loc 1 1220
-	and %o7, %l0, %g4
+	and %o7, %l0, %g5
 ! v35 = v47 ^ v35
 	.loc 1 1221
 	xor %o0, %o1, %o1
 ! v8 = v35 ^ v8
 	.loc 1 1222
-	xor %o1, %g4, %g4
+	xor %o1, %g5, %g5
 ! v35 = v56 & v9
 	.loc 1 1223
-	and %l4, %o4, %o0
+	and %l7, %o4, %o0
 ! v47 = v15 & v14
 	.loc 1 1224
 	and %o7, %o5, %o1
@@ -4330,13 +4225,13 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %l6, %l3, %l3
 ! v56 = v44 ^ v56
 	.loc 1 1228
-	xor %l1, %l4, %l4
+	xor %l1, %l7, %l7
 ! v15 = v40 ^ v15
 	.loc 1 1229
-	xor %l7, %o7, %o7
+	xor %l4, %o7, %o7
 ! v11 = v1 ^ v11
 	.loc 1 1230
-	xor %i1, %l0, %l0
+	xor %i0, %l0, %l0
 ! v14 = v4 ^ v14
 	.loc 1 1231
 	xor %l5, %o5, %l1
@@ -4345,22 +4240,22 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %l2, %o4, %l2
 ! v7 = v17 & v11
 	.loc 1 1233
-	and %l3, %l0, %l5
+	and %l3, %l0, %l4
 ! v4 = v17 & v14
 	.loc 1 1234
 	and %l3, %l1, %o4
 ! v1 = v56 & v11
 	.loc 1 1235
-	and %l4, %l0, %o5
+	and %l7, %l0, %o5
 ! v1 = v4 ^ v1
 	.loc 1 1236
-	xor %o4, %o5, %l6
+	xor %o4, %o5, %l5
 ! v17 = v17 & v9
 	.loc 1 1237
 	and %l3, %l2, %l3
 ! v4 = v56 & v14
 	.loc 1 1238
-	and %l4, %l1, %o4
+	and %l7, %l1, %o4
 ! v11 = v15 & v11
 	.loc 1 1239
 	and %o7, %l0, %o5
@@ -4372,35 +4267,35 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %o4, %o5, %o4
 ! v56 = v56 & v9
 	.loc 1 1242
-	and %l4, %l2, %l4
+	and %l7, %l2, %l7
 ! v14 = v15 & v14
 	.loc 1 1243
 	and %o7, %l1, %l1
 ! v14 = v56 ^ v14
 	.loc 1 1244
-	xor %l4, %l1, %l1
+	xor %l7, %l1, %l1
 ! v9 = v15 & v9
 	.loc 1 1245
 	and %o7, %l2, %o5
 ! v7 = v7 ^ v16
 	.loc 1 1246
-	ldx [%fp + 1591], %o7
-	xor %l5, %o7, %l5
+	ldx [%fp + 1703], %o7
+	xor %l4, %o7, %l4
 ! v7 = v7 ^ v0
 	.loc 1 1247
-	xor %l5, %o3, %l5
+	xor %l4, %o3, %l4
 ! v1 = v1 ^ v10
 	.loc 1 1248
-	xor %l6, %i3, %l6
+	xor %l5, %i3, %l5
 ! v1 = v1 ^ v48
 	.loc 1 1249
-	xor %l6, %g5, %l6
+	xor %l5, %g4, %l5
 ! v11 = v11 ^ v3
 	.loc 1 1250
 	xor %o4, %i4, %o4
 ! v11 = v11 ^ v8
 	.loc 1 1251
-	xor %o4, %g4, %o7
+	xor %o4, %g5, %o7
 ! v14 = v14 ^ v13
 	.loc 1 1252
 	xor %l1, %g1, %o4
@@ -4415,271 +4310,273 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64_inv:
 	xor %o5, %o0, %o5
 ! v13 = v7 ^ v13
 	.loc 1 1256
-	xor %l5, %g1, %g1
+	xor %l4, %g1, %g1
 ! v6 = v1 ^ v6
 	.loc 1 1257
-	xor %l6, %i5, %i5
+	xor %l5, %i5, %i5
 ! v0 = v14 ^ v0
 	.loc 1 1258
-	xor %o4, %o3, %l0
+	xor %o4, %o3, %o4
 ! v48 = v9 ^ v48
 	.loc 1 1259
-	xor %o5, %g5, %g5
+	xor %o5, %g4, %g4
 ! v16 = v16 ^ v21
 	.loc 1 1260
-	ldx [%fp + 1591], %o3
-	ldx [%fp + 1359], %o4
-	xor %o3, %o4, %o3
+	ldx [%fp + 1703], %o3
+	ldx [%fp + 1799], %o5
+	xor %o3, %o5, %o3
 ! v16 = v16 ^ v33
 	.loc 1 1261
-	ldx [%fp + 1471], %o4
-	xor %o3, %o4, %o4
+	ldx [%fp + 1887], %o5
+	xor %o3, %o5, %o5
 ! v10 = v10 ^ v37
 	.loc 1 1262
-	ldx [%fp + 1367], %o3
+	ldx [%fp + 1807], %o3
 	xor %i3, %o3, %i3
 ! v10 = v10 ^ v36
 	.loc 1 1263
-	ldx [%fp + 1479], %o3
+	ldx [%fp + 1895], %o3
 	xor %i3, %o3, %i3
 ! v3 = v3 ^ v45
 	.loc 1 1264
-	ldx [%fp + 1375], %o3
+	ldx [%fp + 1815], %o3
 	xor %i4, %o3, %i4
 ! v3 = v3 ^ v55
 	.loc 1 1265
-	ldx [%fp + 1487], %o3
+	ldx [%fp + 1903], %o3
 	xor %i4, %o3, %i4
 ! v13 = v13 ^ v25
 	.loc 1 1266
-	ldx [%fp + 1439], %o3
+	ldx [%fp + 1855], %o3
 	xor %g1, %o3, %o3
 ! v13 = v13 ^ v59
 	.loc 1 1267
-	ldx [%fp + 1567], %o5
-	xor %o3, %o5, %l1
+	ldx [%fp + 1927], %l0
+	xor %o3, %l0, %l1
 ! v6 = v6 ^ v19
 	.loc 1 1268
-	ldx [%fp + 1447], %o3
+	ldx [%fp + 1863], %o3
 	xor %i5, %o3, %o3
 ! v6 = v6 ^ v20
 	.loc 1 1269
-	ldx [%fp + 1575], %o5
-	xor %o3, %o5, %l2
+	ldx [%fp + 1935], %l0
+	xor %o3, %l0, %l2
 ! v11 = v11 ^ v50
 	.loc 1 1270
-	ldx [%fp + 1431], %o3
+	ldx [%fp + 1847], %o3
 	xor %o7, %o3, %o7
 ! v11 = v11 ^ v42
 	.loc 1 1271
-	ldx [%fp + 1559], %o3
-	xor %o7, %o3, %o7
+	ldx [%fp + 1919], %o3
+	xor %o7, %o3, %l0
 ! v0 = v0 ^ v46
 	.loc 1 1272
-	ldx [%fp + 1455], %l3
-	xor %l0, %l3, %o3
+	ldx [%fp + 1871], %l3
+	xor %o4, %l3, %o3
 ! v0 = v0 ^ v51
 	.loc 1 1273
-	ldx [%fp + 1583], %o5
-	xor %o3, %o5, %o5
+	ldx [%fp + 1943], %o4
+	xor %o3, %o4, %l4
 ! v48 = v48 ^ v29
 	.loc 1 1274
-	ldx [%fp + 1463], %l0
-	xor %g5, %l0, %o3
+	ldx [%fp + 1879], %o7
+	xor %g4, %o7, %o3
 ! v48 = v48 ^ v22
 	.loc 1 1275
-	xor %o3, %i2, %l4
+	xor %o3, %i1, %o3
 ! v8 = v8 ^ v31
 	.loc 1 1276
-	ldx [%fp + 1383], %l5
-	xor %g4, %l5, %g4
+	ldx [%fp + 1823], %l5
+	xor %g5, %l5, %g5
 ! v8 = v8 ^ v38
 	.loc 1 1277
-	ldx [%fp + 1495], %o3
-	xor %g4, %o3, %g4
+	ldx [%fp + 1911], %o4
+	xor %g5, %o4, %g5
 ! v47 = v47 ^ v28
 	.loc 1 1278
-	ldx [%fp + 1391], %l6
-	xor %o1, %l6, %o1
+	ldx [%fp + 1831], %l7
+	xor %o1, %l7, %o1
 ! v47 = v47 ^ v30
 	.loc 1 1279
-	ldx [%fp + 1503], %o3
-	xor %o1, %o3, %o1
+	xor %o1, %i2, %l6
 ! v35 = v35 ^ v27
 	.loc 1 1280
-	ldx [%fp + 1399], %o3
-	xor %o0, %o3, %o0
+	ldx [%fp + 1839], %o1
+	xor %o0, %o1, %o0
 ! v35 = v35 ^ v23
 	.loc 1 1281
-	xor %o0, %o2, %l7
+	xor %o0, %o2, %o4
 ! v46 = v16 ^ v46
 	.loc 1 1282
-	xor %o4, %l3, %l3
+	xor %o5, %l3, %o5
 ! v29 = v10 ^ v29
 	.loc 1 1283
-	xor %i3, %l0, %o4
+	xor %i3, %o7, %l3
 ! v31 = v3 ^ v31
 	.loc 1 1284
-	xor %i4, %l5, %l0
+	xor %i4, %l5, %l5
 ! v28 = v13 ^ v28
 	.loc 1 1285
-	xor %l1, %l6, %l6
+	xor %l1, %l7, %l1
 ! v27 = v6 ^ v27
 	.loc 1 1286
-	xor %l2, %o3, %l2
+	xor %l2, %o1, %l7
 ! v33 = v0 ^ v33
 	.loc 1 1287
-	ldx [%fp + 1471], %o0
-	xor %o5, %o0, %o5
+	ldx [%fp + 1887], %o0
+	xor %l4, %o0, %o0
 ! v36 = v48 ^ v36
 	.loc 1 1288
-	ldx [%fp + 1479], %o0
-	xor %l4, %o0, %o0
+	ldx [%fp + 1895], %o1
+	xor %o3, %o1, %o1
 ! v55 = v8 ^ v55
 	.loc 1 1289
-	ldx [%fp + 1487], %o3
-	xor %g4, %o3, %l5
+	ldx [%fp + 1903], %o3
+	xor %g5, %o3, %l2
 ! v59 = v47 ^ v59
 	.loc 1 1290
-	ldx [%fp + 1567], %o3
-	xor %o1, %o3, %o3
+	ldx [%fp + 1927], %o3
+	xor %l6, %o3, %o3
 ! v20 = v35 ^ v20
 	.loc 1 1291
-	ldx [%fp + 1575], %o1
-	xor %l7, %o1, %l1
+	ldx [%fp + 1935], %o7
+	xor %o4, %o7, %l4
 ! v36 = v36 ^ v23
 	.loc 1 1292
-	xor %o0, %o2, %l4
+	xor %o1, %o2, %o7
 ! v23 = v27 ^ v23
 	.loc 1 1293
-	xor %l2, %o2, %o2
+	xor %l7, %o2, %o2
 ! v33 = v33 ^ v30
 	.loc 1 1294
-	ldx [%fp + 1503], %o0
-	xor %o5, %o0, %o5
+	xor %o0, %i2, %o4
 ! v30 = v28 ^ v30
 	.loc 1 1295
-	xor %l6, %o0, %o0
+	xor %l1, %i2, %i2
 ! v11 = v11 ^ v38
 	.loc 1 1296
-	ldx [%fp + 1495], %o1
-	xor %o7, %o1, %o7
+	ldx [%fp + 1911], %o0
+	xor %l0, %o0, %l0
 ! v38 = v31 ^ v38
 	.loc 1 1297
-	xor %l0, %o1, %o1
+	xor %l5, %o0, %o0
 ! v23 = v23 ^ v22
 	.loc 1 1298
-	xor %o2, %i2, %l0
+	xor %o2, %i1, %l1
 ! v22 = v29 ^ v22
 	.loc 1 1299
-	xor %o4, %i2, %i2
+	xor %l3, %i1, %i1
 ! v30 = v30 ^ v51
 	.loc 1 1300
-	ldx [%fp + 1583], %o2
-	xor %o0, %o2, %l2
+	ldx [%fp + 1943], %o1
+	xor %i2, %o1, %i2
 ! v51 = v46 ^ v51
 	.loc 1 1301
-	xor %l3, %o2, %o0
+	xor %o5, %o1, %o1
 ! v38 = v38 ^ v42
 	.loc 1 1302
-	ldx [%fp + 1559], %o2
-	xor %o1, %o2, %l3
+	ldx [%fp + 1919], %o2
+	xor %o0, %o2, %o5
 ! v42 = v50 ^ v42
 	.loc 1 1303
-	ldx [%fp + 1431], %o1
-	xor %o1, %o2, %o1
+	ldx [%fp + 1847], %o0
+	xor %o0, %o2, %o0
 ! v22 = v22 ^ v20
 	.loc 1 1304
-	xor %i2, %l1, %i2
+	xor %i1, %l4, %i1
 ! v20 = v19 ^ v20
 	.loc 1 1305
-	ldx [%fp + 1447], %o2
-	xor %o2, %l1, %o2
+	ldx [%fp + 1863], %o2
+	xor %o2, %l4, %o2
 ! v51 = v51 ^ v59
 	.loc 1 1306
-	xor %o0, %o3, %l1
+	xor %o1, %o3, %l3
 ! v59 = v25 ^ v59
 	.loc 1 1307
-	ldx [%fp + 1439], %o0
-	xor %o0, %o3, %o0
+	ldx [%fp + 1855], %o1
+	xor %o1, %o3, %o1
 ! v42 = v42 ^ v55
 	.loc 1 1308
-	xor %o1, %l5, %l6
+	xor %o0, %l2, %l4
 ! v55 = v45 ^ v55
 	.loc 1 1309
-	ldx [%fp + 1375], %o1
-	xor %o1, %l5, %o1
+	ldx [%fp + 1815], %o0
+	xor %o0, %l2, %o0
 ! v20 = v20 ^ v36
 	.loc 1 1310
-	xor %o2, %l4, %o2
+	xor %o2, %o7, %o2
 ! v36 = v37 ^ v36
 	.loc 1 1311
-	ldx [%fp + 1367], %o3
-	xor %o3, %l4, %o3
+	ldx [%fp + 1807], %o3
+	xor %o3, %o7, %o3
 ! v59 = v59 ^ v33
 	.loc 1 1312
-	xor %o0, %o5, %o0
+	xor %o1, %o4, %o1
 ! v33 = v21 ^ v33
 	.loc 1 1313
-	ldx [%fp + 1359], %o4
-	xor %o4, %o5, %o4
+	ldx [%fp + 1799], %o7
+	xor %o7, %o4, %o4
 ! v33 = v33 ^ v51
 	.loc 1 1314
-	xor %o4, %l1, %o4
+	xor %o4, %l3, %o4
 ! v36 = v36 ^ v22
 	.loc 1 1315
-	xor %o3, %i2, %o3
+	xor %o3, %i1, %o3
 ! v55 = v55 ^ v38
 	.loc 1 1316
-	xor %o1, %l3, %o1
+	xor %o0, %o5, %o0
 ! v55 = v55 ^ v11
 	.loc 1 1317
-	xor %o1, %o7, %o1
+	xor %o0, %l0, %o0
 ! v59 = v59 ^ v30
 	.loc 1 1318
-	xor %o0, %l2, %o0
+	xor %o1, %i2, %o1
 ! v20 = v20 ^ v23
 	.loc 1 1319
-	xor %o2, %l0, %o2
+	xor %o2, %l1, %o2
 ! v42 = v42 ^ v11
 	.loc 1 1320
-	xor %l6, %o7, %o5
+	xor %l4, %l0, %o7
 ! mem64[h + 0] = v33
 	.loc 1 1321
-	stx %o4, [%i0]
+	ldx [%fp + 1695], %l2
+	stx %o4, [%l2]
 ! mem64[h + 8] = v11
 	.loc 1 1322
-	stx %o7, [%i0 + 8]
+	mov %l2, %o4
+	stx %l0, [%o4 + 8]
 ! mem64[h + 16] = v36
 	.loc 1 1323
-	stx %o3, [%i0 + 16]
+	stx %o3, [%o4 + 16]
 ! mem64[h + 24] = v51
 	.loc 1 1324
-	stx %l1, [%i0 + 24]
+	mov %o4, %o3
+	stx %l3, [%o3 + 24]
 ! mem64[h + 32] = v55
 	.loc 1 1325
-	stx %o1, [%i0 + 32]
+	stx %o0, [%o3 + 32]
 ! mem64[h + 40] = v22
 	.loc 1 1326
-	stx %i2, [%i0 + 40]
+	mov %o3, %o0
+	stx %i1, [%o0 + 40]
 ! mem64[h + 48] = v59
 	.loc 1 1327
-	stx %o0, [%i0 + 48]
+	stx %o1, [%o0 + 48]
 ! mem64[h + 56] = v38
 	.loc 1 1328
-	stx %l3, [%i0 + 56]
+	stx %o5, [%o0 + 56]
 ! mem64[h + 64] = v20
 	.loc 1 1329
-	stx %o2, [%i0 + 64]
+	stx %o2, [%o0 + 64]
 ! mem64[h + 72] = v30
 	.loc 1 1330
-	stx %l2, [%i0 + 72]
+	stx %i2, [%o0 + 72]
 ! mem64[h + 80] = v42
 	.loc 1 1331
-	stx %o5, [%i0 + 80]
+	stx %o7, [%o0 + 80]
 ! mem64[h + 88] = v23
 	.loc 1 1332
-	stx %l0, [%i0 + 88]
+	stx %l1, [%o0 + 88]
 ! leave
 	.loc 1 1333
 	ret

@@ -11,7 +11,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 ! i = 4
 	.loc 1 12
 	mov 4, %o0
-	stx %o0, [%fp + 1983]
+	stx %o0, [%fp + 2031]
 .Lqhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul.pass:
 ! F0 = mem64[f + 0]
 	.loc 1 14
@@ -72,10 +72,10 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	xor %o0, %o2, %o0
 ! H24 = A
 	.loc 1 33
-	stx %o1, [%fp + 1991]
+	stx %o1, [%fp + 1983]
 ! H23 = B
 	.loc 1 34
-	stx %o0, [%fp + 1999]
+	stx %o0, [%fp + 1991]
 ! G = mem64[g + 288]
 	.loc 1 35
 	ldx [%i2 + 288], %o0
@@ -126,10 +126,10 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	xor %o0, %o1, %o0
 ! H22 = A
 	.loc 1 51
-	stx %o2, [%fp + 2007]
+	stx %o2, [%fp + 1999]
 ! H21 = B
 	.loc 1 52
-	stx %o0, [%fp + 2015]
+	stx %o0, [%fp + 2007]
 ! G = mem64[g + 224]
 	.loc 1 53
 	ldx [%i2 + 224], %o0
@@ -210,10 +210,10 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	xor %o0, %o1, %o0
 ! H20 = A
 	.loc 1 79
-	stx %o2, [%fp + 2023]
+	stx %o2, [%fp + 2015]
 ! H19 = B
 	.loc 1 80
-	stx %o0, [%fp + 2031]
+	stx %o0, [%fp + 2023]
 ! G = mem64[g + 160]
 	.loc 1 81
 	ldx [%i2 + 160], %o0
@@ -465,7 +465,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	xor %o0, %o1, %o0
 ! B = B ^ H24
 	.loc 1 166
-	ldx [%fp + 1991], %o1
+	ldx [%fp + 1983], %o1
 	xor %o0, %o1, %o0
 ! H15 = B
 	.loc 1 167
@@ -637,22 +637,25 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	and %o7, %g5, %o0
 ! B = B ^ T
 	.loc 1 223
-	xor %o1, %o0, %g5
+	xor %o1, %o0, %o1
 ! A = A ^ H23
 	.loc 1 224
-	ldx [%fp + 1999], %o1
-	xor %g4, %o1, %o0
+	ldx [%fp + 1991], %g5
+	xor %g4, %g5, %o0
 ! A = A ^ H24
 	.loc 1 225
-	ldx [%fp + 1991], %g4
+	ldx [%fp + 1983], %g4
 	xor %o0, %g4, %o0
 ! B = B ^ H22
 	.loc 1 227
-	ldx [%fp + 2007], %g4
-	xor %g5, %g4, %g5
+	ldx [%fp + 1999], %g4
+	xor %o1, %g4, %o1
 ! B = B ^ H23
 	.loc 1 228
-	xor %g5, %o1, %g5
+	xor %o1, %g5, %o1
+! H13 = B
+	.loc 1 229
+	mov %o1, %g4
 ! G = mem64[g + 0]
 	.loc 1 230
 	ldx [%i2], %o1
@@ -661,7 +664,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	and %o3, %o1, %o3
 ! B = F11 & G
 	.loc 1 232
-	and %o5, %o1, %g4
+	and %o5, %o1, %g5
 ! G = mem64[g + 32]
 	.loc 1 233
 	ldx [%i2 + 32], %o1
@@ -676,7 +679,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	and %l0, %o1, %o1
 ! B = B ^ T
 	.loc 1 237
-	xor %g4, %o1, %g4
+	xor %g5, %o1, %g5
 ! G = mem64[g + 64]
 	.loc 1 238
 	ldx [%i2 + 64], %o5
@@ -691,7 +694,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	and %l2, %o5, %o1
 ! B = B ^ T
 	.loc 1 242
-	xor %g4, %o1, %g4
+	xor %g5, %o1, %g5
 ! G = mem64[g + 96]
 	.loc 1 243
 	ldx [%i2 + 96], %o5
@@ -706,7 +709,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	and %l4, %o5, %o1
 ! B = B ^ T
 	.loc 1 247
-	xor %g4, %o1, %g4
+	xor %g5, %o1, %g5
 ! G = mem64[g + 128]
 	.loc 1 248
 	ldx [%i2 + 128], %o5
@@ -721,7 +724,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	and %l6, %o5, %o1
 ! B = B ^ T
 	.loc 1 252
-	xor %g4, %o1, %g4
+	xor %g5, %o1, %g5
 ! G = mem64[g + 160]
 	.loc 1 253
 	ldx [%i2 + 160], %o5
@@ -736,7 +739,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	and %i3, %o5, %o1
 ! B = B ^ T
 	.loc 1 257
-	xor %g4, %o1, %g4
+	xor %g5, %o1, %g5
 ! G = mem64[g + 192]
 	.loc 1 258
 	ldx [%i2 + 192], %o5
@@ -751,7 +754,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	and %l7, %o5, %o1
 ! B = B ^ T
 	.loc 1 262
-	xor %g4, %o1, %g4
+	xor %g5, %o1, %g5
 ! G = mem64[g + 224]
 	.loc 1 263
 	ldx [%i2 + 224], %o5
@@ -766,7 +769,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	and %l5, %o5, %o1
 ! B = B ^ T
 	.loc 1 267
-	xor %g4, %o1, %g4
+	xor %g5, %o1, %g5
 ! G = mem64[g + 256]
 	.loc 1 268
 	ldx [%i2 + 256], %o5
@@ -781,7 +784,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	and %l3, %o5, %o1
 ! B = B ^ T
 	.loc 1 272
-	xor %g4, %o1, %g4
+	xor %g5, %o1, %g5
 ! G = mem64[g + 288]
 	.loc 1 273
 	ldx [%i2 + 288], %o5
@@ -796,7 +799,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	and %l1, %o5, %o1
 ! B = B ^ T
 	.loc 1 277
-	xor %g4, %o1, %g4
+	xor %g5, %o1, %g5
 ! G = mem64[g + 320]
 	.loc 1 278
 	ldx [%i2 + 320], %o5
@@ -811,7 +814,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	and %o7, %o5, %o1
 ! B = B ^ T
 	.loc 1 282
-	xor %g4, %o1, %g4
+	xor %g5, %o1, %g5
 ! G = mem64[g + 352]
 	.loc 1 283
 	ldx [%i2 + 352], %o5
@@ -826,7 +829,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	and %o4, %o5, %o1
 ! B = B ^ T
 	.loc 1 287
-	xor %g4, %o1, %g4
+	xor %g5, %o1, %g5
 ! G = mem64[g + 384]
 	.loc 1 288
 	ldx [%i2 + 384], %o1
@@ -838,36 +841,36 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	xor %o3, %o1, %o3
 ! A = A ^ H21
 	.loc 1 291
-	ldx [%fp + 2015], %o1
+	ldx [%fp + 2007], %o1
 	xor %o3, %o1, %o3
 ! A = A ^ H22
 	.loc 1 292
-	ldx [%fp + 2007], %o5
+	ldx [%fp + 1999], %o5
 	xor %o3, %o5, %o3
 ! A = A ^ H24
 	.loc 1 293
-	ldx [%fp + 1991], %o5
+	ldx [%fp + 1983], %o5
 	xor %o3, %o5, %o3
 ! mem64[h + 384] = A
 	.loc 1 294
 	stx %o3, [%i0 + 384]
 ! B = B ^ H20
 	.loc 1 295
-	ldx [%fp + 2023], %o3
-	xor %g4, %o3, %g4
+	ldx [%fp + 2015], %o3
+	xor %g5, %o3, %g5
 ! B = B ^ H21
 	.loc 1 296
-	xor %g4, %o1, %g4
+	xor %g5, %o1, %g5
 ! B = B ^ H23
 	.loc 1 297
-	ldx [%fp + 1999], %o1
-	xor %g4, %o1, %g4
+	ldx [%fp + 1991], %o1
+	xor %g5, %o1, %g5
 ! B = B ^ H24
 	.loc 1 298
-	xor %g4, %o5, %g4
+	xor %g5, %o5, %g5
 ! mem64[h + 352] = B
 	.loc 1 299
-	stx %g4, [%i0 + 352]
+	stx %g5, [%i0 + 352]
 ! G = mem64[g + 0]
 	.loc 1 300
 	ldx [%i2], %o1
@@ -1023,19 +1026,19 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	xor %o5, %o1, %o1
 ! A = A ^ H19
 	.loc 1 351
-	ldx [%fp + 2031], %o5
+	ldx [%fp + 2023], %o5
 	xor %o1, %o5, %o1
 ! A = A ^ H20
 	.loc 1 352
-	ldx [%fp + 2023], %l0
+	ldx [%fp + 2015], %l0
 	xor %o1, %l0, %o1
 ! A = A ^ H22
 	.loc 1 353
-	ldx [%fp + 2007], %l0
+	ldx [%fp + 1999], %l0
 	xor %o1, %l0, %o1
 ! A = A ^ H23
 	.loc 1 354
-	ldx [%fp + 1999], %l2
+	ldx [%fp + 1991], %l2
 	xor %o1, %l2, %o1
 ! mem64[h + 320] = A
 	.loc 1 355
@@ -1048,7 +1051,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	xor %o3, %o5, %o3
 ! B = B ^ H21
 	.loc 1 358
-	ldx [%fp + 2015], %o1
+	ldx [%fp + 2007], %o1
 	xor %o3, %o1, %o3
 ! B = B ^ H22
 	.loc 1 359
@@ -1187,11 +1190,11 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	xor %o3, %o2, %o3
 ! A = A ^ H20
 	.loc 1 404
-	ldx [%fp + 2023], %o1
+	ldx [%fp + 2015], %o1
 	xor %o3, %o1, %o3
 ! A = A ^ H21
 	.loc 1 405
-	ldx [%fp + 2015], %l0
+	ldx [%fp + 2007], %l0
 	xor %o3, %l0, %o3
 ! mem64[h + 256] = A
 	.loc 1 406
@@ -1204,7 +1207,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	xor %o5, %i4, %o5
 ! B = B ^ H19
 	.loc 1 409
-	ldx [%fp + 2031], %o3
+	ldx [%fp + 2023], %o3
 	xor %o5, %o3, %o5
 ! B = B ^ H20
 	.loc 1 410
@@ -1316,7 +1319,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	xor %o3, %o2, %o3
 ! A = A ^ H19
 	.loc 1 446
-	ldx [%fp + 2031], %o5
+	ldx [%fp + 2023], %o5
 	xor %o3, %o5, %o3
 ! mem64[h + 192] = A
 	.loc 1 447
@@ -1401,7 +1404,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	xor %o2, %o3, %o2
 ! A = A ^ H13
 	.loc 1 474
-	xor %o2, %g5, %o2
+	xor %o2, %g4, %o2
 ! A = A ^ H14
 	.loc 1 475
 	xor %o2, %o0, %o2
@@ -1416,7 +1419,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	stx %o2, [%i0 + 128]
 ! B = B ^ H13
 	.loc 1 479
-	xor %o1, %g5, %o1
+	xor %o1, %g4, %o1
 ! B = B ^ H15
 	.loc 1 480
 	xor %o1, %g1, %o1
@@ -1470,7 +1473,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	stx %o2, [%i0 + 64]
 ! B = B ^ H13
 	.loc 1 497
-	xor %o1, %g5, %o1
+	xor %o1, %g4, %o1
 ! B = B ^ H14
 	.loc 1 498
 	xor %o1, %o0, %o1
@@ -1485,7 +1488,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	and %o4, %o0, %o0
 ! A = A ^ H13
 	.loc 1 502
-	xor %o0, %g5, %o0
+	xor %o0, %g4, %o0
 ! mem64[h + 0] = A
 	.loc 1 503
 	stx %o0, [%i0]
@@ -1500,9 +1503,9 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64_mul:
 	add %i2, 8, %i2
 ! i = i - 1
 	.loc 1 507
-	ldx [%fp + 1983], %o0
+	ldx [%fp + 2031], %o0
 	sub %o0, 1, %o0
-	stx %o0, [%fp + 1983]
+	stx %o0, [%fp + 2031]
 ! =? i - 0
 	.loc 1 508
 	cmp %o0, 0

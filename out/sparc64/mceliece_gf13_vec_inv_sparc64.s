@@ -7,469 +7,405 @@
 	.type qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv, #function
 	.p2align 5
 qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
-	save %sp, -4944, %sp
+	save %sp, -496, %sp
+! input h f
+	.loc 1 14
+	stx %i0, [%fp + 1727]
 ! v0 = mem64[f + 0]
 	.loc 1 16
 	ldx [%i1], %o0
-	stx %o0, [%fp + -2721]
+	stx %o0, [%fp + 2031]
 ! v1 = mem64[f + 88]
 	.loc 1 17
-	ldx [%i1 + 88], %l2
+	ldx [%i1 + 88], %l4
 ! v2 = v0 ^ v1
 	.loc 1 18
-	xor %o0, %l2, %l4
+	xor %o0, %l4, %l2
 ! v3 = mem64[f + 56]
 	.loc 1 19
-	ldx [%i1 + 56], %o1
-	stx %o1, [%fp + -649]
+	ldx [%i1 + 56], %l5
 ! v4 = v3 ^ v1
 	.loc 1 20
-	xor %o1, %l2, %o0
+	xor %l5, %l4, %o0
 ! v5 = mem64[f + 96]
 	.loc 1 21
 	ldx [%i1 + 96], %l3
 ! v4 = v4 ^ v5
 	.loc 1 22
-	xor %o0, %l3, %l5
+	xor %o0, %l3, %l1
 ! v6 = mem64[f + 8]
 	.loc 1 23
 	ldx [%i1 + 8], %o0
-	stx %o0, [%fp + -2713]
+	stx %o0, [%fp + 1735]
 ! v7 = v6 ^ v3
 	.loc 1 24
-	xor %o0, %o1, %l1
+	xor %o0, %l5, %l6
 ! v8 = mem64[f + 64]
 	.loc 1 25
 	ldx [%i1 + 64], %l0
 ! v9 = v8 ^ v1
 	.loc 1 26
-	xor %l0, %l2, %o0
+	xor %l0, %l4, %o0
 ! v9 = v9 ^ v5
 	.loc 1 27
-	xor %o0, %l3, %l6
+	xor %o0, %l3, %l7
 ! v10 = mem64[f + 16]
 	.loc 1 28
 	ldx [%i1 + 16], %o0
-	stx %o0, [%fp + -2705]
+	stx %o0, [%fp + 1743]
 ! v11 = v10 ^ v3
 	.loc 1 29
-	xor %o0, %o1, %o0
+	xor %o0, %l5, %o0
 ! v11 = v11 ^ v8
 	.loc 1 30
 	xor %o0, %l0, %o0
 ! v11 = v11 ^ v1
 	.loc 1 31
-	xor %o0, %l2, %o0
+	xor %o0, %l4, %o0
 ! v11 = v11 ^ v5
 	.loc 1 32
-	xor %o0, %l3, %o5
+	xor %o0, %l3, %o7
 ! v12 = mem64[f + 72]
 	.loc 1 33
-	ldx [%i1 + 72], %o7
+	ldx [%i1 + 72], %i0
 ! v13 = v3 ^ v12
 	.loc 1 34
-	ldx [%fp + -649], %o0
-	xor %o0, %o7, %l7
+	xor %l5, %i0, %o5
 ! v14 = mem64[f + 24]
 	.loc 1 35
 	ldx [%i1 + 24], %o0
-	stx %o0, [%fp + -2697]
+	stx %o0, [%fp + 1751]
 ! v15 = v14 ^ v8
 	.loc 1 36
 	xor %o0, %l0, %o0
 ! v15 = v15 ^ v12
 	.loc 1 37
-	xor %o0, %o7, %o0
+	xor %o0, %i0, %o0
 ! v15 = v15 ^ v5
 	.loc 1 38
 	xor %o0, %l3, %o4
 ! v16 = mem64[f + 80]
 	.loc 1 39
-	ldx [%i1 + 80], %o3
+	ldx [%i1 + 80], %i2
 ! v17 = v8 ^ v16
 	.loc 1 40
-	xor %l0, %o3, %i2
+	xor %l0, %i2, %o3
 ! v18 = mem64[f + 32]
 	.loc 1 41
 	ldx [%i1 + 32], %o0
-	stx %o0, [%fp + -2689]
+	stx %o0, [%fp + 1759]
 ! v19 = v18 ^ v12
 	.loc 1 42
-	xor %o0, %o7, %o0
+	xor %o0, %i0, %o0
 ! v19 = v19 ^ v16
 	.loc 1 43
-	xor %o0, %o3, %i3
+	xor %o0, %i2, %i3
 ! v20 = v12 ^ v1
 	.loc 1 44
-	xor %o7, %l2, %o2
+	xor %i0, %l4, %o2
 ! v21 = mem64[f + 40]
 	.loc 1 45
 	ldx [%i1 + 40], %o0
-	stx %o0, [%fp + -2681]
+	stx %o0, [%fp + 1767]
 ! v22 = v21 ^ v16
 	.loc 1 46
-	xor %o0, %o3, %o0
+	xor %o0, %i2, %o0
 ! v22 = v22 ^ v1
 	.loc 1 47
-	xor %o0, %l2, %i4
+	xor %o0, %l4, %i4
 ! v23 = v16 ^ v5
 	.loc 1 48
-	xor %o3, %l3, %o0
-	stx %o0, [%fp + 463]
+	xor %i2, %l3, %o0
+	stx %o0, [%fp + 1807]
 ! v24 = mem64[f + 48]
 	.loc 1 49
 	ldx [%i1 + 48], %i1
 ! v25 = v24 ^ v1
 	.loc 1 50
-	xor %i1, %l2, %o0
+	xor %i1, %l4, %o0
 ! v25 = v25 ^ v5
 	.loc 1 51
 	xor %o0, %l3, %i5
 ! v26 = v2 & v0
 	.loc 1 52
-	ldx [%fp + -2721], %g1
-	and %l4, %g1, %o0
-	stx %o0, [%fp + -2673]
+	ldx [%fp + 2031], %g4
+	and %l2, %g4, %o0
+	stx %o0, [%fp + 1775]
 ! v27 = v2 & v6
 	.loc 1 53
-	ldx [%fp + -2713], %g4
-	and %l4, %g4, %o0
+	ldx [%fp + 1735], %g1
+	and %l2, %g1, %o0
 ! v28 = v4 & v0
 	.loc 1 54
-	and %l5, %g1, %o1
+	and %l1, %g4, %o1
 ! v28 = v27 ^ v28
 	.loc 1 55
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2497]
+	stx %o0, [%fp + 1815]
 ! v27 = v2 & v10
 	.loc 1 56
-	ldx [%fp + -2705], %o0
-	stx %o0, [%fp + 1023]
-	and %l4, %o0, %g5
-	stx %g5, [%fp + 471]
+	ldx [%fp + 1743], %o0
+	and %l2, %o0, %o1
 ! v29 = v4 & v6
 	.loc 1 57
-	and %l5, %g4, %o0
-	stx %o0, [%fp + -641]
+	and %l1, %g1, %g5
 ! v30 = v7 & v0
 	.loc 1 58
-	and %l1, %g1, %o1
-	stx %o1, [%fp + -633]
+	and %l6, %g4, %g4
 ! v29 = v27 ^ v29
 	.loc 1 59
-	xor %g5, %o0, %o0
+	xor %o1, %g5, %o1
 ! v30 = v29 ^ v30
 	.loc 1 60
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2489]
+	xor %o1, %g4, %o1
+	stx %o1, [%fp + 1823]
 ! v29 = v2 & v14
 	.loc 1 61
-	ldx [%fp + -2697], %o0
-	and %l4, %o0, %g5
-	stx %g5, [%fp + -625]
+	ldx [%fp + 1751], %o1
+	and %l2, %o1, %g4
 ! v27 = v4 & v10
 	.loc 1 62
-	ldx [%fp + 1023], %o1
-	and %l5, %o1, %o1
+	and %l1, %o0, %g5
 ! v31 = v7 & v6
 	.loc 1 63
-	and %l1, %g4, %g4
-	stx %g4, [%fp + -2665]
+	and %l6, %g1, %g1
 ! v32 = v9 & v0
 	.loc 1 64
-	and %l6, %g1, %g1
+	ldx [%fp + 2031], %o0
+	and %l7, %o0, %o0
 ! v27 = v29 ^ v27
 	.loc 1 65
-	xor %g5, %o1, %o1
+	xor %g4, %g5, %g5
 ! v31 = v27 ^ v31
 	.loc 1 66
-	xor %o1, %g4, %o1
+	xor %g5, %g1, %g1
 ! v32 = v31 ^ v32
 	.loc 1 67
-	xor %o1, %g1, %o1
-	stx %o1, [%fp + -2481]
+	xor %g1, %o0, %o0
+	stx %o0, [%fp + 1831]
 ! v31 = v2 & v18
 	.loc 1 68
-	ldx [%fp + -2689], %o1
-	stx %o1, [%fp + 583]
-	and %l4, %o1, %g1
-	stx %g1, [%fp + -617]
+	ldx [%fp + 1759], %o0
+	and %l2, %o0, %g1
 ! v27 = v4 & v14
 	.loc 1 69
-	and %l5, %o0, %g4
-	stx %g4, [%fp + -609]
+	and %l1, %o1, %g4
 ! v29 = v7 & v10
 	.loc 1 70
-	ldx [%fp + -2705], %o0
-	stx %o0, [%fp + 231]
-	and %l1, %o0, %g5
-	stx %g5, [%fp + -601]
+	ldx [%fp + 1743], %o0
+	and %l6, %o0, %g5
 ! v33 = v9 & v6
 	.loc 1 71
-	ldx [%fp + -2713], %o0
-	stx %o0, [%fp + 591]
-	and %l6, %o0, %o0
-	stx %o0, [%fp + -2657]
+	ldx [%fp + 1735], %o0
+	and %l7, %o0, %o0
 ! v34 = v11 & v0
 	.loc 1 72
-	ldx [%fp + -2721], %o1
-	stx %o1, [%fp + 239]
-	and %o5, %o1, %o1
-	stx %o1, [%fp + -2649]
+	ldx [%fp + 2031], %o1
+	and %o7, %o1, %o1
 ! v27 = v31 ^ v27
 	.loc 1 73
 	xor %g1, %g4, %g1
-	stx %g1, [%fp + -593]
 ! v29 = v27 ^ v29
 	.loc 1 74
 	xor %g1, %g5, %g1
-	stx %g1, [%fp + -585]
 ! v33 = v29 ^ v33
 	.loc 1 75
 	xor %g1, %o0, %o0
 ! v34 = v33 ^ v34
 	.loc 1 76
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2473]
+	stx %o0, [%fp + 1839]
 ! v33 = v2 & v21
 	.loc 1 77
-	ldx [%fp + -2681], %o0
-	stx %o0, [%fp + 599]
-	and %l4, %o0, %g4
-	stx %g4, [%fp + 247]
-	stx %g4, [%fp + -2465]
+	ldx [%fp + 1767], %o0
+	and %l2, %o0, %o0
+	stx %o0, [%fp + 1791]
 ! v29 = v4 & v18
 	.loc 1 78
-	ldx [%fp + 583], %o0
-	and %l5, %o0, %o0
-	stx %o0, [%fp + 1199]
-	stx %o0, [%fp + -577]
+	ldx [%fp + 1759], %o0
+	and %l1, %o0, %g1
 ! v27 = v7 & v14
 	.loc 1 79
-	ldx [%fp + -2697], %o0
-	stx %o0, [%fp + 607]
-	and %l1, %o0, %o0
-	stx %o0, [%fp + 1503]
-	stx %o0, [%fp + -569]
+	ldx [%fp + 1751], %o0
+	and %l6, %o0, %g4
 ! v31 = v9 & v10
 	.loc 1 80
-	ldx [%fp + 231], %o0
-	and %l6, %o0, %o1
-	stx %o1, [%fp + -561]
+	ldx [%fp + 1743], %o0
+	and %l7, %o0, %g5
 ! v35 = v11 & v6
 	.loc 1 81
-	ldx [%fp + 591], %o0
-	and %o5, %o0, %g5
-	stx %g5, [%fp + 615]
-	stx %g5, [%fp + -2641]
+	ldx [%fp + 1735], %o0
+	and %o7, %o0, %o0
+	stx %o0, [%fp + 1783]
 ! v36 = v13 & v0
 	.loc 1 82
-	ldx [%fp + 239], %o0
-	and %l7, %o0, %g1
-	stx %g1, [%fp + 1271]
-	stx %g1, [%fp + -2633]
+	ldx [%fp + 2031], %o0
+	and %o5, %o0, %o1
 ! v29 = v33 ^ v29
 	.loc 1 83
-	ldx [%fp + 1199], %o0
-	xor %g4, %o0, %o0
-	stx %o0, [%fp + -553]
+	ldx [%fp + 1791], %o0
+	xor %o0, %g1, %o0
 ! v27 = v29 ^ v27
 	.loc 1 84
-	ldx [%fp + 1503], %g4
 	xor %o0, %g4, %o0
-	stx %o0, [%fp + -545]
 ! v31 = v27 ^ v31
 	.loc 1 85
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + -537]
+	xor %o0, %g5, %o0
 ! v35 = v31 ^ v35
 	.loc 1 86
-	xor %o0, %g5, %o0
+	ldx [%fp + 1783], %g1
+	xor %o0, %g1, %o0
 ! v36 = v35 ^ v36
 	.loc 1 87
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + -2457]
+	xor %o0, %o1, %o0
+	stx %o0, [%fp + 1847]
 ! v35 = v2 & v24
 	.loc 1 88
-	and %l4, %i1, %o0
-	stx %o0, [%fp + 623]
-	stx %o0, [%fp + -2449]
+	and %l2, %i1, %o0
+	stx %o0, [%fp + 1791]
 ! v31 = v4 & v21
 	.loc 1 89
-	ldx [%fp + 599], %o0
-	and %l5, %o0, %o0
-	stx %o0, [%fp + -529]
+	ldx [%fp + 1767], %o0
+	and %l1, %o0, %g5
 ! v27 = v7 & v18
 	.loc 1 90
-	ldx [%fp + -2689], %o0
-	and %l1, %o0, %o0
-	stx %o0, [%fp + 631]
-	stx %o0, [%fp + -2441]
+	ldx [%fp + 1759], %o0
+	and %l6, %o0, %o0
+	stx %o0, [%fp + 1799]
 ! v29 = v9 & v14
 	.loc 1 91
-	ldx [%fp + 607], %o0
-	and %l6, %o0, %o0
-	stx %o0, [%fp + 1511]
-	stx %o0, [%fp + -521]
+	ldx [%fp + 1751], %o0
+	and %l7, %o0, %g4
 ! v33 = v11 & v10
 	.loc 1 92
-	ldx [%fp + -2705], %o0
-	and %o5, %o0, %o1
-	stx %o1, [%fp + -513]
+	ldx [%fp + 1743], %o0
+	and %o7, %o0, %g1
 ! v37 = v13 & v6
 	.loc 1 93
-	ldx [%fp + -2713], %o0
-	and %l7, %o0, %g4
-	stx %g4, [%fp + 1031]
-	stx %g4, [%fp + -2625]
+	ldx [%fp + 1735], %o0
+	and %o5, %o0, %o0
+	stx %o0, [%fp + 1783]
 ! v38 = v15 & v0
 	.loc 1 94
-	ldx [%fp + -2721], %o0
-	and %o4, %o0, %g1
-	stx %g1, [%fp + 1279]
-	stx %g1, [%fp + -2617]
+	ldx [%fp + 2031], %o0
+	and %o4, %o0, %o1
 ! v31 = v35 ^ v31
 	.loc 1 95
-	ldx [%fp + -529], %o0
-	ldx [%fp + 623], %g5
-	xor %g5, %o0, %o0
+	ldx [%fp + 1791], %o0
+	xor %o0, %g5, %o0
 ! v27 = v31 ^ v27
 	.loc 1 96
-	ldx [%fp + 631], %g5
+	ldx [%fp + 1799], %g5
 	xor %o0, %g5, %o0
 ! v29 = v27 ^ v29
 	.loc 1 97
-	ldx [%fp + 1511], %g5
-	xor %o0, %g5, %o0
+	xor %o0, %g4, %o0
 ! v33 = v29 ^ v33
 	.loc 1 98
-	xor %o0, %o1, %o0
+	xor %o0, %g1, %o0
 ! v37 = v33 ^ v37
 	.loc 1 99
-	xor %o0, %g4, %o0
+	ldx [%fp + 1783], %g1
+	xor %o0, %g1, %o0
 ! v38 = v37 ^ v38
 	.loc 1 100
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + -2433]
+	xor %o0, %o1, %o0
+	stx %o0, [%fp + 1855]
 ! v37 = v4 & v24
 	.loc 1 101
-	and %l5, %i1, %o0
-	stx %o0, [%fp + 255]
-	stx %o0, [%fp + -2425]
+	and %l1, %i1, %o0
+	stx %o0, [%fp + 1783]
 ! v33 = v7 & v21
 	.loc 1 102
-	ldx [%fp + -2681], %o0
-	stx %o0, [%fp + 263]
-	and %l1, %o0, %o0
-	stx %o0, [%fp + 1207]
-	stx %o0, [%fp + -505]
+	ldx [%fp + 1767], %o0
+	and %l6, %o0, %g5
 ! v29 = v9 & v18
 	.loc 1 103
-	ldx [%fp + -2689], %o0
-	stx %o0, [%fp + 279]
-	and %l6, %o0, %o0
-	stx %o0, [%fp + 1719]
-	stx %o0, [%fp + 271]
-	stx %o0, [%fp + -2417]
+	ldx [%fp + 1759], %o0
+	and %l7, %o0, %o0
+	stx %o0, [%fp + 1791]
 ! v27 = v11 & v14
 	.loc 1 104
-	ldx [%fp + -2697], %o0
-	stx %o0, [%fp + 647]
-	and %o5, %o0, %g4
-	stx %g4, [%fp + 639]
-	stx %g4, [%fp + -2409]
+	ldx [%fp + 1751], %o0
+	and %o7, %o0, %o0
+	stx %o0, [%fp + 1799]
 ! v31 = v13 & v10
 	.loc 1 105
-	ldx [%fp + -2705], %o0
-	stx %o0, [%fp + 655]
-	and %l7, %o0, %g1
-	stx %g1, [%fp + 1351]
-	stx %g1, [%fp + -497]
+	ldx [%fp + 1743], %o1
+	and %o5, %o1, %g4
 ! v35 = v15 & v6
 	.loc 1 106
-	ldx [%fp + -2713], %o0
-	and %o4, %o0, %o1
-	stx %o1, [%fp + 1519]
-	stx %o1, [%fp + -489]
+	ldx [%fp + 1735], %o0
+	and %o4, %o0, %g1
 ! v33 = v37 ^ v33
 	.loc 1 107
-	ldx [%fp + 255], %o0
-	ldx [%fp + 1207], %g5
+	ldx [%fp + 1783], %o0
 	xor %o0, %g5, %o0
 ! v29 = v33 ^ v29
 	.loc 1 108
-	ldx [%fp + 1719], %g5
+	ldx [%fp + 1791], %g5
 	xor %o0, %g5, %o0
 ! v27 = v29 ^ v27
 	.loc 1 109
-	xor %o0, %g4, %o0
+	ldx [%fp + 1799], %g5
+	xor %o0, %g5, %o0
 ! v31 = v27 ^ v31
 	.loc 1 110
-	xor %o0, %g1, %o0
+	xor %o0, %g4, %o0
 ! v35 = v31 ^ v35
 	.loc 1 111
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2401]
+	xor %o0, %g1, %o0
+	stx %o0, [%fp + 1863]
 ! v31 = v7 & v24
 	.loc 1 112
-	and %l1, %i1, %g5
-	stx %g5, [%fp + -2393]
+	and %l6, %i1, %g4
 ! v27 = v9 & v21
 	.loc 1 113
-	ldx [%fp + 263], %o0
-	and %l6, %o0, %o0
-	stx %o0, [%fp + -481]
+	ldx [%fp + 1767], %o0
+	and %l7, %o0, %g5
 ! v29 = v11 & v18
 	.loc 1 114
-	ldx [%fp + 279], %o1
-	and %o5, %o1, %o1
-	stx %o1, [%fp + -2385]
+	ldx [%fp + 1759], %o0
+	and %o7, %o0, %g1
 ! v33 = v13 & v14
 	.loc 1 115
-	ldx [%fp + 647], %g1
-	and %l7, %g1, %g4
+	ldx [%fp + 1751], %o0
+	and %o5, %o0, %o0
 ! v37 = v15 & v10
 	.loc 1 116
-	ldx [%fp + 655], %g1
-	and %o4, %g1, %g1
+	and %o4, %o1, %o1
 ! v27 = v31 ^ v27
 	.loc 1 117
-	xor %g5, %o0, %o0
+	xor %g4, %g5, %g4
 ! v29 = v27 ^ v29
 	.loc 1 118
-	xor %o0, %o1, %o0
+	xor %g4, %g1, %g1
 ! v33 = v29 ^ v33
 	.loc 1 119
-	xor %o0, %g4, %o0
+	xor %g1, %o0, %o0
 ! v37 = v33 ^ v37
 	.loc 1 120
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + -2377]
+	xor %o0, %o1, %o0
+	stx %o0, [%fp + 1871]
 ! v33 = v9 & v24
 	.loc 1 121
-	and %l6, %i1, %o0
-	stx %o0, [%fp + 663]
-	stx %o0, [%fp + -2369]
+	and %l7, %i1, %o0
+	stx %o0, [%fp + 1783]
 ! v29 = v11 & v21
 	.loc 1 122
-	ldx [%fp + -2681], %o1
-	stx %o1, [%fp + 1679]
-	and %o5, %o1, %g5
-	stx %g5, [%fp + 1359]
-	stx %g5, [%fp + -473]
+	ldx [%fp + 1767], %g1
+	and %o7, %g1, %g5
 ! v27 = v13 & v18
 	.loc 1 123
-	ldx [%fp + -2689], %g1
-	stx %g1, [%fp + 1039]
-	and %l7, %g1, %g4
-	stx %g4, [%fp + 1527]
-	stx %g4, [%fp + -465]
+	ldx [%fp + 1759], %o0
+	and %o5, %o0, %g4
 ! v31 = v15 & v14
 	.loc 1 124
-	ldx [%fp + -2697], %o1
-	and %o4, %o1, %o1
+	ldx [%fp + 1751], %o0
+	and %o4, %o0, %o1
 ! v29 = v33 ^ v29
 	.loc 1 125
+	ldx [%fp + 1783], %o0
 	xor %o0, %g5, %o0
 ! v27 = v29 ^ v27
 	.loc 1 126
@@ -477,84 +413,80 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 ! v31 = v27 ^ v31
 	.loc 1 127
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2361]
+	stx %o0, [%fp + 1879]
 ! v27 = v11 & v24
 	.loc 1 128
-	and %o5, %i1, %o0
+	and %o7, %i1, %o0
 ! v29 = v13 & v21
 	.loc 1 129
-	ldx [%fp + 1679], %g4
-	and %l7, %g4, %o1
+	and %o5, %g1, %o1
 ! v33 = v15 & v18
 	.loc 1 130
-	and %o4, %g1, %g1
+	ldx [%fp + 1759], %g4
+	and %o4, %g4, %g4
 ! v29 = v27 ^ v29
 	.loc 1 131
 	xor %o0, %o1, %o1
 ! v33 = v29 ^ v33
 	.loc 1 132
-	xor %o1, %g1, %o0
-	stx %o0, [%fp + -2353]
+	xor %o1, %g4, %o0
+	stx %o0, [%fp + 1887]
 ! v29 = v13 & v24
 	.loc 1 133
-	and %l7, %i1, %o0
+	and %o5, %i1, %o0
 ! v27 = v15 & v21
 	.loc 1 134
-	and %o4, %g4, %o1
+	and %o4, %g1, %o1
 ! v27 = v29 ^ v27
 	.loc 1 135
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2345]
+	stx %o0, [%fp + 1895]
 ! v29 = v15 & v24
 	.loc 1 136
 	and %o4, %i1, %o0
-	stx %o0, [%fp + -2337]
+	stx %o0, [%fp + 1903]
 ! v39 = v17 & v3
 	.loc 1 137
-	ldx [%fp + -649], %g4
-	and %i2, %g4, %o0
-	stx %o0, [%fp + -2609]
+	and %o3, %l5, %o0
+	stx %o0, [%fp + 1783]
 ! v40 = v17 & v8
 	.loc 1 138
-	and %i2, %l0, %o0
+	and %o3, %l0, %o0
 ! v41 = v19 & v3
 	.loc 1 139
-	and %i3, %g4, %o1
+	and %i3, %l5, %o1
 ! v41 = v40 ^ v41
 	.loc 1 140
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2329]
+	stx %o0, [%fp + 1911]
 ! v40 = v17 & v12
 	.loc 1 141
-	and %i2, %o7, %g1
+	and %o3, %i0, %g1
 ! v42 = v19 & v8
 	.loc 1 142
 	and %i3, %l0, %o0
 ! v43 = v20 & v3
 	.loc 1 143
-	and %o2, %g4, %o1
+	and %o2, %l5, %o1
 ! v42 = v40 ^ v42
 	.loc 1 144
 	xor %g1, %o0, %o0
 ! v43 = v42 ^ v43
 	.loc 1 145
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2321]
+	stx %o0, [%fp + 1919]
 ! v42 = v17 & v16
 	.loc 1 146
-	and %i2, %o3, %o0
+	and %o3, %i2, %o0
 ! v40 = v19 & v12
 	.loc 1 147
-	and %i3, %o7, %o1
+	and %i3, %i0, %o1
 ! v44 = v20 & v8
 	.loc 1 148
 	and %o2, %l0, %g4
-	stx %g4, [%fp + -2601]
 ! v45 = v22 & v3
 	.loc 1 149
-	ldx [%fp + -649], %g1
-	stx %g1, [%fp + 1727]
-	and %i4, %g1, %g1
+	and %i4, %l5, %g1
 ! v40 = v42 ^ v40
 	.loc 1 150
 	xor %o0, %o1, %o1
@@ -564,35 +496,26 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 ! v45 = v44 ^ v45
 	.loc 1 152
 	xor %o0, %g1, %o0
-	stx %o0, [%fp + -2313]
+	stx %o0, [%fp + 1927]
 ! v44 = v17 & v1
 	.loc 1 153
-	and %i2, %l2, %o0
-	stx %o0, [%fp + 1847]
-	stx %o0, [%fp + -457]
+	and %o3, %l4, %g5
 ! v40 = v19 & v16
 	.loc 1 154
-	and %i3, %o3, %g5
-	stx %g5, [%fp + 983]
+	and %i3, %i2, %o0
 ! v42 = v20 & v12
 	.loc 1 155
-	and %o2, %o7, %g4
-	stx %g4, [%fp + 1255]
+	and %o2, %i0, %g4
 ! v46 = v22 & v8
 	.loc 1 156
 	and %i4, %l0, %g1
-	stx %g1, [%fp + 1471]
-	stx %g1, [%fp + -2593]
 ! v47 = v23 & v3
 	.loc 1 157
-	ldx [%fp + 463], %o0
-	ldx [%fp + 1727], %o1
-	and %o0, %o1, %o1
-	stx %o1, [%fp + -2585]
+	ldx [%fp + 1807], %o1
+	and %o1, %l5, %o1
 ! v40 = v44 ^ v40
 	.loc 1 158
-	ldx [%fp + 1847], %o0
-	xor %o0, %g5, %o0
+	xor %g5, %o0, %o0
 ! v42 = v40 ^ v42
 	.loc 1 159
 	xor %o0, %g4, %o0
@@ -602,109 +525,91 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 ! v47 = v46 ^ v47
 	.loc 1 161
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2305]
+	stx %o0, [%fp + 1935]
 ! v46 = v17 & v5
 	.loc 1 162
-	and %i2, %l3, %o0
-	stx %o0, [%fp + 1047]
-	stx %o0, [%fp + -2297]
+	and %o3, %l3, %o0
+	stx %o0, [%fp + 1799]
 ! v42 = v19 & v1
 	.loc 1 163
-	and %i3, %l2, %o0
-	stx %o0, [%fp + 1735]
-	stx %o0, [%fp + -449]
+	and %i3, %l4, %g5
 ! v40 = v20 & v16
 	.loc 1 164
-	and %o2, %o3, %o0
-	stx %o0, [%fp + 1855]
-	stx %o0, [%fp + -441]
+	and %o2, %i2, %g4
 ! v44 = v22 & v12
 	.loc 1 165
-	and %i4, %o7, %g4
-	stx %g4, [%fp + 479]
+	and %i4, %i0, %g1
 ! v48 = v23 & v8
 	.loc 1 166
-	ldx [%fp + 463], %o0
-	and %o0, %l0, %g1
-	stx %g1, [%fp + 1287]
-	stx %g1, [%fp + -2577]
+	ldx [%fp + 1807], %o0
+	and %o0, %l0, %o0
+	stx %o0, [%fp + 1791]
 ! v49 = v25 & v3
 	.loc 1 167
-	ldx [%fp + -649], %o0
-	and %i5, %o0, %o1
-	stx %o1, [%fp + 1479]
-	stx %o1, [%fp + -2569]
+	and %i5, %l5, %o1
 ! v42 = v46 ^ v42
 	.loc 1 168
-	ldx [%fp + 1047], %o0
-	ldx [%fp + 1735], %g5
+	ldx [%fp + 1799], %o0
 	xor %o0, %g5, %o0
 ! v40 = v42 ^ v40
 	.loc 1 169
-	ldx [%fp + 1855], %g5
-	xor %o0, %g5, %o0
+	xor %o0, %g4, %o0
 ! v44 = v40 ^ v44
 	.loc 1 170
-	xor %o0, %g4, %o0
+	xor %o0, %g1, %o0
 ! v48 = v44 ^ v48
 	.loc 1 171
+	ldx [%fp + 1791], %g1
 	xor %o0, %g1, %o0
 ! v49 = v48 ^ v49
 	.loc 1 172
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2289]
+	stx %o0, [%fp + 1943]
 ! v48 = v19 & v5
 	.loc 1 173
-	and %i3, %l3, %g5
-	stx %g5, [%fp + 1487]
-	stx %g5, [%fp + -2281]
+	and %i3, %l3, %o0
+	stx %o0, [%fp + 1791]
 ! v44 = v20 & v1
 	.loc 1 174
-	and %o2, %l2, %o0
-	stx %o0, [%fp + 1863]
-	stx %o0, [%fp + -433]
+	and %o2, %l4, %g5
 ! v40 = v22 & v16
 	.loc 1 175
-	and %i4, %o3, %g4
-	stx %g4, [%fp + 1687]
-	stx %g4, [%fp + -2273]
+	and %i4, %i2, %o0
+	stx %o0, [%fp + 1799]
 ! v42 = v23 & v12
 	.loc 1 176
-	ldx [%fp + 463], %o1
-	stx %o1, [%fp + 1935]
-	and %o1, %o7, %g1
-	stx %g1, [%fp + 991]
+	ldx [%fp + 1807], %o1
+	and %o1, %i0, %g4
 ! v46 = v25 & v8
 	.loc 1 177
-	and %i5, %l0, %o1
-	stx %o1, [%fp + 1263]
+	and %i5, %l0, %g1
 ! v44 = v48 ^ v44
 	.loc 1 178
-	xor %g5, %o0, %o0
+	ldx [%fp + 1791], %o0
+	xor %o0, %g5, %o0
 ! v40 = v44 ^ v40
 	.loc 1 179
-	xor %o0, %g4, %o0
+	ldx [%fp + 1799], %g5
+	xor %o0, %g5, %o0
 ! v42 = v40 ^ v42
 	.loc 1 180
-	xor %o0, %g1, %o0
+	xor %o0, %g4, %o0
 ! v46 = v42 ^ v46
 	.loc 1 181
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2265]
+	xor %o0, %g1, %o0
+	stx %o0, [%fp + 1951]
 ! v42 = v20 & v5
 	.loc 1 182
 	and %o2, %l3, %g4
-	stx %g4, [%fp + -2257]
 ! v40 = v22 & v1
 	.loc 1 183
-	and %i4, %l2, %o0
+	and %i4, %l4, %o0
 ! v44 = v23 & v16
 	.loc 1 184
-	ldx [%fp + 1935], %o1
-	and %o1, %o3, %o1
+	and %o1, %i2, %o1
 ! v48 = v25 & v12
 	.loc 1 185
-	and %i5, %o7, %g1
+	and %i5, %i0, %g1
 ! v40 = v42 ^ v40
 	.loc 1 186
 	xor %g4, %o0, %o0
@@ -714,313 +619,271 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 ! v48 = v44 ^ v48
 	.loc 1 188
 	xor %o1, %g1, %o0
-	stx %o0, [%fp + -2249]
+	stx %o0, [%fp + 1959]
 ! v44 = v22 & v5
 	.loc 1 189
 	and %i4, %l3, %o0
 ! v40 = v23 & v1
 	.loc 1 190
-	ldx [%fp + 463], %g4
-	and %g4, %l2, %o1
+	ldx [%fp + 1807], %g4
+	and %g4, %l4, %o1
 ! v42 = v25 & v16
 	.loc 1 191
-	and %i5, %o3, %g1
+	and %i5, %i2, %g1
 ! v40 = v44 ^ v40
 	.loc 1 192
 	xor %o0, %o1, %o1
 ! v42 = v40 ^ v42
 	.loc 1 193
 	xor %o1, %g1, %o0
-	stx %o0, [%fp + -2241]
+	stx %o0, [%fp + 1967]
 ! v40 = v23 & v5
 	.loc 1 194
 	and %g4, %l3, %o0
 ! v44 = v25 & v1
 	.loc 1 195
-	and %i5, %l2, %o1
+	and %i5, %l4, %o1
 ! v44 = v40 ^ v44
 	.loc 1 196
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2233]
+	stx %o0, [%fp + 1975]
 ! v40 = v25 & v5
 	.loc 1 197
-	and %i5, %l3, %o0
-	stx %o0, [%fp + 999]
+	and %i5, %l3, %g1
 ! v17 = v2 ^ v17
 	.loc 1 198
-	xor %l4, %i2, %i2
+	xor %l2, %o3, %o3
 ! v19 = v4 ^ v19
 	.loc 1 199
-	xor %l5, %i3, %i3
+	xor %l1, %i3, %i3
 ! v20 = v7 ^ v20
 	.loc 1 200
-	xor %l1, %o2, %l4
+	xor %l6, %o2, %l1
 ! v22 = v9 ^ v22
 	.loc 1 201
-	xor %l6, %i4, %i4
+	xor %l7, %i4, %i4
 ! v23 = v11 ^ v23
 	.loc 1 202
-	ldx [%fp + 463], %o0
-	xor %o5, %o0, %l6
+	mov %g4, %o0
+	xor %o7, %o0, %l6
 ! v25 = v13 ^ v25
 	.loc 1 203
-	xor %l7, %i5, %i5
+	xor %o5, %i5, %i5
 ! v13 = v0 ^ v3
 	.loc 1 204
-	ldx [%fp + -2721], %o0
-	ldx [%fp + -649], %o1
-	xor %o0, %o1, %g1
+	ldx [%fp + 2031], %o0
+	xor %o0, %l5, %g4
 ! v11 = v6 ^ v8
 	.loc 1 205
-	ldx [%fp + -2713], %o0
+	ldx [%fp + 1735], %o0
 	xor %o0, %l0, %l7
 ! v9 = v10 ^ v12
 	.loc 1 206
-	ldx [%fp + -2705], %o0
-	xor %o0, %o7, %l5
+	ldx [%fp + 1743], %o0
+	xor %o0, %i0, %l2
 ! v7 = v14 ^ v16
 	.loc 1 207
-	ldx [%fp + -2697], %o0
-	xor %o0, %o3, %l1
+	ldx [%fp + 1751], %o0
+	xor %o0, %i2, %o7
 ! v4 = v18 ^ v1
 	.loc 1 208
-	ldx [%fp + -2689], %o0
-	xor %o0, %l2, %o5
+	ldx [%fp + 1759], %o0
+	xor %o0, %l4, %o5
 ! v2 = v21 ^ v5
 	.loc 1 209
-	ldx [%fp + -2681], %o0
+	ldx [%fp + 1767], %o0
 	xor %o0, %l3, %o2
 ! v50 = v17 & v13
 	.loc 1 210
-	and %i2, %g1, %o0
-	stx %o0, [%fp + -2561]
+	and %o3, %g4, %o0
+	stx %o0, [%fp + 1791]
 ! v51 = v17 & v11
 	.loc 1 211
-	and %i2, %l7, %o0
+	and %o3, %l7, %o0
 ! v52 = v19 & v13
 	.loc 1 212
-	and %i3, %g1, %o1
+	and %i3, %g4, %o1
 ! v52 = v51 ^ v52
 	.loc 1 213
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2225]
+	stx %o0, [%fp + 1983]
 ! v51 = v17 & v9
 	.loc 1 214
-	and %i2, %l5, %o1
+	and %o3, %l2, %o0
 ! v53 = v19 & v11
 	.loc 1 215
-	and %i3, %l7, %g4
-	stx %g4, [%fp + -2553]
+	and %i3, %l7, %g5
 ! v54 = v20 & v13
 	.loc 1 216
-	and %l4, %g1, %o0
+	and %l1, %g4, %o1
 ! v53 = v51 ^ v53
 	.loc 1 217
-	xor %o1, %g4, %o1
+	xor %o0, %g5, %o0
 ! v54 = v53 ^ v54
 	.loc 1 218
-	xor %o1, %o0, %o0
-	stx %o0, [%fp + -2217]
+	xor %o0, %o1, %o0
+	stx %o0, [%fp + 1991]
 ! v53 = v17 & v7
 	.loc 1 219
-	and %i2, %l1, %o0
-	stx %o0, [%fp + -425]
+	and %o3, %o7, %g5
 ! v51 = v19 & v9
 	.loc 1 220
-	and %i3, %l5, %g5
-	stx %g5, [%fp + 487]
+	and %i3, %l2, %o0
 ! v55 = v20 & v11
 	.loc 1 221
-	and %l4, %l7, %g4
-	stx %g4, [%fp + -2545]
+	and %l1, %l7, %o1
+	stx %o1, [%fp + 1799]
 ! v56 = v22 & v13
 	.loc 1 222
-	and %i4, %g1, %o1
-	stx %o1, [%fp + -2537]
+	and %i4, %g4, %o1
 ! v51 = v53 ^ v51
 	.loc 1 223
-	xor %o0, %g5, %o0
+	xor %g5, %o0, %o0
 ! v55 = v51 ^ v55
 	.loc 1 224
-	xor %o0, %g4, %o0
+	ldx [%fp + 1799], %g5
+	xor %o0, %g5, %o0
 ! v56 = v55 ^ v56
 	.loc 1 225
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2209]
+	stx %o0, [%fp + 1999]
 ! v55 = v17 & v4
 	.loc 1 226
-	and %i2, %o5, %o0
-	stx %o0, [%fp + 1815]
-	stx %o0, [%fp + 671]
-	stx %o0, [%fp + -2201]
+	and %o3, %o5, %o0
+	stx %o0, [%fp + 2007]
 ! v51 = v19 & v7
 	.loc 1 227
-	and %i3, %l1, %o0
-	stx %o0, [%fp + 1991]
-	stx %o0, [%fp + 1367]
-	stx %o0, [%fp + -417]
+	and %i3, %o7, %g5
 ! v53 = v20 & v9
 	.loc 1 228
-	and %l4, %l5, %o0
-	stx %o0, [%fp + 2031]
-	stx %o0, [%fp + 1535]
-	stx %o0, [%fp + -409]
+	and %l1, %l2, %o1
 ! v57 = v22 & v11
 	.loc 1 229
-	and %i4, %l7, %g4
-	stx %g4, [%fp + 1903]
-	stx %g4, [%fp + 679]
-	stx %g4, [%fp + -2529]
+	and %i4, %l7, %o0
+	stx %o0, [%fp + 1799]
 ! v58 = v23 & v13
 	.loc 1 230
-	and %l6, %g1, %o1
-	stx %o1, [%fp + 1959]
-	stx %o1, [%fp + 1055]
-	stx %o1, [%fp + -2521]
+	and %l6, %g4, %o0
+	stx %o0, [%fp + 1807]
 ! v51 = v55 ^ v51
 	.loc 1 231
-	ldx [%fp + 1815], %o0
-	ldx [%fp + 1991], %g5
+	ldx [%fp + 2007], %o0
 	xor %o0, %g5, %o0
 ! v53 = v51 ^ v53
 	.loc 1 232
-	ldx [%fp + 2031], %g5
-	xor %o0, %g5, %o0
+	xor %o0, %o1, %o0
 ! v57 = v53 ^ v57
 	.loc 1 233
-	xor %o0, %g4, %o0
+	ldx [%fp + 1799], %o1
+	xor %o0, %o1, %o0
 ! v58 = v57 ^ v58
 	.loc 1 234
+	ldx [%fp + 1807], %o1
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2193]
+	stx %o0, [%fp + 2007]
 ! v57 = v17 & v2
 	.loc 1 235
-	and %i2, %o2, %o0
-	stx %o0, [%fp + 1375]
-	stx %o0, [%fp + 287]
-	stx %o0, [%fp + -2185]
+	and %o3, %o2, %o0
+	stx %o0, [%fp + 2015]
 ! v53 = v19 & v4
 	.loc 1 236
-	and %i3, %o5, %o0
-	stx %o0, [%fp + 1215]
-	stx %o0, [%fp + -401]
+	and %i3, %o5, %g5
 ! v51 = v20 & v7
 	.loc 1 237
-	and %l4, %l1, %o0
-	stx %o0, [%fp + 1463]
-	stx %o0, [%fp + 687]
-	stx %o0, [%fp + -2177]
+	and %l1, %o7, %o0
+	stx %o0, [%fp + 2023]
 ! v55 = v22 & v9
 	.loc 1 238
-	and %i4, %l5, %g4
-	stx %g4, [%fp + 1223]
-	stx %g4, [%fp + -393]
+	and %i4, %l2, %o1
 ! v59 = v23 & v11
 	.loc 1 239
 	and %l6, %l7, %o0
-	stx %o0, [%fp + 1639]
-	stx %o0, [%fp + 695]
-	stx %o0, [%fp + -2513]
+	stx %o0, [%fp + 1799]
 ! v60 = v25 & v13
 	.loc 1 240
-	and %i5, %g1, %o1
-	stx %o1, [%fp + 703]
-	stx %o1, [%fp + -2505]
+	and %i5, %g4, %o0
+	stx %o0, [%fp + 1807]
 ! v53 = v57 ^ v53
 	.loc 1 241
-	ldx [%fp + 1215], %o0
-	ldx [%fp + 1375], %g5
-	xor %g5, %o0, %o0
-	stx %o0, [%fp + -385]
+	ldx [%fp + 2015], %o0
+	xor %o0, %g5, %o0
 ! v51 = v53 ^ v51
 	.loc 1 242
-	ldx [%fp + 1463], %g5
+	ldx [%fp + 2023], %g5
 	xor %o0, %g5, %o0
 ! v55 = v51 ^ v55
 	.loc 1 243
-	xor %o0, %g4, %o0
+	xor %o0, %o1, %o0
 ! v59 = v55 ^ v59
 	.loc 1 244
-	ldx [%fp + 1639], %g4
-	xor %o0, %g4, %o0
+	ldx [%fp + 1799], %o1
+	xor %o0, %o1, %o0
 ! v60 = v59 ^ v60
 	.loc 1 245
+	ldx [%fp + 1807], %o1
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -2169]
+	stx %o0, [%fp + 1799]
 ! v17 = v17 & v24
 	.loc 1 246
-	and %i2, %i1, %o0
-	stx %o0, [%fp + 2015]
-	stx %o0, [%fp + 711]
-	stx %o0, [%fp + -2161]
+	and %o3, %i1, %o0
+	stx %o0, [%fp + 1807]
 ! v59 = v19 & v2
 	.loc 1 247
 	and %i3, %o2, %o0
-	stx %o0, [%fp + 1543]
-	stx %o0, [%fp + -377]
 ! v55 = v20 & v4
 	.loc 1 248
-	and %l4, %o5, %o0
-	stx %o0, [%fp + 2039]
-	stx %o0, [%fp + 1063]
-	stx %o0, [%fp + -2153]
+	and %l1, %o5, %o1
+	stx %o1, [%fp + 2015]
 ! v51 = v22 & v7
 	.loc 1 249
-	and %i4, %l1, %o1
-	stx %o1, [%fp + 1295]
-	stx %o1, [%fp + -2145]
+	and %i4, %o7, %o1
+	stx %o1, [%fp + 2023]
 ! v53 = v23 & v9
 	.loc 1 250
-	and %l6, %l5, %g4
-	stx %g4, [%fp + 1871]
-	stx %g4, [%fp + -369]
+	and %l6, %l2, %o3
 ! v57 = v25 & v11
 	.loc 1 251
-	and %i5, %l7, %i2
-	stx %i2, [%fp + 1943]
-	stx %i2, [%fp + 495]
+	and %i5, %l7, %o1
 ! v13 = v15 & v13
 	.loc 1 252
-	and %o4, %g1, %g1
-	stx %g1, [%fp + 1999]
-	stx %g1, [%fp + 1671]
+	and %o4, %g4, %g4
 ! v59 = v17 ^ v59
 	.loc 1 253
-	ldx [%fp + 1543], %o0
-	ldx [%fp + 2015], %g5
+	ldx [%fp + 1807], %g5
 	xor %g5, %o0, %o0
 ! v55 = v59 ^ v55
 	.loc 1 254
-	ldx [%fp + 2039], %g5
+	ldx [%fp + 2015], %g5
 	xor %o0, %g5, %o0
 ! v51 = v55 ^ v51
 	.loc 1 255
-	xor %o0, %o1, %o0
+	ldx [%fp + 2023], %g5
+	xor %o0, %g5, %o0
 ! v53 = v51 ^ v53
 	.loc 1 256
-	xor %o0, %g4, %o0
+	xor %o0, %o3, %o0
 ! v57 = v53 ^ v57
 	.loc 1 257
-	xor %o0, %i2, %o0
+	xor %o0, %o1, %o0
 ! v13 = v57 ^ v13
 	.loc 1 258
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + -2137]
+	xor %o0, %g4, %o0
+	stx %o0, [%fp + 1807]
 ! v19 = v19 & v24
 	.loc 1 259
 	and %i3, %i1, %i3
 ! v57 = v20 & v2
 	.loc 1 260
-	and %l4, %o2, %o0
+	and %l1, %o2, %o0
 ! v53 = v22 & v4
 	.loc 1 261
-	and %i4, %o5, %o1
+	and %i4, %o5, %g4
 ! v51 = v23 & v7
 	.loc 1 262
-	and %l6, %l1, %g1
+	and %l6, %o7, %o3
 ! v55 = v25 & v9
 	.loc 1 263
-	and %i5, %l5, %i2
+	and %i5, %l2, %o1
 ! v11 = v15 & v11
 	.loc 1 264
 	and %o4, %l7, %l7
@@ -1029,19 +892,19 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 	xor %i3, %o0, %o0
 ! v53 = v57 ^ v53
 	.loc 1 266
-	xor %o0, %o1, %o1
+	xor %o0, %g4, %g4
 ! v51 = v53 ^ v51
 	.loc 1 267
-	xor %o1, %g1, %g1
+	xor %g4, %o3, %o3
 ! v55 = v51 ^ v55
 	.loc 1 268
-	xor %g1, %i2, %i2
+	xor %o3, %o1, %o1
 ! v11 = v55 ^ v11
 	.loc 1 269
-	xor %i2, %l7, %i2
+	xor %o1, %l7, %l7
 ! v20 = v20 & v24
 	.loc 1 270
-	and %l4, %i1, %l4
+	and %l1, %i1, %l1
 ! v55 = v22 & v2
 	.loc 1 271
 	and %i4, %o2, %o0
@@ -1050,22 +913,22 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 	and %l6, %o5, %o1
 ! v53 = v25 & v7
 	.loc 1 273
-	and %i5, %l1, %l7
+	and %i5, %o7, %o3
 ! v9 = v15 & v9
 	.loc 1 274
-	and %o4, %l5, %l5
+	and %o4, %l2, %l2
 ! v55 = v20 ^ v55
 	.loc 1 275
-	xor %l4, %o0, %o0
+	xor %l1, %o0, %o0
 ! v51 = v55 ^ v51
 	.loc 1 276
 	xor %o0, %o1, %o1
 ! v53 = v51 ^ v53
 	.loc 1 277
-	xor %o1, %l7, %l7
+	xor %o1, %o3, %o3
 ! v9 = v53 ^ v9
 	.loc 1 278
-	xor %l7, %l5, %l5
+	xor %o3, %l2, %l2
 ! v22 = v22 & v24
 	.loc 1 279
 	and %i4, %i1, %i4
@@ -1077,7 +940,7 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 	and %i5, %o5, %o1
 ! v7 = v15 & v7
 	.loc 1 282
-	and %o4, %l1, %l1
+	and %o4, %o7, %o7
 ! v53 = v22 ^ v53
 	.loc 1 283
 	xor %i4, %o0, %o0
@@ -1086,7 +949,7 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 	xor %o0, %o1, %o1
 ! v7 = v51 ^ v7
 	.loc 1 285
-	xor %o1, %l1, %l1
+	xor %o1, %o7, %o7
 ! v23 = v23 & v24
 	.loc 1 286
 	and %l6, %i1, %l6
@@ -1116,728 +979,665 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 	and %o4, %i1, %o4
 ! v50 = v50 ^ v26
 	.loc 1 295
-	ldx [%fp + -2561], %o0
-	ldx [%fp + -2673], %o1
+	ldx [%fp + 1791], %o0
+	ldx [%fp + 1775], %o1
 	xor %o0, %o1, %o0
 ! v50 = v50 ^ v39
 	.loc 1 296
-	ldx [%fp + -2609], %o1
+	ldx [%fp + 1783], %o1
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -361]
+	stx %o0, [%fp + 2015]
 ! v52 = v52 ^ v28
 	.loc 1 297
-	ldx [%fp + -2225], %o0
-	ldx [%fp + -2497], %o1
+	ldx [%fp + 1983], %o0
+	ldx [%fp + 1815], %o1
 	xor %o0, %o1, %o0
 ! v52 = v52 ^ v41
 	.loc 1 298
-	ldx [%fp + -2329], %o1
+	ldx [%fp + 1911], %o1
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 503]
+	stx %o0, [%fp + 2023]
 ! v54 = v54 ^ v30
 	.loc 1 299
-	ldx [%fp + -2217], %o0
-	ldx [%fp + -2489], %o1
+	ldx [%fp + 1991], %o0
+	ldx [%fp + 1823], %o1
 	xor %o0, %o1, %o0
 ! v54 = v54 ^ v43
 	.loc 1 300
-	ldx [%fp + -2321], %o1
-	xor %o0, %o1, %l4
+	ldx [%fp + 1919], %o1
+	xor %o0, %o1, %o3
 ! v56 = v56 ^ v32
 	.loc 1 301
-	ldx [%fp + -2209], %o0
-	ldx [%fp + -2481], %o1
+	ldx [%fp + 1999], %o0
+	ldx [%fp + 1831], %o1
 	xor %o0, %o1, %o0
 ! v56 = v56 ^ v45
 	.loc 1 302
-	ldx [%fp + -2313], %o1
-	xor %o0, %o1, %o1
+	ldx [%fp + 1927], %o1
+	xor %o0, %o1, %l1
 ! v58 = v58 ^ v34
 	.loc 1 303
-	ldx [%fp + -2193], %o0
-	ldx [%fp + -2473], %l6
-	xor %o0, %l6, %o0
+	ldx [%fp + 2007], %o0
+	ldx [%fp + 1839], %o1
+	xor %o0, %o1, %o0
 ! v58 = v58 ^ v47
 	.loc 1 304
-	ldx [%fp + -2305], %l6
-	xor %o0, %l6, %l6
+	ldx [%fp + 1935], %o1
+	xor %o0, %o1, %l6
 ! v60 = v60 ^ v36
 	.loc 1 305
-	ldx [%fp + -2169], %o0
-	ldx [%fp + -2457], %l7
-	xor %o0, %l7, %o0
+	ldx [%fp + 1799], %o0
+	ldx [%fp + 1847], %o1
+	xor %o0, %o1, %o0
 ! v60 = v60 ^ v49
 	.loc 1 306
-	ldx [%fp + -2289], %l7
-	xor %o0, %l7, %o0
-	stx %o0, [%fp + -353]
+	ldx [%fp + 1943], %o1
+	xor %o0, %o1, %o0
+	stx %o0, [%fp + 1983]
 ! v13 = v13 ^ v38
 	.loc 1 307
-	ldx [%fp + -2137], %o0
-	ldx [%fp + -2433], %l7
-	xor %o0, %l7, %o0
+	ldx [%fp + 1807], %o0
+	ldx [%fp + 1855], %o1
+	xor %o0, %o1, %o0
 ! v13 = v13 ^ v46
 	.loc 1 308
-	ldx [%fp + -2265], %l7
-	xor %o0, %l7, %o0
-	stx %o0, [%fp + -2129]
+	ldx [%fp + 1951], %o1
+	xor %o0, %o1, %o0
+	stx %o0, [%fp + 1791]
 ! v11 = v11 ^ v35
 	.loc 1 309
-	ldx [%fp + -2401], %l7
-	xor %i2, %l7, %i2
+	ldx [%fp + 1863], %o1
+	xor %l7, %o1, %l7
 ! v11 = v11 ^ v48
 	.loc 1 310
-	ldx [%fp + -2249], %o0
-	xor %i2, %o0, %i2
+	ldx [%fp + 1959], %o0
+	xor %l7, %o0, %l7
 ! v9 = v9 ^ v37
 	.loc 1 311
-	ldx [%fp + -2377], %i3
-	xor %l5, %i3, %l5
+	ldx [%fp + 1871], %i3
+	xor %l2, %i3, %l2
 ! v9 = v9 ^ v42
 	.loc 1 312
-	ldx [%fp + -2241], %o0
-	xor %l5, %o0, %l5
+	ldx [%fp + 1967], %o0
+	xor %l2, %o0, %l2
 ! v7 = v7 ^ v31
 	.loc 1 313
-	ldx [%fp + -2361], %i4
-	xor %l1, %i4, %l1
+	ldx [%fp + 1879], %o0
+	xor %o7, %o0, %o7
 ! v7 = v7 ^ v44
 	.loc 1 314
-	ldx [%fp + -2233], %o0
-	xor %l1, %o0, %l1
+	ldx [%fp + 1975], %i4
+	xor %o7, %i4, %i4
 ! v4 = v4 ^ v33
 	.loc 1 315
-	ldx [%fp + -2353], %i5
-	xor %o5, %i5, %o5
+	ldx [%fp + 1887], %o7
+	xor %o5, %o7, %o5
 ! v4 = v4 ^ v40
 	.loc 1 316
-	ldx [%fp + 999], %o0
-	xor %o5, %o0, %g1
+	xor %o5, %g1, %i5
 ! v2 = v2 ^ v27
 	.loc 1 317
-	ldx [%fp + -2345], %g4
-	xor %o2, %g4, %o2
+	ldx [%fp + 1895], %o5
+	xor %o2, %o5, %o2
 ! v15 = v15 ^ v29
 	.loc 1 318
-	ldx [%fp + -2337], %o0
-	xor %o4, %o0, %g5
+	ldx [%fp + 1903], %g4
+	xor %o4, %g4, %o4
 ! v35 = v50 ^ v35
 	.loc 1 319
-	ldx [%fp + -361], %o4
-	xor %o4, %l7, %o4
-	stx %o4, [%fp + -2121]
+	ldx [%fp + 2015], %g5
+	xor %g5, %o1, %o1
+	stx %o1, [%fp + 1799]
 ! v37 = v52 ^ v37
 	.loc 1 320
-	ldx [%fp + 503], %o4
-	xor %o4, %i3, %o5
+	ldx [%fp + 2023], %o1
+	xor %o1, %i3, %o1
 ! v31 = v54 ^ v31
 	.loc 1 321
-	xor %l4, %i4, %o4
+	xor %o3, %o0, %o3
 ! v33 = v56 ^ v33
 	.loc 1 322
-	xor %o1, %i5, %l4
+	xor %l1, %o7, %o7
 ! v27 = v58 ^ v27
 	.loc 1 323
-	xor %l6, %g4, %o1
+	xor %l6, %o5, %l6
 ! v29 = v60 ^ v29
 	.loc 1 324
-	ldx [%fp + -353], %l6
-	xor %l6, %o0, %i3
+	ldx [%fp + 1983], %o0
+	xor %o0, %g4, %o5
 ! v39 = v11 ^ v39
 	.loc 1 325
-	ldx [%fp + -2609], %o0
-	xor %i2, %o0, %i2
+	ldx [%fp + 1783], %o0
+	xor %l7, %o0, %o0
 ! v41 = v9 ^ v41
 	.loc 1 326
-	ldx [%fp + -2329], %o0
-	xor %l5, %o0, %i4
+	ldx [%fp + 1911], %l1
+	xor %l2, %l1, %g4
 ! v43 = v7 ^ v43
 	.loc 1 327
-	ldx [%fp + -2321], %o0
-	xor %l1, %o0, %l1
+	ldx [%fp + 1919], %l1
+	xor %i4, %l1, %l2
 ! v45 = v4 ^ v45
 	.loc 1 328
-	ldx [%fp + -2313], %o0
-	xor %g1, %o0, %l5
+	ldx [%fp + 1927], %l1
+	xor %i5, %l1, %l1
 ! v47 = v2 ^ v47
 	.loc 1 329
-	ldx [%fp + -2305], %o0
-	xor %o2, %o0, %l6
+	ldx [%fp + 1935], %l7
+	xor %o2, %l7, %l7
 ! v49 = v15 ^ v49
 	.loc 1 330
-	ldx [%fp + -2289], %o0
-	xor %g5, %o0, %l7
+	ldx [%fp + 1943], %o2
+	xor %o4, %o2, %i3
 ! v41 = v41 ^ v40
 	.loc 1 331
-	ldx [%fp + 999], %i5
-	xor %i4, %i5, %o2
+	xor %g4, %g1, %o4
 ! v39 = v39 ^ v40
 	.loc 1 332
-	xor %i2, %i5, %o0
+	xor %o0, %g1, %o0
 ! v29 = v29 ^ v40
 	.loc 1 333
-	xor %i3, %i5, %i3
+	xor %o5, %g1, %i4
 ! v40 = v27 ^ v40
 	.loc 1 334
-	xor %o1, %i5, %o1
+	xor %l6, %g1, %g1
 ! v39 = v39 ^ v44
 	.loc 1 335
-	ldx [%fp + -2233], %i5
-	xor %o0, %i5, %i2
+	ldx [%fp + 1975], %o2
+	xor %o0, %o2, %o5
 ! v13 = v13 ^ v44
 	.loc 1 336
-	ldx [%fp + -2129], %o0
-	xor %o0, %i5, %o0
+	ldx [%fp + 1791], %o0
+	xor %o0, %o2, %o0
 ! v40 = v40 ^ v44
 	.loc 1 337
-	xor %o1, %i5, %i4
+	xor %g1, %o2, %g1
 ! v44 = v33 ^ v44
 	.loc 1 338
-	xor %l4, %i5, %o1
+	xor %o7, %o2, %o2
 ! v13 = v13 ^ v42
 	.loc 1 339
-	ldx [%fp + -2241], %i5
-	xor %o0, %i5, %l4
+	ldx [%fp + 1967], %i5
+	xor %o0, %i5, %o7
 ! v29 = v29 ^ v42
 	.loc 1 340
-	xor %i3, %i5, %o0
+	xor %i4, %i5, %o0
 ! v44 = v44 ^ v42
 	.loc 1 341
-	xor %o1, %i5, %i3
+	xor %o2, %i5, %l6
 ! v42 = v31 ^ v42
 	.loc 1 342
-	xor %o4, %i5, %o1
+	xor %o3, %i5, %o2
 ! v29 = v29 ^ v48
 	.loc 1 343
-	ldx [%fp + -2249], %i5
-	xor %o0, %i5, %o4
+	ldx [%fp + 1959], %i5
+	xor %o0, %i5, %o3
 ! v40 = v40 ^ v48
 	.loc 1 344
-	xor %i4, %i5, %o0
+	xor %g1, %i5, %o0
 ! v42 = v42 ^ v48
 	.loc 1 345
-	xor %o1, %i5, %i4
+	xor %o2, %i5, %i4
 ! v48 = v37 ^ v48
 	.loc 1 346
-	xor %o5, %i5, %o1
+	xor %o1, %i5, %o1
 ! v40 = v40 ^ v46
 	.loc 1 347
-	ldx [%fp + -2265], %g1
-	xor %o0, %g1, %o5
+	ldx [%fp + 1951], %g1
+	xor %o0, %g1, %o2
 ! v44 = v44 ^ v46
 	.loc 1 348
-	xor %i3, %g1, %o0
+	xor %l6, %g1, %o0
 ! v48 = v48 ^ v46
 	.loc 1 349
 	xor %o1, %g1, %i5
 ! v46 = v35 ^ v46
 	.loc 1 350
-	ldx [%fp + -2121], %o1
+	ldx [%fp + 1799], %o1
 	xor %o1, %g1, %o1
 ! v44 = v44 ^ v49
 	.loc 1 351
-	xor %o0, %l7, %i3
+	xor %o0, %i3, %l6
 ! v42 = v42 ^ v49
 	.loc 1 352
-	xor %i4, %l7, %o0
+	xor %i4, %i3, %o0
 ! v46 = v46 ^ v49
 	.loc 1 353
-	xor %o1, %l7, %i4
+	xor %o1, %i3, %i4
 ! v49 = v38 ^ v49
 	.loc 1 354
-	ldx [%fp + -2433], %o1
-	xor %o1, %l7, %l7
+	ldx [%fp + 1855], %o1
+	xor %o1, %i3, %i3
 ! v42 = v42 ^ v47
 	.loc 1 355
-	xor %o0, %l6, %o1
+	xor %o0, %l7, %o1
 ! v48 = v48 ^ v47
 	.loc 1 356
-	xor %i5, %l6, %o0
+	xor %i5, %l7, %o0
 ! v49 = v49 ^ v47
 	.loc 1 357
-	xor %l7, %l6, %i5
+	xor %i3, %l7, %i5
 ! v47 = v36 ^ v47
 	.loc 1 358
-	ldx [%fp + -2457], %l7
-	xor %l7, %l6, %l6
+	ldx [%fp + 1847], %i3
+	xor %i3, %l7, %l7
 ! v48 = v48 ^ v45
 	.loc 1 359
-	xor %o0, %l5, %l7
+	xor %o0, %l1, %i3
 ! v46 = v46 ^ v45
 	.loc 1 360
-	xor %i4, %l5, %o0
+	xor %i4, %l1, %o0
 ! v47 = v47 ^ v45
 	.loc 1 361
-	xor %l6, %l5, %i4
+	xor %l7, %l1, %i4
 ! v45 = v34 ^ v45
 	.loc 1 362
-	ldx [%fp + -2473], %l6
-	xor %l6, %l5, %l5
+	ldx [%fp + 1839], %l7
+	xor %l7, %l1, %l1
 ! v46 = v46 ^ v43
 	.loc 1 363
-	xor %o0, %l1, %l6
+	xor %o0, %l2, %l7
 ! v49 = v49 ^ v43
 	.loc 1 364
-	xor %i5, %l1, %o0
+	xor %i5, %l2, %o0
 ! v45 = v45 ^ v43
 	.loc 1 365
-	xor %l5, %l1, %l5
+	xor %l1, %l2, %i5
 ! v43 = v32 ^ v43
 	.loc 1 366
-	ldx [%fp + -2481], %i5
-	xor %i5, %l1, %l1
+	ldx [%fp + 1831], %l1
+	xor %l1, %l2, %l2
 ! v49 = v49 ^ v41
 	.loc 1 367
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + -2113]
+	xor %o0, %o4, %o0
+	stx %o0, [%fp + 1783]
 ! v47 = v47 ^ v41
 	.loc 1 368
-	xor %i4, %o2, %o0
+	xor %i4, %o4, %o0
 ! v43 = v43 ^ v41
 	.loc 1 369
-	xor %l1, %o2, %i4
+	xor %l2, %o4, %l2
 ! v41 = v30 ^ v41
 	.loc 1 370
-	ldx [%fp + -2489], %l1
-	xor %l1, %o2, %o2
+	ldx [%fp + 1823], %l1
+	xor %l1, %o4, %o4
 ! v47 = v47 ^ v39
 	.loc 1 371
-	xor %o0, %i2, %l1
+	xor %o0, %o5, %l1
 ! v45 = v45 ^ v39
 	.loc 1 372
-	xor %l5, %i2, %o0
+	xor %i5, %o5, %o0
 ! v41 = v41 ^ v39
 	.loc 1 373
-	xor %o2, %i2, %o2
+	xor %o4, %o5, %o4
 ! v39 = v28 ^ v39
 	.loc 1 374
-	ldx [%fp + -2497], %l5
-	xor %l5, %i2, %i2
+	ldx [%fp + 1815], %i4
+	xor %i4, %o5, %o5
 ! v45 = v45 ^ v13
 	.loc 1 375
-	xor %o0, %l4, %l5
+	xor %o0, %o7, %i4
 ! v43 = v43 ^ v13
 	.loc 1 376
-	xor %i4, %l4, %i4
+	xor %l2, %o7, %l2
 ! v39 = v39 ^ v13
 	.loc 1 377
-	xor %i2, %l4, %i2
+	xor %o5, %o7, %o5
 ! v13 = v26 ^ v13
 	.loc 1 378
-	ldx [%fp + -2673], %o0
-	xor %o0, %l4, %l4
+	ldx [%fp + 1775], %o0
+	xor %o0, %o7, %o7
 ! v13 = v13 ^ v40
 	.loc 1 379
-	xor %l4, %o5, %l4
+	xor %o7, %o2, %o7
 ! v26 = v46 ^ v40
 	.loc 1 380
-	xor %l6, %o5, %o0
+	xor %l7, %o2, %o0
 ! v26 = v26 ^ v29
 	.loc 1 381
-	xor %o0, %o4, %i5
+	xor %o0, %o3, %i5
 ! v39 = v39 ^ v46
 	.loc 1 382
-	xor %i2, %l6, %i2
+	xor %o5, %l7, %o5
 ! v28 = v48 ^ v40
 	.loc 1 383
-	xor %l7, %o5, %o0
+	xor %i3, %o2, %o0
 ! v28 = v28 ^ v29
 	.loc 1 384
-	xor %o0, %o4, %g1
+	xor %o0, %o3, %g1
 ! v41 = v41 ^ v46
 	.loc 1 385
-	xor %o2, %l6, %o0
+	xor %o4, %l7, %o0
 ! v41 = v41 ^ v48
 	.loc 1 386
-	xor %o0, %l7, %o0
+	xor %o0, %i3, %o0
 ! v41 = v41 ^ v40
 	.loc 1 387
-	xor %o0, %o5, %o0
+	xor %o0, %o2, %o0
 ! v41 = v41 ^ v29
 	.loc 1 388
-	xor %o0, %o4, %o0
+	xor %o0, %o3, %o0
 ! v46 = v46 ^ v42
 	.loc 1 389
-	xor %l6, %o1, %l6
+	xor %l7, %o1, %l7
 ! v43 = v43 ^ v48
 	.loc 1 390
-	xor %i4, %l7, %i4
+	xor %l2, %i3, %l2
 ! v43 = v43 ^ v42
 	.loc 1 391
-	xor %i4, %o1, %i4
+	xor %l2, %o1, %l2
 ! v43 = v43 ^ v29
 	.loc 1 392
-	xor %i4, %o4, %i4
+	xor %l2, %o3, %l2
 ! v48 = v48 ^ v44
 	.loc 1 393
-	xor %l7, %i3, %o2
-	stx %o2, [%fp + 511]
+	xor %i3, %l6, %o4
+	stx %o4, [%fp + 1943]
 ! v45 = v45 ^ v42
 	.loc 1 394
-	xor %l5, %o1, %l5
+	xor %i4, %o1, %i4
 ! v45 = v45 ^ v44
 	.loc 1 395
-	xor %l5, %i3, %l5
+	xor %i4, %l6, %i4
 ! v42 = v42 ^ v40
 	.loc 1 396
-	xor %o1, %o5, %l7
+	xor %o1, %o2, %o4
 ! v47 = v47 ^ v44
 	.loc 1 397
-	xor %l1, %i3, %l1
+	xor %l1, %l6, %l1
 ! v47 = v47 ^ v40
 	.loc 1 398
-	xor %l1, %o5, %l1
+	xor %l1, %o2, %l1
 ! v44 = v44 ^ v29
 	.loc 1 399
-	xor %i3, %o4, %i3
+	xor %l6, %o3, %l6
 ! v40 = v49 ^ v40
 	.loc 1 400
-	ldx [%fp + -2113], %o1
-	xor %o1, %o5, %o5
+	ldx [%fp + 1783], %o1
+	xor %o1, %o2, %o2
 ! v29 = v40 ^ v29
 	.loc 1 401
-	xor %o5, %o4, %o5
+	xor %o2, %o3, %o3
 ! v40 = v13 & v0
 	.loc 1 402
-	ldx [%fp + -2721], %o4
-	and %l4, %o4, %o1
-	stx %o1, [%fp + -2105]
+	ldx [%fp + 2031], %g4
+	and %o7, %g4, %o1
+	stx %o1, [%fp + 1775]
 ! v49 = v13 & v6
 	.loc 1 403
-	ldx [%fp + -2713], %g5
-	stx %g5, [%fp + 1839]
-	and %l4, %g5, %o1
+	ldx [%fp + 1735], %i3
+	and %o7, %i3, %o1
 ! v30 = v26 & v0
 	.loc 1 404
-	and %i5, %o4, %o2
+	and %i5, %g4, %o2
 ! v30 = v49 ^ v30
 	.loc 1 405
 	xor %o1, %o2, %o1
-	stx %o1, [%fp + -2097]
+	stx %o1, [%fp + 1783]
 ! v49 = v13 & v10
 	.loc 1 406
-	ldx [%fp + -2705], %g4
-	stx %g4, [%fp + 295]
-	and %l4, %g4, %o1
-	stx %o1, [%fp + 1647]
-	stx %o1, [%fp + 519]
+	ldx [%fp + 1743], %o1
+	and %o7, %o1, %o2
 ! v32 = v26 & v6
 	.loc 1 407
-	and %i5, %g5, %g5
-	stx %g5, [%fp + 1823]
-	stx %g5, [%fp + 1007]
+	and %i5, %i3, %g5
 ! v34 = v39 & v0
 	.loc 1 408
-	and %i2, %o4, %o2
-	stx %o2, [%fp + 1383]
-	stx %o2, [%fp + -345]
+	and %o5, %g4, %g4
 ! v32 = v49 ^ v32
 	.loc 1 409
-	xor %o1, %g5, %o1
+	xor %o2, %g5, %g5
 ! v34 = v32 ^ v34
 	.loc 1 410
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + -2089]
+	xor %g5, %g4, %o2
+	stx %o2, [%fp + 1791]
 ! v32 = v13 & v14
 	.loc 1 411
-	ldx [%fp + -2697], %o2
-	and %l4, %o2, %g5
-	stx %g5, [%fp + -2081]
+	ldx [%fp + 1751], %o2
+	and %o7, %o2, %g4
 ! v49 = v26 & v10
 	.loc 1 412
-	and %i5, %g4, %o1
-	stx %o1, [%fp + -337]
+	and %i5, %o1, %g5
 ! v36 = v39 & v6
 	.loc 1 413
-	ldx [%fp + 1839], %g4
-	and %i2, %g4, %g4
+	and %o5, %i3, %i3
 ! v38 = v28 & v0
 	.loc 1 414
-	and %g1, %o4, %o4
+	ldx [%fp + 2031], %o1
+	and %g1, %o1, %o1
 ! v49 = v32 ^ v49
 	.loc 1 415
-	xor %g5, %o1, %o1
+	xor %g4, %g5, %g4
 ! v36 = v49 ^ v36
 	.loc 1 416
-	xor %o1, %g4, %g4
+	xor %g4, %i3, %i3
 ! v38 = v36 ^ v38
 	.loc 1 417
-	xor %g4, %o4, %o1
-	stx %o1, [%fp + -2073]
+	xor %i3, %o1, %o1
+	stx %o1, [%fp + 1799]
 ! v36 = v13 & v18
 	.loc 1 418
-	ldx [%fp + -2689], %o1
-	stx %o1, [%fp + 1071]
-	and %l4, %o1, %o1
-	stx %o1, [%fp + 719]
-	stx %o1, [%fp + -2065]
+	ldx [%fp + 1759], %o1
+	and %o7, %o1, %o1
 ! v49 = v26 & v14
 	.loc 1 419
 	and %i5, %o2, %g5
-	stx %g5, [%fp + -329]
 ! v32 = v39 & v10
 	.loc 1 420
-	ldx [%fp + -2705], %o1
-	stx %o1, [%fp + 727]
-	and %i2, %o1, %g4
-	stx %g4, [%fp + -2057]
+	ldx [%fp + 1743], %o2
+	and %o5, %o2, %o2
 ! v35 = v28 & v6
 	.loc 1 421
-	ldx [%fp + -2713], %o1
-	stx %o1, [%fp + 303]
-	and %g1, %o1, %o2
-	stx %o2, [%fp + -321]
+	ldx [%fp + 1735], %i3
+	and %g1, %i3, %g4
 ! v37 = v41 & v0
 	.loc 1 422
-	ldx [%fp + -2721], %o1
-	stx %o1, [%fp + 311]
-	and %o0, %o1, %o4
-	stx %o4, [%fp + -313]
+	ldx [%fp + 2031], %i3
+	and %o0, %i3, %i3
 ! v49 = v36 ^ v49
 	.loc 1 423
-	ldx [%fp + 719], %o1
 	xor %o1, %g5, %o1
 ! v32 = v49 ^ v32
 	.loc 1 424
-	xor %o1, %g4, %o1
+	xor %o1, %o2, %o1
 ! v35 = v32 ^ v35
 	.loc 1 425
-	xor %o1, %o2, %o1
+	xor %o1, %g4, %o1
 ! v37 = v35 ^ v37
 	.loc 1 426
-	xor %o1, %o4, %o1
-	stx %o1, [%fp + -2049]
+	xor %o1, %i3, %o1
+	stx %o1, [%fp + 1807]
 ! v35 = v13 & v21
 	.loc 1 427
-	ldx [%fp + -2681], %o1
-	stx %o1, [%fp + 319]
-	and %l4, %o1, %o1
-	stx %o1, [%fp + 735]
-	stx %o1, [%fp + -2041]
+	ldx [%fp + 1767], %o1
+	and %o7, %o1, %o1
+	stx %o1, [%fp + 1815]
 ! v32 = v26 & v18
 	.loc 1 428
-	ldx [%fp + 1071], %o1
+	ldx [%fp + 1759], %o1
 	and %i5, %o1, %g5
-	stx %g5, [%fp + -305]
 ! v49 = v39 & v14
 	.loc 1 429
-	ldx [%fp + -2697], %o1
-	stx %o1, [%fp + 743]
-	and %i2, %o1, %o1
-	stx %o1, [%fp + 1079]
-	stx %o1, [%fp + -2033]
+	ldx [%fp + 1751], %o1
+	and %o5, %o1, %o1
+	stx %o1, [%fp + 1823]
 ! v36 = v28 & v10
 	.loc 1 430
-	ldx [%fp + 727], %o1
+	ldx [%fp + 1743], %o1
 	and %g1, %o1, %g4
-	stx %g4, [%fp + -2025]
 ! v31 = v41 & v6
 	.loc 1 431
-	ldx [%fp + 303], %o1
-	and %o0, %o1, %o4
-	stx %o4, [%fp + -297]
+	ldx [%fp + 1735], %o1
+	and %o0, %o1, %i3
 ! v33 = v46 & v0
 	.loc 1 432
-	ldx [%fp + 311], %o1
-	and %l6, %o1, %o2
-	stx %o2, [%fp + -289]
+	ldx [%fp + 2031], %o1
+	and %l7, %o1, %o2
 ! v32 = v35 ^ v32
 	.loc 1 433
-	ldx [%fp + 735], %o1
+	ldx [%fp + 1815], %o1
 	xor %o1, %g5, %o1
 ! v49 = v32 ^ v49
 	.loc 1 434
-	ldx [%fp + 1079], %g5
+	ldx [%fp + 1823], %g5
 	xor %o1, %g5, %o1
 ! v36 = v49 ^ v36
 	.loc 1 435
 	xor %o1, %g4, %o1
 ! v31 = v36 ^ v31
 	.loc 1 436
-	xor %o1, %o4, %o1
+	xor %o1, %i3, %o1
 ! v33 = v31 ^ v33
 	.loc 1 437
 	xor %o1, %o2, %o1
-	stx %o1, [%fp + -2017]
+	stx %o1, [%fp + 1815]
 ! v31 = v13 & v24
 	.loc 1 438
-	and %l4, %i1, %o1
-	stx %o1, [%fp + 327]
-	stx %o1, [%fp + -2009]
+	and %o7, %i1, %o1
+	stx %o1, [%fp + 1823]
 ! v36 = v26 & v21
 	.loc 1 439
-	ldx [%fp + 319], %o1
-	and %i5, %o1, %o1
-	stx %o1, [%fp + -281]
+	ldx [%fp + 1767], %o1
+	and %i5, %o1, %g5
 ! v49 = v39 & v18
 	.loc 1 440
-	ldx [%fp + -2689], %o1
-	and %i2, %o1, %o1
-	stx %o1, [%fp + 751]
-	stx %o1, [%fp + -2001]
+	ldx [%fp + 1759], %o1
+	and %o5, %o1, %o1
+	stx %o1, [%fp + 1831]
 ! v32 = v28 & v14
 	.loc 1 441
-	ldx [%fp + 743], %o1
+	ldx [%fp + 1751], %o1
 	and %g1, %o1, %o1
-	stx %o1, [%fp + 759]
-	stx %o1, [%fp + -1993]
+	stx %o1, [%fp + 1839]
 ! v35 = v41 & v10
 	.loc 1 442
-	ldx [%fp + -2705], %o1
-	and %o0, %o1, %o2
-	stx %o2, [%fp + -1985]
+	ldx [%fp + 1743], %o1
+	and %o0, %o1, %g4
 ! v27 = v46 & v6
 	.loc 1 443
-	ldx [%fp + -2713], %o1
-	and %l6, %o1, %g4
-	stx %g4, [%fp + -273]
+	ldx [%fp + 1735], %o1
+	and %l7, %o1, %i3
 ! v15 = v43 & v0
 	.loc 1 444
-	ldx [%fp + -2721], %o1
-	and %i4, %o1, %o4
-	stx %o4, [%fp + -265]
+	ldx [%fp + 2031], %o1
+	and %l2, %o1, %o2
 ! v36 = v31 ^ v36
 	.loc 1 445
-	ldx [%fp + 327], %o1
-	ldx [%fp + -281], %g5
+	ldx [%fp + 1823], %o1
 	xor %o1, %g5, %o1
 ! v49 = v36 ^ v49
 	.loc 1 446
-	ldx [%fp + 751], %g5
+	ldx [%fp + 1831], %g5
 	xor %o1, %g5, %o1
 ! v32 = v49 ^ v32
 	.loc 1 447
-	ldx [%fp + 759], %g5
+	ldx [%fp + 1839], %g5
 	xor %o1, %g5, %o1
 ! v35 = v32 ^ v35
 	.loc 1 448
-	xor %o1, %o2, %o1
+	xor %o1, %g4, %o1
 ! v27 = v35 ^ v27
 	.loc 1 449
-	xor %o1, %g4, %o1
+	xor %o1, %i3, %o1
 ! v15 = v27 ^ v15
 	.loc 1 450
-	xor %o1, %o4, %o1
-	stx %o1, [%fp + -1977]
+	xor %o1, %o2, %o1
+	stx %o1, [%fp + 1823]
 ! v27 = v26 & v24
 	.loc 1 451
 	and %i5, %i1, %o1
-	stx %o1, [%fp + 335]
-	stx %o1, [%fp + -1969]
+	stx %o1, [%fp + 1831]
 ! v35 = v39 & v21
 	.loc 1 452
-	ldx [%fp + -2681], %o1
-	stx %o1, [%fp + 343]
-	and %i2, %o1, %o1
-	stx %o1, [%fp + 1231]
-	stx %o1, [%fp + -257]
+	ldx [%fp + 1767], %o1
+	and %o5, %o1, %g5
 ! v32 = v28 & v18
 	.loc 1 453
-	ldx [%fp + -2689], %o1
-	stx %o1, [%fp + 359]
+	ldx [%fp + 1759], %o1
 	and %g1, %o1, %o1
-	stx %o1, [%fp + 1743]
-	stx %o1, [%fp + 351]
-	stx %o1, [%fp + -1961]
+	stx %o1, [%fp + 1839]
 ! v49 = v41 & v14
 	.loc 1 454
-	ldx [%fp + -2697], %o1
-	stx %o1, [%fp + 775]
-	and %o0, %o1, %g4
-	stx %g4, [%fp + 767]
-	stx %g4, [%fp + -1953]
+	ldx [%fp + 1751], %o1
+	and %o0, %o1, %o1
+	stx %o1, [%fp + 1847]
 ! v36 = v46 & v10
 	.loc 1 455
-	ldx [%fp + -2705], %o1
-	stx %o1, [%fp + 783]
-	and %l6, %o1, %o4
-	stx %o4, [%fp + 1391]
-	stx %o4, [%fp + -249]
+	ldx [%fp + 1743], %o2
+	and %l7, %o2, %g4
 ! v31 = v43 & v6
 	.loc 1 456
-	ldx [%fp + -2713], %o1
-	and %i4, %o1, %o2
-	stx %o2, [%fp + 1551]
-	stx %o2, [%fp + -241]
+	ldx [%fp + 1735], %o1
+	and %l2, %o1, %i3
 ! v35 = v27 ^ v35
 	.loc 1 457
-	ldx [%fp + 335], %o1
-	ldx [%fp + 1231], %g5
+	ldx [%fp + 1831], %o1
 	xor %o1, %g5, %o1
 ! v32 = v35 ^ v32
 	.loc 1 458
-	ldx [%fp + 1743], %g5
+	ldx [%fp + 1839], %g5
 	xor %o1, %g5, %o1
 ! v49 = v32 ^ v49
 	.loc 1 459
-	xor %o1, %g4, %o1
+	ldx [%fp + 1847], %g5
+	xor %o1, %g5, %o1
 ! v36 = v49 ^ v36
 	.loc 1 460
-	xor %o1, %o4, %o1
+	xor %o1, %g4, %o1
 ! v31 = v36 ^ v31
 	.loc 1 461
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + -1945]
+	xor %o1, %i3, %o1
+	stx %o1, [%fp + 1831]
 ! v36 = v39 & v24
 	.loc 1 462
-	and %i2, %i1, %g5
-	stx %g5, [%fp + -1937]
+	and %o5, %i1, %g4
 ! v49 = v28 & v21
 	.loc 1 463
-	ldx [%fp + 343], %o1
-	and %g1, %o1, %o1
-	stx %o1, [%fp + -233]
+	ldx [%fp + 1767], %o1
+	and %g1, %o1, %g5
 ! v32 = v41 & v18
 	.loc 1 464
-	ldx [%fp + 359], %o2
-	and %o0, %o2, %o2
-	stx %o2, [%fp + -1929]
+	ldx [%fp + 1759], %o1
+	and %o0, %o1, %i3
 ! v35 = v46 & v14
 	.loc 1 465
-	ldx [%fp + 775], %o4
-	and %l6, %o4, %g4
+	ldx [%fp + 1751], %o1
+	and %l7, %o1, %o1
 ! v27 = v43 & v10
 	.loc 1 466
-	ldx [%fp + 783], %o4
-	and %i4, %o4, %o4
+	and %l2, %o2, %o2
 ! v49 = v36 ^ v49
 	.loc 1 467
-	xor %g5, %o1, %o1
+	xor %g4, %g5, %g4
 ! v32 = v49 ^ v32
 	.loc 1 468
-	xor %o1, %o2, %o1
+	xor %g4, %i3, %i3
 ! v35 = v32 ^ v35
 	.loc 1 469
-	xor %o1, %g4, %o1
+	xor %i3, %o1, %o1
 ! v27 = v35 ^ v27
 	.loc 1 470
-	xor %o1, %o4, %o1
-	stx %o1, [%fp + -1921]
+	xor %o1, %o2, %o1
+	stx %o1, [%fp + 1839]
 ! v35 = v28 & v24
 	.loc 1 471
 	and %g1, %i1, %o1
-	stx %o1, [%fp + 791]
-	stx %o1, [%fp + -1913]
+	stx %o1, [%fp + 1847]
 ! v32 = v41 & v21
 	.loc 1 472
-	ldx [%fp + -2681], %o2
-	stx %o2, [%fp + 1695]
-	and %o0, %o2, %g5
-	stx %g5, [%fp + 1399]
-	stx %g5, [%fp + -225]
+	ldx [%fp + 1767], %i3
+	and %o0, %i3, %g5
 ! v49 = v46 & v18
 	.loc 1 473
-	ldx [%fp + -2689], %o4
-	stx %o4, [%fp + 1087]
-	and %l6, %o4, %g4
-	stx %g4, [%fp + 1559]
-	stx %g4, [%fp + -217]
+	ldx [%fp + 1759], %o1
+	and %l7, %o1, %g4
 ! v36 = v43 & v14
 	.loc 1 474
-	ldx [%fp + -2697], %o2
-	and %i4, %o2, %o2
+	ldx [%fp + 1751], %o1
+	and %l2, %o1, %o2
 ! v32 = v35 ^ v32
 	.loc 1 475
+	ldx [%fp + 1847], %o1
 	xor %o1, %g5, %o1
 ! v49 = v32 ^ v49
 	.loc 1 476
@@ -1845,196 +1645,174 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 ! v36 = v49 ^ v36
 	.loc 1 477
 	xor %o1, %o2, %o1
-	stx %o1, [%fp + -1905]
+	stx %o1, [%fp + 1847]
 ! v49 = v41 & v24
 	.loc 1 478
 	and %o0, %i1, %o1
 ! v32 = v46 & v21
 	.loc 1 479
-	ldx [%fp + 1695], %g4
-	and %l6, %g4, %o2
+	and %l7, %i3, %o2
 ! v35 = v43 & v18
 	.loc 1 480
-	and %i4, %o4, %o4
+	ldx [%fp + 1759], %g4
+	and %l2, %g4, %g4
 ! v32 = v49 ^ v32
 	.loc 1 481
 	xor %o1, %o2, %o2
 ! v35 = v32 ^ v35
 	.loc 1 482
-	xor %o2, %o4, %o1
-	stx %o1, [%fp + -1897]
+	xor %o2, %g4, %o1
+	stx %o1, [%fp + 1855]
 ! v32 = v46 & v24
 	.loc 1 483
-	and %l6, %i1, %o1
+	and %l7, %i1, %o1
 ! v49 = v43 & v21
 	.loc 1 484
-	and %i4, %g4, %o2
+	and %l2, %i3, %o2
 ! v49 = v32 ^ v49
 	.loc 1 485
 	xor %o1, %o2, %o1
-	stx %o1, [%fp + -1889]
+	stx %o1, [%fp + 1863]
 ! v32 = v43 & v24
 	.loc 1 486
-	and %i4, %i1, %o1
-	stx %o1, [%fp + -1881]
+	and %l2, %i1, %o1
+	stx %o1, [%fp + 1871]
 ! v2 = v48 & v3
 	.loc 1 487
-	ldx [%fp + -649], %o4
-	ldx [%fp + 511], %g4
-	and %g4, %o4, %o1
-	stx %o1, [%fp + -1873]
+	ldx [%fp + 1943], %i3
+	and %i3, %l5, %o1
+	stx %o1, [%fp + 1879]
 ! v4 = v48 & v8
 	.loc 1 488
-	and %g4, %l0, %o1
+	and %i3, %l0, %o1
 ! v7 = v45 & v3
 	.loc 1 489
-	and %l5, %o4, %o2
+	and %i4, %l5, %o2
 ! v7 = v4 ^ v7
 	.loc 1 490
 	xor %o1, %o2, %o1
-	stx %o1, [%fp + -1865]
+	stx %o1, [%fp + 1887]
 ! v4 = v48 & v12
 	.loc 1 491
-	and %g4, %o7, %o1
+	and %i3, %i0, %o1
 ! v9 = v45 & v8
 	.loc 1 492
-	and %l5, %l0, %o2
+	and %i4, %l0, %o2
 ! v11 = v42 & v3
 	.loc 1 493
-	and %l7, %o4, %o4
+	and %o4, %l5, %g4
 ! v9 = v4 ^ v9
 	.loc 1 494
 	xor %o1, %o2, %o2
 ! v11 = v9 ^ v11
 	.loc 1 495
-	xor %o2, %o4, %o1
-	stx %o1, [%fp + -1857]
+	xor %o2, %g4, %o1
+	stx %o1, [%fp + 1895]
 ! v9 = v48 & v16
 	.loc 1 496
-	and %g4, %o3, %g5
-	stx %g5, [%fp + -1849]
+	and %i3, %i2, %g4
 ! v4 = v45 & v12
 	.loc 1 497
-	and %l5, %o7, %o1
+	and %i4, %i0, %o1
 ! v60 = v42 & v8
 	.loc 1 498
-	and %l7, %l0, %g4
+	and %o4, %l0, %o2
 ! v58 = v47 & v3
 	.loc 1 499
-	ldx [%fp + -649], %o2
-	and %l1, %o2, %o4
+	and %l1, %l5, %i3
 ! v4 = v9 ^ v4
 	.loc 1 500
-	xor %g5, %o1, %o1
+	xor %g4, %o1, %o1
 ! v60 = v4 ^ v60
 	.loc 1 501
-	xor %o1, %g4, %o1
+	xor %o1, %o2, %o2
 ! v58 = v60 ^ v58
 	.loc 1 502
-	xor %o1, %o4, %o1
-	stx %o1, [%fp + -1841]
+	xor %o2, %i3, %o1
+	stx %o1, [%fp + 1903]
 ! v60 = v48 & v1
 	.loc 1 503
-	ldx [%fp + 511], %o1
-	and %o1, %l2, %g5
-	stx %g5, [%fp + -1833]
+	ldx [%fp + 1943], %o1
+	and %o1, %l4, %o1
 ! v4 = v45 & v16
 	.loc 1 504
-	and %l5, %o3, %o1
-	stx %o1, [%fp + -209]
+	and %i4, %i2, %g5
 ! v9 = v42 & v12
 	.loc 1 505
-	and %l7, %o7, %g4
-	stx %g4, [%fp + -1825]
+	and %o4, %i0, %g4
 ! v56 = v47 & v8
 	.loc 1 506
-	and %l1, %l0, %o4
+	and %l1, %l0, %i3
 ! v54 = v44 & v3
 	.loc 1 507
-	and %i3, %o2, %o2
+	and %l6, %l5, %o2
 ! v4 = v60 ^ v4
 	.loc 1 508
-	xor %g5, %o1, %o1
+	xor %o1, %g5, %o1
 ! v9 = v4 ^ v9
 	.loc 1 509
 	xor %o1, %g4, %o1
 ! v56 = v9 ^ v56
 	.loc 1 510
-	xor %o1, %o4, %o4
+	xor %o1, %i3, %o1
 ! v54 = v56 ^ v54
 	.loc 1 511
-	xor %o4, %o2, %o1
-	stx %o1, [%fp + -1817]
+	xor %o1, %o2, %o1
+	stx %o1, [%fp + 1911]
 ! v56 = v48 & v5
 	.loc 1 512
-	ldx [%fp + 511], %o1
+	ldx [%fp + 1943], %o1
 	and %o1, %l3, %o1
-	stx %o1, [%fp + 1911]
-	stx %o1, [%fp + 799]
-	stx %o1, [%fp + -1809]
+	stx %o1, [%fp + 1919]
 ! v9 = v45 & v1
 	.loc 1 513
-	and %l5, %l2, %g5
-	stx %g5, [%fp + 1567]
-	stx %g5, [%fp + -201]
+	and %i4, %l4, %g5
 ! v4 = v42 & v16
 	.loc 1 514
-	and %l7, %o3, %o1
-	stx %o1, [%fp + 2023]
-	stx %o1, [%fp + 1095]
-	stx %o1, [%fp + -1801]
+	and %o4, %i2, %o1
+	stx %o1, [%fp + 1927]
 ! v60 = v47 & v12
 	.loc 1 515
-	and %l1, %o7, %g4
-	stx %g4, [%fp + 1303]
-	stx %g4, [%fp + -1793]
+	and %l1, %i0, %g4
 ! v52 = v44 & v8
 	.loc 1 516
-	and %i3, %l0, %o4
-	stx %o4, [%fp + 1751]
-	stx %o4, [%fp + -193]
+	and %l6, %l0, %i3
 ! v50 = v29 & v3
 	.loc 1 517
-	ldx [%fp + -649], %o1
-	and %o5, %o1, %o2
-	stx %o2, [%fp + 2007]
-	stx %o2, [%fp + 1927]
+	and %o3, %l5, %o2
 ! v9 = v56 ^ v9
 	.loc 1 518
-	ldx [%fp + 1911], %o1
+	ldx [%fp + 1919], %o1
 	xor %o1, %g5, %o1
 ! v4 = v9 ^ v4
 	.loc 1 519
-	ldx [%fp + 2023], %g5
+	ldx [%fp + 1927], %g5
 	xor %o1, %g5, %o1
 ! v60 = v4 ^ v60
 	.loc 1 520
 	xor %o1, %g4, %o1
 ! v52 = v60 ^ v52
 	.loc 1 521
-	xor %o1, %o4, %o1
+	xor %o1, %i3, %o1
 ! v50 = v52 ^ v50
 	.loc 1 522
 	xor %o1, %o2, %o1
-	stx %o1, [%fp + -1785]
+	stx %o1, [%fp + 1919]
 ! v52 = v45 & v5
 	.loc 1 523
-	and %l5, %l3, %o1
-	stx %o1, [%fp + -1777]
+	and %i4, %l3, %o1
 ! v60 = v42 & v1
 	.loc 1 524
-	and %l7, %l2, %g5
-	stx %g5, [%fp + -185]
+	and %o4, %l4, %g5
 ! v4 = v47 & v16
 	.loc 1 525
-	and %l1, %o3, %g4
-	stx %g4, [%fp + -1769]
+	and %l1, %i2, %g4
 ! v9 = v44 & v12
 	.loc 1 526
-	and %i3, %o7, %o4
+	and %l6, %i0, %i3
 ! v56 = v29 & v8
 	.loc 1 527
-	and %o5, %l0, %o2
+	and %o3, %l0, %o2
 ! v60 = v52 ^ v60
 	.loc 1 528
 	xor %o1, %g5, %o1
@@ -2043,24 +1821,23 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 	xor %o1, %g4, %o1
 ! v9 = v4 ^ v9
 	.loc 1 530
-	xor %o1, %o4, %o1
+	xor %o1, %i3, %o1
 ! v56 = v9 ^ v56
 	.loc 1 531
 	xor %o1, %o2, %o1
-	stx %o1, [%fp + -1761]
+	stx %o1, [%fp + 1927]
 ! v9 = v42 & v5
 	.loc 1 532
-	and %l7, %l3, %o1
+	and %o4, %l3, %o1
 ! v4 = v47 & v1
 	.loc 1 533
-	and %l1, %l2, %o2
+	and %l1, %l4, %o2
 ! v60 = v44 & v16
 	.loc 1 534
-	and %i3, %o3, %g4
-	stx %g4, [%fp + -1753]
+	and %l6, %i2, %g4
 ! v52 = v29 & v12
 	.loc 1 535
-	and %o5, %o7, %o4
+	and %o3, %i0, %i3
 ! v4 = v9 ^ v4
 	.loc 1 536
 	xor %o1, %o2, %o2
@@ -2069,121 +1846,120 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 	xor %o2, %g4, %o1
 ! v52 = v60 ^ v52
 	.loc 1 538
-	xor %o1, %o4, %o1
-	stx %o1, [%fp + -1745]
+	xor %o1, %i3, %o1
+	stx %o1, [%fp + 1935]
 ! v60 = v47 & v5
 	.loc 1 539
 	and %l1, %l3, %o1
 ! v4 = v44 & v1
 	.loc 1 540
-	and %i3, %l2, %o2
+	and %l6, %l4, %o2
 ! v9 = v29 & v16
 	.loc 1 541
-	and %o5, %o3, %o4
+	and %o3, %i2, %i3
 ! v4 = v60 ^ v4
 	.loc 1 542
 	xor %o1, %o2, %o2
 ! v9 = v4 ^ v9
 	.loc 1 543
-	xor %o2, %o4, %o4
+	xor %o2, %i3, %i3
 ! v4 = v44 & v5
 	.loc 1 544
-	and %i3, %l3, %o1
+	and %l6, %l3, %o1
 ! v60 = v29 & v1
 	.loc 1 545
-	and %o5, %l2, %o2
+	and %o3, %l4, %o2
 ! v60 = v4 ^ v60
 	.loc 1 546
-	xor %o1, %o2, %o2
+	xor %o1, %o2, %g4
 ! v4 = v29 & v5
 	.loc 1 547
-	and %o5, %l3, %g4
+	and %o3, %l3, %o2
 ! v48 = v13 ^ v48
 	.loc 1 548
-	ldx [%fp + 511], %o1
-	xor %l4, %o1, %l4
+	ldx [%fp + 1943], %o1
+	xor %o7, %o1, %o7
 ! v45 = v26 ^ v45
 	.loc 1 549
-	xor %i5, %l5, %l5
+	xor %i5, %i4, %i4
 ! v42 = v39 ^ v42
 	.loc 1 550
-	xor %i2, %l7, %l7
+	xor %o5, %o4, %o4
 ! v47 = v28 ^ v47
 	.loc 1 551
 	xor %g1, %l1, %l1
 ! v44 = v41 ^ v44
 	.loc 1 552
-	xor %o0, %i3, %i3
+	xor %o0, %l6, %l6
 ! v29 = v46 ^ v29
 	.loc 1 553
-	xor %l6, %o5, %o5
+	xor %l7, %o3, %o5
 ! v3 = v0 ^ v3
 	.loc 1 554
-	ldx [%fp + -2721], %o0
-	ldx [%fp + -649], %o1
-	xor %o0, %o1, %l6
+	ldx [%fp + 2031], %o0
+	xor %o0, %l5, %l5
 ! v8 = v6 ^ v8
 	.loc 1 555
-	ldx [%fp + -2713], %o0
+	ldx [%fp + 1735], %o0
 	xor %o0, %l0, %l0
 ! v12 = v10 ^ v12
 	.loc 1 556
-	ldx [%fp + -2705], %o0
-	xor %o0, %o7, %o7
+	ldx [%fp + 1743], %o0
+	xor %o0, %i0, %i0
 ! v16 = v14 ^ v16
 	.loc 1 557
-	ldx [%fp + -2697], %o0
-	xor %o0, %o3, %i2
+	ldx [%fp + 1751], %o0
+	xor %o0, %i2, %i2
 ! v1 = v18 ^ v1
 	.loc 1 558
-	ldx [%fp + -2689], %o0
-	xor %o0, %l2, %l2
+	ldx [%fp + 1759], %o0
+	xor %o0, %l4, %l4
 ! v5 = v21 ^ v5
 	.loc 1 559
-	ldx [%fp + -2681], %o0
+	ldx [%fp + 1767], %o0
 	xor %o0, %l3, %l3
 ! v21 = v48 & v3
 	.loc 1 560
-	and %l4, %l6, %o0
-	stx %o0, [%fp + -1737]
+	and %o7, %l5, %o0
+	stx %o0, [%fp + 1735]
 ! v18 = v48 & v8
 	.loc 1 561
-	and %l4, %l0, %o0
+	and %o7, %l0, %o0
 ! v14 = v45 & v3
 	.loc 1 562
-	and %l5, %l6, %o1
+	and %i4, %l5, %o1
 ! v14 = v18 ^ v14
 	.loc 1 563
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -1729]
+	stx %o0, [%fp + 1743]
 ! v18 = v48 & v12
 	.loc 1 564
-	and %l4, %o7, %o0
+	and %o7, %i0, %o0
 ! v10 = v45 & v8
 	.loc 1 565
-	and %l5, %l0, %o1
+	and %i4, %l0, %o1
 ! v6 = v42 & v3
 	.loc 1 566
-	and %l7, %l6, %o3
+	and %o4, %l5, %o3
 ! v10 = v18 ^ v10
 	.loc 1 567
 	xor %o0, %o1, %o1
 ! v6 = v10 ^ v6
 	.loc 1 568
 	xor %o1, %o3, %o0
-	stx %o0, [%fp + -1721]
+	stx %o0, [%fp + 1751]
 ! v10 = v48 & v16
 	.loc 1 569
-	and %l4, %i2, %o0
+	and %o7, %i2, %o0
 ! v18 = v45 & v12
 	.loc 1 570
-	and %l5, %o7, %o1
+	and %i4, %i0, %o1
 ! v0 = v42 & v8
 	.loc 1 571
-	and %l7, %l0, %o3
+	and %o4, %l0, %o3
 ! v46 = v47 & v3
 	.loc 1 572
-	and %l1, %l6, %i5
+	and %l1, %l5, %l7
 ! v18 = v10 ^ v18
 	.loc 1 573
 	xor %o0, %o1, %o1
@@ -2192,23 +1968,23 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 	xor %o1, %o3, %o3
 ! v46 = v0 ^ v46
 	.loc 1 575
-	xor %o3, %i5, %o0
-	stx %o0, [%fp + -1713]
+	xor %o3, %l7, %o0
+	stx %o0, [%fp + 1759]
 ! v0 = v48 & v1
 	.loc 1 576
-	and %l4, %l2, %o0
+	and %o7, %l4, %o0
 ! v18 = v45 & v16
 	.loc 1 577
-	and %l5, %i2, %o1
+	and %i4, %i2, %o1
 ! v10 = v42 & v12
 	.loc 1 578
-	and %l7, %o7, %o3
+	and %o4, %i0, %o3
 ! v41 = v47 & v8
 	.loc 1 579
-	and %l1, %l0, %i5
+	and %l1, %l0, %l7
 ! v28 = v44 & v3
 	.loc 1 580
-	and %i3, %l6, %g1
+	and %l6, %l5, %i5
 ! v18 = v0 ^ v18
 	.loc 1 581
 	xor %o0, %o1, %o1
@@ -2217,134 +1993,133 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 	xor %o1, %o3, %o3
 ! v41 = v10 ^ v41
 	.loc 1 583
-	xor %o3, %i5, %i5
+	xor %o3, %l7, %l7
 ! v28 = v41 ^ v28
 	.loc 1 584
-	xor %i5, %g1, %o0
-	stx %o0, [%fp + -1705]
+	xor %l7, %i5, %i5
 ! v41 = v48 & v5
 	.loc 1 585
-	and %l4, %l3, %o0
+	and %o7, %l3, %o0
 ! v10 = v45 & v1
 	.loc 1 586
-	and %l5, %l2, %o1
+	and %i4, %l4, %o1
 ! v18 = v42 & v16
 	.loc 1 587
-	and %l7, %i2, %o3
+	and %o4, %i2, %g5
 ! v0 = v47 & v12
 	.loc 1 588
-	and %l1, %o7, %g5
+	and %l1, %i0, %g1
 ! v39 = v44 & v8
 	.loc 1 589
-	and %i3, %l0, %g1
+	and %l6, %l0, %l7
 ! v26 = v29 & v3
 	.loc 1 590
-	and %o5, %l6, %i5
+	and %o5, %l5, %o3
 ! v10 = v41 ^ v10
 	.loc 1 591
 	xor %o0, %o1, %o1
 ! v18 = v10 ^ v18
 	.loc 1 592
-	xor %o1, %o3, %o3
+	xor %o1, %g5, %g5
 ! v0 = v18 ^ v0
 	.loc 1 593
-	xor %o3, %g5, %g5
+	xor %g5, %g1, %g1
 ! v39 = v0 ^ v39
 	.loc 1 594
-	xor %g5, %g1, %g1
+	xor %g1, %l7, %l7
 ! v26 = v39 ^ v26
 	.loc 1 595
-	xor %g1, %i5, %g1
+	xor %l7, %o3, %g1
 ! v48 = v48 & v24
 	.loc 1 596
-	and %l4, %i1, %g5
+	and %o7, %i1, %l7
 ! v39 = v45 & v5
 	.loc 1 597
-	and %l5, %l3, %o0
+	and %i4, %l3, %g5
 ! v0 = v42 & v1
 	.loc 1 598
-	and %l7, %l2, %i5
+	and %o4, %l4, %o7
 ! v18 = v47 & v16
 	.loc 1 599
-	and %l1, %i2, %l4
+	and %l1, %i2, %o3
 ! v10 = v44 & v12
 	.loc 1 600
-	and %i3, %o7, %o3
+	and %l6, %i0, %o1
 ! v41 = v29 & v8
 	.loc 1 601
-	and %o5, %l0, %o1
+	and %o5, %l0, %o0
 ! v3 = v43 & v3
 	.loc 1 602
-	and %i4, %l6, %l6
+	and %l2, %l5, %l5
 ! v39 = v48 ^ v39
 	.loc 1 603
-	xor %g5, %o0, %o0
+	xor %l7, %g5, %g5
 ! v0 = v39 ^ v0
 	.loc 1 604
-	xor %o0, %i5, %i5
+	xor %g5, %o7, %o7
 ! v18 = v0 ^ v18
 	.loc 1 605
-	xor %i5, %l4, %l4
+	xor %o7, %o3, %o3
 ! v10 = v18 ^ v10
 	.loc 1 606
-	xor %l4, %o3, %o3
+	xor %o3, %o1, %o1
 ! v41 = v10 ^ v41
 	.loc 1 607
-	xor %o3, %o1, %o1
+	xor %o1, %o0, %o0
 ! v3 = v41 ^ v3
 	.loc 1 608
-	xor %o1, %l6, %l6
+	xor %o0, %l5, %l5
 ! v45 = v45 & v24
 	.loc 1 609
-	and %l5, %i1, %l5
+	and %i4, %i1, %i4
 ! v41 = v42 & v5
 	.loc 1 610
-	and %l7, %l3, %o0
+	and %o4, %l3, %o0
 ! v10 = v47 & v1
 	.loc 1 611
-	and %l1, %l2, %o1
+	and %l1, %l4, %o1
 ! v18 = v44 & v16
 	.loc 1 612
-	and %i3, %i2, %l4
+	and %l6, %i2, %o7
 ! v0 = v29 & v12
 	.loc 1 613
-	and %o5, %o7, %o3
+	and %o5, %i0, %o3
 ! v8 = v43 & v8
 	.loc 1 614
-	and %i4, %l0, %l0
+	and %l2, %l0, %l0
 ! v41 = v45 ^ v41
 	.loc 1 615
-	xor %l5, %o0, %o0
+	xor %i4, %o0, %o0
 ! v10 = v41 ^ v10
 	.loc 1 616
 	xor %o0, %o1, %o1
 ! v18 = v10 ^ v18
 	.loc 1 617
-	xor %o1, %l4, %l4
+	xor %o1, %o7, %o7
 ! v0 = v18 ^ v0
 	.loc 1 618
-	xor %l4, %o3, %o3
+	xor %o7, %o3, %o3
 ! v8 = v0 ^ v8
 	.loc 1 619
 	xor %o3, %l0, %l0
 ! v42 = v42 & v24
 	.loc 1 620
-	and %l7, %i1, %l7
+	and %o4, %i1, %o4
 ! v0 = v47 & v5
 	.loc 1 621
 	and %l1, %l3, %o0
 ! v18 = v44 & v1
 	.loc 1 622
-	and %i3, %l2, %o1
+	and %l6, %l4, %o1
 ! v10 = v29 & v16
 	.loc 1 623
 	and %o5, %i2, %o3
 ! v12 = v43 & v12
 	.loc 1 624
-	and %i4, %o7, %o7
+	and %l2, %i0, %i0
 ! v0 = v42 ^ v0
 	.loc 1 625
-	xor %l7, %o0, %o0
+	xor %o4, %o0, %o0
 ! v18 = v0 ^ v18
 	.loc 1 626
 	xor %o0, %o1, %o1
@@ -2353,19 +2128,19 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 	xor %o1, %o3, %o3
 ! v12 = v10 ^ v12
 	.loc 1 628
-	xor %o3, %o7, %o7
+	xor %o3, %i0, %i0
 ! v47 = v47 & v24
 	.loc 1 629
 	and %l1, %i1, %l1
 ! v10 = v44 & v5
 	.loc 1 630
-	and %i3, %l3, %o0
+	and %l6, %l3, %o0
 ! v18 = v29 & v1
 	.loc 1 631
-	and %o5, %l2, %o1
+	and %o5, %l4, %o1
 ! v16 = v43 & v16
 	.loc 1 632
-	and %i4, %i2, %i2
+	and %l2, %i2, %i2
 ! v10 = v47 ^ v10
 	.loc 1 633
 	xor %l1, %o0, %o0
@@ -2377,2892 +2152,2745 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 	xor %o1, %i2, %i2
 ! v44 = v44 & v24
 	.loc 1 636
-	and %i3, %i1, %i3
+	and %l6, %i1, %l6
 ! v18 = v29 & v5
 	.loc 1 637
 	and %o5, %l3, %o0
 ! v1 = v43 & v1
 	.loc 1 638
-	and %i4, %l2, %l2
+	and %l2, %l4, %l4
 ! v18 = v44 ^ v18
 	.loc 1 639
-	xor %i3, %o0, %o0
+	xor %l6, %o0, %o0
 ! v1 = v18 ^ v1
 	.loc 1 640
-	xor %o0, %l2, %l2
+	xor %o0, %l4, %l4
 ! v29 = v29 & v24
 	.loc 1 641
 	and %o5, %i1, %o5
 ! v5 = v43 & v5
 	.loc 1 642
-	and %i4, %l3, %l3
+	and %l2, %l3, %l3
 ! v5 = v29 ^ v5
 	.loc 1 643
 	xor %o5, %l3, %l3
 ! v24 = v43 & v24
 	.loc 1 644
-	and %i4, %i1, %i1
+	and %l2, %i1, %o1
 ! v21 = v21 ^ v40
 	.loc 1 645
-	ldx [%fp + -1737], %o0
-	ldx [%fp + -2105], %o1
-	xor %o0, %o1, %o0
+	ldx [%fp + 1735], %o0
+	ldx [%fp + 1775], %o3
+	xor %o0, %o3, %o0
 ! v21 = v21 ^ v2
 	.loc 1 646
-	ldx [%fp + -1873], %o1
-	xor %o0, %o1, %o1
+	ldx [%fp + 1879], %o3
+	xor %o0, %o3, %o3
 ! v14 = v14 ^ v30
 	.loc 1 647
-	ldx [%fp + -1729], %o0
-	ldx [%fp + -2097], %o3
-	xor %o0, %o3, %o0
+	ldx [%fp + 1743], %o0
+	ldx [%fp + 1783], %o4
+	xor %o0, %o4, %o0
 ! v14 = v14 ^ v7
 	.loc 1 648
-	ldx [%fp + -1865], %o3
-	xor %o0, %o3, %o5
+	ldx [%fp + 1887], %o4
+	xor %o0, %o4, %o4
 ! v6 = v6 ^ v34
 	.loc 1 649
-	ldx [%fp + -1721], %o0
-	ldx [%fp + -2089], %o3
-	xor %o0, %o3, %o0
+	ldx [%fp + 1751], %o0
+	ldx [%fp + 1791], %o5
+	xor %o0, %o5, %o0
 ! v6 = v6 ^ v11
 	.loc 1 650
-	ldx [%fp + -1857], %o3
-	xor %o0, %o3, %l1
+	ldx [%fp + 1895], %o5
+	xor %o0, %o5, %o5
 ! v46 = v46 ^ v38
 	.loc 1 651
-	ldx [%fp + -1713], %o0
-	ldx [%fp + -2073], %o3
-	xor %o0, %o3, %o0
+	ldx [%fp + 1759], %o0
+	ldx [%fp + 1799], %o7
+	xor %o0, %o7, %o0
 ! v46 = v46 ^ v58
 	.loc 1 652
-	ldx [%fp + -1841], %o3
-	xor %o0, %o3, %l4
+	ldx [%fp + 1903], %o7
+	xor %o0, %o7, %o0
 ! v28 = v28 ^ v37
 	.loc 1 653
-	ldx [%fp + -1705], %o0
-	ldx [%fp + -2049], %o3
-	xor %o0, %o3, %o0
+	ldx [%fp + 1807], %o7
+	xor %i5, %o7, %i5
 ! v28 = v28 ^ v54
 	.loc 1 654
-	ldx [%fp + -1817], %o3
-	xor %o0, %o3, %o0
+	ldx [%fp + 1911], %o7
+	xor %i5, %o7, %i5
 ! v26 = v26 ^ v33
 	.loc 1 655
-	ldx [%fp + -2017], %o3
-	xor %g1, %o3, %g1
+	ldx [%fp + 1815], %o7
+	xor %g1, %o7, %g1
 ! v26 = v26 ^ v50
 	.loc 1 656
-	ldx [%fp + -1785], %o3
-	xor %g1, %o3, %g1
+	ldx [%fp + 1919], %o7
+	xor %g1, %o7, %g1
 ! v3 = v3 ^ v15
 	.loc 1 657
-	ldx [%fp + -1977], %o3
-	xor %l6, %o3, %l6
+	ldx [%fp + 1823], %o7
+	xor %l5, %o7, %l5
 ! v3 = v3 ^ v56
 	.loc 1 658
-	ldx [%fp + -1761], %o3
-	xor %l6, %o3, %l6
+	ldx [%fp + 1927], %o7
+	xor %l5, %o7, %l5
 ! v8 = v8 ^ v31
 	.loc 1 659
-	ldx [%fp + -1945], %o3
-	xor %l0, %o3, %l0
+	ldx [%fp + 1831], %l1
+	xor %l0, %l1, %l0
 ! v8 = v8 ^ v52
 	.loc 1 660
-	ldx [%fp + -1745], %l5
-	xor %l0, %l5, %l5
+	ldx [%fp + 1935], %o7
+	xor %l0, %o7, %l0
 ! v12 = v12 ^ v27
 	.loc 1 661
-	ldx [%fp + -1921], %l0
-	xor %o7, %l0, %o7
+	ldx [%fp + 1839], %o7
+	xor %i0, %o7, %i0
 ! v12 = v12 ^ v9
 	.loc 1 662
-	xor %o7, %o4, %o7
+	xor %i0, %i3, %i0
 ! v16 = v16 ^ v36
 	.loc 1 663
-	ldx [%fp + -1905], %l7
-	xor %i2, %l7, %i2
+	ldx [%fp + 1847], %l2
+	xor %i2, %l2, %i2
 ! v16 = v16 ^ v60
 	.loc 1 664
-	xor %i2, %o2, %i2
+	xor %i2, %g4, %i2
 ! v1 = v1 ^ v35
 	.loc 1 665
-	ldx [%fp + -1897], %i3
-	xor %l2, %i3, %l2
+	ldx [%fp + 1855], %l6
+	xor %l4, %l6, %l4
 ! v1 = v1 ^ v4
 	.loc 1 666
-	xor %l2, %g4, %l2
+	xor %l4, %o2, %l4
 ! v5 = v5 ^ v49
 	.loc 1 667
-	ldx [%fp + -1889], %i4
-	xor %l3, %i4, %l3
+	ldx [%fp + 1863], %l7
+	xor %l3, %l7, %l3
 ! v24 = v24 ^ v32
 	.loc 1 668
-	ldx [%fp + -1881], %i5
-	xor %i1, %i5, %i1
+	ldx [%fp + 1871], %i1
+	xor %o1, %i1, %o1
 ! v31 = v21 ^ v31
 	.loc 1 669
-	xor %o1, %o3, %o3
+	xor %o3, %l1, %o3
 ! v27 = v14 ^ v27
 	.loc 1 670
-	xor %o5, %l0, %o5
+	xor %o4, %o7, %o4
 ! v36 = v6 ^ v36
 	.loc 1 671
-	xor %l1, %l7, %l0
+	xor %o5, %l2, %o5
 ! v35 = v46 ^ v35
 	.loc 1 672
-	xor %l4, %i3, %l1
+	xor %o0, %l6, %o7
 ! v49 = v28 ^ v49
 	.loc 1 673
-	xor %o0, %i4, %l7
+	xor %i5, %l7, %l6
 ! v32 = v26 ^ v32
 	.loc 1 674
-	xor %g1, %i5, %o1
+	xor %g1, %i1, %l7
 ! v2 = v8 ^ v2
 	.loc 1 675
-	ldx [%fp + -1873], %o0
-	xor %l5, %o0, %i3
+	ldx [%fp + 1879], %o0
+	xor %l0, %o0, %i1
 ! v7 = v12 ^ v7
 	.loc 1 676
-	ldx [%fp + -1865], %o0
-	xor %o7, %o0, %i4
+	ldx [%fp + 1887], %o0
+	xor %i0, %o0, %o0
 ! v11 = v16 ^ v11
 	.loc 1 677
-	ldx [%fp + -1857], %o0
-	xor %i2, %o0, %l4
+	ldx [%fp + 1895], %l0
+	xor %i2, %l0, %l1
 ! v58 = v1 ^ v58
 	.loc 1 678
-	ldx [%fp + -1841], %o0
-	xor %l2, %o0, %l5
+	ldx [%fp + 1903], %l0
+	xor %l4, %l0, %l2
 ! v54 = v5 ^ v54
 	.loc 1 679
-	ldx [%fp + -1817], %o0
-	xor %l3, %o0, %l2
+	ldx [%fp + 1911], %l0
+	xor %l3, %l0, %l3
 ! v50 = v24 ^ v50
 	.loc 1 680
-	ldx [%fp + -1785], %o0
-	xor %i1, %o0, %o7
+	ldx [%fp + 1919], %l0
+	xor %o1, %l0, %l0
 ! v7 = v7 ^ v4
 	.loc 1 681
-	xor %i4, %g4, %l3
+	xor %o0, %o2, %l4
 ! v2 = v2 ^ v4
 	.loc 1 682
-	xor %i3, %g4, %o0
+	xor %i1, %o2, %o0
 ! v32 = v32 ^ v4
 	.loc 1 683
-	xor %o1, %g4, %o1
+	xor %l7, %o2, %o1
 ! v4 = v49 ^ v4
 	.loc 1 684
-	xor %l7, %g4, %g4
+	xor %l6, %o2, %o2
 ! v2 = v2 ^ v60
 	.loc 1 685
-	xor %o0, %o2, %o0
+	xor %o0, %g4, %l6
 ! v3 = v3 ^ v60
 	.loc 1 686
-	xor %l6, %o2, %l6
+	xor %l5, %g4, %l5
 ! v4 = v4 ^ v60
 	.loc 1 687
-	xor %g4, %o2, %g4
+	xor %o2, %g4, %o2
 ! v60 = v35 ^ v60
 	.loc 1 688
-	xor %l1, %o2, %o2
+	xor %o7, %g4, %g4
 ! v3 = v3 ^ v9
 	.loc 1 689
-	xor %l6, %o4, %l6
+	xor %l5, %i3, %l5
 ! v32 = v32 ^ v9
 	.loc 1 690
-	xor %o1, %o4, %o1
+	xor %o1, %i3, %o1
 ! v60 = v60 ^ v9
 	.loc 1 691
-	xor %o2, %o4, %o2
+	xor %g4, %i3, %g4
 ! v9 = v36 ^ v9
 	.loc 1 692
-	xor %l0, %o4, %o4
+	xor %o5, %i3, %i3
 ! v32 = v32 ^ v52
 	.loc 1 693
-	ldx [%fp + -1745], %l1
-	xor %o1, %l1, %l0
+	ldx [%fp + 1935], %o0
+	xor %o1, %o0, %o5
 ! v4 = v4 ^ v52
 	.loc 1 694
-	xor %g4, %l1, %g4
+	xor %o2, %o0, %o2
 ! v9 = v9 ^ v52
 	.loc 1 695
-	xor %o4, %l1, %o4
+	xor %i3, %o0, %i3
 ! v52 = v27 ^ v52
 	.loc 1 696
-	xor %o5, %l1, %o1
+	xor %o4, %o0, %o0
 ! v4 = v4 ^ v56
 	.loc 1 697
-	ldx [%fp + -1761], %o5
-	xor %g4, %o5, %g4
+	ldx [%fp + 1927], %o1
+	xor %o2, %o1, %o2
 ! v60 = v60 ^ v56
 	.loc 1 698
-	xor %o2, %o5, %o2
+	xor %g4, %o1, %g4
 ! v52 = v52 ^ v56
 	.loc 1 699
-	xor %o1, %o5, %o1
+	xor %o0, %o1, %o0
 ! v56 = v31 ^ v56
 	.loc 1 700
-	xor %o3, %o5, %o3
+	xor %o3, %o1, %o1
 ! v60 = v60 ^ v50
 	.loc 1 701
-	xor %o2, %o7, %o2
+	xor %g4, %l0, %g4
 ! v9 = v9 ^ v50
 	.loc 1 702
-	xor %o4, %o7, %o4
+	xor %i3, %l0, %i3
 ! v56 = v56 ^ v50
 	.loc 1 703
-	xor %o3, %o7, %o3
+	xor %o1, %l0, %o1
 ! v50 = v15 ^ v50
 	.loc 1 704
-	ldx [%fp + -1977], %o5
-	xor %o5, %o7, %o7
+	ldx [%fp + 1823], %o3
+	xor %o3, %l0, %l0
 ! v9 = v9 ^ v54
 	.loc 1 705
-	xor %o4, %l2, %o4
+	xor %i3, %l3, %i3
 ! v52 = v52 ^ v54
 	.loc 1 706
-	xor %o1, %l2, %o1
+	xor %o0, %l3, %o0
 ! v50 = v50 ^ v54
 	.loc 1 707
-	xor %o7, %l2, %o7
+	xor %l0, %l3, %l0
 ! v54 = v33 ^ v54
 	.loc 1 708
-	ldx [%fp + -2017], %o5
-	xor %o5, %l2, %l2
+	ldx [%fp + 1815], %o3
+	xor %o3, %l3, %l3
 ! v52 = v52 ^ v58
 	.loc 1 709
-	xor %o1, %l5, %o1
+	xor %o0, %l2, %o0
 ! v56 = v56 ^ v58
 	.loc 1 710
-	xor %o3, %l5, %o3
+	xor %o1, %l2, %o1
 ! v54 = v54 ^ v58
 	.loc 1 711
-	xor %l2, %l5, %l2
+	xor %l3, %l2, %l3
 ! v58 = v37 ^ v58
 	.loc 1 712
-	ldx [%fp + -2049], %o5
-	xor %o5, %l5, %l5
+	ldx [%fp + 1807], %o3
+	xor %o3, %l2, %l2
 ! v56 = v56 ^ v11
 	.loc 1 713
-	xor %o3, %l4, %o3
+	xor %o1, %l1, %o3
 ! v50 = v50 ^ v11
 	.loc 1 714
-	xor %o7, %l4, %o7
+	xor %l0, %l1, %l0
 ! v58 = v58 ^ v11
 	.loc 1 715
-	xor %l5, %l4, %l5
+	xor %l2, %l1, %l2
 ! v11 = v38 ^ v11
 	.loc 1 716
-	ldx [%fp + -2073], %o5
-	xor %o5, %l4, %l4
+	ldx [%fp + 1799], %o1
+	xor %o1, %l1, %l1
 ! v50 = v50 ^ v7
 	.loc 1 717
-	xor %o7, %l3, %o7
+	xor %l0, %l4, %l0
 ! v54 = v54 ^ v7
 	.loc 1 718
-	xor %l2, %l3, %l2
+	xor %l3, %l4, %l3
 ! v11 = v11 ^ v7
 	.loc 1 719
-	xor %l4, %l3, %l4
+	xor %l1, %l4, %l1
 ! v7 = v34 ^ v7
 	.loc 1 720
-	ldx [%fp + -2089], %o5
-	xor %o5, %l3, %l3
+	ldx [%fp + 1791], %o1
+	xor %o1, %l4, %l4
 ! v54 = v54 ^ v2
 	.loc 1 721
-	xor %l2, %o0, %o5
-	stx %o5, [%fp + -1697]
+	xor %l3, %l6, %l3
 ! v58 = v58 ^ v2
 	.loc 1 722
-	xor %l5, %o0, %l5
+	xor %l2, %l6, %l2
 ! v7 = v7 ^ v2
 	.loc 1 723
-	xor %l3, %o0, %l3
+	xor %l4, %l6, %l4
 ! v2 = v30 ^ v2
 	.loc 1 724
-	ldx [%fp + -2097], %o5
-	xor %o5, %o0, %o0
+	ldx [%fp + 1783], %o1
+	xor %o1, %l6, %l6
 ! v58 = v58 ^ v3
 	.loc 1 725
-	xor %l5, %l6, %l5
+	xor %l2, %l5, %l2
 ! v11 = v11 ^ v3
 	.loc 1 726
-	xor %l4, %l6, %l4
+	xor %l1, %l5, %l1
 ! v2 = v2 ^ v3
 	.loc 1 727
-	xor %o0, %l6, %l2
+	xor %l6, %l5, %l6
 ! v3 = v40 ^ v3
 	.loc 1 728
-	ldx [%fp + -2105], %o0
-	xor %o0, %l6, %l6
+	ldx [%fp + 1775], %o1
+	xor %o1, %l5, %l5
 ! v40 = v3 ^ v4
 	.loc 1 729
-	xor %l6, %g4, %l1
+	xor %l5, %o2, %o7
 ! v30 = v56 ^ v4
 	.loc 1 730
-	xor %o3, %g4, %o0
+	xor %o3, %o2, %o1
 ! v30 = v30 ^ v32
 	.loc 1 731
-	xor %o0, %l0, %l7
+	xor %o1, %o5, %l7
 ! v34 = v2 ^ v56
 	.loc 1 732
-	xor %l2, %o3, %o5
+	xor %l6, %o3, %o4
 ! v38 = v52 ^ v4
 	.loc 1 733
-	xor %o1, %g4, %o0
+	xor %o0, %o2, %o1
 ! v38 = v38 ^ v32
 	.loc 1 734
-	xor %o0, %l0, %i1
+	xor %o1, %o5, %i0
 ! v37 = v7 ^ v56
 	.loc 1 735
-	xor %l3, %o3, %o0
+	xor %l4, %o3, %o1
 ! v37 = v37 ^ v52
 	.loc 1 736
-	xor %o0, %o1, %o0
+	xor %o1, %o0, %o1
 ! v37 = v37 ^ v4
 	.loc 1 737
-	xor %o0, %g4, %o0
+	xor %o1, %o2, %o1
 ! v37 = v37 ^ v32
 	.loc 1 738
-	xor %o0, %l0, %i3
+	xor %o1, %o5, %i2
 ! v33 = v56 ^ v9
 	.loc 1 739
-	xor %o3, %o4, %o0
-	stx %o0, [%fp + -1689]
+	xor %o3, %i3, %o1
+	stx %o1, [%fp + 1735]
 ! v15 = v11 ^ v52
 	.loc 1 740
-	xor %l4, %o1, %o0
+	xor %l1, %o0, %o1
 ! v15 = v15 ^ v9
 	.loc 1 741
-	xor %o0, %o4, %o0
+	xor %o1, %i3, %o1
 ! v15 = v15 ^ v32
 	.loc 1 742
-	xor %o0, %l0, %o0
-	stx %o0, [%fp + -1681]
+	xor %o1, %o5, %o1
+	stx %o1, [%fp + 1743]
 ! v31 = v52 ^ v60
 	.loc 1 743
-	xor %o1, %o2, %i5
+	xor %o0, %g4, %i5
 ! v27 = v58 ^ v9
 	.loc 1 744
-	xor %l5, %o4, %o0
+	xor %l2, %i3, %o1
 ! v27 = v27 ^ v60
 	.loc 1 745
-	xor %o0, %o2, %g1
+	xor %o1, %g4, %g1
 ! v36 = v9 ^ v4
 	.loc 1 746
-	xor %o4, %g4, %i4
+	xor %i3, %o2, %i4
 ! v35 = v54 ^ v60
 	.loc 1 747
-	ldx [%fp + -1697], %o0
-	xor %o0, %o2, %o0
+	xor %l3, %g4, %o1
 ! v35 = v35 ^ v4
 	.loc 1 748
-	xor %o0, %g4, %i2
+	xor %o1, %o2, %g5
 ! v49 = v60 ^ v32
 	.loc 1 749
-	xor %o2, %l0, %g5
+	xor %g4, %o5, %i1
 ! v24 = v50 ^ v4
 	.loc 1 750
-	xor %o7, %g4, %o0
+	xor %l0, %o2, %o1
 ! v24 = v24 ^ v32
 	.loc 1 751
-	xor %o0, %l0, %o0
+	xor %o1, %o5, %o1
 ! v40 = v40 ^ v49
 	.loc 1 752
-	xor %l1, %g5, %l1
-	stx %l1, [%fp + -1673]
+	xor %o7, %i1, %o7
+	stx %o7, [%fp + 1751]
 ! v5 = v31 ^ v49
 	.loc 1 753
-	xor %i5, %g5, %l1
+	xor %i5, %i1, %o7
 ! v5 = v5 ^ v24
 	.loc 1 754
-	xor %l1, %o0, %l1
-	stx %l1, [%fp + -1665]
+	xor %o7, %o1, %o7
+	stx %o7, [%fp + 1759]
 ! v30 = v30 ^ v31
 	.loc 1 755
-	xor %l7, %i5, %l1
-	stx %l1, [%fp + -1657]
+	xor %l7, %i5, %o7
+	stx %o7, [%fp + 1767]
 ! v1 = v27 ^ v49
 	.loc 1 756
-	xor %g1, %g5, %l1
+	xor %g1, %i1, %o7
 ! v1 = v1 ^ v24
 	.loc 1 757
-	xor %l1, %o0, %l1
-	stx %l1, [%fp + -1649]
+	xor %o7, %o1, %o7
+	stx %o7, [%fp + 1775]
 ! v34 = v34 ^ v31
 	.loc 1 758
-	xor %o5, %i5, %o5
+	xor %o4, %i5, %o4
 ! v34 = v34 ^ v27
 	.loc 1 759
-	xor %o5, %g1, %o5
+	xor %o4, %g1, %o4
 ! v34 = v34 ^ v49
 	.loc 1 760
-	xor %o5, %g5, %o5
+	xor %o4, %i1, %o4
 ! v34 = v34 ^ v24
 	.loc 1 761
-	xor %o5, %o0, %o5
-	stx %o5, [%fp + -1641]
+	xor %o4, %o1, %o4
+	stx %o4, [%fp + 1783]
 ! v31 = v31 ^ v36
 	.loc 1 762
-	xor %i5, %i4, %o5
-	stx %o5, [%fp + -1633]
+	xor %i5, %i4, %o4
+	stx %o4, [%fp + 1791]
 ! v38 = v38 ^ v27
 	.loc 1 763
-	xor %i1, %g1, %i1
+	xor %i0, %g1, %i0
 ! v38 = v38 ^ v36
 	.loc 1 764
-	xor %i1, %i4, %i1
+	xor %i0, %i4, %i0
 ! v38 = v38 ^ v24
 	.loc 1 765
-	xor %i1, %o0, %o5
-	stx %o5, [%fp + -1625]
+	xor %i0, %o1, %o4
+	stx %o4, [%fp + 1799]
 ! v27 = v27 ^ v35
 	.loc 1 766
-	xor %g1, %i2, %g1
+	xor %g1, %g5, %g1
 ! v37 = v37 ^ v36
 	.loc 1 767
-	xor %i3, %i4, %i3
+	xor %i2, %i4, %i2
 ! v37 = v37 ^ v35
 	.loc 1 768
-	xor %i3, %i2, %l1
-	stx %l1, [%fp + -1617]
+	xor %i2, %g5, %o7
+	stx %o7, [%fp + 1807]
 ! v36 = v36 ^ v49
 	.loc 1 769
-	xor %i4, %g5, %o5
-	stx %o5, [%fp + -177]
+	xor %i4, %i1, %o4
+	stx %o4, [%fp + 1815]
 ! v33 = v33 ^ v35
 	.loc 1 770
-	ldx [%fp + -1689], %o5
-	xor %o5, %i2, %o5
+	ldx [%fp + 1735], %o4
+	xor %o4, %g5, %o4
 ! v33 = v33 ^ v49
 	.loc 1 771
-	xor %o5, %g5, %o5
+	xor %o4, %i1, %o4
+	stx %o4, [%fp + 1823]
 ! v35 = v35 ^ v24
 	.loc 1 772
-	xor %i2, %o0, %i2
+	xor %g5, %o1, %g5
 ! v49 = v15 ^ v49
 	.loc 1 773
-	ldx [%fp + -1681], %l7
-	xor %l7, %g5, %g5
+	ldx [%fp + 1743], %o4
+	xor %o4, %i1, %i1
 ! v24 = v49 ^ v24
 	.loc 1 774
-	xor %g5, %o0, %i1
+	xor %i1, %o1, %i0
 ! v40 = v40 ^ v35
 	.loc 1 775
-	ldx [%fp + -1673], %o0
-	xor %o0, %i2, %o0
-	stx %o0, [%fp + 527]
+	ldx [%fp + 1751], %o1
+	xor %o1, %g5, %l7
 ! v49 = v27 ^ v35
 	.loc 1 776
-	xor %g1, %i2, %o0
+	xor %g1, %g5, %o1
 ! v49 = v49 ^ v24
 	.loc 1 777
-	xor %o0, %i1, %i3
+	xor %o1, %i0, %i1
 ! v5 = v5 ^ v27
 	.loc 1 778
-	ldx [%fp + -1665], %o0
-	xor %o0, %g1, %l7
+	ldx [%fp + 1759], %o1
+	xor %o1, %g1, %o4
 ! v15 = v37 ^ v35
 	.loc 1 779
-	xor %l1, %i2, %o0
+	xor %o7, %g5, %o1
 ! v15 = v15 ^ v24
 	.loc 1 780
-	xor %o0, %i1, %l1
+	xor %o1, %i0, %o7
 ! v30 = v30 ^ v27
 	.loc 1 781
-	ldx [%fp + -1657], %o0
-	xor %o0, %g1, %o0
+	ldx [%fp + 1767], %o1
+	xor %o1, %g1, %o1
 ! v30 = v30 ^ v37
 	.loc 1 782
-	ldx [%fp + -1617], %i4
-	stx %i4, [%fp + 367]
-	xor %o0, %i4, %o0
+	ldx [%fp + 1807], %i2
+	xor %o1, %i2, %o1
 ! v30 = v30 ^ v35
 	.loc 1 783
-	xor %o0, %i2, %o0
+	xor %o1, %g5, %o1
 ! v30 = v30 ^ v24
 	.loc 1 784
-	xor %o0, %i1, %g5
+	xor %o1, %i0, %i2
 ! v27 = v27 ^ v36
 	.loc 1 785
-	ldx [%fp + -177], %i5
-	xor %g1, %i5, %g1
+	ldx [%fp + 1815], %o1
+	xor %g1, %o1, %g1
 ! v1 = v1 ^ v37
 	.loc 1 786
-	ldx [%fp + -1649], %o0
-	xor %o0, %i4, %o0
+	ldx [%fp + 1775], %o1
+	ldx [%fp + 1807], %i4
+	xor %o1, %i4, %o1
 ! v1 = v1 ^ v36
 	.loc 1 787
-	xor %o0, %i5, %o0
+	ldx [%fp + 1815], %i4
+	xor %o1, %i4, %o1
 ! v1 = v1 ^ v24
 	.loc 1 788
-	xor %o0, %i1, %o0
+	xor %o1, %i0, %i4
 ! v37 = v37 ^ v33
 	.loc 1 789
-	xor %i4, %o5, %i4
-	stx %i4, [%fp + -1609]
+	ldx [%fp + 1807], %o1
+	ldx [%fp + 1823], %i5
+	xor %o1, %i5, %o1
+	stx %o1, [%fp + 1735]
 ! v34 = v34 ^ v36
 	.loc 1 790
-	ldx [%fp + -1641], %i4
-	xor %i4, %i5, %i4
-	stx %i4, [%fp + -1601]
+	ldx [%fp + 1783], %o1
+	ldx [%fp + 1815], %i5
+	xor %o1, %i5, %o1
 ! v34 = v34 ^ v33
 	.loc 1 791
-	xor %i4, %o5, %i4
-	stx %i4, [%fp + -1593]
+	ldx [%fp + 1823], %i5
+	xor %o1, %i5, %o1
+	stx %o1, [%fp + 1743]
 ! v36 = v36 ^ v35
 	.loc 1 792
-	xor %i5, %i2, %i4
-	stx %i4, [%fp + -1585]
+	ldx [%fp + 1815], %o1
+	xor %o1, %g5, %o1
+	stx %o1, [%fp + 1751]
 ! v31 = v31 ^ v33
 	.loc 1 793
-	ldx [%fp + -1633], %i4
-	xor %i4, %o5, %i4
+	ldx [%fp + 1791], %o1
+	xor %o1, %i5, %o1
 ! v31 = v31 ^ v35
 	.loc 1 794
-	xor %i4, %i2, %i4
-	stx %i4, [%fp + -1577]
+	xor %o1, %g5, %o1
+	stx %o1, [%fp + 1759]
 ! v33 = v33 ^ v24
 	.loc 1 795
-	xor %o5, %i1, %o5
-	stx %o5, [%fp + -1569]
+	mov %i5, %o1
+	xor %o1, %i0, %o1
+	stx %o1, [%fp + 1767]
 ! v35 = v38 ^ v35
 	.loc 1 796
-	ldx [%fp + -1625], %o5
-	xor %o5, %i2, %i2
+	ldx [%fp + 1799], %o1
+	xor %o1, %g5, %g5
 ! v24 = v35 ^ v24
 	.loc 1 797
-	xor %i2, %i1, %o5
-	stx %o5, [%fp + -169]
+	xor %g5, %i0, %o1
+	stx %o1, [%fp + 1943]
 ! v35 = v40 & v3
 	.loc 1 798
-	ldx [%fp + 527], %i2
-	and %i2, %l6, %o5
-	stx %o5, [%fp + -1561]
+	and %l7, %l5, %o1
+	stx %o1, [%fp + 1775]
 ! v38 = v40 & v2
 	.loc 1 799
-	and %i2, %l2, %o5
+	and %l7, %l6, %o1
 ! v16 = v49 & v3
 	.loc 1 800
-	and %i3, %l6, %i1
+	and %i1, %l5, %i0
 ! v16 = v38 ^ v16
 	.loc 1 801
-	xor %o5, %i1, %o5
-	stx %o5, [%fp + -1553]
+	xor %o1, %i0, %o1
+	stx %o1, [%fp + 1783]
 ! v38 = v40 & v7
 	.loc 1 802
-	and %i2, %l3, %o5
+	and %l7, %l4, %o1
 ! v12 = v49 & v2
 	.loc 1 803
-	and %i3, %l2, %i1
+	and %i1, %l6, %i0
 ! v8 = v5 & v3
 	.loc 1 804
-	and %l7, %l6, %i4
+	and %o4, %l5, %i5
 ! v12 = v38 ^ v12
 	.loc 1 805
-	xor %o5, %i1, %i1
+	xor %o1, %i0, %i0
 ! v8 = v12 ^ v8
 	.loc 1 806
-	xor %i1, %i4, %o5
-	stx %o5, [%fp + -1545]
+	xor %i0, %i5, %o1
+	stx %o1, [%fp + 1791]
 ! v12 = v40 & v11
 	.loc 1 807
-	and %i2, %l4, %i4
-	stx %i4, [%fp + -1537]
+	and %l7, %l1, %g5
 ! v38 = v49 & v7
 	.loc 1 808
-	and %i3, %l3, %o5
+	and %i1, %l4, %o1
 ! v26 = v5 & v2
 	.loc 1 809
-	and %l7, %l2, %i1
+	and %o4, %l6, %i5
 ! v28 = v15 & v3
 	.loc 1 810
-	and %l1, %l6, %i2
+	and %o7, %l5, %i0
 ! v38 = v12 ^ v38
 	.loc 1 811
-	xor %i4, %o5, %o5
+	xor %g5, %o1, %o1
 ! v26 = v38 ^ v26
 	.loc 1 812
-	xor %o5, %i1, %i1
+	xor %o1, %i5, %o1
 ! v28 = v26 ^ v28
 	.loc 1 813
-	xor %i1, %i2, %o5
-	stx %o5, [%fp + -1529]
+	xor %o1, %i0, %o1
+	stx %o1, [%fp + 1799]
 ! v26 = v40 & v58
 	.loc 1 814
-	ldx [%fp + 527], %o5
-	and %o5, %l5, %o5
-	stx %o5, [%fp + -1521]
+	and %l7, %l2, %o1
+	stx %o1, [%fp + 1807]
 ! v38 = v49 & v11
 	.loc 1 815
-	and %i3, %l4, %i5
-	stx %i5, [%fp + -161]
+	and %i1, %l1, %g5
 ! v12 = v5 & v7
 	.loc 1 816
-	and %l7, %l3, %i4
-	stx %i4, [%fp + -1513]
+	and %o4, %l4, %o1
+	stx %o1, [%fp + 1815]
 ! v46 = v15 & v2
 	.loc 1 817
-	and %l1, %l2, %i2
+	and %o7, %l6, %i5
 ! v6 = v30 & v3
 	.loc 1 818
-	and %g5, %l6, %i1
+	and %i2, %l5, %i0
 ! v38 = v26 ^ v38
 	.loc 1 819
-	xor %o5, %i5, %o5
+	ldx [%fp + 1807], %o1
+	xor %o1, %g5, %o1
 ! v12 = v38 ^ v12
 	.loc 1 820
-	xor %o5, %i4, %o5
+	ldx [%fp + 1815], %g5
+	xor %o1, %g5, %o1
 ! v46 = v12 ^ v46
 	.loc 1 821
-	xor %o5, %i2, %o5
+	xor %o1, %i5, %o1
 ! v6 = v46 ^ v6
 	.loc 1 822
-	xor %o5, %i1, %o5
-	stx %o5, [%fp + -1505]
+	xor %o1, %i0, %o1
+	stx %o1, [%fp + 1807]
 ! v46 = v40 & v54
 	.loc 1 823
-	ldx [%fp + -1697], %o5
-	stx %o5, [%fp + 815]
-	ldx [%fp + 527], %i1
-	and %i1, %o5, %o5
-	stx %o5, [%fp + 1951]
-	stx %o5, [%fp + 807]
-	stx %o5, [%fp + -1497]
+	and %l7, %l3, %o1
+	stx %o1, [%fp + 1815]
 ! v12 = v49 & v58
 	.loc 1 824
-	and %i3, %l5, %i5
-	stx %i5, [%fp + 1575]
-	stx %i5, [%fp + -153]
+	and %i1, %l2, %g5
 ! v38 = v5 & v11
 	.loc 1 825
-	and %l7, %l4, %o5
-	stx %o5, [%fp + 1983]
-	stx %o5, [%fp + 1103]
-	stx %o5, [%fp + -1489]
+	and %o4, %l1, %o1
+	stx %o1, [%fp + 1823]
 ! v26 = v15 & v7
 	.loc 1 826
-	and %l1, %l3, %i4
-	stx %i4, [%fp + 1311]
-	stx %i4, [%fp + -1481]
+	and %o7, %l4, %o1
+	stx %o1, [%fp + 1831]
 ! v14 = v30 & v2
 	.loc 1 827
-	and %g5, %l2, %i2
-	stx %i2, [%fp + 1759]
-	stx %i2, [%fp + -145]
+	and %i2, %l6, %i5
 ! v21 = v27 & v3
 	.loc 1 828
-	and %g1, %l6, %i1
-	stx %i1, [%fp + 1879]
-	stx %i1, [%fp + -137]
+	and %g1, %l5, %i0
 ! v12 = v46 ^ v12
 	.loc 1 829
-	ldx [%fp + 1951], %o5
-	xor %o5, %i5, %o5
+	ldx [%fp + 1815], %o1
+	xor %o1, %g5, %o1
 ! v38 = v12 ^ v38
 	.loc 1 830
-	ldx [%fp + 1983], %i5
-	xor %o5, %i5, %o5
+	ldx [%fp + 1823], %g5
+	xor %o1, %g5, %o1
 ! v26 = v38 ^ v26
 	.loc 1 831
-	xor %o5, %i4, %o5
+	ldx [%fp + 1831], %g5
+	xor %o1, %g5, %o1
 ! v14 = v26 ^ v14
 	.loc 1 832
-	xor %o5, %i2, %o5
+	xor %o1, %i5, %o1
 ! v21 = v14 ^ v21
 	.loc 1 833
-	xor %o5, %i1, %o5
-	stx %o5, [%fp + -1473]
+	xor %o1, %i0, %o1
+	stx %o1, [%fp + 1815]
 ! v14 = v40 & v50
 	.loc 1 834
-	ldx [%fp + 527], %o5
-	and %o5, %o7, %o5
-	stx %o5, [%fp + 823]
-	stx %o5, [%fp + -1465]
+	and %l7, %l0, %o1
+	stx %o1, [%fp + 1823]
 ! v26 = v49 & v54
 	.loc 1 835
-	ldx [%fp + 815], %o5
-	and %i3, %o5, %o5
-	stx %o5, [%fp + 1407]
-	stx %o5, [%fp + -129]
+	and %i1, %l3, %g5
 ! v38 = v5 & v58
 	.loc 1 836
-	and %l7, %l5, %o5
-	stx %o5, [%fp + 1655]
-	stx %o5, [%fp + 831]
-	stx %o5, [%fp + -1457]
+	and %o4, %l2, %o1
+	stx %o1, [%fp + 1831]
 ! v12 = v15 & v11
 	.loc 1 837
-	and %l1, %l4, %o5
-	stx %o5, [%fp + 1831]
-	stx %o5, [%fp + 1111]
-	stx %o5, [%fp + -1449]
+	and %o7, %l1, %o1
+	stx %o1, [%fp + 1839]
 ! v46 = v30 & v7
 	.loc 1 838
-	and %g5, %l3, %i1
-	stx %i1, [%fp + 1119]
-	stx %i1, [%fp + -1441]
+	and %i2, %l4, %o1
+	stx %o1, [%fp + 1847]
 ! v43 = v27 & v2
 	.loc 1 839
-	and %g1, %l2, %i4
-	stx %i4, [%fp + 1415]
-	stx %i4, [%fp + -121]
+	and %g1, %l6, %i5
 ! v29 = v1 & v3
 	.loc 1 840
-	and %o0, %l6, %i2
-	stx %i2, [%fp + 1583]
-	stx %i2, [%fp + -113]
+	and %i4, %l5, %i0
 ! v26 = v14 ^ v26
 	.loc 1 841
-	ldx [%fp + 823], %o5
-	ldx [%fp + 1407], %i5
-	xor %o5, %i5, %o5
+	ldx [%fp + 1823], %o1
+	xor %o1, %g5, %o1
 ! v38 = v26 ^ v38
 	.loc 1 842
-	ldx [%fp + 1655], %i5
-	xor %o5, %i5, %o5
+	ldx [%fp + 1831], %g5
+	xor %o1, %g5, %o1
 ! v12 = v38 ^ v12
 	.loc 1 843
-	ldx [%fp + 1831], %i5
-	xor %o5, %i5, %o5
+	ldx [%fp + 1839], %g5
+	xor %o1, %g5, %o1
 ! v46 = v12 ^ v46
 	.loc 1 844
-	xor %o5, %i1, %o5
+	ldx [%fp + 1847], %g5
+	xor %o1, %g5, %o1
 ! v43 = v46 ^ v43
 	.loc 1 845
-	xor %o5, %i4, %o5
+	xor %o1, %i5, %o1
 ! v29 = v43 ^ v29
 	.loc 1 846
-	xor %o5, %i2, %o5
-	stx %o5, [%fp + -1433]
+	xor %o1, %i0, %o1
+	stx %o1, [%fp + 1823]
 ! v43 = v49 & v50
 	.loc 1 847
-	and %i3, %o7, %o5
-	stx %o5, [%fp + 839]
-	stx %o5, [%fp + -1425]
+	and %i1, %l0, %o1
+	stx %o1, [%fp + 1831]
 ! v46 = v5 & v54
 	.loc 1 848
-	ldx [%fp + -1697], %o5
-	stx %o5, [%fp + 847]
-	and %l7, %o5, %o5
-	stx %o5, [%fp + 1591]
-	stx %o5, [%fp + -105]
+	and %o4, %l3, %g5
 ! v12 = v15 & v58
 	.loc 1 849
-	and %l1, %l5, %o5
-	stx %o5, [%fp + 1967]
-	stx %o5, [%fp + 1127]
-	stx %o5, [%fp + -1417]
+	and %o7, %l2, %o1
+	stx %o1, [%fp + 1839]
 ! v38 = v30 & v11
 	.loc 1 850
-	and %g5, %l4, %i4
-	stx %i4, [%fp + 1319]
-	stx %i4, [%fp + -1409]
+	and %i2, %l1, %o1
+	stx %o1, [%fp + 1847]
 ! v26 = v27 & v7
 	.loc 1 851
-	and %g1, %l3, %i2
-	stx %i2, [%fp + 1767]
-	stx %i2, [%fp + -97]
+	and %g1, %l4, %i5
 ! v14 = v1 & v2
 	.loc 1 852
-	and %o0, %l2, %i1
-	stx %i1, [%fp + 1887]
-	stx %i1, [%fp + -89]
+	and %i4, %l6, %i0
 ! v46 = v43 ^ v46
 	.loc 1 853
-	ldx [%fp + 839], %o5
-	ldx [%fp + 1591], %i5
-	xor %o5, %i5, %o5
+	ldx [%fp + 1831], %o1
+	xor %o1, %g5, %o1
 ! v12 = v46 ^ v12
 	.loc 1 854
-	ldx [%fp + 1967], %i5
-	xor %o5, %i5, %o5
+	ldx [%fp + 1839], %g5
+	xor %o1, %g5, %o1
 ! v38 = v12 ^ v38
 	.loc 1 855
-	xor %o5, %i4, %o5
+	ldx [%fp + 1847], %g5
+	xor %o1, %g5, %o1
 ! v26 = v38 ^ v26
 	.loc 1 856
-	xor %o5, %i2, %o5
+	xor %o1, %i5, %o1
 ! v14 = v26 ^ v14
 	.loc 1 857
-	xor %o5, %i1, %o5
-	stx %o5, [%fp + -1401]
+	xor %o1, %i0, %o1
+	stx %o1, [%fp + 1831]
 ! v26 = v5 & v50
 	.loc 1 858
-	and %l7, %o7, %i5
-	stx %i5, [%fp + -1393]
+	and %o4, %l0, %o1
+	stx %o1, [%fp + 1839]
 ! v38 = v15 & v54
 	.loc 1 859
-	ldx [%fp + 847], %o5
-	and %l1, %o5, %o5
-	stx %o5, [%fp + -81]
+	and %o7, %l3, %g5
 ! v12 = v30 & v58
 	.loc 1 860
-	and %g5, %l5, %i4
-	stx %i4, [%fp + -1385]
+	and %i2, %l2, %o1
+	stx %o1, [%fp + 1847]
 ! v46 = v27 & v11
 	.loc 1 861
-	and %g1, %l4, %i2
+	and %g1, %l1, %i5
 ! v43 = v1 & v7
 	.loc 1 862
-	and %o0, %l3, %i1
+	and %i4, %l4, %i0
 ! v38 = v26 ^ v38
 	.loc 1 863
-	xor %i5, %o5, %o5
+	ldx [%fp + 1839], %o1
+	xor %o1, %g5, %o1
 ! v12 = v38 ^ v12
 	.loc 1 864
-	xor %o5, %i4, %o5
+	ldx [%fp + 1847], %g5
+	xor %o1, %g5, %o1
 ! v46 = v12 ^ v46
 	.loc 1 865
-	xor %o5, %i2, %o5
+	xor %o1, %i5, %o1
 ! v43 = v46 ^ v43
 	.loc 1 866
-	xor %o5, %i1, %o5
-	stx %o5, [%fp + -1377]
+	xor %o1, %i0, %o1
+	stx %o1, [%fp + 1839]
 ! v46 = v15 & v50
 	.loc 1 867
-	and %l1, %o7, %o5
-	stx %o5, [%fp + -1369]
+	and %o7, %l0, %g5
 ! v12 = v30 & v54
 	.loc 1 868
-	ldx [%fp + -1697], %i2
-	and %g5, %i2, %i5
-	stx %i5, [%fp + -73]
+	and %i2, %l3, %o1
 ! v38 = v27 & v58
 	.loc 1 869
-	and %g1, %l5, %i4
+	and %g1, %l2, %i5
 ! v26 = v1 & v11
 	.loc 1 870
-	and %o0, %l4, %i1
+	and %i4, %l1, %i0
 ! v12 = v46 ^ v12
 	.loc 1 871
-	xor %o5, %i5, %o5
+	xor %g5, %o1, %o1
 ! v38 = v12 ^ v38
 	.loc 1 872
-	xor %o5, %i4, %o5
+	xor %o1, %i5, %o1
 ! v26 = v38 ^ v26
 	.loc 1 873
-	xor %o5, %i1, %o5
-	stx %o5, [%fp + -1361]
+	xor %o1, %i0, %o1
+	stx %o1, [%fp + 1847]
 ! v38 = v30 & v50
 	.loc 1 874
-	and %g5, %o7, %o5
+	and %i2, %l0, %o1
 ! v12 = v27 & v54
 	.loc 1 875
-	and %g1, %i2, %i1
+	and %g1, %l3, %i0
 ! v46 = v1 & v58
 	.loc 1 876
-	and %o0, %l5, %i4
+	and %i4, %l2, %i5
 ! v12 = v38 ^ v12
 	.loc 1 877
-	xor %o5, %i1, %i1
+	xor %o1, %i0, %i0
 ! v46 = v12 ^ v46
 	.loc 1 878
-	xor %i1, %i4, %o5
-	stx %o5, [%fp + -1353]
+	xor %i0, %i5, %o1
+	stx %o1, [%fp + 1855]
 ! v12 = v27 & v50
 	.loc 1 879
-	and %g1, %o7, %o5
+	and %g1, %l0, %o1
 ! v38 = v1 & v54
 	.loc 1 880
-	and %o0, %i2, %i1
+	and %i4, %l3, %i0
 ! v38 = v12 ^ v38
 	.loc 1 881
-	xor %o5, %i1, %o5
-	stx %o5, [%fp + -1345]
+	xor %o1, %i0, %o1
+	stx %o1, [%fp + 1863]
 ! v12 = v1 & v50
 	.loc 1 882
-	and %o0, %o7, %o5
-	stx %o5, [%fp + -1337]
+	and %i4, %l0, %o1
+	stx %o1, [%fp + 1871]
 ! v18 = v37 & v56
 	.loc 1 883
-	ldx [%fp + -1609], %i2
-	and %i2, %o3, %o5
-	stx %o5, [%fp + -1329]
+	ldx [%fp + 1735], %i5
+	and %i5, %o3, %o1
+	stx %o1, [%fp + 1879]
 ! v44 = v37 & v52
 	.loc 1 884
-	and %i2, %o1, %o5
+	and %i5, %o0, %o1
 ! v10 = v34 & v56
 	.loc 1 885
-	ldx [%fp + -1593], %i4
-	stx %i4, [%fp + 1703]
-	and %i4, %o3, %i1
+	ldx [%fp + 1743], %i0
+	and %i0, %o3, %i0
 ! v10 = v44 ^ v10
 	.loc 1 886
-	xor %o5, %i1, %o5
-	stx %o5, [%fp + -1321]
+	xor %o1, %i0, %o1
+	stx %o1, [%fp + 1887]
 ! v44 = v37 & v9
 	.loc 1 887
-	and %i2, %o4, %o5
-	stx %o5, [%fp + 1239]
-	stx %o5, [%fp + -65]
+	and %i5, %i3, %o1
+	stx %o1, [%fp + 1895]
 ! v47 = v34 & v52
 	.loc 1 888
-	and %i4, %o1, %i5
-	stx %i5, [%fp + 1663]
-	stx %i5, [%fp + 535]
+	ldx [%fp + 1743], %o1
+	and %o1, %o0, %o1
+	stx %o1, [%fp + 1911]
 ! v0 = v36 & v56
 	.loc 1 889
-	ldx [%fp + -1585], %i1
-	and %i1, %o3, %i4
-	stx %i4, [%fp + 1423]
-	stx %i4, [%fp + -57]
+	ldx [%fp + 1751], %i0
+	and %i0, %o3, %o1
+	stx %o1, [%fp + 1903]
 ! v47 = v44 ^ v47
 	.loc 1 890
-	xor %o5, %i5, %o5
+	ldx [%fp + 1895], %o1
+	ldx [%fp + 1911], %g5
+	xor %o1, %g5, %o1
 ! v0 = v47 ^ v0
 	.loc 1 891
-	xor %o5, %i4, %o5
-	stx %o5, [%fp + -1313]
+	ldx [%fp + 1903], %g5
+	xor %o1, %g5, %o1
+	stx %o1, [%fp + 1895]
 ! v47 = v37 & v60
 	.loc 1 892
-	and %i2, %o2, %o5
-	stx %o5, [%fp + -1305]
+	and %i5, %g4, %o1
+	stx %o1, [%fp + 1903]
 ! v44 = v34 & v9
 	.loc 1 893
-	ldx [%fp + 1703], %i2
-	and %i2, %o4, %i5
-	stx %i5, [%fp + -49]
+	ldx [%fp + 1743], %o1
+	and %o1, %i3, %o1
+	stx %o1, [%fp + 1911]
 ! v42 = v36 & v52
 	.loc 1 894
-	and %i1, %o1, %i4
-	stx %i4, [%fp + -41]
+	and %i0, %o0, %o1
+	stx %o1, [%fp + 1919]
 ! v41 = v31 & v56
 	.loc 1 895
-	ldx [%fp + -1577], %i2
-	stx %i2, [%fp + 1135]
-	and %i2, %o3, %i2
-	stx %i2, [%fp + 543]
+	ldx [%fp + 1759], %o1
+	and %o1, %o3, %i5
 ! v44 = v47 ^ v44
 	.loc 1 896
-	xor %o5, %i5, %o5
+	ldx [%fp + 1903], %o1
+	ldx [%fp + 1911], %g5
+	xor %o1, %g5, %o1
 ! v42 = v44 ^ v42
 	.loc 1 897
-	xor %o5, %i4, %o5
+	ldx [%fp + 1919], %g5
+	xor %o1, %g5, %o1
 ! v41 = v42 ^ v41
 	.loc 1 898
-	xor %o5, %i2, %o5
-	stx %o5, [%fp + -1297]
+	xor %o1, %i5, %o1
+	stx %o1, [%fp + 1903]
 ! v42 = v37 & v4
 	.loc 1 899
-	ldx [%fp + -1609], %o5
-	stx %o5, [%fp + 1327]
-	and %o5, %g4, %o5
-	stx %o5, [%fp + 1143]
-	stx %o5, [%fp + -1289]
+	ldx [%fp + 1735], %o1
+	and %o1, %o2, %o1
+	stx %o1, [%fp + 1911]
 ! v44 = v34 & v60
 	.loc 1 900
-	ldx [%fp + -1593], %o5
-	stx %o5, [%fp + 375]
-	and %o5, %o2, %o5
-	stx %o5, [%fp + -33]
+	ldx [%fp + 1743], %o1
+	and %o1, %g4, %o1
+	stx %o1, [%fp + 1927]
 ! v47 = v36 & v9
 	.loc 1 901
-	and %i1, %o4, %i1
-	stx %i1, [%fp + -1281]
+	and %i0, %i3, %o1
+	stx %o1, [%fp + 1919]
 ! v45 = v31 & v52
 	.loc 1 902
-	ldx [%fp + 1135], %i2
-	and %i2, %o1, %i4
-	stx %i4, [%fp + 551]
+	ldx [%fp + 1759], %o1
+	and %o1, %o0, %i5
 ! v39 = v33 & v56
 	.loc 1 903
-	ldx [%fp + -1569], %i2
-	stx %i2, [%fp + 383]
-	and %i2, %o3, %i2
-	stx %i2, [%fp + -25]
+	ldx [%fp + 1767], %o1
+	and %o1, %o3, %i0
 ! v44 = v42 ^ v44
 	.loc 1 904
-	ldx [%fp + 1143], %i5
-	xor %i5, %o5, %o5
+	ldx [%fp + 1911], %o1
+	ldx [%fp + 1927], %g5
+	xor %o1, %g5, %o1
 ! v47 = v44 ^ v47
 	.loc 1 905
-	xor %o5, %i1, %o5
+	ldx [%fp + 1919], %g5
+	xor %o1, %g5, %o1
 ! v45 = v47 ^ v45
 	.loc 1 906
-	xor %o5, %i4, %o5
+	xor %o1, %i5, %o1
 ! v39 = v45 ^ v39
 	.loc 1 907
-	xor %o5, %i2, %o5
-	stx %o5, [%fp + -1273]
+	xor %o1, %i0, %o1
+	stx %o1, [%fp + 1911]
 ! v45 = v37 & v32
 	.loc 1 908
-	ldx [%fp + 1327], %o5
-	and %o5, %l0, %i5
-	stx %i5, [%fp + 391]
-	stx %i5, [%fp + -1265]
+	ldx [%fp + 1735], %o1
+	and %o1, %o5, %o1
+	stx %o1, [%fp + 1919]
 ! v47 = v34 & v4
 	.loc 1 909
-	ldx [%fp + 375], %o5
-	and %o5, %g4, %o5
-	stx %o5, [%fp + -17]
+	ldx [%fp + 1743], %o1
+	and %o1, %o2, %g5
 ! v44 = v36 & v60
 	.loc 1 910
-	ldx [%fp + -1585], %i1
-	stx %i1, [%fp + 863]
-	and %i1, %o2, %i1
-	stx %i1, [%fp + 855]
-	stx %i1, [%fp + -1257]
+	ldx [%fp + 1751], %o1
+	and %o1, %g4, %o1
+	stx %o1, [%fp + 1927]
 ! v42 = v31 & v9
 	.loc 1 911
-	ldx [%fp + -1577], %i1
-	stx %i1, [%fp + 871]
-	and %i1, %o4, %i1
-	stx %i1, [%fp + -1249]
+	ldx [%fp + 1759], %o1
+	and %o1, %i3, %o1
+	stx %o1, [%fp + 1935]
 ! v48 = v33 & v52
 	.loc 1 912
-	ldx [%fp + 383], %i2
-	and %i2, %o1, %i4
-	stx %i4, [%fp + -9]
+	ldx [%fp + 1767], %o1
+	and %o1, %o0, %i5
 ! v13 = v24 & v56
 	.loc 1 913
-	ldx [%fp + -169], %i2
-	and %i2, %o3, %i2
-	stx %i2, [%fp + -1]
+	ldx [%fp + 1943], %o1
+	and %o1, %o3, %i0
 ! v47 = v45 ^ v47
 	.loc 1 914
-	xor %i5, %o5, %o5
-	stx %o5, [%fp + 7]
+	ldx [%fp + 1919], %o1
+	xor %o1, %g5, %o1
 ! v44 = v47 ^ v44
 	.loc 1 915
-	ldx [%fp + 855], %i5
-	xor %o5, %i5, %o5
+	ldx [%fp + 1927], %g5
+	xor %o1, %g5, %o1
 ! v42 = v44 ^ v42
 	.loc 1 916
-	xor %o5, %i1, %o5
+	ldx [%fp + 1935], %g5
+	xor %o1, %g5, %o1
 ! v48 = v42 ^ v48
 	.loc 1 917
-	xor %o5, %i4, %o5
+	xor %o1, %i5, %o1
 ! v13 = v48 ^ v13
 	.loc 1 918
-	xor %o5, %i2, %o5
-	stx %o5, [%fp + -1241]
+	xor %o1, %i0, %o1
+	stx %o1, [%fp + 1919]
 ! v48 = v34 & v32
 	.loc 1 919
-	ldx [%fp + -1593], %o5
-	and %o5, %l0, %i4
-	stx %i4, [%fp + 879]
-	stx %i4, [%fp + -1233]
+	ldx [%fp + 1743], %o1
+	and %o1, %o5, %o1
+	stx %o1, [%fp + 1927]
 ! v42 = v36 & v4
 	.loc 1 920
-	ldx [%fp + 863], %o5
-	and %o5, %g4, %o5
-	stx %o5, [%fp + 1431]
-	stx %o5, [%fp + 15]
+	ldx [%fp + 1751], %o1
+	and %o1, %o2, %g5
 ! v44 = v31 & v60
 	.loc 1 921
-	ldx [%fp + 871], %o5
-	and %o5, %o2, %i5
-	stx %i5, [%fp + 1151]
-	stx %i5, [%fp + -1225]
+	ldx [%fp + 1759], %o1
+	and %o1, %g4, %o1
+	stx %o1, [%fp + 1935]
 ! v47 = v33 & v9
 	.loc 1 922
-	ldx [%fp + -1569], %o5
-	stx %o5, [%fp + 1159]
-	and %o5, %o4, %i1
-	stx %i1, [%fp + 1599]
-	stx %i1, [%fp + 23]
+	ldx [%fp + 1767], %o1
+	and %o1, %i3, %i5
 ! v45 = v24 & v52
 	.loc 1 923
-	ldx [%fp + -169], %o5
-	stx %o5, [%fp + 1775]
-	and %o5, %o1, %i2
-	stx %i2, [%fp + 559]
+	ldx [%fp + 1943], %o1
+	and %o1, %o0, %i0
 ! v42 = v48 ^ v42
 	.loc 1 924
-	ldx [%fp + 1431], %o5
-	xor %i4, %o5, %o5
+	ldx [%fp + 1927], %o1
+	xor %o1, %g5, %o1
 ! v44 = v42 ^ v44
 	.loc 1 925
-	xor %o5, %i5, %o5
+	ldx [%fp + 1935], %g5
+	xor %o1, %g5, %o1
 ! v47 = v44 ^ v47
 	.loc 1 926
-	xor %o5, %i1, %o5
+	xor %o1, %i5, %o1
 ! v45 = v47 ^ v45
 	.loc 1 927
-	xor %o5, %i2, %o5
-	stx %o5, [%fp + -1217]
+	xor %o1, %i0, %o1
+	stx %o1, [%fp + 1927]
 ! v47 = v36 & v32
 	.loc 1 928
-	ldx [%fp + -1585], %o5
-	and %o5, %l0, %o5
-	stx %o5, [%fp + 31]
+	ldx [%fp + 1751], %o1
+	and %o1, %o5, %g5
 ! v44 = v31 & v4
 	.loc 1 929
-	ldx [%fp + -1577], %i1
-	and %i1, %g4, %i5
+	ldx [%fp + 1759], %o1
+	and %o1, %o2, %o1
 ! v42 = v33 & v60
 	.loc 1 930
-	ldx [%fp + 1159], %i2
-	and %i2, %o2, %i4
-	stx %i4, [%fp + -1209]
+	ldx [%fp + 1767], %i0
+	and %i0, %g4, %i5
 ! v48 = v24 & v9
 	.loc 1 931
-	ldx [%fp + 1775], %i2
-	and %i2, %o4, %i2
+	ldx [%fp + 1943], %i0
+	and %i0, %i3, %i0
 ! v44 = v47 ^ v44
 	.loc 1 932
-	xor %o5, %i5, %o5
+	xor %g5, %o1, %o1
 ! v42 = v44 ^ v42
 	.loc 1 933
-	xor %o5, %i4, %o5
+	xor %o1, %i5, %o1
 ! v48 = v42 ^ v48
 	.loc 1 934
-	xor %o5, %i2, %o5
-	stx %o5, [%fp + -1201]
+	xor %o1, %i0, %o1
+	stx %o1, [%fp + 1935]
 ! v42 = v31 & v32
 	.loc 1 935
-	and %i1, %l0, %o5
+	ldx [%fp + 1759], %o1
+	and %o1, %o5, %i5
 ! v44 = v33 & v4
 	.loc 1 936
-	ldx [%fp + -1569], %i5
-	stx %i5, [%fp + 399]
-	and %i5, %g4, %i1
+	ldx [%fp + 1767], %o1
+	and %o1, %o2, %o1
 ! v47 = v24 & v60
 	.loc 1 937
-	ldx [%fp + -169], %i4
-	and %i4, %o2, %i2
+	ldx [%fp + 1943], %i0
+	and %i0, %g4, %g5
 ! v44 = v42 ^ v44
 	.loc 1 938
-	xor %o5, %i1, %i1
+	xor %i5, %o1, %o1
 ! v47 = v44 ^ v47
 	.loc 1 939
-	xor %i1, %i2, %i2
+	xor %o1, %g5, %g5
 ! v44 = v33 & v32
 	.loc 1 940
-	and %i5, %l0, %o5
+	ldx [%fp + 1767], %o1
+	and %o1, %o5, %o1
 ! v42 = v24 & v4
 	.loc 1 941
-	and %i4, %g4, %i1
+	and %i0, %o2, %i5
 ! v42 = v44 ^ v42
 	.loc 1 942
-	xor %o5, %i1, %i1
+	xor %o1, %i5, %i5
 ! v44 = v24 & v32
 	.loc 1 943
-	and %i4, %l0, %o5
+	and %i0, %o5, %o1
 ! v37 = v40 ^ v37
 	.loc 1 944
-	ldx [%fp + -1609], %i4
-	ldx [%fp + 527], %i5
-	xor %i5, %i4, %i4
+	ldx [%fp + 1735], %i0
+	xor %l7, %i0, %l7
 ! v34 = v49 ^ v34
 	.loc 1 945
-	ldx [%fp + -1593], %i5
-	xor %i3, %i5, %i3
+	ldx [%fp + 1743], %i0
+	xor %i1, %i0, %i0
 ! v36 = v5 ^ v36
 	.loc 1 946
-	ldx [%fp + -1585], %i5
-	xor %l7, %i5, %l7
+	ldx [%fp + 1751], %i1
+	xor %o4, %i1, %o4
 ! v31 = v15 ^ v31
 	.loc 1 947
-	ldx [%fp + -1577], %i5
-	xor %l1, %i5, %l1
+	ldx [%fp + 1759], %i1
+	xor %o7, %i1, %o7
 ! v33 = v30 ^ v33
 	.loc 1 948
-	ldx [%fp + 399], %i5
-	xor %g5, %i5, %i5
+	ldx [%fp + 1767], %i1
+	xor %i2, %i1, %i1
 ! v24 = v27 ^ v24
 	.loc 1 949
-	ldx [%fp + -169], %g5
-	xor %g1, %g5, %g1
+	ldx [%fp + 1943], %i2
+	xor %g1, %i2, %i2
 ! v56 = v3 ^ v56
 	.loc 1 950
-	xor %l6, %o3, %o3
+	xor %l5, %o3, %o3
 ! v52 = v2 ^ v52
 	.loc 1 951
-	xor %l2, %o1, %l2
+	xor %l6, %o0, %l5
 ! v9 = v7 ^ v9
 	.loc 1 952
-	xor %l3, %o4, %o4
+	xor %l4, %i3, %i3
 ! v60 = v11 ^ v60
 	.loc 1 953
-	xor %l4, %o2, %l3
+	xor %l1, %g4, %g4
 ! v4 = v58 ^ v4
 	.loc 1 954
-	xor %l5, %g4, %g4
+	xor %l2, %o2, %l1
 ! v32 = v54 ^ v32
 	.loc 1 955
-	ldx [%fp + -1697], %o1
-	xor %o1, %l0, %l4
+	xor %l3, %o5, %l2
 ! v54 = v37 & v56
 	.loc 1 956
-	and %i4, %o3, %o1
-	stx %o1, [%fp + -1193]
+	and %l7, %o3, %o0
+	stx %o0, [%fp + 1735]
 ! v58 = v37 & v52
 	.loc 1 957
-	and %i4, %l2, %o1
+	and %l7, %l5, %o0
 ! v11 = v34 & v56
 	.loc 1 958
-	and %i3, %o3, %o2
+	and %i0, %o3, %o2
 ! v11 = v58 ^ v11
 	.loc 1 959
-	xor %o1, %o2, %o1
-	stx %o1, [%fp + -1185]
+	xor %o0, %o2, %o0
+	stx %o0, [%fp + 1743]
 ! v58 = v37 & v9
 	.loc 1 960
-	and %i4, %o4, %o1
+	and %l7, %i3, %o0
 ! v7 = v34 & v52
 	.loc 1 961
-	and %i3, %l2, %o2
+	and %i0, %l5, %o2
 ! v2 = v36 & v56
 	.loc 1 962
-	and %l7, %o3, %l0
+	and %o4, %o3, %o5
 ! v7 = v58 ^ v7
 	.loc 1 963
-	xor %o1, %o2, %o2
+	xor %o0, %o2, %o2
 ! v2 = v7 ^ v2
 	.loc 1 964
-	xor %o2, %l0, %o1
-	stx %o1, [%fp + -1177]
+	xor %o2, %o5, %o0
+	stx %o0, [%fp + 1751]
 ! v7 = v37 & v60
 	.loc 1 965
-	and %i4, %l3, %o1
+	and %l7, %g4, %o0
 ! v58 = v34 & v9
 	.loc 1 966
-	and %i3, %o4, %o2
+	and %i0, %i3, %o2
 ! v3 = v36 & v52
 	.loc 1 967
-	and %l7, %l2, %l0
+	and %o4, %l5, %o5
 ! v27 = v31 & v56
 	.loc 1 968
-	and %l1, %o3, %l5
+	and %o7, %o3, %l3
 ! v58 = v7 ^ v58
 	.loc 1 969
-	xor %o1, %o2, %o2
+	xor %o0, %o2, %o2
 ! v3 = v58 ^ v3
 	.loc 1 970
-	xor %o2, %l0, %l0
+	xor %o2, %o5, %o5
 ! v27 = v3 ^ v27
 	.loc 1 971
-	xor %l0, %l5, %o1
-	stx %o1, [%fp + -1169]
+	xor %o5, %l3, %o0
+	stx %o0, [%fp + 1759]
 ! v3 = v37 & v4
 	.loc 1 972
-	and %i4, %g4, %o1
+	and %l7, %l1, %o0
 ! v58 = v34 & v60
 	.loc 1 973
-	and %i3, %l3, %o2
+	and %i0, %g4, %o2
 ! v7 = v36 & v9
 	.loc 1 974
-	and %l7, %o4, %l0
+	and %o4, %i3, %o5
 ! v30 = v31 & v52
 	.loc 1 975
-	and %l1, %l2, %l5
+	and %o7, %l5, %l3
 ! v15 = v33 & v56
 	.loc 1 976
-	and %i5, %o3, %l6
+	and %i1, %o3, %l4
 ! v58 = v3 ^ v58
 	.loc 1 977
-	xor %o1, %o2, %o2
+	xor %o0, %o2, %o2
 ! v7 = v58 ^ v7
 	.loc 1 978
-	xor %o2, %l0, %l0
+	xor %o2, %o5, %o5
 ! v30 = v7 ^ v30
 	.loc 1 979
-	xor %l0, %l5, %l5
+	xor %o5, %l3, %l3
 ! v15 = v30 ^ v15
 	.loc 1 980
-	xor %l5, %l6, %o1
-	stx %o1, [%fp + -1161]
+	xor %l3, %l4, %l4
 ! v30 = v37 & v32
 	.loc 1 981
-	and %i4, %l4, %o1
+	and %l7, %l2, %o0
 ! v7 = v34 & v4
 	.loc 1 982
-	and %i3, %g4, %o2
+	and %i0, %l1, %o2
 ! v58 = v36 & v60
 	.loc 1 983
-	and %l7, %l3, %l0
+	and %o4, %g4, %g1
 ! v3 = v31 & v9
 	.loc 1 984
-	and %l1, %o4, %g5
+	and %o7, %i3, %l6
 ! v5 = v33 & v52
 	.loc 1 985
-	and %i5, %l2, %l6
+	and %i1, %l5, %l3
 ! v49 = v24 & v56
 	.loc 1 986
-	and %g1, %o3, %l5
+	and %i2, %o3, %o5
 ! v7 = v30 ^ v7
 	.loc 1 987
-	xor %o1, %o2, %o2
+	xor %o0, %o2, %o2
 ! v58 = v7 ^ v58
 	.loc 1 988
-	xor %o2, %l0, %l0
+	xor %o2, %g1, %g1
 ! v3 = v58 ^ v3
 	.loc 1 989
-	xor %l0, %g5, %g5
+	xor %g1, %l6, %l6
 ! v5 = v3 ^ v5
 	.loc 1 990
-	xor %g5, %l6, %l6
+	xor %l6, %l3, %l3
 ! v49 = v5 ^ v49
 	.loc 1 991
-	xor %l6, %l5, %g5
+	xor %l3, %o5, %l6
 ! v37 = v37 & v50
 	.loc 1 992
-	and %i4, %o7, %i4
+	and %l7, %l0, %l7
 ! v5 = v34 & v32
 	.loc 1 993
-	and %i3, %l4, %o1
+	and %i0, %l2, %g1
 ! v3 = v36 & v4
 	.loc 1 994
-	and %l7, %g4, %l6
+	and %o4, %l1, %l3
 ! v58 = v31 & v60
 	.loc 1 995
-	and %l1, %l3, %l5
+	and %o7, %g4, %o5
 ! v7 = v33 & v9
 	.loc 1 996
-	and %i5, %o4, %l0
+	and %i1, %i3, %o2
 ! v30 = v24 & v52
 	.loc 1 997
-	and %g1, %l2, %o2
+	and %i2, %l5, %o0
 ! v56 = v1 & v56
 	.loc 1 998
-	and %o0, %o3, %o3
+	and %i4, %o3, %o3
 ! v5 = v37 ^ v5
 	.loc 1 999
-	xor %i4, %o1, %o1
+	xor %l7, %g1, %g1
 ! v3 = v5 ^ v3
 	.loc 1 1000
-	xor %o1, %l6, %l6
+	xor %g1, %l3, %l3
 ! v58 = v3 ^ v58
 	.loc 1 1001
-	xor %l6, %l5, %l5
+	xor %l3, %o5, %o5
 ! v7 = v58 ^ v7
 	.loc 1 1002
-	xor %l5, %l0, %l0
+	xor %o5, %o2, %o2
 ! v30 = v7 ^ v30
 	.loc 1 1003
-	xor %l0, %o2, %o2
+	xor %o2, %o0, %o0
 ! v56 = v30 ^ v56
 	.loc 1 1004
-	xor %o2, %o3, %l0
+	xor %o0, %o3, %o5
 ! v34 = v34 & v50
 	.loc 1 1005
-	and %i3, %o7, %i3
+	and %i0, %l0, %i0
 ! v30 = v36 & v32
 	.loc 1 1006
-	and %l7, %l4, %o1
+	and %o4, %l2, %o0
 ! v7 = v31 & v4
 	.loc 1 1007
-	and %l1, %g4, %o2
+	and %o7, %l1, %o2
 ! v58 = v33 & v60
 	.loc 1 1008
-	and %i5, %l3, %l5
+	and %i1, %g4, %l3
 ! v3 = v24 & v9
 	.loc 1 1009
-	and %g1, %o4, %o3
+	and %i2, %i3, %o3
 ! v52 = v1 & v52
 	.loc 1 1010
-	and %o0, %l2, %l2
+	and %i4, %l5, %l5
 ! v30 = v34 ^ v30
 	.loc 1 1011
-	xor %i3, %o1, %o1
+	xor %i0, %o0, %o0
 ! v7 = v30 ^ v7
 	.loc 1 1012
-	xor %o1, %o2, %o2
+	xor %o0, %o2, %o2
 ! v58 = v7 ^ v58
 	.loc 1 1013
-	xor %o2, %l5, %l5
+	xor %o2, %l3, %l3
 ! v3 = v58 ^ v3
 	.loc 1 1014
-	xor %l5, %o3, %o3
+	xor %l3, %o3, %o3
 ! v52 = v3 ^ v52
 	.loc 1 1015
-	xor %o3, %l2, %l2
+	xor %o3, %l5, %l5
 ! v36 = v36 & v50
 	.loc 1 1016
-	and %l7, %o7, %l7
+	and %o4, %l0, %o4
 ! v3 = v31 & v32
 	.loc 1 1017
-	and %l1, %l4, %o1
+	and %o7, %l2, %o0
 ! v58 = v33 & v4
 	.loc 1 1018
-	and %i5, %g4, %o2
+	and %i1, %l1, %o2
 ! v7 = v24 & v60
 	.loc 1 1019
-	and %g1, %l3, %o3
+	and %i2, %g4, %o3
 ! v9 = v1 & v9
 	.loc 1 1020
-	and %o0, %o4, %o4
+	and %i4, %i3, %i3
 ! v3 = v36 ^ v3
 	.loc 1 1021
-	xor %l7, %o1, %o1
+	xor %o4, %o0, %o0
 ! v58 = v3 ^ v58
 	.loc 1 1022
-	xor %o1, %o2, %o2
+	xor %o0, %o2, %o2
 ! v7 = v58 ^ v7
 	.loc 1 1023
 	xor %o2, %o3, %o3
 ! v9 = v7 ^ v9
 	.loc 1 1024
-	xor %o3, %o4, %o4
+	xor %o3, %i3, %i3
 ! v31 = v31 & v50
 	.loc 1 1025
-	and %l1, %o7, %l1
+	and %o7, %l0, %o7
 ! v7 = v33 & v32
 	.loc 1 1026
-	and %i5, %l4, %o1
+	and %i1, %l2, %o0
 ! v58 = v24 & v4
 	.loc 1 1027
-	and %g1, %g4, %o2
+	and %i2, %l1, %o2
 ! v60 = v1 & v60
 	.loc 1 1028
-	and %o0, %l3, %l3
+	and %i4, %g4, %g4
 ! v7 = v31 ^ v7
 	.loc 1 1029
-	xor %l1, %o1, %o1
+	xor %o7, %o0, %o0
 ! v58 = v7 ^ v58
 	.loc 1 1030
-	xor %o1, %o2, %o2
+	xor %o0, %o2, %o2
 ! v60 = v58 ^ v60
 	.loc 1 1031
-	xor %o2, %l3, %l3
+	xor %o2, %g4, %g4
 ! v33 = v33 & v50
 	.loc 1 1032
-	and %i5, %o7, %i5
+	and %i1, %l0, %i1
 ! v58 = v24 & v32
 	.loc 1 1033
-	and %g1, %l4, %o1
+	and %i2, %l2, %o0
 ! v4 = v1 & v4
 	.loc 1 1034
-	and %o0, %g4, %g4
+	and %i4, %l1, %l1
 ! v58 = v33 ^ v58
 	.loc 1 1035
-	xor %i5, %o1, %o1
+	xor %i1, %o0, %o0
 ! v4 = v58 ^ v4
 	.loc 1 1036
-	xor %o1, %g4, %g4
+	xor %o0, %l1, %l1
 ! v24 = v24 & v50
 	.loc 1 1037
-	and %g1, %o7, %g1
+	and %i2, %l0, %i2
 ! v32 = v1 & v32
 	.loc 1 1038
-	and %o0, %l4, %l4
+	and %i4, %l2, %l2
 ! v32 = v24 ^ v32
 	.loc 1 1039
-	xor %g1, %l4, %l4
+	xor %i2, %l2, %l2
 ! v50 = v1 & v50
 	.loc 1 1040
-	and %o0, %o7, %o7
+	and %i4, %l0, %o2
 ! v54 = v54 ^ v35
 	.loc 1 1041
-	ldx [%fp + -1193], %o0
-	ldx [%fp + -1561], %o1
-	xor %o0, %o1, %o0
+	ldx [%fp + 1735], %o0
+	ldx [%fp + 1775], %o3
+	xor %o0, %o3, %o0
 ! v54 = v54 ^ v18
 	.loc 1 1042
-	ldx [%fp + -1329], %o1
-	xor %o0, %o1, %o1
+	ldx [%fp + 1879], %o3
+	xor %o0, %o3, %o3
 ! v11 = v11 ^ v16
 	.loc 1 1043
-	ldx [%fp + -1185], %o0
-	ldx [%fp + -1553], %o2
-	xor %o0, %o2, %o0
+	ldx [%fp + 1743], %o0
+	ldx [%fp + 1783], %o4
+	xor %o0, %o4, %o0
 ! v11 = v11 ^ v10
 	.loc 1 1044
-	ldx [%fp + -1321], %o2
-	xor %o0, %o2, %o3
+	ldx [%fp + 1887], %o4
+	xor %o0, %o4, %o4
 ! v2 = v2 ^ v8
 	.loc 1 1045
-	ldx [%fp + -1177], %o0
-	ldx [%fp + -1545], %o2
-	xor %o0, %o2, %o0
+	ldx [%fp + 1751], %o0
+	ldx [%fp + 1791], %o7
+	xor %o0, %o7, %o0
 ! v2 = v2 ^ v0
 	.loc 1 1046
-	ldx [%fp + -1313], %o2
-	xor %o0, %o2, %l1
+	ldx [%fp + 1895], %o7
+	xor %o0, %o7, %o7
 ! v27 = v27 ^ v28
 	.loc 1 1047
-	ldx [%fp + -1169], %o0
-	ldx [%fp + -1529], %o2
-	xor %o0, %o2, %o0
+	ldx [%fp + 1759], %o0
+	ldx [%fp + 1799], %l0
+	xor %o0, %l0, %o0
 ! v27 = v27 ^ v41
 	.loc 1 1048
-	ldx [%fp + -1297], %o2
-	xor %o0, %o2, %l5
+	ldx [%fp + 1903], %l0
+	xor %o0, %l0, %o0
 ! v15 = v15 ^ v6
 	.loc 1 1049
-	ldx [%fp + -1161], %o0
-	ldx [%fp + -1505], %o2
-	xor %o0, %o2, %o0
+	ldx [%fp + 1807], %l0
+	xor %l4, %l0, %l4
 ! v15 = v15 ^ v39
 	.loc 1 1050
-	ldx [%fp + -1273], %o2
-	xor %o0, %o2, %o0
+	ldx [%fp + 1911], %l0
+	xor %l4, %l0, %l4
 ! v49 = v49 ^ v21
 	.loc 1 1051
-	ldx [%fp + -1473], %o2
-	xor %g5, %o2, %g5
+	ldx [%fp + 1815], %l0
+	xor %l6, %l0, %l6
 ! v49 = v49 ^ v13
 	.loc 1 1052
-	ldx [%fp + -1241], %o2
-	xor %g5, %o2, %g5
+	ldx [%fp + 1919], %l0
+	xor %l6, %l0, %l6
 ! v56 = v56 ^ v29
 	.loc 1 1053
-	ldx [%fp + -1433], %o2
-	xor %l0, %o2, %l0
+	ldx [%fp + 1823], %l0
+	xor %o5, %l0, %o5
 ! v56 = v56 ^ v45
 	.loc 1 1054
-	ldx [%fp + -1217], %o2
-	xor %l0, %o2, %l0
+	ldx [%fp + 1927], %l0
+	xor %o5, %l0, %o5
 ! v52 = v52 ^ v14
 	.loc 1 1055
-	ldx [%fp + -1401], %o2
-	xor %l2, %o2, %l2
+	ldx [%fp + 1831], %l0
+	xor %l5, %l0, %l5
 ! v52 = v52 ^ v48
 	.loc 1 1056
-	ldx [%fp + -1201], %l6
-	xor %l2, %l6, %l2
+	ldx [%fp + 1935], %l3
+	xor %l5, %l3, %l5
 ! v9 = v9 ^ v43
 	.loc 1 1057
-	ldx [%fp + -1377], %l6
-	xor %o4, %l6, %o4
+	ldx [%fp + 1839], %l3
+	xor %i3, %l3, %i3
 ! v9 = v9 ^ v47
 	.loc 1 1058
-	xor %o4, %i2, %l7
+	xor %i3, %g5, %i3
 ! v60 = v60 ^ v26
 	.loc 1 1059
-	ldx [%fp + -1361], %o4
-	xor %l3, %o4, %l3
+	ldx [%fp + 1847], %l7
+	xor %g4, %l7, %g4
 ! v60 = v60 ^ v42
 	.loc 1 1060
-	xor %l3, %i1, %l3
+	xor %g4, %i5, %g4
 ! v4 = v4 ^ v46
 	.loc 1 1061
-	ldx [%fp + -1353], %i3
-	xor %g4, %i3, %g4
+	ldx [%fp + 1855], %i0
+	xor %l1, %i0, %l1
 ! v4 = v4 ^ v44
 	.loc 1 1062
-	xor %g4, %o5, %g4
+	xor %l1, %o1, %l1
 ! v32 = v32 ^ v38
 	.loc 1 1063
-	ldx [%fp + -1345], %i4
-	xor %l4, %i4, %l4
+	ldx [%fp + 1863], %i1
+	xor %l2, %i1, %l2
 ! v50 = v50 ^ v12
 	.loc 1 1064
-	ldx [%fp + -1337], %i5
-	xor %o7, %i5, %o7
+	ldx [%fp + 1871], %i2
+	xor %o2, %i2, %o2
 ! v14 = v54 ^ v14
 	.loc 1 1065
-	xor %o1, %o2, %o2
+	xor %o3, %l0, %o3
 ! v43 = v11 ^ v43
 	.loc 1 1066
-	xor %o3, %l6, %o3
+	xor %o4, %l3, %o4
 ! v26 = v2 ^ v26
 	.loc 1 1067
-	xor %l1, %o4, %o4
+	xor %o7, %l7, %o7
 ! v46 = v27 ^ v46
 	.loc 1 1068
-	xor %l5, %i3, %l1
+	xor %o0, %i0, %l0
 ! v38 = v15 ^ v38
 	.loc 1 1069
-	xor %o0, %i4, %l6
+	xor %l4, %i1, %l7
 ! v12 = v49 ^ v12
 	.loc 1 1070
-	xor %g5, %i5, %o1
+	xor %l6, %i2, %l6
 ! v18 = v52 ^ v18
 	.loc 1 1071
-	ldx [%fp + -1329], %o0
-	xor %l2, %o0, %i3
+	ldx [%fp + 1879], %o0
+	xor %l5, %o0, %i0
 ! v10 = v9 ^ v10
 	.loc 1 1072
-	ldx [%fp + -1321], %o0
-	xor %l7, %o0, %l7
+	ldx [%fp + 1887], %o0
+	xor %i3, %o0, %o0
 ! v0 = v60 ^ v0
 	.loc 1 1073
-	ldx [%fp + -1313], %o0
-	xor %l3, %o0, %l3
+	ldx [%fp + 1895], %l3
+	xor %g4, %l3, %l3
 ! v41 = v4 ^ v41
 	.loc 1 1074
-	ldx [%fp + -1297], %o0
-	xor %g4, %o0, %l5
+	ldx [%fp + 1903], %l4
+	xor %l1, %l4, %l4
 ! v39 = v32 ^ v39
 	.loc 1 1075
-	ldx [%fp + -1273], %o0
-	xor %l4, %o0, %l2
+	ldx [%fp + 1911], %l1
+	xor %l2, %l1, %l2
 ! v13 = v50 ^ v13
 	.loc 1 1076
-	ldx [%fp + -1241], %o0
-	xor %o7, %o0, %o7
+	ldx [%fp + 1919], %l1
+	xor %o2, %l1, %l1
 ! v10 = v10 ^ v44
 	.loc 1 1077
-	xor %l7, %o5, %l4
+	xor %o0, %o1, %l5
 ! v18 = v18 ^ v44
 	.loc 1 1078
-	xor %i3, %o5, %o0
+	xor %i0, %o1, %o0
 ! v12 = v12 ^ v44
 	.loc 1 1079
-	xor %o1, %o5, %o1
+	xor %l6, %o1, %o2
 ! v44 = v38 ^ v44
 	.loc 1 1080
-	xor %l6, %o5, %o5
+	xor %l7, %o1, %o1
 ! v18 = v18 ^ v42
 	.loc 1 1081
-	xor %o0, %i1, %o0
+	xor %o0, %i5, %l6
 ! v56 = v56 ^ v42
 	.loc 1 1082
-	xor %l0, %i1, %l0
+	xor %o5, %i5, %o5
 ! v44 = v44 ^ v42
 	.loc 1 1083
-	xor %o5, %i1, %o5
+	xor %o1, %i5, %o1
 ! v42 = v46 ^ v42
 	.loc 1 1084
-	xor %l1, %i1, %i1
+	xor %l0, %i5, %i5
 ! v56 = v56 ^ v47
 	.loc 1 1085
-	xor %l0, %i2, %l0
+	xor %o5, %g5, %o5
 ! v12 = v12 ^ v47
 	.loc 1 1086
-	xor %o1, %i2, %o1
+	xor %o2, %g5, %o2
 ! v42 = v42 ^ v47
 	.loc 1 1087
-	xor %i1, %i2, %i1
+	xor %i5, %g5, %i5
 ! v47 = v26 ^ v47
 	.loc 1 1088
-	xor %o4, %i2, %i2
+	xor %o7, %g5, %g5
 ! v12 = v12 ^ v48
 	.loc 1 1089
-	ldx [%fp + -1201], %l1
-	xor %o1, %l1, %o4
+	ldx [%fp + 1935], %o0
+	xor %o2, %o0, %o2
 ! v44 = v44 ^ v48
 	.loc 1 1090
-	xor %o5, %l1, %o5
+	xor %o1, %o0, %o1
 ! v47 = v47 ^ v48
 	.loc 1 1091
-	xor %i2, %l1, %i2
+	xor %g5, %o0, %g5
 ! v48 = v43 ^ v48
 	.loc 1 1092
-	xor %o3, %l1, %o1
+	xor %o4, %o0, %o0
 ! v44 = v44 ^ v45
 	.loc 1 1093
-	ldx [%fp + -1217], %o3
-	xor %o5, %o3, %o5
+	ldx [%fp + 1927], %o7
+	xor %o1, %o7, %o4
 ! v42 = v42 ^ v45
 	.loc 1 1094
-	xor %i1, %o3, %i1
+	xor %i5, %o7, %i5
 ! v48 = v48 ^ v45
 	.loc 1 1095
-	xor %o1, %o3, %o1
+	xor %o0, %o7, %o0
 ! v45 = v14 ^ v45
 	.loc 1 1096
-	xor %o2, %o3, %o2
+	xor %o3, %o7, %o1
 ! v42 = v42 ^ v13
 	.loc 1 1097
-	xor %i1, %o7, %i1
+	xor %i5, %l1, %i5
 ! v47 = v47 ^ v13
 	.loc 1 1098
-	xor %i2, %o7, %i2
+	xor %g5, %l1, %g5
 ! v45 = v45 ^ v13
 	.loc 1 1099
-	xor %o2, %o7, %o2
+	xor %o1, %l1, %o1
 ! v13 = v29 ^ v13
 	.loc 1 1100
-	ldx [%fp + -1433], %o3
-	xor %o3, %o7, %o7
+	ldx [%fp + 1823], %o3
+	xor %o3, %l1, %l1
 ! v47 = v47 ^ v39
 	.loc 1 1101
-	xor %i2, %l2, %i2
+	xor %g5, %l2, %g5
 ! v48 = v48 ^ v39
 	.loc 1 1102
-	xor %o1, %l2, %o1
+	xor %o0, %l2, %o0
 ! v13 = v13 ^ v39
 	.loc 1 1103
-	xor %o7, %l2, %o7
+	xor %l1, %l2, %l1
 ! v39 = v21 ^ v39
 	.loc 1 1104
-	ldx [%fp + -1473], %o3
+	ldx [%fp + 1815], %o3
 	xor %o3, %l2, %l2
 ! v48 = v48 ^ v41
 	.loc 1 1105
-	xor %o1, %l5, %o1
+	xor %o0, %l4, %o0
 ! v45 = v45 ^ v41
 	.loc 1 1106
-	xor %o2, %l5, %o2
+	xor %o1, %l4, %o1
 ! v39 = v39 ^ v41
 	.loc 1 1107
-	xor %l2, %l5, %l2
+	xor %l2, %l4, %l2
 ! v41 = v6 ^ v41
 	.loc 1 1108
-	ldx [%fp + -1505], %o3
-	xor %o3, %l5, %l5
+	ldx [%fp + 1807], %o3
+	xor %o3, %l4, %l4
 ! v45 = v45 ^ v0
 	.loc 1 1109
-	xor %o2, %l3, %o2
+	xor %o1, %l3, %o3
 ! v13 = v13 ^ v0
 	.loc 1 1110
-	xor %o7, %l3, %o7
+	xor %l1, %l3, %l1
 ! v41 = v41 ^ v0
 	.loc 1 1111
-	xor %l5, %l3, %l5
+	xor %l4, %l3, %l4
 ! v0 = v28 ^ v0
 	.loc 1 1112
-	ldx [%fp + -1529], %o3
-	xor %o3, %l3, %l3
+	ldx [%fp + 1799], %o1
+	xor %o1, %l3, %l3
 ! v13 = v13 ^ v10
 	.loc 1 1113
-	xor %o7, %l4, %o7
+	xor %l1, %l5, %l1
 ! v39 = v39 ^ v10
 	.loc 1 1114
-	xor %l2, %l4, %l2
+	xor %l2, %l5, %l2
 ! v0 = v0 ^ v10
 	.loc 1 1115
-	xor %l3, %l4, %l3
+	xor %l3, %l5, %l3
 ! v10 = v8 ^ v10
 	.loc 1 1116
-	ldx [%fp + -1545], %o3
-	xor %o3, %l4, %l4
+	ldx [%fp + 1791], %o1
+	xor %o1, %l5, %l5
 ! v39 = v39 ^ v18
 	.loc 1 1117
-	xor %l2, %o0, %o3
-	stx %o3, [%fp + -1153]
+	xor %l2, %l6, %o1
+	stx %o1, [%fp + 1735]
 ! v41 = v41 ^ v18
 	.loc 1 1118
-	xor %l5, %o0, %l5
+	xor %l4, %l6, %l4
 ! v10 = v10 ^ v18
 	.loc 1 1119
-	xor %l4, %o0, %l6
-	stx %l6, [%fp + -1145]
+	xor %l5, %l6, %l5
+	stx %l5, [%fp + 1743]
 ! v18 = v16 ^ v18
 	.loc 1 1120
-	ldx [%fp + -1553], %o3
-	xor %o3, %o0, %o0
+	ldx [%fp + 1783], %o1
+	xor %o1, %l6, %l6
 ! v41 = v41 ^ v56
 	.loc 1 1121
-	xor %l5, %l0, %o3
-	stx %o3, [%fp + -1137]
+	xor %l4, %o5, %o1
+	stx %o1, [%fp + 1751]
 ! v0 = v0 ^ v56
 	.loc 1 1122
-	xor %l3, %l0, %o3
-	stx %o3, [%fp + -1129]
+	xor %l3, %o5, %o1
+	stx %o1, [%fp + 1759]
 ! v18 = v18 ^ v56
 	.loc 1 1123
-	xor %o0, %l0, %o3
-	stx %o3, [%fp + -1121]
+	xor %l6, %o5, %l6
 ! v56 = v35 ^ v56
 	.loc 1 1124
-	ldx [%fp + -1561], %o0
-	xor %o0, %l0, %l2
+	ldx [%fp + 1775], %o1
+	xor %o1, %o5, %l2
 ! v35 = v56 ^ v44
 	.loc 1 1125
-	xor %l2, %o5, %l4
+	xor %l2, %o4, %l4
 ! v16 = v45 ^ v44
 	.loc 1 1126
-	xor %o2, %o5, %o0
+	xor %o3, %o4, %o1
 ! v16 = v16 ^ v12
 	.loc 1 1127
-	xor %o0, %o4, %l0
+	xor %o1, %o2, %o7
 ! v8 = v18 ^ v45
 	.loc 1 1128
-	xor %o3, %o2, %l3
+	xor %l6, %o3, %l3
 ! v28 = v48 ^ v44
 	.loc 1 1129
-	xor %o1, %o5, %o0
+	xor %o0, %o4, %o1
 ! v28 = v28 ^ v12
 	.loc 1 1130
-	xor %o0, %o4, %l1
+	xor %o1, %o2, %l0
 ! v6 = v10 ^ v45
 	.loc 1 1131
-	xor %l6, %o2, %o0
+	xor %l5, %o3, %o1
 ! v6 = v6 ^ v48
 	.loc 1 1132
-	xor %o0, %o1, %o0
+	xor %o1, %o0, %o1
 ! v6 = v6 ^ v44
 	.loc 1 1133
-	xor %o0, %o5, %o0
+	xor %o1, %o4, %o1
 ! v6 = v6 ^ v12
 	.loc 1 1134
-	xor %o0, %o4, %l6
+	xor %o1, %o2, %l7
 ! v21 = v45 ^ v47
 	.loc 1 1135
-	xor %o2, %i2, %l7
+	xor %o3, %g5, %i0
 ! v29 = v0 ^ v48
 	.loc 1 1136
-	ldx [%fp + -1129], %o0
-	xor %o0, %o1, %o0
+	ldx [%fp + 1759], %o1
+	xor %o1, %o0, %o1
 ! v29 = v29 ^ v47
 	.loc 1 1137
-	xor %o0, %i2, %o0
+	xor %o1, %g5, %o1
 ! v29 = v29 ^ v12
 	.loc 1 1138
-	xor %o0, %o4, %i4
+	xor %o1, %o2, %i2
 ! v14 = v48 ^ v42
 	.loc 1 1139
-	xor %o1, %i1, %i3
+	xor %o0, %i5, %i1
 ! v43 = v41 ^ v47
 	.loc 1 1140
-	ldx [%fp + -1137], %o0
-	xor %o0, %i2, %o0
+	ldx [%fp + 1751], %o1
+	xor %o1, %g5, %o1
 ! v43 = v43 ^ v42
 	.loc 1 1141
-	xor %o0, %i1, %i5
+	xor %o1, %i5, %i3
 ! v26 = v47 ^ v44
 	.loc 1 1142
-	xor %i2, %o5, %l5
+	xor %g5, %o4, %l5
 ! v46 = v39 ^ v42
 	.loc 1 1143
-	ldx [%fp + -1153], %o0
-	xor %o0, %i1, %o0
+	ldx [%fp + 1735], %o1
+	xor %o1, %i5, %o1
 ! v46 = v46 ^ v44
 	.loc 1 1144
-	xor %o0, %o5, %g1
+	xor %o1, %o4, %i4
 ! v38 = v42 ^ v12
 	.loc 1 1145
-	xor %i1, %o4, %o3
+	xor %i5, %o2, %o5
 ! v50 = v13 ^ v44
 	.loc 1 1146
-	xor %o7, %o5, %o0
+	xor %l1, %o4, %o1
 ! v50 = v50 ^ v12
 	.loc 1 1147
-	xor %o0, %o4, %g4
+	xor %o1, %o2, %g1
 ! v35 = v35 ^ v38
 	.loc 1 1148
-	xor %l4, %o3, %l4
+	xor %l4, %o5, %l4
 ! v32 = v14 ^ v38
 	.loc 1 1149
-	xor %i3, %o3, %o0
+	xor %i1, %o5, %o1
 ! v32 = v32 ^ v50
 	.loc 1 1150
-	xor %o0, %g4, %g5
+	xor %o1, %g1, %g4
 ! v16 = v16 ^ v14
 	.loc 1 1151
-	xor %l0, %i3, %l0
+	xor %o7, %i1, %o7
 ! v4 = v43 ^ v38
 	.loc 1 1152
-	xor %i5, %o3, %o0
+	xor %i3, %o5, %o1
 ! v4 = v4 ^ v50
 	.loc 1 1153
-	xor %o0, %g4, %o0
+	xor %o1, %g1, %o1
 ! v8 = v8 ^ v14
 	.loc 1 1154
-	xor %l3, %i3, %l3
+	xor %l3, %i1, %l3
 ! v8 = v8 ^ v43
 	.loc 1 1155
-	xor %l3, %i5, %l3
+	xor %l3, %i3, %l3
 ! v8 = v8 ^ v38
 	.loc 1 1156
-	xor %l3, %o3, %l3
+	xor %l3, %o5, %l3
 ! v8 = v8 ^ v50
 	.loc 1 1157
-	xor %l3, %g4, %l3
+	xor %l3, %g1, %l3
 ! v14 = v14 ^ v26
 	.loc 1 1158
-	xor %i3, %l5, %i3
-	stx %i3, [%fp + -1113]
+	xor %i1, %l5, %i1
+	stx %i1, [%fp + 1767]
 ! v28 = v28 ^ v43
 	.loc 1 1159
-	xor %l1, %i5, %l1
+	xor %l0, %i3, %l0
 ! v28 = v28 ^ v26
 	.loc 1 1160
-	xor %l1, %l5, %l1
+	xor %l0, %l5, %l0
 ! v28 = v28 ^ v50
 	.loc 1 1161
-	xor %l1, %g4, %l1
-	stx %l1, [%fp + -1105]
+	xor %l0, %g1, %l0
+	stx %l0, [%fp + 1775]
 ! v43 = v43 ^ v46
 	.loc 1 1162
-	xor %i5, %g1, %i5
+	xor %i3, %i4, %i3
 ! v6 = v6 ^ v26
 	.loc 1 1163
-	xor %l6, %l5, %l6
+	xor %l7, %l5, %l7
 ! v6 = v6 ^ v46
 	.loc 1 1164
-	xor %l6, %g1, %l6
+	xor %l7, %i4, %l7
 ! v26 = v26 ^ v38
 	.loc 1 1165
-	xor %l5, %o3, %l5
+	xor %l5, %o5, %l5
 ! v21 = v21 ^ v46
 	.loc 1 1166
-	xor %l7, %g1, %l7
+	xor %i0, %i4, %i0
 ! v21 = v21 ^ v38
 	.loc 1 1167
-	xor %l7, %o3, %l7
+	xor %i0, %o5, %i0
 ! v46 = v46 ^ v50
 	.loc 1 1168
-	xor %g1, %g4, %g1
+	xor %i4, %g1, %i4
 ! v38 = v29 ^ v38
 	.loc 1 1169
-	xor %i4, %o3, %o3
+	xor %i2, %o5, %o5
 ! v50 = v38 ^ v50
 	.loc 1 1170
-	xor %o3, %g4, %g4
+	xor %o5, %g1, %g1
 ! v35 = v35 ^ v46
 	.loc 1 1171
-	xor %l4, %g1, %l4
+	xor %l4, %i4, %l4
 ! v38 = v43 ^ v46
 	.loc 1 1172
-	xor %i5, %g1, %o3
+	xor %i3, %i4, %o5
 ! v38 = v38 ^ v50
 	.loc 1 1173
-	xor %o3, %g4, %l1
+	xor %o5, %g1, %l0
 ! v32 = v32 ^ v43
 	.loc 1 1174
-	xor %g5, %i5, %g5
+	xor %g4, %i3, %g4
 ! v29 = v6 ^ v46
 	.loc 1 1175
-	xor %l6, %g1, %o3
+	xor %l7, %i4, %o5
 ! v29 = v29 ^ v50
 	.loc 1 1176
-	xor %o3, %g4, %o3
+	xor %o5, %g1, %o5
 ! v16 = v16 ^ v43
 	.loc 1 1177
-	xor %l0, %i5, %l0
+	xor %o7, %i3, %o7
 ! v16 = v16 ^ v6
 	.loc 1 1178
-	xor %l0, %l6, %l0
+	xor %o7, %l7, %o7
 ! v16 = v16 ^ v46
 	.loc 1 1179
-	xor %l0, %g1, %l0
+	xor %o7, %i4, %o7
 ! v16 = v16 ^ v50
 	.loc 1 1180
-	xor %l0, %g4, %l0
+	xor %o7, %g1, %o7
 ! v43 = v43 ^ v26
 	.loc 1 1181
-	xor %i5, %l5, %i5
+	xor %i3, %l5, %i3
 ! v4 = v4 ^ v6
 	.loc 1 1182
-	xor %o0, %l6, %o0
+	xor %o1, %l7, %o1
 ! v4 = v4 ^ v26
 	.loc 1 1183
-	xor %o0, %l5, %o0
+	xor %o1, %l5, %o1
 ! v4 = v4 ^ v50
 	.loc 1 1184
-	xor %o0, %g4, %i3
+	xor %o1, %g1, %i1
 ! v6 = v6 ^ v21
 	.loc 1 1185
-	xor %l6, %l7, %l6
+	xor %l7, %i0, %l7
 ! v8 = v8 ^ v26
 	.loc 1 1186
 	xor %l3, %l5, %l3
 ! v8 = v8 ^ v21
 	.loc 1 1187
-	xor %l3, %l7, %l3
+	xor %l3, %i0, %l3
 ! v26 = v26 ^ v46
 	.loc 1 1188
-	xor %l5, %g1, %l5
+	xor %l5, %i4, %l5
 ! v14 = v14 ^ v21
 	.loc 1 1189
-	ldx [%fp + -1113], %o0
-	xor %o0, %l7, %o0
+	ldx [%fp + 1767], %o1
+	xor %o1, %i0, %o1
 ! v14 = v14 ^ v46
 	.loc 1 1190
-	xor %o0, %g1, %o0
+	xor %o1, %i4, %o1
 ! v21 = v21 ^ v50
 	.loc 1 1191
-	xor %l7, %g4, %l7
+	xor %i0, %g1, %i0
 ! v46 = v28 ^ v46
 	.loc 1 1192
-	ldx [%fp + -1105], %i4
-	xor %i4, %g1, %g1
+	ldx [%fp + 1775], %i2
+	xor %i2, %i4, %i4
 ! v50 = v46 ^ v50
 	.loc 1 1193
-	xor %g1, %g4, %g4
+	xor %i4, %g1, %g1
 ! v35 = v35 ^ v21
 	.loc 1 1194
-	xor %l4, %l7, %i4
+	xor %l4, %i0, %i2
 ! v46 = v6 ^ v21
 	.loc 1 1195
-	xor %l6, %l7, %l4
+	xor %l7, %i0, %l4
 ! v46 = v46 ^ v50
 	.loc 1 1196
-	xor %l4, %g4, %l4
+	xor %l4, %g1, %l4
 ! v38 = v38 ^ v6
 	.loc 1 1197
-	xor %l1, %l6, %g1
+	xor %l0, %l7, %i4
 ! v28 = v8 ^ v21
 	.loc 1 1198
-	xor %l3, %l7, %l1
+	xor %l3, %i0, %l0
 ! v28 = v28 ^ v50
 	.loc 1 1199
-	xor %l1, %g4, %l1
+	xor %l0, %g1, %l0
 ! v32 = v32 ^ v6
 	.loc 1 1200
-	xor %g5, %l6, %g5
+	xor %g4, %l7, %g4
 ! v32 = v32 ^ v8
 	.loc 1 1201
-	xor %g5, %l3, %g5
+	xor %g4, %l3, %g4
 ! v32 = v32 ^ v21
 	.loc 1 1202
-	xor %g5, %l7, %g5
+	xor %g4, %i0, %g4
 ! v32 = v32 ^ v50
 	.loc 1 1203
-	xor %g5, %g4, %g5
+	xor %g4, %g1, %g4
 ! v6 = v6 ^ v26
 	.loc 1 1204
-	xor %l6, %l5, %l6
-	stx %l6, [%fp + -1097]
+	xor %l7, %l5, %l7
+	stx %l7, [%fp + 1767]
 ! v29 = v29 ^ v8
 	.loc 1 1205
-	xor %o3, %l3, %o3
+	xor %o5, %l3, %o5
 ! v29 = v29 ^ v26
 	.loc 1 1206
-	xor %o3, %l5, %o3
+	xor %o5, %l5, %o5
 ! v29 = v29 ^ v50
 	.loc 1 1207
-	xor %o3, %g4, %o3
-	stx %o3, [%fp + -1089]
+	xor %o5, %g1, %o5
+	stx %o5, [%fp + 1775]
 ! v8 = v8 ^ v14
 	.loc 1 1208
-	xor %l3, %o0, %l3
+	xor %l3, %o1, %l3
 ! v16 = v16 ^ v26
 	.loc 1 1209
-	xor %l0, %l5, %l0
+	xor %o7, %l5, %o7
 ! v16 = v16 ^ v14
 	.loc 1 1210
-	xor %l0, %o0, %l0
+	xor %o7, %o1, %o7
 ! v26 = v26 ^ v21
 	.loc 1 1211
-	xor %l5, %l7, %l5
+	xor %l5, %i0, %l5
 ! v43 = v43 ^ v14
 	.loc 1 1212
-	xor %i5, %o0, %i5
+	xor %i3, %o1, %i3
 ! v43 = v43 ^ v21
 	.loc 1 1213
-	xor %i5, %l7, %i5
+	xor %i3, %i0, %i3
 ! v14 = v14 ^ v50
 	.loc 1 1214
-	xor %o0, %g4, %o3
+	xor %o1, %g1, %o5
 ! v21 = v4 ^ v21
 	.loc 1 1215
-	xor %i3, %l7, %l7
+	xor %i1, %i0, %i0
 ! v50 = v21 ^ v50
 	.loc 1 1216
-	xor %l7, %g4, %g4
+	xor %i0, %g1, %g1
 ! v35 = v35 ^ v14
 	.loc 1 1217
-	xor %i4, %o3, %i4
+	xor %i2, %o5, %i2
 ! v21 = v8 ^ v14
 	.loc 1 1218
-	xor %l3, %o3, %o0
+	xor %l3, %o5, %o1
 ! v21 = v21 ^ v50
 	.loc 1 1219
-	xor %o0, %g4, %l6
+	xor %o1, %g1, %l7
 ! v46 = v46 ^ v8
 	.loc 1 1220
 	xor %l4, %l3, %l4
 ! v4 = v16 ^ v14
 	.loc 1 1221
-	xor %l0, %o3, %o0
+	xor %o7, %o5, %o1
 ! v4 = v4 ^ v50
 	.loc 1 1222
-	xor %o0, %g4, %o0
+	xor %o1, %g1, %o1
 ! v38 = v38 ^ v8
 	.loc 1 1223
-	xor %g1, %l3, %g1
+	xor %i4, %l3, %i4
 ! v38 = v38 ^ v16
 	.loc 1 1224
-	xor %g1, %l0, %g1
+	xor %i4, %o7, %i4
 ! v38 = v38 ^ v14
 	.loc 1 1225
-	xor %g1, %o3, %g1
+	xor %i4, %o5, %i4
 ! v38 = v38 ^ v50
 	.loc 1 1226
-	xor %g1, %g4, %g1
+	xor %i4, %g1, %i4
 ! v8 = v8 ^ v26
 	.loc 1 1227
 	xor %l3, %l5, %l3
-	stx %l3, [%fp + -1081]
+	stx %l3, [%fp + 1783]
 ! v28 = v28 ^ v16
 	.loc 1 1228
-	xor %l1, %l0, %l1
+	xor %l0, %o7, %l0
 ! v28 = v28 ^ v26
 	.loc 1 1229
-	xor %l1, %l5, %l1
+	xor %l0, %l5, %l0
 ! v28 = v28 ^ v50
 	.loc 1 1230
-	xor %l1, %g4, %l1
-	stx %l1, [%fp + -1073]
+	xor %l0, %g1, %l0
+	stx %l0, [%fp + 1791]
 ! v16 = v16 ^ v43
 	.loc 1 1231
-	xor %l0, %i5, %l1
+	xor %o7, %i3, %l0
 ! v32 = v32 ^ v26
 	.loc 1 1232
-	xor %g5, %l5, %g5
+	xor %g4, %l5, %g4
 ! v32 = v32 ^ v43
 	.loc 1 1233
-	xor %g5, %i5, %g5
+	xor %g4, %i3, %g4
 ! v26 = v26 ^ v14
 	.loc 1 1234
-	xor %l5, %o3, %l5
+	xor %l5, %o5, %l5
 ! v6 = v6 ^ v43
 	.loc 1 1235
-	ldx [%fp + -1097], %l0
-	xor %l0, %i5, %l0
+	ldx [%fp + 1767], %o7
+	xor %o7, %i3, %o7
 ! v6 = v6 ^ v14
 	.loc 1 1236
-	xor %l0, %o3, %l0
+	xor %o7, %o5, %o7
 ! v43 = v43 ^ v50
 	.loc 1 1237
-	xor %i5, %g4, %i5
+	xor %i3, %g1, %i3
 ! v14 = v29 ^ v14
 	.loc 1 1238
-	ldx [%fp + -1089], %l3
-	xor %l3, %o3, %o3
+	ldx [%fp + 1775], %l3
+	xor %l3, %o5, %o5
 ! v50 = v14 ^ v50
 	.loc 1 1239
-	xor %o3, %g4, %g4
+	xor %o5, %g1, %g1
 ! v35 = v35 ^ v43
 	.loc 1 1240
-	xor %i4, %i5, %i4
+	xor %i2, %i3, %i2
 ! v14 = v16 ^ v43
 	.loc 1 1241
-	xor %l1, %i5, %o3
+	xor %l0, %i3, %o5
 ! v14 = v14 ^ v50
 	.loc 1 1242
-	xor %o3, %g4, %l3
+	xor %o5, %g1, %l3
 ! v21 = v21 ^ v16
 	.loc 1 1243
-	xor %l6, %l1, %l6
+	xor %l7, %l0, %l7
 ! v29 = v32 ^ v43
 	.loc 1 1244
-	xor %g5, %i5, %o3
+	xor %g4, %i3, %o5
 ! v29 = v29 ^ v50
 	.loc 1 1245
-	xor %o3, %g4, %o3
+	xor %o5, %g1, %o5
 ! v46 = v46 ^ v16
 	.loc 1 1246
-	xor %l4, %l1, %l4
+	xor %l4, %l0, %l4
 ! v46 = v46 ^ v32
 	.loc 1 1247
-	xor %l4, %g5, %l4
+	xor %l4, %g4, %l4
 ! v46 = v46 ^ v43
 	.loc 1 1248
-	xor %l4, %i5, %l4
+	xor %l4, %i3, %l4
 ! v46 = v46 ^ v50
 	.loc 1 1249
-	xor %l4, %g4, %l4
+	xor %l4, %g1, %l4
 ! v16 = v16 ^ v26
 	.loc 1 1250
-	xor %l1, %l5, %l1
+	xor %l0, %l5, %l0
 ! v4 = v4 ^ v32
 	.loc 1 1251
-	xor %o0, %g5, %o0
+	xor %o1, %g4, %o1
 ! v4 = v4 ^ v26
 	.loc 1 1252
-	xor %o0, %l5, %o0
+	xor %o1, %l5, %o1
 ! v4 = v4 ^ v50
 	.loc 1 1253
-	xor %o0, %g4, %l7
+	xor %o1, %g1, %i0
 ! v32 = v32 ^ v6
 	.loc 1 1254
-	xor %g5, %l0, %o0
-	stx %o0, [%fp + 39]
+	xor %g4, %o7, %o1
+	stx %o1, [%fp + 1943]
 ! v38 = v38 ^ v26
 	.loc 1 1255
-	xor %g1, %l5, %g1
+	xor %i4, %l5, %i4
 ! v38 = v38 ^ v6
 	.loc 1 1256
-	xor %g1, %l0, %o0
-	stx %o0, [%fp + 567]
+	xor %i4, %o7, %o1
+	stx %o1, [%fp + 1951]
 ! v26 = v26 ^ v43
 	.loc 1 1257
-	xor %l5, %i5, %l5
+	xor %l5, %i3, %l5
 ! v8 = v8 ^ v6
 	.loc 1 1258
-	ldx [%fp + -1081], %o0
-	xor %o0, %l0, %o0
+	ldx [%fp + 1783], %o1
+	xor %o1, %o7, %o1
 ! v8 = v8 ^ v43
 	.loc 1 1259
-	xor %o0, %i5, %i3
+	xor %o1, %i3, %i1
 ! v6 = v6 ^ v50
 	.loc 1 1260
-	xor %l0, %g4, %g1
+	xor %o7, %g1, %i4
 ! v43 = v28 ^ v43
 	.loc 1 1261
-	ldx [%fp + -1073], %o0
-	xor %o0, %i5, %i5
+	ldx [%fp + 1791], %o1
+	xor %o1, %i3, %i3
 ! v50 = v43 ^ v50
 	.loc 1 1262
-	xor %i5, %g4, %o0
-	stx %o0, [%fp + -1065]
+	xor %i3, %g1, %o1
+	stx %o1, [%fp + 1767]
 ! v43 = v35 & v56
 	.loc 1 1263
-	and %i4, %l2, %o0
-	stx %o0, [%fp + -1057]
+	and %i2, %l2, %o1
+	stx %o1, [%fp + 1775]
 ! v28 = v35 & v18
 	.loc 1 1264
-	ldx [%fp + -1121], %i5
-	and %i4, %i5, %o0
+	and %i2, %l6, %o1
 ! v60 = v14 & v56
 	.loc 1 1265
-	and %l3, %l2, %l0
+	and %l3, %l2, %o7
 ! v60 = v28 ^ v60
 	.loc 1 1266
-	xor %o0, %l0, %o0
-	stx %o0, [%fp + -1049]
+	xor %o1, %o7, %o1
+	stx %o1, [%fp + 1783]
 ! v28 = v35 & v10
 	.loc 1 1267
-	ldx [%fp + -1145], %g4
-	and %i4, %g4, %g5
-	stx %g5, [%fp + 47]
+	ldx [%fp + 1743], %g1
+	and %i2, %g1, %o1
 ! v9 = v14 & v18
 	.loc 1 1268
-	and %l3, %i5, %o0
+	and %l3, %l6, %o7
 ! v52 = v21 & v56
 	.loc 1 1269
-	and %l6, %l2, %l0
+	and %l7, %l2, %i3
 ! v9 = v28 ^ v9
 	.loc 1 1270
-	xor %g5, %o0, %o0
+	xor %o1, %o7, %o7
 ! v52 = v9 ^ v52
 	.loc 1 1271
-	xor %o0, %l0, %o0
-	stx %o0, [%fp + -1041]
+	xor %o7, %i3, %o1
+	stx %o1, [%fp + 1791]
 ! v9 = v35 & v0
 	.loc 1 1272
-	ldx [%fp + -1129], %l0
-	and %i4, %l0, %g5
-	stx %g5, [%fp + -1033]
+	ldx [%fp + 1759], %o7
+	and %i2, %o7, %o1
 ! v28 = v14 & v10
 	.loc 1 1273
-	and %l3, %g4, %g4
-	stx %g4, [%fp + 55]
+	and %l3, %g1, %g4
 ! v49 = v21 & v18
 	.loc 1 1274
-	and %l6, %i5, %o0
+	and %l7, %l6, %i3
 ! v15 = v29 & v56
 	.loc 1 1275
-	and %o3, %l2, %i5
+	and %o5, %l2, %g1
 ! v28 = v9 ^ v28
 	.loc 1 1276
-	xor %g5, %g4, %g4
+	xor %o1, %g4, %o1
 ! v49 = v28 ^ v49
 	.loc 1 1277
-	xor %g4, %o0, %o0
+	xor %o1, %i3, %o1
 ! v15 = v49 ^ v15
 	.loc 1 1278
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + -1025]
+	xor %o1, %g1, %o1
+	stx %o1, [%fp + 1799]
 ! v49 = v35 & v41
 	.loc 1 1279
-	ldx [%fp + -1137], %o0
-	stx %o0, [%fp + 887]
-	and %i4, %o0, %o0
-	stx %o0, [%fp + -1017]
+	ldx [%fp + 1751], %o1
+	and %i2, %o1, %o1
+	stx %o1, [%fp + 1807]
 ! v28 = v14 & v0
 	.loc 1 1280
-	and %l3, %l0, %g5
-	stx %g5, [%fp + 63]
+	and %l3, %o7, %g4
 ! v9 = v21 & v10
 	.loc 1 1281
-	ldx [%fp + -1145], %l0
-	stx %l0, [%fp + 895]
-	and %l6, %l0, %l0
-	stx %l0, [%fp + -1009]
+	ldx [%fp + 1743], %o1
+	and %l7, %o1, %o7
 ! v27 = v29 & v18
 	.loc 1 1282
-	ldx [%fp + -1121], %i5
-	stx %i5, [%fp + 407]
-	and %o3, %i5, %g4
-	stx %g4, [%fp + 71]
+	and %o5, %l6, %g1
 ! v2 = v46 & v56
 	.loc 1 1283
-	and %l4, %l2, %i5
-	stx %i5, [%fp + 79]
+	and %l4, %l2, %i3
 ! v28 = v49 ^ v28
 	.loc 1 1284
-	xor %o0, %g5, %o0
+	ldx [%fp + 1807], %o1
+	xor %o1, %g4, %o1
 ! v9 = v28 ^ v9
 	.loc 1 1285
-	xor %o0, %l0, %o0
+	xor %o1, %o7, %o1
 ! v27 = v9 ^ v27
 	.loc 1 1286
-	xor %o0, %g4, %o0
+	xor %o1, %g1, %o1
 ! v2 = v27 ^ v2
 	.loc 1 1287
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + -1001]
+	xor %o1, %i3, %o1
+	stx %o1, [%fp + 1807]
 ! v27 = v35 & v39
 	.loc 1 1288
-	ldx [%fp + -1153], %o0
-	stx %o0, [%fp + 911]
-	and %i4, %o0, %o0
-	stx %o0, [%fp + 903]
-	stx %o0, [%fp + -993]
+	ldx [%fp + 1735], %o1
+	and %i2, %o1, %o1
+	stx %o1, [%fp + 1815]
 ! v9 = v14 & v41
 	.loc 1 1289
-	ldx [%fp + 887], %o0
-	and %l3, %o0, %o0
-	stx %o0, [%fp + 1607]
-	stx %o0, [%fp + 87]
+	ldx [%fp + 1751], %o1
+	and %l3, %o1, %g4
 ! v28 = v21 & v0
 	.loc 1 1290
-	ldx [%fp + -1129], %o0
-	stx %o0, [%fp + 415]
-	and %l6, %o0, %o0
-	stx %o0, [%fp + 1975]
-	stx %o0, [%fp + 1167]
-	stx %o0, [%fp + -985]
+	ldx [%fp + 1759], %o1
+	and %l7, %o1, %o1
+	stx %o1, [%fp + 1823]
 ! v49 = v29 & v10
 	.loc 1 1291
-	ldx [%fp + 895], %o0
-	and %o3, %o0, %g4
-	stx %g4, [%fp + 1335]
-	stx %g4, [%fp + -977]
+	ldx [%fp + 1743], %o1
+	and %o5, %o1, %g1
 ! v11 = v46 & v18
 	.loc 1 1292
-	ldx [%fp + 407], %o0
-	and %l4, %o0, %i5
-	stx %i5, [%fp + 1783]
-	stx %i5, [%fp + 95]
+	and %l4, %l6, %i3
 ! v54 = v16 & v56
 	.loc 1 1293
-	and %l1, %l2, %l0
-	stx %l0, [%fp + 1895]
-	stx %l0, [%fp + 103]
+	and %l0, %l2, %o7
 ! v9 = v27 ^ v9
 	.loc 1 1294
-	ldx [%fp + 903], %o0
-	ldx [%fp + 1607], %g5
-	xor %o0, %g5, %o0
+	ldx [%fp + 1815], %o1
+	xor %o1, %g4, %o1
 ! v28 = v9 ^ v28
 	.loc 1 1295
-	ldx [%fp + 1975], %g5
-	xor %o0, %g5, %o0
+	ldx [%fp + 1823], %g4
+	xor %o1, %g4, %o1
 ! v49 = v28 ^ v49
 	.loc 1 1296
-	xor %o0, %g4, %o0
+	xor %o1, %g1, %o1
 ! v11 = v49 ^ v11
 	.loc 1 1297
-	xor %o0, %i5, %o0
+	xor %o1, %i3, %o1
 ! v54 = v11 ^ v54
 	.loc 1 1298
-	xor %o0, %l0, %o0
-	stx %o0, [%fp + -969]
+	xor %o1, %o7, %o1
+	stx %o1, [%fp + 1815]
 ! v11 = v35 & v13
 	.loc 1 1299
-	and %i4, %o7, %o0
-	stx %o0, [%fp + 423]
-	stx %o0, [%fp + -961]
+	and %i2, %l1, %o1
+	stx %o1, [%fp + 1823]
 ! v49 = v14 & v39
 	.loc 1 1300
-	ldx [%fp + 911], %o0
-	and %l3, %o0, %g5
-	stx %g5, [%fp + 111]
+	ldx [%fp + 1735], %o1
+	and %l3, %o1, %g4
 ! v28 = v21 & v41
 	.loc 1 1301
-	ldx [%fp + -1137], %o0
-	and %l6, %o0, %o0
-	stx %o0, [%fp + 919]
-	stx %o0, [%fp + -953]
+	ldx [%fp + 1751], %o1
+	and %l7, %o1, %o1
+	stx %o1, [%fp + 1831]
 ! v9 = v29 & v0
 	.loc 1 1302
-	ldx [%fp + 415], %o0
-	and %o3, %o0, %o0
-	stx %o0, [%fp + 927]
-	stx %o0, [%fp + -945]
+	ldx [%fp + 1759], %o1
+	and %o5, %o1, %o1
+	stx %o1, [%fp + 1839]
 ! v27 = v46 & v10
 	.loc 1 1303
-	ldx [%fp + -1145], %o0
-	and %l4, %o0, %l0
-	stx %l0, [%fp + -937]
+	ldx [%fp + 1743], %o1
+	and %l4, %o1, %g1
 ! v1 = v16 & v18
 	.loc 1 1304
-	ldx [%fp + -1121], %o0
-	and %l1, %o0, %g4
-	stx %g4, [%fp + 119]
+	and %l0, %l6, %i3
 ! v24 = v4 & v56
 	.loc 1 1305
-	and %l7, %l2, %i5
-	stx %i5, [%fp + 127]
+	and %i0, %l2, %o7
 ! v49 = v11 ^ v49
 	.loc 1 1306
-	ldx [%fp + 423], %o0
-	xor %o0, %g5, %o0
+	ldx [%fp + 1823], %o1
+	xor %o1, %g4, %o1
 ! v28 = v49 ^ v28
 	.loc 1 1307
-	ldx [%fp + 919], %g5
-	xor %o0, %g5, %o0
+	ldx [%fp + 1831], %g4
+	xor %o1, %g4, %o1
 ! v9 = v28 ^ v9
 	.loc 1 1308
-	ldx [%fp + 927], %g5
-	xor %o0, %g5, %o0
+	ldx [%fp + 1839], %g4
+	xor %o1, %g4, %o1
 ! v27 = v9 ^ v27
 	.loc 1 1309
-	xor %o0, %l0, %o0
+	xor %o1, %g1, %o1
 ! v1 = v27 ^ v1
 	.loc 1 1310
-	xor %o0, %g4, %o0
+	xor %o1, %i3, %o1
 ! v24 = v1 ^ v24
 	.loc 1 1311
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + -929]
+	xor %o1, %o7, %o1
+	stx %o1, [%fp + 1823]
 ! v1 = v14 & v13
 	.loc 1 1312
-	and %l3, %o7, %o0
-	stx %o0, [%fp + 431]
-	stx %o0, [%fp + -921]
+	and %l3, %l1, %o1
+	stx %o1, [%fp + 1831]
 ! v27 = v21 & v39
 	.loc 1 1313
-	ldx [%fp + -1153], %o0
-	stx %o0, [%fp + 439]
-	and %l6, %o0, %o0
-	stx %o0, [%fp + 1247]
-	stx %o0, [%fp + 135]
+	ldx [%fp + 1735], %o1
+	and %l7, %o1, %g4
 ! v9 = v29 & v41
 	.loc 1 1314
-	ldx [%fp + -1137], %o0
-	stx %o0, [%fp + 455]
-	and %o3, %o0, %o0
-	stx %o0, [%fp + 1791]
-	stx %o0, [%fp + 447]
-	stx %o0, [%fp + -913]
+	ldx [%fp + 1751], %o1
+	and %o5, %o1, %o1
+	stx %o1, [%fp + 1839]
 ! v28 = v46 & v0
 	.loc 1 1315
-	ldx [%fp + -1129], %o0
-	stx %o0, [%fp + 943]
-	and %l4, %o0, %g4
-	stx %g4, [%fp + 935]
-	stx %g4, [%fp + -905]
+	ldx [%fp + 1759], %o1
+	and %l4, %o1, %o1
+	stx %o1, [%fp + 1847]
 ! v49 = v16 & v10
 	.loc 1 1316
-	ldx [%fp + -1145], %o0
-	stx %o0, [%fp + 951]
-	and %l1, %o0, %i5
-	stx %i5, [%fp + 1439]
-	stx %i5, [%fp + 143]
+	ldx [%fp + 1743], %i3
+	and %l0, %i3, %g1
 ! v11 = v4 & v18
 	.loc 1 1317
-	ldx [%fp + -1121], %o0
-	and %l7, %o0, %l0
-	stx %l0, [%fp + 1615]
-	stx %l0, [%fp + 151]
+	and %i0, %l6, %o7
 ! v27 = v1 ^ v27
 	.loc 1 1318
-	ldx [%fp + 431], %o0
-	ldx [%fp + 1247], %g5
-	xor %o0, %g5, %o0
+	ldx [%fp + 1831], %o1
+	xor %o1, %g4, %o1
 ! v9 = v27 ^ v9
 	.loc 1 1319
-	ldx [%fp + 1791], %g5
-	xor %o0, %g5, %o0
+	ldx [%fp + 1839], %g4
+	xor %o1, %g4, %o1
 ! v28 = v9 ^ v28
 	.loc 1 1320
-	xor %o0, %g4, %o0
+	ldx [%fp + 1847], %g4
+	xor %o1, %g4, %o1
 ! v49 = v28 ^ v49
 	.loc 1 1321
-	xor %o0, %i5, %o0
+	xor %o1, %g1, %o1
 ! v11 = v49 ^ v11
 	.loc 1 1322
-	xor %o0, %l0, %o0
-	stx %o0, [%fp + -897]
+	xor %o1, %o7, %o1
+	stx %o1, [%fp + 1831]
 ! v49 = v21 & v13
 	.loc 1 1323
-	and %l6, %o7, %g5
-	stx %g5, [%fp + -889]
+	and %l7, %l1, %g1
 ! v28 = v29 & v39
 	.loc 1 1324
-	ldx [%fp + 439], %o0
-	and %o3, %o0, %o0
-	stx %o0, [%fp + 159]
+	ldx [%fp + 1735], %o1
+	and %o5, %o1, %g4
 ! v9 = v46 & v41
 	.loc 1 1325
-	ldx [%fp + 455], %l0
-	and %l4, %l0, %l0
-	stx %l0, [%fp + -881]
+	ldx [%fp + 1751], %o1
+	and %l4, %o1, %o7
 ! v27 = v16 & v0
 	.loc 1 1326
-	ldx [%fp + 943], %i5
-	and %l1, %i5, %g4
+	ldx [%fp + 1759], %o1
+	and %l0, %o1, %o1
 ! v1 = v4 & v10
 	.loc 1 1327
-	ldx [%fp + 951], %i5
-	and %l7, %i5, %i5
+	and %i0, %i3, %i3
 ! v28 = v49 ^ v28
 	.loc 1 1328
-	xor %g5, %o0, %o0
+	xor %g1, %g4, %g1
 ! v9 = v28 ^ v9
 	.loc 1 1329
-	xor %o0, %l0, %o0
+	xor %g1, %o7, %o7
 ! v27 = v9 ^ v27
 	.loc 1 1330
-	xor %o0, %g4, %o0
+	xor %o7, %o1, %o1
 ! v1 = v27 ^ v1
 	.loc 1 1331
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + -873]
+	xor %o1, %i3, %o1
+	stx %o1, [%fp + 1839]
 ! v27 = v29 & v13
 	.loc 1 1332
-	and %o3, %o7, %o0
-	stx %o0, [%fp + 959]
-	stx %o0, [%fp + -865]
+	and %o5, %l1, %o1
+	stx %o1, [%fp + 1847]
 ! v9 = v46 & v39
 	.loc 1 1333
-	ldx [%fp + -1153], %l0
-	stx %l0, [%fp + 1711]
-	and %l4, %l0, %g5
-	stx %g5, [%fp + 1447]
-	stx %g5, [%fp + 167]
+	ldx [%fp + 1735], %i3
+	and %l4, %i3, %g4
 ! v28 = v16 & v41
 	.loc 1 1334
-	ldx [%fp + -1137], %i5
-	stx %i5, [%fp + 1175]
-	and %l1, %i5, %g4
-	stx %g4, [%fp + 1623]
-	stx %g4, [%fp + 175]
+	ldx [%fp + 1751], %o1
+	and %l0, %o1, %g1
 ! v49 = v4 & v0
 	.loc 1 1335
-	ldx [%fp + -1129], %l0
-	and %l7, %l0, %l0
+	ldx [%fp + 1759], %o1
+	and %i0, %o1, %o7
 ! v9 = v27 ^ v9
 	.loc 1 1336
-	xor %o0, %g5, %o0
+	ldx [%fp + 1847], %o1
+	xor %o1, %g4, %o1
 ! v28 = v9 ^ v28
 	.loc 1 1337
-	xor %o0, %g4, %o0
+	xor %o1, %g1, %o1
 ! v49 = v28 ^ v49
 	.loc 1 1338
-	xor %o0, %l0, %o0
-	stx %o0, [%fp + -857]
+	xor %o1, %o7, %o1
+	stx %o1, [%fp + 1847]
 ! v28 = v46 & v13
 	.loc 1 1339
-	and %l4, %o7, %o0
+	and %l4, %l1, %o1
 ! v9 = v16 & v39
 	.loc 1 1340
-	ldx [%fp + 1711], %g4
-	and %l1, %g4, %l0
+	and %l0, %i3, %o7
 ! v27 = v4 & v41
 	.loc 1 1341
-	and %l7, %i5, %i5
+	ldx [%fp + 1751], %g1
+	and %i0, %g1, %g1
 ! v9 = v28 ^ v9
 	.loc 1 1342
-	xor %o0, %l0, %l0
+	xor %o1, %o7, %o7
 ! v27 = v9 ^ v27
 	.loc 1 1343
-	xor %l0, %i5, %o0
-	stx %o0, [%fp + -849]
+	xor %o7, %g1, %o1
+	stx %o1, [%fp + 1855]
 ! v9 = v16 & v13
 	.loc 1 1344
-	and %l1, %o7, %o0
+	and %l0, %l1, %o1
 ! v28 = v4 & v39
 	.loc 1 1345
-	and %l7, %g4, %l0
+	and %i0, %i3, %o7
 ! v28 = v9 ^ v28
 	.loc 1 1346
-	xor %o0, %l0, %o0
-	stx %o0, [%fp + -841]
+	xor %o1, %o7, %o1
+	stx %o1, [%fp + 1863]
 ! v9 = v4 & v13
 	.loc 1 1347
-	and %l7, %o7, %o0
-	stx %o0, [%fp + -833]
+	and %i0, %l1, %o1
+	stx %o1, [%fp + 1871]
 ! v58 = v32 & v45
 	.loc 1 1348
-	ldx [%fp + 39], %g4
-	and %g4, %o2, %o0
-	stx %o0, [%fp + -825]
+	ldx [%fp + 1943], %g1
+	and %g1, %o3, %o1
+	stx %o1, [%fp + 1879]
 ! v33 = v32 & v48
 	.loc 1 1349
-	and %g4, %o1, %o0
+	and %g1, %o0, %o1
 ! v7 = v38 & v45
 	.loc 1 1350
-	ldx [%fp + 567], %i5
-	and %i5, %o2, %l0
+	ldx [%fp + 1951], %i3
+	and %i3, %o3, %o7
 ! v7 = v33 ^ v7
 	.loc 1 1351
-	xor %o0, %l0, %o0
-	stx %o0, [%fp + -817]
+	xor %o1, %o7, %o1
+	stx %o1, [%fp + 1887]
 ! v33 = v32 & v47
 	.loc 1 1352
-	and %g4, %i2, %o0
+	and %g1, %g5, %o1
 ! v31 = v38 & v48
 	.loc 1 1353
-	and %i5, %o1, %l0
+	and %i3, %o0, %o7
 ! v3 = v26 & v45
 	.loc 1 1354
-	and %l5, %o2, %g5
+	and %l5, %o3, %g4
 ! v31 = v33 ^ v31
 	.loc 1 1355
-	xor %o0, %l0, %l0
+	xor %o1, %o7, %o7
 ! v3 = v31 ^ v3
 	.loc 1 1356
-	xor %l0, %g5, %o0
-	stx %o0, [%fp + -809]
+	xor %o7, %g4, %o1
+	stx %o1, [%fp + 1895]
 ! v31 = v32 & v42
 	.loc 1 1357
-	and %g4, %i1, %g4
-	stx %g4, [%fp + -801]
+	and %g1, %i5, %g1
 ! v33 = v38 & v47
 	.loc 1 1358
-	and %i5, %i2, %o0
+	and %i3, %g5, %o1
 ! v36 = v26 & v48
 	.loc 1 1359
-	and %l5, %o1, %l0
+	and %l5, %o0, %o7
 ! v30 = v8 & v45
 	.loc 1 1360
-	and %i3, %o2, %i5
+	and %i1, %o3, %i3
 ! v33 = v31 ^ v33
 	.loc 1 1361
-	xor %g4, %o0, %o0
+	xor %g1, %o1, %o1
 ! v36 = v33 ^ v36
 	.loc 1 1362
-	xor %o0, %l0, %l0
+	xor %o1, %o7, %o7
 ! v30 = v36 ^ v30
 	.loc 1 1363
-	xor %l0, %i5, %o0
-	stx %o0, [%fp + -793]
+	xor %o7, %i3, %o1
+	stx %o1, [%fp + 1903]
 ! v36 = v32 & v44
 	.loc 1 1364
-	ldx [%fp + 39], %o0
-	stx %o0, [%fp + 1799]
-	and %o0, %o5, %g5
-	stx %g5, [%fp + 1343]
-	stx %g5, [%fp + -785]
+	ldx [%fp + 1943], %o7
+	and %o7, %o4, %o1
+	stx %o1, [%fp + 1911]
 ! v33 = v38 & v42
 	.loc 1 1365
-	ldx [%fp + 567], %o0
-	and %o0, %i1, %o0
-	stx %o0, [%fp + 183]
+	ldx [%fp + 1951], %o1
+	and %o1, %i5, %g4
 ! v31 = v26 & v47
 	.loc 1 1366
-	and %l5, %i2, %g4
-	stx %g4, [%fp + 1495]
-	stx %g4, [%fp + -777]
+	and %l5, %g5, %o1
+	stx %o1, [%fp + 1919]
 ! v34 = v8 & v48
 	.loc 1 1367
-	and %i3, %o1, %i5
-	stx %i5, [%fp + 575]
+	and %i1, %o0, %g1
 ! v5 = v6 & v45
 	.loc 1 1368
-	and %g1, %o2, %l0
-	stx %l0, [%fp + 1015]
+	and %i4, %o3, %i3
 ! v33 = v36 ^ v33
 	.loc 1 1369
-	xor %g5, %o0, %o0
+	ldx [%fp + 1911], %o1
+	xor %o1, %g4, %o1
 ! v31 = v33 ^ v31
 	.loc 1 1370
-	xor %o0, %g4, %o0
+	ldx [%fp + 1919], %g4
+	xor %o1, %g4, %o1
 ! v34 = v31 ^ v34
 	.loc 1 1371
-	xor %o0, %i5, %o0
+	xor %o1, %g1, %o1
 ! v5 = v34 ^ v5
 	.loc 1 1372
-	xor %o0, %l0, %o0
-	stx %o0, [%fp + -769]
+	xor %o1, %i3, %o1
+	stx %o1, [%fp + 1911]
 ! v34 = v32 & v12
 	.loc 1 1373
-	ldx [%fp + 1799], %o0
-	and %o0, %o4, %o0
-	stx %o0, [%fp + 967]
-	stx %o0, [%fp + -761]
+	and %o7, %o2, %o1
+	stx %o1, [%fp + 1919]
 ! v31 = v38 & v44
 	.loc 1 1374
-	ldx [%fp + 567], %o0
-	and %o0, %o5, %o0
-	stx %o0, [%fp + 1455]
-	stx %o0, [%fp + 191]
+	ldx [%fp + 1951], %o1
+	and %o1, %o4, %g4
 ! v33 = v26 & v42
 	.loc 1 1375
-	and %l5, %i1, %o0
-	stx %o0, [%fp + 1919]
-	stx %o0, [%fp + 975]
-	stx %o0, [%fp + -753]
+	and %l5, %i5, %o1
+	stx %o1, [%fp + 1927]
 ! v36 = v8 & v47
 	.loc 1 1376
-	and %i3, %i2, %g4
-	stx %g4, [%fp + 1183]
-	stx %g4, [%fp + -745]
+	and %i1, %g5, %o1
+	stx %o1, [%fp + 1935]
 ! v37 = v6 & v48
 	.loc 1 1377
-	and %g1, %o1, %i5
-	stx %i5, [%fp + 1631]
-	stx %i5, [%fp + 199]
+	and %i4, %o0, %g1
 ! v40 = v50 & v45
 	.loc 1 1378
-	ldx [%fp + -1065], %o0
-	stx %o0, [%fp + 1191]
-	and %o0, %o2, %l0
-	stx %l0, [%fp + 1807]
-	stx %l0, [%fp + 207]
+	ldx [%fp + 1767], %o7
+	and %o7, %o3, %i3
 ! v31 = v34 ^ v31
 	.loc 1 1379
-	ldx [%fp + 967], %o0
-	ldx [%fp + 1455], %g5
-	xor %o0, %g5, %o0
+	ldx [%fp + 1919], %o1
+	xor %o1, %g4, %o1
 ! v33 = v31 ^ v33
 	.loc 1 1380
-	ldx [%fp + 1919], %g5
-	xor %o0, %g5, %o0
+	ldx [%fp + 1927], %g4
+	xor %o1, %g4, %o1
 ! v36 = v33 ^ v36
 	.loc 1 1381
-	xor %o0, %g4, %o0
+	ldx [%fp + 1935], %g4
+	xor %o1, %g4, %o1
 ! v37 = v36 ^ v37
 	.loc 1 1382
-	xor %o0, %i5, %o0
+	xor %o1, %g1, %o1
 ! v40 = v37 ^ v40
 	.loc 1 1383
-	xor %o0, %l0, %o0
-	stx %o0, [%fp + -737]
+	xor %o1, %i3, %o1
+	stx %o1, [%fp + 1919]
 ! v37 = v38 & v12
 	.loc 1 1384
-	ldx [%fp + 567], %o0
-	and %o0, %o4, %o0
-	stx %o0, [%fp + -729]
+	ldx [%fp + 1951], %o1
+	and %o1, %o2, %g1
 ! v36 = v26 & v44
 	.loc 1 1385
-	and %l5, %o5, %g5
-	stx %g5, [%fp + 215]
+	and %l5, %o4, %g4
 ! v33 = v8 & v42
 	.loc 1 1386
-	and %i3, %i1, %g4
-	stx %g4, [%fp + -721]
+	and %i1, %i5, %i3
 ! v31 = v6 & v47
 	.loc 1 1387
-	and %g1, %i2, %i5
+	and %i4, %g5, %o1
 ! v34 = v50 & v48
 	.loc 1 1388
-	ldx [%fp + 1191], %l0
-	and %l0, %o1, %l0
+	and %o7, %o0, %o7
 ! v36 = v37 ^ v36
 	.loc 1 1389
-	xor %o0, %g5, %o0
+	xor %g1, %g4, %g1
 ! v33 = v36 ^ v33
 	.loc 1 1390
-	xor %o0, %g4, %o0
+	xor %g1, %i3, %i3
 ! v31 = v33 ^ v31
 	.loc 1 1391
-	xor %o0, %i5, %o0
+	xor %i3, %o1, %o1
 ! v34 = v31 ^ v34
 	.loc 1 1392
-	xor %o0, %l0, %o0
-	stx %o0, [%fp + -713]
+	xor %o1, %o7, %o1
+	stx %o1, [%fp + 1927]
 ! v31 = v26 & v12
 	.loc 1 1393
-	and %l5, %o4, %g5
-	stx %g5, [%fp + 223]
+	and %l5, %o2, %g4
 ! v33 = v8 & v44
 	.loc 1 1394
-	and %i3, %o5, %o0
+	and %i1, %o4, %o1
 ! v36 = v6 & v42
 	.loc 1 1395
-	and %g1, %i1, %g4
-	stx %g4, [%fp + -705]
+	and %i4, %i5, %g1
 ! v37 = v50 & v47
 	.loc 1 1396
-	ldx [%fp + -1065], %l0
-	and %l0, %i2, %i5
+	ldx [%fp + 1767], %o7
+	and %o7, %g5, %i3
 ! v33 = v31 ^ v33
 	.loc 1 1397
-	xor %g5, %o0, %o0
+	xor %g4, %o1, %o1
 ! v36 = v33 ^ v36
 	.loc 1 1398
-	xor %o0, %g4, %o0
+	xor %o1, %g1, %o1
 ! v37 = v36 ^ v37
 	.loc 1 1399
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + -697]
+	xor %o1, %i3, %o1
+	stx %o1, [%fp + 1935]
 ! v36 = v8 & v12
 	.loc 1 1400
-	and %i3, %o4, %o0
+	and %i1, %o2, %o1
 ! v33 = v6 & v44
 	.loc 1 1401
-	and %g1, %o5, %i5
+	and %i4, %o4, %i3
 ! v31 = v50 & v42
 	.loc 1 1402
-	and %l0, %i1, %g4
+	and %o7, %i5, %g1
 ! v33 = v36 ^ v33
 	.loc 1 1403
-	xor %o0, %i5, %i5
+	xor %o1, %i3, %i3
 ! v31 = v33 ^ v31
 	.loc 1 1404
-	xor %i5, %g4, %g4
+	xor %i3, %g1, %g1
 ! v33 = v6 & v12
 	.loc 1 1405
-	and %g1, %o4, %o0
+	and %i4, %o2, %o1
 ! v36 = v50 & v44
 	.loc 1 1406
-	and %l0, %o5, %i5
+	and %o7, %o4, %i3
 ! v36 = v33 ^ v36
 	.loc 1 1407
-	xor %o0, %i5, %i5
+	xor %o1, %i3, %i3
 ! v33 = v50 & v12
 	.loc 1 1408
-	and %l0, %o4, %l0
+	and %o7, %o2, %o7
 ! v32 = v35 ^ v32
 	.loc 1 1409
-	ldx [%fp + 39], %o0
-	xor %i4, %o0, %i4
+	ldx [%fp + 1943], %o1
+	xor %i2, %o1, %i2
 ! v38 = v14 ^ v38
 	.loc 1 1410
-	ldx [%fp + 567], %o0
-	xor %l3, %o0, %l3
+	ldx [%fp + 1951], %o1
+	xor %l3, %o1, %l3
 ! v26 = v21 ^ v26
 	.loc 1 1411
-	xor %l6, %l5, %l5
+	xor %l7, %l5, %l5
 ! v8 = v29 ^ v8
 	.loc 1 1412
-	xor %o3, %i3, %i3
+	xor %o5, %i1, %i1
 ! v6 = v46 ^ v6
 	.loc 1 1413
-	xor %l4, %g1, %g1
+	xor %l4, %i4, %i4
 ! v50 = v16 ^ v50
 	.loc 1 1414
-	ldx [%fp + -1065], %o0
-	xor %l1, %o0, %o3
+	ldx [%fp + 1767], %o1
+	xor %l0, %o1, %o5
 ! v45 = v56 ^ v45
 	.loc 1 1415
-	xor %l2, %o2, %l1
+	xor %l2, %o3, %o3
 ! v48 = v18 ^ v48
 	.loc 1 1416
-	ldx [%fp + -1121], %o0
-	xor %o0, %o1, %l2
+	xor %l6, %o0, %l0
 ! v47 = v10 ^ v47
 	.loc 1 1417
-	ldx [%fp + -1145], %o0
-	xor %o0, %i2, %i2
+	ldx [%fp + 1743], %o0
+	xor %o0, %g5, %g5
 ! v42 = v0 ^ v42
 	.loc 1 1418
-	ldx [%fp + -1129], %o0
-	xor %o0, %i1, %i1
+	ldx [%fp + 1759], %o0
+	xor %o0, %i5, %i5
 ! v44 = v41 ^ v44
 	.loc 1 1419
-	ldx [%fp + -1137], %o0
-	xor %o0, %o5, %o5
+	ldx [%fp + 1751], %o0
+	xor %o0, %o4, %o4
 ! v12 = v39 ^ v12
 	.loc 1 1420
-	ldx [%fp + -1153], %o0
-	xor %o0, %o4, %o4
+	ldx [%fp + 1735], %o0
+	xor %o0, %o2, %l2
 ! v39 = v32 & v45
 	.loc 1 1421
-	and %i4, %l1, %o0
-	stx %o0, [%fp + -689]
+	and %i2, %o3, %o0
+	stx %o0, [%fp + 1735]
 ! v41 = v32 & v48
 	.loc 1 1422
-	and %i4, %l2, %o0
+	and %i2, %l0, %o0
 ! v0 = v38 & v45
 	.loc 1 1423
-	and %l3, %l1, %o1
+	and %l3, %o3, %o1
 ! v0 = v41 ^ v0
 	.loc 1 1424
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + -681]
+	stx %o0, [%fp + 1743]
 ! v41 = v32 & v47
 	.loc 1 1425
-	and %i4, %i2, %o0
+	and %i2, %g5, %o0
 ! v10 = v38 & v48
 	.loc 1 1426
-	and %l3, %l2, %o1
+	and %l3, %l0, %o1
 ! v18 = v26 & v45
 	.loc 1 1427
-	and %l5, %l1, %o2
+	and %l5, %o3, %o2
 ! v10 = v41 ^ v10
 	.loc 1 1428
 	xor %o0, %o1, %o1
 ! v18 = v10 ^ v18
 	.loc 1 1429
 	xor %o1, %o2, %o0
-	stx %o0, [%fp + -673]
+	stx %o0, [%fp + 1751]
 ! v10 = v32 & v42
 	.loc 1 1430
-	and %i4, %i1, %o0
+	and %i2, %i5, %o0
 ! v41 = v38 & v47
 	.loc 1 1431
-	and %l3, %i2, %o1
+	and %l3, %g5, %o1
 ! v56 = v26 & v48
 	.loc 1 1432
-	and %l5, %l2, %o2
+	and %l5, %l0, %o2
 ! v16 = v8 & v45
 	.loc 1 1433
-	and %i3, %l1, %l4
+	and %i1, %o3, %l4
 ! v41 = v10 ^ v41
 	.loc 1 1434
 	xor %o0, %o1, %o1
@@ -5272,22 +4900,22 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 ! v16 = v56 ^ v16
 	.loc 1 1436
 	xor %o2, %l4, %o0
-	stx %o0, [%fp + -665]
+	stx %o0, [%fp + 1759]
 ! v56 = v32 & v44
 	.loc 1 1437
-	and %i4, %o5, %o0
+	and %i2, %o4, %o0
 ! v41 = v38 & v42
 	.loc 1 1438
-	and %l3, %i1, %o1
+	and %l3, %i5, %o1
 ! v10 = v26 & v47
 	.loc 1 1439
-	and %l5, %i2, %o2
+	and %l5, %g5, %o2
 ! v46 = v8 & v48
 	.loc 1 1440
-	and %i3, %l2, %l4
+	and %i1, %l0, %l4
 ! v29 = v6 & v45
 	.loc 1 1441
-	and %g1, %l1, %l6
+	and %i4, %o3, %l6
 ! v41 = v56 ^ v41
 	.loc 1 1442
 	xor %o0, %o1, %o1
@@ -5299,98 +4927,97 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 	xor %o2, %l4, %l4
 ! v29 = v46 ^ v29
 	.loc 1 1445
-	xor %l4, %l6, %o0
-	stx %o0, [%fp + -657]
+	xor %l4, %l6, %l6
 ! v46 = v32 & v12
 	.loc 1 1446
-	and %i4, %o4, %o0
+	and %i2, %l2, %o0
 ! v10 = v38 & v44
 	.loc 1 1447
-	and %l3, %o5, %o1
+	and %l3, %o4, %o1
 ! v41 = v26 & v42
 	.loc 1 1448
-	and %l5, %i1, %o2
+	and %l5, %i5, %g4
 ! v56 = v8 & v47
 	.loc 1 1449
-	and %i3, %i2, %g5
+	and %i1, %g5, %l7
 ! v21 = v6 & v48
 	.loc 1 1450
-	and %g1, %l2, %l6
+	and %i4, %l0, %l4
 ! v14 = v50 & v45
 	.loc 1 1451
-	and %o3, %l1, %l4
+	and %o5, %o3, %o2
 ! v10 = v46 ^ v10
 	.loc 1 1452
 	xor %o0, %o1, %o1
 ! v41 = v10 ^ v41
 	.loc 1 1453
-	xor %o1, %o2, %o2
+	xor %o1, %g4, %g4
 ! v56 = v41 ^ v56
 	.loc 1 1454
-	xor %o2, %g5, %g5
+	xor %g4, %l7, %l7
 ! v21 = v56 ^ v21
 	.loc 1 1455
-	xor %g5, %l6, %l6
+	xor %l7, %l4, %l4
 ! v14 = v21 ^ v14
 	.loc 1 1456
-	xor %l6, %l4, %g5
+	xor %l4, %o2, %l7
 ! v32 = v32 & v13
 	.loc 1 1457
-	and %i4, %o7, %i4
+	and %i2, %l1, %i2
 ! v21 = v38 & v12
 	.loc 1 1458
-	and %l3, %o4, %o0
+	and %l3, %l2, %g4
 ! v56 = v26 & v44
 	.loc 1 1459
-	and %l5, %o5, %l6
+	and %l5, %o4, %l4
 ! v41 = v8 & v42
 	.loc 1 1460
-	and %i3, %i1, %l4
+	and %i1, %i5, %o2
 ! v10 = v6 & v47
 	.loc 1 1461
-	and %g1, %i2, %o2
+	and %i4, %g5, %o1
 ! v46 = v50 & v48
 	.loc 1 1462
-	and %o3, %l2, %o1
+	and %o5, %l0, %o0
 ! v45 = v4 & v45
 	.loc 1 1463
-	and %l7, %l1, %l1
+	and %i0, %o3, %o3
 ! v21 = v32 ^ v21
 	.loc 1 1464
-	xor %i4, %o0, %o0
+	xor %i2, %g4, %g4
 ! v56 = v21 ^ v56
 	.loc 1 1465
-	xor %o0, %l6, %l6
+	xor %g4, %l4, %l4
 ! v41 = v56 ^ v41
 	.loc 1 1466
-	xor %l6, %l4, %l4
+	xor %l4, %o2, %o2
 ! v10 = v41 ^ v10
 	.loc 1 1467
-	xor %l4, %o2, %o2
+	xor %o2, %o1, %o1
 ! v46 = v10 ^ v46
 	.loc 1 1468
-	xor %o2, %o1, %o1
+	xor %o1, %o0, %o0
 ! v45 = v46 ^ v45
 	.loc 1 1469
-	xor %o1, %l1, %l1
+	xor %o0, %o3, %o3
 ! v38 = v38 & v13
 	.loc 1 1470
-	and %l3, %o7, %l3
+	and %l3, %l1, %l3
 ! v46 = v26 & v12
 	.loc 1 1471
-	and %l5, %o4, %o0
+	and %l5, %l2, %o0
 ! v10 = v8 & v44
 	.loc 1 1472
-	and %i3, %o5, %o1
+	and %i1, %o4, %o1
 ! v41 = v6 & v42
 	.loc 1 1473
-	and %g1, %i1, %l4
+	and %i4, %i5, %l4
 ! v56 = v50 & v47
 	.loc 1 1474
-	and %o3, %i2, %o2
+	and %o5, %g5, %o2
 ! v48 = v4 & v48
 	.loc 1 1475
-	and %l7, %l2, %l2
+	and %i0, %l0, %l0
 ! v46 = v38 ^ v46
 	.loc 1 1476
 	xor %l3, %o0, %o0
@@ -5405,22 +5032,22 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 	xor %l4, %o2, %o2
 ! v48 = v56 ^ v48
 	.loc 1 1480
-	xor %o2, %l2, %l2
+	xor %o2, %l0, %l0
 ! v26 = v26 & v13
 	.loc 1 1481
-	and %l5, %o7, %l5
+	and %l5, %l1, %l5
 ! v56 = v8 & v12
 	.loc 1 1482
-	and %i3, %o4, %o0
+	and %i1, %l2, %o0
 ! v41 = v6 & v44
 	.loc 1 1483
-	and %g1, %o5, %o1
+	and %i4, %o4, %o1
 ! v10 = v50 & v42
 	.loc 1 1484
-	and %o3, %i1, %o2
+	and %o5, %i5, %o2
 ! v47 = v4 & v47
 	.loc 1 1485
-	and %l7, %i2, %i2
+	and %i0, %g5, %g5
 ! v56 = v26 ^ v56
 	.loc 1 1486
 	xor %l5, %o0, %o0
@@ -5432,456 +5059,456 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64_inv:
 	xor %o1, %o2, %o2
 ! v47 = v10 ^ v47
 	.loc 1 1489
-	xor %o2, %i2, %i2
+	xor %o2, %g5, %g5
 ! v8 = v8 & v13
 	.loc 1 1490
-	and %i3, %o7, %i3
+	and %i1, %l1, %i1
 ! v10 = v6 & v12
 	.loc 1 1491
-	and %g1, %o4, %o0
+	and %i4, %l2, %o0
 ! v41 = v50 & v44
 	.loc 1 1492
-	and %o3, %o5, %o1
+	and %o5, %o4, %o1
 ! v42 = v4 & v42
 	.loc 1 1493
-	and %l7, %i1, %i1
+	and %i0, %i5, %i5
 ! v10 = v8 ^ v10
 	.loc 1 1494
-	xor %i3, %o0, %o0
+	xor %i1, %o0, %o0
 ! v41 = v10 ^ v41
 	.loc 1 1495
 	xor %o0, %o1, %o1
 ! v42 = v41 ^ v42
 	.loc 1 1496
-	xor %o1, %i1, %i1
+	xor %o1, %i5, %i5
 ! v6 = v6 & v13
 	.loc 1 1497
-	and %g1, %o7, %g1
+	and %i4, %l1, %i4
 ! v41 = v50 & v12
 	.loc 1 1498
-	and %o3, %o4, %o0
+	and %o5, %l2, %o0
 ! v44 = v4 & v44
 	.loc 1 1499
-	and %l7, %o5, %o5
+	and %i0, %o4, %o4
 ! v41 = v6 ^ v41
 	.loc 1 1500
-	xor %g1, %o0, %o0
+	xor %i4, %o0, %o0
 ! v44 = v41 ^ v44
 	.loc 1 1501
-	xor %o0, %o5, %o5
+	xor %o0, %o4, %o4
 ! v50 = v50 & v13
 	.loc 1 1502
-	and %o3, %o7, %o3
+	and %o5, %l1, %o5
 ! v12 = v4 & v12
 	.loc 1 1503
-	and %l7, %o4, %o4
+	and %i0, %l2, %l2
 ! v12 = v50 ^ v12
 	.loc 1 1504
-	xor %o3, %o4, %o4
+	xor %o5, %l2, %l2
 ! v13 = v4 & v13
 	.loc 1 1505
-	and %l7, %o7, %o7
+	and %i0, %l1, %o1
 ! v39 = v39 ^ v43
 	.loc 1 1506
-	ldx [%fp + -689], %o0
-	ldx [%fp + -1057], %o1
-	xor %o0, %o1, %o0
+	ldx [%fp + 1735], %o0
+	ldx [%fp + 1775], %o2
+	xor %o0, %o2, %o0
 ! v39 = v39 ^ v58
 	.loc 1 1507
-	ldx [%fp + -825], %o1
-	xor %o0, %o1, %o2
+	ldx [%fp + 1879], %o2
+	xor %o0, %o2, %o2
 ! v0 = v0 ^ v60
 	.loc 1 1508
-	ldx [%fp + -681], %o0
-	ldx [%fp + -1049], %o1
-	xor %o0, %o1, %o0
+	ldx [%fp + 1743], %o0
+	ldx [%fp + 1783], %o5
+	xor %o0, %o5, %o0
 ! v0 = v0 ^ v7
 	.loc 1 1509
-	ldx [%fp + -817], %o1
-	xor %o0, %o1, %o1
+	ldx [%fp + 1887], %o5
+	xor %o0, %o5, %o5
 ! v18 = v18 ^ v52
 	.loc 1 1510
-	ldx [%fp + -673], %o0
-	ldx [%fp + -1041], %o3
-	xor %o0, %o3, %o0
+	ldx [%fp + 1751], %o0
+	ldx [%fp + 1791], %l1
+	xor %o0, %l1, %o0
 ! v18 = v18 ^ v3
 	.loc 1 1511
-	ldx [%fp + -809], %o3
-	xor %o0, %o3, %o3
+	ldx [%fp + 1895], %l1
+	xor %o0, %l1, %l1
 ! v16 = v16 ^ v15
 	.loc 1 1512
-	ldx [%fp + -665], %o0
-	ldx [%fp + -1025], %l3
+	ldx [%fp + 1759], %o0
+	ldx [%fp + 1799], %l3
 	xor %o0, %l3, %o0
 ! v16 = v16 ^ v30
 	.loc 1 1513
-	ldx [%fp + -793], %l3
-	xor %o0, %l3, %l3
+	ldx [%fp + 1903], %l3
+	xor %o0, %l3, %o0
 ! v29 = v29 ^ v2
 	.loc 1 1514
-	ldx [%fp + -657], %o0
-	ldx [%fp + -1001], %l4
-	xor %o0, %l4, %o0
+	ldx [%fp + 1807], %l3
+	xor %l6, %l3, %l6
 ! v29 = v29 ^ v5
 	.loc 1 1515
-	ldx [%fp + -769], %l4
-	xor %o0, %l4, %o0
+	ldx [%fp + 1911], %l3
+	xor %l6, %l3, %l6
 ! v14 = v14 ^ v54
 	.loc 1 1516
-	ldx [%fp + -969], %l4
-	xor %g5, %l4, %g5
+	ldx [%fp + 1815], %l3
+	xor %l7, %l3, %l7
 ! v14 = v14 ^ v40
 	.loc 1 1517
-	ldx [%fp + -737], %l4
-	xor %g5, %l4, %g5
+	ldx [%fp + 1919], %l3
+	xor %l7, %l3, %l7
 ! v45 = v45 ^ v24
 	.loc 1 1518
-	ldx [%fp + -929], %l4
-	xor %l1, %l4, %l1
+	ldx [%fp + 1823], %l3
+	xor %o3, %l3, %o3
 ! v45 = v45 ^ v34
 	.loc 1 1519
-	ldx [%fp + -713], %l4
-	xor %l1, %l4, %l1
+	ldx [%fp + 1927], %l3
+	xor %o3, %l3, %o3
 ! v48 = v48 ^ v11
 	.loc 1 1520
-	ldx [%fp + -897], %l4
-	xor %l2, %l4, %l2
+	ldx [%fp + 1831], %l3
+	xor %l0, %l3, %l0
 ! v48 = v48 ^ v37
 	.loc 1 1521
-	ldx [%fp + -697], %l5
-	xor %l2, %l5, %l2
+	ldx [%fp + 1935], %l4
+	xor %l0, %l4, %l0
 ! v47 = v47 ^ v1
 	.loc 1 1522
-	ldx [%fp + -873], %l5
-	xor %i2, %l5, %i2
+	ldx [%fp + 1839], %l4
+	xor %g5, %l4, %g5
 ! v47 = v47 ^ v31
 	.loc 1 1523
-	xor %i2, %g4, %i2
+	xor %g5, %g1, %g5
 ! v42 = v42 ^ v49
 	.loc 1 1524
-	ldx [%fp + -857], %l6
-	xor %i1, %l6, %i1
+	ldx [%fp + 1847], %l5
+	xor %i5, %l5, %i5
 ! v42 = v42 ^ v36
 	.loc 1 1525
-	xor %i1, %i5, %i1
+	xor %i5, %i3, %i5
 ! v44 = v44 ^ v27
 	.loc 1 1526
-	ldx [%fp + -849], %l7
-	xor %o5, %l7, %o5
+	ldx [%fp + 1855], %i0
+	xor %o4, %i0, %o4
 ! v44 = v44 ^ v33
 	.loc 1 1527
-	xor %o5, %l0, %o5
+	xor %o4, %o7, %o4
 ! v12 = v12 ^ v28
 	.loc 1 1528
-	ldx [%fp + -841], %i3
-	xor %o4, %i3, %o4
+	ldx [%fp + 1863], %i1
+	xor %l2, %i1, %l2
 ! v13 = v13 ^ v9
 	.loc 1 1529
-	ldx [%fp + -833], %i4
-	xor %o7, %i4, %o7
+	ldx [%fp + 1871], %i2
+	xor %o1, %i2, %o1
 ! v11 = v39 ^ v11
 	.loc 1 1530
-	xor %o2, %l4, %o2
+	xor %o2, %l3, %o2
 ! v1 = v0 ^ v1
 	.loc 1 1531
-	xor %o1, %l5, %l4
+	xor %o5, %l4, %o5
 ! v49 = v18 ^ v49
 	.loc 1 1532
-	xor %o3, %l6, %o3
+	xor %l1, %l5, %l1
 ! v27 = v16 ^ v27
 	.loc 1 1533
-	xor %l3, %l7, %l3
+	xor %o0, %i0, %l3
 ! v28 = v29 ^ v28
 	.loc 1 1534
-	xor %o0, %i3, %l6
+	xor %l6, %i1, %l5
 ! v9 = v14 ^ v9
 	.loc 1 1535
-	xor %g5, %i4, %o1
+	xor %l7, %i2, %l7
 ! v58 = v48 ^ v58
 	.loc 1 1536
-	ldx [%fp + -825], %o0
-	xor %l2, %o0, %l7
+	ldx [%fp + 1879], %o0
+	xor %l0, %o0, %i0
 ! v7 = v47 ^ v7
 	.loc 1 1537
-	ldx [%fp + -817], %o0
-	xor %i2, %o0, %i2
+	ldx [%fp + 1887], %o0
+	xor %g5, %o0, %o0
 ! v3 = v42 ^ v3
 	.loc 1 1538
-	ldx [%fp + -809], %o0
-	xor %i1, %o0, %l2
+	ldx [%fp + 1895], %l0
+	xor %i5, %l0, %l0
 ! v30 = v44 ^ v30
 	.loc 1 1539
-	ldx [%fp + -793], %o0
-	xor %o5, %o0, %l5
+	ldx [%fp + 1903], %l4
+	xor %o4, %l4, %l4
 ! v5 = v12 ^ v5
 	.loc 1 1540
-	ldx [%fp + -769], %o0
-	xor %o4, %o0, %o5
+	ldx [%fp + 1911], %o4
+	xor %l2, %o4, %l2
 ! v40 = v13 ^ v40
 	.loc 1 1541
-	ldx [%fp + -737], %o0
-	xor %o7, %o0, %o7
+	ldx [%fp + 1919], %o4
+	xor %o1, %o4, %o4
 ! v7 = v7 ^ v33
 	.loc 1 1542
-	xor %i2, %l0, %o4
+	xor %o0, %o7, %l6
 ! v58 = v58 ^ v33
 	.loc 1 1543
-	xor %l7, %l0, %o0
+	xor %i0, %o7, %o0
 ! v9 = v9 ^ v33
 	.loc 1 1544
-	xor %o1, %l0, %o1
+	xor %l7, %o7, %o1
 ! v33 = v28 ^ v33
 	.loc 1 1545
-	xor %l6, %l0, %l0
+	xor %l5, %o7, %o7
 ! v58 = v58 ^ v36
 	.loc 1 1546
-	xor %o0, %i5, %o0
+	xor %o0, %i3, %l5
 ! v45 = v45 ^ v36
 	.loc 1 1547
-	xor %l1, %i5, %l1
+	xor %o3, %i3, %o3
 ! v33 = v33 ^ v36
 	.loc 1 1548
-	xor %l0, %i5, %l0
+	xor %o7, %i3, %o7
 ! v36 = v27 ^ v36
 	.loc 1 1549
-	xor %l3, %i5, %i5
+	xor %l3, %i3, %i3
 ! v45 = v45 ^ v31
 	.loc 1 1550
-	xor %l1, %g4, %l1
+	xor %o3, %g1, %o3
 ! v9 = v9 ^ v31
 	.loc 1 1551
-	xor %o1, %g4, %o1
+	xor %o1, %g1, %o1
 ! v36 = v36 ^ v31
 	.loc 1 1552
-	xor %i5, %g4, %i5
+	xor %i3, %g1, %i3
 ! v31 = v49 ^ v31
 	.loc 1 1553
-	xor %o3, %g4, %g4
+	xor %l1, %g1, %g1
 ! v9 = v9 ^ v37
 	.loc 1 1554
-	ldx [%fp + -697], %l3
-	xor %o1, %l3, %o3
+	ldx [%fp + 1935], %o0
+	xor %o1, %o0, %l1
 ! v33 = v33 ^ v37
 	.loc 1 1555
-	xor %l0, %l3, %l0
+	xor %o7, %o0, %o7
 ! v31 = v31 ^ v37
 	.loc 1 1556
-	xor %g4, %l3, %g4
+	xor %g1, %o0, %g1
 ! v37 = v1 ^ v37
 	.loc 1 1557
-	xor %l4, %l3, %o1
+	xor %o5, %o0, %o0
 ! v33 = v33 ^ v34
 	.loc 1 1558
-	ldx [%fp + -713], %l3
-	xor %l0, %l3, %l0
+	ldx [%fp + 1927], %o1
+	xor %o7, %o1, %o7
 ! v36 = v36 ^ v34
 	.loc 1 1559
-	xor %i5, %l3, %i5
+	xor %i3, %o1, %i3
 ! v37 = v37 ^ v34
 	.loc 1 1560
-	xor %o1, %l3, %o1
+	xor %o0, %o1, %o0
 ! v34 = v11 ^ v34
 	.loc 1 1561
-	xor %o2, %l3, %o2
+	xor %o2, %o1, %o1
 ! v36 = v36 ^ v40
 	.loc 1 1562
-	xor %i5, %o7, %i5
+	xor %i3, %o4, %i3
 ! v31 = v31 ^ v40
 	.loc 1 1563
-	xor %g4, %o7, %g4
+	xor %g1, %o4, %g1
 ! v34 = v34 ^ v40
 	.loc 1 1564
-	xor %o2, %o7, %o2
+	xor %o1, %o4, %o1
 ! v40 = v24 ^ v40
 	.loc 1 1565
-	ldx [%fp + -929], %l3
-	xor %l3, %o7, %o7
+	ldx [%fp + 1823], %o2
+	xor %o2, %o4, %o4
 ! v31 = v31 ^ v5
 	.loc 1 1566
-	xor %g4, %o5, %g4
+	xor %g1, %l2, %g1
 ! v37 = v37 ^ v5
 	.loc 1 1567
-	xor %o1, %o5, %o1
+	xor %o0, %l2, %o0
 ! v40 = v40 ^ v5
 	.loc 1 1568
-	xor %o7, %o5, %o7
+	xor %o4, %l2, %o4
 ! v5 = v54 ^ v5
 	.loc 1 1569
-	ldx [%fp + -969], %l3
-	xor %l3, %o5, %o5
+	ldx [%fp + 1815], %o2
+	xor %o2, %l2, %l2
 ! v37 = v37 ^ v30
 	.loc 1 1570
-	xor %o1, %l5, %o1
+	xor %o0, %l4, %o0
 ! v34 = v34 ^ v30
 	.loc 1 1571
-	xor %o2, %l5, %o2
+	xor %o1, %l4, %o1
 ! v5 = v5 ^ v30
 	.loc 1 1572
-	xor %o5, %l5, %o5
+	xor %l2, %l4, %l2
 ! v30 = v2 ^ v30
 	.loc 1 1573
-	ldx [%fp + -1001], %l3
-	xor %l3, %l5, %l5
+	ldx [%fp + 1807], %o2
+	xor %o2, %l4, %l4
 ! v34 = v34 ^ v3
 	.loc 1 1574
-	xor %o2, %l2, %o2
+	xor %o1, %l0, %o2
 ! v40 = v40 ^ v3
 	.loc 1 1575
-	xor %o7, %l2, %o7
+	xor %o4, %l0, %o4
 ! v30 = v30 ^ v3
 	.loc 1 1576
-	xor %l5, %l2, %l5
+	xor %l4, %l0, %l4
 ! v3 = v15 ^ v3
 	.loc 1 1577
-	ldx [%fp + -1025], %l3
-	xor %l3, %l2, %l2
+	ldx [%fp + 1799], %o1
+	xor %o1, %l0, %l0
 ! v40 = v40 ^ v7
 	.loc 1 1578
-	xor %o7, %o4, %o7
+	xor %o4, %l6, %o4
 ! v5 = v5 ^ v7
 	.loc 1 1579
-	xor %o5, %o4, %o5
+	xor %l2, %l6, %l2
 ! v3 = v3 ^ v7
 	.loc 1 1580
-	xor %l2, %o4, %l2
+	xor %l0, %l6, %l0
 ! v7 = v52 ^ v7
 	.loc 1 1581
-	ldx [%fp + -1041], %l3
-	xor %l3, %o4, %o4
+	ldx [%fp + 1791], %o1
+	xor %o1, %l6, %l6
 ! v5 = v5 ^ v58
 	.loc 1 1582
-	xor %o5, %o0, %o5
+	xor %l2, %l5, %l2
 ! v30 = v30 ^ v58
 	.loc 1 1583
-	xor %l5, %o0, %l5
+	xor %l4, %l5, %l4
 ! v7 = v7 ^ v58
 	.loc 1 1584
-	xor %o4, %o0, %l3
+	xor %l6, %l5, %l6
 ! v58 = v60 ^ v58
 	.loc 1 1585
-	ldx [%fp + -1049], %o4
-	xor %o4, %o0, %o0
+	ldx [%fp + 1783], %o1
+	xor %o1, %l5, %l5
 ! v30 = v30 ^ v45
 	.loc 1 1586
-	xor %l5, %l1, %l5
+	xor %l4, %o3, %l4
 ! v3 = v3 ^ v45
 	.loc 1 1587
-	xor %l2, %l1, %l2
+	xor %l0, %o3, %l0
 ! v58 = v58 ^ v45
 	.loc 1 1588
-	xor %o0, %l1, %o0
+	xor %l5, %o3, %l5
 ! v45 = v43 ^ v45
 	.loc 1 1589
-	ldx [%fp + -1057], %o4
-	xor %o4, %l1, %l1
+	ldx [%fp + 1775], %o1
+	xor %o1, %o3, %o3
 ! v45 = v45 ^ v33
 	.loc 1 1590
-	xor %l1, %l0, %l1
+	xor %o3, %o7, %o3
 ! v43 = v34 ^ v33
 	.loc 1 1591
-	xor %o2, %l0, %o4
+	xor %o2, %o7, %o1
 ! v43 = v43 ^ v9
 	.loc 1 1592
-	xor %o4, %o3, %o4
+	xor %o1, %l1, %o5
 ! v58 = v58 ^ v34
 	.loc 1 1593
-	xor %o0, %o2, %l4
+	xor %l5, %o2, %l5
 ! v60 = v37 ^ v33
 	.loc 1 1594
-	xor %o1, %l0, %o0
+	xor %o0, %o7, %o1
 ! v60 = v60 ^ v9
 	.loc 1 1595
-	xor %o0, %o3, %l6
+	xor %o1, %l1, %l3
 ! v7 = v7 ^ v34
 	.loc 1 1596
-	xor %l3, %o2, %o0
+	xor %l6, %o2, %o1
 ! v7 = v7 ^ v37
 	.loc 1 1597
-	xor %o0, %o1, %o0
+	xor %o1, %o0, %o1
 ! v7 = v7 ^ v33
 	.loc 1 1598
-	xor %o0, %l0, %o0
+	xor %o1, %o7, %o1
 ! v7 = v7 ^ v9
 	.loc 1 1599
-	xor %o0, %o3, %l3
+	xor %o1, %l1, %l6
 ! v34 = v34 ^ v31
 	.loc 1 1600
-	xor %o2, %g4, %o2
+	xor %o2, %g1, %o2
 ! v3 = v3 ^ v37
 	.loc 1 1601
-	xor %l2, %o1, %o0
+	xor %l0, %o0, %o1
 ! v3 = v3 ^ v31
 	.loc 1 1602
-	xor %o0, %g4, %o0
+	xor %o1, %g1, %o1
 ! v3 = v3 ^ v9
 	.loc 1 1603
-	xor %o0, %o3, %l2
+	xor %o1, %l1, %o1
 ! v37 = v37 ^ v36
 	.loc 1 1604
-	xor %o1, %i5, %o1
+	xor %o0, %i3, %l0
 ! v30 = v30 ^ v31
 	.loc 1 1605
-	xor %l5, %g4, %o0
+	xor %l4, %g1, %o0
 ! v30 = v30 ^ v36
 	.loc 1 1606
-	xor %o0, %i5, %o0
+	xor %o0, %i3, %l4
 ! v31 = v31 ^ v33
 	.loc 1 1607
-	xor %g4, %l0, %g4
+	xor %g1, %o7, %g1
 ! v5 = v5 ^ v36
 	.loc 1 1608
-	xor %o5, %i5, %o5
+	xor %l2, %i3, %l2
 ! v5 = v5 ^ v33
 	.loc 1 1609
-	xor %o5, %l0, %o5
+	xor %l2, %o7, %l2
 ! v36 = v36 ^ v9
 	.loc 1 1610
-	xor %i5, %o3, %i5
+	xor %i3, %l1, %i3
 ! v33 = v40 ^ v33
 	.loc 1 1611
-	xor %o7, %l0, %l0
+	xor %o4, %o7, %o7
 ! v9 = v33 ^ v9
 	.loc 1 1612
-	xor %l0, %o3, %o3
+	xor %o7, %l1, %l1
 ! mem64[h + 0] = v45
 	.loc 1 1613
-	stx %l1, [%i0]
+	ldx [%fp + 1727], %o0
+	stx %o3, [%o0]
 ! mem64[h + 8] = v43
 	.loc 1 1614
-	stx %o4, [%i0 + 8]
+	stx %o5, [%o0 + 8]
 ! mem64[h + 16] = v58
 	.loc 1 1615
-	stx %l4, [%i0 + 16]
+	stx %l5, [%o0 + 16]
 ! mem64[h + 24] = v60
 	.loc 1 1616
-	stx %l6, [%i0 + 24]
+	stx %l3, [%o0 + 24]
 ! mem64[h + 32] = v7
 	.loc 1 1617
-	stx %l3, [%i0 + 32]
+	stx %l6, [%o0 + 32]
 ! mem64[h + 40] = v34
 	.loc 1 1618
-	stx %o2, [%i0 + 40]
+	stx %o2, [%o0 + 40]
 ! mem64[h + 48] = v3
 	.loc 1 1619
-	stx %l2, [%i0 + 48]
+	stx %o1, [%o0 + 48]
 ! mem64[h + 56] = v37
 	.loc 1 1620
-	stx %o1, [%i0 + 56]
+	stx %l0, [%o0 + 56]
 ! mem64[h + 64] = v30
 	.loc 1 1621
-	stx %o0, [%i0 + 64]
+	stx %l4, [%o0 + 64]
 ! mem64[h + 72] = v31
 	.loc 1 1622
-	stx %g4, [%i0 + 72]
+	stx %g1, [%o0 + 72]
 ! mem64[h + 80] = v5
 	.loc 1 1623
-	stx %o5, [%i0 + 80]
+	stx %l2, [%o0 + 80]
 ! mem64[h + 88] = v36
 	.loc 1 1624
-	stx %i5, [%i0 + 88]
+	stx %i3, [%o0 + 88]
 ! mem64[h + 96] = v9
 	.loc 1 1625
-	stx %o3, [%i0 + 96]
+	stx %l1, [%o0 + 96]
 ! leave
 	.loc 1 1626
 	ret

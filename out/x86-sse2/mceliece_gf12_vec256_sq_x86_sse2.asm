@@ -20,7 +20,6 @@ align 32
 ; v0 = mem128[f + 0]
 %line 16+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
 	movdqu xmm0, [ecx]
-	movdqu [esp + 0], xmm0
 ; v1 = mem128[f + 192]
 %line 17+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
 	movdqu xmm1, [ecx + 192]
@@ -32,7 +31,6 @@ align 32
 ; v2 = mem128[f + 32]
 %line 19+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
 	movdqu xmm0, [ecx + 32]
-	movdqu [esp + 32], xmm0
 ; v3 = mem128[f + 224]
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
 	movdqu xmm1, [ecx + 224]

@@ -20,7 +20,6 @@ align 32
 ; v0 = mem128[f + 0]
 %line 16+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86_sse2.q
 	movdqu xmm0, [ecx]
-	movdqu [esp + 0], xmm0
 ; v1 = mem128[f + 384]
 %line 17+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86_sse2.q
 	movdqu xmm1, [ecx + 384]
@@ -32,7 +31,6 @@ align 32
 ; v2 = mem128[f + 64]
 %line 19+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86_sse2.q
 	movdqu xmm0, [ecx + 64]
-	movdqu [esp + 32], xmm0
 ; v3 = mem128[f + 448]
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86_sse2.q
 	movdqu xmm1, [ecx + 448]

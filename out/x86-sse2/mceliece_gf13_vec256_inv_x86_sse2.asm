@@ -7,11 +7,11 @@ section .text
 global qhasm_kernel_mceliece_gf13_vec256_inv_x86_sse2_inv:function (qhasm_kernel_mceliece_gf13_vec256_inv_x86_sse2_inv.end - qhasm_kernel_mceliece_gf13_vec256_inv_x86_sse2_inv)
 align 32
 qhasm_kernel_mceliece_gf13_vec256_inv_x86_sse2_inv:
-	sub esp, 8412
+	sub esp, 892
 ; input h f
 %line 15+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	mov eax, [esp + 8416]
-	mov ecx, [esp + 8420]
+	mov eax, [esp + 896]
+	mov ecx, [esp + 900]
 ; i = 2
 %line 17+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	mov edx, 2
@@ -37,16 +37,14 @@ align 32
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
 	pxor xmm0, xmm1
-	movdqu [esp + 6496], xmm0
 ; v5 = mem128[f + 384]
 %line 24+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm1, [ecx + 384]
 	movdqu [esp + 64], xmm1
 ; v4 = v4 ^ v5
 %line 25+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6496]
 	pxor xmm0, xmm1
-	movdqu [esp + 6496], xmm0
+	movdqu [esp + 752], xmm0
 ; v6 = mem128[f + 32]
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [ecx + 32]
@@ -64,10 +62,8 @@ align 32
 	movdqa xmm0, xmm3
 	movdqu xmm4, [esp + 16]
 	pxor xmm0, xmm4
-	movdqu [esp + 128], xmm0
 ; v9 = v9 ^ v5
 %line 30+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
 	pxor xmm0, xmm1
 	movdqu [esp + 128], xmm0
 ; v10 = mem128[f + 64]
@@ -76,7 +72,7 @@ align 32
 	movdqu [esp + 144], xmm0
 ; v11 = v10 ^ v3
 %line 32+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 48]
+	movdqa xmm1, xmm2
 	pxor xmm0, xmm1
 	movdqa xmm2, xmm0
 ; v11 = v11 ^ v8
@@ -103,7 +99,7 @@ align 32
 	movdqu [esp + 192], xmm0
 ; v15 = v14 ^ v8
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 112]
+	movdqa xmm1, xmm3
 	pxor xmm0, xmm1
 	movdqa xmm3, xmm0
 ; v15 = v15 ^ v12
@@ -126,12 +122,10 @@ align 32
 	movdqu [esp + 240], xmm0
 ; v19 = v18 ^ v12
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 160]
+	movdqa xmm1, xmm5
 	pxor xmm0, xmm1
-	movdqu [esp + 256], xmm0
 ; v19 = v19 ^ v16
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
 	pxor xmm0, xmm4
 	movdqu [esp + 256], xmm0
 ; v20 = v12 ^ v1
@@ -147,10 +141,8 @@ align 32
 %line 49+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm1, [esp + 208]
 	pxor xmm0, xmm1
-	movdqu [esp + 304], xmm0
 ; v22 = v22 ^ v1
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
 	pxor xmm0, xmm4
 	movdqu [esp + 304], xmm0
 ; v23 = v16 ^ v5
@@ -165,10 +157,8 @@ align 32
 ; v25 = v24 ^ v1
 %line 53+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm4
-	movdqu [esp + 352], xmm0
 ; v25 = v25 ^ v5
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
 	pxor xmm0, xmm5
 	movdqu [esp + 352], xmm0
 ; v26 = v2 & v0
@@ -184,12 +174,12 @@ align 32
 	pand xmm1, xmm5
 ; v28 = v4 & v0
 %line 57+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6496]
+	movdqu xmm0, [esp + 752]
 	pand xmm0, xmm4
 ; v28 = v27 ^ v28
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm0
-	movdqu [esp + 1040], xmm1
+	movdqu [esp + 416], xmm1
 ; v27 = v2 & v10
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm4, [esp + 32]
@@ -197,7 +187,7 @@ align 32
 	pand xmm4, xmm0
 ; v29 = v4 & v6
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6496]
+	movdqu xmm0, [esp + 752]
 	pand xmm0, xmm5
 ; v30 = v7 & v0
 %line 61+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -210,7 +200,7 @@ align 32
 ; v30 = v29 ^ v30
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm1
-	movdqu [esp + 1056], xmm4
+	movdqu [esp + 432], xmm4
 ; v29 = v2 & v14
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm4, [esp + 32]
@@ -218,7 +208,7 @@ align 32
 	pand xmm4, xmm0
 ; v27 = v4 & v10
 %line 65+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 6496]
+	movdqu xmm5, [esp + 752]
 	movdqu xmm0, [esp + 144]
 	pand xmm5, xmm0
 ; v31 = v7 & v6
@@ -240,7 +230,7 @@ align 32
 ; v32 = v31 ^ v32
 %line 70+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm1
-	movdqu [esp + 1072], xmm4
+	movdqu [esp + 448], xmm4
 ; v31 = v2 & v18
 %line 71+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm1, [esp + 32]
@@ -248,7 +238,7 @@ align 32
 	pand xmm1, xmm0
 ; v27 = v4 & v14
 %line 72+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 6496]
+	movdqu xmm4, [esp + 752]
 	movdqu xmm0, [esp + 192]
 	pand xmm4, xmm0
 ; v29 = v7 & v10
@@ -278,7 +268,7 @@ align 32
 ; v34 = v33 ^ v34
 %line 79+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm0
-	movdqu [esp + 1088], xmm1
+	movdqu [esp + 464], xmm1
 ; v33 = v2 & v21
 %line 80+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm1, [esp + 32]
@@ -286,7 +276,7 @@ align 32
 	pand xmm1, xmm0
 ; v29 = v4 & v18
 %line 81+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 6496]
+	movdqu xmm4, [esp + 752]
 	movdqu xmm0, [esp + 240]
 	pand xmm4, xmm0
 ; v27 = v7 & v14
@@ -326,7 +316,7 @@ align 32
 ; v36 = v35 ^ v36
 %line 90+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm7
-	movdqu [esp + 1104], xmm1
+	movdqu [esp + 480], xmm1
 ; v35 = v2 & v24
 %line 91+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm1, [esp + 32]
@@ -334,7 +324,7 @@ align 32
 	pand xmm1, xmm0
 ; v31 = v4 & v21
 %line 92+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 6496]
+	movdqu xmm4, [esp + 752]
 	movdqu xmm0, [esp + 288]
 	pand xmm4, xmm0
 ; v27 = v7 & v18
@@ -347,7 +337,7 @@ align 32
 	movdqu xmm0, [esp + 128]
 	movdqu xmm6, [esp + 192]
 	pand xmm0, xmm6
-	movdqu [esp + 1120], xmm0
+	movdqu [esp + 400], xmm0
 ; v33 = v11 & v10
 %line 95+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm6, xmm2
@@ -358,7 +348,7 @@ align 32
 	movdqu xmm0, [esp + 176]
 	movdqu xmm7, [esp + 80]
 	pand xmm0, xmm7
-	movdqu [esp + 400], xmm0
+	movdqu [esp + 384], xmm0
 ; v38 = v15 & v0
 %line 97+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm7, xmm3
@@ -372,22 +362,22 @@ align 32
 	pxor xmm1, xmm5
 ; v29 = v27 ^ v29
 %line 100+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1120]
+	movdqu xmm0, [esp + 400]
 	pxor xmm1, xmm0
 ; v33 = v29 ^ v33
 %line 101+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm6
 ; v37 = v33 ^ v37
 %line 102+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
+	movdqu xmm0, [esp + 384]
 	pxor xmm1, xmm0
 ; v38 = v37 ^ v38
 %line 103+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm7
-	movdqu [esp + 1136], xmm1
+	movdqu [esp + 496], xmm1
 ; v37 = v4 & v24
 %line 104+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 6496]
+	movdqu xmm4, [esp + 752]
 	movdqu xmm0, [esp + 336]
 	pand xmm4, xmm0
 ; v33 = v7 & v21
@@ -395,7 +385,7 @@ align 32
 	movdqu xmm0, [esp + 96]
 	movdqu xmm1, [esp + 288]
 	pand xmm0, xmm1
-	movdqu [esp + 1152], xmm0
+	movdqu [esp + 384], xmm0
 ; v29 = v9 & v18
 %line 106+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm1, [esp + 128]
@@ -418,7 +408,7 @@ align 32
 	pand xmm7, xmm0
 ; v33 = v37 ^ v33
 %line 110+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1152]
+	movdqu xmm0, [esp + 384]
 	pxor xmm4, xmm0
 ; v29 = v33 ^ v29
 %line 111+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -432,7 +422,7 @@ align 32
 ; v35 = v31 ^ v35
 %line 114+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm7
-	movdqu [esp + 1168], xmm4
+	movdqu [esp + 512], xmm4
 ; v31 = v7 & v24
 %line 115+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm1, [esp + 96]
@@ -470,7 +460,7 @@ align 32
 ; v37 = v33 ^ v37
 %line 123+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm0
-	movdqu [esp + 1184], xmm1
+	movdqu [esp + 528], xmm1
 ; v33 = v9 & v24
 %line 124+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm4, [esp + 128]
@@ -500,7 +490,7 @@ align 32
 ; v31 = v27 ^ v31
 %line 130+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm1
-	movdqu [esp + 1200], xmm4
+	movdqu [esp + 544], xmm4
 ; v27 = v11 & v24
 %line 131+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
@@ -522,7 +512,7 @@ align 32
 ; v33 = v29 ^ v33
 %line 135+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm4
-	movdqu [esp + 1216], xmm0
+	movdqu [esp + 560], xmm0
 ; v29 = v13 & v24
 %line 136+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 176]
@@ -536,18 +526,18 @@ align 32
 ; v27 = v29 ^ v27
 %line 138+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm1
-	movdqu [esp + 1232], xmm0
+	movdqu [esp + 576], xmm0
 ; v29 = v15 & v24
 %line 139+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
 	pand xmm0, xmm4
-	movdqu [esp + 1248], xmm0
+	movdqu [esp + 592], xmm0
 ; v39 = v17 & v3
 %line 140+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 224]
 	movdqu xmm4, [esp + 48]
 	pand xmm0, xmm4
-	movdqu [esp + 416], xmm0
+	movdqu [esp + 384], xmm0
 ; v40 = v17 & v8
 %line 141+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm1, [esp + 224]
@@ -560,7 +550,7 @@ align 32
 ; v41 = v40 ^ v41
 %line 143+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm0
-	movdqu [esp + 1264], xmm1
+	movdqu [esp + 608], xmm1
 ; v40 = v17 & v12
 %line 144+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm4, [esp + 224]
@@ -581,7 +571,7 @@ align 32
 ; v43 = v42 ^ v43
 %line 148+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm1
-	movdqu [esp + 1280], xmm4
+	movdqu [esp + 624], xmm4
 ; v42 = v17 & v16
 %line 149+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm4, [esp + 224]
@@ -611,7 +601,7 @@ align 32
 ; v45 = v44 ^ v45
 %line 155+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm1
-	movdqu [esp + 1296], xmm4
+	movdqu [esp + 640], xmm4
 ; v44 = v17 & v1
 %line 156+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm1, [esp + 224]
@@ -649,7 +639,7 @@ align 32
 ; v47 = v46 ^ v47
 %line 164+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm0
-	movdqu [esp + 1312], xmm1
+	movdqu [esp + 656], xmm1
 ; v46 = v17 & v5
 %line 165+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm1, [esp + 224]
@@ -675,7 +665,7 @@ align 32
 	movdqu xmm0, [esp + 320]
 	movdqu xmm7, [esp + 112]
 	pand xmm0, xmm7
-	movdqu [esp + 432], xmm0
+	movdqu [esp + 400], xmm0
 ; v49 = v25 & v3
 %line 170+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm7, [esp + 352]
@@ -692,12 +682,12 @@ align 32
 	pxor xmm1, xmm6
 ; v48 = v44 ^ v48
 %line 174+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
+	movdqu xmm0, [esp + 400]
 	pxor xmm1, xmm0
 ; v49 = v48 ^ v49
 %line 175+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm7
-	movdqu [esp + 1328], xmm1
+	movdqu [esp + 400], xmm1
 ; v48 = v19 & v5
 %line 176+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm1, [esp + 256]
@@ -735,7 +725,7 @@ align 32
 ; v46 = v42 ^ v46
 %line 184+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm0
-	movdqu [esp + 1344], xmm1
+	movdqu [esp + 672], xmm1
 ; v42 = v20 & v5
 %line 185+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm4, [esp + 272]
@@ -765,7 +755,7 @@ align 32
 ; v48 = v44 ^ v48
 %line 191+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm1
-	movdqu [esp + 1360], xmm4
+	movdqu [esp + 688], xmm4
 ; v44 = v22 & v5
 %line 192+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 304]
@@ -787,7 +777,7 @@ align 32
 ; v42 = v40 ^ v42
 %line 196+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm4
-	movdqu [esp + 1376], xmm0
+	movdqu [esp + 704], xmm0
 ; v40 = v23 & v5
 %line 197+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 320]
@@ -801,12 +791,12 @@ align 32
 ; v44 = v40 ^ v44
 %line 199+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm1
-	movdqu [esp + 1392], xmm0
+	movdqu [esp + 720], xmm0
 ; v40 = v25 & v5
 %line 200+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 352]
 	pand xmm0, xmm4
-	movdqu [esp + 1408], xmm0
+	movdqu [esp + 736], xmm0
 ; v17 = v2 ^ v17
 %line 201+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 32]
@@ -815,7 +805,7 @@ align 32
 	movdqa xmm1, xmm0
 ; v19 = v4 ^ v19
 %line 202+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6496]
+	movdqu xmm0, [esp + 752]
 	movdqu xmm4, [esp + 256]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
@@ -830,18 +820,18 @@ align 32
 	movdqu xmm0, [esp + 128]
 	movdqu xmm6, [esp + 304]
 	pxor xmm0, xmm6
-	movdqu [esp + 1424], xmm0
+	movdqu [esp + 128], xmm0
 ; v23 = v11 ^ v23
 %line 205+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 320]
 	pxor xmm2, xmm0
-	movdqu [esp + 1440], xmm2
+	movdqu [esp + 224], xmm2
 ; v25 = v13 ^ v25
 %line 206+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 176]
 	movdqu xmm2, [esp + 352]
 	pxor xmm0, xmm2
-	movdqu [esp + 1456], xmm0
+	movdqu [esp + 176], xmm0
 ; v13 = v0 ^ v3
 %line 207+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 0]
@@ -851,7 +841,7 @@ align 32
 ; v11 = v6 ^ v8
 %line 208+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 80]
-	movdqu xmm6, [esp + 112]
+	movdqa xmm6, xmm7
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v9 = v10 ^ v12
@@ -859,30 +849,30 @@ align 32
 	movdqu xmm0, [esp + 144]
 	movdqu xmm7, [esp + 160]
 	pxor xmm0, xmm7
-	movdqu [esp + 1472], xmm0
+	movdqu [esp + 256], xmm0
 ; v7 = v14 ^ v16
 %line 210+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 192]
 	movdqu xmm7, [esp + 208]
 	pxor xmm0, xmm7
-	movdqu [esp + 1488], xmm0
+	movdqu [esp + 272], xmm0
 ; v4 = v18 ^ v1
 %line 211+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 240]
 	movdqu xmm7, [esp + 16]
 	pxor xmm0, xmm7
-	movdqu [esp + 1504], xmm0
+	movdqu [esp + 304], xmm0
 ; v2 = v21 ^ v5
 %line 212+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 288]
 	movdqu xmm7, [esp + 64]
 	pxor xmm0, xmm7
-	movdqu [esp + 1520], xmm0
+	movdqu [esp + 320], xmm0
 ; v50 = v17 & v13
 %line 213+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm2
-	movdqu [esp + 448], xmm0
+	movdqu [esp + 32], xmm0
 ; v51 = v17 & v11
 %line 214+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm7, xmm1
@@ -894,169 +884,169 @@ align 32
 ; v52 = v51 ^ v52
 %line 216+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm7, xmm0
-	movdqu [esp + 1536], xmm7
+	movdqu [esp + 352], xmm7
 ; v51 = v17 & v9
 %line 217+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm7, xmm1
-	movdqu xmm0, [esp + 1472]
+	movdqu xmm0, [esp + 256]
 	pand xmm7, xmm0
 ; v53 = v19 & v11
 %line 218+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm6
-	movdqu [esp + 464], xmm0
+	movdqu [esp + 96], xmm0
 ; v54 = v20 & v13
 %line 219+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm5
 	pand xmm0, xmm2
-	movdqu [esp + 6512], xmm0
+	movdqu [esp + 752], xmm0
 ; v53 = v51 ^ v53
 %line 220+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
+	movdqu xmm0, [esp + 96]
 	pxor xmm7, xmm0
 ; v54 = v53 ^ v54
 %line 221+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6512]
+	movdqu xmm0, [esp + 752]
 	pxor xmm7, xmm0
-	movdqu [esp + 1552], xmm7
+	movdqu [esp + 752], xmm7
 ; v53 = v17 & v7
 %line 222+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 1488]
+	movdqu xmm7, [esp + 272]
 	pand xmm0, xmm7
-	movdqu [esp + 6656], xmm0
+	movdqu [esp + 800], xmm0
 ; v51 = v19 & v9
 %line 223+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 1472]
+	movdqu xmm7, [esp + 256]
 	pand xmm0, xmm7
-	movdqu [esp + 1568], xmm0
+	movdqu [esp + 768], xmm0
 ; v55 = v20 & v11
 %line 224+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm5
 	pand xmm0, xmm6
-	movdqu [esp + 480], xmm0
+	movdqu [esp + 96], xmm0
 ; v56 = v22 & v13
 %line 225+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1424]
+	movdqu xmm0, [esp + 128]
 	pand xmm0, xmm2
-	movdqu [esp + 6528], xmm0
+	movdqu [esp + 784], xmm0
 ; v51 = v53 ^ v51
 %line 226+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 6656]
-	movdqu xmm0, [esp + 1568]
+	movdqu xmm7, [esp + 800]
+	movdqu xmm0, [esp + 768]
 	pxor xmm7, xmm0
 ; v55 = v51 ^ v55
 %line 227+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
+	movdqu xmm0, [esp + 96]
 	pxor xmm7, xmm0
 ; v56 = v55 ^ v56
 %line 228+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6528]
+	movdqu xmm0, [esp + 784]
 	pxor xmm7, xmm0
-	movdqu [esp + 1584], xmm7
+	movdqu [esp + 768], xmm7
 ; v55 = v17 & v4
 %line 229+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 1504]
+	movdqu xmm7, [esp + 304]
 	pand xmm0, xmm7
-	movdqu [esp + 6672], xmm0
+	movdqu [esp + 832], xmm0
 ; v51 = v19 & v7
 %line 230+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 1488]
+	movdqu xmm7, [esp + 272]
 	pand xmm0, xmm7
-	movdqu [esp + 1600], xmm0
+	movdqu [esp + 784], xmm0
 ; v53 = v20 & v9
 %line 231+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 1472]
+	movdqu xmm7, [esp + 256]
 	pand xmm0, xmm7
-	movdqu [esp + 1616], xmm0
+	movdqu [esp + 800], xmm0
 ; v57 = v22 & v11
 %line 232+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1424]
+	movdqu xmm0, [esp + 128]
 	pand xmm0, xmm6
-	movdqu [esp + 496], xmm0
+	movdqu [esp + 96], xmm0
 ; v58 = v23 & v13
 %line 233+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1440]
+	movdqu xmm0, [esp + 224]
 	pand xmm0, xmm2
-	movdqu [esp + 6544], xmm0
+	movdqu [esp + 816], xmm0
 ; v51 = v55 ^ v51
 %line 234+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 6672]
-	movdqu xmm0, [esp + 1600]
+	movdqu xmm7, [esp + 832]
+	movdqu xmm0, [esp + 784]
 	pxor xmm7, xmm0
 ; v53 = v51 ^ v53
 %line 235+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1616]
+	movdqu xmm0, [esp + 800]
 	pxor xmm7, xmm0
 ; v57 = v53 ^ v57
 %line 236+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
+	movdqu xmm0, [esp + 96]
 	pxor xmm7, xmm0
 ; v58 = v57 ^ v58
 %line 237+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6544]
+	movdqu xmm0, [esp + 816]
 	pxor xmm7, xmm0
-	movdqu [esp + 1632], xmm7
+	movdqu [esp + 784], xmm7
 ; v57 = v17 & v2
 %line 238+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 1520]
+	movdqu xmm7, [esp + 320]
 	pand xmm0, xmm7
-	movdqu [esp + 6688], xmm0
+	movdqu [esp + 864], xmm0
 ; v53 = v19 & v4
 %line 239+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 1504]
+	movdqu xmm7, [esp + 304]
 	pand xmm0, xmm7
-	movdqu [esp + 1648], xmm0
+	movdqu [esp + 800], xmm0
 ; v51 = v20 & v7
 %line 240+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 1488]
+	movdqu xmm7, [esp + 272]
 	pand xmm0, xmm7
-	movdqu [esp + 1664], xmm0
+	movdqu [esp + 816], xmm0
 ; v55 = v22 & v9
 %line 241+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1424]
-	movdqu xmm7, [esp + 1472]
+	movdqu xmm0, [esp + 128]
+	movdqu xmm7, [esp + 256]
 	pand xmm0, xmm7
-	movdqu [esp + 1680], xmm0
+	movdqu [esp + 832], xmm0
 ; v59 = v23 & v11
 %line 242+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1440]
+	movdqu xmm0, [esp + 224]
 	pand xmm0, xmm6
-	movdqu [esp + 512], xmm0
+	movdqu [esp + 96], xmm0
 ; v60 = v25 & v13
 %line 243+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1456]
+	movdqu xmm0, [esp + 176]
 	pand xmm0, xmm2
-	movdqu [esp + 6560], xmm0
+	movdqu [esp + 848], xmm0
 ; v53 = v57 ^ v53
 %line 244+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 6688]
-	movdqu xmm0, [esp + 1648]
+	movdqu xmm7, [esp + 864]
+	movdqu xmm0, [esp + 800]
 	pxor xmm7, xmm0
 ; v51 = v53 ^ v51
 %line 245+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1664]
+	movdqu xmm0, [esp + 816]
 	pxor xmm7, xmm0
 ; v55 = v51 ^ v55
 %line 246+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1680]
+	movdqu xmm0, [esp + 832]
 	pxor xmm7, xmm0
 ; v59 = v55 ^ v59
 %line 247+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
+	movdqu xmm0, [esp + 96]
 	pxor xmm7, xmm0
 ; v60 = v59 ^ v60
 %line 248+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6560]
+	movdqu xmm0, [esp + 848]
 	pxor xmm7, xmm0
-	movdqu [esp + 1696], xmm7
+	movdqu [esp + 96], xmm7
 ; v17 = v17 & v24
 %line 249+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 336]
@@ -1064,30 +1054,30 @@ align 32
 ; v59 = v19 & v2
 %line 250+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 1520]
+	movdqu xmm7, [esp + 320]
 	pand xmm0, xmm7
-	movdqu [esp + 1712], xmm0
+	movdqu [esp + 800], xmm0
 ; v55 = v20 & v4
 %line 251+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 1504]
+	movdqu xmm7, [esp + 304]
 	pand xmm0, xmm7
-	movdqu [esp + 1728], xmm0
+	movdqu [esp + 816], xmm0
 ; v51 = v22 & v7
 %line 252+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1424]
-	movdqu xmm7, [esp + 1488]
+	movdqu xmm0, [esp + 128]
+	movdqu xmm7, [esp + 272]
 	pand xmm0, xmm7
-	movdqu [esp + 1744], xmm0
+	movdqu [esp + 832], xmm0
 ; v53 = v23 & v9
 %line 253+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1440]
-	movdqu xmm7, [esp + 1472]
+	movdqu xmm0, [esp + 224]
+	movdqu xmm7, [esp + 256]
 	pand xmm0, xmm7
-	movdqu [esp + 1760], xmm0
+	movdqu [esp + 848], xmm0
 ; v57 = v25 & v11
 %line 254+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1456]
+	movdqu xmm0, [esp + 176]
 	pand xmm0, xmm6
 	movdqa xmm7, xmm0
 ; v13 = v15 & v13
@@ -1097,19 +1087,19 @@ align 32
 	movdqa xmm2, xmm0
 ; v59 = v17 ^ v59
 %line 256+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1712]
+	movdqu xmm0, [esp + 800]
 	pxor xmm1, xmm0
 ; v55 = v59 ^ v55
 %line 257+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1728]
+	movdqu xmm0, [esp + 816]
 	pxor xmm1, xmm0
 ; v51 = v55 ^ v51
 %line 258+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1744]
+	movdqu xmm0, [esp + 832]
 	pxor xmm1, xmm0
 ; v53 = v51 ^ v53
 %line 259+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1760]
+	movdqu xmm0, [esp + 848]
 	pxor xmm1, xmm0
 ; v57 = v53 ^ v57
 %line 260+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -1117,7 +1107,7 @@ align 32
 ; v13 = v57 ^ v13
 %line 261+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm2
-	movdqu [esp + 6704], xmm1
+	movdqu [esp + 832], xmm1
 ; v19 = v19 & v24
 %line 262+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 336]
@@ -1125,24 +1115,24 @@ align 32
 ; v57 = v20 & v2
 %line 263+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm5
-	movdqu xmm1, [esp + 1520]
+	movdqu xmm1, [esp + 320]
 	pand xmm0, xmm1
-	movdqu [esp + 1776], xmm0
+	movdqu [esp + 800], xmm0
 ; v53 = v22 & v4
 %line 264+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1424]
-	movdqu xmm1, [esp + 1504]
+	movdqu xmm0, [esp + 128]
+	movdqu xmm1, [esp + 304]
 	pand xmm0, xmm1
-	movdqu [esp + 1792], xmm0
+	movdqu [esp + 816], xmm0
 ; v51 = v23 & v7
 %line 265+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 1440]
-	movdqu xmm0, [esp + 1488]
+	movdqu xmm1, [esp + 224]
+	movdqu xmm0, [esp + 272]
 	pand xmm1, xmm0
 ; v55 = v25 & v9
 %line 266+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 1456]
-	movdqu xmm0, [esp + 1472]
+	movdqu xmm2, [esp + 176]
+	movdqu xmm0, [esp + 256]
 	pand xmm2, xmm0
 ; v11 = v15 & v11
 %line 267+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -1150,11 +1140,11 @@ align 32
 	pand xmm0, xmm6
 ; v57 = v19 ^ v57
 %line 268+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 1776]
+	movdqu xmm6, [esp + 800]
 	pxor xmm4, xmm6
 ; v53 = v57 ^ v53
 %line 269+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 1792]
+	movdqu xmm6, [esp + 816]
 	pxor xmm4, xmm6
 ; v51 = v53 ^ v51
 %line 270+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -1165,30 +1155,30 @@ align 32
 ; v11 = v55 ^ v11
 %line 272+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm0
-	movdqu [esp + 6720], xmm4
+	movdqu [esp + 800], xmm4
 ; v20 = v20 & v24
 %line 273+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 336]
 	pand xmm5, xmm0
 ; v55 = v22 & v2
 %line 274+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 1424]
-	movdqu xmm0, [esp + 1520]
+	movdqu xmm1, [esp + 128]
+	movdqu xmm0, [esp + 320]
 	pand xmm1, xmm0
 ; v51 = v23 & v4
 %line 275+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 1440]
-	movdqu xmm0, [esp + 1504]
+	movdqu xmm2, [esp + 224]
+	movdqu xmm0, [esp + 304]
 	pand xmm2, xmm0
 ; v53 = v25 & v7
 %line 276+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 1456]
-	movdqu xmm0, [esp + 1488]
+	movdqu xmm4, [esp + 176]
+	movdqu xmm0, [esp + 272]
 	pand xmm4, xmm0
 ; v9 = v15 & v9
 %line 277+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
-	movdqu xmm6, [esp + 1472]
+	movdqu xmm6, [esp + 256]
 	pand xmm0, xmm6
 ; v55 = v20 ^ v55
 %line 278+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -1204,24 +1194,23 @@ align 32
 	pxor xmm5, xmm0
 ; v22 = v22 & v24
 %line 282+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 1424]
+	movdqu xmm1, [esp + 128]
 	movdqu xmm0, [esp + 336]
 	pand xmm1, xmm0
-	movdqu [esp + 1424], xmm1
 ; v53 = v23 & v2
 %line 283+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 1440]
-	movdqu xmm0, [esp + 1520]
+	movdqu xmm4, [esp + 224]
+	movdqu xmm0, [esp + 320]
 	pand xmm4, xmm0
 ; v51 = v25 & v4
 %line 284+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1456]
-	movdqu xmm2, [esp + 1504]
+	movdqu xmm0, [esp + 176]
+	movdqu xmm2, [esp + 304]
 	pand xmm0, xmm2
 ; v7 = v15 & v7
 %line 285+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm2, xmm3
-	movdqu xmm6, [esp + 1488]
+	movdqu xmm6, [esp + 272]
 	pand xmm2, xmm6
 ; v53 = v22 ^ v53
 %line 286+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -1234,19 +1223,18 @@ align 32
 	pxor xmm1, xmm2
 ; v23 = v23 & v24
 %line 289+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 1440]
+	movdqu xmm2, [esp + 224]
 	movdqu xmm0, [esp + 336]
 	pand xmm2, xmm0
-	movdqu [esp + 1440], xmm2
 ; v51 = v25 & v2
 %line 290+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1456]
-	movdqu xmm4, [esp + 1520]
+	movdqu xmm0, [esp + 176]
+	movdqu xmm4, [esp + 320]
 	pand xmm0, xmm4
 ; v4 = v15 & v4
 %line 291+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm4, xmm3
-	movdqu xmm6, [esp + 1504]
+	movdqu xmm6, [esp + 304]
 	pand xmm4, xmm6
 ; v51 = v23 ^ v51
 %line 292+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -1256,481 +1244,425 @@ align 32
 	pxor xmm2, xmm4
 ; v25 = v25 & v24
 %line 294+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1456]
+	movdqu xmm0, [esp + 176]
 	movdqu xmm6, [esp + 336]
 	pand xmm0, xmm6
-	movdqu [esp + 1456], xmm0
 ; v2 = v15 & v2
 %line 295+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm4, xmm3
-	movdqu xmm7, [esp + 1520]
+	movdqu xmm7, [esp + 320]
 	pand xmm4, xmm7
 ; v2 = v25 ^ v2
 %line 296+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm4
-	movdqu [esp + 6736], xmm0
+	movdqu [esp + 128], xmm0
 ; v15 = v15 & v24
 %line 297+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pand xmm3, xmm6
 ; v50 = v50 ^ v26
 %line 298+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
+	movdqu xmm0, [esp + 32]
 	movdqu xmm4, [esp + 368]
 	pxor xmm0, xmm4
-	movdqu [esp + 448], xmm0
 ; v50 = v50 ^ v39
 %line 299+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 416]
+	movdqu xmm4, [esp + 384]
 	pxor xmm0, xmm4
-	movdqu [esp + 448], xmm0
+	movdqu [esp + 32], xmm0
 ; v52 = v52 ^ v28
 %line 300+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1536]
-	movdqu xmm4, [esp + 1040]
+	movdqu xmm0, [esp + 352]
+	movdqu xmm4, [esp + 416]
 	pxor xmm0, xmm4
-	movdqu [esp + 1536], xmm0
 ; v52 = v52 ^ v41
 %line 301+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 1264]
+	movdqu xmm4, [esp + 608]
 	pxor xmm0, xmm4
-	movdqu [esp + 1536], xmm0
+	movdqu [esp + 352], xmm0
 ; v54 = v54 ^ v30
 %line 302+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1552]
-	movdqu xmm4, [esp + 1056]
+	movdqu xmm0, [esp + 752]
+	movdqu xmm4, [esp + 432]
 	pxor xmm0, xmm4
-	movdqu [esp + 1552], xmm0
 ; v54 = v54 ^ v43
 %line 303+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 1280]
+	movdqu xmm4, [esp + 624]
 	pxor xmm0, xmm4
-	movdqu [esp + 1552], xmm0
+	movdqu [esp + 752], xmm0
 ; v56 = v56 ^ v32
 %line 304+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1584]
-	movdqu xmm4, [esp + 1072]
+	movdqu xmm0, [esp + 768]
+	movdqu xmm4, [esp + 448]
 	pxor xmm0, xmm4
-	movdqu [esp + 1584], xmm0
 ; v56 = v56 ^ v45
 %line 305+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 1296]
+	movdqu xmm4, [esp + 640]
 	pxor xmm0, xmm4
-	movdqu [esp + 1584], xmm0
+	movdqu [esp + 768], xmm0
 ; v58 = v58 ^ v34
 %line 306+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1632]
-	movdqu xmm4, [esp + 1088]
+	movdqu xmm0, [esp + 784]
+	movdqu xmm4, [esp + 464]
 	pxor xmm0, xmm4
-	movdqu [esp + 1632], xmm0
 ; v58 = v58 ^ v47
 %line 307+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 1312]
+	movdqu xmm4, [esp + 656]
 	pxor xmm0, xmm4
-	movdqu [esp + 1632], xmm0
+	movdqu [esp + 784], xmm0
 ; v60 = v60 ^ v36
 %line 308+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1696]
-	movdqu xmm4, [esp + 1104]
+	movdqu xmm0, [esp + 96]
+	movdqu xmm4, [esp + 480]
 	pxor xmm0, xmm4
-	movdqu [esp + 1696], xmm0
 ; v60 = v60 ^ v49
 %line 309+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 1328]
+	movdqu xmm4, [esp + 400]
 	pxor xmm0, xmm4
-	movdqu [esp + 1696], xmm0
+	movdqu [esp + 96], xmm0
 ; v13 = v13 ^ v38
 %line 310+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1136]
-	movdqu xmm4, [esp + 6704]
+	movdqu xmm0, [esp + 496]
+	movdqu xmm4, [esp + 832]
 	pxor xmm4, xmm0
-	movdqu [esp + 6704], xmm4
 ; v13 = v13 ^ v46
 %line 311+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1344]
+	movdqu xmm0, [esp + 672]
 	pxor xmm4, xmm0
-	movdqu [esp + 6704], xmm4
+	movdqu [esp + 832], xmm4
 ; v11 = v11 ^ v35
 %line 312+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 1168]
-	movdqu xmm6, [esp + 6720]
+	movdqu xmm4, [esp + 512]
+	movdqu xmm6, [esp + 800]
 	pxor xmm6, xmm4
-	movdqu [esp + 6720], xmm6
 ; v11 = v11 ^ v48
 %line 313+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1360]
+	movdqu xmm0, [esp + 688]
 	pxor xmm6, xmm0
-	movdqu [esp + 6720], xmm6
+	movdqu [esp + 800], xmm6
 ; v9 = v9 ^ v37
 %line 314+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 1184]
+	movdqu xmm6, [esp + 528]
 	pxor xmm5, xmm6
 ; v9 = v9 ^ v42
 %line 315+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1376]
+	movdqu xmm0, [esp + 704]
 	pxor xmm5, xmm0
 ; v7 = v7 ^ v31
 %line 316+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1200]
+	movdqu xmm0, [esp + 544]
 	pxor xmm1, xmm0
 ; v7 = v7 ^ v44
 %line 317+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1392]
+	movdqu xmm0, [esp + 720]
 	pxor xmm1, xmm0
 ; v4 = v4 ^ v33
 %line 318+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1216]
+	movdqu xmm0, [esp + 560]
 	pxor xmm2, xmm0
 ; v4 = v4 ^ v40
 %line 319+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1408]
+	movdqu xmm0, [esp + 736]
 	pxor xmm2, xmm0
 ; v2 = v2 ^ v27
 %line 320+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1232]
-	movdqu xmm7, [esp + 6736]
+	movdqu xmm0, [esp + 576]
+	movdqu xmm7, [esp + 128]
 	pxor xmm7, xmm0
-	movdqu [esp + 6736], xmm7
 ; v15 = v15 ^ v29
 %line 321+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1248]
+	movdqu xmm0, [esp + 592]
 	pxor xmm3, xmm0
 ; v35 = v50 ^ v35
 %line 322+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
+	movdqu xmm0, [esp + 32]
 	pxor xmm0, xmm4
-	movdqu [esp + 1808], xmm0
+	movdqu [esp + 32], xmm0
 ; v37 = v52 ^ v37
 %line 323+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1536]
+	movdqu xmm0, [esp + 352]
 	pxor xmm0, xmm6
-	movdqu [esp + 1824], xmm0
+	movdqu [esp + 128], xmm0
 ; v31 = v54 ^ v31
 %line 324+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1552]
-	movdqu xmm4, [esp + 1200]
+	movdqu xmm0, [esp + 752]
+	movdqu xmm4, [esp + 544]
 	pxor xmm0, xmm4
-	movdqu [esp + 1840], xmm0
+	movdqu [esp + 176], xmm0
 ; v33 = v56 ^ v33
 %line 325+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1584]
-	movdqu xmm4, [esp + 1216]
+	movdqu xmm0, [esp + 768]
+	movdqu xmm4, [esp + 560]
 	pxor xmm0, xmm4
-	movdqu [esp + 1856], xmm0
+	movdqu [esp + 224], xmm0
 ; v27 = v58 ^ v27
 %line 326+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1632]
-	movdqu xmm4, [esp + 1232]
+	movdqu xmm0, [esp + 784]
+	movdqu xmm4, [esp + 576]
 	pxor xmm0, xmm4
-	movdqu [esp + 1872], xmm0
+	movdqu [esp + 256], xmm0
 ; v29 = v60 ^ v29
 %line 327+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1696]
-	movdqu xmm4, [esp + 1248]
+	movdqu xmm0, [esp + 96]
+	movdqu xmm4, [esp + 592]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v39 = v11 ^ v39
 %line 328+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6720]
-	movdqu xmm6, [esp + 416]
+	movdqu xmm0, [esp + 800]
+	movdqu xmm6, [esp + 384]
 	pxor xmm0, xmm6
-	movdqu [esp + 6752], xmm0
+	movdqu [esp + 352], xmm0
 ; v41 = v9 ^ v41
 %line 329+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1264]
+	movdqu xmm0, [esp + 608]
 	pxor xmm5, xmm0
-	movdqu [esp + 6768], xmm5
 ; v43 = v7 ^ v43
 %line 330+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1280]
+	movdqu xmm0, [esp + 624]
 	pxor xmm1, xmm0
-	movdqu [esp + 1888], xmm1
+	movdqu [esp + 96], xmm1
 ; v45 = v4 ^ v45
 %line 331+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1296]
+	movdqu xmm0, [esp + 640]
 	pxor xmm2, xmm0
-	movdqu [esp + 1904], xmm2
+	movdqu [esp + 272], xmm2
 ; v47 = v2 ^ v47
 %line 332+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6736]
-	movdqu xmm1, [esp + 1312]
+	movdqa xmm0, xmm7
+	movdqu xmm1, [esp + 656]
 	pxor xmm0, xmm1
-	movdqu [esp + 1920], xmm0
+	movdqu [esp + 304], xmm0
 ; v49 = v15 ^ v49
 %line 333+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1328]
+	movdqu xmm0, [esp + 400]
 	pxor xmm3, xmm0
-	movdqu [esp + 1936], xmm3
+	movdqu [esp + 320], xmm3
 ; v41 = v41 ^ v40
 %line 334+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 1408]
-	movdqu xmm0, [esp + 6768]
+	movdqu xmm1, [esp + 736]
+	movdqa xmm0, xmm5
 	pxor xmm0, xmm1
-	movdqu [esp + 6768], xmm0
+	movdqu [esp + 384], xmm0
 ; v39 = v39 ^ v40
 %line 335+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 6752]
+	movdqu xmm3, [esp + 352]
 	pxor xmm3, xmm1
-	movdqu [esp + 6752], xmm3
 ; v29 = v29 ^ v40
 %line 336+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm1
 ; v40 = v27 ^ v40
 %line 337+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1872]
+	movdqu xmm0, [esp + 256]
 	pxor xmm0, xmm1
 	movdqa xmm1, xmm0
 ; v39 = v39 ^ v44
 %line 338+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 1392]
+	movdqu xmm2, [esp + 720]
 	pxor xmm3, xmm2
-	movdqu [esp + 6752], xmm3
+	movdqu [esp + 352], xmm3
 ; v13 = v13 ^ v44
 %line 339+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 6704]
+	movdqu xmm3, [esp + 832]
 	pxor xmm3, xmm2
-	movdqu [esp + 6704], xmm3
 ; v40 = v40 ^ v44
 %line 340+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm2
 ; v44 = v33 ^ v44
 %line 341+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1856]
+	movdqu xmm0, [esp + 224]
 	pxor xmm0, xmm2
-	movdqu [esp + 1952], xmm0
 ; v13 = v13 ^ v42
 %line 342+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 1376]
+	movdqu xmm2, [esp + 704]
 	pxor xmm3, xmm2
-	movdqu [esp + 6704], xmm3
+	movdqu [esp + 832], xmm3
 ; v29 = v29 ^ v42
 %line 343+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm2
 ; v44 = v44 ^ v42
 %line 344+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 1952]
+	movdqa xmm5, xmm0
 	pxor xmm5, xmm2
-	movdqu [esp + 1952], xmm5
 ; v42 = v31 ^ v42
 %line 345+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1840]
+	movdqu xmm0, [esp + 176]
 	pxor xmm0, xmm2
-	movdqu [esp + 6784], xmm0
 ; v29 = v29 ^ v48
 %line 346+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 1360]
+	movdqu xmm2, [esp + 688]
 	pxor xmm4, xmm2
 ; v40 = v40 ^ v48
 %line 347+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm2
 ; v42 = v42 ^ v48
 %line 348+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6784]
 	pxor xmm0, xmm2
-	movdqu [esp + 6784], xmm0
+	movdqu [esp + 720], xmm0
 ; v48 = v37 ^ v48
 %line 349+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1824]
+	movdqu xmm0, [esp + 128]
 	pxor xmm0, xmm2
 	movdqa xmm3, xmm0
 ; v40 = v40 ^ v46
 %line 350+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 1344]
+	movdqu xmm2, [esp + 672]
 	pxor xmm1, xmm2
 ; v44 = v44 ^ v46
 %line 351+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm2
-	movdqu [esp + 1952], xmm5
 ; v48 = v48 ^ v46
 %line 352+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm2
 ; v46 = v35 ^ v46
 %line 353+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1808]
+	movdqu xmm0, [esp + 32]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v44 = v44 ^ v49
 %line 354+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1936]
+	movdqu xmm0, [esp + 320]
 	pxor xmm5, xmm0
-	movdqu [esp + 1952], xmm5
+	movdqu [esp + 128], xmm5
 ; v42 = v42 ^ v49
 %line 355+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 6784]
+	movdqu xmm6, [esp + 720]
 	pxor xmm6, xmm0
-	movdqu [esp + 6784], xmm6
 ; v46 = v46 ^ v49
 %line 356+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm0
 ; v49 = v38 ^ v49
 %line 357+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 1136]
-	movdqu [esp + 528], xmm5
+	movdqu xmm5, [esp + 496]
 	pxor xmm5, xmm0
-	movdqu [esp + 528], xmm5
-	movdqu [esp + 1968], xmm5
 ; v42 = v42 ^ v47
 %line 358+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1920]
+	movdqu xmm0, [esp + 304]
 	pxor xmm6, xmm0
-	movdqu [esp + 6784], xmm6
+	movdqu [esp + 720], xmm6
 ; v48 = v48 ^ v47
 %line 359+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm0
 ; v49 = v49 ^ v47
 %line 360+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 1968]
-	movdqu [esp + 7888], xmm5
 	pxor xmm5, xmm0
-	movdqu [esp + 7888], xmm5
-	movdqu [esp + 1968], xmm5
+	movdqu [esp + 176], xmm5
 ; v47 = v36 ^ v47
 %line 361+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 1104]
-	movdqu [esp + 544], xmm5
+	movdqu xmm5, [esp + 480]
 	pxor xmm5, xmm0
-	movdqu [esp + 544], xmm5
-	movdqu [esp + 1984], xmm5
 ; v48 = v48 ^ v45
 %line 362+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1904]
+	movdqu xmm0, [esp + 272]
 	pxor xmm3, xmm0
 ; v46 = v46 ^ v45
 %line 363+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm0
 ; v47 = v47 ^ v45
 %line 364+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 1984]
-	movdqu [esp + 8032], xmm5
-	pxor xmm5, xmm0
-	movdqu [esp + 8032], xmm5
-	movdqu [esp + 1984], xmm5
+	movdqa xmm6, xmm5
+	pxor xmm6, xmm0
 ; v45 = v34 ^ v45
 %line 365+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 1088]
-	movdqu [esp + 560], xmm5
+	movdqu xmm5, [esp + 464]
 	pxor xmm5, xmm0
-	movdqu [esp + 560], xmm5
-	movdqu [esp + 2000], xmm5
+	movdqu [esp + 224], xmm5
 ; v46 = v46 ^ v43
 %line 366+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 1888]
-	movdqu [esp + 7776], xmm5
-	movdqu [esp + 7392], xmm5
-	pxor xmm2, xmm5
+	movdqu xmm0, [esp + 96]
+	pxor xmm2, xmm0
 ; v49 = v49 ^ v43
 %line 367+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7888]
-	pxor xmm7, xmm5
-	movdqu [esp + 7888], xmm7
-	movdqu [esp + 1968], xmm7
+	movdqu xmm5, [esp + 176]
+	pxor xmm5, xmm0
+	movdqu [esp + 176], xmm5
 ; v45 = v45 ^ v43
 %line 368+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 2000]
-	pxor xmm6, xmm5
-	movdqu [esp + 2000], xmm6
+	movdqu xmm0, [esp + 224]
+	movdqu xmm5, [esp + 96]
+	pxor xmm0, xmm5
 ; v43 = v32 ^ v43
 %line 369+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1072]
-	movdqu [esp + 576], xmm0
-	pxor xmm0, xmm5
-	movdqu [esp + 576], xmm0
-	movdqu [esp + 2016], xmm0
+	movdqu xmm5, [esp + 448]
+	movdqu [esp + 32], xmm5
+	movdqu xmm5, [esp + 96]
+	movdqu xmm7, [esp + 32]
+	pxor xmm7, xmm5
+	movdqa xmm5, xmm7
+	movdqu [esp + 96], xmm5
 ; v49 = v49 ^ v41
 %line 370+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6768]
-	pxor xmm7, xmm0
-	movdqu [esp + 7888], xmm7
-	movdqu [esp + 1968], xmm7
+	movdqu xmm7, [esp + 384]
+	movdqu xmm5, [esp + 176]
+	pxor xmm5, xmm7
+	movdqu [esp + 176], xmm5
 ; v47 = v47 ^ v41
 %line 371+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 8032]
-	pxor xmm5, xmm0
-	movdqu [esp + 8032], xmm5
-	movdqu [esp + 1984], xmm5
+	pxor xmm6, xmm7
 ; v43 = v43 ^ v41
 %line 372+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 2016]
-	movdqu [esp + 7760], xmm5
-	pxor xmm5, xmm0
-	movdqu [esp + 7760], xmm5
-	movdqu [esp + 2016], xmm5
+	movdqu xmm5, [esp + 96]
+	pxor xmm5, xmm7
+	movdqu [esp + 96], xmm5
 ; v41 = v30 ^ v41
 %line 373+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 1056]
-	movdqu [esp + 592], xmm5
-	pxor xmm5, xmm0
-	movdqu [esp + 592], xmm5
+	movdqu xmm5, [esp + 432]
+	pxor xmm5, xmm7
 ; v47 = v47 ^ v39
 %line 374+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 6752]
-	movdqu xmm0, [esp + 8032]
-	pxor xmm0, xmm7
-	movdqu [esp + 8032], xmm0
-	movdqu [esp + 1984], xmm0
+	movdqu xmm7, [esp + 352]
+	pxor xmm6, xmm7
+	movdqu [esp + 32], xmm6
 ; v45 = v45 ^ v39
 %line 375+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm7
-	movdqu [esp + 2000], xmm6
+	pxor xmm0, xmm7
 ; v41 = v41 ^ v39
 %line 376+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm7
 ; v39 = v28 ^ v39
 %line 377+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1040]
-	movdqu [esp + 608], xmm0
-	pxor xmm0, xmm7
-	movdqu [esp + 608], xmm0
-	movdqu [esp + 2032], xmm0
+	movdqu xmm6, [esp + 416]
+	pxor xmm6, xmm7
 ; v45 = v45 ^ v13
 %line 378+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 6704]
-	pxor xmm6, xmm7
-	movdqu [esp + 2000], xmm6
+	movdqu xmm7, [esp + 832]
+	pxor xmm0, xmm7
+	movdqu [esp + 224], xmm0
 ; v43 = v43 ^ v13
 %line 379+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7760]
+	movdqu xmm0, [esp + 96]
 	pxor xmm0, xmm7
-	movdqu [esp + 7760], xmm0
-	movdqu [esp + 2016], xmm0
+	movdqu [esp + 96], xmm0
 ; v39 = v39 ^ v13
 %line 380+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 2032]
 	pxor xmm6, xmm7
-	movdqu [esp + 2032], xmm6
 ; v13 = v26 ^ v13
 %line 381+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 368]
 	pxor xmm0, xmm7
-	movdqu [esp + 2048], xmm0
 ; v13 = v13 ^ v40
 %line 382+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2048]
 	pxor xmm0, xmm1
-	movdqu [esp + 2048], xmm0
+	movdqu [esp + 272], xmm0
 ; v26 = v46 ^ v40
 %line 383+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
 	pxor xmm0, xmm1
-	movdqu [esp + 2064], xmm0
 ; v26 = v26 ^ v29
 %line 384+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2064]
 	pxor xmm0, xmm4
-	movdqu [esp + 2064], xmm0
+	movdqu [esp + 304], xmm0
 ; v39 = v39 ^ v46
 %line 385+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm6, xmm2
-	movdqu [esp + 2032], xmm6
+	movdqu [esp + 256], xmm6
 ; v28 = v48 ^ v40
 %line 386+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
 	pxor xmm0, xmm1
-	movdqu [esp + 2080], xmm0
 ; v28 = v28 ^ v29
 %line 387+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2080]
 	pxor xmm0, xmm4
-	movdqu [esp + 2080], xmm0
+	movdqu [esp + 320], xmm0
 ; v41 = v41 ^ v46
 %line 388+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm2
@@ -1745,91 +1677,87 @@ align 32
 	pxor xmm5, xmm4
 ; v46 = v46 ^ v42
 %line 392+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 6784]
+	movdqu xmm6, [esp + 720]
 	pxor xmm2, xmm6
 ; v43 = v43 ^ v48
 %line 393+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2016]
+	movdqu xmm0, [esp + 96]
 	pxor xmm0, xmm3
-	movdqu [esp + 2016], xmm0
 ; v43 = v43 ^ v42
 %line 394+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm6
-	movdqu [esp + 2016], xmm0
 ; v43 = v43 ^ v29
 %line 395+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm4
-	movdqu [esp + 2016], xmm0
+	movdqu [esp + 96], xmm0
 ; v48 = v48 ^ v44
 %line 396+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 1952]
+	movdqu xmm7, [esp + 128]
 	pxor xmm3, xmm7
 ; v45 = v45 ^ v42
 %line 397+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2000]
+	movdqu xmm0, [esp + 224]
 	pxor xmm0, xmm6
-	movdqu [esp + 2000], xmm0
 ; v45 = v45 ^ v44
 %line 398+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm7
-	movdqu [esp + 2000], xmm0
+	movdqu [esp + 224], xmm0
 ; v42 = v42 ^ v40
 %line 399+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6784]
+	movdqa xmm0, xmm6
 	pxor xmm0, xmm1
-	movdqu [esp + 6784], xmm0
+	movdqu [esp + 720], xmm0
 ; v47 = v47 ^ v44
 %line 400+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1984]
+	movdqu xmm0, [esp + 32]
 	pxor xmm0, xmm7
-	movdqu [esp + 1984], xmm0
 ; v47 = v47 ^ v40
 %line 401+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm1
-	movdqu [esp + 1984], xmm0
+	movdqu [esp + 32], xmm0
 ; v44 = v44 ^ v29
 %line 402+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm7, xmm4
-	movdqu [esp + 1952], xmm7
+	movdqu [esp + 128], xmm7
 ; v40 = v49 ^ v40
 %line 403+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1968]
+	movdqu xmm0, [esp + 176]
 	pxor xmm0, xmm1
 ; v29 = v40 ^ v29
 %line 404+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm4
-	movdqu [esp + 2096], xmm0
+	movdqu [esp + 176], xmm0
 ; v40 = v13 & v0
 %line 405+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2048]
+	movdqu xmm0, [esp + 272]
 	movdqu xmm4, [esp + 0]
 	pand xmm0, xmm4
-	movdqu [esp + 2112], xmm0
+	movdqu [esp + 352], xmm0
 ; v49 = v13 & v6
 %line 406+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2048]
+	movdqu xmm0, [esp + 272]
 	movdqu xmm6, [esp + 80]
 	pand xmm0, xmm6
 ; v30 = v26 & v0
 %line 407+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 2064]
+	movdqu xmm1, [esp + 304]
 	pand xmm1, xmm4
 ; v30 = v49 ^ v30
 %line 408+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm1
-	movdqu [esp + 2128], xmm0
+	movdqu [esp + 368], xmm0
 ; v49 = v13 & v10
 %line 409+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 2048]
+	movdqu xmm4, [esp + 272]
 	movdqu xmm0, [esp + 144]
 	pand xmm4, xmm0
 ; v32 = v26 & v6
 %line 410+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2064]
+	movdqu xmm0, [esp + 304]
 	pand xmm0, xmm6
 ; v34 = v39 & v0
 %line 411+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 2032]
+	movdqu xmm1, [esp + 256]
 	movdqu xmm6, [esp + 0]
 	pand xmm1, xmm6
 ; v32 = v49 ^ v32
@@ -1838,25 +1766,25 @@ align 32
 ; v34 = v32 ^ v34
 %line 413+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm1
-	movdqu [esp + 2144], xmm4
+	movdqu [esp + 384], xmm4
 ; v32 = v13 & v14
 %line 414+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 2048]
+	movdqu xmm1, [esp + 272]
 	movdqu xmm0, [esp + 192]
 	pand xmm1, xmm0
 ; v49 = v26 & v10
 %line 415+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 2064]
+	movdqu xmm4, [esp + 304]
 	movdqu xmm0, [esp + 144]
 	pand xmm4, xmm0
 ; v36 = v39 & v6
 %line 416+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 2032]
+	movdqu xmm6, [esp + 256]
 	movdqu xmm0, [esp + 80]
 	pand xmm6, xmm0
 ; v38 = v28 & v0
 %line 417+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2080]
+	movdqu xmm0, [esp + 320]
 	movdqu xmm7, [esp + 0]
 	pand xmm0, xmm7
 ; v49 = v32 ^ v49
@@ -1868,26 +1796,26 @@ align 32
 ; v38 = v36 ^ v38
 %line 420+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm0
-	movdqu [esp + 2160], xmm1
+	movdqu [esp + 400], xmm1
 ; v36 = v13 & v18
 %line 421+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 2048]
+	movdqu xmm4, [esp + 272]
 	movdqu xmm0, [esp + 240]
 	pand xmm4, xmm0
 ; v49 = v26 & v14
 %line 422+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2064]
+	movdqu xmm0, [esp + 304]
 	movdqu xmm1, [esp + 192]
 	pand xmm0, xmm1
-	movdqu [esp + 2176], xmm0
+	movdqu [esp + 416], xmm0
 ; v32 = v39 & v10
 %line 423+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 2032]
+	movdqu xmm1, [esp + 256]
 	movdqu xmm0, [esp + 144]
 	pand xmm1, xmm0
 ; v35 = v28 & v6
 %line 424+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 2080]
+	movdqu xmm6, [esp + 320]
 	movdqu xmm0, [esp + 80]
 	pand xmm6, xmm0
 ; v37 = v41 & v0
@@ -1897,7 +1825,7 @@ align 32
 	pand xmm7, xmm0
 ; v49 = v36 ^ v49
 %line 426+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2176]
+	movdqu xmm0, [esp + 416]
 	pxor xmm4, xmm0
 ; v32 = v49 ^ v32
 %line 427+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -1908,27 +1836,27 @@ align 32
 ; v37 = v35 ^ v37
 %line 429+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm7
-	movdqu [esp + 2192], xmm4
+	movdqu [esp + 416], xmm4
 ; v35 = v13 & v21
 %line 430+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 2048]
+	movdqu xmm4, [esp + 272]
 	movdqu xmm0, [esp + 288]
 	pand xmm4, xmm0
 ; v32 = v26 & v18
 %line 431+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2064]
+	movdqu xmm0, [esp + 304]
 	movdqu xmm1, [esp + 240]
 	pand xmm0, xmm1
-	movdqu [esp + 2208], xmm0
+	movdqu [esp + 432], xmm0
 ; v49 = v39 & v14
 %line 432+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2032]
+	movdqu xmm0, [esp + 256]
 	movdqu xmm1, [esp + 192]
 	pand xmm0, xmm1
-	movdqu [esp + 2224], xmm0
+	movdqu [esp + 448], xmm0
 ; v36 = v28 & v10
 %line 433+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 2080]
+	movdqu xmm1, [esp + 320]
 	movdqu xmm0, [esp + 144]
 	pand xmm1, xmm0
 ; v31 = v41 & v6
@@ -1943,11 +1871,11 @@ align 32
 	pand xmm7, xmm0
 ; v32 = v35 ^ v32
 %line 436+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2208]
+	movdqu xmm0, [esp + 432]
 	pxor xmm4, xmm0
 ; v49 = v32 ^ v49
 %line 437+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2224]
+	movdqu xmm0, [esp + 448]
 	pxor xmm4, xmm0
 ; v36 = v49 ^ v36
 %line 438+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -1958,27 +1886,27 @@ align 32
 ; v33 = v31 ^ v33
 %line 440+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm7
-	movdqu [esp + 2240], xmm4
+	movdqu [esp + 432], xmm4
 ; v31 = v13 & v24
 %line 441+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 2048]
+	movdqu xmm1, [esp + 272]
 	movdqu xmm0, [esp + 336]
 	pand xmm1, xmm0
 ; v36 = v26 & v21
 %line 442+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2064]
+	movdqu xmm0, [esp + 304]
 	movdqu xmm4, [esp + 288]
 	pand xmm0, xmm4
-	movdqu [esp + 2256], xmm0
+	movdqu [esp + 448], xmm0
 ; v49 = v39 & v18
 %line 443+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2032]
+	movdqu xmm0, [esp + 256]
 	movdqu xmm4, [esp + 240]
 	pand xmm0, xmm4
-	movdqu [esp + 2272], xmm0
+	movdqu [esp + 464], xmm0
 ; v32 = v28 & v14
 %line 444+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 2080]
+	movdqu xmm6, [esp + 320]
 	movdqu xmm0, [esp + 192]
 	pand xmm6, xmm0
 ; v35 = v41 & v10
@@ -1986,7 +1914,7 @@ align 32
 	movdqa xmm0, xmm5
 	movdqu xmm4, [esp + 144]
 	pand xmm0, xmm4
-	movdqu [esp + 2288], xmm0
+	movdqu [esp + 480], xmm0
 ; v27 = v46 & v6
 %line 446+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm4, xmm2
@@ -1994,23 +1922,23 @@ align 32
 	pand xmm4, xmm0
 ; v15 = v43 & v0
 %line 447+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 2016]
+	movdqu xmm7, [esp + 96]
 	movdqu xmm0, [esp + 0]
 	pand xmm7, xmm0
 ; v36 = v31 ^ v36
 %line 448+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2256]
+	movdqu xmm0, [esp + 448]
 	pxor xmm1, xmm0
 ; v49 = v36 ^ v49
 %line 449+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2272]
+	movdqu xmm0, [esp + 464]
 	pxor xmm1, xmm0
 ; v32 = v49 ^ v32
 %line 450+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm6
 ; v35 = v32 ^ v35
 %line 451+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2288]
+	movdqu xmm0, [esp + 480]
 	pxor xmm1, xmm0
 ; v27 = v35 ^ v27
 %line 452+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -2018,24 +1946,24 @@ align 32
 ; v15 = v27 ^ v15
 %line 453+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm7
-	movdqu [esp + 2304], xmm1
+	movdqu [esp + 448], xmm1
 ; v27 = v26 & v24
 %line 454+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 2064]
+	movdqu xmm4, [esp + 304]
 	movdqu xmm0, [esp + 336]
 	pand xmm4, xmm0
 ; v35 = v39 & v21
 %line 455+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2032]
+	movdqu xmm0, [esp + 256]
 	movdqu xmm1, [esp + 288]
 	pand xmm0, xmm1
-	movdqu [esp + 2320], xmm0
+	movdqu [esp + 464], xmm0
 ; v32 = v28 & v18
 %line 456+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2080]
+	movdqu xmm0, [esp + 320]
 	movdqu xmm1, [esp + 240]
 	pand xmm0, xmm1
-	movdqu [esp + 2336], xmm0
+	movdqu [esp + 480], xmm0
 ; v49 = v41 & v14
 %line 457+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm1, xmm5
@@ -2048,16 +1976,16 @@ align 32
 	pand xmm6, xmm0
 ; v31 = v43 & v6
 %line 459+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 2016]
+	movdqu xmm7, [esp + 96]
 	movdqu xmm0, [esp + 80]
 	pand xmm7, xmm0
 ; v35 = v27 ^ v35
 %line 460+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2320]
+	movdqu xmm0, [esp + 464]
 	pxor xmm4, xmm0
 ; v32 = v35 ^ v32
 %line 461+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2336]
+	movdqu xmm0, [esp + 480]
 	pxor xmm4, xmm0
 ; v49 = v32 ^ v49
 %line 462+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -2068,18 +1996,18 @@ align 32
 ; v31 = v36 ^ v31
 %line 464+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm7
-	movdqu [esp + 2352], xmm4
+	movdqu [esp + 464], xmm4
 ; v36 = v39 & v24
 %line 465+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 2032]
+	movdqu xmm4, [esp + 256]
 	movdqu xmm0, [esp + 336]
 	pand xmm4, xmm0
 ; v49 = v28 & v21
 %line 466+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2080]
+	movdqu xmm0, [esp + 320]
 	movdqu xmm1, [esp + 288]
 	pand xmm0, xmm1
-	movdqu [esp + 2368], xmm0
+	movdqu [esp + 480], xmm0
 ; v32 = v41 & v18
 %line 467+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm1, xmm5
@@ -2092,12 +2020,12 @@ align 32
 	pand xmm6, xmm0
 ; v27 = v43 & v10
 %line 469+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 2016]
+	movdqu xmm7, [esp + 96]
 	movdqu xmm0, [esp + 144]
 	pand xmm7, xmm0
 ; v49 = v36 ^ v49
 %line 470+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2368]
+	movdqu xmm0, [esp + 480]
 	pxor xmm4, xmm0
 ; v32 = v49 ^ v32
 %line 471+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -2108,10 +2036,10 @@ align 32
 ; v27 = v35 ^ v27
 %line 473+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm7
-	movdqu [esp + 2384], xmm4
+	movdqu [esp + 480], xmm4
 ; v35 = v28 & v24
 %line 474+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 2080]
+	movdqu xmm1, [esp + 320]
 	movdqu xmm0, [esp + 336]
 	pand xmm1, xmm0
 ; v32 = v41 & v21
@@ -2126,7 +2054,7 @@ align 32
 	pand xmm6, xmm0
 ; v36 = v43 & v14
 %line 477+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2016]
+	movdqu xmm0, [esp + 96]
 	movdqu xmm7, [esp + 192]
 	pand xmm0, xmm7
 ; v32 = v35 ^ v32
@@ -2138,7 +2066,7 @@ align 32
 ; v36 = v49 ^ v36
 %line 480+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm0
-	movdqu [esp + 2400], xmm1
+	movdqu [esp + 496], xmm1
 ; v49 = v41 & v24
 %line 481+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm4, xmm5
@@ -2151,7 +2079,7 @@ align 32
 	pand xmm0, xmm1
 ; v35 = v43 & v18
 %line 483+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 2016]
+	movdqu xmm1, [esp + 96]
 	movdqu xmm6, [esp + 240]
 	pand xmm1, xmm6
 ; v32 = v49 ^ v32
@@ -2160,7 +2088,7 @@ align 32
 ; v35 = v32 ^ v35
 %line 485+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm1
-	movdqu [esp + 2416], xmm4
+	movdqu [esp + 512], xmm4
 ; v32 = v46 & v24
 %line 486+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
@@ -2168,24 +2096,24 @@ align 32
 	pand xmm0, xmm4
 ; v49 = v43 & v21
 %line 487+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 2016]
+	movdqu xmm1, [esp + 96]
 	movdqu xmm6, [esp + 288]
 	pand xmm1, xmm6
 ; v49 = v32 ^ v49
 %line 488+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm1
-	movdqu [esp + 2432], xmm0
+	movdqu [esp + 528], xmm0
 ; v32 = v43 & v24
 %line 489+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2016]
+	movdqu xmm0, [esp + 96]
 	pand xmm0, xmm4
-	movdqu [esp + 2448], xmm0
+	movdqu [esp + 544], xmm0
 ; v2 = v48 & v3
 %line 490+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm4, [esp + 48]
 	pand xmm0, xmm4
-	movdqu [esp + 2464], xmm0
+	movdqu [esp + 560], xmm0
 ; v4 = v48 & v8
 %line 491+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
@@ -2193,12 +2121,12 @@ align 32
 	pand xmm0, xmm6
 ; v7 = v45 & v3
 %line 492+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 2000]
+	movdqu xmm1, [esp + 224]
 	pand xmm1, xmm4
 ; v7 = v4 ^ v7
 %line 493+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm1
-	movdqu [esp + 2480], xmm0
+	movdqu [esp + 576], xmm0
 ; v4 = v48 & v12
 %line 494+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm4, xmm3
@@ -2206,11 +2134,11 @@ align 32
 	pand xmm4, xmm0
 ; v9 = v45 & v8
 %line 495+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2000]
+	movdqu xmm0, [esp + 224]
 	pand xmm0, xmm6
 ; v11 = v42 & v3
 %line 496+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 6784]
+	movdqu xmm1, [esp + 720]
 	movdqu xmm6, [esp + 48]
 	pand xmm1, xmm6
 ; v9 = v4 ^ v9
@@ -2219,7 +2147,7 @@ align 32
 ; v11 = v9 ^ v11
 %line 498+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm1
-	movdqu [esp + 2496], xmm4
+	movdqu [esp + 592], xmm4
 ; v9 = v48 & v16
 %line 499+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm1, xmm3
@@ -2227,17 +2155,17 @@ align 32
 	pand xmm1, xmm0
 ; v4 = v45 & v12
 %line 500+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 2000]
+	movdqu xmm4, [esp + 224]
 	movdqu xmm0, [esp + 160]
 	pand xmm4, xmm0
 ; v60 = v42 & v8
 %line 501+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 6784]
+	movdqu xmm6, [esp + 720]
 	movdqu xmm0, [esp + 112]
 	pand xmm6, xmm0
 ; v58 = v47 & v3
 %line 502+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1984]
+	movdqu xmm0, [esp + 32]
 	movdqu xmm7, [esp + 48]
 	pand xmm0, xmm7
 ; v4 = v9 ^ v4
@@ -2249,7 +2177,7 @@ align 32
 ; v58 = v60 ^ v58
 %line 505+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm0
-	movdqu [esp + 2512], xmm1
+	movdqu [esp + 608], xmm1
 ; v60 = v48 & v1
 %line 506+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm4, xmm3
@@ -2257,28 +2185,28 @@ align 32
 	pand xmm4, xmm0
 ; v4 = v45 & v16
 %line 507+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2000]
+	movdqu xmm0, [esp + 224]
 	movdqu xmm1, [esp + 208]
 	pand xmm0, xmm1
-	movdqu [esp + 2528], xmm0
+	movdqu [esp + 624], xmm0
 ; v9 = v42 & v12
 %line 508+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 6784]
+	movdqu xmm1, [esp + 720]
 	movdqu xmm0, [esp + 160]
 	pand xmm1, xmm0
 ; v56 = v47 & v8
 %line 509+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 1984]
+	movdqu xmm6, [esp + 32]
 	movdqu xmm0, [esp + 112]
 	pand xmm6, xmm0
 ; v54 = v44 & v3
 %line 510+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 1952]
+	movdqu xmm7, [esp + 128]
 	movdqu xmm0, [esp + 48]
 	pand xmm7, xmm0
 ; v4 = v60 ^ v4
 %line 511+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2528]
+	movdqu xmm0, [esp + 624]
 	pxor xmm4, xmm0
 ; v9 = v4 ^ v9
 %line 512+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -2289,7 +2217,7 @@ align 32
 ; v54 = v56 ^ v54
 %line 514+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm7
-	movdqu [esp + 2544], xmm4
+	movdqu [esp + 624], xmm4
 ; v56 = v48 & v5
 %line 515+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm4, xmm3
@@ -2297,38 +2225,38 @@ align 32
 	pand xmm4, xmm0
 ; v9 = v45 & v1
 %line 516+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2000]
+	movdqu xmm0, [esp + 224]
 	movdqu xmm1, [esp + 16]
 	pand xmm0, xmm1
-	movdqu [esp + 2560], xmm0
+	movdqu [esp + 640], xmm0
 ; v4 = v42 & v16
 %line 517+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6784]
+	movdqu xmm0, [esp + 720]
 	movdqu xmm1, [esp + 208]
 	pand xmm0, xmm1
-	movdqu [esp + 2576], xmm0
+	movdqu [esp + 656], xmm0
 ; v60 = v47 & v12
 %line 518+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 1984]
+	movdqu xmm1, [esp + 32]
 	movdqu xmm0, [esp + 160]
 	pand xmm1, xmm0
 ; v52 = v44 & v8
 %line 519+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 1952]
+	movdqu xmm6, [esp + 128]
 	movdqu xmm0, [esp + 112]
 	pand xmm6, xmm0
 ; v50 = v29 & v3
 %line 520+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 2096]
+	movdqu xmm7, [esp + 176]
 	movdqu xmm0, [esp + 48]
 	pand xmm7, xmm0
 ; v9 = v56 ^ v9
 %line 521+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2560]
+	movdqu xmm0, [esp + 640]
 	pxor xmm4, xmm0
 ; v4 = v9 ^ v4
 %line 522+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2576]
+	movdqu xmm0, [esp + 656]
 	pxor xmm4, xmm0
 ; v60 = v4 ^ v60
 %line 523+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -2339,36 +2267,36 @@ align 32
 ; v50 = v52 ^ v50
 %line 525+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm7
-	movdqu [esp + 2592], xmm4
+	movdqu [esp + 640], xmm4
 ; v52 = v45 & v5
 %line 526+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 2000]
+	movdqu xmm4, [esp + 224]
 	movdqu xmm0, [esp + 64]
 	pand xmm4, xmm0
 ; v60 = v42 & v1
 %line 527+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6784]
+	movdqu xmm0, [esp + 720]
 	movdqu xmm1, [esp + 16]
 	pand xmm0, xmm1
-	movdqu [esp + 2608], xmm0
+	movdqu [esp + 656], xmm0
 ; v4 = v47 & v16
 %line 528+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 1984]
+	movdqu xmm1, [esp + 32]
 	movdqu xmm0, [esp + 208]
 	pand xmm1, xmm0
 ; v9 = v44 & v12
 %line 529+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 1952]
+	movdqu xmm6, [esp + 128]
 	movdqu xmm0, [esp + 160]
 	pand xmm6, xmm0
 ; v56 = v29 & v8
 %line 530+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 2096]
+	movdqu xmm7, [esp + 176]
 	movdqu xmm0, [esp + 112]
 	pand xmm7, xmm0
 ; v60 = v52 ^ v60
 %line 531+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2608]
+	movdqu xmm0, [esp + 656]
 	pxor xmm4, xmm0
 ; v4 = v60 ^ v4
 %line 532+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -2379,25 +2307,25 @@ align 32
 ; v56 = v9 ^ v56
 %line 534+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm7
-	movdqu [esp + 2624], xmm4
+	movdqu [esp + 656], xmm4
 ; v9 = v42 & v5
 %line 535+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 6784]
+	movdqu xmm1, [esp + 720]
 	movdqu xmm0, [esp + 64]
 	pand xmm1, xmm0
 ; v4 = v47 & v1
 %line 536+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 1984]
+	movdqu xmm4, [esp + 32]
 	movdqu xmm0, [esp + 16]
 	pand xmm4, xmm0
 ; v60 = v44 & v16
 %line 537+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 1952]
+	movdqu xmm6, [esp + 128]
 	movdqu xmm0, [esp + 208]
 	pand xmm6, xmm0
 ; v52 = v29 & v12
 %line 538+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2096]
+	movdqu xmm0, [esp + 176]
 	movdqu xmm7, [esp + 160]
 	pand xmm0, xmm7
 ; v4 = v9 ^ v4
@@ -2409,20 +2337,20 @@ align 32
 ; v52 = v60 ^ v52
 %line 541+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm0
-	movdqu [esp + 2640], xmm1
+	movdqu [esp + 160], xmm1
 ; v60 = v47 & v5
 %line 542+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 1984]
+	movdqu xmm4, [esp + 32]
 	movdqu xmm0, [esp + 64]
 	pand xmm4, xmm0
 ; v4 = v44 & v1
 %line 543+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1952]
+	movdqu xmm0, [esp + 128]
 	movdqu xmm1, [esp + 16]
 	pand xmm0, xmm1
 ; v9 = v29 & v16
 %line 544+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 2096]
+	movdqu xmm1, [esp + 176]
 	movdqu xmm6, [esp + 208]
 	pand xmm1, xmm6
 ; v4 = v60 ^ v4
@@ -2431,57 +2359,57 @@ align 32
 ; v9 = v4 ^ v9
 %line 546+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm1
-	movdqu [esp + 2656], xmm4
+	movdqu [esp + 672], xmm4
 ; v4 = v44 & v5
 %line 547+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1952]
+	movdqu xmm0, [esp + 128]
 	movdqu xmm4, [esp + 64]
 	pand xmm0, xmm4
 ; v60 = v29 & v1
 %line 548+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 2096]
+	movdqu xmm1, [esp + 176]
 	movdqu xmm6, [esp + 16]
 	pand xmm1, xmm6
 ; v60 = v4 ^ v60
 %line 549+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm1
-	movdqu [esp + 2672], xmm0
+	movdqu [esp + 688], xmm0
 ; v4 = v29 & v5
 %line 550+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2096]
+	movdqu xmm0, [esp + 176]
 	pand xmm0, xmm4
-	movdqu [esp + 2688], xmm0
+	movdqu [esp + 704], xmm0
 ; v48 = v13 ^ v48
 %line 551+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2048]
+	movdqu xmm0, [esp + 272]
 	pxor xmm0, xmm3
 	movdqa xmm1, xmm0
 ; v45 = v26 ^ v45
 %line 552+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2064]
-	movdqu xmm3, [esp + 2000]
+	movdqu xmm0, [esp + 304]
+	movdqu xmm3, [esp + 224]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v42 = v39 ^ v42
 %line 553+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2032]
-	movdqu xmm4, [esp + 6784]
+	movdqu xmm0, [esp + 256]
+	movdqu xmm4, [esp + 720]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v47 = v28 ^ v47
 %line 554+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2080]
-	movdqu xmm6, [esp + 1984]
+	movdqu xmm0, [esp + 320]
+	movdqu xmm6, [esp + 32]
 	pxor xmm0, xmm6
-	movdqu [esp + 2704], xmm0
+	movdqu [esp + 32], xmm0
 ; v44 = v41 ^ v44
 %line 555+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 1952]
+	movdqu xmm0, [esp + 128]
 	pxor xmm5, xmm0
-	movdqu [esp + 2720], xmm5
+	movdqu [esp + 128], xmm5
 ; v29 = v46 ^ v29
 %line 556+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2096]
+	movdqu xmm0, [esp + 176]
 	pxor xmm2, xmm0
 ; v3 = v0 ^ v3
 %line 557+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -2498,32 +2426,31 @@ align 32
 ; v12 = v10 ^ v12
 %line 559+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 144]
-	movdqu xmm7, [esp + 160]
 	pxor xmm0, xmm7
-	movdqu [esp + 2736], xmm0
+	movdqu [esp + 0], xmm0
 ; v16 = v14 ^ v16
 %line 560+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 192]
 	movdqu xmm7, [esp + 208]
 	pxor xmm0, xmm7
-	movdqu [esp + 2752], xmm0
+	movdqu [esp + 48], xmm0
 ; v1 = v18 ^ v1
 %line 561+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 240]
 	movdqu xmm7, [esp + 16]
 	pxor xmm0, xmm7
-	movdqu [esp + 2768], xmm0
+	movdqu [esp + 16], xmm0
 ; v5 = v21 ^ v5
 %line 562+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 288]
 	movdqu xmm7, [esp + 64]
 	pxor xmm0, xmm7
-	movdqu [esp + 2784], xmm0
+	movdqu [esp + 64], xmm0
 ; v21 = v48 & v3
 %line 563+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm5
-	movdqu [esp + 2800], xmm0
+	movdqu [esp + 80], xmm0
 ; v18 = v48 & v8
 %line 564+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
@@ -2535,169 +2462,169 @@ align 32
 ; v14 = v18 ^ v14
 %line 566+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm7
-	movdqu [esp + 2816], xmm0
+	movdqu [esp + 112], xmm0
 ; v18 = v48 & v12
 %line 567+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm7, xmm1
-	movdqu xmm0, [esp + 2736]
+	movdqu xmm0, [esp + 0]
 	pand xmm7, xmm0
 ; v10 = v45 & v8
 %line 568+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
 	pand xmm0, xmm6
-	movdqu [esp + 2832], xmm0
+	movdqu [esp + 144], xmm0
 ; v6 = v42 & v3
 %line 569+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm5
-	movdqu [esp + 6800], xmm0
+	movdqu [esp + 176], xmm0
 ; v10 = v18 ^ v10
 %line 570+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2832]
+	movdqu xmm0, [esp + 144]
 	pxor xmm7, xmm0
 ; v6 = v10 ^ v6
 %line 571+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6800]
+	movdqu xmm0, [esp + 176]
 	pxor xmm7, xmm0
-	movdqu [esp + 2848], xmm7
+	movdqu [esp + 144], xmm7
 ; v10 = v48 & v16
 %line 572+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 2752]
+	movdqu xmm7, [esp + 48]
 	pand xmm0, xmm7
-	movdqu [esp + 6816], xmm0
+	movdqu [esp + 208], xmm0
 ; v18 = v45 & v12
 %line 573+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
-	movdqu xmm7, [esp + 2736]
+	movdqu xmm7, [esp + 0]
 	pand xmm0, xmm7
-	movdqu [esp + 2864], xmm0
+	movdqu [esp + 176], xmm0
 ; v0 = v42 & v8
 %line 574+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm6
-	movdqu [esp + 2880], xmm0
+	movdqu [esp + 192], xmm0
 ; v46 = v47 & v3
 %line 575+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2704]
+	movdqu xmm0, [esp + 32]
 	pand xmm0, xmm5
-	movdqu [esp + 6832], xmm0
+	movdqu [esp + 224], xmm0
 ; v18 = v10 ^ v18
 %line 576+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 6816]
-	movdqu xmm0, [esp + 2864]
+	movdqu xmm7, [esp + 208]
+	movdqu xmm0, [esp + 176]
 	pxor xmm7, xmm0
 ; v0 = v18 ^ v0
 %line 577+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2880]
+	movdqu xmm0, [esp + 192]
 	pxor xmm7, xmm0
 ; v46 = v0 ^ v46
 %line 578+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6832]
+	movdqu xmm0, [esp + 224]
 	pxor xmm7, xmm0
-	movdqu [esp + 2896], xmm7
+	movdqu [esp + 176], xmm7
 ; v0 = v48 & v1
 %line 579+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 2768]
+	movdqu xmm7, [esp + 16]
 	pand xmm0, xmm7
-	movdqu [esp + 6848], xmm0
+	movdqu [esp + 240], xmm0
 ; v18 = v45 & v16
 %line 580+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
-	movdqu xmm7, [esp + 2752]
+	movdqu xmm7, [esp + 48]
 	pand xmm0, xmm7
-	movdqu [esp + 2912], xmm0
+	movdqu [esp + 192], xmm0
 ; v10 = v42 & v12
 %line 581+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 2736]
+	movdqu xmm7, [esp + 0]
 	pand xmm0, xmm7
-	movdqu [esp + 2928], xmm0
+	movdqu [esp + 208], xmm0
 ; v41 = v47 & v8
 %line 582+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2704]
+	movdqu xmm0, [esp + 32]
 	pand xmm0, xmm6
-	movdqu [esp + 2944], xmm0
+	movdqu [esp + 224], xmm0
 ; v28 = v44 & v3
 %line 583+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2720]
+	movdqu xmm0, [esp + 128]
 	pand xmm0, xmm5
-	movdqu [esp + 6864], xmm0
+	movdqu [esp + 256], xmm0
 ; v18 = v0 ^ v18
 %line 584+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 6848]
-	movdqu xmm0, [esp + 2912]
+	movdqu xmm7, [esp + 240]
+	movdqu xmm0, [esp + 192]
 	pxor xmm7, xmm0
 ; v10 = v18 ^ v10
 %line 585+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2928]
+	movdqu xmm0, [esp + 208]
 	pxor xmm7, xmm0
 ; v41 = v10 ^ v41
 %line 586+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2944]
+	movdqu xmm0, [esp + 224]
 	pxor xmm7, xmm0
 ; v28 = v41 ^ v28
 %line 587+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6864]
+	movdqu xmm0, [esp + 256]
 	pxor xmm7, xmm0
-	movdqu [esp + 2960], xmm7
+	movdqu [esp + 192], xmm7
 ; v41 = v48 & v5
 %line 588+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 2784]
+	movdqu xmm7, [esp + 64]
 	pand xmm0, xmm7
-	movdqu [esp + 6880], xmm0
+	movdqu [esp + 272], xmm0
 ; v10 = v45 & v1
 %line 589+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
-	movdqu xmm7, [esp + 2768]
+	movdqu xmm7, [esp + 16]
 	pand xmm0, xmm7
-	movdqu [esp + 2976], xmm0
+	movdqu [esp + 208], xmm0
 ; v18 = v42 & v16
 %line 590+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 2752]
+	movdqu xmm7, [esp + 48]
 	pand xmm0, xmm7
-	movdqu [esp + 2992], xmm0
+	movdqu [esp + 224], xmm0
 ; v0 = v47 & v12
 %line 591+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2704]
-	movdqu xmm7, [esp + 2736]
+	movdqu xmm0, [esp + 32]
+	movdqu xmm7, [esp + 0]
 	pand xmm0, xmm7
-	movdqu [esp + 3008], xmm0
+	movdqu [esp + 240], xmm0
 ; v39 = v44 & v8
 %line 592+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2720]
+	movdqu xmm0, [esp + 128]
 	pand xmm0, xmm6
-	movdqu [esp + 3024], xmm0
+	movdqu [esp + 256], xmm0
 ; v26 = v29 & v3
 %line 593+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm5
-	movdqu [esp + 6896], xmm0
+	movdqu [esp + 288], xmm0
 ; v10 = v41 ^ v10
 %line 594+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 6880]
-	movdqu xmm0, [esp + 2976]
+	movdqu xmm7, [esp + 272]
+	movdqu xmm0, [esp + 208]
 	pxor xmm7, xmm0
 ; v18 = v10 ^ v18
 %line 595+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2992]
+	movdqu xmm0, [esp + 224]
 	pxor xmm7, xmm0
 ; v0 = v18 ^ v0
 %line 596+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3008]
+	movdqu xmm0, [esp + 240]
 	pxor xmm7, xmm0
 ; v39 = v0 ^ v39
 %line 597+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3024]
+	movdqu xmm0, [esp + 256]
 	pxor xmm7, xmm0
 ; v26 = v39 ^ v26
 %line 598+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6896]
+	movdqu xmm0, [esp + 288]
 	pxor xmm7, xmm0
-	movdqu [esp + 3040], xmm7
+	movdqu [esp + 208], xmm7
 ; v48 = v48 & v24
 %line 599+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 336]
@@ -2705,27 +2632,27 @@ align 32
 ; v39 = v45 & v5
 %line 600+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
-	movdqu xmm7, [esp + 2784]
+	movdqu xmm7, [esp + 64]
 	pand xmm0, xmm7
-	movdqu [esp + 3056], xmm0
+	movdqu [esp + 224], xmm0
 ; v0 = v42 & v1
 %line 601+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 2768]
+	movdqu xmm7, [esp + 16]
 	pand xmm0, xmm7
-	movdqu [esp + 3072], xmm0
+	movdqu [esp + 240], xmm0
 ; v18 = v47 & v16
 %line 602+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2704]
-	movdqu xmm7, [esp + 2752]
+	movdqu xmm0, [esp + 32]
+	movdqu xmm7, [esp + 48]
 	pand xmm0, xmm7
-	movdqu [esp + 3088], xmm0
+	movdqu [esp + 256], xmm0
 ; v10 = v44 & v12
 %line 603+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2720]
-	movdqu xmm7, [esp + 2736]
+	movdqu xmm0, [esp + 128]
+	movdqu xmm7, [esp + 0]
 	pand xmm0, xmm7
-	movdqu [esp + 3104], xmm0
+	movdqu [esp + 272], xmm0
 ; v41 = v29 & v8
 %line 604+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
@@ -2733,24 +2660,24 @@ align 32
 	movdqa xmm7, xmm0
 ; v3 = v43 & v3
 %line 605+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2016]
+	movdqu xmm0, [esp + 96]
 	pand xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v39 = v48 ^ v39
 %line 606+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3056]
+	movdqu xmm0, [esp + 224]
 	pxor xmm1, xmm0
 ; v0 = v39 ^ v0
 %line 607+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3072]
+	movdqu xmm0, [esp + 240]
 	pxor xmm1, xmm0
 ; v18 = v0 ^ v18
 %line 608+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3088]
+	movdqu xmm0, [esp + 256]
 	pxor xmm1, xmm0
 ; v10 = v18 ^ v10
 %line 609+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3104]
+	movdqu xmm0, [esp + 272]
 	pxor xmm1, xmm0
 ; v41 = v10 ^ v41
 %line 610+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -2765,39 +2692,39 @@ align 32
 ; v41 = v42 & v5
 %line 613+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm5, [esp + 2784]
+	movdqu xmm5, [esp + 64]
 	pand xmm0, xmm5
-	movdqu [esp + 3120], xmm0
+	movdqu [esp + 224], xmm0
 ; v10 = v47 & v1
 %line 614+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2704]
-	movdqu xmm5, [esp + 2768]
+	movdqu xmm0, [esp + 32]
+	movdqu xmm5, [esp + 16]
 	pand xmm0, xmm5
-	movdqu [esp + 3136], xmm0
+	movdqu [esp + 240], xmm0
 ; v18 = v44 & v16
 %line 615+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2720]
-	movdqu xmm5, [esp + 2752]
+	movdqu xmm0, [esp + 128]
+	movdqu xmm5, [esp + 48]
 	pand xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v0 = v29 & v12
 %line 616+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 2736]
+	movdqu xmm7, [esp + 0]
 	pand xmm0, xmm7
 	movdqa xmm7, xmm0
 ; v8 = v43 & v8
 %line 617+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2016]
+	movdqu xmm0, [esp + 96]
 	pand xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v41 = v45 ^ v41
 %line 618+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3120]
+	movdqu xmm0, [esp + 224]
 	pxor xmm3, xmm0
 ; v10 = v41 ^ v10
 %line 619+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3136]
+	movdqu xmm0, [esp + 240]
 	pxor xmm3, xmm0
 ; v18 = v10 ^ v18
 %line 620+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -2808,30 +2735,30 @@ align 32
 ; v8 = v0 ^ v8
 %line 622+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm6
-	movdqu [esp + 6912], xmm3
+	movdqu [esp + 224], xmm3
 ; v42 = v42 & v24
 %line 623+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 336]
 	pand xmm4, xmm0
 ; v0 = v47 & v5
 %line 624+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 2704]
-	movdqu xmm0, [esp + 2784]
+	movdqu xmm3, [esp + 32]
+	movdqu xmm0, [esp + 64]
 	pand xmm3, xmm0
 ; v18 = v44 & v1
 %line 625+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 2720]
-	movdqu xmm0, [esp + 2768]
+	movdqu xmm5, [esp + 128]
+	movdqu xmm0, [esp + 16]
 	pand xmm5, xmm0
 ; v10 = v29 & v16
 %line 626+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm6, xmm2
-	movdqu xmm0, [esp + 2752]
+	movdqu xmm0, [esp + 48]
 	pand xmm6, xmm0
 ; v12 = v43 & v12
 %line 627+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2016]
-	movdqu xmm7, [esp + 2736]
+	movdqu xmm0, [esp + 96]
+	movdqu xmm7, [esp + 0]
 	pand xmm0, xmm7
 ; v0 = v42 ^ v0
 %line 628+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -2847,24 +2774,23 @@ align 32
 	pxor xmm4, xmm0
 ; v47 = v47 & v24
 %line 632+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 2704]
+	movdqu xmm3, [esp + 32]
 	movdqu xmm0, [esp + 336]
 	pand xmm3, xmm0
-	movdqu [esp + 2704], xmm3
 ; v10 = v44 & v5
 %line 633+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 2720]
-	movdqu xmm0, [esp + 2784]
+	movdqu xmm5, [esp + 128]
+	movdqu xmm0, [esp + 64]
 	pand xmm5, xmm0
 ; v18 = v29 & v1
 %line 634+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm6, xmm2
-	movdqu xmm0, [esp + 2768]
+	movdqu xmm0, [esp + 16]
 	pand xmm6, xmm0
 ; v16 = v43 & v16
 %line 635+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2016]
-	movdqu xmm7, [esp + 2752]
+	movdqu xmm0, [esp + 96]
+	movdqu xmm7, [esp + 48]
 	pand xmm0, xmm7
 ; v10 = v47 ^ v10
 %line 636+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -2877,19 +2803,18 @@ align 32
 	pxor xmm3, xmm0
 ; v44 = v44 & v24
 %line 639+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 2720]
+	movdqu xmm5, [esp + 128]
 	movdqu xmm0, [esp + 336]
 	pand xmm5, xmm0
-	movdqu [esp + 2720], xmm5
 ; v18 = v29 & v5
 %line 640+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm6, xmm2
-	movdqu xmm0, [esp + 2784]
+	movdqu xmm0, [esp + 64]
 	pand xmm6, xmm0
 ; v1 = v43 & v1
 %line 641+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2016]
-	movdqu xmm7, [esp + 2768]
+	movdqu xmm0, [esp + 96]
+	movdqu xmm7, [esp + 16]
 	pand xmm0, xmm7
 ; v18 = v44 ^ v18
 %line 642+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -2903,511 +2828,458 @@ align 32
 	pand xmm2, xmm6
 ; v5 = v43 & v5
 %line 645+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2016]
-	movdqu xmm7, [esp + 2784]
+	movdqu xmm0, [esp + 96]
+	movdqu xmm7, [esp + 64]
 	pand xmm0, xmm7
 ; v5 = v29 ^ v5
 %line 646+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm0
-	movdqu [esp + 6928], xmm2
+	movdqu [esp + 128], xmm2
 ; v24 = v43 & v24
 %line 647+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2016]
+	movdqu xmm0, [esp + 96]
 	pand xmm0, xmm6
-	movdqu [esp + 7648], xmm0
+	movdqu [esp + 0], xmm0
 ; v21 = v21 ^ v40
 %line 648+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2800]
-	movdqu xmm2, [esp + 2112]
+	movdqu xmm0, [esp + 80]
+	movdqu xmm2, [esp + 352]
 	pxor xmm0, xmm2
-	movdqu [esp + 2800], xmm0
 ; v21 = v21 ^ v2
 %line 649+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2464]
+	movdqu xmm2, [esp + 560]
 	pxor xmm0, xmm2
-	movdqu [esp + 2800], xmm0
+	movdqu [esp + 80], xmm0
 ; v14 = v14 ^ v30
 %line 650+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2816]
-	movdqu xmm2, [esp + 2128]
+	movdqu xmm0, [esp + 112]
+	movdqu xmm2, [esp + 368]
 	pxor xmm0, xmm2
-	movdqu [esp + 2816], xmm0
 ; v14 = v14 ^ v7
 %line 651+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2480]
+	movdqu xmm2, [esp + 576]
 	pxor xmm0, xmm2
-	movdqu [esp + 2816], xmm0
+	movdqu [esp + 112], xmm0
 ; v6 = v6 ^ v34
 %line 652+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2848]
-	movdqu xmm2, [esp + 2144]
+	movdqu xmm0, [esp + 144]
+	movdqu xmm2, [esp + 384]
 	pxor xmm0, xmm2
-	movdqu [esp + 2848], xmm0
 ; v6 = v6 ^ v11
 %line 653+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2496]
+	movdqu xmm2, [esp + 592]
 	pxor xmm0, xmm2
-	movdqu [esp + 2848], xmm0
+	movdqu [esp + 144], xmm0
 ; v46 = v46 ^ v38
 %line 654+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2896]
-	movdqu xmm2, [esp + 2160]
+	movdqu xmm0, [esp + 176]
+	movdqu xmm2, [esp + 400]
 	pxor xmm0, xmm2
-	movdqu [esp + 2896], xmm0
 ; v46 = v46 ^ v58
 %line 655+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2512]
+	movdqu xmm2, [esp + 608]
 	pxor xmm0, xmm2
-	movdqu [esp + 2896], xmm0
+	movdqu [esp + 176], xmm0
 ; v28 = v28 ^ v37
 %line 656+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2960]
-	movdqu xmm2, [esp + 2192]
+	movdqu xmm0, [esp + 192]
+	movdqu xmm2, [esp + 416]
 	pxor xmm0, xmm2
-	movdqu [esp + 2960], xmm0
 ; v28 = v28 ^ v54
 %line 657+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2544]
+	movdqu xmm2, [esp + 624]
 	pxor xmm0, xmm2
-	movdqu [esp + 2960], xmm0
+	movdqu [esp + 192], xmm0
 ; v26 = v26 ^ v33
 %line 658+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3040]
-	movdqu xmm2, [esp + 2240]
+	movdqu xmm0, [esp + 208]
+	movdqu xmm2, [esp + 432]
 	pxor xmm0, xmm2
-	movdqu [esp + 3040], xmm0
 ; v26 = v26 ^ v50
 %line 659+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2592]
+	movdqu xmm2, [esp + 640]
 	pxor xmm0, xmm2
-	movdqu [esp + 3040], xmm0
+	movdqu [esp + 208], xmm0
 ; v3 = v3 ^ v15
 %line 660+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2304]
+	movdqu xmm0, [esp + 448]
 	pxor xmm1, xmm0
 ; v3 = v3 ^ v56
 %line 661+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2624]
+	movdqu xmm0, [esp + 656]
 	pxor xmm1, xmm0
 ; v8 = v8 ^ v31
 %line 662+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2352]
-	movdqu xmm6, [esp + 6912]
+	movdqu xmm2, [esp + 464]
+	movdqu xmm6, [esp + 224]
 	pxor xmm6, xmm2
-	movdqu [esp + 6912], xmm6
 ; v8 = v8 ^ v52
 %line 663+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2640]
+	movdqu xmm0, [esp + 160]
 	pxor xmm6, xmm0
-	movdqu [esp + 6912], xmm6
+	movdqu [esp + 224], xmm6
 ; v12 = v12 ^ v27
 %line 664+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 2384]
+	movdqu xmm6, [esp + 480]
 	pxor xmm4, xmm6
 ; v12 = v12 ^ v9
 %line 665+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2656]
+	movdqu xmm0, [esp + 672]
 	pxor xmm4, xmm0
 ; v16 = v16 ^ v36
 %line 666+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2400]
+	movdqu xmm0, [esp + 496]
 	pxor xmm3, xmm0
 ; v16 = v16 ^ v60
 %line 667+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2672]
+	movdqu xmm0, [esp + 688]
 	pxor xmm3, xmm0
 ; v1 = v1 ^ v35
 %line 668+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2416]
+	movdqu xmm0, [esp + 512]
 	pxor xmm5, xmm0
 ; v1 = v1 ^ v4
 %line 669+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2688]
+	movdqu xmm0, [esp + 704]
 	pxor xmm5, xmm0
 ; v5 = v5 ^ v49
 %line 670+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2432]
-	movdqu xmm7, [esp + 6928]
+	movdqu xmm0, [esp + 528]
+	movdqu xmm7, [esp + 128]
 	pxor xmm7, xmm0
-	movdqu [esp + 6928], xmm7
+	movdqu [esp + 128], xmm7
 ; v24 = v24 ^ v32
 %line 671+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2448]
-	movdqu xmm7, [esp + 7648]
+	movdqu xmm0, [esp + 544]
+	movdqu xmm7, [esp + 0]
 	pxor xmm7, xmm0
-	movdqu [esp + 7648], xmm7
 ; v31 = v21 ^ v31
 %line 672+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2800]
+	movdqu xmm0, [esp + 80]
 	pxor xmm0, xmm2
-	movdqu [esp + 3152], xmm0
+	movdqu [esp + 0], xmm0
 ; v27 = v14 ^ v27
 %line 673+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2816]
+	movdqu xmm0, [esp + 112]
 	pxor xmm0, xmm6
-	movdqu [esp + 3168], xmm0
+	movdqu [esp + 16], xmm0
 ; v36 = v6 ^ v36
 %line 674+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2848]
-	movdqu xmm2, [esp + 2400]
+	movdqu xmm0, [esp + 144]
+	movdqu xmm2, [esp + 496]
 	pxor xmm0, xmm2
-	movdqu [esp + 3184], xmm0
+	movdqu [esp + 32], xmm0
 ; v35 = v46 ^ v35
 %line 675+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2896]
-	movdqu xmm2, [esp + 2416]
+	movdqu xmm0, [esp + 176]
+	movdqu xmm2, [esp + 512]
 	pxor xmm0, xmm2
-	movdqu [esp + 3200], xmm0
+	movdqu [esp + 48], xmm0
 ; v49 = v28 ^ v49
 %line 676+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2960]
-	movdqu xmm2, [esp + 2432]
+	movdqu xmm0, [esp + 192]
+	movdqu xmm2, [esp + 528]
 	pxor xmm0, xmm2
-	movdqu [esp + 3216], xmm0
+	movdqu [esp + 64], xmm0
 ; v32 = v26 ^ v32
 %line 677+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3040]
-	movdqu xmm2, [esp + 2448]
+	movdqu xmm0, [esp + 208]
+	movdqu xmm2, [esp + 544]
 	pxor xmm0, xmm2
-	movdqu [esp + 3232], xmm0
+	movdqu [esp + 80], xmm0
 ; v2 = v8 ^ v2
 %line 678+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6912]
-	movdqu xmm2, [esp + 2464]
+	movdqu xmm0, [esp + 224]
+	movdqu xmm2, [esp + 560]
 	pxor xmm0, xmm2
 ; v7 = v12 ^ v7
 %line 679+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2480]
+	movdqu xmm2, [esp + 576]
 	pxor xmm4, xmm2
 ; v11 = v16 ^ v11
 %line 680+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2496]
+	movdqu xmm2, [esp + 592]
 	pxor xmm3, xmm2
-	movdqu [esp + 6944], xmm3
+	movdqu [esp + 96], xmm3
 ; v58 = v1 ^ v58
 %line 681+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2512]
+	movdqu xmm2, [esp + 608]
 	pxor xmm5, xmm2
-	movdqu [esp + 6960], xmm5
+	movdqu [esp + 112], xmm5
 ; v54 = v5 ^ v54
 %line 682+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 6928]
-	movdqu xmm3, [esp + 2544]
+	movdqu xmm2, [esp + 128]
+	movdqu xmm3, [esp + 624]
 	pxor xmm2, xmm3
-	movdqu [esp + 6976], xmm2
+	movdqu [esp + 128], xmm2
 ; v50 = v24 ^ v50
 %line 683+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 7648]
-	movdqu xmm3, [esp + 2592]
+	movdqa xmm2, xmm7
+	movdqu xmm3, [esp + 640]
 	pxor xmm2, xmm3
-	movdqu [esp + 6992], xmm2
+	movdqu [esp + 144], xmm2
 ; v7 = v7 ^ v4
 %line 684+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 2688]
+	movdqu xmm3, [esp + 704]
 	pxor xmm4, xmm3
 ; v2 = v2 ^ v4
 %line 685+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm3
 ; v32 = v32 ^ v4
 %line 686+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 3232]
+	movdqu xmm5, [esp + 80]
 	pxor xmm5, xmm3
-	movdqu [esp + 3232], xmm5
 ; v4 = v49 ^ v4
 %line 687+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3216]
+	movdqu xmm2, [esp + 64]
 	pxor xmm2, xmm3
-	movdqu [esp + 7008], xmm2
+	movdqu [esp + 720], xmm2
 ; v2 = v2 ^ v60
 %line 688+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2672]
+	movdqu xmm2, [esp + 688]
 	pxor xmm0, xmm2
 ; v3 = v3 ^ v60
 %line 689+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm2
 ; v4 = v4 ^ v60
 %line 690+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 7008]
+	movdqu xmm3, [esp + 720]
 	pxor xmm3, xmm2
-	movdqu [esp + 7008], xmm3
+	movdqu [esp + 720], xmm3
 ; v60 = v35 ^ v60
 %line 691+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 3200]
-	movdqu [esp + 624], xmm3
+	movdqu xmm3, [esp + 48]
 	pxor xmm3, xmm2
-	movdqu [esp + 624], xmm3
-	movdqu [esp + 3248], xmm3
 ; v3 = v3 ^ v9
 %line 692+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2656]
+	movdqu xmm2, [esp + 672]
 	pxor xmm1, xmm2
 ; v32 = v32 ^ v9
 %line 693+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm2
-	movdqu [esp + 3232], xmm5
 ; v60 = v60 ^ v9
 %line 694+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 3248]
+	movdqa xmm7, xmm3
 	pxor xmm7, xmm2
-	movdqu [esp + 3248], xmm7
 ; v9 = v36 ^ v9
 %line 695+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 3184]
-	movdqu [esp + 640], xmm3
+	movdqu xmm3, [esp + 32]
 	pxor xmm3, xmm2
-	movdqu [esp + 640], xmm3
-	movdqu [esp + 3264], xmm3
 ; v32 = v32 ^ v52
 %line 696+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 2640]
+	movdqu xmm6, [esp + 160]
 	pxor xmm5, xmm6
-	movdqu [esp + 3232], xmm5
+	movdqu [esp + 80], xmm5
 ; v4 = v4 ^ v52
 %line 697+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 7008]
+	movdqu xmm5, [esp + 720]
 	pxor xmm5, xmm6
-	movdqu [esp + 7008], xmm5
 ; v9 = v9 ^ v52
 %line 698+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3264]
+	movdqa xmm2, xmm3
 	pxor xmm2, xmm6
-	movdqu [esp + 3264], xmm2
 ; v52 = v27 ^ v52
 %line 699+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 3168]
-	movdqu [esp + 656], xmm3
+	movdqu xmm3, [esp + 16]
 	pxor xmm3, xmm6
-	movdqu [esp + 656], xmm3
-	movdqu [esp + 3280], xmm3
+	movdqu [esp + 32], xmm3
 ; v4 = v4 ^ v56
 %line 700+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 2624]
+	movdqu xmm3, [esp + 656]
 	pxor xmm5, xmm3
-	movdqu [esp + 7008], xmm5
+	movdqu [esp + 720], xmm5
 ; v60 = v60 ^ v56
 %line 701+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm7, xmm3
-	movdqu [esp + 3248], xmm7
 ; v52 = v52 ^ v56
 %line 702+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3280]
+	movdqu xmm6, [esp + 32]
 	pxor xmm6, xmm3
-	movdqu [esp + 3280], xmm6
 ; v56 = v31 ^ v56
 %line 703+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 3152]
-	movdqu [esp + 672], xmm5
+	movdqu xmm5, [esp + 0]
 	pxor xmm5, xmm3
-	movdqu [esp + 672], xmm5
-	movdqu [esp + 3296], xmm5
+	movdqu [esp + 48], xmm5
 ; v60 = v60 ^ v50
 %line 704+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 6992]
+	movdqu xmm5, [esp + 144]
 	pxor xmm7, xmm5
-	movdqu [esp + 3248], xmm7
+	movdqu [esp + 0], xmm7
 ; v9 = v9 ^ v50
 %line 705+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm5
-	movdqu [esp + 3264], xmm2
 ; v56 = v56 ^ v50
 %line 706+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 3296]
+	movdqu xmm3, [esp + 48]
 	pxor xmm3, xmm5
-	movdqu [esp + 3296], xmm3
 ; v50 = v15 ^ v50
 %line 707+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 2304]
-	movdqu [esp + 688], xmm7
+	movdqu xmm7, [esp + 448]
 	pxor xmm7, xmm5
-	movdqu [esp + 688], xmm7
-	movdqu [esp + 3312], xmm7
+	movdqu [esp + 64], xmm7
 ; v9 = v9 ^ v54
 %line 708+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 6976]
+	movdqu xmm7, [esp + 128]
 	pxor xmm2, xmm7
-	movdqu [esp + 3264], xmm2
+	movdqu [esp + 16], xmm2
 ; v52 = v52 ^ v54
 %line 709+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm6, xmm7
-	movdqu [esp + 3280], xmm6
 ; v50 = v50 ^ v54
 %line 710+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 3312]
+	movdqu xmm5, [esp + 64]
 	pxor xmm5, xmm7
-	movdqu [esp + 3312], xmm5
 ; v54 = v33 ^ v54
 %line 711+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2240]
+	movdqu xmm2, [esp + 432]
 	pxor xmm2, xmm7
-	movdqu [esp + 3328], xmm2
 ; v52 = v52 ^ v58
 %line 712+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 6960]
+	movdqu xmm7, [esp + 112]
 	pxor xmm6, xmm7
-	movdqu [esp + 3280], xmm6
+	movdqu [esp + 32], xmm6
 ; v56 = v56 ^ v58
 %line 713+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm7
-	movdqu [esp + 3296], xmm3
 ; v54 = v54 ^ v58
 %line 714+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3328]
+	movdqa xmm6, xmm2
 	pxor xmm6, xmm7
-	movdqu [esp + 3328], xmm6
 ; v58 = v37 ^ v58
 %line 715+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2192]
+	movdqu xmm2, [esp + 416]
 	pxor xmm2, xmm7
-	movdqu [esp + 3344], xmm2
 ; v56 = v56 ^ v11
 %line 716+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 6944]
+	movdqu xmm7, [esp + 96]
 	pxor xmm3, xmm7
-	movdqu [esp + 3296], xmm3
+	movdqu [esp + 48], xmm3
 ; v50 = v50 ^ v11
 %line 717+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm7
-	movdqu [esp + 3312], xmm5
 ; v58 = v58 ^ v11
 %line 718+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 3344]
+	movdqa xmm3, xmm2
 	pxor xmm3, xmm7
-	movdqu [esp + 3344], xmm3
 ; v11 = v38 ^ v11
 %line 719+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2160]
+	movdqu xmm2, [esp + 400]
 	pxor xmm2, xmm7
-	movdqu [esp + 3360], xmm2
 ; v50 = v50 ^ v7
 %line 720+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm4
-	movdqu [esp + 3312], xmm5
+	movdqu [esp + 64], xmm5
 ; v54 = v54 ^ v7
 %line 721+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm6, xmm4
-	movdqu [esp + 3328], xmm6
 ; v11 = v11 ^ v7
 %line 722+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 3360]
+	movdqa xmm5, xmm2
 	pxor xmm5, xmm4
-	movdqu [esp + 3360], xmm5
 ; v7 = v34 ^ v7
 %line 723+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2144]
+	movdqu xmm2, [esp + 384]
 	pxor xmm2, xmm4
-	movdqu [esp + 3376], xmm2
 ; v54 = v54 ^ v2
 %line 724+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm6, xmm0
-	movdqu [esp + 3328], xmm6
+	movdqu [esp + 96], xmm6
 ; v58 = v58 ^ v2
 %line 725+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm0
-	movdqu [esp + 3344], xmm3
 ; v7 = v7 ^ v2
 %line 726+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3376]
 	pxor xmm2, xmm0
-	movdqu [esp + 3376], xmm2
+	movdqu [esp + 144], xmm2
 ; v2 = v30 ^ v2
 %line 727+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 2128]
+	movdqu xmm2, [esp + 368]
 	pxor xmm2, xmm0
-	movdqu [esp + 3392], xmm2
 ; v58 = v58 ^ v3
 %line 728+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm1
-	movdqu [esp + 3344], xmm3
+	movdqu [esp + 112], xmm3
 ; v11 = v11 ^ v3
 %line 729+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm1
-	movdqu [esp + 3360], xmm5
+	movdqu [esp + 128], xmm5
 ; v2 = v2 ^ v3
 %line 730+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3392]
 	pxor xmm2, xmm1
-	movdqu [esp + 3392], xmm2
+	movdqu [esp + 160], xmm2
 ; v3 = v40 ^ v3
 %line 731+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 2112]
+	movdqu xmm0, [esp + 352]
 	pxor xmm0, xmm1
-	movdqu [esp + 3408], xmm0
+	movdqu [esp + 176], xmm0
 ; v40 = v3 ^ v4
 %line 732+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3408]
-	movdqu xmm1, [esp + 7008]
+	movdqu xmm1, [esp + 720]
 	pxor xmm0, xmm1
-	movdqu [esp + 3424], xmm0
+	movdqu [esp + 192], xmm0
 ; v30 = v56 ^ v4
 %line 733+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3296]
+	movdqu xmm0, [esp + 48]
 	pxor xmm0, xmm1
-	movdqu [esp + 3440], xmm0
 ; v30 = v30 ^ v32
 %line 734+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3440]
-	movdqu xmm1, [esp + 3232]
+	movdqu xmm1, [esp + 80]
 	pxor xmm0, xmm1
-	movdqu [esp + 3440], xmm0
+	movdqu [esp + 208], xmm0
 ; v34 = v2 ^ v56
 %line 735+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 3296]
+	movdqu xmm4, [esp + 48]
 	pxor xmm2, xmm4
-	movdqu [esp + 3456], xmm2
+	movdqu [esp + 224], xmm2
 ; v38 = v52 ^ v4
 %line 736+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3280]
-	movdqu xmm2, [esp + 7008]
+	movdqu xmm0, [esp + 32]
+	movdqu xmm2, [esp + 720]
 	pxor xmm0, xmm2
-	movdqu [esp + 7664], xmm0
 ; v38 = v38 ^ v32
 %line 737+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7664]
 	pxor xmm0, xmm1
-	movdqu [esp + 7664], xmm0
+	movdqu [esp + 336], xmm0
 ; v37 = v7 ^ v56
 %line 738+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3376]
+	movdqu xmm0, [esp + 144]
 	pxor xmm0, xmm4
 	movdqa xmm1, xmm0
 ; v37 = v37 ^ v52
 %line 739+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3280]
+	movdqu xmm6, [esp + 32]
 	pxor xmm1, xmm6
 ; v37 = v37 ^ v4
 %line 740+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm2
 ; v37 = v37 ^ v32
 %line 741+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3232]
+	movdqu xmm2, [esp + 80]
 	pxor xmm1, xmm2
 ; v33 = v56 ^ v9
 %line 742+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 3264]
+	movdqu xmm3, [esp + 16]
 	pxor xmm4, xmm3
-	movdqu [esp + 3472], xmm4
+	movdqu [esp + 240], xmm4
 ; v15 = v11 ^ v52
 %line 743+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3360]
+	movdqa xmm0, xmm5
 	pxor xmm0, xmm6
-	movdqu [esp + 3488], xmm0
 ; v15 = v15 ^ v9
 %line 744+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3488]
 	pxor xmm0, xmm3
-	movdqu [esp + 3488], xmm0
 ; v15 = v15 ^ v32
 %line 745+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm2
-	movdqu [esp + 3488], xmm0
+	movdqu [esp + 256], xmm0
 ; v31 = v52 ^ v60
 %line 746+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 3248]
+	movdqu xmm5, [esp + 0]
 	pxor xmm6, xmm5
-	movdqu [esp + 3504], xmm6
+	movdqu [esp + 272], xmm6
 ; v27 = v58 ^ v9
 %line 747+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3344]
+	movdqu xmm0, [esp + 112]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v27 = v27 ^ v60
@@ -3415,13 +3287,13 @@ align 32
 	pxor xmm3, xmm5
 ; v36 = v9 ^ v4
 %line 749+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3264]
-	movdqu xmm2, [esp + 7008]
+	movdqu xmm0, [esp + 16]
+	movdqu xmm2, [esp + 720]
 	pxor xmm0, xmm2
 	movdqa xmm4, xmm0
 ; v35 = v54 ^ v60
 %line 750+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3328]
+	movdqu xmm0, [esp + 96]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v35 = v35 ^ v4
@@ -3429,89 +3301,74 @@ align 32
 	pxor xmm5, xmm2
 ; v49 = v60 ^ v32
 %line 752+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3248]
-	movdqu xmm6, [esp + 3232]
+	movdqu xmm0, [esp + 0]
+	movdqu xmm6, [esp + 80]
 	pxor xmm0, xmm6
 	movdqa xmm7, xmm0
 ; v24 = v50 ^ v4
 %line 753+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3312]
+	movdqu xmm0, [esp + 64]
 	pxor xmm0, xmm2
 ; v24 = v24 ^ v32
 %line 754+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm6
 ; v40 = v40 ^ v49
 %line 755+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3424]
+	movdqu xmm2, [esp + 192]
 	pxor xmm2, xmm7
-	movdqu [esp + 3424], xmm2
+	movdqu [esp + 192], xmm2
 ; v5 = v31 ^ v49
 %line 756+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3504]
-	movdqu [esp + 7408], xmm6
-	movdqa xmm2, xmm6
-	movdqu [esp + 704], xmm2
+	movdqu xmm2, [esp + 272]
 	pxor xmm2, xmm7
-	movdqu [esp + 704], xmm2
-	movdqu [esp + 3520], xmm2
 ; v5 = v5 ^ v24
 %line 757+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3520]
 	pxor xmm2, xmm0
-	movdqu [esp + 3520], xmm2
+	movdqu [esp + 288], xmm2
 ; v30 = v30 ^ v31
 %line 758+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3440]
+	movdqu xmm2, [esp + 208]
+	movdqu xmm6, [esp + 272]
 	pxor xmm2, xmm6
-	movdqu [esp + 3440], xmm2
+	movdqu [esp + 208], xmm2
 ; v1 = v27 ^ v49
 %line 759+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu [esp + 720], xmm3
-	movdqu xmm2, [esp + 720]
+	movdqa xmm2, xmm3
 	pxor xmm2, xmm7
-	movdqu [esp + 720], xmm2
-	movdqu [esp + 3536], xmm2
 ; v1 = v1 ^ v24
 %line 760+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3536]
 	pxor xmm2, xmm0
-	movdqu [esp + 3536], xmm2
+	movdqu [esp + 304], xmm2
 ; v34 = v34 ^ v31
 %line 761+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3456]
-	movdqu xmm6, [esp + 7408]
+	movdqu xmm2, [esp + 224]
 	pxor xmm2, xmm6
-	movdqu [esp + 3456], xmm2
 ; v34 = v34 ^ v27
 %line 762+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm3
-	movdqu [esp + 3456], xmm2
 ; v34 = v34 ^ v49
 %line 763+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm7
-	movdqu [esp + 3456], xmm2
 ; v34 = v34 ^ v24
 %line 764+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm0
-	movdqu [esp + 3456], xmm2
+	movdqu [esp + 224], xmm2
 ; v31 = v31 ^ v36
 %line 765+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3504]
+	movdqa xmm2, xmm6
 	pxor xmm2, xmm4
-	movdqu [esp + 3504], xmm2
+	movdqu [esp + 272], xmm2
 ; v38 = v38 ^ v27
 %line 766+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 7664]
+	movdqu xmm2, [esp + 336]
 	pxor xmm2, xmm3
-	movdqu [esp + 7664], xmm2
 ; v38 = v38 ^ v36
 %line 767+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm4
-	movdqu [esp + 7664], xmm2
 ; v38 = v38 ^ v24
 %line 768+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm0
-	movdqu [esp + 7664], xmm2
+	movdqu [esp + 336], xmm2
 ; v27 = v27 ^ v35
 %line 769+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm5
@@ -3526,157 +3383,143 @@ align 32
 	pxor xmm4, xmm7
 ; v33 = v33 ^ v35
 %line 773+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3472]
+	movdqu xmm2, [esp + 240]
 	pxor xmm2, xmm5
-	movdqu [esp + 3472], xmm2
 ; v33 = v33 ^ v49
 %line 774+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm7
-	movdqu [esp + 3472], xmm2
+	movdqu [esp + 240], xmm2
 ; v35 = v35 ^ v24
 %line 775+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm0
 ; v49 = v15 ^ v49
 %line 776+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3488]
-	movdqu [esp + 736], xmm2
+	movdqu xmm2, [esp + 256]
 	pxor xmm2, xmm7
-	movdqu [esp + 736], xmm2
 ; v24 = v49 ^ v24
 %line 777+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm0
 ; v40 = v40 ^ v35
 %line 778+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3424]
+	movdqu xmm0, [esp + 192]
 	pxor xmm0, xmm5
-	movdqu [esp + 3424], xmm0
+	movdqu [esp + 192], xmm0
 ; v49 = v27 ^ v35
 %line 779+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
 	pxor xmm0, xmm5
-	movdqu [esp + 3552], xmm0
 ; v49 = v49 ^ v24
 %line 780+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3552]
 	pxor xmm0, xmm2
-	movdqu [esp + 3552], xmm0
+	movdqu [esp + 256], xmm0
 ; v5 = v5 ^ v27
 %line 781+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3520]
+	movdqu xmm0, [esp + 288]
 	pxor xmm0, xmm3
-	movdqu [esp + 3520], xmm0
+	movdqu [esp + 288], xmm0
 ; v15 = v37 ^ v35
 %line 782+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
 	pxor xmm0, xmm5
-	movdqu [esp + 3568], xmm0
 ; v15 = v15 ^ v24
 %line 783+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3568]
 	pxor xmm0, xmm2
-	movdqu [esp + 3568], xmm0
+	movdqu [esp + 320], xmm0
 ; v30 = v30 ^ v27
 %line 784+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3440]
+	movdqu xmm0, [esp + 208]
 	pxor xmm0, xmm3
-	movdqu [esp + 3440], xmm0
 ; v30 = v30 ^ v37
 %line 785+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm1
-	movdqu [esp + 3440], xmm0
 ; v30 = v30 ^ v35
 %line 786+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm5
-	movdqu [esp + 3440], xmm0
 ; v30 = v30 ^ v24
 %line 787+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm2
-	movdqu [esp + 3440], xmm0
+	movdqu [esp + 208], xmm0
 ; v27 = v27 ^ v36
 %line 788+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm4
 ; v1 = v1 ^ v37
 %line 789+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3536]
+	movdqu xmm0, [esp + 304]
 	pxor xmm0, xmm1
-	movdqu [esp + 3536], xmm0
 ; v1 = v1 ^ v36
 %line 790+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm4
-	movdqu [esp + 3536], xmm0
 ; v1 = v1 ^ v24
 %line 791+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm2
-	movdqu [esp + 3536], xmm0
+	movdqu [esp + 304], xmm0
 ; v37 = v37 ^ v33
 %line 792+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3472]
+	movdqu xmm0, [esp + 240]
 	pxor xmm1, xmm0
 ; v34 = v34 ^ v36
 %line 793+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3456]
+	movdqu xmm6, [esp + 224]
 	pxor xmm6, xmm4
-	movdqu [esp + 3456], xmm6
 ; v34 = v34 ^ v33
 %line 794+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm6, xmm0
-	movdqu [esp + 3456], xmm6
+	movdqu [esp + 224], xmm6
 ; v36 = v36 ^ v35
 %line 795+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm5
 ; v31 = v31 ^ v33
 %line 796+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3504]
+	movdqu xmm6, [esp + 272]
 	pxor xmm6, xmm0
-	movdqu [esp + 3504], xmm6
 ; v31 = v31 ^ v35
 %line 797+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm6, xmm5
-	movdqu [esp + 3504], xmm6
+	movdqu [esp + 272], xmm6
 ; v33 = v33 ^ v24
 %line 798+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm2
-	movdqu [esp + 3472], xmm0
+	movdqu [esp + 240], xmm0
 ; v35 = v38 ^ v35
 %line 799+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7664]
+	movdqu xmm0, [esp + 336]
 	pxor xmm0, xmm5
 ; v24 = v35 ^ v24
 %line 800+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm2
-	movdqu [esp + 3584], xmm0
+	movdqu [esp + 336], xmm0
 ; v35 = v40 & v3
 %line 801+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3424]
-	movdqu xmm5, [esp + 3408]
+	movdqu xmm0, [esp + 192]
+	movdqu xmm5, [esp + 176]
 	pand xmm0, xmm5
-	movdqu [esp + 3600], xmm0
+	movdqu [esp + 352], xmm0
 ; v38 = v40 & v2
 %line 802+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3424]
-	movdqu xmm6, [esp + 3392]
+	movdqu xmm0, [esp + 192]
+	movdqu xmm6, [esp + 160]
 	pand xmm0, xmm6
 ; v16 = v49 & v3
 %line 803+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3552]
+	movdqu xmm2, [esp + 256]
 	pand xmm2, xmm5
 ; v16 = v38 ^ v16
 %line 804+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm2
-	movdqu [esp + 3616], xmm0
+	movdqu [esp + 368], xmm0
 ; v38 = v40 & v7
 %line 805+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 3424]
-	movdqu xmm0, [esp + 3376]
+	movdqu xmm5, [esp + 192]
+	movdqu xmm0, [esp + 144]
 	pand xmm5, xmm0
 ; v12 = v49 & v2
 %line 806+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3552]
+	movdqu xmm0, [esp + 256]
 	pand xmm0, xmm6
 ; v8 = v5 & v3
 %line 807+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3520]
-	movdqu xmm6, [esp + 3408]
+	movdqu xmm2, [esp + 288]
+	movdqu xmm6, [esp + 176]
 	pand xmm2, xmm6
 ; v12 = v38 ^ v12
 %line 808+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -3684,26 +3527,26 @@ align 32
 ; v8 = v12 ^ v8
 %line 809+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm2
-	movdqu [esp + 3632], xmm5
+	movdqu [esp + 384], xmm5
 ; v12 = v40 & v11
 %line 810+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3424]
-	movdqu xmm0, [esp + 3360]
+	movdqu xmm2, [esp + 192]
+	movdqu xmm0, [esp + 128]
 	pand xmm2, xmm0
 ; v38 = v49 & v7
 %line 811+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 3552]
-	movdqu xmm0, [esp + 3376]
+	movdqu xmm5, [esp + 256]
+	movdqu xmm0, [esp + 144]
 	pand xmm5, xmm0
 ; v26 = v5 & v2
 %line 812+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3520]
-	movdqu xmm0, [esp + 3392]
+	movdqu xmm6, [esp + 288]
+	movdqu xmm0, [esp + 160]
 	pand xmm6, xmm0
 ; v28 = v15 & v3
 %line 813+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3568]
-	movdqu xmm7, [esp + 3408]
+	movdqu xmm0, [esp + 320]
+	movdqu xmm7, [esp + 176]
 	pand xmm0, xmm7
 ; v38 = v12 ^ v38
 %line 814+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -3714,36 +3557,36 @@ align 32
 ; v28 = v26 ^ v28
 %line 816+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm0
-	movdqu [esp + 3648], xmm2
+	movdqu [esp + 400], xmm2
 ; v26 = v40 & v58
 %line 817+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 3424]
-	movdqu xmm0, [esp + 3344]
+	movdqu xmm5, [esp + 192]
+	movdqu xmm0, [esp + 112]
 	pand xmm5, xmm0
 ; v38 = v49 & v11
 %line 818+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3552]
-	movdqu xmm2, [esp + 3360]
+	movdqu xmm0, [esp + 256]
+	movdqu xmm2, [esp + 128]
 	pand xmm0, xmm2
-	movdqu [esp + 3664], xmm0
+	movdqu [esp + 416], xmm0
 ; v12 = v5 & v7
 %line 819+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3520]
-	movdqu xmm0, [esp + 3376]
+	movdqu xmm2, [esp + 288]
+	movdqu xmm0, [esp + 144]
 	pand xmm2, xmm0
 ; v46 = v15 & v2
 %line 820+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3568]
-	movdqu xmm0, [esp + 3392]
+	movdqu xmm6, [esp + 320]
+	movdqu xmm0, [esp + 160]
 	pand xmm6, xmm0
 ; v6 = v30 & v3
 %line 821+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 3440]
-	movdqu xmm0, [esp + 3408]
+	movdqu xmm7, [esp + 208]
+	movdqu xmm0, [esp + 176]
 	pand xmm7, xmm0
 ; v38 = v26 ^ v38
 %line 822+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3664]
+	movdqu xmm0, [esp + 416]
 	pxor xmm5, xmm0
 ; v12 = v38 ^ v12
 %line 823+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -3754,46 +3597,46 @@ align 32
 ; v6 = v46 ^ v6
 %line 825+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm7
-	movdqu [esp + 3680], xmm5
+	movdqu [esp + 416], xmm5
 ; v46 = v40 & v54
 %line 826+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 3424]
-	movdqu xmm0, [esp + 3328]
+	movdqu xmm5, [esp + 192]
+	movdqu xmm0, [esp + 96]
 	pand xmm5, xmm0
 ; v12 = v49 & v58
 %line 827+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3552]
-	movdqu xmm2, [esp + 3344]
+	movdqu xmm0, [esp + 256]
+	movdqu xmm2, [esp + 112]
 	pand xmm0, xmm2
-	movdqu [esp + 3696], xmm0
+	movdqu [esp + 432], xmm0
 ; v38 = v5 & v11
 %line 828+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3520]
-	movdqu xmm2, [esp + 3360]
+	movdqu xmm0, [esp + 288]
+	movdqu xmm2, [esp + 128]
 	pand xmm0, xmm2
-	movdqu [esp + 3712], xmm0
+	movdqu [esp + 448], xmm0
 ; v26 = v15 & v7
 %line 829+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3568]
-	movdqu xmm0, [esp + 3376]
+	movdqu xmm2, [esp + 320]
+	movdqu xmm0, [esp + 144]
 	pand xmm2, xmm0
 ; v14 = v30 & v2
 %line 830+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3440]
-	movdqu xmm0, [esp + 3392]
+	movdqu xmm6, [esp + 208]
+	movdqu xmm0, [esp + 160]
 	pand xmm6, xmm0
 ; v21 = v27 & v3
 %line 831+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm7, xmm3
-	movdqu xmm0, [esp + 3408]
+	movdqu xmm0, [esp + 176]
 	pand xmm7, xmm0
 ; v12 = v46 ^ v12
 %line 832+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3696]
+	movdqu xmm0, [esp + 432]
 	pxor xmm5, xmm0
 ; v38 = v12 ^ v38
 %line 833+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3712]
+	movdqu xmm0, [esp + 448]
 	pxor xmm5, xmm0
 ; v26 = v38 ^ v26
 %line 834+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -3804,59 +3647,59 @@ align 32
 ; v21 = v14 ^ v21
 %line 836+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm7
-	movdqu [esp + 3728], xmm5
+	movdqu [esp + 432], xmm5
 ; v14 = v40 & v50
 %line 837+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3424]
-	movdqu xmm0, [esp + 3312]
+	movdqu xmm2, [esp + 192]
+	movdqu xmm0, [esp + 64]
 	pand xmm2, xmm0
 ; v26 = v49 & v54
 %line 838+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3552]
-	movdqu xmm5, [esp + 3328]
+	movdqu xmm0, [esp + 256]
+	movdqu xmm5, [esp + 96]
 	pand xmm0, xmm5
-	movdqu [esp + 3744], xmm0
+	movdqu [esp + 448], xmm0
 ; v38 = v5 & v58
 %line 839+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3520]
-	movdqu xmm5, [esp + 3344]
+	movdqu xmm0, [esp + 288]
+	movdqu xmm5, [esp + 112]
 	pand xmm0, xmm5
-	movdqu [esp + 3760], xmm0
+	movdqu [esp + 464], xmm0
 ; v12 = v15 & v11
 %line 840+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3568]
-	movdqu xmm0, [esp + 3360]
+	movdqu xmm6, [esp + 320]
+	movdqu xmm0, [esp + 128]
 	pand xmm6, xmm0
 ; v46 = v30 & v7
 %line 841+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3440]
-	movdqu xmm5, [esp + 3376]
+	movdqu xmm0, [esp + 208]
+	movdqu xmm5, [esp + 144]
 	pand xmm0, xmm5
-	movdqu [esp + 3776], xmm0
+	movdqu [esp + 480], xmm0
 ; v43 = v27 & v2
 %line 842+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm5, xmm3
-	movdqu xmm0, [esp + 3392]
+	movdqu xmm0, [esp + 160]
 	pand xmm5, xmm0
 ; v29 = v1 & v3
 %line 843+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 3536]
-	movdqu xmm0, [esp + 3408]
+	movdqu xmm7, [esp + 304]
+	movdqu xmm0, [esp + 176]
 	pand xmm7, xmm0
 ; v26 = v14 ^ v26
 %line 844+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3744]
+	movdqu xmm0, [esp + 448]
 	pxor xmm2, xmm0
 ; v38 = v26 ^ v38
 %line 845+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3760]
+	movdqu xmm0, [esp + 464]
 	pxor xmm2, xmm0
 ; v12 = v38 ^ v12
 %line 846+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm6
 ; v46 = v12 ^ v46
 %line 847+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3776]
+	movdqu xmm0, [esp + 480]
 	pxor xmm2, xmm0
 ; v43 = v46 ^ v43
 %line 848+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -3864,46 +3707,46 @@ align 32
 ; v29 = v43 ^ v29
 %line 849+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm7
-	movdqu [esp + 3792], xmm2
+	movdqu [esp + 448], xmm2
 ; v43 = v49 & v50
 %line 850+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 3552]
-	movdqu xmm0, [esp + 3312]
+	movdqu xmm5, [esp + 256]
+	movdqu xmm0, [esp + 64]
 	pand xmm5, xmm0
 ; v46 = v5 & v54
 %line 851+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3520]
-	movdqu xmm2, [esp + 3328]
+	movdqu xmm0, [esp + 288]
+	movdqu xmm2, [esp + 96]
 	pand xmm0, xmm2
-	movdqu [esp + 3808], xmm0
+	movdqu [esp + 464], xmm0
 ; v12 = v15 & v58
 %line 852+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3568]
-	movdqu xmm2, [esp + 3344]
+	movdqu xmm0, [esp + 320]
+	movdqu xmm2, [esp + 112]
 	pand xmm0, xmm2
-	movdqu [esp + 3824], xmm0
+	movdqu [esp + 480], xmm0
 ; v38 = v30 & v11
 %line 853+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3440]
-	movdqu xmm0, [esp + 3360]
+	movdqu xmm2, [esp + 208]
+	movdqu xmm0, [esp + 128]
 	pand xmm2, xmm0
 ; v26 = v27 & v7
 %line 854+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm6, xmm3
-	movdqu xmm0, [esp + 3376]
+	movdqu xmm0, [esp + 144]
 	pand xmm6, xmm0
 ; v14 = v1 & v2
 %line 855+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 3536]
-	movdqu xmm0, [esp + 3392]
+	movdqu xmm7, [esp + 304]
+	movdqu xmm0, [esp + 160]
 	pand xmm7, xmm0
 ; v46 = v43 ^ v46
 %line 856+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3808]
+	movdqu xmm0, [esp + 464]
 	pxor xmm5, xmm0
 ; v12 = v46 ^ v12
 %line 857+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3824]
+	movdqu xmm0, [esp + 480]
 	pxor xmm5, xmm0
 ; v38 = v12 ^ v38
 %line 858+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -3914,36 +3757,36 @@ align 32
 ; v14 = v26 ^ v14
 %line 860+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm7
-	movdqu [esp + 3840], xmm5
+	movdqu [esp + 464], xmm5
 ; v26 = v5 & v50
 %line 861+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 3520]
-	movdqu xmm0, [esp + 3312]
+	movdqu xmm5, [esp + 288]
+	movdqu xmm0, [esp + 64]
 	pand xmm5, xmm0
 ; v38 = v15 & v54
 %line 862+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3568]
-	movdqu xmm2, [esp + 3328]
+	movdqu xmm0, [esp + 320]
+	movdqu xmm2, [esp + 96]
 	pand xmm0, xmm2
-	movdqu [esp + 3856], xmm0
+	movdqu [esp + 480], xmm0
 ; v12 = v30 & v58
 %line 863+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3440]
-	movdqu xmm0, [esp + 3344]
+	movdqu xmm2, [esp + 208]
+	movdqu xmm0, [esp + 112]
 	pand xmm2, xmm0
 ; v46 = v27 & v11
 %line 864+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm6, xmm3
-	movdqu xmm0, [esp + 3360]
+	movdqu xmm0, [esp + 128]
 	pand xmm6, xmm0
 ; v43 = v1 & v7
 %line 865+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 3536]
-	movdqu xmm0, [esp + 3376]
+	movdqu xmm7, [esp + 304]
+	movdqu xmm0, [esp + 144]
 	pand xmm7, xmm0
 ; v38 = v26 ^ v38
 %line 866+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3856]
+	movdqu xmm0, [esp + 480]
 	pxor xmm5, xmm0
 ; v12 = v38 ^ v12
 %line 867+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -3954,26 +3797,26 @@ align 32
 ; v43 = v46 ^ v43
 %line 869+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm7
-	movdqu [esp + 3872], xmm5
+	movdqu [esp + 480], xmm5
 ; v46 = v15 & v50
 %line 870+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3568]
-	movdqu xmm0, [esp + 3312]
+	movdqu xmm2, [esp + 320]
+	movdqu xmm0, [esp + 64]
 	pand xmm2, xmm0
 ; v12 = v30 & v54
 %line 871+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 3440]
-	movdqu xmm0, [esp + 3328]
+	movdqu xmm5, [esp + 208]
+	movdqu xmm0, [esp + 96]
 	pand xmm5, xmm0
 ; v38 = v27 & v58
 %line 872+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm6, xmm3
-	movdqu xmm0, [esp + 3344]
+	movdqu xmm0, [esp + 112]
 	pand xmm6, xmm0
 ; v26 = v1 & v11
 %line 873+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3536]
-	movdqu xmm7, [esp + 3360]
+	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 128]
 	pand xmm0, xmm7
 ; v12 = v46 ^ v12
 %line 874+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -3984,21 +3827,21 @@ align 32
 ; v26 = v38 ^ v26
 %line 876+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm0
-	movdqu [esp + 3888], xmm2
+	movdqu [esp + 496], xmm2
 ; v38 = v30 & v50
 %line 877+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 3440]
-	movdqu xmm0, [esp + 3312]
+	movdqu xmm5, [esp + 208]
+	movdqu xmm0, [esp + 64]
 	pand xmm5, xmm0
 ; v12 = v27 & v54
 %line 878+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
-	movdqu xmm2, [esp + 3328]
+	movdqu xmm2, [esp + 96]
 	pand xmm0, xmm2
 ; v46 = v1 & v58
 %line 879+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3536]
-	movdqu xmm6, [esp + 3344]
+	movdqu xmm2, [esp + 304]
+	movdqu xmm6, [esp + 112]
 	pand xmm2, xmm6
 ; v12 = v38 ^ v12
 %line 880+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -4006,58 +3849,58 @@ align 32
 ; v46 = v12 ^ v46
 %line 881+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm2
-	movdqu [esp + 3904], xmm5
+	movdqu [esp + 512], xmm5
 ; v12 = v27 & v50
 %line 882+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
-	movdqu xmm5, [esp + 3312]
+	movdqu xmm5, [esp + 64]
 	pand xmm0, xmm5
 ; v38 = v1 & v54
 %line 883+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3536]
-	movdqu xmm6, [esp + 3328]
+	movdqu xmm2, [esp + 304]
+	movdqu xmm6, [esp + 96]
 	pand xmm2, xmm6
 ; v38 = v12 ^ v38
 %line 884+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm2
-	movdqu [esp + 3920], xmm0
+	movdqu [esp + 528], xmm0
 ; v12 = v1 & v50
 %line 885+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3536]
+	movdqu xmm0, [esp + 304]
 	pand xmm0, xmm5
-	movdqu [esp + 3936], xmm0
+	movdqu [esp + 544], xmm0
 ; v18 = v37 & v56
 %line 886+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
-	movdqu xmm5, [esp + 3296]
+	movdqu xmm5, [esp + 48]
 	pand xmm0, xmm5
-	movdqu [esp + 3952], xmm0
+	movdqu [esp + 560], xmm0
 ; v44 = v37 & v52
 %line 887+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
-	movdqu xmm6, [esp + 3280]
+	movdqu xmm6, [esp + 32]
 	pand xmm0, xmm6
 ; v10 = v34 & v56
 %line 888+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3456]
+	movdqu xmm2, [esp + 224]
 	pand xmm2, xmm5
 ; v10 = v44 ^ v10
 %line 889+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm2
-	movdqu [esp + 3968], xmm0
+	movdqu [esp + 576], xmm0
 ; v44 = v37 & v9
 %line 890+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm5, xmm1
-	movdqu xmm0, [esp + 3264]
+	movdqu xmm0, [esp + 16]
 	pand xmm5, xmm0
 ; v47 = v34 & v52
 %line 891+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3456]
+	movdqu xmm0, [esp + 224]
 	pand xmm0, xmm6
 ; v0 = v36 & v56
 %line 892+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm2, xmm4
-	movdqu xmm6, [esp + 3296]
+	movdqu xmm6, [esp + 48]
 	pand xmm2, xmm6
 ; v47 = v44 ^ v47
 %line 893+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -4065,26 +3908,26 @@ align 32
 ; v0 = v47 ^ v0
 %line 894+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm2
-	movdqu [esp + 3984], xmm5
+	movdqu [esp + 592], xmm5
 ; v47 = v37 & v60
 %line 895+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm2, xmm1
-	movdqu xmm0, [esp + 3248]
+	movdqu xmm0, [esp + 0]
 	pand xmm2, xmm0
 ; v44 = v34 & v9
 %line 896+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 3456]
-	movdqu xmm0, [esp + 3264]
+	movdqu xmm5, [esp + 224]
+	movdqu xmm0, [esp + 16]
 	pand xmm5, xmm0
 ; v42 = v36 & v52
 %line 897+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm6, xmm4
-	movdqu xmm0, [esp + 3280]
+	movdqu xmm0, [esp + 32]
 	pand xmm6, xmm0
 ; v41 = v31 & v56
 %line 898+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3504]
-	movdqu xmm7, [esp + 3296]
+	movdqu xmm0, [esp + 272]
+	movdqu xmm7, [esp + 48]
 	pand xmm0, xmm7
 ; v44 = v47 ^ v44
 %line 899+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -4095,36 +3938,36 @@ align 32
 ; v41 = v42 ^ v41
 %line 901+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm0
-	movdqu [esp + 4000], xmm2
+	movdqu [esp + 608], xmm2
 ; v42 = v37 & v4
 %line 902+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm5, xmm1
-	movdqu xmm0, [esp + 7008]
+	movdqu xmm0, [esp + 720]
 	pand xmm5, xmm0
 ; v44 = v34 & v60
 %line 903+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3456]
-	movdqu xmm2, [esp + 3248]
+	movdqu xmm0, [esp + 224]
+	movdqu xmm2, [esp + 0]
 	pand xmm0, xmm2
-	movdqu [esp + 4016], xmm0
+	movdqu [esp + 624], xmm0
 ; v47 = v36 & v9
 %line 904+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm2, xmm4
-	movdqu xmm0, [esp + 3264]
+	movdqu xmm0, [esp + 16]
 	pand xmm2, xmm0
 ; v45 = v31 & v52
 %line 905+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3504]
-	movdqu xmm0, [esp + 3280]
+	movdqu xmm6, [esp + 272]
+	movdqu xmm0, [esp + 32]
 	pand xmm6, xmm0
 ; v39 = v33 & v56
 %line 906+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 3472]
-	movdqu xmm0, [esp + 3296]
+	movdqu xmm7, [esp + 240]
+	movdqu xmm0, [esp + 48]
 	pand xmm7, xmm0
 ; v44 = v42 ^ v44
 %line 907+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4016]
+	movdqu xmm0, [esp + 624]
 	pxor xmm5, xmm0
 ; v47 = v44 ^ v47
 %line 908+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -4135,46 +3978,46 @@ align 32
 ; v39 = v45 ^ v39
 %line 910+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm7
-	movdqu [esp + 4032], xmm5
+	movdqu [esp + 624], xmm5
 ; v45 = v37 & v32
 %line 911+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm5, xmm1
-	movdqu xmm0, [esp + 3232]
+	movdqu xmm0, [esp + 80]
 	pand xmm5, xmm0
 ; v47 = v34 & v4
 %line 912+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3456]
-	movdqu xmm2, [esp + 7008]
+	movdqu xmm0, [esp + 224]
+	movdqu xmm2, [esp + 720]
 	pand xmm0, xmm2
-	movdqu [esp + 4048], xmm0
+	movdqu [esp + 640], xmm0
 ; v44 = v36 & v60
 %line 913+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm2, [esp + 3248]
+	movdqu xmm2, [esp + 0]
 	pand xmm0, xmm2
-	movdqu [esp + 4064], xmm0
+	movdqu [esp + 656], xmm0
 ; v42 = v31 & v9
 %line 914+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3504]
-	movdqu xmm0, [esp + 3264]
+	movdqu xmm2, [esp + 272]
+	movdqu xmm0, [esp + 16]
 	pand xmm2, xmm0
 ; v48 = v33 & v52
 %line 915+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3472]
-	movdqu xmm0, [esp + 3280]
+	movdqu xmm6, [esp + 240]
+	movdqu xmm0, [esp + 32]
 	pand xmm6, xmm0
 ; v13 = v24 & v56
 %line 916+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 3584]
-	movdqu xmm0, [esp + 3296]
+	movdqu xmm7, [esp + 336]
+	movdqu xmm0, [esp + 48]
 	pand xmm7, xmm0
 ; v47 = v45 ^ v47
 %line 917+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4048]
+	movdqu xmm0, [esp + 640]
 	pxor xmm5, xmm0
 ; v44 = v47 ^ v44
 %line 918+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4064]
+	movdqu xmm0, [esp + 656]
 	pxor xmm5, xmm0
 ; v42 = v44 ^ v42
 %line 919+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -4185,36 +4028,36 @@ align 32
 ; v13 = v48 ^ v13
 %line 921+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm7
-	movdqu [esp + 4080], xmm5
+	movdqu [esp + 640], xmm5
 ; v48 = v34 & v32
 %line 922+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3456]
-	movdqu xmm0, [esp + 3232]
+	movdqu xmm2, [esp + 224]
+	movdqu xmm0, [esp + 80]
 	pand xmm2, xmm0
 ; v42 = v36 & v4
 %line 923+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm5, [esp + 7008]
+	movdqu xmm5, [esp + 720]
 	pand xmm0, xmm5
-	movdqu [esp + 4096], xmm0
+	movdqu [esp + 656], xmm0
 ; v44 = v31 & v60
 %line 924+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 3504]
-	movdqu xmm0, [esp + 3248]
+	movdqu xmm5, [esp + 272]
+	movdqu xmm0, [esp + 0]
 	pand xmm5, xmm0
 ; v47 = v33 & v9
 %line 925+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3472]
-	movdqu xmm0, [esp + 3264]
+	movdqu xmm6, [esp + 240]
+	movdqu xmm0, [esp + 16]
 	pand xmm6, xmm0
 ; v45 = v24 & v52
 %line 926+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 3584]
-	movdqu xmm0, [esp + 3280]
+	movdqu xmm7, [esp + 336]
+	movdqu xmm0, [esp + 32]
 	pand xmm7, xmm0
 ; v42 = v48 ^ v42
 %line 927+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4096]
+	movdqu xmm0, [esp + 656]
 	pxor xmm2, xmm0
 ; v44 = v42 ^ v44
 %line 928+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -4225,26 +4068,26 @@ align 32
 ; v45 = v47 ^ v45
 %line 930+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm7
-	movdqu [esp + 4112], xmm2
+	movdqu [esp + 656], xmm2
 ; v47 = v36 & v32
 %line 931+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm5, xmm4
-	movdqu xmm0, [esp + 3232]
+	movdqu xmm0, [esp + 80]
 	pand xmm5, xmm0
 ; v44 = v31 & v4
 %line 932+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3504]
-	movdqu xmm0, [esp + 7008]
+	movdqu xmm6, [esp + 272]
+	movdqu xmm0, [esp + 720]
 	pand xmm6, xmm0
 ; v42 = v33 & v60
 %line 933+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3472]
-	movdqu xmm0, [esp + 3248]
+	movdqu xmm2, [esp + 240]
+	movdqu xmm0, [esp + 0]
 	pand xmm2, xmm0
 ; v48 = v24 & v9
 %line 934+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3584]
-	movdqu xmm7, [esp + 3264]
+	movdqu xmm0, [esp + 336]
+	movdqu xmm7, [esp + 16]
 	pand xmm0, xmm7
 ; v44 = v47 ^ v44
 %line 935+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -4255,21 +4098,21 @@ align 32
 ; v48 = v42 ^ v48
 %line 937+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm0
-	movdqu [esp + 4128], xmm5
+	movdqu [esp + 16], xmm5
 ; v42 = v31 & v32
 %line 938+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3504]
-	movdqu xmm0, [esp + 3232]
+	movdqu xmm6, [esp + 272]
+	movdqu xmm0, [esp + 80]
 	pand xmm6, xmm0
 ; v44 = v33 & v4
 %line 939+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3472]
-	movdqu xmm2, [esp + 7008]
+	movdqu xmm0, [esp + 240]
+	movdqu xmm2, [esp + 720]
 	pand xmm0, xmm2
 ; v47 = v24 & v60
 %line 940+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3584]
-	movdqu xmm5, [esp + 3248]
+	movdqu xmm2, [esp + 336]
+	movdqu xmm5, [esp + 0]
 	pand xmm2, xmm5
 ; v44 = v42 ^ v44
 %line 941+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -4277,99 +4120,98 @@ align 32
 ; v47 = v44 ^ v47
 %line 942+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm6, xmm2
-	movdqu [esp + 4144], xmm6
+	movdqu [esp + 672], xmm6
 ; v44 = v33 & v32
 %line 943+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3472]
-	movdqu xmm5, [esp + 3232]
+	movdqu xmm0, [esp + 240]
+	movdqu xmm5, [esp + 80]
 	pand xmm0, xmm5
 ; v42 = v24 & v4
 %line 944+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3584]
-	movdqu xmm6, [esp + 7008]
+	movdqu xmm2, [esp + 336]
+	movdqu xmm6, [esp + 720]
 	pand xmm2, xmm6
 ; v42 = v44 ^ v42
 %line 945+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm2
-	movdqu [esp + 4160], xmm0
+	movdqu [esp + 688], xmm0
 ; v44 = v24 & v32
 %line 946+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3584]
+	movdqu xmm0, [esp + 336]
 	pand xmm0, xmm5
-	movdqu [esp + 4176], xmm0
+	movdqu [esp + 704], xmm0
 ; v37 = v40 ^ v37
 %line 947+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3424]
+	movdqu xmm0, [esp + 192]
 	pxor xmm0, xmm1
 	movdqa xmm1, xmm0
 ; v34 = v49 ^ v34
 %line 948+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3552]
-	movdqu xmm2, [esp + 3456]
+	movdqu xmm0, [esp + 256]
+	movdqu xmm2, [esp + 224]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v36 = v5 ^ v36
 %line 949+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3520]
+	movdqu xmm0, [esp + 288]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v31 = v15 ^ v31
 %line 950+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3568]
-	movdqu xmm5, [esp + 3504]
+	movdqu xmm0, [esp + 320]
+	movdqu xmm5, [esp + 272]
 	pxor xmm0, xmm5
-	movdqu [esp + 4192], xmm0
+	movdqu [esp + 192], xmm0
 ; v33 = v30 ^ v33
 %line 951+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3440]
-	movdqu xmm5, [esp + 3472]
+	movdqu xmm0, [esp + 208]
+	movdqu xmm5, [esp + 240]
 	pxor xmm0, xmm5
-	movdqu [esp + 4208], xmm0
+	movdqu [esp + 208], xmm0
 ; v24 = v27 ^ v24
 %line 952+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3584]
+	movdqu xmm0, [esp + 336]
 	pxor xmm3, xmm0
 ; v56 = v3 ^ v56
 %line 953+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3408]
-	movdqu xmm5, [esp + 3296]
+	movdqu xmm0, [esp + 176]
+	movdqu xmm5, [esp + 48]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v52 = v2 ^ v52
 %line 954+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3392]
-	movdqu xmm6, [esp + 3280]
+	movdqu xmm0, [esp + 160]
+	movdqu xmm6, [esp + 32]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v9 = v7 ^ v9
 %line 955+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3376]
-	movdqu xmm7, [esp + 3264]
+	movdqu xmm0, [esp + 144]
 	pxor xmm0, xmm7
-	movdqu [esp + 4224], xmm0
+	movdqu [esp + 32], xmm0
 ; v60 = v11 ^ v60
 %line 956+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3360]
-	movdqu xmm7, [esp + 3248]
+	movdqu xmm0, [esp + 128]
+	movdqu xmm7, [esp + 0]
 	pxor xmm0, xmm7
-	movdqu [esp + 4240], xmm0
+	movdqu [esp + 0], xmm0
 ; v4 = v58 ^ v4
 %line 957+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3344]
-	movdqu xmm7, [esp + 7008]
+	movdqu xmm0, [esp + 112]
+	movdqu xmm7, [esp + 720]
 	pxor xmm0, xmm7
-	movdqu [esp + 4256], xmm0
+	movdqu [esp + 48], xmm0
 ; v32 = v54 ^ v32
 %line 958+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3328]
-	movdqu xmm7, [esp + 3232]
+	movdqu xmm0, [esp + 96]
+	movdqu xmm7, [esp + 80]
 	pxor xmm0, xmm7
-	movdqu [esp + 4272], xmm0
+	movdqu [esp + 80], xmm0
 ; v54 = v37 & v56
 %line 959+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm5
-	movdqu [esp + 4288], xmm0
+	movdqu [esp + 96], xmm0
 ; v58 = v37 & v52
 %line 960+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
@@ -4381,197 +4223,197 @@ align 32
 ; v11 = v58 ^ v11
 %line 962+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm7
-	movdqu [esp + 4304], xmm0
+	movdqu [esp + 112], xmm0
 ; v58 = v37 & v9
 %line 963+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm7, xmm1
-	movdqu xmm0, [esp + 4224]
+	movdqu xmm0, [esp + 32]
 	pand xmm7, xmm0
 ; v7 = v34 & v52
 %line 964+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm6
-	movdqu [esp + 4320], xmm0
+	movdqu [esp + 128], xmm0
 ; v2 = v36 & v56
 %line 965+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm5
-	movdqu [esp + 7024], xmm0
+	movdqu [esp + 144], xmm0
 ; v7 = v58 ^ v7
 %line 966+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4320]
+	movdqu xmm0, [esp + 128]
 	pxor xmm7, xmm0
 ; v2 = v7 ^ v2
 %line 967+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7024]
+	movdqu xmm0, [esp + 144]
 	pxor xmm7, xmm0
-	movdqu [esp + 4336], xmm7
+	movdqu [esp + 128], xmm7
 ; v7 = v37 & v60
 %line 968+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 4240]
+	movdqu xmm7, [esp + 0]
 	pand xmm0, xmm7
-	movdqu [esp + 7040], xmm0
+	movdqu [esp + 176], xmm0
 ; v58 = v34 & v9
 %line 969+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 4224]
+	movdqu xmm7, [esp + 32]
 	pand xmm0, xmm7
-	movdqu [esp + 4352], xmm0
+	movdqu [esp + 144], xmm0
 ; v3 = v36 & v52
 %line 970+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm6
-	movdqu [esp + 4368], xmm0
+	movdqu [esp + 160], xmm0
 ; v27 = v31 & v56
 %line 971+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4192]
+	movdqu xmm0, [esp + 192]
 	pand xmm0, xmm5
-	movdqu [esp + 7056], xmm0
+	movdqu [esp + 224], xmm0
 ; v58 = v7 ^ v58
 %line 972+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7040]
-	movdqu xmm0, [esp + 4352]
+	movdqu xmm7, [esp + 176]
+	movdqu xmm0, [esp + 144]
 	pxor xmm7, xmm0
 ; v3 = v58 ^ v3
 %line 973+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4368]
+	movdqu xmm0, [esp + 160]
 	pxor xmm7, xmm0
 ; v27 = v3 ^ v27
 %line 974+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7056]
+	movdqu xmm0, [esp + 224]
 	pxor xmm7, xmm0
-	movdqu [esp + 4384], xmm7
+	movdqu [esp + 144], xmm7
 ; v3 = v37 & v4
 %line 975+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 4256]
+	movdqu xmm7, [esp + 48]
 	pand xmm0, xmm7
-	movdqu [esp + 7072], xmm0
+	movdqu [esp + 240], xmm0
 ; v58 = v34 & v60
 %line 976+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 4240]
+	movdqu xmm7, [esp + 0]
 	pand xmm0, xmm7
-	movdqu [esp + 4400], xmm0
+	movdqu [esp + 160], xmm0
 ; v7 = v36 & v9
 %line 977+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 4224]
+	movdqu xmm7, [esp + 32]
 	pand xmm0, xmm7
-	movdqu [esp + 4416], xmm0
+	movdqu [esp + 176], xmm0
 ; v30 = v31 & v52
 %line 978+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4192]
+	movdqu xmm0, [esp + 192]
 	pand xmm0, xmm6
-	movdqu [esp + 4432], xmm0
+	movdqu [esp + 224], xmm0
 ; v15 = v33 & v56
 %line 979+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4208]
+	movdqu xmm0, [esp + 208]
 	pand xmm0, xmm5
-	movdqu [esp + 7088], xmm0
+	movdqu [esp + 256], xmm0
 ; v58 = v3 ^ v58
 %line 980+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7072]
-	movdqu xmm0, [esp + 4400]
+	movdqu xmm7, [esp + 240]
+	movdqu xmm0, [esp + 160]
 	pxor xmm7, xmm0
 ; v7 = v58 ^ v7
 %line 981+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4416]
+	movdqu xmm0, [esp + 176]
 	pxor xmm7, xmm0
 ; v30 = v7 ^ v30
 %line 982+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4432]
+	movdqu xmm0, [esp + 224]
 	pxor xmm7, xmm0
 ; v15 = v30 ^ v15
 %line 983+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7088]
+	movdqu xmm0, [esp + 256]
 	pxor xmm7, xmm0
-	movdqu [esp + 4448], xmm7
+	movdqu [esp + 160], xmm7
 ; v30 = v37 & v32
 %line 984+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 4272]
+	movdqu xmm7, [esp + 80]
 	pand xmm0, xmm7
-	movdqu [esp + 7104], xmm0
+	movdqu [esp + 272], xmm0
 ; v7 = v34 & v4
 %line 985+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 4256]
+	movdqu xmm7, [esp + 48]
 	pand xmm0, xmm7
-	movdqu [esp + 4464], xmm0
+	movdqu [esp + 176], xmm0
 ; v58 = v36 & v60
 %line 986+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 4240]
+	movdqu xmm7, [esp + 0]
 	pand xmm0, xmm7
-	movdqu [esp + 4480], xmm0
+	movdqu [esp + 224], xmm0
 ; v3 = v31 & v9
 %line 987+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4192]
-	movdqu xmm7, [esp + 4224]
+	movdqu xmm0, [esp + 192]
+	movdqu xmm7, [esp + 32]
 	pand xmm0, xmm7
-	movdqu [esp + 4496], xmm0
+	movdqu [esp + 240], xmm0
 ; v5 = v33 & v52
 %line 988+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4208]
+	movdqu xmm0, [esp + 208]
 	pand xmm0, xmm6
-	movdqu [esp + 4512], xmm0
+	movdqu [esp + 256], xmm0
 ; v49 = v24 & v56
 %line 989+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
 	pand xmm0, xmm5
-	movdqu [esp + 7120], xmm0
+	movdqu [esp + 288], xmm0
 ; v7 = v30 ^ v7
 %line 990+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7104]
-	movdqu xmm0, [esp + 4464]
+	movdqu xmm7, [esp + 272]
+	movdqu xmm0, [esp + 176]
 	pxor xmm7, xmm0
 ; v58 = v7 ^ v58
 %line 991+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4480]
+	movdqu xmm0, [esp + 224]
 	pxor xmm7, xmm0
 ; v3 = v58 ^ v3
 %line 992+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4496]
+	movdqu xmm0, [esp + 240]
 	pxor xmm7, xmm0
 ; v5 = v3 ^ v5
 %line 993+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4512]
+	movdqu xmm0, [esp + 256]
 	pxor xmm7, xmm0
 ; v49 = v5 ^ v49
 %line 994+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7120]
+	movdqu xmm0, [esp + 288]
 	pxor xmm7, xmm0
-	movdqu [esp + 4528], xmm7
+	movdqu [esp + 176], xmm7
 ; v37 = v37 & v50
 %line 995+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3312]
+	movdqu xmm0, [esp + 64]
 	pand xmm1, xmm0
 ; v5 = v34 & v32
 %line 996+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 4272]
+	movdqu xmm7, [esp + 80]
 	pand xmm0, xmm7
-	movdqu [esp + 4544], xmm0
+	movdqu [esp + 224], xmm0
 ; v3 = v36 & v4
 %line 997+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 4256]
+	movdqu xmm7, [esp + 48]
 	pand xmm0, xmm7
-	movdqu [esp + 4560], xmm0
+	movdqu [esp + 240], xmm0
 ; v58 = v31 & v60
 %line 998+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4192]
-	movdqu xmm7, [esp + 4240]
+	movdqu xmm0, [esp + 192]
+	movdqu xmm7, [esp + 0]
 	pand xmm0, xmm7
-	movdqu [esp + 4576], xmm0
+	movdqu [esp + 256], xmm0
 ; v7 = v33 & v9
 %line 999+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4208]
-	movdqu xmm7, [esp + 4224]
+	movdqu xmm0, [esp + 208]
+	movdqu xmm7, [esp + 32]
 	pand xmm0, xmm7
-	movdqu [esp + 4592], xmm0
+	movdqu [esp + 272], xmm0
 ; v30 = v24 & v52
 %line 1000+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
@@ -4579,24 +4421,24 @@ align 32
 	movdqa xmm7, xmm0
 ; v56 = v1 & v56
 %line 1001+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3536]
+	movdqu xmm0, [esp + 304]
 	pand xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v5 = v37 ^ v5
 %line 1002+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4544]
+	movdqu xmm0, [esp + 224]
 	pxor xmm1, xmm0
 ; v3 = v5 ^ v3
 %line 1003+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4560]
+	movdqu xmm0, [esp + 240]
 	pxor xmm1, xmm0
 ; v58 = v3 ^ v58
 %line 1004+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4576]
+	movdqu xmm0, [esp + 256]
 	pxor xmm1, xmm0
 ; v7 = v58 ^ v7
 %line 1005+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4592]
+	movdqu xmm0, [esp + 272]
 	pxor xmm1, xmm0
 ; v30 = v7 ^ v30
 %line 1006+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -4606,44 +4448,44 @@ align 32
 	pxor xmm1, xmm5
 ; v34 = v34 & v50
 %line 1008+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3312]
+	movdqu xmm0, [esp + 64]
 	pand xmm2, xmm0
 ; v30 = v36 & v32
 %line 1009+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm5, [esp + 4272]
+	movdqu xmm5, [esp + 80]
 	pand xmm0, xmm5
-	movdqu [esp + 4608], xmm0
+	movdqu [esp + 224], xmm0
 ; v7 = v31 & v4
 %line 1010+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4192]
-	movdqu xmm5, [esp + 4256]
+	movdqu xmm0, [esp + 192]
+	movdqu xmm5, [esp + 48]
 	pand xmm0, xmm5
-	movdqu [esp + 4624], xmm0
+	movdqu [esp + 240], xmm0
 ; v58 = v33 & v60
 %line 1011+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4208]
-	movdqu xmm5, [esp + 4240]
+	movdqu xmm0, [esp + 208]
+	movdqu xmm5, [esp + 0]
 	pand xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v3 = v24 & v9
 %line 1012+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
-	movdqu xmm7, [esp + 4224]
+	movdqu xmm7, [esp + 32]
 	pand xmm0, xmm7
 	movdqa xmm7, xmm0
 ; v52 = v1 & v52
 %line 1013+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3536]
+	movdqu xmm0, [esp + 304]
 	pand xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v30 = v34 ^ v30
 %line 1014+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4608]
+	movdqu xmm0, [esp + 224]
 	pxor xmm2, xmm0
 ; v7 = v30 ^ v7
 %line 1015+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4624]
+	movdqu xmm0, [esp + 240]
 	pxor xmm2, xmm0
 ; v58 = v7 ^ v58
 %line 1016+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -4654,30 +4496,30 @@ align 32
 ; v52 = v3 ^ v52
 %line 1018+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm6
-	movdqu [esp + 7136], xmm2
+	movdqu [esp + 224], xmm2
 ; v36 = v36 & v50
 %line 1019+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3312]
+	movdqu xmm0, [esp + 64]
 	pand xmm4, xmm0
 ; v3 = v31 & v32
 %line 1020+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 4192]
-	movdqu xmm0, [esp + 4272]
+	movdqu xmm2, [esp + 192]
+	movdqu xmm0, [esp + 80]
 	pand xmm2, xmm0
 ; v58 = v33 & v4
 %line 1021+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 4208]
-	movdqu xmm0, [esp + 4256]
+	movdqu xmm5, [esp + 208]
+	movdqu xmm0, [esp + 48]
 	pand xmm5, xmm0
 ; v7 = v24 & v60
 %line 1022+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm6, xmm3
-	movdqu xmm0, [esp + 4240]
+	movdqu xmm0, [esp + 0]
 	pand xmm6, xmm0
 ; v9 = v1 & v9
 %line 1023+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3536]
-	movdqu xmm7, [esp + 4224]
+	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 32]
 	pand xmm0, xmm7
 ; v3 = v36 ^ v3
 %line 1024+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -4693,24 +4535,23 @@ align 32
 	pxor xmm4, xmm0
 ; v31 = v31 & v50
 %line 1028+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 4192]
-	movdqu xmm0, [esp + 3312]
+	movdqu xmm2, [esp + 192]
+	movdqu xmm0, [esp + 64]
 	pand xmm2, xmm0
-	movdqu [esp + 4192], xmm2
 ; v7 = v33 & v32
 %line 1029+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 4208]
-	movdqu xmm0, [esp + 4272]
+	movdqu xmm5, [esp + 208]
+	movdqu xmm0, [esp + 80]
 	pand xmm5, xmm0
 ; v58 = v24 & v4
 %line 1030+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm6, xmm3
-	movdqu xmm0, [esp + 4256]
+	movdqu xmm0, [esp + 48]
 	pand xmm6, xmm0
 ; v60 = v1 & v60
 %line 1031+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3536]
-	movdqu xmm7, [esp + 4240]
+	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 0]
 	pand xmm0, xmm7
 ; v7 = v31 ^ v7
 %line 1032+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -4723,19 +4564,18 @@ align 32
 	pxor xmm2, xmm0
 ; v33 = v33 & v50
 %line 1035+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 4208]
-	movdqu xmm0, [esp + 3312]
+	movdqu xmm5, [esp + 208]
+	movdqu xmm0, [esp + 64]
 	pand xmm5, xmm0
-	movdqu [esp + 4208], xmm5
 ; v58 = v24 & v32
 %line 1036+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm6, xmm3
-	movdqu xmm0, [esp + 4272]
+	movdqu xmm0, [esp + 80]
 	pand xmm6, xmm0
 ; v4 = v1 & v4
 %line 1037+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3536]
-	movdqu xmm7, [esp + 4256]
+	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 48]
 	pand xmm0, xmm7
 ; v58 = v33 ^ v58
 %line 1038+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -4745,735 +4585,618 @@ align 32
 	pxor xmm5, xmm0
 ; v24 = v24 & v50
 %line 1040+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3312]
+	movdqu xmm6, [esp + 64]
 	pand xmm3, xmm6
 ; v32 = v1 & v32
 %line 1041+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3536]
-	movdqu xmm7, [esp + 4272]
+	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 80]
 	pand xmm0, xmm7
 ; v32 = v24 ^ v32
 %line 1042+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm0
-	movdqu [esp + 7152], xmm3
+	movdqu [esp + 192], xmm3
 ; v50 = v1 & v50
 %line 1043+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3536]
+	movdqu xmm0, [esp + 304]
 	pand xmm0, xmm6
-	movdqu [esp + 7680], xmm0
+	movdqu [esp + 0], xmm0
 ; v54 = v54 ^ v35
 %line 1044+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4288]
-	movdqu xmm3, [esp + 3600]
+	movdqu xmm0, [esp + 96]
+	movdqu xmm3, [esp + 352]
 	pxor xmm0, xmm3
-	movdqu [esp + 4288], xmm0
 ; v54 = v54 ^ v18
 %line 1045+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 3952]
+	movdqu xmm3, [esp + 560]
 	pxor xmm0, xmm3
-	movdqu [esp + 4288], xmm0
+	movdqu [esp + 96], xmm0
 ; v11 = v11 ^ v16
 %line 1046+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4304]
-	movdqu xmm3, [esp + 3616]
+	movdqu xmm0, [esp + 112]
+	movdqu xmm3, [esp + 368]
 	pxor xmm0, xmm3
-	movdqu [esp + 4304], xmm0
 ; v11 = v11 ^ v10
 %line 1047+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 3968]
+	movdqu xmm3, [esp + 576]
 	pxor xmm0, xmm3
-	movdqu [esp + 4304], xmm0
+	movdqu [esp + 112], xmm0
 ; v2 = v2 ^ v8
 %line 1048+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4336]
-	movdqu xmm3, [esp + 3632]
+	movdqu xmm0, [esp + 128]
+	movdqu xmm3, [esp + 384]
 	pxor xmm0, xmm3
-	movdqu [esp + 4336], xmm0
 ; v2 = v2 ^ v0
 %line 1049+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 3984]
+	movdqu xmm3, [esp + 592]
 	pxor xmm0, xmm3
-	movdqu [esp + 4336], xmm0
+	movdqu [esp + 128], xmm0
 ; v27 = v27 ^ v28
 %line 1050+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4384]
-	movdqu xmm3, [esp + 3648]
+	movdqu xmm0, [esp + 144]
+	movdqu xmm3, [esp + 400]
 	pxor xmm0, xmm3
-	movdqu [esp + 4384], xmm0
 ; v27 = v27 ^ v41
 %line 1051+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 4000]
+	movdqu xmm3, [esp + 608]
 	pxor xmm0, xmm3
-	movdqu [esp + 4384], xmm0
+	movdqu [esp + 144], xmm0
 ; v15 = v15 ^ v6
 %line 1052+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4448]
-	movdqu xmm3, [esp + 3680]
+	movdqu xmm0, [esp + 160]
+	movdqu xmm3, [esp + 416]
 	pxor xmm0, xmm3
-	movdqu [esp + 4448], xmm0
 ; v15 = v15 ^ v39
 %line 1053+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 4032]
+	movdqu xmm3, [esp + 624]
 	pxor xmm0, xmm3
-	movdqu [esp + 4448], xmm0
+	movdqu [esp + 160], xmm0
 ; v49 = v49 ^ v21
 %line 1054+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4528]
-	movdqu xmm3, [esp + 3728]
+	movdqu xmm0, [esp + 176]
+	movdqu xmm3, [esp + 432]
 	pxor xmm0, xmm3
-	movdqu [esp + 4528], xmm0
 ; v49 = v49 ^ v13
 %line 1055+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 4080]
+	movdqu xmm3, [esp + 640]
 	pxor xmm0, xmm3
-	movdqu [esp + 4528], xmm0
+	movdqu [esp + 176], xmm0
 ; v56 = v56 ^ v29
 %line 1056+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3792]
+	movdqu xmm0, [esp + 448]
 	pxor xmm1, xmm0
 ; v56 = v56 ^ v45
 %line 1057+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4112]
+	movdqu xmm0, [esp + 656]
 	pxor xmm1, xmm0
 ; v52 = v52 ^ v14
 %line 1058+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 3840]
-	movdqu xmm6, [esp + 7136]
+	movdqu xmm3, [esp + 464]
+	movdqu xmm6, [esp + 224]
 	pxor xmm6, xmm3
-	movdqu [esp + 7136], xmm6
 ; v52 = v52 ^ v48
 %line 1059+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4128]
+	movdqu xmm0, [esp + 16]
 	pxor xmm6, xmm0
-	movdqu [esp + 7136], xmm6
+	movdqu [esp + 224], xmm6
 ; v9 = v9 ^ v43
 %line 1060+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 3872]
+	movdqu xmm6, [esp + 480]
 	pxor xmm4, xmm6
 ; v9 = v9 ^ v47
 %line 1061+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4144]
+	movdqu xmm0, [esp + 672]
 	pxor xmm4, xmm0
 ; v60 = v60 ^ v26
 %line 1062+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3888]
+	movdqu xmm0, [esp + 496]
 	pxor xmm2, xmm0
 ; v60 = v60 ^ v42
 %line 1063+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4160]
+	movdqu xmm0, [esp + 688]
 	pxor xmm2, xmm0
 ; v4 = v4 ^ v46
 %line 1064+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3904]
+	movdqu xmm0, [esp + 512]
 	pxor xmm5, xmm0
 ; v4 = v4 ^ v44
 %line 1065+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4176]
+	movdqu xmm0, [esp + 704]
 	pxor xmm5, xmm0
 ; v32 = v32 ^ v38
 %line 1066+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3920]
-	movdqu xmm7, [esp + 7152]
+	movdqu xmm0, [esp + 528]
+	movdqu xmm7, [esp + 192]
 	pxor xmm7, xmm0
-	movdqu [esp + 7152], xmm7
+	movdqu [esp + 192], xmm7
 ; v50 = v50 ^ v12
 %line 1067+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3936]
-	movdqu xmm7, [esp + 7680]
+	movdqu xmm0, [esp + 544]
+	movdqu xmm7, [esp + 0]
 	pxor xmm7, xmm0
-	movdqu [esp + 7680], xmm7
 ; v14 = v54 ^ v14
 %line 1068+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4288]
+	movdqu xmm0, [esp + 96]
 	pxor xmm0, xmm3
-	movdqu [esp + 4640], xmm0
+	movdqu [esp + 0], xmm0
 ; v43 = v11 ^ v43
 %line 1069+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4304]
+	movdqu xmm0, [esp + 112]
 	pxor xmm0, xmm6
-	movdqu [esp + 4656], xmm0
+	movdqu [esp + 32], xmm0
 ; v26 = v2 ^ v26
 %line 1070+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4336]
-	movdqu xmm3, [esp + 3888]
+	movdqu xmm0, [esp + 128]
+	movdqu xmm3, [esp + 496]
 	pxor xmm0, xmm3
-	movdqu [esp + 4672], xmm0
+	movdqu [esp + 48], xmm0
 ; v46 = v27 ^ v46
 %line 1071+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4384]
-	movdqu xmm3, [esp + 3904]
+	movdqu xmm0, [esp + 144]
+	movdqu xmm3, [esp + 512]
 	pxor xmm0, xmm3
-	movdqu [esp + 4688], xmm0
+	movdqu [esp + 64], xmm0
 ; v38 = v15 ^ v38
 %line 1072+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4448]
-	movdqu xmm3, [esp + 3920]
+	movdqu xmm0, [esp + 160]
+	movdqu xmm3, [esp + 528]
 	pxor xmm0, xmm3
-	movdqu [esp + 4704], xmm0
+	movdqu [esp + 80], xmm0
 ; v12 = v49 ^ v12
 %line 1073+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4528]
-	movdqu xmm3, [esp + 3936]
+	movdqu xmm0, [esp + 176]
+	movdqu xmm3, [esp + 544]
 	pxor xmm0, xmm3
-	movdqu [esp + 4720], xmm0
+	movdqu [esp + 96], xmm0
 ; v18 = v52 ^ v18
 %line 1074+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7136]
-	movdqu xmm3, [esp + 3952]
+	movdqu xmm0, [esp + 224]
+	movdqu xmm3, [esp + 560]
 	pxor xmm0, xmm3
 ; v10 = v9 ^ v10
 %line 1075+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 3968]
+	movdqu xmm3, [esp + 576]
 	pxor xmm4, xmm3
 ; v0 = v60 ^ v0
 %line 1076+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 3984]
+	movdqu xmm3, [esp + 592]
 	pxor xmm2, xmm3
-	movdqu [esp + 7168], xmm2
+	movdqu [esp + 112], xmm2
 ; v41 = v4 ^ v41
 %line 1077+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 4000]
+	movdqu xmm2, [esp + 608]
 	pxor xmm5, xmm2
-	movdqu [esp + 7184], xmm5
+	movdqu [esp + 128], xmm5
 ; v39 = v32 ^ v39
 %line 1078+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 7152]
-	movdqu xmm3, [esp + 4032]
+	movdqu xmm2, [esp + 192]
+	movdqu xmm3, [esp + 624]
 	pxor xmm2, xmm3
-	movdqu [esp + 7200], xmm2
+	movdqu [esp + 144], xmm2
 ; v13 = v50 ^ v13
 %line 1079+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 7680]
-	movdqu xmm3, [esp + 4080]
+	movdqa xmm2, xmm7
+	movdqu xmm3, [esp + 640]
 	pxor xmm2, xmm3
-	movdqu [esp + 7696], xmm2
+	movdqu [esp + 160], xmm2
 ; v10 = v10 ^ v44
 %line 1080+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 4176]
+	movdqu xmm3, [esp + 704]
 	pxor xmm4, xmm3
 ; v18 = v18 ^ v44
 %line 1081+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm3
 ; v12 = v12 ^ v44
 %line 1082+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 4720]
+	movdqu xmm5, [esp + 96]
 	pxor xmm5, xmm3
-	movdqu [esp + 4720], xmm5
 ; v44 = v38 ^ v44
 %line 1083+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 4704]
+	movdqu xmm2, [esp + 80]
 	pxor xmm2, xmm3
-	movdqu [esp + 4736], xmm2
 ; v18 = v18 ^ v42
 %line 1084+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 4160]
+	movdqu xmm6, [esp + 688]
 	pxor xmm0, xmm6
 ; v56 = v56 ^ v42
 %line 1085+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm6
 ; v44 = v44 ^ v42
 %line 1086+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 4736]
+	movdqa xmm3, xmm2
 	pxor xmm3, xmm6
-	movdqu [esp + 4736], xmm3
 ; v42 = v46 ^ v42
 %line 1087+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 4688]
+	movdqu xmm2, [esp + 64]
 	pxor xmm2, xmm6
-	movdqu [esp + 4752], xmm2
 ; v56 = v56 ^ v47
 %line 1088+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 4144]
+	movdqu xmm6, [esp + 672]
 	pxor xmm1, xmm6
 ; v12 = v12 ^ v47
 %line 1089+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm6
-	movdqu [esp + 4720], xmm5
 ; v42 = v42 ^ v47
 %line 1090+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 4752]
 	pxor xmm2, xmm6
-	movdqu [esp + 4752], xmm2
 ; v47 = v26 ^ v47
 %line 1091+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 4672]
-	movdqu [esp + 6576], xmm7
+	movdqu xmm7, [esp + 48]
 	pxor xmm7, xmm6
-	movdqu [esp + 6576], xmm7
-	movdqu [esp + 4768], xmm7
+	movdqu [esp + 48], xmm7
 ; v12 = v12 ^ v48
 %line 1092+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 4128]
+	movdqu xmm7, [esp + 16]
 	pxor xmm5, xmm7
-	movdqu [esp + 4720], xmm5
+	movdqu [esp + 96], xmm5
 ; v44 = v44 ^ v48
 %line 1093+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm7
-	movdqu [esp + 4736], xmm3
 ; v47 = v47 ^ v48
 %line 1094+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 4768]
+	movdqu xmm6, [esp + 48]
 	pxor xmm6, xmm7
-	movdqu [esp + 4768], xmm6
 ; v48 = v43 ^ v48
 %line 1095+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 4656]
-	movdqu [esp + 6592], xmm5
+	movdqu xmm5, [esp + 32]
 	pxor xmm5, xmm7
-	movdqu [esp + 6592], xmm5
-	movdqu [esp + 4784], xmm5
+	movdqu [esp + 64], xmm5
 ; v44 = v44 ^ v45
 %line 1096+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 4112]
+	movdqu xmm5, [esp + 656]
 	pxor xmm3, xmm5
-	movdqu [esp + 4736], xmm3
+	movdqu [esp + 16], xmm3
 ; v42 = v42 ^ v45
 %line 1097+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm5
-	movdqu [esp + 4752], xmm2
 ; v48 = v48 ^ v45
 %line 1098+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 4784]
+	movdqu xmm3, [esp + 64]
 	pxor xmm3, xmm5
-	movdqu [esp + 4784], xmm3
 ; v45 = v14 ^ v45
 %line 1099+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 4640]
-	movdqu [esp + 6608], xmm7
+	movdqu xmm7, [esp + 0]
 	pxor xmm7, xmm5
-	movdqu [esp + 6608], xmm7
-	movdqu [esp + 4800], xmm7
+	movdqu [esp + 80], xmm7
 ; v42 = v42 ^ v13
 %line 1100+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7696]
+	movdqu xmm7, [esp + 160]
 	pxor xmm2, xmm7
-	movdqu [esp + 4752], xmm2
+	movdqu [esp + 32], xmm2
 ; v47 = v47 ^ v13
 %line 1101+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm6, xmm7
-	movdqu [esp + 4768], xmm6
 ; v45 = v45 ^ v13
 %line 1102+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 4800]
+	movdqu xmm5, [esp + 80]
 	pxor xmm5, xmm7
-	movdqu [esp + 4800], xmm5
 ; v13 = v29 ^ v13
 %line 1103+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3792]
+	movdqu xmm2, [esp + 448]
 	pxor xmm2, xmm7
-	movdqu [esp + 4816], xmm2
 ; v47 = v47 ^ v39
 %line 1104+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7200]
+	movdqu xmm7, [esp + 144]
 	pxor xmm6, xmm7
-	movdqu [esp + 4768], xmm6
+	movdqu [esp + 48], xmm6
 ; v48 = v48 ^ v39
 %line 1105+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm7
-	movdqu [esp + 4784], xmm3
 ; v13 = v13 ^ v39
 %line 1106+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 4816]
+	movdqa xmm6, xmm2
 	pxor xmm6, xmm7
-	movdqu [esp + 4816], xmm6
 ; v39 = v21 ^ v39
 %line 1107+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3728]
+	movdqu xmm2, [esp + 432]
 	pxor xmm2, xmm7
-	movdqu [esp + 4832], xmm2
 ; v48 = v48 ^ v41
 %line 1108+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7184]
+	movdqu xmm7, [esp + 128]
 	pxor xmm3, xmm7
-	movdqu [esp + 4784], xmm3
+	movdqu [esp + 64], xmm3
 ; v45 = v45 ^ v41
 %line 1109+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm7
-	movdqu [esp + 4800], xmm5
 ; v39 = v39 ^ v41
 %line 1110+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 4832]
+	movdqa xmm3, xmm2
 	pxor xmm3, xmm7
-	movdqu [esp + 4832], xmm3
 ; v41 = v6 ^ v41
 %line 1111+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3680]
+	movdqu xmm2, [esp + 416]
 	pxor xmm2, xmm7
-	movdqu [esp + 4848], xmm2
 ; v45 = v45 ^ v0
 %line 1112+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7168]
+	movdqu xmm7, [esp + 112]
 	pxor xmm5, xmm7
-	movdqu [esp + 4800], xmm5
+	movdqu [esp + 80], xmm5
 ; v13 = v13 ^ v0
 %line 1113+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm6, xmm7
-	movdqu [esp + 4816], xmm6
 ; v41 = v41 ^ v0
 %line 1114+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 4848]
+	movdqa xmm5, xmm2
 	pxor xmm5, xmm7
-	movdqu [esp + 4848], xmm5
 ; v0 = v28 ^ v0
 %line 1115+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3648]
+	movdqu xmm2, [esp + 400]
 	pxor xmm2, xmm7
-	movdqu [esp + 4864], xmm2
 ; v13 = v13 ^ v10
 %line 1116+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm6, xmm4
-	movdqu [esp + 4816], xmm6
+	movdqu [esp + 112], xmm6
 ; v39 = v39 ^ v10
 %line 1117+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm4
-	movdqu [esp + 4832], xmm3
 ; v0 = v0 ^ v10
 %line 1118+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 4864]
+	movdqa xmm6, xmm2
 	pxor xmm6, xmm4
-	movdqu [esp + 4864], xmm6
 ; v10 = v8 ^ v10
 %line 1119+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3632]
+	movdqu xmm2, [esp + 384]
 	pxor xmm2, xmm4
-	movdqu [esp + 4880], xmm2
 ; v39 = v39 ^ v18
 %line 1120+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm0
-	movdqu [esp + 4832], xmm3
+	movdqu [esp + 128], xmm3
 ; v41 = v41 ^ v18
 %line 1121+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm0
-	movdqu [esp + 4848], xmm5
 ; v10 = v10 ^ v18
 %line 1122+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 4880]
 	pxor xmm2, xmm0
-	movdqu [esp + 4880], xmm2
+	movdqu [esp + 176], xmm2
 ; v18 = v16 ^ v18
 %line 1123+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 3616]
+	movdqu xmm2, [esp + 368]
 	pxor xmm2, xmm0
-	movdqu [esp + 4896], xmm2
 ; v41 = v41 ^ v56
 %line 1124+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm1
-	movdqu [esp + 4848], xmm5
+	movdqu [esp + 144], xmm5
 ; v0 = v0 ^ v56
 %line 1125+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm6, xmm1
-	movdqu [esp + 4864], xmm6
+	movdqu [esp + 160], xmm6
 ; v18 = v18 ^ v56
 %line 1126+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 4896]
+	movdqa xmm4, xmm2
 	pxor xmm4, xmm1
-	movdqu [esp + 4896], xmm4
+	movdqu [esp + 192], xmm4
 ; v56 = v35 ^ v56
 %line 1127+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 3600]
+	movdqu xmm0, [esp + 352]
 	pxor xmm0, xmm1
-	movdqu [esp + 4912], xmm0
+	movdqu [esp + 208], xmm0
 ; v35 = v56 ^ v44
 %line 1128+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4912]
-	movdqu xmm2, [esp + 4736]
+	movdqu xmm2, [esp + 16]
 	pxor xmm0, xmm2
-	movdqu [esp + 4928], xmm0
+	movdqu [esp + 224], xmm0
 ; v16 = v45 ^ v44
 %line 1129+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4800]
+	movdqu xmm0, [esp + 80]
 	pxor xmm0, xmm2
 	movdqa xmm1, xmm0
 ; v16 = v16 ^ v12
 %line 1130+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 4720]
+	movdqu xmm3, [esp + 96]
 	pxor xmm1, xmm3
 ; v8 = v18 ^ v45
 %line 1131+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 4800]
+	movdqu xmm5, [esp + 80]
 	pxor xmm4, xmm5
-	movdqu [esp + 7216], xmm4
+	movdqu [esp + 720], xmm4
 ; v28 = v48 ^ v44
 %line 1132+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4784]
+	movdqu xmm0, [esp + 64]
 	pxor xmm0, xmm2
-	movdqu [esp + 4944], xmm0
 ; v28 = v28 ^ v12
 %line 1133+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4944]
 	pxor xmm0, xmm3
-	movdqu [esp + 4944], xmm0
+	movdqu [esp + 240], xmm0
 ; v6 = v10 ^ v45
 %line 1134+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4880]
+	movdqu xmm0, [esp + 176]
 	pxor xmm0, xmm5
 	movdqa xmm3, xmm0
 ; v6 = v6 ^ v48
 %line 1135+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 4784]
+	movdqu xmm4, [esp + 64]
 	pxor xmm3, xmm4
 ; v6 = v6 ^ v44
 %line 1136+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4736]
+	movdqa xmm0, xmm2
 	pxor xmm3, xmm0
 ; v6 = v6 ^ v12
 %line 1137+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 4720]
-	pxor xmm3, xmm7
+	movdqu xmm2, [esp + 96]
+	pxor xmm3, xmm2
 ; v21 = v45 ^ v47
 %line 1138+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 4768]
+	movdqu xmm6, [esp + 48]
 	pxor xmm5, xmm6
-	movdqa xmm2, xmm5
+	movdqu [esp + 320], xmm5
 ; v29 = v0 ^ v48
 %line 1139+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4864]
+	movdqu xmm0, [esp + 160]
 	pxor xmm0, xmm4
-	movdqu [esp + 4960], xmm0
 ; v29 = v29 ^ v47
 %line 1140+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4960]
 	pxor xmm0, xmm6
-	movdqu [esp + 4960], xmm0
 ; v29 = v29 ^ v12
 %line 1141+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 4960], xmm0
+	pxor xmm0, xmm2
+	movdqu [esp + 0], xmm0
 ; v14 = v48 ^ v42
 %line 1142+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 4752]
-	movdqu [esp + 7904], xmm7
-	pxor xmm4, xmm7
+	movdqu xmm2, [esp + 32]
+	pxor xmm4, xmm2
 ; v43 = v41 ^ v47
 %line 1143+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4848]
+	movdqu xmm0, [esp + 144]
 	pxor xmm0, xmm6
 	movdqa xmm5, xmm0
 ; v43 = v43 ^ v42
 %line 1144+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm7
+	pxor xmm5, xmm2
 ; v26 = v47 ^ v44
 %line 1145+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4768]
-	movdqu xmm6, [esp + 4736]
-	movdqu [esp + 8208], xmm6
-	movdqu [esp + 8064], xmm6
-	movdqu [esp + 7424], xmm6
+	movdqa xmm0, xmm6
+	movdqu xmm6, [esp + 16]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v46 = v39 ^ v42
 %line 1146+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 4832]
-	movdqu [esp + 8128], xmm7
-	movdqu [esp + 7632], xmm7
-	movdqu xmm0, [esp + 7904]
-	pxor xmm7, xmm0
-	movdqu [esp + 8128], xmm7
-	movdqu [esp + 7632], xmm7
-	movdqu [esp + 7712], xmm7
+	movdqu xmm0, [esp + 128]
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v46 = v46 ^ v44
 %line 1147+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7712]
-	movdqu xmm7, [esp + 8208]
-	pxor xmm0, xmm7
-	movdqu [esp + 7712], xmm0
+	movdqu xmm0, [esp + 16]
+	pxor xmm2, xmm0
 ; v38 = v42 ^ v12
 %line 1148+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4752]
-	movdqu [esp + 752], xmm0
-	movdqu xmm7, [esp + 4720]
-	movdqu [esp + 7792], xmm7
-	movdqu [esp + 7440], xmm7
+	movdqu xmm0, [esp + 32]
+	movdqu xmm7, [esp + 96]
 	pxor xmm0, xmm7
-	movdqu [esp + 752], xmm0
-	movdqu [esp + 4976], xmm0
+	movdqu [esp + 256], xmm0
 ; v50 = v13 ^ v44
 %line 1149+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4816]
-	movdqu [esp + 768], xmm0
-	movdqu xmm7, [esp + 7424]
+	movdqu xmm0, [esp + 112]
+	movdqu xmm7, [esp + 16]
 	pxor xmm0, xmm7
-	movdqu [esp + 768], xmm0
-	movdqu [esp + 4992], xmm0
 ; v50 = v50 ^ v12
 %line 1150+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 4992]
-	movdqu [esp + 8080], xmm7
-	movdqu [esp + 7456], xmm7
-	movdqu xmm0, [esp + 7792]
-	pxor xmm7, xmm0
-	movdqu [esp + 8080], xmm7
-	movdqu [esp + 7456], xmm7
-	movdqu [esp + 4992], xmm7
+	movdqu xmm7, [esp + 96]
+	pxor xmm0, xmm7
+	movdqu [esp + 272], xmm0
 ; v35 = v35 ^ v38
 %line 1151+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4928]
-	movdqu xmm7, [esp + 4976]
-	movdqu [esp + 7952], xmm7
-	movdqu [esp + 7808], xmm7
-	movdqu [esp + 7472], xmm7
+	movdqu xmm0, [esp + 224]
+	movdqu xmm7, [esp + 256]
 	pxor xmm0, xmm7
-	movdqu [esp + 4928], xmm0
+	movdqu [esp + 224], xmm0
 ; v32 = v14 ^ v38
 %line 1152+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu [esp + 784], xmm4
-	movdqu xmm0, [esp + 784]
+	movdqa xmm0, xmm4
 	pxor xmm0, xmm7
-	movdqu [esp + 784], xmm0
-	movdqu [esp + 5008], xmm0
 ; v32 = v32 ^ v50
 %line 1153+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5008]
-	movdqu xmm7, [esp + 8080]
+	movdqu xmm7, [esp + 272]
 	pxor xmm0, xmm7
-	movdqu [esp + 5008], xmm0
+	movdqu [esp + 288], xmm0
 ; v16 = v16 ^ v14
 %line 1154+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm4
 ; v4 = v43 ^ v38
 %line 1155+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu [esp + 800], xmm5
-	movdqu xmm0, [esp + 800]
-	movdqu xmm7, [esp + 7472]
-	movdqu [esp + 7824], xmm7
+	movdqa xmm0, xmm5
+	movdqu xmm7, [esp + 256]
 	pxor xmm0, xmm7
-	movdqu [esp + 800], xmm0
-	movdqu [esp + 5024], xmm0
 ; v4 = v4 ^ v50
 %line 1156+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5024]
-	movdqu xmm7, [esp + 7456]
+	movdqu xmm7, [esp + 272]
 	pxor xmm0, xmm7
-	movdqu [esp + 5024], xmm0
+	movdqu [esp + 304], xmm0
 ; v8 = v8 ^ v14
 %line 1157+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7216]
-	pxor xmm0, xmm4
-	movdqu [esp + 7216], xmm0
+	movdqu xmm7, [esp + 720]
+	pxor xmm7, xmm4
 ; v8 = v8 ^ v43
 %line 1158+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm5
-	movdqu [esp + 7216], xmm0
+	pxor xmm7, xmm5
 ; v8 = v8 ^ v38
 %line 1159+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7824]
-	pxor xmm0, xmm7
-	movdqu [esp + 7216], xmm0
+	movdqu xmm0, [esp + 256]
+	pxor xmm7, xmm0
 ; v8 = v8 ^ v50
 %line 1160+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 4992]
-	movdqu [esp + 7488], xmm7
-	pxor xmm0, xmm7
-	movdqu [esp + 7216], xmm0
+	movdqu xmm0, [esp + 272]
+	pxor xmm7, xmm0
+	movdqu [esp + 720], xmm7
 ; v14 = v14 ^ v26
 %line 1161+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm6
 ; v28 = v28 ^ v43
 %line 1162+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4944]
+	movdqu xmm0, [esp + 240]
 	pxor xmm0, xmm5
-	movdqu [esp + 4944], xmm0
 ; v28 = v28 ^ v26
 %line 1163+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm6
-	movdqu [esp + 4944], xmm0
 ; v28 = v28 ^ v50
 %line 1164+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm7, [esp + 272]
 	pxor xmm0, xmm7
-	movdqu [esp + 4944], xmm0
+	movdqu [esp + 240], xmm0
 ; v43 = v43 ^ v46
 %line 1165+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7712]
-	movdqu [esp + 8112], xmm7
-	pxor xmm5, xmm7
+	pxor xmm5, xmm2
 ; v6 = v6 ^ v26
 %line 1166+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm6
 ; v6 = v6 ^ v46
 %line 1167+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm7
+	pxor xmm3, xmm2
 ; v26 = v26 ^ v38
 %line 1168+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4976]
-	movdqu [esp + 8144], xmm0
-	movdqu [esp + 7920], xmm0
-	movdqu [esp + 7504], xmm0
+	movdqu xmm0, [esp + 256]
 	pxor xmm6, xmm0
 ; v21 = v21 ^ v46
 %line 1169+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm7
+	movdqu xmm7, [esp + 320]
+	pxor xmm7, xmm2
 ; v21 = v21 ^ v38
 %line 1170+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
+	pxor xmm7, xmm0
+	movdqu [esp + 320], xmm7
 ; v46 = v46 ^ v50
 %line 1171+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7488]
-	pxor xmm7, xmm0
-	movdqu [esp + 8112], xmm7
-	movdqu [esp + 7712], xmm7
+	movdqu xmm0, [esp + 272]
+	pxor xmm2, xmm0
 ; v38 = v29 ^ v38
 %line 1172+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4960]
-	movdqu [esp + 816], xmm0
-	movdqu xmm7, [esp + 8144]
+	movdqu xmm0, [esp + 0]
+	movdqu xmm7, [esp + 256]
 	pxor xmm0, xmm7
-	movdqu [esp + 816], xmm0
-	movdqu [esp + 5040], xmm0
 ; v50 = v38 ^ v50
 %line 1173+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5040]
-	movdqu [esp + 7520], xmm0
-	movdqu xmm7, [esp + 7520]
-	movdqu [esp + 832], xmm7
-	movdqu xmm0, [esp + 4992]
+	movdqu [esp + 0], xmm0
+	movdqu xmm0, [esp + 272]
+	movdqu xmm7, [esp + 0]
 	pxor xmm7, xmm0
-	movdqu [esp + 7520], xmm7
-	movdqu [esp + 832], xmm7
-	movdqu [esp + 5056], xmm7
+	movdqa xmm0, xmm7
+	movdqu [esp + 0], xmm0
 ; v35 = v35 ^ v46
 %line 1174+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4928]
-	movdqu xmm7, [esp + 7712]
-	pxor xmm0, xmm7
-	movdqu [esp + 4928], xmm0
+	movdqu xmm0, [esp + 224]
+	pxor xmm0, xmm2
+	movdqu [esp + 224], xmm0
 ; v38 = v43 ^ v46
 %line 1175+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu [esp + 848], xmm5
-	movdqu xmm0, [esp + 848]
-	pxor xmm0, xmm7
-	movdqu [esp + 848], xmm0
-	movdqu [esp + 5072], xmm0
+	movdqa xmm0, xmm5
+	pxor xmm0, xmm2
 ; v38 = v38 ^ v50
 %line 1176+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5072]
-	movdqu xmm7, [esp + 5056]
-	movdqu [esp + 8096], xmm7
-	movdqu [esp + 7536], xmm7
+	movdqu xmm7, [esp + 0]
 	pxor xmm0, xmm7
-	movdqu [esp + 5072], xmm0
+	movdqu [esp + 256], xmm0
 ; v32 = v32 ^ v43
 %line 1177+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5008]
+	movdqu xmm0, [esp + 288]
 	pxor xmm0, xmm5
-	movdqu [esp + 5008], xmm0
+	movdqu [esp + 288], xmm0
 ; v29 = v6 ^ v46
 %line 1178+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu [esp + 864], xmm3
-	movdqu xmm0, [esp + 864]
-	movdqu xmm7, [esp + 7712]
-	movdqu [esp + 8272], xmm7
-	movdqu [esp + 8224], xmm7
-	movdqu [esp + 8160], xmm7
-	movdqu [esp + 7968], xmm7
-	pxor xmm0, xmm7
-	movdqu [esp + 864], xmm0
-	movdqu [esp + 5088], xmm0
+	movdqa xmm0, xmm3
+	pxor xmm0, xmm2
 ; v29 = v29 ^ v50
 %line 1179+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5088]
-	movdqu xmm7, [esp + 8096]
 	pxor xmm0, xmm7
-	movdqu [esp + 5088], xmm0
+	movdqu [esp + 272], xmm0
 ; v16 = v16 ^ v43
 %line 1180+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm5
@@ -5482,166 +5205,122 @@ align 32
 	pxor xmm1, xmm3
 ; v16 = v16 ^ v46
 %line 1182+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 8272]
-	pxor xmm1, xmm0
+	pxor xmm1, xmm2
 ; v16 = v16 ^ v50
 %line 1183+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7536]
+	movdqa xmm0, xmm7
 	pxor xmm1, xmm0
 ; v43 = v43 ^ v26
 %line 1184+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm6
 ; v4 = v4 ^ v6
 %line 1185+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5024]
+	movdqu xmm0, [esp + 304]
 	pxor xmm0, xmm3
-	movdqu [esp + 5024], xmm0
 ; v4 = v4 ^ v26
 %line 1186+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm6
-	movdqu [esp + 5024], xmm0
 ; v4 = v4 ^ v50
 %line 1187+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 5056]
-	movdqu [esp + 7552], xmm7
 	pxor xmm0, xmm7
-	movdqu [esp + 5024], xmm0
+	movdqu [esp + 304], xmm0
 ; v6 = v6 ^ v21
 %line 1188+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm2
+	movdqu xmm0, [esp + 320]
+	pxor xmm3, xmm0
 ; v8 = v8 ^ v26
 %line 1189+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7216]
-	pxor xmm0, xmm6
-	movdqu [esp + 7216], xmm0
+	movdqu xmm7, [esp + 720]
+	pxor xmm7, xmm6
 ; v8 = v8 ^ v21
 %line 1190+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 7216], xmm0
+	pxor xmm7, xmm0
+	movdqu [esp + 720], xmm7
 ; v26 = v26 ^ v46
 %line 1191+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7712]
-	pxor xmm6, xmm0
+	pxor xmm6, xmm2
 ; v14 = v14 ^ v21
 %line 1192+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
+	pxor xmm4, xmm0
 ; v14 = v14 ^ v46
 %line 1193+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm4, xmm2
 ; v21 = v21 ^ v50
 %line 1194+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm7
+	movdqu xmm7, [esp + 0]
+	pxor xmm0, xmm7
+	movdqu [esp + 320], xmm0
 ; v46 = v28 ^ v46
 %line 1195+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 4944]
-	movdqu [esp + 880], xmm7
-	pxor xmm7, xmm0
-	movdqu [esp + 880], xmm7
+	movdqu xmm7, [esp + 240]
+	pxor xmm7, xmm2
 ; v50 = v46 ^ v50
 %line 1196+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7552]
-	pxor xmm7, xmm0
-	movdqu [esp + 8016], xmm7
+	movdqu xmm2, [esp + 0]
+	pxor xmm7, xmm2
+	movdqa xmm2, xmm7
 ; v35 = v35 ^ v21
 %line 1197+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4928]
-	pxor xmm0, xmm2
-	movdqu [esp + 4928], xmm0
+	movdqu xmm7, [esp + 224]
+	pxor xmm7, xmm0
+	movdqu [esp + 224], xmm7
 ; v46 = v6 ^ v21
 %line 1198+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu [esp + 896], xmm3
-	movdqu xmm0, [esp + 896]
-	pxor xmm0, xmm2
-	movdqu [esp + 896], xmm0
-	movdqu [esp + 5104], xmm0
+	movdqa xmm0, xmm3
+	movdqu xmm7, [esp + 320]
+	pxor xmm0, xmm7
 ; v46 = v46 ^ v50
 %line 1199+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5104]
-	movdqu xmm7, [esp + 8016]
-	pxor xmm0, xmm7
-	movdqu [esp + 5104], xmm0
+	pxor xmm0, xmm2
+	movdqu [esp + 0], xmm0
 ; v38 = v38 ^ v6
 %line 1200+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5072]
+	movdqu xmm0, [esp + 256]
 	pxor xmm0, xmm3
-	movdqu [esp + 5072], xmm0
+	movdqu [esp + 256], xmm0
 ; v28 = v8 ^ v21
 %line 1201+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7216]
-	movdqu [esp + 7984], xmm0
-	movdqu [esp + 7840], xmm0
-	movdqu [esp + 912], xmm0
-	movdqu xmm0, [esp + 912]
-	pxor xmm0, xmm2
-	movdqu [esp + 912], xmm0
-	movdqu [esp + 5120], xmm0
+	movdqu xmm0, [esp + 720]
+	pxor xmm0, xmm7
 ; v28 = v28 ^ v50
 %line 1202+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5120]
-	movdqu xmm7, [esp + 8016]
-	movdqu [esp + 8288], xmm7
-	movdqu [esp + 8240], xmm7
-	movdqu [esp + 8176], xmm7
-	pxor xmm0, xmm7
-	movdqu [esp + 5120], xmm0
+	pxor xmm0, xmm2
+	movdqu [esp + 240], xmm0
 ; v32 = v32 ^ v6
 %line 1203+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 5008]
+	movdqu xmm7, [esp + 288]
 	pxor xmm7, xmm3
-	movdqu [esp + 5008], xmm7
 ; v32 = v32 ^ v8
 %line 1204+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7984]
+	movdqu xmm0, [esp + 720]
 	pxor xmm7, xmm0
-	movdqu [esp + 5008], xmm7
 ; v32 = v32 ^ v21
 %line 1205+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm2
-	movdqu [esp + 5008], xmm7
+	movdqu xmm0, [esp + 320]
+	pxor xmm7, xmm0
 ; v32 = v32 ^ v50
 %line 1206+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 8288]
-	pxor xmm7, xmm0
-	movdqu [esp + 5008], xmm7
+	pxor xmm7, xmm2
+	movdqu [esp + 288], xmm7
 ; v6 = v6 ^ v26
 %line 1207+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm6
 ; v29 = v29 ^ v8
 %line 1208+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 5088]
-	movdqu [esp + 8352], xmm7
-	movdqu xmm0, [esp + 7216]
-	movdqu [esp + 8384], xmm0
-	movdqu [esp + 8000], xmm0
-	movdqu [esp + 7856], xmm0
-	pxor xmm7, xmm0
-	movdqu [esp + 8352], xmm7
-	movdqu [esp + 5088], xmm7
+	movdqu xmm0, [esp + 272]
+	movdqu xmm7, [esp + 720]
+	pxor xmm0, xmm7
 ; v29 = v29 ^ v26
 %line 1209+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm6
-	movdqu [esp + 8352], xmm7
-	movdqu [esp + 5088], xmm7
+	pxor xmm0, xmm6
 ; v29 = v29 ^ v50
 %line 1210+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 8016]
-	movdqu [esp + 8368], xmm0
-	movdqu [esp + 8336], xmm0
-	movdqu [esp + 8320], xmm0
-	movdqu [esp + 8304], xmm0
-	movdqu [esp + 8256], xmm0
-	movdqu [esp + 8192], xmm0
-	pxor xmm7, xmm0
-	movdqu [esp + 8352], xmm7
-	movdqu [esp + 5088], xmm7
+	pxor xmm0, xmm2
+	movdqu [esp + 272], xmm0
 ; v8 = v8 ^ v14
 %line 1211+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 8384]
-	pxor xmm0, xmm4
-	movdqu [esp + 8384], xmm0
-	movdqu [esp + 8000], xmm0
-	movdqu [esp + 7856], xmm0
-	movdqu [esp + 7216], xmm0
+	pxor xmm7, xmm4
+	movdqu [esp + 720], xmm7
 ; v16 = v16 ^ v26
 %line 1212+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm6
@@ -5650,106 +5329,93 @@ align 32
 	pxor xmm1, xmm4
 ; v26 = v26 ^ v21
 %line 1214+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm2
+	movdqu xmm7, [esp + 320]
+	pxor xmm6, xmm7
 ; v43 = v43 ^ v14
 %line 1215+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm4
 ; v43 = v43 ^ v21
 %line 1216+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	pxor xmm5, xmm7
 ; v14 = v14 ^ v50
 %line 1217+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 8256]
-	pxor xmm4, xmm0
+	pxor xmm4, xmm2
 ; v21 = v4 ^ v21
 %line 1218+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5024]
-	movdqu [esp + 928], xmm0
-	pxor xmm0, xmm2
-	movdqu [esp + 928], xmm0
-	movdqa xmm2, xmm0
+	movdqu xmm0, [esp + 304]
+	pxor xmm0, xmm7
 ; v50 = v21 ^ v50
 %line 1219+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 8016]
-	pxor xmm2, xmm0
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v35 = v35 ^ v14
 %line 1220+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4928]
+	movdqu xmm0, [esp + 224]
 	pxor xmm0, xmm4
-	movdqu [esp + 4928], xmm0
+	movdqu [esp + 224], xmm0
 ; v21 = v8 ^ v14
 %line 1221+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7216]
+	movdqu xmm0, [esp + 720]
 	pxor xmm0, xmm4
-	movdqu [esp + 5136], xmm0
 ; v21 = v21 ^ v50
 %line 1222+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5136]
 	pxor xmm0, xmm2
-	movdqu [esp + 5136], xmm0
+	movdqu [esp + 304], xmm0
 ; v46 = v46 ^ v8
 %line 1223+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5104]
-	movdqu xmm7, [esp + 7216]
+	movdqu xmm0, [esp + 0]
+	movdqu xmm7, [esp + 720]
 	pxor xmm0, xmm7
-	movdqu [esp + 5104], xmm0
+	movdqu [esp + 0], xmm0
 ; v4 = v16 ^ v14
 %line 1224+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
 	pxor xmm0, xmm4
-	movdqu [esp + 5152], xmm0
 ; v4 = v4 ^ v50
 %line 1225+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5152]
 	pxor xmm0, xmm2
-	movdqu [esp + 5152], xmm0
+	movdqu [esp + 320], xmm0
 ; v38 = v38 ^ v8
 %line 1226+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5072]
+	movdqu xmm0, [esp + 256]
 	pxor xmm0, xmm7
-	movdqu [esp + 5072], xmm0
 ; v38 = v38 ^ v16
 %line 1227+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm1
-	movdqu [esp + 5072], xmm0
 ; v38 = v38 ^ v14
 %line 1228+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm4
-	movdqu [esp + 5072], xmm0
 ; v38 = v38 ^ v50
 %line 1229+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm2
-	movdqu [esp + 5072], xmm0
+	movdqu [esp + 256], xmm0
 ; v8 = v8 ^ v26
 %line 1230+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7216]
+	movdqa xmm0, xmm7
 	pxor xmm0, xmm6
-	movdqu [esp + 7216], xmm0
+	movdqu [esp + 720], xmm0
 ; v28 = v28 ^ v16
 %line 1231+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5120]
+	movdqu xmm0, [esp + 240]
 	pxor xmm0, xmm1
-	movdqu [esp + 5120], xmm0
 ; v28 = v28 ^ v26
 %line 1232+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm6
-	movdqu [esp + 5120], xmm0
 ; v28 = v28 ^ v50
 %line 1233+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm2
-	movdqu [esp + 5120], xmm0
+	movdqu [esp + 240], xmm0
 ; v16 = v16 ^ v43
 %line 1234+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm5
 ; v32 = v32 ^ v26
 %line 1235+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5008]
+	movdqu xmm0, [esp + 288]
 	pxor xmm0, xmm6
-	movdqu [esp + 5008], xmm0
 ; v32 = v32 ^ v43
 %line 1236+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm5
-	movdqu [esp + 5008], xmm0
+	movdqu [esp + 288], xmm0
 ; v26 = v26 ^ v14
 %line 1237+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm6, xmm4
@@ -5764,143 +5430,132 @@ align 32
 	pxor xmm5, xmm2
 ; v14 = v29 ^ v14
 %line 1241+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 5088]
+	movdqu xmm7, [esp + 272]
 	pxor xmm7, xmm4
 ; v50 = v14 ^ v50
 %line 1242+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm7, xmm2
 ; v35 = v35 ^ v43
 %line 1243+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4928]
+	movdqu xmm0, [esp + 224]
 	pxor xmm0, xmm5
-	movdqu [esp + 4928], xmm0
+	movdqu [esp + 224], xmm0
 ; v14 = v16 ^ v43
 %line 1244+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
 	pxor xmm0, xmm5
-	movdqu [esp + 5168], xmm0
 ; v14 = v14 ^ v50
 %line 1245+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5168]
 	pxor xmm0, xmm7
-	movdqu [esp + 5168], xmm0
+	movdqu [esp + 272], xmm0
 ; v21 = v21 ^ v16
 %line 1246+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5136]
+	movdqu xmm0, [esp + 304]
 	pxor xmm0, xmm1
-	movdqu [esp + 5136], xmm0
+	movdqu [esp + 304], xmm0
 ; v29 = v32 ^ v43
 %line 1247+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5008]
+	movdqu xmm0, [esp + 288]
 	pxor xmm0, xmm5
-	movdqu [esp + 5184], xmm0
 ; v29 = v29 ^ v50
 %line 1248+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5184]
 	pxor xmm0, xmm7
-	movdqu [esp + 5184], xmm0
+	movdqu [esp + 336], xmm0
 ; v46 = v46 ^ v16
 %line 1249+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5104]
+	movdqu xmm0, [esp + 0]
 	pxor xmm0, xmm1
-	movdqu [esp + 5104], xmm0
 ; v46 = v46 ^ v32
 %line 1250+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5008]
+	movdqu xmm2, [esp + 288]
 	pxor xmm0, xmm2
-	movdqu [esp + 5104], xmm0
 ; v46 = v46 ^ v43
 %line 1251+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm5
-	movdqu [esp + 5104], xmm0
 ; v46 = v46 ^ v50
 %line 1252+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm7
-	movdqu [esp + 5104], xmm0
+	movdqu [esp + 0], xmm0
 ; v16 = v16 ^ v26
 %line 1253+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm6
 ; v4 = v4 ^ v32
 %line 1254+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5152]
+	movdqu xmm0, [esp + 320]
 	pxor xmm0, xmm2
-	movdqu [esp + 5152], xmm0
 ; v4 = v4 ^ v26
 %line 1255+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm6
-	movdqu [esp + 5152], xmm0
 ; v4 = v4 ^ v50
 %line 1256+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm7
-	movdqu [esp + 5152], xmm0
+	movdqu [esp + 320], xmm0
 ; v32 = v32 ^ v6
 %line 1257+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm3
-	movdqu [esp + 5008], xmm2
+	movdqu [esp + 288], xmm2
 ; v38 = v38 ^ v26
 %line 1258+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5072]
+	movdqu xmm0, [esp + 256]
 	pxor xmm0, xmm6
-	movdqu [esp + 5072], xmm0
 ; v38 = v38 ^ v6
 %line 1259+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm3
-	movdqu [esp + 5072], xmm0
+	movdqu [esp + 256], xmm0
 ; v26 = v26 ^ v43
 %line 1260+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm6, xmm5
 ; v8 = v8 ^ v6
 %line 1261+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7216]
+	movdqu xmm0, [esp + 720]
 	pxor xmm0, xmm3
-	movdqu [esp + 7216], xmm0
 ; v8 = v8 ^ v43
 %line 1262+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm5
-	movdqu [esp + 7216], xmm0
+	movdqu [esp + 720], xmm0
 ; v6 = v6 ^ v50
 %line 1263+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm3, xmm7
 ; v43 = v28 ^ v43
 %line 1264+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5120]
+	movdqu xmm0, [esp + 240]
 	pxor xmm0, xmm5
 ; v50 = v43 ^ v50
 %line 1265+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm7
-	movdqu [esp + 5200], xmm0
+	movdqu [esp + 240], xmm0
 ; v43 = v35 & v56
 %line 1266+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4928]
-	movdqu xmm4, [esp + 4912]
+	movdqu xmm0, [esp + 224]
+	movdqu xmm4, [esp + 208]
 	pand xmm0, xmm4
-	movdqu [esp + 5216], xmm0
+	movdqu [esp + 352], xmm0
 ; v28 = v35 & v18
 %line 1267+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4928]
-	movdqu xmm5, [esp + 4896]
+	movdqu xmm0, [esp + 224]
+	movdqu xmm5, [esp + 192]
 	pand xmm0, xmm5
 ; v60 = v14 & v56
 %line 1268+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5168]
+	movdqu xmm2, [esp + 272]
 	pand xmm2, xmm4
 ; v60 = v28 ^ v60
 %line 1269+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm2
-	movdqu [esp + 5232], xmm0
+	movdqu [esp + 368], xmm0
 ; v28 = v35 & v10
 %line 1270+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 4928]
-	movdqu xmm0, [esp + 4880]
+	movdqu xmm4, [esp + 224]
+	movdqu xmm0, [esp + 176]
 	pand xmm4, xmm0
 ; v9 = v14 & v18
 %line 1271+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5168]
+	movdqu xmm0, [esp + 272]
 	pand xmm0, xmm5
 ; v52 = v21 & v56
 %line 1272+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5136]
-	movdqu xmm5, [esp + 4912]
+	movdqu xmm2, [esp + 304]
+	movdqu xmm5, [esp + 208]
 	pand xmm2, xmm5
 ; v9 = v28 ^ v9
 %line 1273+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -5908,26 +5563,26 @@ align 32
 ; v52 = v9 ^ v52
 %line 1274+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm2
-	movdqu [esp + 5248], xmm4
+	movdqu [esp + 384], xmm4
 ; v9 = v35 & v0
 %line 1275+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 4928]
-	movdqu xmm0, [esp + 4864]
+	movdqu xmm2, [esp + 224]
+	movdqu xmm0, [esp + 160]
 	pand xmm2, xmm0
 ; v28 = v14 & v10
 %line 1276+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 5168]
-	movdqu xmm0, [esp + 4880]
+	movdqu xmm4, [esp + 272]
+	movdqu xmm0, [esp + 176]
 	pand xmm4, xmm0
 ; v49 = v21 & v18
 %line 1277+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 5136]
-	movdqu xmm0, [esp + 4896]
+	movdqu xmm5, [esp + 304]
+	movdqu xmm0, [esp + 192]
 	pand xmm5, xmm0
 ; v15 = v29 & v56
 %line 1278+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5184]
-	movdqu xmm7, [esp + 4912]
+	movdqu xmm0, [esp + 336]
+	movdqu xmm7, [esp + 208]
 	pand xmm0, xmm7
 ; v28 = v9 ^ v28
 %line 1279+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -5938,39 +5593,39 @@ align 32
 ; v15 = v49 ^ v15
 %line 1281+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm0
-	movdqu [esp + 5264], xmm2
+	movdqu [esp + 400], xmm2
 ; v49 = v35 & v41
 %line 1282+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 4928]
-	movdqu xmm0, [esp + 4848]
+	movdqu xmm4, [esp + 224]
+	movdqu xmm0, [esp + 144]
 	pand xmm4, xmm0
 ; v28 = v14 & v0
 %line 1283+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 5168]
-	movdqu xmm0, [esp + 4864]
+	movdqu xmm5, [esp + 272]
+	movdqu xmm0, [esp + 160]
 	pand xmm5, xmm0
 ; v9 = v21 & v10
 %line 1284+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5136]
-	movdqu xmm2, [esp + 4880]
+	movdqu xmm0, [esp + 304]
+	movdqu xmm2, [esp + 176]
 	pand xmm0, xmm2
-	movdqu [esp + 5280], xmm0
+	movdqu [esp + 416], xmm0
 ; v27 = v29 & v18
 %line 1285+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5184]
-	movdqu xmm0, [esp + 4896]
+	movdqu xmm2, [esp + 336]
+	movdqu xmm0, [esp + 192]
 	pand xmm2, xmm0
 ; v2 = v46 & v56
 %line 1286+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 5104]
-	movdqu xmm0, [esp + 4912]
+	movdqu xmm7, [esp + 0]
+	movdqu xmm0, [esp + 208]
 	pand xmm7, xmm0
 ; v28 = v49 ^ v28
 %line 1287+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm5
 ; v9 = v28 ^ v9
 %line 1288+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5280]
+	movdqu xmm0, [esp + 416]
 	pxor xmm4, xmm0
 ; v27 = v9 ^ v27
 %line 1289+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -5978,49 +5633,49 @@ align 32
 ; v2 = v27 ^ v2
 %line 1290+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm7
-	movdqu [esp + 5296], xmm4
+	movdqu [esp + 416], xmm4
 ; v27 = v35 & v39
 %line 1291+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 4928]
-	movdqu xmm0, [esp + 4832]
+	movdqu xmm2, [esp + 224]
+	movdqu xmm0, [esp + 128]
 	pand xmm2, xmm0
 ; v9 = v14 & v41
 %line 1292+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 5168]
-	movdqu xmm0, [esp + 4848]
+	movdqu xmm4, [esp + 272]
+	movdqu xmm0, [esp + 144]
 	pand xmm4, xmm0
 ; v28 = v21 & v0
 %line 1293+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5136]
-	movdqu xmm5, [esp + 4864]
+	movdqu xmm0, [esp + 304]
+	movdqu xmm5, [esp + 160]
 	pand xmm0, xmm5
-	movdqu [esp + 5312], xmm0
+	movdqu [esp + 432], xmm0
 ; v49 = v29 & v10
 %line 1294+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5184]
-	movdqu xmm5, [esp + 4880]
+	movdqu xmm0, [esp + 336]
+	movdqu xmm5, [esp + 176]
 	pand xmm0, xmm5
-	movdqu [esp + 5328], xmm0
+	movdqu [esp + 448], xmm0
 ; v11 = v46 & v18
 %line 1295+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 5104]
-	movdqu xmm0, [esp + 4896]
+	movdqu xmm5, [esp + 0]
+	movdqu xmm0, [esp + 192]
 	pand xmm5, xmm0
 ; v54 = v16 & v56
 %line 1296+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm7, xmm1
-	movdqu xmm0, [esp + 4912]
+	movdqu xmm0, [esp + 208]
 	pand xmm7, xmm0
 ; v9 = v27 ^ v9
 %line 1297+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm4
 ; v28 = v9 ^ v28
 %line 1298+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5312]
+	movdqu xmm0, [esp + 432]
 	pxor xmm2, xmm0
 ; v49 = v28 ^ v49
 %line 1299+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5328]
+	movdqu xmm0, [esp + 448]
 	pxor xmm2, xmm0
 ; v11 = v49 ^ v11
 %line 1300+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6028,59 +5683,59 @@ align 32
 ; v54 = v11 ^ v54
 %line 1301+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm7
-	movdqu [esp + 5344], xmm2
+	movdqu [esp + 432], xmm2
 ; v11 = v35 & v13
 %line 1302+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 4928]
-	movdqu xmm0, [esp + 4816]
+	movdqu xmm2, [esp + 224]
+	movdqu xmm0, [esp + 112]
 	pand xmm2, xmm0
 ; v49 = v14 & v39
 %line 1303+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 5168]
-	movdqu xmm0, [esp + 4832]
+	movdqu xmm4, [esp + 272]
+	movdqu xmm0, [esp + 128]
 	pand xmm4, xmm0
 ; v28 = v21 & v41
 %line 1304+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5136]
-	movdqu xmm5, [esp + 4848]
+	movdqu xmm0, [esp + 304]
+	movdqu xmm5, [esp + 144]
 	pand xmm0, xmm5
-	movdqu [esp + 5360], xmm0
+	movdqu [esp + 448], xmm0
 ; v9 = v29 & v0
 %line 1305+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5184]
-	movdqu xmm5, [esp + 4864]
+	movdqu xmm0, [esp + 336]
+	movdqu xmm5, [esp + 160]
 	pand xmm0, xmm5
-	movdqu [esp + 5376], xmm0
+	movdqu [esp + 464], xmm0
 ; v27 = v46 & v10
 %line 1306+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5104]
-	movdqu xmm5, [esp + 4880]
+	movdqu xmm0, [esp + 0]
+	movdqu xmm5, [esp + 176]
 	pand xmm0, xmm5
-	movdqu [esp + 5392], xmm0
+	movdqu [esp + 480], xmm0
 ; v1 = v16 & v18
 %line 1307+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm5, xmm1
-	movdqu xmm0, [esp + 4896]
+	movdqu xmm0, [esp + 192]
 	pand xmm5, xmm0
 ; v24 = v4 & v56
 %line 1308+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 5152]
-	movdqu xmm0, [esp + 4912]
+	movdqu xmm7, [esp + 320]
+	movdqu xmm0, [esp + 208]
 	pand xmm7, xmm0
 ; v49 = v11 ^ v49
 %line 1309+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm4
 ; v28 = v49 ^ v28
 %line 1310+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5360]
+	movdqu xmm0, [esp + 448]
 	pxor xmm2, xmm0
 ; v9 = v28 ^ v9
 %line 1311+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5376]
+	movdqu xmm0, [esp + 464]
 	pxor xmm2, xmm0
 ; v27 = v9 ^ v27
 %line 1312+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5392]
+	movdqu xmm0, [esp + 480]
 	pxor xmm2, xmm0
 ; v1 = v27 ^ v1
 %line 1313+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6088,49 +5743,49 @@ align 32
 ; v24 = v1 ^ v24
 %line 1314+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm7
-	movdqu [esp + 5408], xmm2
+	movdqu [esp + 448], xmm2
 ; v1 = v14 & v13
 %line 1315+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5168]
-	movdqu xmm0, [esp + 4816]
+	movdqu xmm2, [esp + 272]
+	movdqu xmm0, [esp + 112]
 	pand xmm2, xmm0
 ; v27 = v21 & v39
 %line 1316+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 5136]
-	movdqu xmm0, [esp + 4832]
+	movdqu xmm4, [esp + 304]
+	movdqu xmm0, [esp + 128]
 	pand xmm4, xmm0
 ; v9 = v29 & v41
 %line 1317+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5184]
-	movdqu xmm5, [esp + 4848]
+	movdqu xmm0, [esp + 336]
+	movdqu xmm5, [esp + 144]
 	pand xmm0, xmm5
-	movdqu [esp + 5424], xmm0
+	movdqu [esp + 464], xmm0
 ; v28 = v46 & v0
 %line 1318+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5104]
-	movdqu xmm5, [esp + 4864]
+	movdqu xmm0, [esp + 0]
+	movdqu xmm5, [esp + 160]
 	pand xmm0, xmm5
-	movdqu [esp + 5440], xmm0
+	movdqu [esp + 480], xmm0
 ; v49 = v16 & v10
 %line 1319+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm5, xmm1
-	movdqu xmm0, [esp + 4880]
+	movdqu xmm0, [esp + 176]
 	pand xmm5, xmm0
 ; v11 = v4 & v18
 %line 1320+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 5152]
-	movdqu xmm0, [esp + 4896]
+	movdqu xmm7, [esp + 320]
+	movdqu xmm0, [esp + 192]
 	pand xmm7, xmm0
 ; v27 = v1 ^ v27
 %line 1321+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm4
 ; v9 = v27 ^ v9
 %line 1322+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5424]
+	movdqu xmm0, [esp + 464]
 	pxor xmm2, xmm0
 ; v28 = v9 ^ v28
 %line 1323+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5440]
+	movdqu xmm0, [esp + 480]
 	pxor xmm2, xmm0
 ; v49 = v28 ^ v49
 %line 1324+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6138,39 +5793,39 @@ align 32
 ; v11 = v49 ^ v11
 %line 1325+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm7
-	movdqu [esp + 5456], xmm2
+	movdqu [esp + 464], xmm2
 ; v49 = v21 & v13
 %line 1326+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 5136]
-	movdqu xmm0, [esp + 4816]
+	movdqu xmm4, [esp + 304]
+	movdqu xmm0, [esp + 112]
 	pand xmm4, xmm0
 ; v28 = v29 & v39
 %line 1327+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 5184]
-	movdqu xmm0, [esp + 4832]
+	movdqu xmm5, [esp + 336]
+	movdqu xmm0, [esp + 128]
 	pand xmm5, xmm0
 ; v9 = v46 & v41
 %line 1328+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5104]
-	movdqu xmm2, [esp + 4848]
+	movdqu xmm0, [esp + 0]
+	movdqu xmm2, [esp + 144]
 	pand xmm0, xmm2
-	movdqu [esp + 5472], xmm0
+	movdqu [esp + 480], xmm0
 ; v27 = v16 & v0
 %line 1329+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm2, xmm1
-	movdqu xmm0, [esp + 4864]
+	movdqu xmm0, [esp + 160]
 	pand xmm2, xmm0
 ; v1 = v4 & v10
 %line 1330+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 5152]
-	movdqu xmm0, [esp + 4880]
+	movdqu xmm7, [esp + 320]
+	movdqu xmm0, [esp + 176]
 	pand xmm7, xmm0
 ; v28 = v49 ^ v28
 %line 1331+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm5
 ; v9 = v28 ^ v9
 %line 1332+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5472]
+	movdqu xmm0, [esp + 480]
 	pxor xmm4, xmm0
 ; v27 = v9 ^ v27
 %line 1333+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6178,26 +5833,26 @@ align 32
 ; v1 = v27 ^ v1
 %line 1334+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm7
-	movdqu [esp + 5488], xmm4
+	movdqu [esp + 480], xmm4
 ; v27 = v29 & v13
 %line 1335+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5184]
-	movdqu xmm0, [esp + 4816]
+	movdqu xmm2, [esp + 336]
+	movdqu xmm0, [esp + 112]
 	pand xmm2, xmm0
 ; v9 = v46 & v39
 %line 1336+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 5104]
-	movdqu xmm0, [esp + 4832]
+	movdqu xmm4, [esp + 0]
+	movdqu xmm0, [esp + 128]
 	pand xmm4, xmm0
 ; v28 = v16 & v41
 %line 1337+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm5, xmm1
-	movdqu xmm0, [esp + 4848]
+	movdqu xmm0, [esp + 144]
 	pand xmm5, xmm0
 ; v49 = v4 & v0
 %line 1338+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5152]
-	movdqu xmm7, [esp + 4864]
+	movdqu xmm0, [esp + 320]
+	movdqu xmm7, [esp + 160]
 	pand xmm0, xmm7
 ; v9 = v27 ^ v9
 %line 1339+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6208,21 +5863,21 @@ align 32
 ; v49 = v28 ^ v49
 %line 1341+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm0
-	movdqu [esp + 5504], xmm2
+	movdqu [esp + 496], xmm2
 ; v28 = v46 & v13
 %line 1342+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 5104]
-	movdqu xmm0, [esp + 4816]
+	movdqu xmm4, [esp + 0]
+	movdqu xmm0, [esp + 112]
 	pand xmm4, xmm0
 ; v9 = v16 & v39
 %line 1343+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
-	movdqu xmm2, [esp + 4832]
+	movdqu xmm2, [esp + 128]
 	pand xmm0, xmm2
 ; v27 = v4 & v41
 %line 1344+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5152]
-	movdqu xmm5, [esp + 4848]
+	movdqu xmm2, [esp + 320]
+	movdqu xmm5, [esp + 144]
 	pand xmm2, xmm5
 ; v9 = v28 ^ v9
 %line 1345+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6230,58 +5885,58 @@ align 32
 ; v27 = v9 ^ v27
 %line 1346+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm2
-	movdqu [esp + 5520], xmm4
+	movdqu [esp + 512], xmm4
 ; v9 = v16 & v13
 %line 1347+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
-	movdqu xmm4, [esp + 4816]
+	movdqu xmm4, [esp + 112]
 	pand xmm0, xmm4
 ; v28 = v4 & v39
 %line 1348+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5152]
-	movdqu xmm5, [esp + 4832]
+	movdqu xmm2, [esp + 320]
+	movdqu xmm5, [esp + 128]
 	pand xmm2, xmm5
 ; v28 = v9 ^ v28
 %line 1349+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm2
-	movdqu [esp + 5536], xmm0
+	movdqu [esp + 528], xmm0
 ; v9 = v4 & v13
 %line 1350+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5152]
+	movdqu xmm0, [esp + 320]
 	pand xmm0, xmm4
-	movdqu [esp + 5552], xmm0
+	movdqu [esp + 544], xmm0
 ; v58 = v32 & v45
 %line 1351+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5008]
-	movdqu xmm4, [esp + 4800]
+	movdqu xmm0, [esp + 288]
+	movdqu xmm4, [esp + 80]
 	pand xmm0, xmm4
-	movdqu [esp + 5568], xmm0
+	movdqu [esp + 560], xmm0
 ; v33 = v32 & v48
 %line 1352+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5008]
-	movdqu xmm5, [esp + 4784]
+	movdqu xmm0, [esp + 288]
+	movdqu xmm5, [esp + 64]
 	pand xmm0, xmm5
 ; v7 = v38 & v45
 %line 1353+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5072]
+	movdqu xmm2, [esp + 256]
 	pand xmm2, xmm4
 ; v7 = v33 ^ v7
 %line 1354+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm2
-	movdqu [esp + 5584], xmm0
+	movdqu [esp + 576], xmm0
 ; v33 = v32 & v47
 %line 1355+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 5008]
-	movdqu xmm0, [esp + 4768]
+	movdqu xmm4, [esp + 288]
+	movdqu xmm0, [esp + 48]
 	pand xmm4, xmm0
 ; v31 = v38 & v48
 %line 1356+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5072]
+	movdqu xmm0, [esp + 256]
 	pand xmm0, xmm5
 ; v3 = v26 & v45
 %line 1357+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm2, xmm6
-	movdqu xmm5, [esp + 4800]
+	movdqu xmm5, [esp + 80]
 	pand xmm2, xmm5
 ; v31 = v33 ^ v31
 %line 1358+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6289,26 +5944,26 @@ align 32
 ; v3 = v31 ^ v3
 %line 1359+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm2
-	movdqu [esp + 5600], xmm4
+	movdqu [esp + 592], xmm4
 ; v31 = v32 & v42
 %line 1360+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5008]
-	movdqu xmm0, [esp + 4752]
+	movdqu xmm2, [esp + 288]
+	movdqu xmm0, [esp + 32]
 	pand xmm2, xmm0
 ; v33 = v38 & v47
 %line 1361+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 5072]
-	movdqu xmm0, [esp + 4768]
+	movdqu xmm4, [esp + 256]
+	movdqu xmm0, [esp + 48]
 	pand xmm4, xmm0
 ; v36 = v26 & v48
 %line 1362+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm5, xmm6
-	movdqu xmm0, [esp + 4784]
+	movdqu xmm0, [esp + 64]
 	pand xmm5, xmm0
 ; v30 = v8 & v45
 %line 1363+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7216]
-	movdqu xmm7, [esp + 4800]
+	movdqu xmm0, [esp + 720]
+	movdqu xmm7, [esp + 80]
 	pand xmm0, xmm7
 ; v33 = v31 ^ v33
 %line 1364+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6319,39 +5974,39 @@ align 32
 ; v30 = v36 ^ v30
 %line 1366+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm0
-	movdqu [esp + 5616], xmm2
+	movdqu [esp + 608], xmm2
 ; v36 = v32 & v44
 %line 1367+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 5008]
-	movdqu xmm0, [esp + 4736]
+	movdqu xmm4, [esp + 288]
+	movdqu xmm0, [esp + 16]
 	pand xmm4, xmm0
 ; v33 = v38 & v42
 %line 1368+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 5072]
-	movdqu xmm0, [esp + 4752]
+	movdqu xmm5, [esp + 256]
+	movdqu xmm0, [esp + 32]
 	pand xmm5, xmm0
 ; v31 = v26 & v47
 %line 1369+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm6
-	movdqu xmm2, [esp + 4768]
+	movdqu xmm2, [esp + 48]
 	pand xmm0, xmm2
-	movdqu [esp + 5632], xmm0
+	movdqu [esp + 624], xmm0
 ; v34 = v8 & v48
 %line 1370+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 7216]
-	movdqu xmm0, [esp + 4784]
+	movdqu xmm2, [esp + 720]
+	movdqu xmm0, [esp + 64]
 	pand xmm2, xmm0
 ; v5 = v6 & v45
 %line 1371+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm7, xmm3
-	movdqu xmm0, [esp + 4800]
+	movdqu xmm0, [esp + 80]
 	pand xmm7, xmm0
 ; v33 = v36 ^ v33
 %line 1372+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm5
 ; v31 = v33 ^ v31
 %line 1373+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5632]
+	movdqu xmm0, [esp + 624]
 	pxor xmm4, xmm0
 ; v34 = v31 ^ v34
 %line 1374+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6359,49 +6014,49 @@ align 32
 ; v5 = v34 ^ v5
 %line 1375+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm7
-	movdqu [esp + 5648], xmm4
+	movdqu [esp + 624], xmm4
 ; v34 = v32 & v12
 %line 1376+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5008]
-	movdqu xmm0, [esp + 4720]
+	movdqu xmm2, [esp + 288]
+	movdqu xmm0, [esp + 96]
 	pand xmm2, xmm0
 ; v31 = v38 & v44
 %line 1377+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 5072]
-	movdqu xmm0, [esp + 4736]
+	movdqu xmm4, [esp + 256]
+	movdqu xmm0, [esp + 16]
 	pand xmm4, xmm0
 ; v33 = v26 & v42
 %line 1378+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm6
-	movdqu xmm5, [esp + 4752]
+	movdqu xmm5, [esp + 32]
 	pand xmm0, xmm5
-	movdqu [esp + 5664], xmm0
+	movdqu [esp + 640], xmm0
 ; v36 = v8 & v47
 %line 1379+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7216]
-	movdqu xmm5, [esp + 4768]
+	movdqu xmm0, [esp + 720]
+	movdqu xmm5, [esp + 48]
 	pand xmm0, xmm5
-	movdqu [esp + 5680], xmm0
+	movdqu [esp + 656], xmm0
 ; v37 = v6 & v48
 %line 1380+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm5, xmm3
-	movdqu xmm0, [esp + 4784]
+	movdqu xmm0, [esp + 64]
 	pand xmm5, xmm0
 ; v40 = v50 & v45
 %line 1381+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 5200]
-	movdqu xmm0, [esp + 4800]
+	movdqu xmm7, [esp + 240]
+	movdqu xmm0, [esp + 80]
 	pand xmm7, xmm0
 ; v31 = v34 ^ v31
 %line 1382+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm4
 ; v33 = v31 ^ v33
 %line 1383+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5664]
+	movdqu xmm0, [esp + 640]
 	pxor xmm2, xmm0
 ; v36 = v33 ^ v36
 %line 1384+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5680]
+	movdqu xmm0, [esp + 656]
 	pxor xmm2, xmm0
 ; v37 = v36 ^ v37
 %line 1385+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6409,39 +6064,39 @@ align 32
 ; v40 = v37 ^ v40
 %line 1386+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm7
-	movdqu [esp + 5696], xmm2
+	movdqu [esp + 640], xmm2
 ; v37 = v38 & v12
 %line 1387+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 5072]
-	movdqu xmm0, [esp + 4720]
+	movdqu xmm4, [esp + 256]
+	movdqu xmm0, [esp + 96]
 	pand xmm4, xmm0
 ; v36 = v26 & v44
 %line 1388+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm5, xmm6
-	movdqu xmm0, [esp + 4736]
+	movdqu xmm0, [esp + 16]
 	pand xmm5, xmm0
 ; v33 = v8 & v42
 %line 1389+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7216]
-	movdqu xmm2, [esp + 4752]
+	movdqu xmm0, [esp + 720]
+	movdqu xmm2, [esp + 32]
 	pand xmm0, xmm2
-	movdqu [esp + 5712], xmm0
+	movdqu [esp + 656], xmm0
 ; v31 = v6 & v47
 %line 1390+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm2, xmm3
-	movdqu xmm0, [esp + 4768]
+	movdqu xmm0, [esp + 48]
 	pand xmm2, xmm0
 ; v34 = v50 & v48
 %line 1391+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 5200]
-	movdqu xmm0, [esp + 4784]
+	movdqu xmm7, [esp + 240]
+	movdqu xmm0, [esp + 64]
 	pand xmm7, xmm0
 ; v36 = v37 ^ v36
 %line 1392+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm5
 ; v33 = v36 ^ v33
 %line 1393+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5712]
+	movdqu xmm0, [esp + 656]
 	pxor xmm4, xmm0
 ; v31 = v33 ^ v31
 %line 1394+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6449,26 +6104,26 @@ align 32
 ; v34 = v31 ^ v34
 %line 1395+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm7
-	movdqu [esp + 5728], xmm4
+	movdqu [esp + 656], xmm4
 ; v31 = v26 & v12
 %line 1396+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm2, xmm6
-	movdqu xmm0, [esp + 4720]
+	movdqu xmm0, [esp + 96]
 	pand xmm2, xmm0
 ; v33 = v8 & v44
 %line 1397+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 7216]
-	movdqu xmm0, [esp + 4736]
+	movdqu xmm4, [esp + 720]
+	movdqu xmm0, [esp + 16]
 	pand xmm4, xmm0
 ; v36 = v6 & v42
 %line 1398+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm5, xmm3
-	movdqu xmm0, [esp + 4752]
+	movdqu xmm0, [esp + 32]
 	pand xmm5, xmm0
 ; v37 = v50 & v47
 %line 1399+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5200]
-	movdqu xmm7, [esp + 4768]
+	movdqu xmm0, [esp + 240]
+	movdqu xmm7, [esp + 48]
 	pand xmm0, xmm7
 ; v33 = v31 ^ v33
 %line 1400+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6479,21 +6134,21 @@ align 32
 ; v37 = v36 ^ v37
 %line 1402+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm0
-	movdqu [esp + 5744], xmm2
+	movdqu [esp + 48], xmm2
 ; v36 = v8 & v12
 %line 1403+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 7216]
-	movdqu xmm0, [esp + 4720]
+	movdqu xmm4, [esp + 720]
+	movdqu xmm0, [esp + 96]
 	pand xmm4, xmm0
 ; v33 = v6 & v44
 %line 1404+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
-	movdqu xmm2, [esp + 4736]
+	movdqu xmm2, [esp + 16]
 	pand xmm0, xmm2
 ; v31 = v50 & v42
 %line 1405+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5200]
-	movdqu xmm5, [esp + 4752]
+	movdqu xmm2, [esp + 240]
+	movdqu xmm5, [esp + 32]
 	pand xmm2, xmm5
 ; v33 = v36 ^ v33
 %line 1406+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6501,99 +6156,98 @@ align 32
 ; v31 = v33 ^ v31
 %line 1407+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm2
-	movdqu [esp + 5760], xmm4
+	movdqu [esp + 672], xmm4
 ; v33 = v6 & v12
 %line 1408+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
-	movdqu xmm4, [esp + 4720]
+	movdqu xmm4, [esp + 96]
 	pand xmm0, xmm4
 ; v36 = v50 & v44
 %line 1409+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5200]
-	movdqu xmm5, [esp + 4736]
+	movdqu xmm2, [esp + 240]
+	movdqu xmm5, [esp + 16]
 	pand xmm2, xmm5
 ; v36 = v33 ^ v36
 %line 1410+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm2
-	movdqu [esp + 5776], xmm0
+	movdqu [esp + 688], xmm0
 ; v33 = v50 & v12
 %line 1411+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5200]
+	movdqu xmm0, [esp + 240]
 	pand xmm0, xmm4
-	movdqu [esp + 5792], xmm0
+	movdqu [esp + 704], xmm0
 ; v32 = v35 ^ v32
 %line 1412+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4928]
-	movdqu xmm2, [esp + 5008]
+	movdqu xmm0, [esp + 224]
+	movdqu xmm2, [esp + 288]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v38 = v14 ^ v38
 %line 1413+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5168]
-	movdqu xmm4, [esp + 5072]
+	movdqu xmm0, [esp + 272]
+	movdqu xmm4, [esp + 256]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v26 = v21 ^ v26
 %line 1414+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5136]
+	movdqu xmm0, [esp + 304]
 	pxor xmm0, xmm6
 	movdqa xmm5, xmm0
 ; v8 = v29 ^ v8
 %line 1415+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5184]
-	movdqu xmm6, [esp + 7216]
+	movdqu xmm0, [esp + 336]
+	movdqu xmm6, [esp + 720]
 	pxor xmm0, xmm6
-	movdqu [esp + 5808], xmm0
+	movdqu [esp + 224], xmm0
 ; v6 = v46 ^ v6
 %line 1416+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5104]
+	movdqu xmm0, [esp + 0]
 	pxor xmm0, xmm3
-	movdqu [esp + 5824], xmm0
+	movdqu [esp + 0], xmm0
 ; v50 = v16 ^ v50
 %line 1417+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5200]
+	movdqu xmm0, [esp + 240]
 	pxor xmm1, xmm0
 ; v45 = v56 ^ v45
 %line 1418+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4912]
-	movdqu xmm3, [esp + 4800]
+	movdqu xmm0, [esp + 208]
+	movdqu xmm3, [esp + 80]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v48 = v18 ^ v48
 %line 1419+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4896]
-	movdqu xmm6, [esp + 4784]
+	movdqu xmm0, [esp + 192]
+	movdqu xmm6, [esp + 64]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v47 = v10 ^ v47
 %line 1420+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4880]
-	movdqu xmm7, [esp + 4768]
+	movdqu xmm0, [esp + 176]
 	pxor xmm0, xmm7
-	movdqu [esp + 5840], xmm0
+	movdqu [esp + 64], xmm0
 ; v42 = v0 ^ v42
 %line 1421+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4864]
-	movdqu xmm7, [esp + 4752]
+	movdqu xmm0, [esp + 160]
+	movdqu xmm7, [esp + 32]
 	pxor xmm0, xmm7
-	movdqu [esp + 5856], xmm0
+	movdqu [esp + 32], xmm0
 ; v44 = v41 ^ v44
 %line 1422+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4848]
-	movdqu xmm7, [esp + 4736]
+	movdqu xmm0, [esp + 144]
+	movdqu xmm7, [esp + 16]
 	pxor xmm0, xmm7
-	movdqu [esp + 5872], xmm0
+	movdqu [esp + 16], xmm0
 ; v12 = v39 ^ v12
 %line 1423+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4832]
-	movdqu xmm7, [esp + 4720]
+	movdqu xmm0, [esp + 128]
+	movdqu xmm7, [esp + 96]
 	pxor xmm0, xmm7
-	movdqu [esp + 5888], xmm0
+	movdqu [esp + 80], xmm0
 ; v39 = v32 & v45
 %line 1424+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm3
-	movdqu [esp + 5904], xmm0
+	movdqu [esp + 96], xmm0
 ; v41 = v32 & v48
 %line 1425+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
@@ -6605,197 +6259,197 @@ align 32
 ; v0 = v41 ^ v0
 %line 1427+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm7
-	movdqu [esp + 5920], xmm0
+	movdqu [esp + 128], xmm0
 ; v41 = v32 & v47
 %line 1428+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm7, xmm2
-	movdqu xmm0, [esp + 5840]
+	movdqu xmm0, [esp + 64]
 	pand xmm7, xmm0
 ; v10 = v38 & v48
 %line 1429+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm6
-	movdqu [esp + 5936], xmm0
+	movdqu [esp + 144], xmm0
 ; v18 = v26 & v45
 %line 1430+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm5
 	pand xmm0, xmm3
-	movdqu [esp + 7232], xmm0
+	movdqu [esp + 160], xmm0
 ; v10 = v41 ^ v10
 %line 1431+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5936]
+	movdqu xmm0, [esp + 144]
 	pxor xmm7, xmm0
 ; v18 = v10 ^ v18
 %line 1432+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7232]
+	movdqu xmm0, [esp + 160]
 	pxor xmm7, xmm0
-	movdqu [esp + 5952], xmm7
+	movdqu [esp + 144], xmm7
 ; v10 = v32 & v42
 %line 1433+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 5856]
+	movdqu xmm7, [esp + 32]
 	pand xmm0, xmm7
-	movdqu [esp + 7248], xmm0
+	movdqu [esp + 192], xmm0
 ; v41 = v38 & v47
 %line 1434+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 5840]
+	movdqu xmm7, [esp + 64]
 	pand xmm0, xmm7
-	movdqu [esp + 5968], xmm0
+	movdqu [esp + 160], xmm0
 ; v56 = v26 & v48
 %line 1435+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm5
 	pand xmm0, xmm6
-	movdqu [esp + 5984], xmm0
+	movdqu [esp + 176], xmm0
 ; v16 = v8 & v45
 %line 1436+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5808]
+	movdqu xmm0, [esp + 224]
 	pand xmm0, xmm3
-	movdqu [esp + 7264], xmm0
+	movdqu [esp + 208], xmm0
 ; v41 = v10 ^ v41
 %line 1437+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7248]
-	movdqu xmm0, [esp + 5968]
+	movdqu xmm7, [esp + 192]
+	movdqu xmm0, [esp + 160]
 	pxor xmm7, xmm0
 ; v56 = v41 ^ v56
 %line 1438+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5984]
+	movdqu xmm0, [esp + 176]
 	pxor xmm7, xmm0
 ; v16 = v56 ^ v16
 %line 1439+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7264]
+	movdqu xmm0, [esp + 208]
 	pxor xmm7, xmm0
-	movdqu [esp + 6000], xmm7
+	movdqu [esp + 160], xmm7
 ; v56 = v32 & v44
 %line 1440+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 5872]
+	movdqu xmm7, [esp + 16]
 	pand xmm0, xmm7
-	movdqu [esp + 7280], xmm0
+	movdqu [esp + 240], xmm0
 ; v41 = v38 & v42
 %line 1441+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 5856]
+	movdqu xmm7, [esp + 32]
 	pand xmm0, xmm7
-	movdqu [esp + 6016], xmm0
+	movdqu [esp + 176], xmm0
 ; v10 = v26 & v47
 %line 1442+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 5840]
+	movdqu xmm7, [esp + 64]
 	pand xmm0, xmm7
-	movdqu [esp + 6032], xmm0
+	movdqu [esp + 192], xmm0
 ; v46 = v8 & v48
 %line 1443+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5808]
+	movdqu xmm0, [esp + 224]
 	pand xmm0, xmm6
-	movdqu [esp + 6048], xmm0
+	movdqu [esp + 208], xmm0
 ; v29 = v6 & v45
 %line 1444+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5824]
+	movdqu xmm0, [esp + 0]
 	pand xmm0, xmm3
-	movdqu [esp + 7296], xmm0
+	movdqu [esp + 256], xmm0
 ; v41 = v56 ^ v41
 %line 1445+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7280]
-	movdqu xmm0, [esp + 6016]
+	movdqu xmm7, [esp + 240]
+	movdqu xmm0, [esp + 176]
 	pxor xmm7, xmm0
 ; v10 = v41 ^ v10
 %line 1446+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6032]
+	movdqu xmm0, [esp + 192]
 	pxor xmm7, xmm0
 ; v46 = v10 ^ v46
 %line 1447+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6048]
+	movdqu xmm0, [esp + 208]
 	pxor xmm7, xmm0
 ; v29 = v46 ^ v29
 %line 1448+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7296]
+	movdqu xmm0, [esp + 256]
 	pxor xmm7, xmm0
-	movdqu [esp + 6064], xmm7
+	movdqu [esp + 176], xmm7
 ; v46 = v32 & v12
 %line 1449+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 5888]
+	movdqu xmm7, [esp + 80]
 	pand xmm0, xmm7
-	movdqu [esp + 7312], xmm0
+	movdqu [esp + 272], xmm0
 ; v10 = v38 & v44
 %line 1450+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 5872]
+	movdqu xmm7, [esp + 16]
 	pand xmm0, xmm7
-	movdqu [esp + 6080], xmm0
+	movdqu [esp + 192], xmm0
 ; v41 = v26 & v42
 %line 1451+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 5856]
+	movdqu xmm7, [esp + 32]
 	pand xmm0, xmm7
-	movdqu [esp + 6096], xmm0
+	movdqu [esp + 208], xmm0
 ; v56 = v8 & v47
 %line 1452+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5808]
-	movdqu xmm7, [esp + 5840]
+	movdqu xmm0, [esp + 224]
+	movdqu xmm7, [esp + 64]
 	pand xmm0, xmm7
-	movdqu [esp + 6112], xmm0
+	movdqu [esp + 240], xmm0
 ; v21 = v6 & v48
 %line 1453+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5824]
+	movdqu xmm0, [esp + 0]
 	pand xmm0, xmm6
-	movdqu [esp + 6128], xmm0
+	movdqu [esp + 256], xmm0
 ; v14 = v50 & v45
 %line 1454+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm3
-	movdqu [esp + 7328], xmm0
+	movdqu [esp + 288], xmm0
 ; v10 = v46 ^ v10
 %line 1455+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7312]
-	movdqu xmm0, [esp + 6080]
+	movdqu xmm7, [esp + 272]
+	movdqu xmm0, [esp + 192]
 	pxor xmm7, xmm0
 ; v41 = v10 ^ v41
 %line 1456+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6096]
+	movdqu xmm0, [esp + 208]
 	pxor xmm7, xmm0
 ; v56 = v41 ^ v56
 %line 1457+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6112]
+	movdqu xmm0, [esp + 240]
 	pxor xmm7, xmm0
 ; v21 = v56 ^ v21
 %line 1458+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6128]
+	movdqu xmm0, [esp + 256]
 	pxor xmm7, xmm0
 ; v14 = v21 ^ v14
 %line 1459+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7328]
+	movdqu xmm0, [esp + 288]
 	pxor xmm7, xmm0
-	movdqu [esp + 6144], xmm7
+	movdqu [esp + 192], xmm7
 ; v32 = v32 & v13
 %line 1460+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4816]
+	movdqu xmm0, [esp + 112]
 	pand xmm2, xmm0
 ; v21 = v38 & v12
 %line 1461+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 5888]
+	movdqu xmm7, [esp + 80]
 	pand xmm0, xmm7
-	movdqu [esp + 6160], xmm0
+	movdqu [esp + 208], xmm0
 ; v56 = v26 & v44
 %line 1462+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 5872]
+	movdqu xmm7, [esp + 16]
 	pand xmm0, xmm7
-	movdqu [esp + 6176], xmm0
+	movdqu [esp + 240], xmm0
 ; v41 = v8 & v42
 %line 1463+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5808]
-	movdqu xmm7, [esp + 5856]
+	movdqu xmm0, [esp + 224]
+	movdqu xmm7, [esp + 32]
 	pand xmm0, xmm7
-	movdqu [esp + 6192], xmm0
+	movdqu [esp + 256], xmm0
 ; v10 = v6 & v47
 %line 1464+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5824]
-	movdqu xmm7, [esp + 5840]
+	movdqu xmm0, [esp + 0]
+	movdqu xmm7, [esp + 64]
 	pand xmm0, xmm7
-	movdqu [esp + 6208], xmm0
+	movdqu [esp + 272], xmm0
 ; v46 = v50 & v48
 %line 1465+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
@@ -6803,24 +6457,24 @@ align 32
 	movdqa xmm7, xmm0
 ; v45 = v4 & v45
 %line 1466+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5152]
+	movdqu xmm0, [esp + 320]
 	pand xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v21 = v32 ^ v21
 %line 1467+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6160]
+	movdqu xmm0, [esp + 208]
 	pxor xmm2, xmm0
 ; v56 = v21 ^ v56
 %line 1468+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6176]
+	movdqu xmm0, [esp + 240]
 	pxor xmm2, xmm0
 ; v41 = v56 ^ v41
 %line 1469+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6192]
+	movdqu xmm0, [esp + 256]
 	pxor xmm2, xmm0
 ; v10 = v41 ^ v10
 %line 1470+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6208]
+	movdqu xmm0, [esp + 272]
 	pxor xmm2, xmm0
 ; v46 = v10 ^ v46
 %line 1471+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6828,39 +6482,39 @@ align 32
 ; v45 = v46 ^ v45
 %line 1472+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm3
-	movdqu [esp + 6224], xmm2
+	movdqu [esp + 208], xmm2
 ; v38 = v38 & v13
 %line 1473+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4816]
+	movdqu xmm0, [esp + 112]
 	pand xmm4, xmm0
 ; v46 = v26 & v12
 %line 1474+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm5
-	movdqu xmm2, [esp + 5888]
+	movdqu xmm2, [esp + 80]
 	pand xmm0, xmm2
-	movdqu [esp + 6240], xmm0
+	movdqu [esp + 240], xmm0
 ; v10 = v8 & v44
 %line 1475+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 5808]
-	movdqu xmm0, [esp + 5872]
+	movdqu xmm7, [esp + 224]
+	movdqu xmm0, [esp + 16]
 	pand xmm7, xmm0
 ; v41 = v6 & v42
 %line 1476+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 5824]
-	movdqu xmm0, [esp + 5856]
+	movdqu xmm3, [esp + 0]
+	movdqu xmm0, [esp + 32]
 	pand xmm3, xmm0
 ; v56 = v50 & v47
 %line 1477+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm2, xmm1
-	movdqu xmm0, [esp + 5840]
+	movdqu xmm0, [esp + 64]
 	pand xmm2, xmm0
 ; v48 = v4 & v48
 %line 1478+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5152]
+	movdqu xmm0, [esp + 320]
 	pand xmm0, xmm6
 ; v46 = v38 ^ v46
 %line 1479+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 6240]
+	movdqu xmm6, [esp + 240]
 	pxor xmm4, xmm6
 ; v10 = v46 ^ v10
 %line 1480+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6876,27 +6530,27 @@ align 32
 	pxor xmm4, xmm0
 ; v26 = v26 & v13
 %line 1484+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 4816]
+	movdqu xmm0, [esp + 112]
 	pand xmm5, xmm0
 ; v56 = v8 & v12
 %line 1485+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5808]
-	movdqu xmm0, [esp + 5888]
+	movdqu xmm2, [esp + 224]
+	movdqu xmm0, [esp + 80]
 	pand xmm2, xmm0
 ; v41 = v6 & v44
 %line 1486+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 5824]
-	movdqu xmm0, [esp + 5872]
+	movdqu xmm3, [esp + 0]
+	movdqu xmm0, [esp + 16]
 	pand xmm3, xmm0
 ; v10 = v50 & v42
 %line 1487+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm6, xmm1
-	movdqu xmm0, [esp + 5856]
+	movdqu xmm0, [esp + 32]
 	pand xmm6, xmm0
 ; v47 = v4 & v47
 %line 1488+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5152]
-	movdqu xmm7, [esp + 5840]
+	movdqu xmm0, [esp + 320]
+	movdqu xmm7, [esp + 64]
 	pand xmm0, xmm7
 ; v56 = v26 ^ v56
 %line 1489+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6912,24 +6566,23 @@ align 32
 	pxor xmm5, xmm0
 ; v8 = v8 & v13
 %line 1493+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 5808]
-	movdqu xmm0, [esp + 4816]
+	movdqu xmm3, [esp + 224]
+	movdqu xmm0, [esp + 112]
 	pand xmm3, xmm0
-	movdqu [esp + 5808], xmm3
 ; v10 = v6 & v12
 %line 1494+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5824]
-	movdqu xmm0, [esp + 5888]
+	movdqu xmm2, [esp + 0]
+	movdqu xmm0, [esp + 80]
 	pand xmm2, xmm0
 ; v41 = v50 & v44
 %line 1495+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm6, xmm1
-	movdqu xmm0, [esp + 5872]
+	movdqu xmm0, [esp + 16]
 	pand xmm6, xmm0
 ; v42 = v4 & v42
 %line 1496+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5152]
-	movdqu xmm7, [esp + 5856]
+	movdqu xmm0, [esp + 320]
+	movdqu xmm7, [esp + 32]
 	pand xmm0, xmm7
 ; v10 = v8 ^ v10
 %line 1497+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6942,19 +6595,18 @@ align 32
 	pxor xmm3, xmm0
 ; v6 = v6 & v13
 %line 1500+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5824]
-	movdqu xmm0, [esp + 4816]
+	movdqu xmm2, [esp + 0]
+	movdqu xmm0, [esp + 112]
 	pand xmm2, xmm0
-	movdqu [esp + 5824], xmm2
 ; v41 = v50 & v12
 %line 1501+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm6, xmm1
-	movdqu xmm0, [esp + 5888]
+	movdqu xmm0, [esp + 80]
 	pand xmm6, xmm0
 ; v44 = v4 & v44
 %line 1502+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5152]
-	movdqu xmm7, [esp + 5872]
+	movdqu xmm0, [esp + 320]
+	movdqu xmm7, [esp + 16]
 	pand xmm0, xmm7
 ; v41 = v6 ^ v41
 %line 1503+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -6964,586 +6616,538 @@ align 32
 	pxor xmm2, xmm0
 ; v50 = v50 & v13
 %line 1505+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 4816]
+	movdqu xmm6, [esp + 112]
 	pand xmm1, xmm6
 ; v12 = v4 & v12
 %line 1506+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5152]
-	movdqu xmm7, [esp + 5888]
+	movdqu xmm0, [esp + 320]
+	movdqu xmm7, [esp + 80]
 	pand xmm0, xmm7
 ; v12 = v50 ^ v12
 %line 1507+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm1, xmm0
-	movdqu [esp + 7728], xmm1
+	movdqu [esp + 224], xmm1
 ; v13 = v4 & v13
 %line 1508+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5152]
+	movdqu xmm0, [esp + 320]
 	pand xmm0, xmm6
-	movdqu [esp + 7344], xmm0
+	movdqu [esp + 0], xmm0
 ; v39 = v39 ^ v43
 %line 1509+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5904]
-	movdqu xmm1, [esp + 5216]
+	movdqu xmm0, [esp + 96]
+	movdqu xmm1, [esp + 352]
 	pxor xmm0, xmm1
-	movdqu [esp + 5904], xmm0
 ; v39 = v39 ^ v58
 %line 1510+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 5568]
+	movdqu xmm1, [esp + 560]
 	pxor xmm0, xmm1
-	movdqu [esp + 5904], xmm0
+	movdqu [esp + 96], xmm0
 ; v0 = v0 ^ v60
 %line 1511+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5920]
-	movdqu xmm1, [esp + 5232]
+	movdqu xmm0, [esp + 128]
+	movdqu xmm1, [esp + 368]
 	pxor xmm0, xmm1
-	movdqu [esp + 5920], xmm0
 ; v0 = v0 ^ v7
 %line 1512+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 5584]
+	movdqu xmm1, [esp + 576]
 	pxor xmm0, xmm1
-	movdqu [esp + 5920], xmm0
+	movdqu [esp + 128], xmm0
 ; v18 = v18 ^ v52
 %line 1513+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5952]
-	movdqu xmm1, [esp + 5248]
+	movdqu xmm0, [esp + 144]
+	movdqu xmm1, [esp + 384]
 	pxor xmm0, xmm1
-	movdqu [esp + 5952], xmm0
 ; v18 = v18 ^ v3
 %line 1514+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 5600]
+	movdqu xmm1, [esp + 592]
 	pxor xmm0, xmm1
-	movdqu [esp + 5952], xmm0
+	movdqu [esp + 144], xmm0
 ; v16 = v16 ^ v15
 %line 1515+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6000]
-	movdqu xmm1, [esp + 5264]
+	movdqu xmm0, [esp + 160]
+	movdqu xmm1, [esp + 400]
 	pxor xmm0, xmm1
-	movdqu [esp + 6000], xmm0
 ; v16 = v16 ^ v30
 %line 1516+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 5616]
+	movdqu xmm1, [esp + 608]
 	pxor xmm0, xmm1
-	movdqu [esp + 6000], xmm0
+	movdqu [esp + 160], xmm0
 ; v29 = v29 ^ v2
 %line 1517+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6064]
-	movdqu xmm1, [esp + 5296]
+	movdqu xmm0, [esp + 176]
+	movdqu xmm1, [esp + 416]
 	pxor xmm0, xmm1
-	movdqu [esp + 6064], xmm0
 ; v29 = v29 ^ v5
 %line 1518+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 5648]
+	movdqu xmm1, [esp + 624]
 	pxor xmm0, xmm1
-	movdqu [esp + 6064], xmm0
+	movdqu [esp + 176], xmm0
 ; v14 = v14 ^ v54
 %line 1519+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6144]
-	movdqu xmm1, [esp + 5344]
+	movdqu xmm0, [esp + 192]
+	movdqu xmm1, [esp + 432]
 	pxor xmm0, xmm1
-	movdqu [esp + 6144], xmm0
 ; v14 = v14 ^ v40
 %line 1520+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 5696]
+	movdqu xmm1, [esp + 640]
 	pxor xmm0, xmm1
-	movdqu [esp + 6144], xmm0
+	movdqu [esp + 192], xmm0
 ; v45 = v45 ^ v24
 %line 1521+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6224]
-	movdqu xmm1, [esp + 5408]
+	movdqu xmm0, [esp + 208]
+	movdqu xmm1, [esp + 448]
 	pxor xmm0, xmm1
-	movdqu [esp + 6224], xmm0
 ; v45 = v45 ^ v34
 %line 1522+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 5728]
+	movdqu xmm1, [esp + 656]
 	pxor xmm0, xmm1
-	movdqu [esp + 6224], xmm0
+	movdqu [esp + 208], xmm0
 ; v48 = v48 ^ v11
 %line 1523+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 5456]
+	movdqu xmm1, [esp + 464]
 	pxor xmm4, xmm1
 ; v48 = v48 ^ v37
 %line 1524+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5744]
+	movdqu xmm0, [esp + 48]
 	pxor xmm4, xmm0
 ; v47 = v47 ^ v1
 %line 1525+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 5488]
+	movdqu xmm6, [esp + 480]
 	pxor xmm5, xmm6
 ; v47 = v47 ^ v31
 %line 1526+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5760]
+	movdqu xmm0, [esp + 672]
 	pxor xmm5, xmm0
 ; v42 = v42 ^ v49
 %line 1527+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5504]
+	movdqu xmm0, [esp + 496]
 	pxor xmm3, xmm0
 ; v42 = v42 ^ v36
 %line 1528+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5776]
+	movdqu xmm0, [esp + 688]
 	pxor xmm3, xmm0
 ; v44 = v44 ^ v27
 %line 1529+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5520]
+	movdqu xmm0, [esp + 512]
 	pxor xmm2, xmm0
 ; v44 = v44 ^ v33
 %line 1530+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5792]
+	movdqu xmm0, [esp + 704]
 	pxor xmm2, xmm0
 ; v12 = v12 ^ v28
 %line 1531+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5536]
-	movdqu xmm7, [esp + 7728]
+	movdqu xmm0, [esp + 528]
+	movdqu xmm7, [esp + 224]
 	pxor xmm7, xmm0
-	movdqu [esp + 7728], xmm7
+	movdqu [esp + 224], xmm7
 ; v13 = v13 ^ v9
 %line 1532+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5552]
-	movdqu xmm7, [esp + 7344]
+	movdqu xmm0, [esp + 544]
+	movdqu xmm7, [esp + 0]
 	pxor xmm7, xmm0
-	movdqu [esp + 7344], xmm7
 ; v11 = v39 ^ v11
 %line 1533+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5904]
+	movdqu xmm0, [esp + 96]
 	pxor xmm0, xmm1
-	movdqu [esp + 6256], xmm0
+	movdqu [esp + 0], xmm0
 ; v1 = v0 ^ v1
 %line 1534+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5920]
+	movdqu xmm0, [esp + 128]
 	pxor xmm0, xmm6
-	movdqu [esp + 6272], xmm0
+	movdqu [esp + 16], xmm0
 ; v49 = v18 ^ v49
 %line 1535+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 5952]
-	movdqu xmm1, [esp + 5504]
+	movdqu xmm0, [esp + 144]
+	movdqu xmm1, [esp + 496]
 	pxor xmm0, xmm1
-	movdqu [esp + 6288], xmm0
+	movdqu [esp + 32], xmm0
 ; v27 = v16 ^ v27
 %line 1536+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6000]
-	movdqu xmm1, [esp + 5520]
+	movdqu xmm0, [esp + 160]
+	movdqu xmm1, [esp + 512]
 	pxor xmm0, xmm1
-	movdqu [esp + 6304], xmm0
+	movdqu [esp + 64], xmm0
 ; v28 = v29 ^ v28
 %line 1537+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 6064]
-	movdqu xmm0, [esp + 5536]
+	movdqu xmm1, [esp + 176]
+	movdqu xmm0, [esp + 528]
 	pxor xmm1, xmm0
 ; v9 = v14 ^ v9
 %line 1538+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6144]
-	movdqu xmm6, [esp + 5552]
+	movdqu xmm0, [esp + 192]
+	movdqu xmm6, [esp + 544]
 	pxor xmm0, xmm6
+	movdqu [esp + 160], xmm0
 ; v58 = v48 ^ v58
 %line 1539+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 5568]
-	pxor xmm4, xmm6
-	movdqu [esp + 6320], xmm4
+	movdqu xmm0, [esp + 560]
+	pxor xmm4, xmm0
+	movdqu [esp + 80], xmm4
 ; v7 = v47 ^ v7
 %line 1540+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 5584]
-	pxor xmm5, xmm4
-	movdqu [esp + 6336], xmm5
+	movdqu xmm0, [esp + 576]
+	pxor xmm5, xmm0
 ; v3 = v42 ^ v3
 %line 1541+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 5600]
-	pxor xmm3, xmm4
-	movdqu [esp + 6352], xmm3
+	movdqu xmm0, [esp + 592]
+	pxor xmm3, xmm0
+	movdqu [esp + 112], xmm3
 ; v30 = v44 ^ v30
 %line 1542+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 5616]
-	pxor xmm2, xmm3
-	movdqu [esp + 6368], xmm2
+	movdqu xmm0, [esp + 608]
+	pxor xmm2, xmm0
+	movdqu [esp + 128], xmm2
 ; v5 = v12 ^ v5
 %line 1543+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 7728]
-	movdqu xmm3, [esp + 5648]
-	pxor xmm2, xmm3
+	movdqu xmm0, [esp + 224]
+	movdqu xmm2, [esp + 624]
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v40 = v13 ^ v40
 %line 1544+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 7344]
-	movdqu xmm4, [esp + 5696]
-	pxor xmm3, xmm4
+	movdqa xmm0, xmm7
+	movdqu xmm3, [esp + 640]
+	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v7 = v7 ^ v33
 %line 1545+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 6336]
-	movdqu xmm5, [esp + 5792]
-	pxor xmm4, xmm5
-	movdqu [esp + 6336], xmm4
+	movdqa xmm0, xmm5
+	movdqu xmm4, [esp + 704]
+	pxor xmm0, xmm4
+	movdqu [esp + 96], xmm0
 ; v58 = v58 ^ v33
 %line 1546+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 6320]
-	pxor xmm6, xmm5
-	movdqu [esp + 6320], xmm6
+	movdqu xmm0, [esp + 80]
+	pxor xmm0, xmm4
 ; v9 = v9 ^ v33
 %line 1547+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm5
+	movdqu xmm5, [esp + 160]
+	pxor xmm5, xmm4
+	movdqu [esp + 160], xmm5
 ; v33 = v28 ^ v33
 %line 1548+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
-	movdqa xmm4, xmm1
+	pxor xmm1, xmm4
 ; v58 = v58 ^ v36
 %line 1549+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 5776]
-	pxor xmm6, xmm5
-	movdqu [esp + 6320], xmm6
+	movdqu xmm4, [esp + 688]
+	pxor xmm0, xmm4
+	movdqu [esp + 80], xmm0
 ; v45 = v45 ^ v36
 %line 1550+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 6224]
-	pxor xmm6, xmm5
-	movdqu [esp + 6224], xmm6
+	movdqu xmm5, [esp + 208]
+	pxor xmm5, xmm4
 ; v33 = v33 ^ v36
 %line 1551+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm5
+	pxor xmm1, xmm4
 ; v36 = v27 ^ v36
 %line 1552+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 6304]
-	pxor xmm1, xmm5
-	movdqu [esp + 7360], xmm1
+	movdqu xmm0, [esp + 64]
+	pxor xmm0, xmm4
 ; v45 = v45 ^ v31
 %line 1553+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 5760]
-	pxor xmm6, xmm5
-	movdqu [esp + 6224], xmm6
+	movdqu xmm4, [esp + 672]
+	pxor xmm5, xmm4
+	movdqu [esp + 208], xmm5
 ; v9 = v9 ^ v31
 %line 1554+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm5
+	movdqu xmm6, [esp + 160]
+	pxor xmm6, xmm4
 ; v36 = v36 ^ v31
 %line 1555+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 7360]
-	pxor xmm1, xmm5
-	movdqu [esp + 7360], xmm1
+	pxor xmm0, xmm4
+	movdqu [esp + 144], xmm0
 ; v31 = v49 ^ v31
 %line 1556+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 6288]
-	pxor xmm1, xmm5
-	movdqu [esp + 7744], xmm1
+	movdqu xmm0, [esp + 32]
+	pxor xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v9 = v9 ^ v37
 %line 1557+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 5744]
-	pxor xmm0, xmm5
+	movdqu xmm5, [esp + 48]
+	pxor xmm6, xmm5
+	movdqu [esp + 160], xmm6
 ; v33 = v33 ^ v37
 %line 1558+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm5
+	pxor xmm1, xmm5
 ; v31 = v31 ^ v37
 %line 1559+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 7744]
-	pxor xmm1, xmm5
-	movdqu [esp + 7744], xmm1
+	pxor xmm4, xmm5
 ; v37 = v1 ^ v37
 %line 1560+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 6272]
-	pxor xmm1, xmm5
-	movdqa xmm5, xmm1
+	movdqu xmm0, [esp + 16]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v33 = v33 ^ v34
 %line 1561+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 5728]
-	pxor xmm4, xmm6
+	movdqu xmm6, [esp + 656]
+	pxor xmm1, xmm6
 ; v36 = v36 ^ v34
 %line 1562+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7360]
+	movdqu xmm7, [esp + 144]
 	pxor xmm7, xmm6
-	movdqu [esp + 7360], xmm7
 ; v37 = v37 ^ v34
 %line 1563+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm6
 ; v34 = v11 ^ v34
 %line 1564+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 6256]
-	pxor xmm1, xmm6
-	movdqa xmm6, xmm1
+	movdqu xmm0, [esp + 0]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v36 = v36 ^ v40
 %line 1565+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm7, xmm3
-	movdqu [esp + 7360], xmm7
+	movdqu [esp + 144], xmm7
 ; v31 = v31 ^ v40
 %line 1566+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7744]
-	pxor xmm7, xmm3
-	movdqu [esp + 7744], xmm7
+	pxor xmm4, xmm3
 ; v34 = v34 ^ v40
 %line 1567+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm6, xmm3
 ; v40 = v24 ^ v40
 %line 1568+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 5408]
-	movdqu [esp + 944], xmm1
-	pxor xmm1, xmm3
-	movdqu [esp + 944], xmm1
-	movdqu [esp + 6384], xmm1
+	movdqu xmm0, [esp + 448]
+	pxor xmm0, xmm3
 ; v31 = v31 ^ v5
 %line 1569+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm2
-	movdqu [esp + 7744], xmm7
+	pxor xmm4, xmm2
 ; v37 = v37 ^ v5
 %line 1570+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm5, xmm2
 ; v40 = v40 ^ v5
 %line 1571+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 6384]
-	movdqu [esp + 8048], xmm1
-	pxor xmm1, xmm2
-	movdqu [esp + 8048], xmm1
-	movdqu [esp + 6384], xmm1
+	pxor xmm0, xmm2
+	movdqu [esp + 0], xmm0
 ; v5 = v54 ^ v5
 %line 1572+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 5344]
-	pxor xmm1, xmm2
-	movdqu [esp + 6400], xmm1
+	movdqu xmm0, [esp + 432]
+	pxor xmm0, xmm2
+	movdqu [esp + 16], xmm0
 ; v37 = v37 ^ v30
 %line 1573+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 6368]
-	pxor xmm5, xmm1
+	movdqu xmm0, [esp + 128]
+	pxor xmm5, xmm0
 ; v34 = v34 ^ v30
 %line 1574+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm1
+	pxor xmm6, xmm0
 ; v5 = v5 ^ v30
 %line 1575+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 6400]
-	pxor xmm2, xmm1
-	movdqu [esp + 6400], xmm2
+	movdqu xmm2, [esp + 16]
+	pxor xmm2, xmm0
 ; v30 = v2 ^ v30
 %line 1576+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 5296]
-	movdqu [esp + 6624], xmm3
-	pxor xmm3, xmm1
-	movdqu [esp + 6624], xmm3
-	movdqu [esp + 6416], xmm3
+	movdqu xmm3, [esp + 416]
+	pxor xmm3, xmm0
+	movdqu [esp + 32], xmm3
 ; v34 = v34 ^ v3
 %line 1577+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 6352]
-	movdqu [esp + 7936], xmm7
-	movdqu [esp + 7568], xmm7
-	pxor xmm6, xmm7
+	movdqu xmm0, [esp + 112]
+	pxor xmm6, xmm0
 ; v40 = v40 ^ v3
 %line 1578+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 8048]
-	pxor xmm1, xmm7
-	movdqu [esp + 8048], xmm1
-	movdqu [esp + 6384], xmm1
+	movdqu xmm3, [esp + 0]
+	pxor xmm3, xmm0
+	movdqu [esp + 0], xmm3
 ; v30 = v30 ^ v3
 %line 1579+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 6416]
-	pxor xmm3, xmm7
-	movdqu [esp + 6416], xmm3
+	movdqu xmm3, [esp + 32]
+	pxor xmm3, xmm0
 ; v3 = v15 ^ v3
 %line 1580+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 5264]
-	movdqu [esp + 7872], xmm1
-	movdqu [esp + 6640], xmm1
-	pxor xmm1, xmm7
-	movdqu [esp + 7872], xmm1
-	movdqu [esp + 6640], xmm1
-	movdqu [esp + 7376], xmm1
+	movdqu xmm0, [esp + 400]
+	movdqu [esp + 16], xmm0
+	movdqu xmm0, [esp + 112]
+	movdqu xmm7, [esp + 16]
+	pxor xmm7, xmm0
+	movdqa xmm0, xmm7
+	movdqu [esp + 112], xmm0
 ; v40 = v40 ^ v7
 %line 1581+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 6336]
-	movdqu [esp + 7584], xmm7
-	movdqu xmm1, [esp + 8048]
-	pxor xmm1, xmm7
-	movdqu [esp + 8048], xmm1
-	movdqu [esp + 6384], xmm1
+	movdqu xmm0, [esp + 96]
+	movdqu xmm7, [esp + 0]
+	pxor xmm7, xmm0
+	movdqu [esp + 0], xmm7
 ; v5 = v5 ^ v7
 %line 1582+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm7
-	movdqu [esp + 6400], xmm2
+	pxor xmm2, xmm0
 ; v3 = v3 ^ v7
 %line 1583+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 7376]
-	pxor xmm1, xmm7
-	movdqu [esp + 7376], xmm1
+	movdqu xmm0, [esp + 112]
+	movdqu xmm7, [esp + 96]
+	pxor xmm0, xmm7
+	movdqu [esp + 112], xmm0
 ; v7 = v52 ^ v7
 %line 1584+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 5248]
-	pxor xmm1, xmm7
+	movdqu xmm0, [esp + 384]
+	pxor xmm0, xmm7
+	movdqa xmm7, xmm0
 ; v5 = v5 ^ v58
 %line 1585+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 6320]
-	movdqu [esp + 7600], xmm7
-	pxor xmm2, xmm7
-	movdqu [esp + 6400], xmm2
+	movdqu xmm0, [esp + 80]
+	pxor xmm2, xmm0
+	movdqu [esp + 16], xmm2
 ; v30 = v30 ^ v58
 %line 1586+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm7
-	movdqu [esp + 6416], xmm3
+	pxor xmm3, xmm0
 ; v7 = v7 ^ v58
 %line 1587+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm7
+	pxor xmm7, xmm0
 ; v58 = v60 ^ v58
 %line 1588+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5232]
-	movdqu [esp + 960], xmm2
-	pxor xmm2, xmm7
-	movdqu [esp + 960], xmm2
-	movdqu [esp + 6432], xmm2
+	movdqu xmm0, [esp + 368]
+	movdqu xmm2, [esp + 80]
+	pxor xmm0, xmm2
+	movdqu [esp + 48], xmm0
 ; v30 = v30 ^ v45
 %line 1589+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 6224]
-	movdqu [esp + 7616], xmm7
-	pxor xmm3, xmm7
-	movdqu [esp + 6416], xmm3
+	movdqu xmm0, [esp + 208]
+	pxor xmm3, xmm0
+	movdqu [esp + 32], xmm3
 ; v3 = v3 ^ v45
 %line 1590+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 7376]
-	pxor xmm2, xmm7
-	movdqu [esp + 7376], xmm2
+	movdqu xmm0, [esp + 112]
+	movdqu xmm2, [esp + 208]
+	pxor xmm0, xmm2
+	movdqu [esp + 112], xmm0
 ; v58 = v58 ^ v45
 %line 1591+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 6432]
-	pxor xmm3, xmm7
-	movdqu [esp + 6432], xmm3
+	movdqu xmm2, [esp + 48]
+	movdqu xmm0, [esp + 208]
+	pxor xmm2, xmm0
 ; v45 = v43 ^ v45
 %line 1592+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 5216]
-	movdqu [esp + 976], xmm2
-	pxor xmm2, xmm7
-	movdqu [esp + 976], xmm2
-	movdqu [esp + 6448], xmm2
+	movdqu xmm0, [esp + 352]
+	movdqu xmm3, [esp + 208]
+	pxor xmm0, xmm3
 ; v45 = v45 ^ v33
 %line 1593+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 6448]
-	pxor xmm2, xmm4
-	movdqu [esp + 6448], xmm2
+	pxor xmm0, xmm1
+	movdqu [esp + 64], xmm0
 ; v43 = v34 ^ v33
 %line 1594+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu [esp + 992], xmm6
-	movdqu xmm2, [esp + 992]
-	pxor xmm2, xmm4
-	movdqu [esp + 992], xmm2
-	movdqu [esp + 6464], xmm2
+	movdqa xmm0, xmm6
+	pxor xmm0, xmm1
 ; v43 = v43 ^ v9
 %line 1595+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 6464]
-	pxor xmm2, xmm0
-	movdqu [esp + 6464], xmm2
+	movdqu xmm3, [esp + 160]
+	pxor xmm0, xmm3
+	movdqu [esp + 80], xmm0
 ; v58 = v58 ^ v34
 %line 1596+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm6
-	movdqu [esp + 6432], xmm3
+	pxor xmm2, xmm6
+	movdqu [esp + 48], xmm2
 ; v60 = v37 ^ v33
 %line 1597+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu [esp + 1008], xmm5
-	movdqu xmm2, [esp + 1008]
-	pxor xmm2, xmm4
-	movdqu [esp + 1008], xmm2
-	movdqu [esp + 6480], xmm2
+	movdqa xmm0, xmm5
+	pxor xmm0, xmm1
 ; v60 = v60 ^ v9
 %line 1598+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 6480]
-	pxor xmm2, xmm0
-	movdqu [esp + 6480], xmm2
+	pxor xmm0, xmm3
+	movdqu [esp + 96], xmm0
 ; v7 = v7 ^ v34
 %line 1599+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	pxor xmm7, xmm6
 ; v7 = v7 ^ v37
 %line 1600+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
+	pxor xmm7, xmm5
 ; v7 = v7 ^ v33
 %line 1601+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	pxor xmm7, xmm1
 ; v7 = v7 ^ v9
 %line 1602+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm0
+	movdqa xmm2, xmm3
+	pxor xmm7, xmm2
 ; v34 = v34 ^ v31
 %line 1603+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 7744]
-	pxor xmm6, xmm7
+	pxor xmm6, xmm4
 ; v3 = v3 ^ v37
 %line 1604+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 7376]
-	pxor xmm2, xmm5
-	movdqu [esp + 7376], xmm2
+	movdqu xmm0, [esp + 112]
+	pxor xmm0, xmm5
 ; v3 = v3 ^ v31
 %line 1605+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm7
-	movdqu [esp + 7376], xmm2
+	pxor xmm0, xmm4
 ; v3 = v3 ^ v9
 %line 1606+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 7376], xmm2
+	pxor xmm0, xmm2
+	movdqu [esp + 112], xmm0
 ; v37 = v37 ^ v36
 %line 1607+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 7360]
-	pxor xmm5, xmm3
+	movdqu xmm2, [esp + 144]
+	pxor xmm5, xmm2
 ; v30 = v30 ^ v31
 %line 1608+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 6416]
-	pxor xmm2, xmm7
-	movdqu [esp + 6416], xmm2
+	movdqu xmm0, [esp + 32]
+	pxor xmm0, xmm4
 ; v30 = v30 ^ v36
 %line 1609+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm3
-	movdqu [esp + 6416], xmm2
+	pxor xmm0, xmm2
+	movdqu [esp + 32], xmm0
 ; v31 = v31 ^ v33
 %line 1610+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 7744]
-	pxor xmm2, xmm4
-	movdqu [esp + 7744], xmm2
+	pxor xmm4, xmm1
 ; v5 = v5 ^ v36
 %line 1611+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 6400]
-	pxor xmm2, xmm3
-	movdqu [esp + 6400], xmm2
+	movdqu xmm0, [esp + 16]
+	pxor xmm0, xmm2
 ; v5 = v5 ^ v33
 %line 1612+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm4
-	movdqu [esp + 6400], xmm2
+	pxor xmm0, xmm1
+	movdqu [esp + 16], xmm0
 ; v36 = v36 ^ v9
 %line 1613+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm0
-	movdqu [esp + 7360], xmm3
+	movdqa xmm0, xmm3
+	pxor xmm2, xmm0
+	movdqu [esp + 144], xmm2
 ; v33 = v40 ^ v33
 %line 1614+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 6384]
-	movdqu [esp + 1024], xmm2
-	pxor xmm2, xmm4
-	movdqu [esp + 1024], xmm2
+	movdqu xmm2, [esp + 0]
+	pxor xmm2, xmm1
 ; v9 = v33 ^ v9
 %line 1615+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm0
 ; mem128[h + 0] = v45
 %line 1616+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6448]
+	movdqu xmm0, [esp + 64]
 	movdqu [eax], xmm0
 ; mem128[h + 32] = v43
 %line 1617+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6464]
+	movdqu xmm0, [esp + 80]
 	movdqu [eax + 32], xmm0
 ; mem128[h + 64] = v58
 %line 1618+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6432]
+	movdqu xmm0, [esp + 48]
 	movdqu [eax + 64], xmm0
 ; mem128[h + 96] = v60
 %line 1619+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6480]
+	movdqu xmm0, [esp + 96]
 	movdqu [eax + 96], xmm0
 ; mem128[h + 128] = v7
 %line 1620+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu [eax + 128], xmm1
+	movdqu [eax + 128], xmm7
 ; mem128[h + 160] = v34
 %line 1621+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu [eax + 160], xmm6
 ; mem128[h + 192] = v3
 %line 1622+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7376]
+	movdqu xmm0, [esp + 112]
 	movdqu [eax + 192], xmm0
 ; mem128[h + 224] = v37
 %line 1623+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu [eax + 224], xmm5
 ; mem128[h + 256] = v30
 %line 1624+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6416]
+	movdqu xmm0, [esp + 32]
 	movdqu [eax + 256], xmm0
 ; mem128[h + 288] = v31
 %line 1625+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7744]
-	movdqu [eax + 288], xmm0
+	movdqu [eax + 288], xmm4
 ; mem128[h + 320] = v5
 %line 1626+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 6400]
+	movdqu xmm0, [esp + 16]
 	movdqu [eax + 320], xmm0
 ; mem128[h + 352] = v36
 %line 1627+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 7360]
+	movdqu xmm0, [esp + 144]
 	movdqu [eax + 352], xmm0
 ; mem128[h + 384] = v9
 %line 1628+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
@@ -7565,7 +7169,7 @@ align 32
 	jne .Lpass
 ; leave
 %line 1634+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	add esp, 8412
+	add esp, 892
 	ret
 .end:
 

@@ -7,11 +7,11 @@ section .text
 global qhasm_kernel_mceliece_gf13_vec512_sq_x86_sse2_sq:function (qhasm_kernel_mceliece_gf13_vec512_sq_x86_sse2_sq.end - qhasm_kernel_mceliece_gf13_vec512_sq_x86_sse2_sq)
 align 32
 qhasm_kernel_mceliece_gf13_vec512_sq_x86_sse2_sq:
-	sub esp, 156
+	sub esp, 124
 ; input h f
 %line 12+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
-	mov eax, [esp + 160]
-	mov ecx, [esp + 164]
+	mov eax, [esp + 128]
+	mov ecx, [esp + 132]
 ; i = 4
 %line 14+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	mov edx, 4
@@ -20,7 +20,6 @@ align 32
 ; v0 = mem128[f + 0]
 %line 16+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	movdqu xmm0, [ecx]
-	movdqu [esp + 0], xmm0
 ; v1 = mem128[f + 704]
 %line 17+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	movdqu xmm1, [ecx + 704]
@@ -35,19 +34,16 @@ align 32
 %line 20+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	movdqa xmm0, xmm2
 	pxor xmm0, xmm1
-	movdqu [esp + 16], xmm0
 ; v4 = mem128[f + 768]
 %line 21+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	movdqu xmm3, [ecx + 768]
 ; v3 = v3 ^ v4
 %line 22+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
-	movdqu xmm0, [esp + 16]
 	pxor xmm0, xmm3
 	movdqu [esp + 16], xmm0
 ; v5 = mem128[f + 64]
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	movdqu xmm0, [ecx + 64]
-	movdqu [esp + 32], xmm0
 ; v5 = v5 ^ v2
 %line 24+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	pxor xmm0, xmm2
@@ -59,10 +55,8 @@ align 32
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	movdqa xmm0, xmm5
 	pxor xmm0, xmm1
-	movdqu [esp + 48], xmm0
 ; v7 = v7 ^ v4
 %line 27+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
-	movdqu xmm0, [esp + 48]
 	pxor xmm0, xmm3
 	movdqu [esp + 48], xmm0
 ; v8 = mem128[f + 128]
@@ -89,19 +83,16 @@ align 32
 ; v10 = mem128[f + 192]
 %line 35+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	movdqu xmm0, [ecx + 192]
-	movdqu [esp + 128], xmm0
 ; v10 = v10 ^ v6
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	pxor xmm0, xmm5
-	movdqu [esp + 128], xmm0
 ; v10 = v10 ^ v9
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	pxor xmm0, xmm6
-	movdqu [esp + 128], xmm0
 ; v10 = v10 ^ v4
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	pxor xmm0, xmm3
-	movdqu [esp + 128], xmm0
+	movdqu [esp + 96], xmm0
 ; v11 = mem128[f + 640]
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	movdqu xmm7, [ecx + 640]
@@ -111,11 +102,9 @@ align 32
 ; v12 = mem128[f + 256]
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	movdqu xmm0, [ecx + 256]
-	movdqu [esp + 64], xmm0
 ; v12 = v12 ^ v9
 %line 42+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	pxor xmm0, xmm6
-	movdqu [esp + 64], xmm0
 ; v12 = v12 ^ v11
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	pxor xmm0, xmm7
@@ -126,11 +115,9 @@ align 32
 ; v13 = mem128[f + 320]
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	movdqu xmm0, [ecx + 320]
-	movdqu [esp + 80], xmm0
 ; v13 = v13 ^ v11
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	pxor xmm0, xmm7
-	movdqu [esp + 80], xmm0
 ; v13 = v13 ^ v1
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	pxor xmm0, xmm1
@@ -141,13 +128,9 @@ align 32
 ; v14 = mem128[f + 384]
 %line 49+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	movdqu xmm0, [ecx + 384]
-	movdqu [esp + 96], xmm0
 ; v1 = v14 ^ v1
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
-	movdqu [esp + 112], xmm0
-	movdqu xmm0, [esp + 112]
 	pxor xmm0, xmm1
-	movdqu [esp + 112], xmm0
 ; v4 = v1 ^ v4
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
 	pxor xmm0, xmm3
@@ -175,7 +158,7 @@ align 32
 	movdqu [eax + 320], xmm2
 ; mem128[h + 384] = v10
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
-	movdqu xmm1, [esp + 128]
+	movdqu xmm1, [esp + 96]
 	movdqu [eax + 384], xmm1
 ; mem128[h + 448] = v6
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
@@ -214,7 +197,7 @@ align 32
 	jne .Lpass
 ; leave
 %line 70+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86_sse2.q
-	add esp, 156
+	add esp, 124
 	ret
 .end:
 

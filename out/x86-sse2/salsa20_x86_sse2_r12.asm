@@ -9,17 +9,17 @@ align 32
 qhasm_kernel_salsa12_x86_sse2_blocks:
 	push esi
 	push edi
-	sub esp, 1044
+	sub esp, 484
 ; input c m n nhi x
 %line 55+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	mov ecx, [esp + 1056]
-	mov edx, [esp + 1060]
-	mov esi, [esp + 1064]
-	mov eax, [esp + 1068]
-	mov edi, [esp + 1072]
+	mov edx, [esp + 496]
+	mov esi, [esp + 500]
+	mov eax, [esp + 504]
+	mov ecx, [esp + 508]
+	mov edi, [esp + 512]
 ; unsigned<? n - 4
 %line 58+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	cmp esi, 4
+	cmp eax, 4
 ; goto small if unsigned<
 %line 59+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	jb .Lsmall
@@ -28,10 +28,10 @@ qhasm_kernel_salsa12_x86_sse2_blocks:
 	pxor xmm0, xmm0
 ; one = 1
 %line 62+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	mov eax, 1
+	mov ecx, 1
 ; t1 = one
 %line 63+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movd xmm1, eax
+	movd xmm1, ecx
 ; t0 = unpacklo64(t0, t1)
 %line 64+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	punpcklqdq xmm0, xmm1
@@ -40,10 +40,10 @@ qhasm_kernel_salsa12_x86_sse2_blocks:
 	movdqu [esp + 256], xmm0
 ; one = 2
 %line 66+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	mov eax, 2
+	mov ecx, 2
 ; t1 = one
 %line 67+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movd xmm1, eax
+	movd xmm1, ecx
 ; t1 = unpacklo64(t1, t1)
 %line 68+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	punpcklqdq xmm1, xmm1
@@ -155,6 +155,7 @@ align 32
 .Lblocks4:
 ; q0 = mem64[x + 32]
 %line 102+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
+	mov ecx, eax
 	movq xmm0, [edi + 32]
 ; q0 = unpacklo64(q0, q0)
 %line 103+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -198,43 +199,43 @@ align 32
 ; z0 = s0
 %line 115+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 0]
-	movdqu [esp + 336], xmm0
+	movdqu [esp + 304], xmm0
 ; z1 = s1
 %line 116+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 16]
-	movdqu [esp + 352], xmm0
+	movdqu [esp + 288], xmm0
 ; z2 = s2
 %line 117+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 32]
-	movdqu [esp + 368], xmm0
+	movdqu [esp + 320], xmm0
 ; z3 = s3
 %line 118+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 48]
-	movdqu [esp + 384], xmm0
+	movdqu [esp + 336], xmm0
 ; z4 = s4
 %line 119+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 64]
-	movdqu [esp + 400], xmm0
+	movdqu [esp + 352], xmm0
 ; z5 = s5
 %line 120+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 80]
-	movdqu [esp + 416], xmm0
+	movdqu [esp + 368], xmm0
 ; z6 = s6
 %line 121+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 96]
-	movdqu [esp + 432], xmm0
+	movdqu [esp + 384], xmm0
 ; z7 = s7
 %line 122+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 112]
-	movdqu [esp + 448], xmm0
+	movdqu [esp + 400], xmm0
 ; z10 = s10
 %line 123+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 160]
-	movdqu [esp + 464], xmm0
+	movdqu [esp + 416], xmm0
 ; z11 = s11
 %line 124+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 176]
-	movdqu [esp + 480], xmm0
+	movdqu [esp + 432], xmm0
 ; z12 = s12
 %line 125+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm2, [esp + 192]
@@ -254,7 +255,7 @@ align 32
 .Lrounds4:
 ; 4x t0 = z0 + z12
 %line 131+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 336]
+	movdqu xmm7, [esp + 304]
 	paddd xmm7, xmm2
 ; 4x t0 <<<= 7
 %line 132+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -264,13 +265,13 @@ align 32
 	por xmm7, xmm0
 ; z4 ^= t0
 %line 133+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 400]
+	movdqu xmm0, [esp + 352]
 	pxor xmm0, xmm7
-	movdqu [esp + 400], xmm0
+	movdqu [esp + 352], xmm0
 ; 4x t1 = z5 + z1
 %line 134+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 416]
-	movdqu xmm0, [esp + 352]
+	movdqu xmm7, [esp + 368]
+	movdqu xmm0, [esp + 288]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 7
 %line 135+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -283,8 +284,8 @@ align 32
 	pxor xmm4, xmm7
 ; 4x t0 = z10 + z6
 %line 137+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 464]
-	movdqu xmm0, [esp + 432]
+	movdqu xmm7, [esp + 416]
+	movdqu xmm0, [esp + 384]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 7
 %line 138+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -298,7 +299,7 @@ align 32
 ; 4x t1 = z15 + z11
 %line 140+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm7, xmm3
-	movdqu xmm0, [esp + 480]
+	movdqu xmm0, [esp + 432]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 7
 %line 141+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -308,13 +309,13 @@ align 32
 	por xmm7, xmm0
 ; z3 ^= t1
 %line 142+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 384]
+	movdqu xmm0, [esp + 336]
 	pxor xmm0, xmm7
-	movdqu [esp + 384], xmm0
+	movdqu [esp + 336], xmm0
 ; 4x t0 = z4 + z0
 %line 143+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 400]
-	movdqu xmm0, [esp + 336]
+	movdqu xmm7, [esp + 352]
+	movdqu xmm0, [esp + 304]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 144+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -328,7 +329,7 @@ align 32
 ; 4x t1 = z9 + z5
 %line 146+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm7, xmm4
-	movdqu xmm0, [esp + 416]
+	movdqu xmm0, [esp + 368]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 9
 %line 147+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -342,7 +343,7 @@ align 32
 ; 4x t0 = z14 + z10
 %line 149+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm7, xmm6
-	movdqu xmm0, [esp + 464]
+	movdqu xmm0, [esp + 416]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 150+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -352,12 +353,12 @@ align 32
 	por xmm7, xmm0
 ; z2 ^= t0
 %line 151+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 368]
+	movdqu xmm0, [esp + 320]
 	pxor xmm0, xmm7
-	movdqu [esp + 368], xmm0
+	movdqu [esp + 320], xmm0
 ; 4x t1 = z3 + z15
 %line 152+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 384]
+	movdqu xmm7, [esp + 336]
 	paddd xmm7, xmm3
 ; 4x t1 <<<= 9
 %line 153+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -367,13 +368,13 @@ align 32
 	por xmm7, xmm0
 ; z7 ^= t1
 %line 154+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 448]
+	movdqu xmm0, [esp + 400]
 	pxor xmm0, xmm7
-	movdqu [esp + 448], xmm0
+	movdqu [esp + 400], xmm0
 ; 4x t0 = z8 + z4
 %line 155+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm7, xmm5
-	movdqu xmm0, [esp + 400]
+	movdqu xmm0, [esp + 352]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 13
 %line 156+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -396,12 +397,12 @@ align 32
 	por xmm7, xmm0
 ; z1 ^= t1
 %line 160+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 352]
+	movdqu xmm0, [esp + 288]
 	pxor xmm0, xmm7
-	movdqu [esp + 352], xmm0
+	movdqu [esp + 288], xmm0
 ; 4x t0 = z2 + z14
 %line 161+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 368]
+	movdqu xmm7, [esp + 320]
 	paddd xmm7, xmm6
 ; 4x t0 <<<= 13
 %line 162+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -411,13 +412,13 @@ align 32
 	por xmm7, xmm0
 ; z6 ^= t0
 %line 163+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 432]
+	movdqu xmm0, [esp + 384]
 	pxor xmm0, xmm7
-	movdqu [esp + 432], xmm0
+	movdqu [esp + 384], xmm0
 ; 4x t1 = z7 + z3
 %line 164+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 448]
-	movdqu xmm0, [esp + 384]
+	movdqu xmm7, [esp + 400]
+	movdqu xmm0, [esp + 336]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 13
 %line 165+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -427,9 +428,9 @@ align 32
 	por xmm7, xmm0
 ; z11 ^= t1
 %line 166+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 480]
+	movdqu xmm0, [esp + 432]
 	pxor xmm0, xmm7
-	movdqu [esp + 480], xmm0
+	movdqu [esp + 432], xmm0
 ; 4x t0 = z12 + z8
 %line 167+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm7, xmm2
@@ -442,12 +443,12 @@ align 32
 	por xmm7, xmm0
 ; z0 ^= t0
 %line 169+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 336]
+	movdqu xmm0, [esp + 304]
 	pxor xmm0, xmm7
-	movdqu [esp + 336], xmm0
+	movdqu [esp + 304], xmm0
 ; 4x t1 = z1 + z13
 %line 170+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 352]
+	movdqu xmm7, [esp + 288]
 	paddd xmm7, xmm1
 ; 4x t1 <<<= 18
 %line 171+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -457,13 +458,13 @@ align 32
 	por xmm7, xmm0
 ; z5 ^= t1
 %line 172+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 416]
+	movdqu xmm0, [esp + 368]
 	pxor xmm0, xmm7
-	movdqu [esp + 416], xmm0
+	movdqu [esp + 368], xmm0
 ; 4x t0 = z6 + z2
 %line 173+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 432]
-	movdqu xmm0, [esp + 368]
+	movdqu xmm7, [esp + 384]
+	movdqu xmm0, [esp + 320]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 18
 %line 174+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -473,13 +474,13 @@ align 32
 	por xmm7, xmm0
 ; z10 ^= t0
 %line 175+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 464]
+	movdqu xmm0, [esp + 416]
 	pxor xmm0, xmm7
-	movdqu [esp + 464], xmm0
+	movdqu [esp + 416], xmm0
 ; 4x t1 = z11 + z7
 %line 176+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 480]
-	movdqu xmm0, [esp + 448]
+	movdqu xmm7, [esp + 432]
+	movdqu xmm0, [esp + 400]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 18
 %line 177+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -492,8 +493,8 @@ align 32
 	pxor xmm3, xmm7
 ; 4x t0 = z0 + z3
 %line 179+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 336]
-	movdqu xmm0, [esp + 384]
+	movdqu xmm7, [esp + 304]
+	movdqu xmm0, [esp + 336]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 7
 %line 180+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -503,13 +504,13 @@ align 32
 	por xmm7, xmm0
 ; z1 ^= t0
 %line 181+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 352]
+	movdqu xmm0, [esp + 288]
 	pxor xmm0, xmm7
-	movdqu [esp + 352], xmm0
+	movdqu [esp + 288], xmm0
 ; 4x t1 = z5 + z4
 %line 182+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 416]
-	movdqu xmm0, [esp + 400]
+	movdqu xmm7, [esp + 368]
+	movdqu xmm0, [esp + 352]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 7
 %line 183+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -519,12 +520,12 @@ align 32
 	por xmm7, xmm0
 ; z6 ^= t1
 %line 184+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 432]
+	movdqu xmm0, [esp + 384]
 	pxor xmm0, xmm7
-	movdqu [esp + 432], xmm0
+	movdqu [esp + 384], xmm0
 ; 4x t0 = z10 + z9
 %line 185+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 464]
+	movdqu xmm7, [esp + 416]
 	paddd xmm7, xmm4
 ; 4x t0 <<<= 7
 %line 186+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -534,9 +535,9 @@ align 32
 	por xmm7, xmm0
 ; z11 ^= t0
 %line 187+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 480]
+	movdqu xmm0, [esp + 432]
 	pxor xmm0, xmm7
-	movdqu [esp + 480], xmm0
+	movdqu [esp + 432], xmm0
 ; 4x t1 = z15 + z14
 %line 188+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm7, xmm3
@@ -552,8 +553,8 @@ align 32
 	pxor xmm2, xmm7
 ; 4x t0 = z1 + z0
 %line 191+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 352]
-	movdqu xmm0, [esp + 336]
+	movdqu xmm7, [esp + 288]
+	movdqu xmm0, [esp + 304]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 192+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -563,13 +564,13 @@ align 32
 	por xmm7, xmm0
 ; z2 ^= t0
 %line 193+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 368]
+	movdqu xmm0, [esp + 320]
 	pxor xmm0, xmm7
-	movdqu [esp + 368], xmm0
+	movdqu [esp + 320], xmm0
 ; 4x t1 = z6 + z5
 %line 194+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 432]
-	movdqu xmm0, [esp + 416]
+	movdqu xmm7, [esp + 384]
+	movdqu xmm0, [esp + 368]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 9
 %line 195+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -579,13 +580,13 @@ align 32
 	por xmm7, xmm0
 ; z7 ^= t1
 %line 196+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 448]
+	movdqu xmm0, [esp + 400]
 	pxor xmm0, xmm7
-	movdqu [esp + 448], xmm0
+	movdqu [esp + 400], xmm0
 ; 4x t0 = z11 + z10
 %line 197+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 480]
-	movdqu xmm0, [esp + 464]
+	movdqu xmm7, [esp + 432]
+	movdqu xmm0, [esp + 416]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 198+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -611,8 +612,8 @@ align 32
 	pxor xmm1, xmm7
 ; 4x t0 = z2 + z1
 %line 203+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 368]
-	movdqu xmm0, [esp + 352]
+	movdqu xmm7, [esp + 320]
+	movdqu xmm0, [esp + 288]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 13
 %line 204+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -622,13 +623,13 @@ align 32
 	por xmm7, xmm0
 ; z3 ^= t0
 %line 205+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 384]
+	movdqu xmm0, [esp + 336]
 	pxor xmm0, xmm7
-	movdqu [esp + 384], xmm0
+	movdqu [esp + 336], xmm0
 ; 4x t1 = z7 + z6
 %line 206+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 448]
-	movdqu xmm0, [esp + 432]
+	movdqu xmm7, [esp + 400]
+	movdqu xmm0, [esp + 384]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 13
 %line 207+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -638,13 +639,13 @@ align 32
 	por xmm7, xmm0
 ; z4 ^= t1
 %line 208+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 400]
+	movdqu xmm0, [esp + 352]
 	pxor xmm0, xmm7
-	movdqu [esp + 400], xmm0
+	movdqu [esp + 352], xmm0
 ; 4x t0 = z8 + z11
 %line 209+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm7, xmm5
-	movdqu xmm0, [esp + 480]
+	movdqu xmm0, [esp + 432]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 13
 %line 210+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -670,8 +671,8 @@ align 32
 	pxor xmm6, xmm7
 ; 4x t0 = z3 + z2
 %line 215+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 384]
-	movdqu xmm0, [esp + 368]
+	movdqu xmm7, [esp + 336]
+	movdqu xmm0, [esp + 320]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 18
 %line 216+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -681,13 +682,13 @@ align 32
 	por xmm7, xmm0
 ; z0 ^= t0
 %line 217+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 336]
+	movdqu xmm0, [esp + 304]
 	pxor xmm0, xmm7
-	movdqu [esp + 336], xmm0
+	movdqu [esp + 304], xmm0
 ; 4x t1 = z4 + z7
 %line 218+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 400]
-	movdqu xmm0, [esp + 448]
+	movdqu xmm7, [esp + 352]
+	movdqu xmm0, [esp + 400]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 18
 %line 219+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -697,9 +698,9 @@ align 32
 	por xmm7, xmm0
 ; z5 ^= t1
 %line 220+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 416]
+	movdqu xmm0, [esp + 368]
 	pxor xmm0, xmm7
-	movdqu [esp + 416], xmm0
+	movdqu [esp + 368], xmm0
 ; 4x t0 = z9 + z8
 %line 221+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm7, xmm4
@@ -712,9 +713,9 @@ align 32
 	por xmm7, xmm0
 ; z10 ^= t0
 %line 223+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 464]
+	movdqu xmm0, [esp + 416]
 	pxor xmm0, xmm7
-	movdqu [esp + 464], xmm0
+	movdqu [esp + 416], xmm0
 ; 4x t1 = z14 + z13
 %line 224+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm7, xmm6
@@ -736,52 +737,52 @@ align 32
 	jne .Lrounds4
 ; 4x z0 += s0
 %line 230+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 336]
+	movdqu xmm7, [esp + 304]
 	movdqu xmm0, [esp + 0]
 	paddd xmm7, xmm0
-	movdqu [esp + 336], xmm7
+	movdqu [esp + 304], xmm7
 ; 4x z1 += s1
 %line 231+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 352]
+	movdqu xmm7, [esp + 288]
 	movdqu xmm0, [esp + 16]
 	paddd xmm7, xmm0
-	movdqu [esp + 352], xmm7
+	movdqu [esp + 288], xmm7
 ; 4x z2 += s2
 %line 232+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 368]
+	movdqu xmm7, [esp + 320]
 	movdqu xmm0, [esp + 32]
 	paddd xmm7, xmm0
-	movdqu [esp + 368], xmm7
+	movdqu [esp + 320], xmm7
 ; 4x z3 += s3
 %line 233+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 384]
+	movdqu xmm7, [esp + 336]
 	movdqu xmm0, [esp + 48]
 	paddd xmm7, xmm0
-	movdqu [esp + 384], xmm7
+	movdqu [esp + 336], xmm7
 ; 4x z4 += s4
 %line 234+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 400]
+	movdqu xmm7, [esp + 352]
 	movdqu xmm0, [esp + 64]
 	paddd xmm7, xmm0
-	movdqu [esp + 400], xmm7
+	movdqu [esp + 352], xmm7
 ; 4x z5 += s5
 %line 235+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 416]
+	movdqu xmm7, [esp + 368]
 	movdqu xmm0, [esp + 80]
 	paddd xmm7, xmm0
-	movdqu [esp + 416], xmm7
+	movdqu [esp + 368], xmm7
 ; 4x z6 += s6
 %line 236+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 432]
+	movdqu xmm7, [esp + 384]
 	movdqu xmm0, [esp + 96]
 	paddd xmm7, xmm0
-	movdqu [esp + 432], xmm7
+	movdqu [esp + 384], xmm7
 ; 4x z7 += s7
 %line 237+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 448]
+	movdqu xmm7, [esp + 400]
 	movdqu xmm0, [esp + 112]
 	paddd xmm7, xmm0
-	movdqu [esp + 448], xmm7
+	movdqu [esp + 400], xmm7
 ; 4x z8 += s8
 %line 238+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 128]
@@ -792,16 +793,16 @@ align 32
 	paddd xmm4, xmm0
 ; 4x z10 += s10
 %line 240+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 464]
+	movdqu xmm7, [esp + 416]
 	movdqu xmm0, [esp + 160]
 	paddd xmm7, xmm0
-	movdqu [esp + 464], xmm7
+	movdqu [esp + 416], xmm7
 ; 4x z11 += s11
 %line 241+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 480]
+	movdqu xmm7, [esp + 432]
 	movdqu xmm0, [esp + 176]
 	paddd xmm7, xmm0
-	movdqu [esp + 480], xmm7
+	movdqu [esp + 432], xmm7
 ; 4x z12 += s12
 %line 242+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 192]
@@ -820,269 +821,242 @@ align 32
 	paddd xmm3, xmm0
 ; u0 = unpacklo32(z0, z1)
 %line 246+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm7, [esp + 352]
+	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 288]
 	punpckldq xmm0, xmm7
 	movdqu [esp + 288], xmm0
 ; u1 = unpackhi32(z0, z1)
 %line 247+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 336]
+	movdqu xmm0, [esp + 304]
 	punpckhdq xmm0, xmm7
 	movdqu [esp + 304], xmm0
 ; u2 = unpacklo32(z2, z3)
 %line 248+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 368]
-	movdqu xmm7, [esp + 384]
+	movdqu xmm0, [esp + 320]
+	movdqu xmm7, [esp + 336]
 	punpckldq xmm0, xmm7
-	movdqu [esp + 608], xmm0
+	movdqu [esp + 448], xmm0
 ; u3 = unpackhi32(z2, z3)
 %line 249+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 368]
+	movdqu xmm0, [esp + 320]
 	punpckhdq xmm0, xmm7
 	movdqu [esp + 320], xmm0
 ; o = unpacklo64(u0, u2)
 %line 250+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 288]
-	movdqu xmm7, [esp + 608]
-	movdqu [esp + 1008], xmm7
-	movdqu [esp + 816], xmm7
+	movdqu xmm7, [esp + 448]
 	punpcklqdq xmm0, xmm7
-	movdqu [esp + 688], xmm0
+	movdqu [esp + 464], xmm0
 ; t0 = mem128[m + 0]
 %line 251+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [edx]
-	movdqu [esp + 944], xmm7
-	movdqu [esp + 752], xmm7
-	movdqu [esp + 496], xmm7
+	movdqu xmm0, [esi]
+	movdqu [esp + 336], xmm0
 ; o ^= t0
 %line 252+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 688]
-	movdqu [esp + 880], xmm0
+	movdqu xmm0, [esp + 464]
+	movdqu xmm7, [esp + 336]
 	pxor xmm0, xmm7
-	movdqu [esp + 880], xmm0
-	movdqu [esp + 688], xmm0
 ; mem128[c + 0] = o
 %line 253+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx], xmm0
+	movdqu [edx], xmm0
 ; o = unpackhi64(u0, u2)
 %line 254+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm7, [esp + 288]
-	movdqu xmm0, [esp + 1008]
+	movdqu xmm0, [esp + 448]
 	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 64]
 %line 255+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [edx + 64]
+	movdqu xmm0, [esi + 64]
 ; o ^= t0
 %line 256+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm7, xmm0
 ; mem128[c + 64] = o
 %line 257+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 64], xmm7
+	movdqu [edx + 64], xmm7
 ; o = unpacklo64(u1, u3)
 %line 258+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 304]
 	movdqu xmm7, [esp + 320]
-	movdqu [esp + 960], xmm7
-	movdqu [esp + 768], xmm7
 	punpcklqdq xmm0, xmm7
-	movdqu [esp + 704], xmm0
+	movdqu [esp + 288], xmm0
 ; t0 = mem128[m + 128]
 %line 259+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [edx + 128]
-	movdqu [esp + 832], xmm0
-	movdqu [esp + 624], xmm0
+	movdqu xmm0, [esi + 128]
 ; o ^= t0
 %line 260+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 704]
-	movdqu [esp + 896], xmm7
+	movdqu xmm7, [esp + 288]
 	pxor xmm7, xmm0
-	movdqu [esp + 896], xmm7
-	movdqu [esp + 704], xmm7
 ; mem128[c + 128] = o
 %line 261+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 128], xmm7
+	movdqu [edx + 128], xmm7
 ; o = unpackhi64(u1, u3)
 %line 262+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm7, [esp + 304]
-	movdqu xmm0, [esp + 960]
+	movdqu xmm0, [esp + 320]
 	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 192]
 %line 263+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [edx + 192]
+	movdqu xmm0, [esi + 192]
 ; o ^= t0
 %line 264+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm7, xmm0
 ; mem128[c + 192] = o
 %line 265+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 192], xmm7
+	movdqu [edx + 192], xmm7
 ; u0 = unpacklo32(z4, z5)
 %line 266+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 400]
-	movdqu xmm7, [esp + 416]
+	movdqu xmm0, [esp + 352]
+	movdqu xmm7, [esp + 368]
 	punpckldq xmm0, xmm7
-	movdqu [esp + 512], xmm0
+	movdqu [esp + 288], xmm0
 ; u1 = unpackhi32(z4, z5)
 %line 267+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 400]
+	movdqu xmm0, [esp + 352]
 	punpckhdq xmm0, xmm7
-	movdqu [esp + 528], xmm0
+	movdqu [esp + 304], xmm0
 ; u2 = unpacklo32(z6, z7)
 %line 268+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 432]
-	movdqu xmm7, [esp + 448]
+	movdqu xmm0, [esp + 384]
+	movdqu xmm7, [esp + 400]
 	punpckldq xmm0, xmm7
-	movdqu [esp + 640], xmm0
+	movdqu [esp + 352], xmm0
 ; u3 = unpackhi32(z6, z7)
 %line 269+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 432]
+	movdqu xmm0, [esp + 384]
 	punpckhdq xmm0, xmm7
-	movdqu [esp + 544], xmm0
+	movdqu [esp + 320], xmm0
 ; o = unpacklo64(u0, u2)
 %line 270+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 512]
-	movdqu xmm7, [esp + 640]
-	movdqu [esp + 1024], xmm7
-	movdqu [esp + 848], xmm7
+	movdqu xmm0, [esp + 288]
+	movdqu xmm7, [esp + 352]
 	punpcklqdq xmm0, xmm7
-	movdqu [esp + 720], xmm0
+	movdqu [esp + 368], xmm0
 ; t0 = mem128[m + 16]
 %line 271+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [edx + 16]
-	movdqu [esp + 976], xmm7
-	movdqu [esp + 784], xmm7
-	movdqu [esp + 560], xmm7
+	movdqu xmm0, [esi + 16]
+	movdqu [esp + 336], xmm0
 ; o ^= t0
 %line 272+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 720]
-	movdqu [esp + 912], xmm0
+	movdqu xmm0, [esp + 368]
+	movdqu xmm7, [esp + 336]
 	pxor xmm0, xmm7
-	movdqu [esp + 912], xmm0
-	movdqu [esp + 720], xmm0
 ; mem128[c + 16] = o
 %line 273+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; o = unpackhi64(u0, u2)
 %line 274+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 512]
-	movdqu xmm0, [esp + 1024]
+	movdqu xmm7, [esp + 288]
+	movdqu xmm0, [esp + 352]
 	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 80]
 %line 275+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [edx + 80]
+	movdqu xmm0, [esi + 80]
 ; o ^= t0
 %line 276+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm7, xmm0
 ; mem128[c + 80] = o
 %line 277+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 80], xmm7
+	movdqu [edx + 80], xmm7
 ; o = unpacklo64(u1, u3)
 %line 278+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 528]
-	movdqu xmm7, [esp + 544]
-	movdqu [esp + 992], xmm7
-	movdqu [esp + 800], xmm7
+	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 320]
 	punpcklqdq xmm0, xmm7
-	movdqu [esp + 736], xmm0
+	movdqu [esp + 288], xmm0
 ; t0 = mem128[m + 144]
 %line 279+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [edx + 144]
-	movdqu [esp + 864], xmm0
-	movdqu [esp + 656], xmm0
+	movdqu xmm0, [esi + 144]
 ; o ^= t0
 %line 280+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 736]
-	movdqu [esp + 928], xmm7
+	movdqu xmm7, [esp + 288]
 	pxor xmm7, xmm0
-	movdqu [esp + 928], xmm7
-	movdqu [esp + 736], xmm7
 ; mem128[c + 144] = o
 %line 281+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 144], xmm7
+	movdqu [edx + 144], xmm7
 ; o = unpackhi64(u1, u3)
 %line 282+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 528]
-	movdqu xmm0, [esp + 992]
+	movdqu xmm7, [esp + 304]
+	movdqu xmm0, [esp + 320]
 	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 208]
 %line 283+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [edx + 208]
+	movdqu xmm0, [esi + 208]
 ; o ^= t0
 %line 284+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm7, xmm0
 ; mem128[c + 208] = o
 %line 285+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 208], xmm7
+	movdqu [edx + 208], xmm7
 ; u0 = unpacklo32(z8, z9)
 %line 286+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm5
 	punpckldq xmm0, xmm4
-	movdqu [esp + 576], xmm0
+	movdqu [esp + 288], xmm0
 ; u1 = unpackhi32(z8, z9)
 %line 287+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	punpckhdq xmm5, xmm4
-	movdqu [esp + 672], xmm5
+	movdqu [esp + 304], xmm5
 ; u2 = unpacklo32(z10, z11)
 %line 288+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm4, [esp + 464]
-	movdqu xmm0, [esp + 480]
+	movdqu xmm4, [esp + 416]
+	movdqu xmm0, [esp + 432]
 	punpckldq xmm4, xmm0
 ; u3 = unpackhi32(z10, z11)
 %line 289+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm5, [esp + 464]
+	movdqu xmm5, [esp + 416]
 	punpckhdq xmm5, xmm0
 ; o = unpacklo64(u0, u2)
 %line 290+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 576]
+	movdqu xmm0, [esp + 288]
 	punpcklqdq xmm0, xmm4
 ; t0 = mem128[m + 32]
 %line 291+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [edx + 32]
-	movdqu [esp + 592], xmm7
+	movdqu xmm7, [esi + 32]
 ; o ^= t0
 %line 292+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm0, xmm7
 ; mem128[c + 32] = o
 %line 293+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; o = unpackhi64(u0, u2)
 %line 294+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 576]
+	movdqu xmm0, [esp + 288]
 	punpckhqdq xmm0, xmm4
 ; t0 = mem128[m + 96]
 %line 295+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm4, [edx + 96]
+	movdqu xmm4, [esi + 96]
 ; o ^= t0
 %line 296+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm0, xmm4
 ; mem128[c + 96] = o
 %line 297+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 96], xmm0
+	movdqu [edx + 96], xmm0
 ; o = unpacklo64(u1, u3)
 %line 298+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 672]
+	movdqu xmm0, [esp + 304]
 	punpcklqdq xmm0, xmm5
 ; t0 = mem128[m + 160]
 %line 299+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm4, [edx + 160]
+	movdqu xmm4, [esi + 160]
 ; o ^= t0
 %line 300+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm0, xmm4
 ; mem128[c + 160] = o
 %line 301+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 160], xmm0
+	movdqu [edx + 160], xmm0
 ; o = unpackhi64(u1, u3)
 %line 302+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 672]
+	movdqu xmm0, [esp + 304]
 	punpckhqdq xmm0, xmm5
 ; t0 = mem128[m + 224]
 %line 303+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm4, [edx + 224]
+	movdqu xmm4, [esi + 224]
 ; o ^= t0
 %line 304+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm0, xmm4
 ; mem128[c + 224] = o
 %line 305+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 224], xmm0
+	movdqu [edx + 224], xmm0
 ; u0 = unpacklo32(z12, z13)
 %line 306+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm4, xmm2
@@ -1104,50 +1078,50 @@ align 32
 	punpcklqdq xmm1, xmm0
 ; t0 = mem128[m + 48]
 %line 311+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm2, [edx + 48]
+	movdqu xmm2, [esi + 48]
 ; o ^= t0
 %line 312+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm1, xmm2
 ; mem128[c + 48] = o
 %line 313+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 48], xmm1
+	movdqu [edx + 48], xmm1
 ; o = unpackhi64(u0, u2)
 %line 314+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	punpckhqdq xmm4, xmm0
 ; t0 = mem128[m + 112]
 %line 315+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [edx + 112]
+	movdqu xmm0, [esi + 112]
 ; o ^= t0
 %line 316+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm4, xmm0
 ; mem128[c + 112] = o
 %line 317+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 112], xmm4
+	movdqu [edx + 112], xmm4
 ; o = unpacklo64(u1, u3)
 %line 318+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm5
 	punpcklqdq xmm0, xmm6
 ; t0 = mem128[m + 176]
 %line 319+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm1, [edx + 176]
+	movdqu xmm1, [esi + 176]
 ; o ^= t0
 %line 320+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm0, xmm1
 ; mem128[c + 176] = o
 %line 321+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 176], xmm0
+	movdqu [edx + 176], xmm0
 ; o = unpackhi64(u1, u3)
 %line 322+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	punpckhqdq xmm5, xmm6
 ; t0 = mem128[m + 240]
 %line 323+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [edx + 240]
+	movdqu xmm0, [esi + 240]
 ; o ^= t0
 %line 324+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm5, xmm0
 ; mem128[c + 240] = o
 %line 325+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 240], xmm5
+	movdqu [edx + 240], xmm5
 ; ctr = mem32[x + 32]
 %line 326+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	mov eax, [edi + 32]
@@ -1168,23 +1142,24 @@ align 32
 	mov [edi + 36], eax
 ; c += 256
 %line 332+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	add ecx, 256
+	add edx, 256
 ; m += 256
 %line 333+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	add edx, 256
+	add esi, 256
 ; n -= 4
 %line 334+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	sub esi, 4
+	mov eax, ecx
+	sub eax, 4
 ; unsigned>=? n - 4
 %line 335+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	cmp esi, 4
+	cmp eax, 4
 ; goto blocks4 if unsigned>=
 %line 336+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	jae .Lblocks4
 .Lsmall:
 ; =? n - 0
 %line 339+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	cmp esi, 0
+	cmp eax, 0
 ; goto done if =
 %line 340+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	je .Ldone
@@ -1192,6 +1167,7 @@ align 32
 .Lblock1:
 ; r0 = mem128[x + 0]
 %line 342+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
+	mov ecx, eax
 	movdqu xmm3, [edi]
 ; r1 = mem128[x + 16]
 %line 343+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -1424,13 +1400,13 @@ align 32
 	paddd xmm4, xmm0
 ; e0 = mem128[m + 0]
 %line 404+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [edx]
+	movdqu xmm0, [esi]
 ; r0 ^= e0
 %line 405+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm4, xmm0
 ; mem128[c + 0] = r0
 %line 406+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx], xmm4
+	movdqu [edx], xmm4
 ; e1 = mem128[x + 16]
 %line 407+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [edi + 16]
@@ -1439,13 +1415,13 @@ align 32
 	paddd xmm3, xmm0
 ; e1 = mem128[m + 16]
 %line 409+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [edx + 16]
+	movdqu xmm0, [esi + 16]
 ; r1 ^= e1
 %line 410+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm3, xmm0
 ; mem128[c + 16] = r1
 %line 411+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 16], xmm3
+	movdqu [edx + 16], xmm3
 ; e2 = mem128[x + 32]
 %line 412+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [edi + 32]
@@ -1454,13 +1430,13 @@ align 32
 	paddd xmm1, xmm0
 ; e2 = mem128[m + 32]
 %line 414+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [edx + 32]
+	movdqu xmm0, [esi + 32]
 ; r2 ^= e2
 %line 415+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm1, xmm0
 ; mem128[c + 32] = r2
 %line 416+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 32], xmm1
+	movdqu [edx + 32], xmm1
 ; e3 = mem128[x + 48]
 %line 417+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [edi + 48]
@@ -1469,13 +1445,13 @@ align 32
 	paddd xmm2, xmm0
 ; e3 = mem128[m + 48]
 %line 419+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [edx + 48]
+	movdqu xmm0, [esi + 48]
 ; r3 ^= e3
 %line 420+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pxor xmm2, xmm0
 ; mem128[c + 48] = r3
 %line 421+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [ecx + 48], xmm2
+	movdqu [edx + 48], xmm2
 ; ctr = mem32[x + 32]
 %line 422+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	mov eax, [edi + 32]
@@ -1496,20 +1472,21 @@ align 32
 	mov [edi + 36], eax
 ; c += 64
 %line 428+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	add ecx, 64
+	add edx, 64
 ; m += 64
 %line 429+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	add edx, 64
+	add esi, 64
 ; =? n -= 1
 %line 430+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	sub esi, 1
+	mov eax, ecx
+	sub eax, 1
 ; goto block1 if !=
 %line 431+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	jne .Lblock1
 .Ldone:
 ; leave
 %line 434+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	add esp, 1044
+	add esp, 484
 	pop edi
 	pop esi
 	ret
@@ -1523,19 +1500,20 @@ qhasm_kernel_salsa12_x86_sse2_core:
 ; input out in
 %line 438+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	mov eax, [esp + 4]
-	mov ecx, [esp + 8]
+	mov ecx, eax
+	mov eax, [esp + 8]
 ; r0 = mem128[in + 0]
 %line 440+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm3, [ecx]
+	movdqu xmm3, [eax]
 ; r1 = mem128[in + 16]
 %line 441+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [ecx + 16]
+	movdqu xmm0, [eax + 16]
 ; r2 = mem128[in + 32]
 %line 442+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm1, [ecx + 32]
+	movdqu xmm1, [eax + 32]
 ; r3 = mem128[in + 48]
 %line 443+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm2, [ecx + 48]
+	movdqu xmm2, [eax + 48]
 ; r1 = shuffle32(r1, 0x39)
 %line 444+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pshufd xmm4, xmm0, 57
@@ -1549,12 +1527,12 @@ qhasm_kernel_salsa12_x86_sse2_core:
 %line 447+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm3
 	punpckldq xmm0, xmm4
-	movdqa xmm2, xmm0
+	movdqa xmm1, xmm0
 ; e1 = unpacklo32(r2, r3)
 %line 448+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm5
 	punpckldq xmm0, xmm6
-	movdqa xmm1, xmm0
+	movdqa xmm2, xmm0
 ; e2 = unpackhi32(r0, r1)
 %line 449+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	punpckhdq xmm3, xmm4
@@ -1563,13 +1541,13 @@ qhasm_kernel_salsa12_x86_sse2_core:
 	punpckhdq xmm5, xmm6
 ; da = unpacklo64(e0, e1)
 %line 451+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm2
-	punpcklqdq xmm0, xmm1
+	movdqa xmm0, xmm1
+	punpcklqdq xmm0, xmm2
 	movdqa xmm4, xmm0
 ; dd = unpackhi64(e0, e1)
 %line 452+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm2
-	punpckhqdq xmm0, xmm1
+	movdqa xmm0, xmm1
+	punpckhqdq xmm0, xmm2
 	movdqa xmm1, xmm0
 ; dc = unpacklo64(e2, e3)
 %line 453+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -1578,24 +1556,25 @@ qhasm_kernel_salsa12_x86_sse2_core:
 ; db = unpackhi64(e2, e3)
 %line 454+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	punpckhqdq xmm3, xmm5
-	movdqa xmm5, xmm3
 ; i = 6
 %line 455+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	mov ecx, 6
+	mov eax, 6
+	movdqa xmm2, xmm4
+	movdqa xmm4, xmm0
 align 32
 .Lcorerounds:
 ; db = shuffle32(db, 0x39)
 %line 457+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pshufd xmm2, xmm5, 57
+	pshufd xmm3, xmm3, 57
 ; dd = shuffle32(dd, 0x93)
 %line 458+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pshufd xmm1, xmm1, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 459+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pshufd xmm3, xmm0, 78
+	pshufd xmm4, xmm4, 78
 ; 4x e0 = da + dd
 %line 460+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm5, xmm4
+	movdqa xmm5, xmm2
 	paddd xmm5, xmm1
 ; 4x e0 <<<= 7
 %line 461+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -1605,11 +1584,11 @@ align 32
 	por xmm5, xmm0
 ; db ^= e0
 %line 462+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm2, xmm5
+	pxor xmm3, xmm5
 ; 4x e1 = db + da
 %line 463+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm5, xmm2
-	paddd xmm5, xmm4
+	movdqa xmm5, xmm3
+	paddd xmm5, xmm2
 ; 4x e1 <<<= 9
 %line 464+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm5
@@ -1618,11 +1597,11 @@ align 32
 	por xmm5, xmm0
 ; dc ^= e1
 %line 465+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm3, xmm5
+	pxor xmm4, xmm5
 ; 4x e2 = dc + db
 %line 466+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm5, xmm3
-	paddd xmm5, xmm2
+	movdqa xmm5, xmm4
+	paddd xmm5, xmm3
 ; 4x e2 <<<= 13
 %line 467+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm5
@@ -1635,7 +1614,7 @@ align 32
 ; 4x e3 = dd + dc
 %line 469+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm5, xmm1
-	paddd xmm5, xmm3
+	paddd xmm5, xmm4
 ; 4x e3 <<<= 18
 %line 470+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm5
@@ -1644,95 +1623,97 @@ align 32
 	por xmm5, xmm0
 ; da ^= e3
 %line 471+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm4, xmm5
+	pxor xmm2, xmm5
 ; db = shuffle32(db, 0x93)
 %line 472+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pshufd xmm5, xmm2, 147
+	pshufd xmm3, xmm3, 147
 ; dd = shuffle32(dd, 0x39)
 %line 473+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pshufd xmm1, xmm1, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 474+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pshufd xmm0, xmm3, 78
+	pshufd xmm4, xmm4, 78
 ; 4x e0 = da + db
 %line 475+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm3, xmm4
-	paddd xmm3, xmm5
+	movdqa xmm5, xmm2
+	paddd xmm5, xmm3
 ; 4x e0 <<<= 7
 %line 476+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm2, xmm3
-	pslld xmm3, 7
-	psrld xmm2, 25
-	por xmm3, xmm2
+	movdqa xmm0, xmm5
+	pslld xmm5, 7
+	psrld xmm0, 25
+	por xmm5, xmm0
 ; dd ^= e0
 %line 477+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm1, xmm3
+	pxor xmm1, xmm5
 ; 4x e1 = dd + da
 %line 478+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm3, xmm1
-	paddd xmm3, xmm4
+	movdqa xmm5, xmm1
+	paddd xmm5, xmm2
 ; 4x e1 <<<= 9
 %line 479+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm2, xmm3
-	pslld xmm3, 9
-	psrld xmm2, 23
-	por xmm3, xmm2
+	movdqa xmm0, xmm5
+	pslld xmm5, 9
+	psrld xmm0, 23
+	por xmm5, xmm0
 ; dc ^= e1
 %line 480+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm0, xmm3
+	pxor xmm4, xmm5
 ; 4x e2 = dc + dd
 %line 481+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm3, xmm0
-	paddd xmm3, xmm1
+	movdqa xmm5, xmm4
+	paddd xmm5, xmm1
 ; 4x e2 <<<= 13
 %line 482+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm2, xmm3
-	pslld xmm3, 13
-	psrld xmm2, 19
-	por xmm3, xmm2
+	movdqa xmm0, xmm5
+	pslld xmm5, 13
+	psrld xmm0, 19
+	por xmm5, xmm0
 ; db ^= e2
 %line 483+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm5, xmm3
+	pxor xmm3, xmm5
 ; 4x e3 = db + dc
 %line 484+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm3, xmm5
-	paddd xmm3, xmm0
+	movdqa xmm5, xmm3
+	paddd xmm5, xmm4
 ; 4x e3 <<<= 18
 %line 485+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm2, xmm3
-	pslld xmm3, 18
-	psrld xmm2, 14
-	por xmm3, xmm2
+	movdqa xmm0, xmm5
+	pslld xmm5, 18
+	psrld xmm0, 14
+	por xmm5, xmm0
 ; da ^= e3
 %line 486+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm4, xmm3
+	pxor xmm2, xmm5
 ; =? i -= 1
 %line 487+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	sub ecx, 1
+	sub eax, 1
 ; goto corerounds if !=
 %line 488+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	jne .Lcorerounds
 ; e0 = unpacklo32(da, dd)
 %line 489+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
+	movdqa xmm0, xmm4
+	movdqa xmm4, xmm2
 	movdqa xmm2, xmm4
 	punpckldq xmm2, xmm1
 ; e1 = unpacklo32(dc, db)
 %line 490+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm3, xmm0
-	punpckldq xmm3, xmm5
+	movdqa xmm5, xmm0
+	punpckldq xmm5, xmm3
 ; e2 = unpackhi32(da, dd)
 %line 491+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	punpckhdq xmm4, xmm1
 ; e3 = unpackhi32(dc, db)
 %line 492+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	punpckhdq xmm0, xmm5
+	punpckhdq xmm0, xmm3
 ; r0 = unpacklo64(e0, e1)
 %line 493+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm5, xmm2
-	punpcklqdq xmm5, xmm3
+	movdqa xmm3, xmm2
+	punpcklqdq xmm3, xmm5
 ; r1 = unpackhi64(e0, e1)
 %line 494+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	punpckhqdq xmm2, xmm3
+	punpckhqdq xmm2, xmm5
 ; r2 = unpacklo64(e2, e3)
 %line 495+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm1, xmm4
@@ -1751,7 +1732,8 @@ align 32
 	pshufd xmm4, xmm4, 57
 ; mem128[out + 0] = r0
 %line 500+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [eax], xmm5
+	mov eax, ecx
+	movdqu [eax], xmm3
 ; mem128[out + 16] = r1
 %line 501+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu [eax + 16], xmm0

@@ -11,65 +11,69 @@ qhasm_kernel_mceliece348864_syndrome_x86_syndrome:
 	push esi
 	push edi
 	push ebp
-	sub esp, 508
+	sub esp, 396
 ; input s pk e
 %line 9+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 528]
-	mov [esp + 344], eax
-	mov esi, [esp + 532]
-	mov edx, [esp + 536]
-	mov [esp + 352], edx
+	mov eax, [esp + 416]
+	mov ecx, eax
+	mov esi, [esp + 420]
+	mov edx, [esp + 424]
 ; eb = &EB
 %line 11+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	lea eax, [esp + 0]
+	lea edi, [esp + 0]
 ; z = 0
 %line 12+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, 0
+	mov eax, 0
 ; p = e + 96
 %line 13+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	lea ecx, [edx + 96]
+	lea eax, [edx + 96]
 ; i = 340
 %line 14+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov edx, 340
+	mov ebx, 340
+	mov ebp, eax
 align 32
 .Lcopy:
 ; x = mem8[p + 0]
 %line 16+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	movzx ebx, byte [ecx]
+	movzx eax, byte [ebp]
 ; mem8[eb + 0] = x
 %line 17+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov byte [eax], bl
+	mov byte [edi], al
 ; p = p + 1
 %line 18+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	add ecx, 1
+	add ebp, 1
 ; eb = eb + 1
 %line 19+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	add eax, 1
+	add edi, 1
 ; i = i - 1
 %line 20+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	sub edx, 1
+	sub ebx, 1
 ; =? i - 0
 %line 21+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	cmp edx, 0
+	cmp ebx, 0
 ; goto copy if !=
 %line 22+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	jne .Lcopy
 ; eb = &EB
 %line 23+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	lea eax, [esp + 0]
-	mov [esp + 400], eax
+	lea ebx, [esp + 0]
 ; p1 = pk + 1360
 %line 25+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	lea edx, [esi + 1360]
+	lea ebp, [esi + 1360]
 ; i = 96
 %line 26+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, 96
-	mov [esp + 408], eax
+	mov edi, 96
+	mov eax, ecx
+	mov [esp + 364], eax
+	mov [esp + 368], edx
+	mov edx, ebp
+	mov [esp + 372], ebx
+	mov [esp + 376], edi
 align 32
 .Lrows:
 ; q = mem32[eb + 0]
 %line 28+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax]
 ; u = mem32[p0 + 0]
 %line 29+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -84,21 +88,21 @@ align 32
 ; a1 = u & q
 %line 32+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	and eax, ecx
-	mov [esp + 360], eax
+	mov [esp + 344], eax
 ; u = mem32[p0 + 680]
 %line 33+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 680]
 ; a2 = u & q
 %line 34+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	and eax, ecx
-	mov [esp + 368], eax
+	mov [esp + 348], eax
 ; u = mem32[p0 + 1020]
 %line 35+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1020]
 ; a3 = u & q
 %line 36+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	and eax, ecx
-	mov [esp + 376], eax
+	mov [esp + 352], eax
 ; u = mem32[p1 + 0]
 %line 37+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx]
@@ -112,24 +116,24 @@ align 32
 ; a5 = u & q
 %line 40+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	and eax, ecx
-	mov [esp + 384], eax
+	mov [esp + 356], eax
 ; u = mem32[p1 + 680]
 %line 41+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 680]
 ; a6 = u & q
 %line 42+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	and eax, ecx
-	mov [esp + 416], eax
+	mov [esp + 380], eax
 ; u = mem32[p1 + 1020]
 %line 43+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1020]
 ; a7 = u & q
 %line 44+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	and eax, ecx
-	mov [esp + 392], eax
+	mov [esp + 360], eax
 ; q = mem32[eb + 4]
 %line 45+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 4]
 ; u = mem32[p0 + 4]
 %line 46+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -148,9 +152,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 51+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 684]
 %line 52+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 684]
@@ -159,9 +163,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 54+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1024]
 %line 55+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1024]
@@ -170,9 +174,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 57+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 4]
 %line 58+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 4]
@@ -190,9 +194,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 63+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 684]
 %line 64+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 684]
@@ -201,9 +205,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 66+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1024]
 %line 67+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1024]
@@ -212,12 +216,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 69+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 8]
 %line 70+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 8]
 ; u = mem32[p0 + 8]
 %line 71+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -236,9 +240,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 76+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 688]
 %line 77+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 688]
@@ -247,9 +251,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 79+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1028]
 %line 80+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1028]
@@ -258,9 +262,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 82+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 8]
 %line 83+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 8]
@@ -278,9 +282,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 88+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 688]
 %line 89+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 688]
@@ -289,9 +293,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 91+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1028]
 %line 92+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1028]
@@ -300,12 +304,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 94+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 12]
 %line 95+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 12]
 ; u = mem32[p0 + 12]
 %line 96+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -324,9 +328,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 101+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 692]
 %line 102+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 692]
@@ -335,9 +339,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 104+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1032]
 %line 105+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1032]
@@ -346,9 +350,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 107+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 12]
 %line 108+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 12]
@@ -366,9 +370,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 113+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 692]
 %line 114+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 692]
@@ -377,9 +381,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 116+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1032]
 %line 117+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1032]
@@ -388,12 +392,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 119+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 16]
 %line 120+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 16]
 ; u = mem32[p0 + 16]
 %line 121+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -412,9 +416,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 126+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 696]
 %line 127+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 696]
@@ -423,9 +427,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 129+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1036]
 %line 130+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1036]
@@ -434,9 +438,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 132+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 16]
 %line 133+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 16]
@@ -454,9 +458,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 138+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 696]
 %line 139+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 696]
@@ -465,9 +469,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 141+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1036]
 %line 142+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1036]
@@ -476,12 +480,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 144+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 20]
 %line 145+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 20]
 ; u = mem32[p0 + 20]
 %line 146+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -500,9 +504,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 151+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 700]
 %line 152+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 700]
@@ -511,9 +515,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 154+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1040]
 %line 155+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1040]
@@ -522,9 +526,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 157+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 20]
 %line 158+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 20]
@@ -542,9 +546,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 163+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 700]
 %line 164+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 700]
@@ -553,9 +557,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 166+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1040]
 %line 167+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1040]
@@ -564,12 +568,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 169+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 24]
 %line 170+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 24]
 ; u = mem32[p0 + 24]
 %line 171+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -588,9 +592,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 176+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 704]
 %line 177+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 704]
@@ -599,9 +603,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 179+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1044]
 %line 180+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1044]
@@ -610,9 +614,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 182+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 24]
 %line 183+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 24]
@@ -630,9 +634,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 188+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 704]
 %line 189+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 704]
@@ -641,9 +645,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 191+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1044]
 %line 192+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1044]
@@ -652,12 +656,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 194+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 28]
 %line 195+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 28]
 ; u = mem32[p0 + 28]
 %line 196+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -676,9 +680,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 201+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 708]
 %line 202+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 708]
@@ -687,9 +691,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 204+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1048]
 %line 205+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1048]
@@ -698,9 +702,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 207+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 28]
 %line 208+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 28]
@@ -718,9 +722,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 213+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 708]
 %line 214+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 708]
@@ -729,9 +733,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 216+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1048]
 %line 217+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1048]
@@ -740,12 +744,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 219+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 32]
 %line 220+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 32]
 ; u = mem32[p0 + 32]
 %line 221+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -764,9 +768,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 226+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 712]
 %line 227+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 712]
@@ -775,9 +779,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 229+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1052]
 %line 230+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1052]
@@ -786,9 +790,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 232+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 32]
 %line 233+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 32]
@@ -806,9 +810,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 238+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 712]
 %line 239+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 712]
@@ -817,9 +821,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 241+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1052]
 %line 242+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1052]
@@ -828,12 +832,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 244+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 36]
 %line 245+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 36]
 ; u = mem32[p0 + 36]
 %line 246+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -852,9 +856,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 251+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 716]
 %line 252+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 716]
@@ -863,9 +867,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 254+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1056]
 %line 255+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1056]
@@ -874,9 +878,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 257+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 36]
 %line 258+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 36]
@@ -894,9 +898,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 263+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 716]
 %line 264+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 716]
@@ -905,9 +909,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 266+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1056]
 %line 267+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1056]
@@ -916,12 +920,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 269+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 40]
 %line 270+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 40]
 ; u = mem32[p0 + 40]
 %line 271+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -940,9 +944,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 276+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 720]
 %line 277+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 720]
@@ -951,9 +955,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 279+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1060]
 %line 280+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1060]
@@ -962,9 +966,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 282+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 40]
 %line 283+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 40]
@@ -982,9 +986,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 288+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 720]
 %line 289+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 720]
@@ -993,9 +997,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 291+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1060]
 %line 292+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1060]
@@ -1004,12 +1008,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 294+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 44]
 %line 295+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 44]
 ; u = mem32[p0 + 44]
 %line 296+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -1028,9 +1032,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 301+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 724]
 %line 302+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 724]
@@ -1039,9 +1043,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 304+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1064]
 %line 305+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1064]
@@ -1050,9 +1054,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 307+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 44]
 %line 308+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 44]
@@ -1070,9 +1074,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 313+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 724]
 %line 314+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 724]
@@ -1081,9 +1085,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 316+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1064]
 %line 317+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1064]
@@ -1092,12 +1096,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 319+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 48]
 %line 320+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 48]
 ; u = mem32[p0 + 48]
 %line 321+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -1116,9 +1120,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 326+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 728]
 %line 327+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 728]
@@ -1127,9 +1131,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 329+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1068]
 %line 330+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1068]
@@ -1138,9 +1142,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 332+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 48]
 %line 333+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 48]
@@ -1158,9 +1162,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 338+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 728]
 %line 339+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 728]
@@ -1169,9 +1173,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 341+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1068]
 %line 342+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1068]
@@ -1180,12 +1184,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 344+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 52]
 %line 345+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 52]
 ; u = mem32[p0 + 52]
 %line 346+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -1204,9 +1208,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 351+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 732]
 %line 352+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 732]
@@ -1215,9 +1219,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 354+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1072]
 %line 355+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1072]
@@ -1226,9 +1230,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 357+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 52]
 %line 358+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 52]
@@ -1246,9 +1250,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 363+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 732]
 %line 364+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 732]
@@ -1257,9 +1261,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 366+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1072]
 %line 367+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1072]
@@ -1268,12 +1272,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 369+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 56]
 %line 370+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 56]
 ; u = mem32[p0 + 56]
 %line 371+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -1292,9 +1296,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 376+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 736]
 %line 377+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 736]
@@ -1303,9 +1307,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 379+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1076]
 %line 380+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1076]
@@ -1314,9 +1318,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 382+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 56]
 %line 383+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 56]
@@ -1334,9 +1338,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 388+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 736]
 %line 389+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 736]
@@ -1345,9 +1349,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 391+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1076]
 %line 392+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1076]
@@ -1356,12 +1360,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 394+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 60]
 %line 395+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 60]
 ; u = mem32[p0 + 60]
 %line 396+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -1380,9 +1384,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 401+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 740]
 %line 402+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 740]
@@ -1391,9 +1395,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 404+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1080]
 %line 405+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1080]
@@ -1402,9 +1406,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 407+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 60]
 %line 408+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 60]
@@ -1422,9 +1426,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 413+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 740]
 %line 414+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 740]
@@ -1433,9 +1437,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 416+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1080]
 %line 417+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1080]
@@ -1444,12 +1448,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 419+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 64]
 %line 420+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 64]
 ; u = mem32[p0 + 64]
 %line 421+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -1468,9 +1472,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 426+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 744]
 %line 427+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 744]
@@ -1479,9 +1483,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 429+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1084]
 %line 430+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1084]
@@ -1490,9 +1494,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 432+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 64]
 %line 433+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 64]
@@ -1510,9 +1514,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 438+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 744]
 %line 439+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 744]
@@ -1521,9 +1525,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 441+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1084]
 %line 442+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1084]
@@ -1532,12 +1536,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 444+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 68]
 %line 445+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 68]
 ; u = mem32[p0 + 68]
 %line 446+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -1556,9 +1560,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 451+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 748]
 %line 452+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 748]
@@ -1567,9 +1571,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 454+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1088]
 %line 455+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1088]
@@ -1578,9 +1582,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 457+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 68]
 %line 458+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 68]
@@ -1598,9 +1602,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 463+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 748]
 %line 464+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 748]
@@ -1609,9 +1613,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 466+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1088]
 %line 467+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1088]
@@ -1620,12 +1624,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 469+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 72]
 %line 470+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 72]
 ; u = mem32[p0 + 72]
 %line 471+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -1644,9 +1648,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 476+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 752]
 %line 477+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 752]
@@ -1655,9 +1659,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 479+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1092]
 %line 480+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1092]
@@ -1666,9 +1670,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 482+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 72]
 %line 483+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 72]
@@ -1686,9 +1690,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 488+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 752]
 %line 489+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 752]
@@ -1697,9 +1701,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 491+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1092]
 %line 492+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1092]
@@ -1708,12 +1712,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 494+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 76]
 %line 495+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 76]
 ; u = mem32[p0 + 76]
 %line 496+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -1732,9 +1736,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 501+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 756]
 %line 502+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 756]
@@ -1743,9 +1747,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 504+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1096]
 %line 505+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1096]
@@ -1754,9 +1758,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 507+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 76]
 %line 508+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 76]
@@ -1774,9 +1778,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 513+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 756]
 %line 514+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 756]
@@ -1785,9 +1789,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 516+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1096]
 %line 517+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1096]
@@ -1796,12 +1800,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 519+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 80]
 %line 520+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 80]
 ; u = mem32[p0 + 80]
 %line 521+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -1820,9 +1824,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 526+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 760]
 %line 527+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 760]
@@ -1831,9 +1835,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 529+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1100]
 %line 530+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1100]
@@ -1842,9 +1846,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 532+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 80]
 %line 533+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 80]
@@ -1862,9 +1866,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 538+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 760]
 %line 539+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 760]
@@ -1873,9 +1877,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 541+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1100]
 %line 542+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1100]
@@ -1884,12 +1888,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 544+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 84]
 %line 545+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 84]
 ; u = mem32[p0 + 84]
 %line 546+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -1908,9 +1912,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 551+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 764]
 %line 552+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 764]
@@ -1919,9 +1923,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 554+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1104]
 %line 555+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1104]
@@ -1930,9 +1934,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 557+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 84]
 %line 558+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 84]
@@ -1950,9 +1954,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 563+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 764]
 %line 564+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 764]
@@ -1961,9 +1965,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 566+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1104]
 %line 567+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1104]
@@ -1972,12 +1976,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 569+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 88]
 %line 570+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 88]
 ; u = mem32[p0 + 88]
 %line 571+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -1996,9 +2000,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 576+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 768]
 %line 577+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 768]
@@ -2007,9 +2011,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 579+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1108]
 %line 580+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1108]
@@ -2018,9 +2022,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 582+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 88]
 %line 583+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 88]
@@ -2038,9 +2042,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 588+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 768]
 %line 589+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 768]
@@ -2049,9 +2053,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 591+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1108]
 %line 592+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1108]
@@ -2060,12 +2064,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 594+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 92]
 %line 595+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 92]
 ; u = mem32[p0 + 92]
 %line 596+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -2084,9 +2088,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 601+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 772]
 %line 602+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 772]
@@ -2095,9 +2099,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 604+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1112]
 %line 605+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1112]
@@ -2106,9 +2110,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 607+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 92]
 %line 608+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 92]
@@ -2126,9 +2130,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 613+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 772]
 %line 614+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 772]
@@ -2137,9 +2141,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 616+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1112]
 %line 617+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1112]
@@ -2148,12 +2152,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 619+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 96]
 %line 620+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 96]
 ; u = mem32[p0 + 96]
 %line 621+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -2172,9 +2176,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 626+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 776]
 %line 627+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 776]
@@ -2183,9 +2187,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 629+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1116]
 %line 630+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1116]
@@ -2194,9 +2198,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 632+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 96]
 %line 633+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 96]
@@ -2214,9 +2218,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 638+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 776]
 %line 639+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 776]
@@ -2225,9 +2229,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 641+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1116]
 %line 642+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1116]
@@ -2236,12 +2240,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 644+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 100]
 %line 645+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 100]
 ; u = mem32[p0 + 100]
 %line 646+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -2260,9 +2264,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 651+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 780]
 %line 652+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 780]
@@ -2271,9 +2275,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 654+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1120]
 %line 655+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1120]
@@ -2282,9 +2286,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 657+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 100]
 %line 658+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 100]
@@ -2302,9 +2306,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 663+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 780]
 %line 664+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 780]
@@ -2313,9 +2317,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 666+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1120]
 %line 667+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1120]
@@ -2324,12 +2328,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 669+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 104]
 %line 670+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 104]
 ; u = mem32[p0 + 104]
 %line 671+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -2348,9 +2352,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 676+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 784]
 %line 677+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 784]
@@ -2359,9 +2363,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 679+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1124]
 %line 680+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1124]
@@ -2370,9 +2374,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 682+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 104]
 %line 683+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 104]
@@ -2390,9 +2394,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 688+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 784]
 %line 689+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 784]
@@ -2401,9 +2405,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 691+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1124]
 %line 692+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1124]
@@ -2412,12 +2416,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 694+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 108]
 %line 695+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 108]
 ; u = mem32[p0 + 108]
 %line 696+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -2436,9 +2440,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 701+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 788]
 %line 702+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 788]
@@ -2447,9 +2451,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 704+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1128]
 %line 705+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1128]
@@ -2458,9 +2462,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 707+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 108]
 %line 708+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 108]
@@ -2478,9 +2482,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 713+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 788]
 %line 714+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 788]
@@ -2489,9 +2493,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 716+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1128]
 %line 717+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1128]
@@ -2500,12 +2504,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 719+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 112]
 %line 720+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 112]
 ; u = mem32[p0 + 112]
 %line 721+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -2524,9 +2528,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 726+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 792]
 %line 727+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 792]
@@ -2535,9 +2539,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 729+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1132]
 %line 730+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1132]
@@ -2546,9 +2550,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 732+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 112]
 %line 733+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 112]
@@ -2566,9 +2570,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 738+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 792]
 %line 739+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 792]
@@ -2577,9 +2581,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 741+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1132]
 %line 742+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1132]
@@ -2588,12 +2592,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 744+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 116]
 %line 745+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 116]
 ; u = mem32[p0 + 116]
 %line 746+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -2612,9 +2616,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 751+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 796]
 %line 752+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 796]
@@ -2623,9 +2627,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 754+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1136]
 %line 755+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1136]
@@ -2634,9 +2638,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 757+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 116]
 %line 758+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 116]
@@ -2654,9 +2658,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 763+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 796]
 %line 764+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 796]
@@ -2665,9 +2669,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 766+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1136]
 %line 767+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1136]
@@ -2676,12 +2680,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 769+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 120]
 %line 770+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 120]
 ; u = mem32[p0 + 120]
 %line 771+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -2700,9 +2704,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 776+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 800]
 %line 777+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 800]
@@ -2711,9 +2715,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 779+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1140]
 %line 780+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1140]
@@ -2722,9 +2726,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 782+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 120]
 %line 783+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 120]
@@ -2742,9 +2746,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 788+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 800]
 %line 789+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 800]
@@ -2753,9 +2757,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 791+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1140]
 %line 792+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1140]
@@ -2764,12 +2768,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 794+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 124]
 %line 795+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 124]
 ; u = mem32[p0 + 124]
 %line 796+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -2788,9 +2792,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 801+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 804]
 %line 802+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 804]
@@ -2799,9 +2803,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 804+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1144]
 %line 805+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1144]
@@ -2810,9 +2814,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 807+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 124]
 %line 808+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 124]
@@ -2830,9 +2834,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 813+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 804]
 %line 814+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 804]
@@ -2841,9 +2845,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 816+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1144]
 %line 817+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1144]
@@ -2852,12 +2856,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 819+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 128]
 %line 820+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 128]
 ; u = mem32[p0 + 128]
 %line 821+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -2876,9 +2880,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 826+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 808]
 %line 827+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 808]
@@ -2887,9 +2891,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 829+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1148]
 %line 830+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1148]
@@ -2898,9 +2902,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 832+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 128]
 %line 833+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 128]
@@ -2918,9 +2922,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 838+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 808]
 %line 839+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 808]
@@ -2929,9 +2933,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 841+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1148]
 %line 842+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1148]
@@ -2940,12 +2944,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 844+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 132]
 %line 845+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 132]
 ; u = mem32[p0 + 132]
 %line 846+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -2964,9 +2968,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 851+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 812]
 %line 852+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 812]
@@ -2975,9 +2979,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 854+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1152]
 %line 855+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1152]
@@ -2986,9 +2990,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 857+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 132]
 %line 858+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 132]
@@ -3006,9 +3010,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 863+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 812]
 %line 864+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 812]
@@ -3017,9 +3021,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 866+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1152]
 %line 867+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1152]
@@ -3028,12 +3032,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 869+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 136]
 %line 870+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 136]
 ; u = mem32[p0 + 136]
 %line 871+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -3052,9 +3056,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 876+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 816]
 %line 877+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 816]
@@ -3063,9 +3067,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 879+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1156]
 %line 880+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1156]
@@ -3074,9 +3078,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 882+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 136]
 %line 883+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 136]
@@ -3094,9 +3098,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 888+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 816]
 %line 889+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 816]
@@ -3105,9 +3109,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 891+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1156]
 %line 892+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1156]
@@ -3116,12 +3120,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 894+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 140]
 %line 895+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 140]
 ; u = mem32[p0 + 140]
 %line 896+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -3140,9 +3144,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 901+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 820]
 %line 902+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 820]
@@ -3151,9 +3155,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 904+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1160]
 %line 905+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1160]
@@ -3162,9 +3166,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 907+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 140]
 %line 908+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 140]
@@ -3182,9 +3186,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 913+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 820]
 %line 914+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 820]
@@ -3193,9 +3197,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 916+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1160]
 %line 917+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1160]
@@ -3204,12 +3208,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 919+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 144]
 %line 920+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 144]
 ; u = mem32[p0 + 144]
 %line 921+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -3228,9 +3232,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 926+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 824]
 %line 927+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 824]
@@ -3239,9 +3243,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 929+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1164]
 %line 930+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1164]
@@ -3250,9 +3254,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 932+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 144]
 %line 933+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 144]
@@ -3270,9 +3274,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 938+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 824]
 %line 939+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 824]
@@ -3281,9 +3285,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 941+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1164]
 %line 942+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1164]
@@ -3292,12 +3296,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 944+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 148]
 %line 945+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 148]
 ; u = mem32[p0 + 148]
 %line 946+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -3316,9 +3320,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 951+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 828]
 %line 952+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 828]
@@ -3327,9 +3331,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 954+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1168]
 %line 955+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1168]
@@ -3338,9 +3342,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 957+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 148]
 %line 958+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 148]
@@ -3358,9 +3362,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 963+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 828]
 %line 964+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 828]
@@ -3369,9 +3373,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 966+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1168]
 %line 967+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1168]
@@ -3380,12 +3384,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 969+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 152]
 %line 970+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 152]
 ; u = mem32[p0 + 152]
 %line 971+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -3404,9 +3408,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 976+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 832]
 %line 977+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 832]
@@ -3415,9 +3419,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 979+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1172]
 %line 980+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1172]
@@ -3426,9 +3430,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 982+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 152]
 %line 983+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 152]
@@ -3446,9 +3450,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 988+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 832]
 %line 989+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 832]
@@ -3457,9 +3461,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 991+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1172]
 %line 992+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1172]
@@ -3468,12 +3472,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 994+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 156]
 %line 995+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 156]
 ; u = mem32[p0 + 156]
 %line 996+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -3492,9 +3496,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1001+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 836]
 %line 1002+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 836]
@@ -3503,9 +3507,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1004+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1176]
 %line 1005+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1176]
@@ -3514,9 +3518,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1007+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 156]
 %line 1008+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 156]
@@ -3534,9 +3538,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1013+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 836]
 %line 1014+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 836]
@@ -3545,9 +3549,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1016+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1176]
 %line 1017+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1176]
@@ -3556,12 +3560,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1019+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 160]
 %line 1020+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 160]
 ; u = mem32[p0 + 160]
 %line 1021+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -3580,9 +3584,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1026+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 840]
 %line 1027+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 840]
@@ -3591,9 +3595,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1029+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1180]
 %line 1030+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1180]
@@ -3602,9 +3606,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1032+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 160]
 %line 1033+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 160]
@@ -3622,9 +3626,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1038+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 840]
 %line 1039+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 840]
@@ -3633,9 +3637,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1041+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1180]
 %line 1042+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1180]
@@ -3644,12 +3648,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1044+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 164]
 %line 1045+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 164]
 ; u = mem32[p0 + 164]
 %line 1046+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -3668,9 +3672,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1051+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 844]
 %line 1052+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 844]
@@ -3679,9 +3683,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1054+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1184]
 %line 1055+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1184]
@@ -3690,9 +3694,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1057+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 164]
 %line 1058+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 164]
@@ -3710,9 +3714,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1063+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 844]
 %line 1064+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 844]
@@ -3721,9 +3725,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1066+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1184]
 %line 1067+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1184]
@@ -3732,12 +3736,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1069+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 168]
 %line 1070+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 168]
 ; u = mem32[p0 + 168]
 %line 1071+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -3756,9 +3760,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1076+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 848]
 %line 1077+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 848]
@@ -3767,9 +3771,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1079+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1188]
 %line 1080+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1188]
@@ -3778,9 +3782,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1082+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 168]
 %line 1083+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 168]
@@ -3798,9 +3802,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1088+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 848]
 %line 1089+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 848]
@@ -3809,9 +3813,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1091+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1188]
 %line 1092+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1188]
@@ -3820,12 +3824,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1094+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 172]
 %line 1095+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 172]
 ; u = mem32[p0 + 172]
 %line 1096+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -3844,9 +3848,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1101+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 852]
 %line 1102+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 852]
@@ -3855,9 +3859,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1104+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1192]
 %line 1105+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1192]
@@ -3866,9 +3870,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1107+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 172]
 %line 1108+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 172]
@@ -3886,9 +3890,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1113+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 852]
 %line 1114+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 852]
@@ -3897,9 +3901,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1116+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1192]
 %line 1117+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1192]
@@ -3908,12 +3912,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1119+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 176]
 %line 1120+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 176]
 ; u = mem32[p0 + 176]
 %line 1121+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -3932,9 +3936,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1126+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 856]
 %line 1127+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 856]
@@ -3943,9 +3947,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1129+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1196]
 %line 1130+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1196]
@@ -3954,9 +3958,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1132+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 176]
 %line 1133+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 176]
@@ -3974,9 +3978,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1138+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 856]
 %line 1139+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 856]
@@ -3985,9 +3989,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1141+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1196]
 %line 1142+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1196]
@@ -3996,12 +4000,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1144+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 180]
 %line 1145+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 180]
 ; u = mem32[p0 + 180]
 %line 1146+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -4020,9 +4024,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1151+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 860]
 %line 1152+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 860]
@@ -4031,9 +4035,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1154+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1200]
 %line 1155+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1200]
@@ -4042,9 +4046,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1157+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 180]
 %line 1158+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 180]
@@ -4062,9 +4066,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1163+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 860]
 %line 1164+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 860]
@@ -4073,9 +4077,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1166+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1200]
 %line 1167+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1200]
@@ -4084,12 +4088,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1169+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 184]
 %line 1170+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 184]
 ; u = mem32[p0 + 184]
 %line 1171+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -4108,9 +4112,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1176+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 864]
 %line 1177+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 864]
@@ -4119,9 +4123,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1179+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1204]
 %line 1180+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1204]
@@ -4130,9 +4134,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1182+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 184]
 %line 1183+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 184]
@@ -4150,9 +4154,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1188+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 864]
 %line 1189+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 864]
@@ -4161,9 +4165,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1191+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1204]
 %line 1192+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1204]
@@ -4172,12 +4176,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1194+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 188]
 %line 1195+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 188]
 ; u = mem32[p0 + 188]
 %line 1196+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -4196,9 +4200,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1201+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 868]
 %line 1202+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 868]
@@ -4207,9 +4211,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1204+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1208]
 %line 1205+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1208]
@@ -4218,9 +4222,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1207+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 188]
 %line 1208+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 188]
@@ -4238,9 +4242,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1213+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 868]
 %line 1214+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 868]
@@ -4249,9 +4253,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1216+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1208]
 %line 1217+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1208]
@@ -4260,12 +4264,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1219+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 192]
 %line 1220+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 192]
 ; u = mem32[p0 + 192]
 %line 1221+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -4284,9 +4288,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1226+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 872]
 %line 1227+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 872]
@@ -4295,9 +4299,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1229+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1212]
 %line 1230+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1212]
@@ -4306,9 +4310,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1232+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 192]
 %line 1233+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 192]
@@ -4326,9 +4330,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1238+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 872]
 %line 1239+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 872]
@@ -4337,9 +4341,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1241+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1212]
 %line 1242+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1212]
@@ -4348,12 +4352,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1244+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 196]
 %line 1245+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 196]
 ; u = mem32[p0 + 196]
 %line 1246+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -4372,9 +4376,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1251+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 876]
 %line 1252+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 876]
@@ -4383,9 +4387,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1254+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1216]
 %line 1255+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1216]
@@ -4394,9 +4398,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1257+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 196]
 %line 1258+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 196]
@@ -4414,9 +4418,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1263+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 876]
 %line 1264+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 876]
@@ -4425,9 +4429,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1266+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1216]
 %line 1267+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1216]
@@ -4436,12 +4440,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1269+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 200]
 %line 1270+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 200]
 ; u = mem32[p0 + 200]
 %line 1271+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -4460,9 +4464,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1276+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 880]
 %line 1277+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 880]
@@ -4471,9 +4475,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1279+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1220]
 %line 1280+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1220]
@@ -4482,9 +4486,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1282+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 200]
 %line 1283+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 200]
@@ -4502,9 +4506,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1288+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 880]
 %line 1289+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 880]
@@ -4513,9 +4517,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1291+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1220]
 %line 1292+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1220]
@@ -4524,12 +4528,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1294+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 204]
 %line 1295+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 204]
 ; u = mem32[p0 + 204]
 %line 1296+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -4548,9 +4552,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1301+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 884]
 %line 1302+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 884]
@@ -4559,9 +4563,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1304+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1224]
 %line 1305+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1224]
@@ -4570,9 +4574,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1307+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 204]
 %line 1308+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 204]
@@ -4590,9 +4594,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1313+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 884]
 %line 1314+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 884]
@@ -4601,9 +4605,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1316+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1224]
 %line 1317+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1224]
@@ -4612,12 +4616,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1319+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 208]
 %line 1320+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 208]
 ; u = mem32[p0 + 208]
 %line 1321+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -4636,9 +4640,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1326+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 888]
 %line 1327+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 888]
@@ -4647,9 +4651,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1329+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1228]
 %line 1330+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1228]
@@ -4658,9 +4662,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1332+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 208]
 %line 1333+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 208]
@@ -4678,9 +4682,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1338+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 888]
 %line 1339+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 888]
@@ -4689,9 +4693,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1341+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1228]
 %line 1342+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1228]
@@ -4700,12 +4704,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1344+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 212]
 %line 1345+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 212]
 ; u = mem32[p0 + 212]
 %line 1346+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -4724,9 +4728,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1351+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 892]
 %line 1352+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 892]
@@ -4735,9 +4739,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1354+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1232]
 %line 1355+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1232]
@@ -4746,9 +4750,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1357+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 212]
 %line 1358+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 212]
@@ -4766,9 +4770,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1363+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 892]
 %line 1364+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 892]
@@ -4777,9 +4781,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1366+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1232]
 %line 1367+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1232]
@@ -4788,12 +4792,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1369+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 216]
 %line 1370+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 216]
 ; u = mem32[p0 + 216]
 %line 1371+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -4812,9 +4816,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1376+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 896]
 %line 1377+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 896]
@@ -4823,9 +4827,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1379+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1236]
 %line 1380+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1236]
@@ -4834,9 +4838,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1382+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 216]
 %line 1383+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 216]
@@ -4854,9 +4858,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1388+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 896]
 %line 1389+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 896]
@@ -4865,9 +4869,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1391+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1236]
 %line 1392+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1236]
@@ -4876,12 +4880,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1394+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 220]
 %line 1395+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 220]
 ; u = mem32[p0 + 220]
 %line 1396+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -4900,9 +4904,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1401+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 900]
 %line 1402+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 900]
@@ -4911,9 +4915,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1404+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1240]
 %line 1405+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1240]
@@ -4922,9 +4926,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1407+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 220]
 %line 1408+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 220]
@@ -4942,9 +4946,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1413+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 900]
 %line 1414+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 900]
@@ -4953,9 +4957,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1416+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1240]
 %line 1417+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1240]
@@ -4964,12 +4968,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1419+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 224]
 %line 1420+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 224]
 ; u = mem32[p0 + 224]
 %line 1421+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -4988,9 +4992,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1426+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 904]
 %line 1427+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 904]
@@ -4999,9 +5003,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1429+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1244]
 %line 1430+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1244]
@@ -5010,9 +5014,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1432+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 224]
 %line 1433+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 224]
@@ -5030,9 +5034,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1438+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 904]
 %line 1439+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 904]
@@ -5041,9 +5045,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1441+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1244]
 %line 1442+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1244]
@@ -5052,12 +5056,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1444+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 228]
 %line 1445+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 228]
 ; u = mem32[p0 + 228]
 %line 1446+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -5076,9 +5080,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1451+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 908]
 %line 1452+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 908]
@@ -5087,9 +5091,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1454+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1248]
 %line 1455+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1248]
@@ -5098,9 +5102,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1457+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 228]
 %line 1458+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 228]
@@ -5118,9 +5122,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1463+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 908]
 %line 1464+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 908]
@@ -5129,9 +5133,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1466+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1248]
 %line 1467+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1248]
@@ -5140,12 +5144,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1469+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 232]
 %line 1470+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 232]
 ; u = mem32[p0 + 232]
 %line 1471+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -5164,9 +5168,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1476+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 912]
 %line 1477+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 912]
@@ -5175,9 +5179,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1479+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1252]
 %line 1480+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1252]
@@ -5186,9 +5190,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1482+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 232]
 %line 1483+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 232]
@@ -5206,9 +5210,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1488+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 912]
 %line 1489+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 912]
@@ -5217,9 +5221,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1491+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1252]
 %line 1492+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1252]
@@ -5228,12 +5232,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1494+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 236]
 %line 1495+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 236]
 ; u = mem32[p0 + 236]
 %line 1496+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -5252,9 +5256,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1501+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 916]
 %line 1502+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 916]
@@ -5263,9 +5267,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1504+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1256]
 %line 1505+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1256]
@@ -5274,9 +5278,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1507+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 236]
 %line 1508+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 236]
@@ -5294,9 +5298,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1513+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 916]
 %line 1514+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 916]
@@ -5305,9 +5309,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1516+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1256]
 %line 1517+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1256]
@@ -5316,12 +5320,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1519+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 240]
 %line 1520+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 240]
 ; u = mem32[p0 + 240]
 %line 1521+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -5340,9 +5344,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1526+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 920]
 %line 1527+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 920]
@@ -5351,9 +5355,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1529+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1260]
 %line 1530+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1260]
@@ -5362,9 +5366,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1532+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 240]
 %line 1533+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 240]
@@ -5382,9 +5386,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1538+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 920]
 %line 1539+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 920]
@@ -5393,9 +5397,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1541+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1260]
 %line 1542+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1260]
@@ -5404,12 +5408,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1544+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 244]
 %line 1545+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 244]
 ; u = mem32[p0 + 244]
 %line 1546+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -5428,9 +5432,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1551+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 924]
 %line 1552+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 924]
@@ -5439,9 +5443,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1554+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1264]
 %line 1555+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1264]
@@ -5450,9 +5454,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1557+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 244]
 %line 1558+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 244]
@@ -5470,9 +5474,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1563+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 924]
 %line 1564+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 924]
@@ -5481,9 +5485,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1566+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1264]
 %line 1567+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1264]
@@ -5492,12 +5496,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1569+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 248]
 %line 1570+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 248]
 ; u = mem32[p0 + 248]
 %line 1571+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -5516,9 +5520,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1576+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 928]
 %line 1577+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 928]
@@ -5527,9 +5531,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1579+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1268]
 %line 1580+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1268]
@@ -5538,9 +5542,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1582+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 248]
 %line 1583+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 248]
@@ -5558,9 +5562,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1588+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 928]
 %line 1589+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 928]
@@ -5569,9 +5573,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1591+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1268]
 %line 1592+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1268]
@@ -5580,12 +5584,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1594+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 252]
 %line 1595+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 252]
 ; u = mem32[p0 + 252]
 %line 1596+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -5604,9 +5608,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1601+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 932]
 %line 1602+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 932]
@@ -5615,9 +5619,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1604+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1272]
 %line 1605+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1272]
@@ -5626,9 +5630,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1607+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 252]
 %line 1608+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 252]
@@ -5646,9 +5650,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1613+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 932]
 %line 1614+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 932]
@@ -5657,9 +5661,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1616+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1272]
 %line 1617+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1272]
@@ -5668,12 +5672,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1619+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 256]
 %line 1620+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 256]
 ; u = mem32[p0 + 256]
 %line 1621+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -5692,9 +5696,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1626+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 936]
 %line 1627+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 936]
@@ -5703,9 +5707,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1629+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1276]
 %line 1630+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1276]
@@ -5714,9 +5718,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1632+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 256]
 %line 1633+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 256]
@@ -5734,9 +5738,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1638+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 936]
 %line 1639+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 936]
@@ -5745,9 +5749,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1641+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1276]
 %line 1642+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1276]
@@ -5756,12 +5760,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1644+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 260]
 %line 1645+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 260]
 ; u = mem32[p0 + 260]
 %line 1646+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -5780,9 +5784,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1651+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 940]
 %line 1652+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 940]
@@ -5791,9 +5795,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1654+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1280]
 %line 1655+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1280]
@@ -5802,9 +5806,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1657+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 260]
 %line 1658+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 260]
@@ -5822,9 +5826,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1663+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 940]
 %line 1664+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 940]
@@ -5833,9 +5837,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1666+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1280]
 %line 1667+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1280]
@@ -5844,12 +5848,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1669+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 264]
 %line 1670+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 264]
 ; u = mem32[p0 + 264]
 %line 1671+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -5868,9 +5872,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1676+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 944]
 %line 1677+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 944]
@@ -5879,9 +5883,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1679+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1284]
 %line 1680+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1284]
@@ -5890,9 +5894,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1682+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 264]
 %line 1683+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 264]
@@ -5910,9 +5914,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1688+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 944]
 %line 1689+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 944]
@@ -5921,9 +5925,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1691+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1284]
 %line 1692+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1284]
@@ -5932,12 +5936,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1694+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 268]
 %line 1695+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 268]
 ; u = mem32[p0 + 268]
 %line 1696+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -5956,9 +5960,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1701+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 948]
 %line 1702+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 948]
@@ -5967,9 +5971,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1704+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1288]
 %line 1705+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1288]
@@ -5978,9 +5982,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1707+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 268]
 %line 1708+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 268]
@@ -5998,9 +6002,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1713+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 948]
 %line 1714+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 948]
@@ -6009,9 +6013,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1716+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1288]
 %line 1717+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1288]
@@ -6020,12 +6024,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1719+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 272]
 %line 1720+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 272]
 ; u = mem32[p0 + 272]
 %line 1721+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -6044,9 +6048,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1726+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 952]
 %line 1727+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 952]
@@ -6055,9 +6059,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1729+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1292]
 %line 1730+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1292]
@@ -6066,9 +6070,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1732+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 272]
 %line 1733+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 272]
@@ -6086,9 +6090,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1738+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 952]
 %line 1739+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 952]
@@ -6097,9 +6101,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1741+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1292]
 %line 1742+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1292]
@@ -6108,12 +6112,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1744+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 276]
 %line 1745+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 276]
 ; u = mem32[p0 + 276]
 %line 1746+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -6132,9 +6136,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1751+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 956]
 %line 1752+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 956]
@@ -6143,9 +6147,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1754+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1296]
 %line 1755+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1296]
@@ -6154,9 +6158,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1757+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 276]
 %line 1758+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 276]
@@ -6174,9 +6178,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1763+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 956]
 %line 1764+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 956]
@@ -6185,9 +6189,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1766+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1296]
 %line 1767+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1296]
@@ -6196,12 +6200,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1769+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 280]
 %line 1770+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 280]
 ; u = mem32[p0 + 280]
 %line 1771+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -6220,9 +6224,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1776+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 960]
 %line 1777+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 960]
@@ -6231,9 +6235,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1779+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1300]
 %line 1780+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1300]
@@ -6242,9 +6246,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1782+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 280]
 %line 1783+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 280]
@@ -6262,9 +6266,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1788+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 960]
 %line 1789+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 960]
@@ -6273,9 +6277,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1791+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1300]
 %line 1792+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1300]
@@ -6284,12 +6288,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1794+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 284]
 %line 1795+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 284]
 ; u = mem32[p0 + 284]
 %line 1796+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -6308,9 +6312,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1801+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 964]
 %line 1802+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 964]
@@ -6319,9 +6323,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1804+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1304]
 %line 1805+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1304]
@@ -6330,9 +6334,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1807+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 284]
 %line 1808+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 284]
@@ -6350,9 +6354,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1813+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 964]
 %line 1814+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 964]
@@ -6361,9 +6365,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1816+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1304]
 %line 1817+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1304]
@@ -6372,12 +6376,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1819+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 288]
 %line 1820+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 288]
 ; u = mem32[p0 + 288]
 %line 1821+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -6396,9 +6400,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1826+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 968]
 %line 1827+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 968]
@@ -6407,9 +6411,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1829+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1308]
 %line 1830+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1308]
@@ -6418,9 +6422,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1832+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 288]
 %line 1833+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 288]
@@ -6438,9 +6442,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1838+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 968]
 %line 1839+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 968]
@@ -6449,9 +6453,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1841+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1308]
 %line 1842+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1308]
@@ -6460,12 +6464,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1844+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 292]
 %line 1845+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 292]
 ; u = mem32[p0 + 292]
 %line 1846+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -6484,9 +6488,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1851+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 972]
 %line 1852+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 972]
@@ -6495,9 +6499,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1854+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1312]
 %line 1855+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1312]
@@ -6506,9 +6510,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1857+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 292]
 %line 1858+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 292]
@@ -6526,9 +6530,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1863+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 972]
 %line 1864+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 972]
@@ -6537,9 +6541,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1866+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1312]
 %line 1867+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1312]
@@ -6548,12 +6552,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1869+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 296]
 %line 1870+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 296]
 ; u = mem32[p0 + 296]
 %line 1871+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -6572,9 +6576,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1876+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 976]
 %line 1877+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 976]
@@ -6583,9 +6587,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1879+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1316]
 %line 1880+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1316]
@@ -6594,9 +6598,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1882+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 296]
 %line 1883+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 296]
@@ -6614,9 +6618,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1888+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 976]
 %line 1889+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 976]
@@ -6625,9 +6629,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1891+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1316]
 %line 1892+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1316]
@@ -6636,12 +6640,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1894+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 300]
 %line 1895+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 300]
 ; u = mem32[p0 + 300]
 %line 1896+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -6660,9 +6664,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1901+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 980]
 %line 1902+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 980]
@@ -6671,9 +6675,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1904+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1320]
 %line 1905+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1320]
@@ -6682,9 +6686,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1907+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 300]
 %line 1908+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 300]
@@ -6702,9 +6706,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1913+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 980]
 %line 1914+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 980]
@@ -6713,9 +6717,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1916+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1320]
 %line 1917+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1320]
@@ -6724,12 +6728,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1919+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 304]
 %line 1920+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 304]
 ; u = mem32[p0 + 304]
 %line 1921+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -6748,9 +6752,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1926+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 984]
 %line 1927+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 984]
@@ -6759,9 +6763,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1929+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1324]
 %line 1930+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1324]
@@ -6770,9 +6774,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1932+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 304]
 %line 1933+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 304]
@@ -6790,9 +6794,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1938+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 984]
 %line 1939+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 984]
@@ -6801,9 +6805,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1941+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1324]
 %line 1942+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1324]
@@ -6812,12 +6816,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1944+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 308]
 %line 1945+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 308]
 ; u = mem32[p0 + 308]
 %line 1946+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -6836,9 +6840,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1951+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 988]
 %line 1952+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 988]
@@ -6847,9 +6851,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1954+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1328]
 %line 1955+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1328]
@@ -6858,9 +6862,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1957+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 308]
 %line 1958+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 308]
@@ -6878,9 +6882,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1963+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 988]
 %line 1964+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 988]
@@ -6889,9 +6893,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1966+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1328]
 %line 1967+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1328]
@@ -6900,12 +6904,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1969+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 312]
 %line 1970+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 312]
 ; u = mem32[p0 + 312]
 %line 1971+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -6924,9 +6928,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 1976+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 992]
 %line 1977+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 992]
@@ -6935,9 +6939,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 1979+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1332]
 %line 1980+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1332]
@@ -6946,9 +6950,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 1982+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 312]
 %line 1983+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 312]
@@ -6966,9 +6970,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 1988+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 992]
 %line 1989+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 992]
@@ -6977,9 +6981,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 1991+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1332]
 %line 1992+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1332]
@@ -6988,12 +6992,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 1994+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 316]
 %line 1995+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 316]
 ; u = mem32[p0 + 316]
 %line 1996+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -7012,9 +7016,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 2001+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 996]
 %line 2002+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 996]
@@ -7023,9 +7027,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 2004+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1336]
 %line 2005+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1336]
@@ -7034,9 +7038,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 2007+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 316]
 %line 2008+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 316]
@@ -7054,9 +7058,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 2013+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 996]
 %line 2014+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 996]
@@ -7065,9 +7069,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 2016+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1336]
 %line 2017+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1336]
@@ -7076,12 +7080,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 2019+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 320]
 %line 2020+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 320]
 ; u = mem32[p0 + 320]
 %line 2021+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -7100,9 +7104,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 2026+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 1000]
 %line 2027+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1000]
@@ -7111,9 +7115,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 2029+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1340]
 %line 2030+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1340]
@@ -7122,9 +7126,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 2032+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 320]
 %line 2033+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 320]
@@ -7142,9 +7146,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 2038+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 1000]
 %line 2039+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1000]
@@ -7153,9 +7157,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 2041+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1340]
 %line 2042+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1340]
@@ -7164,12 +7168,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 2044+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 324]
 %line 2045+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 324]
 ; u = mem32[p0 + 324]
 %line 2046+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -7188,9 +7192,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 2051+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 1004]
 %line 2052+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1004]
@@ -7199,9 +7203,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 2054+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1344]
 %line 2055+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1344]
@@ -7210,9 +7214,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 2057+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 324]
 %line 2058+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 324]
@@ -7230,9 +7234,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 2063+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 1004]
 %line 2064+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1004]
@@ -7241,9 +7245,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 2066+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1344]
 %line 2067+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1344]
@@ -7252,12 +7256,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 2069+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 328]
 %line 2070+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 328]
 ; u = mem32[p0 + 328]
 %line 2071+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -7276,9 +7280,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 2076+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 1008]
 %line 2077+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1008]
@@ -7287,9 +7291,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 2079+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1348]
 %line 2080+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1348]
@@ -7298,9 +7302,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 2082+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 328]
 %line 2083+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 328]
@@ -7318,9 +7322,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 2088+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 1008]
 %line 2089+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1008]
@@ -7329,9 +7333,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 2091+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1348]
 %line 2092+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1348]
@@ -7340,12 +7344,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 2094+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 332]
 %line 2095+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 332]
 ; u = mem32[p0 + 332]
 %line 2096+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -7364,9 +7368,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 2101+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 1012]
 %line 2102+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1012]
@@ -7375,9 +7379,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 2104+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1352]
 %line 2105+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1352]
@@ -7386,9 +7390,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 2107+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 332]
 %line 2108+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 332]
@@ -7406,9 +7410,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 2113+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 1012]
 %line 2114+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1012]
@@ -7417,9 +7421,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 2116+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1352]
 %line 2117+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1352]
@@ -7428,12 +7432,12 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 2119+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; q = mem32[eb + 336]
 %line 2120+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 400]
+	mov eax, [esp + 372]
 	mov ecx, [eax + 336]
 ; u = mem32[p0 + 336]
 %line 2121+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -7452,9 +7456,9 @@ align 32
 	and eax, ecx
 ; a1 = a1 ^ u
 %line 2126+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
+	mov [esp + 344], ebp
 ; u = mem32[p0 + 1016]
 %line 2127+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1016]
@@ -7463,9 +7467,9 @@ align 32
 	and eax, ecx
 ; a2 = a2 ^ u
 %line 2129+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
+	mov [esp + 348], ebp
 ; u = mem32[p0 + 1356]
 %line 2130+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [esi + 1356]
@@ -7474,9 +7478,9 @@ align 32
 	and eax, ecx
 ; a3 = a3 ^ u
 %line 2132+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 376], ebp
+	mov [esp + 352], ebp
 ; u = mem32[p1 + 336]
 %line 2133+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 336]
@@ -7494,9 +7498,9 @@ align 32
 	and eax, ecx
 ; a5 = a5 ^ u
 %line 2138+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
+	mov [esp + 356], ebp
 ; u = mem32[p1 + 1016]
 %line 2139+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1016]
@@ -7505,9 +7509,9 @@ align 32
 	and eax, ecx
 ; a6 = a6 ^ u
 %line 2141+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; u = mem32[p1 + 1356]
 %line 2142+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1356]
@@ -7516,9 +7520,9 @@ align 32
 	and eax, ecx
 ; a7 = a7 ^ u
 %line 2144+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 392]
+	mov ecx, [esp + 360]
 	xor ecx, eax
-	mov [esp + 392], ecx
+	mov [esp + 360], ecx
 ; m = 0xffff
 %line 2145+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ecx, 65535
@@ -7534,13 +7538,12 @@ align 32
 	and edi, ecx
 ; v = a1 << 16
 %line 2149+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 360]
+	mov eax, [esp + 344]
 	shl eax, 16
 ; a1 = a1 ^ v
 %line 2150+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 360]
+	mov ebp, [esp + 344]
 	xor ebp, eax
-	mov [esp + 360], ebp
 ; v = m << 16
 %line 2151+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, ecx
@@ -7548,60 +7551,44 @@ align 32
 ; a1 = a1 & v
 %line 2152+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	and ebp, eax
-	mov [esp + 360], ebp
 ; a0 = a0 ^ a1
 %line 2153+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor edi, ebp
 ; v = a2 >> 16
 %line 2154+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 368]
+	mov eax, [esp + 348]
 	shr eax, 16
 ; a2 = a2 ^ v
 %line 2155+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
-	mov [esp + 480], ebp
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 480], ebp
-	mov [esp + 368], ebp
 ; a2 = a2 & m
 %line 2156+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	and ebp, ecx
-	mov [esp + 480], ebp
-	mov [esp + 368], ebp
 ; v = a3 << 16
 %line 2157+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 376]
+	mov eax, [esp + 352]
 	shl eax, 16
-	mov [esp + 432], eax
+	mov [esp + 344], eax
 ; a3 = a3 ^ v
 %line 2158+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 376]
-	mov [esp + 464], ebp
-	xor ebp, [esp + 432]
-	mov [esp + 464], ebp
-	mov [esp + 376], ebp
+	mov eax, [esp + 352]
+	xor eax, [esp + 344]
+	mov [esp + 352], eax
 ; v = m << 16
 %line 2159+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov [esp + 424], ecx
-	mov eax, [esp + 424]
-	mov [esp + 472], eax
-	mov [esp + 456], eax
+	mov eax, ecx
 	shl eax, 16
-	mov [esp + 472], eax
-	mov [esp + 456], eax
-	mov [esp + 424], eax
-	mov [esp + 440], eax
+	mov [esp + 344], eax
 ; a3 = a3 & v
 %line 2160+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ebp, [esp + 440]
-	mov [esp + 464], ebp
-	mov [esp + 376], ebp
+	mov eax, [esp + 352]
+	and eax, [esp + 344]
+	mov [esp + 352], eax
 ; a2 = a2 ^ a3
 %line 2161+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 480]
-	xor eax, ebp
-	mov [esp + 480], eax
-	mov [esp + 368], eax
+	xor ebp, [esp + 352]
+	mov [esp + 348], ebp
 ; v = a4 >> 16
 %line 2162+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, ebx
@@ -7614,13 +7601,12 @@ align 32
 	and ebx, ecx
 ; v = a5 << 16
 %line 2165+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 384]
+	mov eax, [esp + 356]
 	shl eax, 16
 ; a5 = a5 ^ v
 %line 2166+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 384]
+	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 384], ebp
 ; v = m << 16
 %line 2167+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, ecx
@@ -7628,44 +7614,39 @@ align 32
 ; a5 = a5 & v
 %line 2168+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	and ebp, eax
-	mov [esp + 384], ebp
 ; a4 = a4 ^ a5
 %line 2169+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebx, ebp
 ; v = a6 >> 16
 %line 2170+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 416]
+	mov eax, [esp + 380]
 	shr eax, 16
 ; a6 = a6 ^ v
 %line 2171+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
 ; a6 = a6 & m
 %line 2172+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	and ebp, ecx
-	mov [esp + 416], ebp
 ; v = a7 << 16
 %line 2173+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 392]
+	mov eax, [esp + 360]
 	shl eax, 16
-	mov [esp + 448], eax
+	mov [esp + 344], eax
 ; a7 = a7 ^ v
 %line 2174+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 392]
-	xor eax, [esp + 448]
-	mov [esp + 392], eax
+	mov eax, [esp + 360]
+	xor eax, [esp + 344]
 ; v = m << 16
 %line 2175+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	shl ecx, 16
 ; a7 = a7 & v
 %line 2176+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	and eax, ecx
-	mov [esp + 392], eax
 ; a6 = a6 ^ a7
 %line 2177+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebp, eax
-	mov [esp + 416], ebp
+	mov [esp + 380], ebp
 ; m = 0xff00ff
 %line 2178+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ecx, 16711935
@@ -7681,13 +7662,12 @@ align 32
 	and edi, ecx
 ; v = a2 << 8
 %line 2182+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 368]
+	mov eax, [esp + 348]
 	shl eax, 8
 ; a2 = a2 ^ v
 %line 2183+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 368]
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 368], ebp
 ; v = m << 8
 %line 2184+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, ecx
@@ -7695,7 +7675,6 @@ align 32
 ; a2 = a2 & v
 %line 2185+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	and ebp, eax
-	mov [esp + 368], ebp
 ; a0 = a0 ^ a2
 %line 2186+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor edi, ebp
@@ -7711,20 +7690,18 @@ align 32
 	and ebx, ecx
 ; v = a6 << 8
 %line 2190+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 416]
+	mov eax, [esp + 380]
 	shl eax, 8
 ; a6 = a6 ^ v
 %line 2191+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 416]
+	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 416], ebp
 ; v = m << 8
 %line 2192+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	shl ecx, 8
 ; a6 = a6 & v
 %line 2193+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	and ebp, ecx
-	mov [esp + 416], ebp
 ; a4 = a4 ^ a6
 %line 2194+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebx, ebp
@@ -7877,14 +7854,14 @@ align 32
 	xor eax, edi
 ; v = mem8[e + 0]
 %line 2241+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 352]
+	mov ecx, [esp + 368]
 	movzx ecx, byte [ecx]
 ; o = o ^ v
 %line 2242+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor eax, ecx
 ; mem8[s + 0] = o
 %line 2243+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 344]
+	mov ecx, [esp + 364]
 	mov byte [ecx], al
 ; p0 = p0 + 2720
 %line 2244+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -7894,19 +7871,19 @@ align 32
 	add edx, 2720
 ; s = s + 1
 %line 2246+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 344]
+	mov eax, ecx
 	add eax, 1
-	mov [esp + 344], eax
+	mov [esp + 364], eax
 ; e = e + 1
 %line 2247+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 352]
+	mov eax, [esp + 368]
 	add eax, 1
-	mov [esp + 352], eax
+	mov [esp + 368], eax
 ; i = i - 1
 %line 2248+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 408]
+	mov eax, [esp + 376]
 	sub eax, 1
-	mov [esp + 408], eax
+	mov [esp + 376], eax
 ; =? i - 0
 %line 2249+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	cmp eax, 0
@@ -7915,7 +7892,7 @@ align 32
 	jne .Lrows
 ; leave
 %line 2251+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	add esp, 508
+	add esp, 396
 	pop ebp
 	pop edi
 	pop esi

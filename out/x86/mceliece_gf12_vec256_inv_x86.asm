@@ -11,750 +11,734 @@ qhasm_kernel_mceliece_gf12_vec256_inv_x86_inv:
 	push esi
 	push edi
 	push ebp
-	sub esp, 4140
+	sub esp, 268
 ; input h f
 %line 15+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 4160]
-	mov [esp + 0], eax
-	mov eax, [esp + 4164]
-	mov [esp + 8], eax
+	mov eax, [esp + 288]
+	mov ecx, [esp + 292]
 ; i = 8
 %line 17+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, 8
-	mov [esp + 16], eax
+	mov edx, 8
+	mov [esp + 236], eax
+	mov [esp + 240], ecx
+	mov [esp + 244], edx
 align 32
 .Lpass:
 ; v0 = mem32[f + 0]
 %line 19+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 240]
 	mov eax, [eax]
-	mov [esp + 24], eax
+	mov [esp + 0], eax
 ; v1 = mem32[f + 192]
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 8]
+	mov ecx, [esp + 240]
 	mov ecx, [ecx + 192]
-	mov [esp + 32], ecx
+	mov [esp + 4], ecx
 ; v2 = v0 ^ v1
 %line 21+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 40], eax
+	mov [esp + 8], eax
 ; v3 = mem32[f + 32]
 %line 22+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 240]
 	mov eax, [eax + 32]
-	mov [esp + 48], eax
+	mov [esp + 12], eax
 ; v4 = mem32[f + 224]
 %line 23+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 8]
+	mov ecx, [esp + 240]
 	mov ecx, [ecx + 224]
-	mov [esp + 56], ecx
+	mov [esp + 16], ecx
 ; v5 = v3 ^ v4
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 64], eax
+	mov [esp + 20], eax
 ; v6 = mem32[f + 64]
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 240]
 	mov eax, [eax + 64]
-	mov [esp + 72], eax
+	mov [esp + 24], eax
 ; v7 = mem32[f + 256]
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 8]
+	mov ecx, [esp + 240]
 	mov ecx, [ecx + 256]
-	mov [esp + 80], ecx
+	mov [esp + 28], ecx
 ; v8 = v6 ^ v7
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 88], eax
+	mov [esp + 32], eax
 ; v9 = mem32[f + 352]
 %line 28+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 240]
 	mov eax, [eax + 352]
-	mov [esp + 96], eax
+	mov [esp + 36], eax
 ; v8 = v8 ^ v9
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 88]
+	mov ecx, [esp + 32]
 	xor ecx, eax
-	mov [esp + 88], ecx
+	mov [esp + 32], ecx
 ; v10 = mem32[f + 96]
 %line 30+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 240]
 	mov eax, [eax + 96]
-	mov [esp + 104], eax
+	mov [esp + 40], eax
 ; v11 = mem32[f + 288]
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 8]
+	mov ecx, [esp + 240]
 	mov ecx, [ecx + 288]
-	mov [esp + 112], ecx
+	mov [esp + 44], ecx
 ; v12 = v10 ^ v11
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 120], eax
+	mov [esp + 48], eax
 ; v13 = mem32[f + 128]
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 240]
 	mov eax, [eax + 128]
-	mov [esp + 128], eax
+	mov [esp + 52], eax
 ; v14 = mem32[f + 320]
 %line 34+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 8]
+	mov ecx, [esp + 240]
 	mov ecx, [ecx + 320]
-	mov [esp + 136], ecx
+	mov [esp + 56], ecx
 ; v15 = v13 ^ v14
 %line 35+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 144], eax
+	mov [esp + 60], eax
 ; v16 = mem32[f + 160]
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 240]
 	mov eax, [eax + 160]
-	mov [esp + 152], eax
+	mov [esp + 64], eax
 ; v17 = v16 ^ v9
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 96]
-	mov [esp + 160], eax
+	xor eax, [esp + 36]
+	mov [esp + 68], eax
 ; v18 = v2 & v0
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 40]
-	and eax, [esp + 24]
-	mov [esp + 168], eax
+	mov eax, [esp + 8]
+	and eax, [esp + 0]
+	mov [esp + 72], eax
 ; v19 = v2 & v3
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 40]
-	and ecx, [esp + 48]
+	mov ecx, [esp + 8]
+	and ecx, [esp + 12]
 ; v20 = v9 & v0
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 96]
-	and eax, [esp + 24]
+	mov eax, [esp + 36]
+	and eax, [esp + 0]
 ; v20 = v19 ^ v20
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ecx, eax
-	mov [esp + 512], ecx
+	mov [esp + 92], ecx
 ; v19 = v2 & v6
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 40]
-	and edx, [esp + 72]
+	mov edx, [esp + 8]
+	and edx, [esp + 24]
 ; v21 = v9 & v3
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 96]
-	and eax, [esp + 48]
+	mov eax, [esp + 36]
+	and eax, [esp + 12]
 ; v22 = v5 & v0
 %line 44+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 64]
-	and ecx, [esp + 24]
+	mov ecx, [esp + 20]
+	and ecx, [esp + 0]
 ; v21 = v19 ^ v21
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor edx, eax
 ; v22 = v21 ^ v22
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor edx, ecx
-	mov [esp + 520], edx
+	mov [esp + 96], edx
 ; v21 = v9 & v6
 %line 47+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 96]
-	and eax, [esp + 72]
+	mov eax, [esp + 36]
+	and eax, [esp + 24]
 ; v19 = v5 & v3
 %line 48+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 64]
-	and ecx, [esp + 48]
+	mov ecx, [esp + 20]
+	and ecx, [esp + 12]
 ; v19 = v21 ^ v19
 %line 49+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 528], eax
+	mov [esp + 100], eax
 ; v21 = v5 & v6
 %line 50+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 64]
-	and eax, [esp + 72]
-	mov [esp + 536], eax
+	mov eax, [esp + 20]
+	and eax, [esp + 24]
+	mov [esp + 104], eax
 ; v23 = v1 & v10
 %line 51+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 104]
-	mov [esp + 176], eax
+	mov eax, [esp + 4]
+	and eax, [esp + 40]
+	mov [esp + 76], eax
 ; v24 = v1 & v13
 %line 52+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 32]
-	and ecx, [esp + 128]
+	mov ecx, [esp + 4]
+	and ecx, [esp + 52]
 ; v25 = v8 & v10
 %line 53+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 88]
-	and eax, [esp + 104]
+	mov eax, [esp + 32]
+	and eax, [esp + 40]
 ; v25 = v24 ^ v25
 %line 54+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ecx, eax
-	mov [esp + 544], ecx
+	mov [esp + 108], ecx
 ; v24 = v1 & v16
 %line 55+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 32]
-	and edx, [esp + 152]
+	mov edx, [esp + 4]
+	and edx, [esp + 64]
 ; v26 = v8 & v13
 %line 56+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 88]
-	and eax, [esp + 128]
+	mov eax, [esp + 32]
+	and eax, [esp + 52]
 ; v27 = v4 & v10
 %line 57+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 56]
-	and ecx, [esp + 104]
+	mov ecx, [esp + 16]
+	and ecx, [esp + 40]
 ; v26 = v24 ^ v26
 %line 58+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor edx, eax
 ; v27 = v26 ^ v27
 %line 59+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor edx, ecx
-	mov [esp + 552], edx
+	mov [esp + 112], edx
 ; v26 = v8 & v16
 %line 60+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 88]
-	and eax, [esp + 152]
+	mov eax, [esp + 32]
+	and eax, [esp + 64]
 ; v24 = v4 & v13
 %line 61+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 56]
-	and ecx, [esp + 128]
+	mov ecx, [esp + 16]
+	and ecx, [esp + 52]
 ; v24 = v26 ^ v24
 %line 62+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 560], eax
+	mov [esp + 116], eax
 ; v26 = v4 & v16
 %line 63+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 56]
-	and eax, [esp + 152]
-	mov [esp + 568], eax
+	mov eax, [esp + 16]
+	and eax, [esp + 64]
+	mov [esp + 120], eax
 ; v28 = v2 ^ v1
 %line 64+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 40]
-	xor esi, [esp + 32]
+	mov esi, [esp + 8]
+	xor esi, [esp + 4]
 ; v29 = v9 ^ v8
 %line 65+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 96]
-	xor edx, [esp + 88]
+	mov edx, [esp + 36]
+	xor edx, [esp + 32]
 ; v30 = v5 ^ v4
 %line 66+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 64]
-	xor eax, [esp + 56]
-	mov [esp + 184], eax
+	mov eax, [esp + 20]
+	xor eax, [esp + 16]
+	mov [esp + 80], eax
 ; v31 = v0 ^ v10
 %line 67+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 104]
-	mov [esp + 3720], eax
+	mov eax, [esp + 0]
+	xor eax, [esp + 40]
+	mov [esp + 124], eax
 ; v32 = v3 ^ v13
 %line 68+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 48]
-	xor ebx, [esp + 128]
+	mov ebx, [esp + 12]
+	xor ebx, [esp + 52]
 ; v33 = v6 ^ v16
 %line 69+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 72]
-	xor edi, [esp + 152]
+	mov edi, [esp + 24]
+	xor edi, [esp + 64]
 ; v34 = v28 & v31
 %line 70+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ecx, esi
-	and ecx, [esp + 3720]
+	and ecx, [esp + 124]
 ; v35 = v28 & v32
 %line 71+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, esi
 	and eax, ebx
-	mov [esp + 192], eax
+	mov [esp + 84], eax
 ; v36 = v29 & v31
 %line 72+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 3720]
-	mov [esp + 200], eax
+	and eax, [esp + 124]
+	mov [esp + 88], eax
 ; v36 = v35 ^ v36
 %line 73+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 192]
-	xor ebp, [esp + 200]
+	mov ebp, [esp + 84]
+	xor ebp, [esp + 88]
 ; v28 = v28 & v33
 %line 74+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and esi, edi
 ; v35 = v29 & v32
 %line 75+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov [esp + 208], edx
-	mov eax, [esp + 208]
+	mov eax, edx
 	and eax, ebx
-	mov [esp + 208], eax
-	mov [esp + 576], eax
+	mov [esp + 84], eax
 ; v31 = v30 & v31
 %line 76+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 184]
-	mov [esp + 3920], eax
-	mov [esp + 216], eax
-	and eax, [esp + 3720]
-	mov [esp + 216], eax
-	mov [esp + 3744], eax
+	mov eax, [esp + 80]
+	and eax, [esp + 124]
+	mov [esp + 88], eax
 ; v35 = v28 ^ v35
 %line 77+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 576]
+	xor esi, [esp + 84]
 ; v31 = v35 ^ v31
 %line 78+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 3744]
-	mov [esp + 584], esi
+	xor esi, [esp + 88]
 ; v29 = v29 & v33
 %line 79+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and edx, edi
 ; v32 = v30 & v32
 %line 80+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3920]
+	mov eax, [esp + 80]
 	and eax, ebx
 ; v32 = v29 ^ v32
 %line 81+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor edx, eax
 ; v33 = v30 & v33
 %line 82+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 184]
+	mov eax, [esp + 80]
 	and eax, edi
 ; v34 = v34 ^ v18
 %line 83+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 168]
+	xor ecx, [esp + 72]
 ; v34 = v34 ^ v23
 %line 84+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 176]
+	xor ecx, [esp + 76]
 ; v36 = v36 ^ v20
 %line 85+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 512]
+	xor ebp, [esp + 92]
 ; v36 = v36 ^ v25
 %line 86+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 544]
+	xor ebp, [esp + 108]
 ; v31 = v31 ^ v22
 %line 87+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 584]
-	xor esi, [esp + 520]
-	mov [esp + 584], esi
+	xor esi, [esp + 96]
 ; v31 = v31 ^ v27
 %line 88+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 552]
-	mov [esp + 584], esi
+	xor esi, [esp + 112]
+	mov [esp + 88], esi
 ; v32 = v32 ^ v19
 %line 89+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 528]
+	xor edx, [esp + 100]
 ; v32 = v32 ^ v24
 %line 90+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 560]
+	xor edx, [esp + 116]
 ; v33 = v33 ^ v21
 %line 91+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 536]
+	xor eax, [esp + 104]
 ; v33 = v33 ^ v26
 %line 92+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 568]
+	xor eax, [esp + 120]
 ; v19 = v34 ^ v19
 %line 93+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 528]
-	mov [esp + 592], ecx
+	xor ecx, [esp + 100]
+	mov [esp + 100], ecx
 ; v21 = v36 ^ v21
 %line 94+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 536]
-	mov [esp + 600], ebp
+	xor ebp, [esp + 104]
+	mov [esp + 104], ebp
 ; v23 = v32 ^ v23
 %line 95+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 176]
-	mov [esp + 608], edx
+	xor edx, [esp + 76]
+	mov [esp + 124], edx
 ; v25 = v33 ^ v25
 %line 96+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 544]
-	mov [esp + 616], eax
+	xor eax, [esp + 108]
+	mov [esp + 108], eax
 ; v33 = v12 & v1
 %line 97+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 120]
-	and eax, [esp + 32]
-	mov [esp + 624], eax
+	mov eax, [esp + 48]
+	and eax, [esp + 4]
+	mov [esp + 128], eax
 ; v32 = v12 & v4
 %line 98+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 120]
-	and eax, [esp + 56]
+	mov eax, [esp + 48]
+	and eax, [esp + 16]
 ; v36 = v7 & v1
 %line 99+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 80]
-	and ecx, [esp + 32]
+	mov ecx, [esp + 28]
+	and ecx, [esp + 4]
 ; v36 = v32 ^ v36
 %line 100+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 632], eax
+	mov [esp + 132], eax
 ; v32 = v12 & v7
 %line 101+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 120]
-	and eax, [esp + 80]
+	mov eax, [esp + 48]
+	and eax, [esp + 28]
 ; v34 = v7 & v4
 %line 102+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 80]
-	and ecx, [esp + 56]
+	mov ecx, [esp + 28]
+	and ecx, [esp + 16]
 ; v30 = v15 & v1
 %line 103+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 144]
-	and edx, [esp + 32]
+	mov edx, [esp + 60]
+	and edx, [esp + 4]
 ; v34 = v32 ^ v34
 %line 104+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
 ; v30 = v34 ^ v30
 %line 105+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 640], eax
+	mov [esp + 136], eax
 ; v34 = v7 & v7
 %line 106+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 80]
+	mov eax, [esp + 28]
+	and eax, [esp + 28]
 ; v32 = v15 & v4
 %line 107+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 144]
-	and ecx, [esp + 56]
+	mov ecx, [esp + 60]
+	and ecx, [esp + 16]
 ; v32 = v34 ^ v32
 %line 108+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 648], eax
+	mov [esp + 140], eax
 ; v34 = v15 & v7
 %line 109+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 144]
-	and eax, [esp + 80]
-	mov [esp + 656], eax
+	mov eax, [esp + 60]
+	and eax, [esp + 28]
+	mov [esp + 144], eax
 ; v29 = v11 & v11
 %line 110+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 112]
-	and eax, [esp + 112]
-	mov [esp + 664], eax
+	mov eax, [esp + 44]
+	and eax, [esp + 44]
+	mov [esp + 148], eax
 ; v35 = v11 & v14
 %line 111+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 112]
-	and eax, [esp + 136]
+	mov eax, [esp + 44]
+	and eax, [esp + 56]
 ; v28 = v17 & v11
 %line 112+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 160]
-	and ecx, [esp + 112]
+	mov ecx, [esp + 68]
+	and ecx, [esp + 44]
 ; v28 = v35 ^ v28
 %line 113+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 672], eax
+	mov [esp + 152], eax
 ; v35 = v11 & v9
 %line 114+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 112]
-	and edx, [esp + 96]
+	mov edx, [esp + 44]
+	and edx, [esp + 36]
 ; v37 = v17 & v14
 %line 115+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 160]
-	and eax, [esp + 136]
+	mov eax, [esp + 68]
+	and eax, [esp + 56]
 ; v38 = v14 & v11
 %line 116+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 136]
-	and ecx, [esp + 112]
+	mov ecx, [esp + 56]
+	and ecx, [esp + 44]
 ; v37 = v35 ^ v37
 %line 117+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor edx, eax
 ; v38 = v37 ^ v38
 %line 118+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor edx, ecx
-	mov [esp + 680], edx
+	mov [esp + 156], edx
 ; v37 = v17 & v9
 %line 119+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 160]
-	and eax, [esp + 96]
+	mov eax, [esp + 68]
+	and eax, [esp + 36]
 ; v35 = v14 & v14
 %line 120+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 136]
-	and ecx, [esp + 136]
+	mov ecx, [esp + 56]
+	and ecx, [esp + 56]
 ; v35 = v37 ^ v35
 %line 121+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 688], eax
+	mov [esp + 160], eax
 ; v37 = v14 & v9
 %line 122+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 136]
-	and eax, [esp + 96]
-	mov [esp + 696], eax
+	mov eax, [esp + 56]
+	and eax, [esp + 36]
+	mov [esp + 164], eax
 ; v39 = v12 ^ v11
 %line 123+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 120]
-	xor esi, [esp + 112]
+	mov esi, [esp + 48]
+	xor esi, [esp + 44]
 ; v40 = v7 ^ v17
 %line 124+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 80]
-	xor edx, [esp + 160]
+	mov edx, [esp + 28]
+	xor edx, [esp + 68]
 ; v41 = v15 ^ v14
 %line 125+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 144]
-	xor eax, [esp + 136]
-	mov [esp + 224], eax
+	mov eax, [esp + 60]
+	xor eax, [esp + 56]
+	mov [esp + 76], eax
 ; v42 = v1 ^ v11
 %line 126+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 112]
-	mov [esp + 3728], eax
+	mov eax, [esp + 4]
+	xor eax, [esp + 44]
+	mov [esp + 168], eax
 ; v43 = v4 ^ v14
 %line 127+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 56]
-	xor ebx, [esp + 136]
+	mov ebx, [esp + 16]
+	xor ebx, [esp + 56]
 ; v44 = v7 ^ v9
 %line 128+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 80]
-	xor edi, [esp + 96]
+	mov edi, [esp + 28]
+	xor edi, [esp + 36]
 ; v45 = v39 & v42
 %line 129+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ecx, esi
-	and ecx, [esp + 3728]
+	and ecx, [esp + 168]
 ; v46 = v39 & v43
 %line 130+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, esi
 	and eax, ebx
-	mov [esp + 232], eax
+	mov [esp + 80], eax
 ; v47 = v40 & v42
 %line 131+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 3728]
-	mov [esp + 240], eax
+	and eax, [esp + 168]
+	mov [esp + 84], eax
 ; v47 = v46 ^ v47
 %line 132+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 232]
-	xor ebp, [esp + 240]
+	mov ebp, [esp + 80]
+	xor ebp, [esp + 84]
 ; v39 = v39 & v44
 %line 133+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and esi, edi
 ; v46 = v40 & v43
 %line 134+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov [esp + 248], edx
-	mov eax, [esp + 248]
+	mov eax, edx
 	and eax, ebx
-	mov [esp + 248], eax
-	mov [esp + 704], eax
+	mov [esp + 80], eax
 ; v42 = v41 & v42
 %line 135+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 224]
-	mov [esp + 3928], eax
-	mov [esp + 256], eax
-	and eax, [esp + 3728]
-	mov [esp + 256], eax
-	mov [esp + 3752], eax
+	mov eax, [esp + 76]
+	and eax, [esp + 168]
+	mov [esp + 84], eax
 ; v46 = v39 ^ v46
 %line 136+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 704]
+	xor esi, [esp + 80]
 ; v42 = v46 ^ v42
 %line 137+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 3752]
-	mov [esp + 712], esi
+	xor esi, [esp + 84]
 ; v40 = v40 & v44
 %line 138+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and edx, edi
 ; v43 = v41 & v43
 %line 139+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3928]
+	mov eax, [esp + 76]
 	and eax, ebx
 ; v43 = v40 ^ v43
 %line 140+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor edx, eax
 ; v44 = v41 & v44
 %line 141+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 224]
+	mov eax, [esp + 76]
 	and eax, edi
 ; v45 = v45 ^ v33
 %line 142+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 624]
+	xor ecx, [esp + 128]
 ; v45 = v45 ^ v29
 %line 143+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 664]
+	xor ecx, [esp + 148]
 ; v47 = v47 ^ v36
 %line 144+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 632]
+	xor ebp, [esp + 132]
 ; v47 = v47 ^ v28
 %line 145+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 672]
+	xor ebp, [esp + 152]
 ; v42 = v42 ^ v30
 %line 146+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 712]
-	xor esi, [esp + 640]
-	mov [esp + 712], esi
+	xor esi, [esp + 136]
 ; v42 = v42 ^ v38
 %line 147+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 680]
-	mov [esp + 712], esi
+	xor esi, [esp + 156]
+	mov [esp + 76], esi
 ; v43 = v43 ^ v32
 %line 148+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 648]
+	xor edx, [esp + 140]
 ; v43 = v43 ^ v35
 %line 149+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 688]
+	xor edx, [esp + 160]
 ; v44 = v44 ^ v34
 %line 150+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 656]
+	xor eax, [esp + 144]
 ; v44 = v44 ^ v37
 %line 151+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 696]
+	xor eax, [esp + 164]
 ; v32 = v45 ^ v32
 %line 152+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 648]
-	mov [esp + 720], ecx
+	xor ecx, [esp + 140]
+	mov [esp + 80], ecx
 ; v34 = v47 ^ v34
 %line 153+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 656]
-	mov [esp + 728], ebp
+	xor ebp, [esp + 144]
+	mov [esp + 84], ebp
 ; v29 = v43 ^ v29
 %line 154+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 664]
-	mov [esp + 736], edx
+	xor edx, [esp + 148]
+	mov [esp + 140], edx
 ; v28 = v44 ^ v28
 %line 155+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 672]
-	mov [esp + 744], eax
+	xor eax, [esp + 152]
+	mov [esp + 144], eax
 ; v12 = v2 ^ v12
 %line 156+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 40]
-	xor ecx, [esp + 120]
+	mov ecx, [esp + 8]
+	xor ecx, [esp + 48]
 ; v2 = v9 ^ v7
 %line 157+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 96]
-	xor eax, [esp + 80]
+	mov eax, [esp + 36]
+	xor eax, [esp + 28]
 	mov edx, eax
 ; v15 = v5 ^ v15
 %line 158+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 64]
-	xor eax, [esp + 144]
-	mov [esp + 752], eax
+	mov eax, [esp + 20]
+	xor eax, [esp + 60]
+	mov [esp + 48], eax
 ; v5 = v1 ^ v11
 %line 159+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 32]
-	xor esi, [esp + 112]
+	mov esi, [esp + 4]
+	xor esi, [esp + 44]
 ; v17 = v8 ^ v17
 %line 160+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 88]
-	xor eax, [esp + 160]
+	mov eax, [esp + 32]
+	xor eax, [esp + 68]
 	mov edi, eax
 ; v8 = v4 ^ v14
 %line 161+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 56]
-	xor eax, [esp + 136]
+	mov eax, [esp + 16]
+	xor eax, [esp + 56]
 	mov ebx, eax
 ; v44 = v0 ^ v1
 %line 162+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 32]
-	mov [esp + 760], eax
+	mov eax, [esp + 0]
+	xor eax, [esp + 4]
+	mov [esp + 32], eax
 ; v43 = v3 ^ v4
 %line 163+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, [esp + 56]
-	mov [esp + 768], eax
+	mov eax, [esp + 12]
+	xor eax, [esp + 16]
+	mov [esp + 60], eax
 ; v47 = v6 ^ v7
 %line 164+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 72]
-	xor eax, [esp + 80]
-	mov [esp + 776], eax
+	mov eax, [esp + 24]
+	xor eax, [esp + 28]
+	mov [esp + 68], eax
 ; v45 = v10 ^ v11
 %line 165+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 104]
-	xor eax, [esp + 112]
-	mov [esp + 784], eax
+	mov eax, [esp + 40]
+	xor eax, [esp + 44]
+	mov [esp + 148], eax
 ; v41 = v13 ^ v14
 %line 166+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 128]
-	xor eax, [esp + 136]
-	mov [esp + 792], eax
+	mov eax, [esp + 52]
+	xor eax, [esp + 56]
+	mov [esp + 152], eax
 ; v40 = v16 ^ v9
 %line 167+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 152]
-	xor eax, [esp + 96]
-	mov [esp + 800], eax
+	mov eax, [esp + 64]
+	xor eax, [esp + 36]
+	mov [esp + 168], eax
 ; v46 = v12 & v44
 %line 168+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 760]
-	mov [esp + 808], eax
+	and eax, [esp + 32]
+	mov [esp + 172], eax
 ; v39 = v12 & v43
 %line 169+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ebp, ecx
-	and ebp, [esp + 768]
+	and ebp, [esp + 60]
 ; v48 = v2 & v44
 %line 170+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 760]
+	and eax, [esp + 32]
 ; v48 = v39 ^ v48
 %line 171+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 816], ebp
+	mov [esp + 176], ebp
 ; v39 = v12 & v47
 %line 172+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ebp, ecx
-	and ebp, [esp + 776]
+	and ebp, [esp + 68]
 ; v49 = v2 & v43
 %line 173+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 768]
-	mov [esp + 264], eax
+	and eax, [esp + 60]
+	mov [esp + 8], eax
 ; v50 = v15 & v44
 %line 174+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 752]
-	and eax, [esp + 760]
+	mov eax, [esp + 48]
+	and eax, [esp + 32]
 ; v49 = v39 ^ v49
 %line 175+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 264]
+	xor ebp, [esp + 8]
 ; v50 = v49 ^ v50
 %line 176+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 824], ebp
+	mov [esp + 180], ebp
 ; v49 = v2 & v47
 %line 177+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 776]
+	and eax, [esp + 68]
 ; v39 = v15 & v43
 %line 178+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 752]
-	and ebp, [esp + 768]
+	mov ebp, [esp + 48]
+	and ebp, [esp + 60]
 ; v39 = v49 ^ v39
 %line 179+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 832], eax
+	mov [esp + 184], eax
 ; v49 = v15 & v47
 %line 180+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 752]
-	and eax, [esp + 776]
-	mov [esp + 840], eax
+	mov eax, [esp + 48]
+	and eax, [esp + 68]
+	mov [esp + 188], eax
 ; v51 = v5 & v45
 %line 181+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 784]
-	mov [esp + 272], eax
+	and eax, [esp + 148]
+	mov [esp + 8], eax
 ; v52 = v5 & v41
 %line 182+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ebp, esi
-	and ebp, [esp + 792]
+	and ebp, [esp + 152]
 ; v53 = v17 & v45
 %line 183+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 784]
+	and eax, [esp + 148]
 ; v53 = v52 ^ v53
 %line 184+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 848], ebp
+	mov [esp + 192], ebp
 ; v52 = v5 & v40
 %line 185+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ebp, esi
-	and ebp, [esp + 800]
+	and ebp, [esp + 168]
 ; v54 = v17 & v41
 %line 186+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 792]
-	mov [esp + 280], eax
+	and eax, [esp + 152]
+	mov [esp + 20], eax
 ; v55 = v8 & v45
 %line 187+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 784]
+	and eax, [esp + 148]
 ; v54 = v52 ^ v54
 %line 188+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 280]
+	xor ebp, [esp + 20]
 ; v55 = v54 ^ v55
 %line 189+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 856], ebp
+	mov [esp + 20], ebp
 ; v54 = v17 & v40
 %line 190+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 800]
+	and eax, [esp + 168]
 ; v52 = v8 & v41
 %line 191+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ebp, ebx
-	and ebp, [esp + 792]
+	and ebp, [esp + 152]
 ; v52 = v54 ^ v52
 %line 192+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 864], eax
+	mov [esp + 196], eax
 ; v54 = v8 & v40
 %line 193+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 800]
-	mov [esp + 872], eax
+	and eax, [esp + 168]
+	mov [esp + 200], eax
 ; v5 = v12 ^ v5
 %line 194+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ecx, esi
@@ -763,22 +747,22 @@ align 32
 	xor edx, edi
 ; v8 = v15 ^ v8
 %line 196+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 752]
+	mov eax, [esp + 48]
 	xor eax, ebx
-	mov [esp + 880], eax
+	mov [esp + 48], eax
 ; v45 = v44 ^ v45
 %line 197+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 760]
-	xor esi, [esp + 784]
+	mov esi, [esp + 32]
+	xor esi, [esp + 148]
 ; v41 = v43 ^ v41
 %line 198+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 768]
-	xor eax, [esp + 792]
-	mov [esp + 3760], eax
+	mov eax, [esp + 60]
+	xor eax, [esp + 152]
+	mov [esp + 148], eax
 ; v40 = v47 ^ v40
 %line 199+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 776]
-	xor eax, [esp + 800]
+	mov eax, [esp + 68]
+	xor eax, [esp + 168]
 	mov edi, eax
 ; v47 = v5 & v45
 %line 200+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
@@ -788,37 +772,32 @@ align 32
 ; v43 = v5 & v41
 %line 201+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 3760]
-	mov [esp + 888], eax
+	and eax, [esp + 148]
+	mov [esp + 32], eax
 ; v44 = v17 & v45
 %line 202+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
 	and eax, esi
-	mov [esp + 896], eax
+	mov [esp + 60], eax
 ; v44 = v43 ^ v44
 %line 203+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 888]
-	xor eax, [esp + 896]
+	mov eax, [esp + 32]
+	xor eax, [esp + 60]
 ; v5 = v5 & v40
 %line 204+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and ecx, edi
 ; v43 = v17 & v41
 %line 205+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov [esp + 288], edx
-	mov ebp, [esp + 288]
-	and ebp, [esp + 3760]
-	mov [esp + 288], ebp
-	mov [esp + 904], ebp
+	mov ebp, edx
+	and ebp, [esp + 148]
+	mov [esp + 32], ebp
 ; v45 = v8 & v45
 %line 206+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 880]
-	mov [esp + 3936], ebp
-	mov [esp + 296], ebp
+	mov ebp, [esp + 48]
 	and ebp, esi
-	mov [esp + 296], ebp
 ; v43 = v5 ^ v43
 %line 207+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 904]
+	xor ecx, [esp + 32]
 ; v45 = v43 ^ v45
 %line 208+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ecx, ebp
@@ -828,690 +807,663 @@ align 32
 	and edx, edi
 ; v41 = v8 & v41
 %line 210+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 3936]
-	and ecx, [esp + 3760]
+	mov ecx, [esp + 48]
+	and ecx, [esp + 148]
 ; v41 = v17 ^ v41
 %line 211+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor edx, ecx
 ; v40 = v8 & v40
 %line 212+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 880]
+	mov ecx, [esp + 48]
 	and ecx, edi
 ; v47 = v47 ^ v46
 %line 213+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 808]
+	xor ebx, [esp + 172]
 ; v47 = v47 ^ v51
 %line 214+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 272]
+	xor ebx, [esp + 8]
 ; v44 = v44 ^ v48
 %line 215+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 816]
+	xor eax, [esp + 176]
 ; v44 = v44 ^ v53
 %line 216+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 848]
+	xor eax, [esp + 192]
 ; v45 = v45 ^ v50
 %line 217+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 824]
+	xor esi, [esp + 180]
 ; v45 = v45 ^ v55
 %line 218+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 856]
+	xor esi, [esp + 20]
 ; v41 = v41 ^ v39
 %line 219+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 832]
+	xor edx, [esp + 184]
 ; v41 = v41 ^ v52
 %line 220+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 864]
+	xor edx, [esp + 196]
 ; v40 = v40 ^ v49
 %line 221+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 840]
+	xor ecx, [esp + 188]
 ; v40 = v40 ^ v54
 %line 222+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 872]
+	xor ecx, [esp + 200]
 ; v39 = v47 ^ v39
 %line 223+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 832]
+	xor ebx, [esp + 184]
 ; v49 = v44 ^ v49
 %line 224+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 840]
+	xor eax, [esp + 188]
 ; v51 = v41 ^ v51
 %line 225+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 272]
+	xor edx, [esp + 8]
 ; v53 = v40 ^ v53
 %line 226+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 848]
+	xor ecx, [esp + 192]
 	mov edi, ecx
 ; v46 = v46 ^ v18
 %line 227+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 808]
-	xor ecx, [esp + 168]
-	mov [esp + 808], ecx
+	mov ecx, [esp + 172]
+	xor ecx, [esp + 72]
 ; v46 = v46 ^ v33
 %line 228+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 624]
-	mov [esp + 808], ecx
+	xor ecx, [esp + 128]
+	mov [esp + 172], ecx
 ; v48 = v48 ^ v20
 %line 229+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 816]
-	xor ecx, [esp + 512]
-	mov [esp + 816], ecx
+	mov ecx, [esp + 176]
+	xor ecx, [esp + 92]
 ; v48 = v48 ^ v36
 %line 230+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 632]
-	mov [esp + 816], ecx
+	xor ecx, [esp + 132]
+	mov [esp + 176], ecx
 ; v50 = v50 ^ v22
 %line 231+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 824]
-	xor ecx, [esp + 520]
-	mov [esp + 824], ecx
+	mov ecx, [esp + 180]
+	xor ecx, [esp + 96]
 ; v50 = v50 ^ v30
 %line 232+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 640]
-	mov [esp + 824], ecx
+	xor ecx, [esp + 136]
+	mov [esp + 180], ecx
 ; v39 = v39 ^ v19
 %line 233+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 592]
+	xor ebx, [esp + 100]
 ; v39 = v39 ^ v32
 %line 234+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 720]
+	xor ebx, [esp + 80]
 ; v49 = v49 ^ v21
 %line 235+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 600]
+	xor eax, [esp + 104]
 ; v49 = v49 ^ v34
 %line 236+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 728]
+	xor eax, [esp + 84]
 ; v45 = v45 ^ v31
 %line 237+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 584]
+	xor esi, [esp + 88]
 ; v45 = v45 ^ v42
 %line 238+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 712]
+	xor esi, [esp + 76]
 ; v51 = v51 ^ v23
 %line 239+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 608]
+	xor edx, [esp + 124]
 ; v51 = v51 ^ v29
 %line 240+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 736]
+	xor edx, [esp + 140]
 ; v53 = v53 ^ v25
 %line 241+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 616]
+	xor edi, [esp + 108]
 ; v53 = v53 ^ v28
 %line 242+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 744]
+	xor edi, [esp + 144]
 ; v55 = v55 ^ v27
 %line 243+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 856]
-	xor ecx, [esp + 552]
-	mov [esp + 856], ecx
+	mov ecx, [esp + 20]
+	xor ecx, [esp + 112]
 ; v55 = v55 ^ v38
 %line 244+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 680]
-	mov [esp + 856], ecx
+	xor ecx, [esp + 156]
+	mov [esp + 20], ecx
 ; v52 = v52 ^ v24
 %line 245+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 864]
-	xor ecx, [esp + 560]
-	mov [esp + 864], ecx
+	mov ecx, [esp + 196]
+	xor ecx, [esp + 116]
 ; v52 = v52 ^ v35
 %line 246+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 688]
-	mov [esp + 864], ecx
+	xor ecx, [esp + 160]
+	mov [esp + 196], ecx
 ; v54 = v54 ^ v26
 %line 247+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 872]
-	xor ecx, [esp + 568]
-	mov [esp + 872], ecx
+	mov ecx, [esp + 200]
+	xor ecx, [esp + 120]
 ; v54 = v54 ^ v37
 %line 248+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 696]
-	mov [esp + 872], ecx
+	xor ecx, [esp + 164]
+	mov [esp + 200], ecx
 ; v23 = v46 ^ v23
 %line 249+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 808]
-	xor ecx, [esp + 608]
-	mov [esp + 912], ecx
+	mov ecx, [esp + 172]
+	xor ecx, [esp + 124]
+	mov [esp + 8], ecx
 ; v25 = v48 ^ v25
 %line 250+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 816]
-	xor ecx, [esp + 616]
-	mov [esp + 920], ecx
+	mov ecx, [esp + 176]
+	xor ecx, [esp + 108]
+	mov [esp + 32], ecx
 ; v27 = v50 ^ v27
 %line 251+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 824]
-	xor ecx, [esp + 552]
-	mov [esp + 928], ecx
+	mov ecx, [esp + 180]
+	xor ecx, [esp + 112]
+	mov [esp + 48], ecx
 ; v24 = v39 ^ v24
 %line 252+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 560]
+	xor ebx, [esp + 116]
 ; v26 = v49 ^ v26
 %line 253+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 568]
+	xor eax, [esp + 120]
 ; v33 = v51 ^ v33
 %line 254+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 624]
+	xor edx, [esp + 128]
 ; v36 = v53 ^ v36
 %line 255+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 632]
+	xor edi, [esp + 132]
 ; v30 = v55 ^ v30
 %line 256+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 856]
-	xor ecx, [esp + 640]
-	mov [esp + 936], ecx
+	mov ecx, [esp + 20]
+	xor ecx, [esp + 136]
+	mov [esp + 20], ecx
 ; v32 = v52 ^ v32
 %line 257+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 864]
-	xor ecx, [esp + 720]
-	mov [esp + 944], ecx
+	mov ecx, [esp + 196]
+	xor ecx, [esp + 80]
+	mov [esp + 60], ecx
 ; v34 = v54 ^ v34
 %line 258+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 872]
-	xor ecx, [esp + 728]
-	mov [esp + 952], ecx
+	mov ecx, [esp + 200]
+	xor ecx, [esp + 84]
+	mov [esp + 68], ecx
 ; v36 = v36 ^ v37
 %line 259+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 696]
+	xor edi, [esp + 164]
 ; v37 = v26 ^ v37
 %line 260+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 696]
+	xor eax, [esp + 164]
 	mov ecx, eax
 ; v33 = v33 ^ v35
 %line 261+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 688]
+	xor edx, [esp + 160]
 ; v35 = v24 ^ v35
 %line 262+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 688]
+	xor ebx, [esp + 160]
 ; v45 = v45 ^ v38
 %line 263+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 680]
+	xor esi, [esp + 156]
 ; v38 = v27 ^ v38
 %line 264+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 928]
-	xor eax, [esp + 680]
+	mov eax, [esp + 48]
+	xor eax, [esp + 156]
 	mov ebp, eax
 ; v37 = v37 ^ v28
 %line 265+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 744]
+	xor ecx, [esp + 144]
 ; v28 = v25 ^ v28
 %line 266+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 920]
-	xor eax, [esp + 744]
-	mov [esp + 960], eax
+	mov eax, [esp + 32]
+	xor eax, [esp + 144]
+	mov [esp + 80], eax
 ; v35 = v35 ^ v29
 %line 267+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 736]
+	xor ebx, [esp + 140]
 ; v29 = v23 ^ v29
 %line 268+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 912]
-	xor eax, [esp + 736]
-	mov [esp + 968], eax
+	mov eax, [esp + 8]
+	xor eax, [esp + 140]
+	mov [esp + 84], eax
 ; v38 = v38 ^ v42
 %line 269+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 712]
+	xor ebp, [esp + 76]
 ; v42 = v31 ^ v42
 %line 270+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 584]
-	xor eax, [esp + 712]
-	mov [esp + 976], eax
+	mov eax, [esp + 88]
+	xor eax, [esp + 76]
+	mov [esp + 76], eax
 ; v28 = v28 ^ v34
 %line 271+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 960]
-	xor eax, [esp + 952]
-	mov [esp + 960], eax
+	mov eax, [esp + 80]
+	xor eax, [esp + 68]
+	mov [esp + 80], eax
 ; v34 = v21 ^ v34
 %line 272+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 600]
-	xor eax, [esp + 952]
-	mov [esp + 984], eax
+	mov eax, [esp + 104]
+	xor eax, [esp + 68]
+	mov [esp + 88], eax
 ; v29 = v29 ^ v32
 %line 273+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 968]
-	xor eax, [esp + 944]
-	mov [esp + 968], eax
+	mov eax, [esp + 84]
+	xor eax, [esp + 60]
+	mov [esp + 84], eax
 ; v32 = v19 ^ v32
 %line 274+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 592]
-	xor eax, [esp + 944]
-	mov [esp + 992], eax
+	mov eax, [esp + 100]
+	xor eax, [esp + 60]
+	mov [esp + 100], eax
 ; v42 = v42 ^ v30
 %line 275+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 976]
-	xor eax, [esp + 936]
-	mov [esp + 976], eax
+	mov eax, [esp + 76]
+	xor eax, [esp + 20]
+	mov [esp + 76], eax
 ; v30 = v22 ^ v30
 %line 276+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 520]
-	xor eax, [esp + 936]
-	mov [esp + 1000], eax
+	mov eax, [esp + 96]
+	xor eax, [esp + 20]
+	mov [esp + 96], eax
 ; v34 = v34 ^ v36
 %line 277+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 984]
+	mov eax, [esp + 88]
 	xor eax, edi
-	mov [esp + 984], eax
+	mov [esp + 88], eax
 ; v36 = v20 ^ v36
 %line 278+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 512]
+	mov eax, [esp + 92]
 	xor eax, edi
-	mov [esp + 1008], eax
+	mov [esp + 92], eax
 ; v32 = v32 ^ v33
 %line 279+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 992]
+	mov eax, [esp + 100]
 	xor eax, edx
-	mov [esp + 992], eax
+	mov [esp + 100], eax
 ; v33 = v18 ^ v33
 %line 280+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 168]
+	mov eax, [esp + 72]
 	xor eax, edx
-	mov [esp + 1016], eax
+	mov [esp + 104], eax
 ; v18 = v33 ^ v29
 %line 281+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1016]
-	xor eax, [esp + 968]
-	mov [esp + 1024], eax
+	xor eax, [esp + 84]
+	mov [esp + 108], eax
 ; v20 = v36 ^ v28
 %line 282+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1008]
-	xor eax, [esp + 960]
-	mov [esp + 1032], eax
+	mov eax, [esp + 92]
+	xor eax, [esp + 80]
+	mov [esp + 112], eax
 ; v22 = v30 ^ v38
 %line 283+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1000]
+	mov eax, [esp + 96]
 	xor eax, ebp
-	mov [esp + 1040], eax
 ; v22 = v22 ^ v45
 %line 284+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1040]
 	xor eax, esi
-	mov [esp + 1040], eax
+	mov [esp + 116], eax
 ; v19 = v32 ^ v35
 %line 285+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 992]
+	mov eax, [esp + 100]
 	xor eax, ebx
-	mov [esp + 1048], eax
+	mov [esp + 120], eax
 ; v21 = v34 ^ v37
 %line 286+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 984]
+	mov eax, [esp + 88]
 	xor eax, ecx
-	mov [esp + 1056], eax
+	mov [esp + 124], eax
 ; v31 = v42 ^ v45
 %line 287+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 976]
+	mov eax, [esp + 76]
 	xor eax, esi
-	mov [esp + 1064], eax
+	mov [esp + 128], eax
 ; v18 = v18 ^ v19
 %line 288+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1024]
-	xor eax, [esp + 1048]
-	mov [esp + 1024], eax
+	mov eax, [esp + 108]
+	xor eax, [esp + 120]
+	mov [esp + 108], eax
 ; v23 = v45 ^ v38
 %line 289+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, esi
 	xor eax, ebp
-	mov [esp + 1072], eax
+	mov [esp + 132], eax
 ; v20 = v20 ^ v21
 %line 290+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1032]
-	xor eax, [esp + 1056]
-	mov [esp + 1032], eax
+	mov eax, [esp + 112]
+	xor eax, [esp + 124]
 ; v20 = v20 ^ v37
 %line 291+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 1032], eax
+	mov [esp + 112], eax
 ; v25 = v29 ^ v35
 %line 292+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 968]
+	mov eax, [esp + 84]
 	xor eax, ebx
-	mov [esp + 1080], eax
+	mov [esp + 136], eax
 ; v22 = v22 ^ v31
 %line 293+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1040]
-	xor eax, [esp + 1064]
-	mov [esp + 1040], eax
+	mov eax, [esp + 116]
+	xor eax, [esp + 128]
+	mov [esp + 116], eax
 ; v27 = v28 ^ v37
 %line 294+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 960]
+	mov eax, [esp + 80]
 	xor eax, ecx
-	mov [esp + 1088], eax
+	mov [esp + 140], eax
 ; v24 = v18 & v33
 %line 295+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1024]
-	and eax, [esp + 1016]
-	mov [esp + 1096], eax
+	mov eax, [esp + 108]
+	and eax, [esp + 104]
+	mov [esp + 144], eax
 ; v26 = v18 & v36
 %line 296+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1024]
-	and eax, [esp + 1008]
+	mov eax, [esp + 108]
+	and eax, [esp + 92]
 ; v54 = v37 & v33
 %line 297+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov edx, ecx
-	and edx, [esp + 1016]
+	and edx, [esp + 104]
 ; v54 = v26 ^ v54
 %line 298+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 1104], eax
+	mov [esp + 148], eax
 ; v26 = v18 & v30
 %line 299+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1024]
-	and eax, [esp + 1000]
+	mov eax, [esp + 108]
+	and eax, [esp + 96]
 ; v52 = v37 & v36
 %line 300+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov edx, ecx
-	and edx, [esp + 1008]
+	and edx, [esp + 92]
 ; v55 = v23 & v33
 %line 301+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 1072]
-	and edi, [esp + 1016]
+	mov edi, [esp + 132]
+	and edi, [esp + 104]
 ; v52 = v26 ^ v52
 %line 302+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
 ; v55 = v52 ^ v55
 %line 303+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edi
-	mov [esp + 1112], eax
+	mov [esp + 152], eax
 ; v52 = v37 & v30
 %line 304+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 1000]
+	and eax, [esp + 96]
 ; v26 = v23 & v36
 %line 305+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 1072]
-	and edx, [esp + 1008]
+	mov edx, [esp + 132]
+	and edx, [esp + 92]
 ; v26 = v52 ^ v26
 %line 306+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 1120], eax
+	mov [esp + 8], eax
 ; v52 = v23 & v30
 %line 307+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1072]
-	and eax, [esp + 1000]
-	mov [esp + 1128], eax
+	mov eax, [esp + 132]
+	and eax, [esp + 96]
+	mov [esp + 20], eax
 ; v53 = v19 & v32
 %line 308+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1048]
-	and eax, [esp + 992]
-	mov [esp + 1136], eax
+	mov eax, [esp + 120]
+	and eax, [esp + 100]
+	mov [esp + 32], eax
 ; v51 = v19 & v34
 %line 309+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1048]
-	and eax, [esp + 984]
+	mov eax, [esp + 120]
+	and eax, [esp + 88]
 ; v49 = v20 & v32
 %line 310+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 1032]
-	and edx, [esp + 992]
+	mov edx, [esp + 112]
+	and edx, [esp + 100]
 ; v49 = v51 ^ v49
 %line 311+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 1144], eax
+	mov [esp + 48], eax
 ; v51 = v19 & v42
 %line 312+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1048]
-	and eax, [esp + 976]
+	mov eax, [esp + 120]
+	and eax, [esp + 76]
 ; v39 = v20 & v34
 %line 313+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 1032]
-	and edx, [esp + 984]
+	mov edx, [esp + 112]
+	and edx, [esp + 88]
 ; v50 = v38 & v32
 %line 314+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov edi, ebp
-	and edi, [esp + 992]
+	and edi, [esp + 100]
 ; v39 = v51 ^ v39
 %line 315+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
 ; v50 = v39 ^ v50
 %line 316+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edi
-	mov [esp + 1152], eax
+	mov [esp + 156], eax
 ; v39 = v20 & v42
 %line 317+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1032]
-	and eax, [esp + 976]
+	mov eax, [esp + 112]
+	and eax, [esp + 76]
 ; v51 = v38 & v34
 %line 318+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov edx, ebp
-	and edx, [esp + 984]
+	and edx, [esp + 88]
 ; v51 = v39 ^ v51
 %line 319+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 1160], eax
+	mov [esp + 160], eax
 ; v39 = v38 & v42
 %line 320+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ebp
-	and eax, [esp + 976]
-	mov [esp + 1168], eax
+	and eax, [esp + 76]
+	mov [esp + 164], eax
 ; v48 = v18 ^ v19
 %line 321+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 1024]
-	xor edi, [esp + 1048]
+	mov edi, [esp + 108]
+	xor edi, [esp + 120]
 ; v46 = v37 ^ v20
 %line 322+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov edx, ecx
-	xor edx, [esp + 1032]
+	xor edx, [esp + 112]
 ; v40 = v23 ^ v38
 %line 323+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1072]
+	mov eax, [esp + 132]
 	xor eax, ebp
-	mov [esp + 1176], eax
+	mov [esp + 60], eax
 ; v41 = v33 ^ v32
 %line 324+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1016]
-	xor eax, [esp + 992]
-	mov [esp + 1184], eax
+	mov eax, [esp + 104]
+	xor eax, [esp + 100]
+	mov [esp + 68], eax
 ; v44 = v36 ^ v34
 %line 325+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1008]
-	xor eax, [esp + 984]
-	mov [esp + 1192], eax
+	mov eax, [esp + 92]
+	xor eax, [esp + 88]
+	mov [esp + 72], eax
 ; v47 = v30 ^ v42
 %line 326+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1000]
-	xor eax, [esp + 976]
-	mov [esp + 1200], eax
+	mov eax, [esp + 96]
+	xor eax, [esp + 76]
+	mov [esp + 168], eax
 ; v8 = v48 & v41
 %line 327+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 1184]
-	mov [esp + 1208], eax
+	and eax, [esp + 68]
+	mov [esp + 172], eax
 ; v17 = v48 & v44
 %line 328+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 1192]
-	mov [esp + 1216], eax
+	and eax, [esp + 72]
+	mov [esp + 176], eax
 ; v43 = v46 & v41
 %line 329+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 1184]
-	mov [esp + 1224], eax
+	and eax, [esp + 68]
+	mov [esp + 180], eax
 ; v43 = v17 ^ v43
 %line 330+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1216]
-	xor eax, [esp + 1224]
-	mov [esp + 1232], eax
+	mov eax, [esp + 176]
+	xor eax, [esp + 180]
+	mov [esp + 176], eax
 ; v48 = v48 & v47
 %line 331+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	and edi, [esp + 1200]
+	and edi, [esp + 168]
 ; v17 = v46 & v44
 %line 332+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 1192]
-	mov [esp + 1240], eax
+	and eax, [esp + 72]
+	mov [esp + 180], eax
 ; v41 = v40 & v41
 %line 333+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1176]
-	and eax, [esp + 1184]
-	mov [esp + 1248], eax
+	mov eax, [esp + 60]
+	and eax, [esp + 68]
+	mov [esp + 68], eax
 ; v17 = v48 ^ v17
 %line 334+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1240]
+	xor edi, [esp + 180]
 ; v41 = v17 ^ v41
 %line 335+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1248]
-	mov [esp + 1256], edi
+	xor edi, [esp + 68]
 ; v46 = v46 & v47
 %line 336+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	and edx, [esp + 1200]
+	and edx, [esp + 168]
 ; v44 = v40 & v44
 %line 337+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1176]
-	and eax, [esp + 1192]
+	mov eax, [esp + 60]
+	and eax, [esp + 72]
 ; v44 = v46 ^ v44
 %line 338+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor edx, eax
-	mov [esp + 3768], edx
 ; v47 = v40 & v47
 %line 339+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1176]
-	and eax, [esp + 1200]
-	mov [esp + 3776], eax
+	mov eax, [esp + 60]
+	and eax, [esp + 168]
+	mov [esp + 60], eax
 ; v8 = v8 ^ v24
 %line 340+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1208]
-	mov [esp + 4056], eax
-	xor eax, [esp + 1096]
-	mov [esp + 4056], eax
-	mov [esp + 1208], eax
+	mov eax, [esp + 172]
+	xor eax, [esp + 144]
 ; v8 = v8 ^ v53
 %line 341+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1136]
-	mov [esp + 4056], eax
-	mov [esp + 1208], eax
+	xor eax, [esp + 32]
+	mov [esp + 172], eax
 ; v43 = v43 ^ v54
 %line 342+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1232]
-	mov [esp + 4072], eax
-	xor eax, [esp + 1104]
-	mov [esp + 4072], eax
-	mov [esp + 1232], eax
+	mov eax, [esp + 176]
+	xor eax, [esp + 148]
 ; v43 = v43 ^ v49
 %line 343+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1144]
-	mov [esp + 4072], eax
-	mov [esp + 1232], eax
+	xor eax, [esp + 48]
+	mov [esp + 176], eax
 ; v41 = v41 ^ v55
 %line 344+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1256]
-	xor eax, [esp + 1112]
-	mov [esp + 1256], eax
+	mov eax, edi
+	xor eax, [esp + 152]
 ; v41 = v41 ^ v50
 %line 345+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1152]
-	mov [esp + 1256], eax
+	xor eax, [esp + 156]
+	mov [esp + 168], eax
 ; v44 = v44 ^ v26
 %line 346+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 3768]
-	xor edi, [esp + 1120]
-	mov [esp + 3768], edi
+	mov edi, edx
+	xor edi, [esp + 8]
 ; v44 = v44 ^ v51
 %line 347+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1160]
-	mov [esp + 3768], edi
+	xor edi, [esp + 160]
 ; v47 = v47 ^ v52
 %line 348+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 3776]
-	xor edx, [esp + 1128]
-	mov [esp + 3776], edx
+	mov edx, [esp + 60]
+	xor edx, [esp + 20]
 ; v47 = v47 ^ v39
 %line 349+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 1168]
-	mov [esp + 3776], edx
+	xor edx, [esp + 164]
 ; v26 = v8 ^ v26
 %line 350+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 4056]
-	mov [esp + 4024], eax
-	xor eax, [esp + 1120]
-	mov [esp + 4024], eax
-	mov [esp + 1264], eax
+	mov eax, [esp + 172]
+	xor eax, [esp + 8]
+	mov [esp + 172], eax
 ; v52 = v43 ^ v52
 %line 351+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 4072]
-	xor eax, [esp + 1128]
-	mov [esp + 1272], eax
+	mov eax, [esp + 176]
+	xor eax, [esp + 20]
+	mov [esp + 176], eax
 ; v53 = v44 ^ v53
 %line 352+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1136]
-	mov [esp + 1280], edi
+	xor edi, [esp + 32]
+	mov [esp + 180], edi
 ; v49 = v47 ^ v49
 %line 353+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 1144]
-	mov [esp + 1288], edx
+	xor edx, [esp + 48]
+	mov [esp + 184], edx
 ; v47 = v25 & v29
 %line 354+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1080]
-	and eax, [esp + 968]
-	mov [esp + 1296], eax
+	mov eax, [esp + 136]
+	and eax, [esp + 84]
+	mov [esp + 188], eax
 ; v44 = v25 & v28
 %line 355+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1080]
-	and eax, [esp + 960]
+	mov eax, [esp + 136]
+	and eax, [esp + 80]
 ; v43 = v21 & v29
 %line 356+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 1056]
-	and edx, [esp + 968]
+	mov edx, [esp + 124]
+	and edx, [esp + 84]
 ; v43 = v44 ^ v43
 %line 357+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 1304], eax
+	mov [esp + 192], eax
 ; v44 = v25 & v38
 %line 358+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1080]
+	mov eax, [esp + 136]
 	and eax, ebp
 ; v8 = v21 & v28
 %line 359+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 1056]
-	and edx, [esp + 960]
+	mov edx, [esp + 124]
+	and edx, [esp + 80]
 ; v40 = v22 & v29
 %line 360+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 1040]
-	and edi, [esp + 968]
+	mov edi, [esp + 116]
+	and edi, [esp + 84]
 ; v8 = v44 ^ v8
 %line 361+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
 ; v40 = v8 ^ v40
 %line 362+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edi
-	mov [esp + 1312], eax
+	mov [esp + 196], eax
 ; v8 = v21 & v38
 %line 363+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1056]
+	mov eax, [esp + 124]
 	and eax, ebp
 ; v44 = v22 & v28
 %line 364+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 1040]
-	and edx, [esp + 960]
+	mov edx, [esp + 116]
+	and edx, [esp + 80]
 ; v44 = v8 ^ v44
 %line 365+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 1320], eax
+	mov [esp + 200], eax
 ; v8 = v22 & v38
 %line 366+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1040]
+	mov eax, [esp + 116]
 	and eax, ebp
-	mov [esp + 1328], eax
+	mov [esp + 204], eax
 ; v46 = v35 & v35
 %line 367+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ebx
 	and eax, ebx
-	mov [esp + 1336], eax
+	mov [esp + 208], eax
 ; v17 = v35 & v37
 %line 368+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ebx
 	and eax, ecx
 ; v48 = v27 & v35
 %line 369+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 1088]
+	mov edx, [esp + 140]
 	and edx, ebx
 ; v48 = v17 ^ v48
 %line 370+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 1344], eax
+	mov [esp + 212], eax
 ; v17 = v35 & v45
 %line 371+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ebx
 	and eax, esi
 ; v5 = v27 & v37
 %line 372+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 1088]
+	mov edx, [esp + 140]
 	and edx, ecx
 ; v15 = v31 & v35
 %line 373+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 1064]
+	mov edi, [esp + 128]
 	and edi, ebx
 ; v5 = v17 ^ v5
 %line 374+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
@@ -1519,301 +1471,284 @@ align 32
 ; v15 = v5 ^ v15
 %line 375+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edi
-	mov [esp + 1352], eax
+	mov [esp + 216], eax
 ; v5 = v27 & v45
 %line 376+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1088]
+	mov eax, [esp + 140]
 	and eax, esi
 ; v17 = v31 & v37
 %line 377+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 1064]
+	mov edx, [esp + 128]
 	and edx, ecx
 ; v17 = v5 ^ v17
 %line 378+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 1360], eax
+	mov [esp + 220], eax
 ; v5 = v31 & v45
 %line 379+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1064]
+	mov eax, [esp + 128]
 	and eax, esi
-	mov [esp + 1368], eax
+	mov [esp + 224], eax
 ; v2 = v25 ^ v35
 %line 380+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 1080]
+	mov edi, [esp + 136]
 	xor edi, ebx
 ; v12 = v21 ^ v27
 %line 381+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 1056]
-	xor edx, [esp + 1088]
+	mov edx, [esp + 124]
+	xor edx, [esp + 140]
 ; v56 = v22 ^ v31
 %line 382+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1040]
-	xor eax, [esp + 1064]
-	mov [esp + 304], eax
+	mov eax, [esp + 116]
+	xor eax, [esp + 128]
+	mov [esp + 8], eax
 ; v57 = v29 ^ v35
 %line 383+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 968]
+	mov eax, [esp + 84]
 	xor eax, ebx
-	mov [esp + 312], eax
+	mov [esp + 20], eax
 ; v58 = v28 ^ v37
 %line 384+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 960]
+	mov eax, [esp + 80]
 	xor eax, ecx
-	mov [esp + 320], eax
+	mov [esp + 32], eax
 ; v59 = v38 ^ v45
 %line 385+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ebp
 	xor eax, esi
-	mov [esp + 328], eax
+	mov [esp + 48], eax
 ; v60 = v2 & v57
 %line 386+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 312]
-	mov [esp + 336], eax
+	and eax, [esp + 20]
+	mov [esp + 60], eax
 ; v61 = v2 & v58
 %line 387+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 320]
-	mov [esp + 344], eax
+	and eax, [esp + 32]
+	mov [esp + 68], eax
 ; v62 = v12 & v57
 %line 388+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 312]
-	mov [esp + 352], eax
+	and eax, [esp + 20]
+	mov [esp + 72], eax
 ; v62 = v61 ^ v62
 %line 389+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 344]
-	xor eax, [esp + 352]
-	mov [esp + 1376], eax
+	mov eax, [esp + 68]
+	xor eax, [esp + 72]
+	mov [esp + 68], eax
 ; v2 = v2 & v59
 %line 390+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	and edi, [esp + 328]
+	and edi, [esp + 48]
 ; v61 = v12 & v58
 %line 391+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 320]
-	mov [esp + 1384], eax
+	and eax, [esp + 32]
+	mov [esp + 72], eax
 ; v57 = v56 & v57
 %line 392+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 304]
-	and eax, [esp + 312]
-	mov [esp + 1392], eax
+	mov eax, [esp + 8]
+	and eax, [esp + 20]
+	mov [esp + 20], eax
 ; v61 = v2 ^ v61
 %line 393+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1384]
+	xor edi, [esp + 72]
 ; v57 = v61 ^ v57
 %line 394+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1392]
-	mov [esp + 1400], edi
+	xor edi, [esp + 20]
 ; v12 = v12 & v59
 %line 395+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	and edx, [esp + 328]
+	and edx, [esp + 48]
 ; v58 = v56 & v58
 %line 396+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 304]
-	and eax, [esp + 320]
+	mov eax, [esp + 8]
+	and eax, [esp + 32]
 ; v58 = v12 ^ v58
 %line 397+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor edx, eax
-	mov [esp + 3784], edx
 ; v59 = v56 & v59
 %line 398+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 304]
-	and eax, [esp + 328]
-	mov [esp + 3792], eax
+	mov eax, [esp + 8]
+	and eax, [esp + 48]
+	mov [esp + 20], eax
 ; v60 = v60 ^ v47
 %line 399+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 336]
-	mov [esp + 4064], eax
-	xor eax, [esp + 1296]
-	mov [esp + 4064], eax
-	mov [esp + 336], eax
+	mov eax, [esp + 60]
+	xor eax, [esp + 188]
 ; v60 = v60 ^ v46
 %line 400+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1336]
-	mov [esp + 4064], eax
-	mov [esp + 336], eax
+	xor eax, [esp + 208]
+	mov [esp + 60], eax
 ; v62 = v62 ^ v43
 %line 401+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1376]
-	mov [esp + 4080], eax
-	xor eax, [esp + 1304]
-	mov [esp + 4080], eax
-	mov [esp + 1376], eax
+	mov eax, [esp + 68]
+	xor eax, [esp + 192]
 ; v62 = v62 ^ v48
 %line 402+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1344]
-	mov [esp + 4080], eax
-	mov [esp + 1376], eax
+	xor eax, [esp + 212]
+	mov [esp + 68], eax
 ; v57 = v57 ^ v40
 %line 403+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1400]
-	xor eax, [esp + 1312]
-	mov [esp + 1400], eax
+	mov eax, edi
+	xor eax, [esp + 196]
 ; v57 = v57 ^ v15
 %line 404+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1352]
-	mov [esp + 1400], eax
+	xor eax, [esp + 216]
+	mov [esp + 8], eax
 ; v58 = v58 ^ v44
 %line 405+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 3784]
-	xor edi, [esp + 1320]
-	mov [esp + 3784], edi
+	mov edi, edx
+	xor edi, [esp + 200]
 ; v58 = v58 ^ v17
 %line 406+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1360]
-	mov [esp + 3784], edi
+	xor edi, [esp + 220]
 ; v59 = v59 ^ v8
 %line 407+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 3792]
-	xor edx, [esp + 1328]
-	mov [esp + 3792], edx
+	mov edx, [esp + 20]
+	xor edx, [esp + 204]
 ; v59 = v59 ^ v5
 %line 408+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 1368]
-	mov [esp + 3792], edx
+	xor edx, [esp + 224]
 ; v44 = v60 ^ v44
 %line 409+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 4064]
-	mov [esp + 4032], eax
-	xor eax, [esp + 1320]
-	mov [esp + 4032], eax
-	mov [esp + 1408], eax
+	mov eax, [esp + 60]
+	xor eax, [esp + 200]
+	mov [esp + 20], eax
 ; v8 = v62 ^ v8
 %line 410+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 4080]
-	xor eax, [esp + 1328]
-	mov [esp + 1416], eax
+	mov eax, [esp + 68]
+	xor eax, [esp + 204]
+	mov [esp + 32], eax
 ; v46 = v58 ^ v46
 %line 411+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1336]
-	mov [esp + 1424], edi
+	xor edi, [esp + 208]
+	mov [esp + 48], edi
 ; v48 = v59 ^ v48
 %line 412+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 1344]
-	mov [esp + 1432], edx
+	xor edx, [esp + 212]
+	mov [esp + 60], edx
 ; v25 = v18 ^ v25
 %line 413+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1024]
-	xor eax, [esp + 1080]
+	mov eax, [esp + 108]
+	xor eax, [esp + 136]
 	mov edx, eax
 ; v21 = v37 ^ v21
 %line 414+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	xor eax, [esp + 1056]
-	mov [esp + 1440], eax
+	xor eax, [esp + 124]
+	mov [esp + 68], eax
 ; v22 = v23 ^ v22
 %line 415+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1072]
-	xor eax, [esp + 1040]
-	mov [esp + 1448], eax
+	mov eax, [esp + 132]
+	xor eax, [esp + 116]
+	mov [esp + 72], eax
 ; v19 = v19 ^ v35
 %line 416+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1048]
+	mov eax, [esp + 120]
 	xor eax, ebx
-	mov [esp + 1048], eax
+	mov [esp + 120], eax
 ; v27 = v20 ^ v27
 %line 417+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1032]
-	xor eax, [esp + 1088]
+	mov eax, [esp + 112]
+	xor eax, [esp + 140]
 	mov edi, eax
 ; v31 = v38 ^ v31
 %line 418+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ebp
-	xor eax, [esp + 1064]
-	mov [esp + 1456], eax
+	xor eax, [esp + 128]
+	mov [esp + 108], eax
 ; v29 = v33 ^ v29
 %line 419+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1016]
-	xor eax, [esp + 968]
-	mov [esp + 1464], eax
+	mov eax, [esp + 104]
+	xor eax, [esp + 84]
+	mov [esp + 84], eax
 ; v28 = v36 ^ v28
 %line 420+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1008]
-	xor eax, [esp + 960]
-	mov [esp + 1472], eax
+	mov eax, [esp + 92]
+	xor eax, [esp + 80]
+	mov [esp + 80], eax
 ; v38 = v30 ^ v38
 %line 421+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1000]
+	mov eax, [esp + 96]
 	xor eax, ebp
-	mov [esp + 1480], eax
+	mov [esp + 92], eax
 ; v35 = v32 ^ v35
 %line 422+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 992]
+	mov eax, [esp + 100]
 	xor eax, ebx
 	mov ebx, eax
 ; v37 = v34 ^ v37
 %line 423+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 984]
+	mov eax, [esp + 88]
 	xor eax, ecx
 	mov ecx, eax
 ; v45 = v42 ^ v45
 %line 424+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 976]
+	mov eax, [esp + 76]
 	xor eax, esi
 	mov esi, eax
 ; v42 = v25 & v29
 %line 425+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 1464]
-	mov [esp + 1488], eax
+	and eax, [esp + 84]
+	mov [esp + 76], eax
 ; v34 = v25 & v28
 %line 426+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 1472]
+	and eax, [esp + 80]
 ; v32 = v21 & v29
 %line 427+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 1440]
-	and ebp, [esp + 1464]
+	mov ebp, [esp + 68]
+	and ebp, [esp + 84]
 ; v32 = v34 ^ v32
 %line 428+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 1496], eax
+	mov [esp + 88], eax
 ; v34 = v25 & v38
 %line 429+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ebp, edx
-	and ebp, [esp + 1480]
+	and ebp, [esp + 92]
 ; v30 = v21 & v28
 %line 430+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1440]
-	and eax, [esp + 1472]
-	mov [esp + 1504], eax
+	mov eax, [esp + 68]
+	and eax, [esp + 80]
+	mov [esp + 96], eax
 ; v36 = v22 & v29
 %line 431+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1448]
-	and eax, [esp + 1464]
+	mov eax, [esp + 72]
+	and eax, [esp + 84]
 ; v30 = v34 ^ v30
 %line 432+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 1504]
+	xor ebp, [esp + 96]
 ; v36 = v30 ^ v36
 %line 433+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 1512], ebp
+	mov [esp + 96], ebp
 ; v30 = v21 & v38
 %line 434+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1440]
-	and eax, [esp + 1480]
+	mov eax, [esp + 68]
+	and eax, [esp + 92]
 ; v34 = v22 & v28
 %line 435+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 1448]
-	and ebp, [esp + 1472]
+	mov ebp, [esp + 72]
+	and ebp, [esp + 80]
 ; v34 = v30 ^ v34
 %line 436+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 1520], eax
+	mov [esp + 100], eax
 ; v30 = v22 & v38
 %line 437+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1448]
-	and eax, [esp + 1480]
-	mov [esp + 1528], eax
+	mov eax, [esp + 72]
+	and eax, [esp + 92]
+	mov [esp + 104], eax
 ; v33 = v19 & v35
 %line 438+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1048]
+	mov eax, [esp + 120]
 	and eax, ebx
-	mov [esp + 1536], eax
+	mov [esp + 112], eax
 ; v20 = v19 & v37
 %line 439+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1048]
+	mov eax, [esp + 120]
 	and eax, ecx
 ; v23 = v27 & v35
 %line 440+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
@@ -1822,111 +1757,106 @@ align 32
 ; v23 = v20 ^ v23
 %line 441+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 1544], eax
+	mov [esp + 116], eax
 ; v20 = v19 & v45
 %line 442+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 1048]
+	mov ebp, [esp + 120]
 	and ebp, esi
 ; v18 = v27 & v37
 %line 443+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edi
 	and eax, ecx
-	mov [esp + 1552], eax
+	mov [esp + 124], eax
 ; v59 = v31 & v35
 %line 444+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1456]
+	mov eax, [esp + 108]
 	and eax, ebx
 ; v18 = v20 ^ v18
 %line 445+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 1552]
+	xor ebp, [esp + 124]
 ; v59 = v18 ^ v59
 %line 446+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 1560], ebp
+	mov [esp + 124], ebp
 ; v18 = v27 & v45
 %line 447+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edi
 	and eax, esi
 ; v20 = v31 & v37
 %line 448+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 1456]
+	mov ebp, [esp + 108]
 	and ebp, ecx
 ; v20 = v18 ^ v20
 %line 449+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 1568], eax
+	mov [esp + 128], eax
 ; v18 = v31 & v45
 %line 450+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1456]
+	mov eax, [esp + 108]
 	and eax, esi
-	mov [esp + 1576], eax
+	mov [esp + 132], eax
 ; v19 = v25 ^ v19
 %line 451+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 1048]
+	xor edx, [esp + 120]
 ; v27 = v21 ^ v27
 %line 452+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1440]
+	mov eax, [esp + 68]
 	xor eax, edi
 	mov edi, eax
 ; v31 = v22 ^ v31
 %line 453+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1448]
-	xor eax, [esp + 1456]
-	mov [esp + 1584], eax
+	mov eax, [esp + 72]
+	xor eax, [esp + 108]
+	mov [esp + 68], eax
 ; v35 = v29 ^ v35
 %line 454+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1464]
+	mov eax, [esp + 84]
 	xor eax, ebx
-	mov [esp + 3800], eax
+	mov [esp + 84], eax
 ; v37 = v28 ^ v37
 %line 455+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1472]
+	mov eax, [esp + 80]
 	xor eax, ecx
 	mov ecx, eax
 ; v45 = v38 ^ v45
 %line 456+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1480]
+	mov eax, [esp + 92]
 	xor eax, esi
 	mov esi, eax
 ; v38 = v19 & v35
 %line 457+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 3800]
+	and eax, [esp + 84]
 	mov ebx, eax
 ; v28 = v19 & v37
 %line 458+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
 	and eax, ecx
-	mov [esp + 1592], eax
+	mov [esp + 72], eax
 ; v29 = v27 & v35
 %line 459+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 3800]
-	mov [esp + 1600], eax
+	and eax, [esp + 84]
+	mov [esp + 80], eax
 ; v29 = v28 ^ v29
 %line 460+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1592]
-	xor eax, [esp + 1600]
+	mov eax, [esp + 72]
+	xor eax, [esp + 80]
 ; v19 = v19 & v45
 %line 461+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and edx, esi
 ; v28 = v27 & v37
 %line 462+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov [esp + 360], edi
-	mov ebp, [esp + 360]
+	mov ebp, edi
 	and ebp, ecx
-	mov [esp + 360], ebp
-	mov [esp + 1608], ebp
+	mov [esp + 72], ebp
 ; v35 = v31 & v35
 %line 463+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 1584]
-	mov [esp + 3944], ebp
-	mov [esp + 368], ebp
-	and ebp, [esp + 3800]
-	mov [esp + 368], ebp
+	mov ebp, [esp + 68]
+	and ebp, [esp + 84]
 ; v28 = v19 ^ v28
 %line 464+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 1608]
+	xor edx, [esp + 72]
 ; v35 = v28 ^ v35
 %line 465+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor edx, ebp
@@ -1935,961 +1865,935 @@ align 32
 	and edi, esi
 ; v37 = v31 & v37
 %line 467+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 3944]
+	mov ebp, [esp + 68]
 	and ebp, ecx
 ; v37 = v27 ^ v37
 %line 468+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor edi, ebp
 ; v45 = v31 & v45
 %line 469+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 1584]
+	mov ecx, [esp + 68]
 	and ecx, esi
 ; v38 = v38 ^ v42
 %line 470+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 1488]
+	xor ebx, [esp + 76]
 ; v38 = v38 ^ v33
 %line 471+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 1536]
+	xor ebx, [esp + 112]
 ; v29 = v29 ^ v32
 %line 472+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1496]
+	xor eax, [esp + 88]
 ; v29 = v29 ^ v23
 %line 473+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1544]
+	xor eax, [esp + 116]
 ; v35 = v35 ^ v36
 %line 474+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 1512]
+	xor edx, [esp + 96]
 ; v35 = v35 ^ v59
 %line 475+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 1560]
+	xor edx, [esp + 124]
 ; v37 = v37 ^ v34
 %line 476+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1520]
+	xor edi, [esp + 100]
 ; v37 = v37 ^ v20
 %line 477+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1568]
+	xor edi, [esp + 128]
 ; v45 = v45 ^ v30
 %line 478+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1528]
+	xor ecx, [esp + 104]
 ; v45 = v45 ^ v18
 %line 479+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1576]
+	xor ecx, [esp + 132]
 ; v34 = v38 ^ v34
 %line 480+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 1520]
+	xor ebx, [esp + 100]
 ; v30 = v29 ^ v30
 %line 481+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov esi, eax
-	xor esi, [esp + 1528]
+	xor esi, [esp + 104]
 ; v33 = v37 ^ v33
 %line 482+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1536]
+	xor edi, [esp + 112]
 ; v23 = v45 ^ v23
 %line 483+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1544]
+	xor ecx, [esp + 116]
 ; v42 = v42 ^ v24
 %line 484+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1488]
-	xor eax, [esp + 1096]
-	mov [esp + 1488], eax
+	mov eax, [esp + 76]
+	xor eax, [esp + 144]
 ; v42 = v42 ^ v47
 %line 485+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1296]
-	mov [esp + 1488], eax
+	xor eax, [esp + 188]
+	mov [esp + 76], eax
 ; v32 = v32 ^ v54
 %line 486+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1496]
-	xor eax, [esp + 1104]
-	mov [esp + 1496], eax
+	mov eax, [esp + 88]
+	xor eax, [esp + 148]
 ; v32 = v32 ^ v43
 %line 487+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1304]
-	mov [esp + 1496], eax
+	xor eax, [esp + 192]
+	mov [esp + 88], eax
 ; v36 = v36 ^ v55
 %line 488+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1512]
-	xor eax, [esp + 1112]
-	mov [esp + 1512], eax
+	mov eax, [esp + 96]
+	xor eax, [esp + 152]
 ; v36 = v36 ^ v40
 %line 489+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1312]
-	mov [esp + 1512], eax
+	xor eax, [esp + 196]
+	mov [esp + 96], eax
 ; v34 = v34 ^ v26
 %line 490+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 1264]
+	xor ebx, [esp + 172]
 ; v34 = v34 ^ v44
 %line 491+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 1408]
+	xor ebx, [esp + 20]
 ; v30 = v30 ^ v52
 %line 492+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 1272]
+	xor esi, [esp + 176]
 ; v30 = v30 ^ v8
 %line 493+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 1416]
+	xor esi, [esp + 32]
 ; v35 = v35 ^ v41
 %line 494+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 1256]
+	xor edx, [esp + 168]
 ; v35 = v35 ^ v57
 %line 495+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 1400]
+	xor edx, [esp + 8]
 ; v33 = v33 ^ v53
 %line 496+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1280]
+	xor edi, [esp + 180]
 ; v33 = v33 ^ v46
 %line 497+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1424]
+	xor edi, [esp + 48]
 ; v23 = v23 ^ v49
 %line 498+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1288]
+	xor ecx, [esp + 184]
 ; v23 = v23 ^ v48
 %line 499+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1432]
+	xor ecx, [esp + 60]
 ; v59 = v59 ^ v50
 %line 500+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1560]
-	xor eax, [esp + 1152]
-	mov [esp + 1560], eax
+	mov eax, [esp + 124]
+	xor eax, [esp + 156]
 ; v59 = v59 ^ v15
 %line 501+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1352]
-	mov [esp + 1560], eax
+	xor eax, [esp + 216]
+	mov [esp + 124], eax
 ; v20 = v20 ^ v51
 %line 502+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1568]
-	xor eax, [esp + 1160]
-	mov [esp + 1568], eax
+	mov eax, [esp + 128]
+	xor eax, [esp + 160]
 ; v20 = v20 ^ v17
 %line 503+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1360]
-	mov [esp + 1568], eax
+	xor eax, [esp + 220]
+	mov [esp + 128], eax
 ; v18 = v18 ^ v39
 %line 504+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1576]
-	xor eax, [esp + 1168]
-	mov [esp + 1576], eax
+	mov eax, [esp + 132]
+	xor eax, [esp + 164]
 ; v18 = v18 ^ v5
 %line 505+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1368]
-	mov [esp + 1576], eax
+	xor eax, [esp + 224]
+	mov [esp + 132], eax
 ; v53 = v42 ^ v53
 %line 506+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1488]
-	xor eax, [esp + 1280]
-	mov [esp + 1616], eax
+	mov eax, [esp + 76]
+	xor eax, [esp + 180]
+	mov [esp + 68], eax
 ; v49 = v32 ^ v49
 %line 507+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1496]
-	xor eax, [esp + 1288]
-	mov [esp + 1624], eax
+	mov eax, [esp + 88]
+	xor eax, [esp + 184]
+	mov [esp + 72], eax
 ; v50 = v36 ^ v50
 %line 508+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1512]
-	xor eax, [esp + 1152]
-	mov [esp + 1632], eax
+	mov eax, [esp + 96]
+	xor eax, [esp + 156]
+	mov [esp + 76], eax
 ; v51 = v34 ^ v51
 %line 509+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 1160]
-	mov [esp + 1640], ebx
+	xor ebx, [esp + 160]
+	mov [esp + 80], ebx
 ; v39 = v30 ^ v39
 %line 510+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 1168]
+	xor esi, [esp + 164]
 	mov ebx, esi
 ; v47 = v33 ^ v47
 %line 511+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1296]
+	xor edi, [esp + 188]
 ; v43 = v23 ^ v43
 %line 512+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1304]
+	xor ecx, [esp + 192]
 ; v40 = v59 ^ v40
 %line 513+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 1560]
-	xor esi, [esp + 1312]
+	mov esi, [esp + 124]
+	xor esi, [esp + 196]
 ; v44 = v20 ^ v44
 %line 514+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 1568]
-	xor ebp, [esp + 1408]
+	mov ebp, [esp + 128]
+	xor ebp, [esp + 20]
 ; v8 = v18 ^ v8
 %line 515+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1576]
-	xor eax, [esp + 1416]
+	mov eax, [esp + 132]
+	xor eax, [esp + 32]
 ; v43 = v43 ^ v5
 %line 516+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1368]
+	xor ecx, [esp + 224]
 ; v5 = v39 ^ v5
 %line 517+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 1368]
-	mov [esp + 1648], ebx
+	xor ebx, [esp + 224]
+	mov [esp + 20], ebx
 ; v47 = v47 ^ v17
 %line 518+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1360]
+	xor edi, [esp + 220]
 ; v17 = v51 ^ v17
 %line 519+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 1640]
-	xor ebx, [esp + 1360]
-	mov [esp + 1656], ebx
+	mov ebx, [esp + 80]
+	xor ebx, [esp + 220]
+	mov [esp + 32], ebx
 ; v35 = v35 ^ v15
 %line 520+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 1352]
+	xor edx, [esp + 216]
 ; v15 = v50 ^ v15
 %line 521+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 1632]
-	xor ebx, [esp + 1352]
-	mov [esp + 1664], ebx
+	mov ebx, [esp + 76]
+	xor ebx, [esp + 216]
+	mov [esp + 76], ebx
 ; v5 = v5 ^ v48
 %line 522+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 1648]
-	xor ebx, [esp + 1432]
-	mov [esp + 1648], ebx
+	mov ebx, [esp + 20]
+	xor ebx, [esp + 60]
+	mov [esp + 20], ebx
 ; v48 = v49 ^ v48
 %line 523+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 1624]
-	xor ebx, [esp + 1432]
-	mov [esp + 1672], ebx
+	mov ebx, [esp + 72]
+	xor ebx, [esp + 60]
+	mov [esp + 60], ebx
 ; v17 = v17 ^ v46
 %line 524+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 1656]
-	xor ebx, [esp + 1424]
-	mov [esp + 1656], ebx
+	mov ebx, [esp + 32]
+	xor ebx, [esp + 48]
+	mov [esp + 32], ebx
 ; v46 = v53 ^ v46
 %line 525+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 1616]
-	xor ebx, [esp + 1424]
-	mov [esp + 1680], ebx
+	mov ebx, [esp + 68]
+	xor ebx, [esp + 48]
+	mov [esp + 48], ebx
 ; v15 = v15 ^ v57
 %line 526+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 1664]
-	xor ebx, [esp + 1400]
-	mov [esp + 1664], ebx
+	mov ebx, [esp + 76]
+	xor ebx, [esp + 8]
+	mov [esp + 76], ebx
 ; v57 = v41 ^ v57
 %line 527+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 1256]
-	xor ebx, [esp + 1400]
-	mov [esp + 1688], ebx
+	mov ebx, [esp + 168]
+	xor ebx, [esp + 8]
+	mov [esp + 8], ebx
 ; v48 = v48 ^ v8
 %line 528+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 1672]
+	mov ebx, [esp + 60]
 	xor ebx, eax
-	mov [esp + 1672], ebx
+	mov [esp + 60], ebx
 ; v8 = v52 ^ v8
 %line 529+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 1272]
+	mov ebx, [esp + 176]
 	xor ebx, eax
-	mov [esp + 1696], ebx
 ; v46 = v46 ^ v44
 %line 530+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1680]
+	mov eax, [esp + 48]
 	xor eax, ebp
-	mov [esp + 1680], eax
+	mov [esp + 48], eax
 ; v44 = v26 ^ v44
 %line 531+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1264]
+	mov eax, [esp + 172]
 	xor eax, ebp
-	mov [esp + 1704], eax
+	mov [esp + 72], eax
 ; v57 = v57 ^ v40
 %line 532+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1688]
+	mov eax, [esp + 8]
 	xor eax, esi
-	mov [esp + 1688], eax
+	mov [esp + 8], eax
 ; v40 = v55 ^ v40
 %line 533+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1112]
+	mov eax, [esp + 152]
 	xor eax, esi
-	mov [esp + 1712], eax
+	mov [esp + 80], eax
 ; v8 = v8 ^ v43
 %line 534+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1696]
+	mov eax, ebx
 	xor eax, ecx
-	mov [esp + 1696], eax
+	mov [esp + 68], eax
 ; v43 = v54 ^ v43
 %line 535+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1104]
+	mov eax, [esp + 148]
 	xor eax, ecx
-	mov [esp + 1720], eax
+	mov [esp + 84], eax
 ; v44 = v44 ^ v47
 %line 536+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 1704]
+	mov ecx, [esp + 72]
 	xor ecx, edi
-	mov [esp + 1704], ecx
 ; v47 = v24 ^ v47
 %line 537+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1096]
+	mov eax, [esp + 144]
 	xor eax, edi
-	mov [esp + 1728], eax
 ; v47 = v47 ^ v46
 %line 538+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 1728]
-	xor esi, [esp + 1680]
-	mov [esp + 1728], esi
+	mov esi, eax
+	xor esi, [esp + 48]
+	mov [esp + 88], esi
 ; v43 = v43 ^ v48
 %line 539+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1720]
-	xor eax, [esp + 1672]
-	mov [esp + 1720], eax
+	mov eax, [esp + 84]
+	xor eax, [esp + 60]
+	mov [esp + 84], eax
 ; v40 = v40 ^ v15
 %line 540+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1712]
-	xor eax, [esp + 1664]
-	mov [esp + 1712], eax
+	mov eax, [esp + 80]
+	xor eax, [esp + 76]
 ; v40 = v40 ^ v35
 %line 541+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 1712], eax
+	mov [esp + 80], eax
 ; v44 = v44 ^ v17
 %line 542+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1656]
-	mov [esp + 1704], ecx
+	xor ecx, [esp + 32]
+	mov [esp + 72], ecx
 ; v8 = v8 ^ v5
 %line 543+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1696]
-	xor eax, [esp + 1648]
-	mov [esp + 1696], eax
+	mov eax, [esp + 68]
+	xor eax, [esp + 20]
+	mov [esp + 68], eax
 ; v57 = v57 ^ v35
 %line 544+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1688]
+	mov eax, [esp + 8]
 	xor eax, edx
-	mov [esp + 1688], eax
+	mov [esp + 8], eax
 ; v24 = v47 & v0
 %line 545+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 24]
-	mov [esp + 1736], eax
+	and eax, [esp + 0]
+	mov [esp + 92], eax
 ; v54 = v47 & v3
 %line 546+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	and esi, [esp + 48]
+	and esi, [esp + 12]
 ; v55 = v35 & v0
 %line 547+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 24]
+	and eax, [esp + 0]
 ; v55 = v54 ^ v55
 %line 548+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor esi, eax
-	mov [esp + 1744], esi
+	mov [esp + 96], esi
 ; v54 = v47 & v6
 %line 549+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1728]
-	and eax, [esp + 72]
+	mov eax, [esp + 88]
+	and eax, [esp + 24]
 ; v26 = v35 & v3
 %line 550+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ecx, edx
-	and ecx, [esp + 48]
+	and ecx, [esp + 12]
 ; v52 = v43 & v0
 %line 551+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 1720]
-	and esi, [esp + 24]
+	mov esi, [esp + 84]
+	and esi, [esp + 0]
 ; v26 = v54 ^ v26
 %line 552+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
 ; v52 = v26 ^ v52
 %line 553+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 1752], eax
+	mov [esp + 100], eax
 ; v26 = v35 & v6
 %line 554+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 72]
+	and eax, [esp + 24]
 ; v54 = v43 & v3
 %line 555+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 1720]
-	and ecx, [esp + 48]
+	mov ecx, [esp + 84]
+	and ecx, [esp + 12]
 ; v54 = v26 ^ v54
 %line 556+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 1760], eax
+	mov [esp + 104], eax
 ; v26 = v43 & v6
 %line 557+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1720]
-	and eax, [esp + 72]
-	mov [esp + 1768], eax
+	mov eax, [esp + 84]
+	and eax, [esp + 24]
+	mov [esp + 108], eax
 ; v41 = v46 & v10
 %line 558+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1680]
-	and eax, [esp + 104]
-	mov [esp + 1776], eax
+	mov eax, [esp + 48]
+	and eax, [esp + 40]
+	mov [esp + 112], eax
 ; v53 = v46 & v13
 %line 559+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1680]
-	and eax, [esp + 128]
+	mov eax, [esp + 48]
+	and eax, [esp + 52]
 ; v49 = v40 & v10
 %line 560+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 1712]
-	and ecx, [esp + 104]
+	mov ecx, [esp + 80]
+	and ecx, [esp + 40]
 ; v49 = v53 ^ v49
 %line 561+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 1784], eax
+	mov [esp + 116], eax
 ; v53 = v46 & v16
 %line 562+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1680]
-	and eax, [esp + 152]
+	mov eax, [esp + 48]
+	and eax, [esp + 64]
 ; v50 = v40 & v13
 %line 563+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 1712]
-	and ecx, [esp + 128]
+	mov ecx, [esp + 80]
+	and ecx, [esp + 52]
 ; v51 = v48 & v10
 %line 564+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 1672]
-	and esi, [esp + 104]
+	mov esi, [esp + 60]
+	and esi, [esp + 40]
 ; v50 = v53 ^ v50
 %line 565+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
 ; v51 = v50 ^ v51
 %line 566+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 1792], eax
+	mov [esp + 120], eax
 ; v50 = v40 & v16
 %line 567+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1712]
-	and eax, [esp + 152]
+	mov eax, [esp + 80]
+	and eax, [esp + 64]
 ; v53 = v48 & v13
 %line 568+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 1672]
-	and ecx, [esp + 128]
+	mov ecx, [esp + 60]
+	and ecx, [esp + 52]
 ; v53 = v50 ^ v53
 %line 569+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 1800], eax
+	mov [esp + 124], eax
 ; v50 = v48 & v16
 %line 570+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1672]
-	and eax, [esp + 152]
-	mov [esp + 1808], eax
+	mov eax, [esp + 60]
+	and eax, [esp + 64]
+	mov [esp + 128], eax
 ; v39 = v47 ^ v46
 %line 571+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 1728]
-	xor esi, [esp + 1680]
+	mov esi, [esp + 88]
+	xor esi, [esp + 48]
 ; v18 = v35 ^ v40
 %line 572+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ecx, edx
-	xor ecx, [esp + 1712]
+	xor ecx, [esp + 80]
 ; v20 = v43 ^ v48
 %line 573+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1720]
-	xor eax, [esp + 1672]
-	mov [esp + 1816], eax
+	mov eax, [esp + 84]
+	xor eax, [esp + 60]
+	mov [esp + 132], eax
 ; v59 = v0 ^ v10
 %line 574+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 104]
-	mov [esp + 1824], eax
+	mov eax, [esp + 0]
+	xor eax, [esp + 40]
+	mov [esp + 136], eax
 ; v23 = v3 ^ v13
 %line 575+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, [esp + 128]
-	mov [esp + 3808], eax
+	mov eax, [esp + 12]
+	xor eax, [esp + 52]
+	mov [esp + 148], eax
 ; v33 = v6 ^ v16
 %line 576+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 72]
-	xor ebx, [esp + 152]
+	mov ebx, [esp + 24]
+	xor ebx, [esp + 64]
 ; v30 = v39 & v59
 %line 577+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov edi, esi
-	and edi, [esp + 1824]
+	and edi, [esp + 136]
 ; v34 = v39 & v23
 %line 578+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 3808]
-	mov [esp + 1832], eax
+	and eax, [esp + 148]
+	mov [esp + 140], eax
 ; v36 = v18 & v59
 %line 579+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 1824]
-	mov [esp + 1840], eax
+	and eax, [esp + 136]
+	mov [esp + 144], eax
 ; v36 = v34 ^ v36
 %line 580+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 1832]
-	xor ebp, [esp + 1840]
+	mov ebp, [esp + 140]
+	xor ebp, [esp + 144]
 ; v39 = v39 & v33
 %line 581+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and esi, ebx
 ; v34 = v18 & v23
 %line 582+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov [esp + 376], ecx
-	mov eax, [esp + 376]
-	and eax, [esp + 3808]
-	mov [esp + 376], eax
-	mov [esp + 1848], eax
+	mov eax, ecx
+	and eax, [esp + 148]
+	mov [esp + 140], eax
 ; v59 = v20 & v59
 %line 583+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1816]
-	mov [esp + 3952], eax
-	mov [esp + 384], eax
-	and eax, [esp + 1824]
-	mov [esp + 384], eax
-	mov [esp + 1856], eax
+	mov eax, [esp + 132]
+	and eax, [esp + 136]
+	mov [esp + 136], eax
 ; v34 = v39 ^ v34
 %line 584+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 1848]
+	xor esi, [esp + 140]
 ; v59 = v34 ^ v59
 %line 585+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 1856]
-	mov [esp + 1864], esi
+	xor esi, [esp + 136]
 ; v18 = v18 & v33
 %line 586+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and ecx, ebx
 ; v23 = v20 & v23
 %line 587+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3952]
-	and eax, [esp + 3808]
+	mov eax, [esp + 132]
+	and eax, [esp + 148]
 ; v23 = v18 ^ v23
 %line 588+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ecx, eax
 ; v33 = v20 & v33
 %line 589+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1816]
+	mov eax, [esp + 132]
 	and eax, ebx
 ; v30 = v30 ^ v24
 %line 590+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1736]
+	xor edi, [esp + 92]
 ; v30 = v30 ^ v41
 %line 591+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1776]
+	xor edi, [esp + 112]
 ; v36 = v36 ^ v55
 %line 592+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 1744]
+	xor ebp, [esp + 96]
 ; v36 = v36 ^ v49
 %line 593+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 1784]
+	xor ebp, [esp + 116]
 ; v59 = v59 ^ v52
 %line 594+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 1864]
-	xor esi, [esp + 1752]
-	mov [esp + 1864], esi
+	xor esi, [esp + 100]
 ; v59 = v59 ^ v51
 %line 595+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 1792]
-	mov [esp + 1864], esi
+	xor esi, [esp + 120]
+	mov [esp + 132], esi
 ; v23 = v23 ^ v54
 %line 596+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1760]
+	xor ecx, [esp + 104]
 ; v23 = v23 ^ v53
 %line 597+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1800]
+	xor ecx, [esp + 124]
 ; v33 = v33 ^ v26
 %line 598+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1768]
+	xor eax, [esp + 108]
 ; v33 = v33 ^ v50
 %line 599+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1808]
+	xor eax, [esp + 128]
 ; v54 = v30 ^ v54
 %line 600+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1760]
-	mov [esp + 1872], edi
+	xor edi, [esp + 104]
+	mov [esp + 104], edi
 ; v26 = v36 ^ v26
 %line 601+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 1768]
-	mov [esp + 1880], ebp
+	xor ebp, [esp + 108]
+	mov [esp + 108], ebp
 ; v41 = v23 ^ v41
 %line 602+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1776]
-	mov [esp + 1888], ecx
+	xor ecx, [esp + 112]
+	mov [esp + 112], ecx
 ; v49 = v33 ^ v49
 %line 603+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1784]
-	mov [esp + 1896], eax
+	xor eax, [esp + 116]
+	mov [esp + 116], eax
 ; v33 = v44 & v1
 %line 604+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1704]
-	and eax, [esp + 32]
-	mov [esp + 1904], eax
+	mov eax, [esp + 72]
+	and eax, [esp + 4]
+	mov [esp + 136], eax
 ; v23 = v44 & v4
 %line 605+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1704]
-	and eax, [esp + 56]
+	mov eax, [esp + 72]
+	and eax, [esp + 16]
 ; v36 = v15 & v1
 %line 606+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 1664]
-	and ecx, [esp + 32]
+	mov ecx, [esp + 76]
+	and ecx, [esp + 4]
 ; v36 = v23 ^ v36
 %line 607+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 1912], eax
+	mov [esp + 140], eax
 ; v23 = v44 & v7
 %line 608+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1704]
-	and eax, [esp + 80]
+	mov eax, [esp + 72]
+	and eax, [esp + 28]
 ; v30 = v15 & v4
 %line 609+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 1664]
-	and ecx, [esp + 56]
+	mov ecx, [esp + 76]
+	and ecx, [esp + 16]
 ; v20 = v8 & v1
 %line 610+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 1696]
-	and esi, [esp + 32]
+	mov esi, [esp + 68]
+	and esi, [esp + 4]
 ; v30 = v23 ^ v30
 %line 611+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
 ; v20 = v30 ^ v20
 %line 612+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 1920], eax
+	mov [esp + 144], eax
 ; v30 = v15 & v7
 %line 613+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1664]
-	and eax, [esp + 80]
+	mov eax, [esp + 76]
+	and eax, [esp + 28]
 ; v23 = v8 & v4
 %line 614+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 1696]
-	and ecx, [esp + 56]
+	mov ecx, [esp + 68]
+	and ecx, [esp + 16]
 ; v23 = v30 ^ v23
 %line 615+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 1928], eax
+	mov [esp + 148], eax
 ; v30 = v8 & v7
 %line 616+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1696]
-	and eax, [esp + 80]
-	mov [esp + 1936], eax
+	mov eax, [esp + 68]
+	and eax, [esp + 28]
+	mov [esp + 152], eax
 ; v18 = v17 & v11
 %line 617+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1656]
-	and eax, [esp + 112]
-	mov [esp + 1944], eax
+	mov eax, [esp + 32]
+	and eax, [esp + 44]
+	mov [esp + 156], eax
 ; v34 = v17 & v14
 %line 618+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1656]
-	and eax, [esp + 136]
+	mov eax, [esp + 32]
+	and eax, [esp + 56]
 ; v39 = v57 & v11
 %line 619+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 1688]
-	and ecx, [esp + 112]
+	mov ecx, [esp + 8]
+	and ecx, [esp + 44]
 ; v39 = v34 ^ v39
 %line 620+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 1952], eax
+	mov [esp + 160], eax
 ; v34 = v17 & v9
 %line 621+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1656]
-	and eax, [esp + 96]
+	mov eax, [esp + 32]
+	and eax, [esp + 36]
 ; v32 = v57 & v14
 %line 622+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 1688]
-	and ecx, [esp + 136]
+	mov ecx, [esp + 8]
+	and ecx, [esp + 56]
 ; v42 = v5 & v11
 %line 623+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 1648]
-	and esi, [esp + 112]
+	mov esi, [esp + 20]
+	and esi, [esp + 44]
 ; v32 = v34 ^ v32
 %line 624+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
 ; v42 = v32 ^ v42
 %line 625+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 1960], eax
+	mov [esp + 164], eax
 ; v32 = v57 & v9
 %line 626+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1688]
-	and eax, [esp + 96]
+	mov eax, [esp + 8]
+	and eax, [esp + 36]
 ; v34 = v5 & v14
 %line 627+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 1648]
-	and ecx, [esp + 136]
+	mov ecx, [esp + 20]
+	and ecx, [esp + 56]
 ; v34 = v32 ^ v34
 %line 628+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 1968], eax
+	mov [esp + 168], eax
 ; v32 = v5 & v9
 %line 629+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1648]
-	and eax, [esp + 96]
-	mov [esp + 1976], eax
+	mov eax, [esp + 20]
+	and eax, [esp + 36]
+	mov [esp + 172], eax
 ; v45 = v44 ^ v17
 %line 630+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 1704]
-	xor esi, [esp + 1656]
+	mov esi, [esp + 72]
+	xor esi, [esp + 32]
 ; v37 = v15 ^ v57
 %line 631+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 1664]
-	xor ecx, [esp + 1688]
+	mov ecx, [esp + 76]
+	xor ecx, [esp + 8]
 ; v29 = v8 ^ v5
 %line 632+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1696]
-	xor eax, [esp + 1648]
-	mov [esp + 1984], eax
+	mov eax, [esp + 68]
+	xor eax, [esp + 20]
+	mov [esp + 176], eax
 ; v38 = v1 ^ v11
 %line 633+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 112]
-	mov [esp + 1992], eax
+	mov eax, [esp + 4]
+	xor eax, [esp + 44]
+	mov [esp + 180], eax
 ; v31 = v4 ^ v14
 %line 634+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 56]
-	xor eax, [esp + 136]
-	mov [esp + 3816], eax
+	mov eax, [esp + 16]
+	xor eax, [esp + 56]
+	mov [esp + 192], eax
 ; v27 = v7 ^ v9
 %line 635+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 80]
-	xor ebx, [esp + 96]
+	mov ebx, [esp + 28]
+	xor ebx, [esp + 36]
 ; v28 = v45 & v38
 %line 636+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov edi, esi
-	and edi, [esp + 1992]
+	and edi, [esp + 180]
 ; v19 = v45 & v31
 %line 637+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 3816]
-	mov [esp + 2000], eax
+	and eax, [esp + 192]
+	mov [esp + 184], eax
 ; v22 = v37 & v38
 %line 638+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 1992]
-	mov [esp + 2008], eax
+	and eax, [esp + 180]
+	mov [esp + 188], eax
 ; v22 = v19 ^ v22
 %line 639+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 2000]
-	xor ebp, [esp + 2008]
+	mov ebp, [esp + 184]
+	xor ebp, [esp + 188]
 ; v45 = v45 & v27
 %line 640+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and esi, ebx
 ; v19 = v37 & v31
 %line 641+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov [esp + 392], ecx
-	mov eax, [esp + 392]
-	and eax, [esp + 3816]
-	mov [esp + 392], eax
-	mov [esp + 2016], eax
+	mov eax, ecx
+	and eax, [esp + 192]
+	mov [esp + 184], eax
 ; v38 = v29 & v38
 %line 642+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1984]
-	mov [esp + 3960], eax
-	mov [esp + 400], eax
-	and eax, [esp + 1992]
-	mov [esp + 400], eax
-	mov [esp + 2024], eax
+	mov eax, [esp + 176]
+	and eax, [esp + 180]
+	mov [esp + 180], eax
 ; v19 = v45 ^ v19
 %line 643+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 2016]
+	xor esi, [esp + 184]
 ; v38 = v19 ^ v38
 %line 644+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 2024]
-	mov [esp + 2032], esi
+	xor esi, [esp + 180]
 ; v37 = v37 & v27
 %line 645+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and ecx, ebx
 ; v31 = v29 & v31
 %line 646+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3960]
-	and eax, [esp + 3816]
+	mov eax, [esp + 176]
+	and eax, [esp + 192]
 ; v31 = v37 ^ v31
 %line 647+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ecx, eax
 ; v27 = v29 & v27
 %line 648+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1984]
+	mov eax, [esp + 176]
 	and eax, ebx
 ; v28 = v28 ^ v33
 %line 649+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1904]
+	xor edi, [esp + 136]
 ; v28 = v28 ^ v18
 %line 650+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1944]
+	xor edi, [esp + 156]
 ; v22 = v22 ^ v36
 %line 651+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 1912]
+	xor ebp, [esp + 140]
 ; v22 = v22 ^ v39
 %line 652+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 1952]
+	xor ebp, [esp + 160]
 ; v38 = v38 ^ v20
 %line 653+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2032]
-	xor esi, [esp + 1920]
-	mov [esp + 2032], esi
+	xor esi, [esp + 144]
 ; v38 = v38 ^ v42
 %line 654+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 1960]
-	mov [esp + 2032], esi
+	xor esi, [esp + 164]
+	mov [esp + 176], esi
 ; v31 = v31 ^ v23
 %line 655+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1928]
+	xor ecx, [esp + 148]
 ; v31 = v31 ^ v34
 %line 656+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1968]
+	xor ecx, [esp + 168]
 ; v27 = v27 ^ v30
 %line 657+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1936]
+	xor eax, [esp + 152]
 ; v27 = v27 ^ v32
 %line 658+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1976]
+	xor eax, [esp + 172]
 ; v23 = v28 ^ v23
 %line 659+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 1928]
-	mov [esp + 2040], edi
+	xor edi, [esp + 148]
+	mov [esp + 148], edi
 ; v30 = v22 ^ v30
 %line 660+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 1936]
-	mov [esp + 2048], ebp
+	xor ebp, [esp + 152]
+	mov [esp + 152], ebp
 ; v18 = v31 ^ v18
 %line 661+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1944]
-	mov [esp + 2056], ecx
+	xor ecx, [esp + 156]
+	mov [esp + 156], ecx
 ; v39 = v27 ^ v39
 %line 662+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1952]
-	mov [esp + 2064], eax
+	xor eax, [esp + 160]
+	mov [esp + 160], eax
 ; v44 = v47 ^ v44
 %line 663+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1728]
-	xor eax, [esp + 1704]
+	mov eax, [esp + 88]
+	xor eax, [esp + 72]
 	mov ecx, eax
 ; v15 = v35 ^ v15
 %line 664+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 1664]
+	xor edx, [esp + 76]
 ; v8 = v43 ^ v8
 %line 665+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1720]
-	xor eax, [esp + 1696]
-	mov [esp + 2072], eax
+	mov eax, [esp + 84]
+	xor eax, [esp + 68]
+	mov [esp + 68], eax
 ; v17 = v46 ^ v17
 %line 666+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 1680]
-	xor esi, [esp + 1656]
+	mov esi, [esp + 48]
+	xor esi, [esp + 32]
 ; v57 = v40 ^ v57
 %line 667+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1712]
-	xor eax, [esp + 1688]
+	mov eax, [esp + 80]
+	xor eax, [esp + 8]
 	mov edi, eax
 ; v5 = v48 ^ v5
 %line 668+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1672]
-	xor eax, [esp + 1648]
+	mov eax, [esp + 60]
+	xor eax, [esp + 20]
 	mov ebx, eax
 ; v48 = v0 ^ v1
 %line 669+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 32]
-	mov [esp + 2080], eax
+	mov eax, [esp + 0]
+	xor eax, [esp + 4]
+	mov [esp + 8], eax
 ; v40 = v3 ^ v4
 %line 670+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, [esp + 56]
-	mov [esp + 2088], eax
+	mov eax, [esp + 12]
+	xor eax, [esp + 16]
+	mov [esp + 20], eax
 ; v46 = v6 ^ v7
 %line 671+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 72]
-	xor eax, [esp + 80]
-	mov [esp + 2096], eax
+	mov eax, [esp + 24]
+	xor eax, [esp + 28]
+	mov [esp + 32], eax
 ; v43 = v10 ^ v11
 %line 672+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 104]
-	xor eax, [esp + 112]
-	mov [esp + 2104], eax
+	mov eax, [esp + 40]
+	xor eax, [esp + 44]
+	mov [esp + 48], eax
 ; v35 = v13 ^ v14
 %line 673+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 128]
-	xor eax, [esp + 136]
-	mov [esp + 2112], eax
+	mov eax, [esp + 52]
+	xor eax, [esp + 56]
+	mov [esp + 60], eax
 ; v47 = v16 ^ v9
 %line 674+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 152]
-	xor eax, [esp + 96]
-	mov [esp + 2120], eax
+	mov eax, [esp + 64]
+	xor eax, [esp + 36]
+	mov [esp + 72], eax
 ; v27 = v44 & v48
 %line 675+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 2080]
-	mov [esp + 2128], eax
+	and eax, [esp + 8]
+	mov [esp + 76], eax
 ; v31 = v44 & v40
 %line 676+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 2088]
+	and eax, [esp + 20]
 ; v22 = v15 & v48
 %line 677+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ebp, edx
-	and ebp, [esp + 2080]
+	and ebp, [esp + 8]
 ; v22 = v31 ^ v22
 %line 678+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 2136], eax
+	mov [esp + 80], eax
 ; v31 = v44 & v46
 %line 679+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ebp, ecx
-	and ebp, [esp + 2096]
+	and ebp, [esp + 32]
 ; v28 = v15 & v40
 %line 680+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 2088]
-	mov [esp + 2144], eax
+	and eax, [esp + 20]
+	mov [esp + 84], eax
 ; v29 = v8 & v48
 %line 681+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2072]
-	and eax, [esp + 2080]
+	mov eax, [esp + 68]
+	and eax, [esp + 8]
 ; v28 = v31 ^ v28
 %line 682+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 2144]
+	xor ebp, [esp + 84]
 ; v29 = v28 ^ v29
 %line 683+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 2152], ebp
+	mov [esp + 84], ebp
 ; v28 = v15 & v46
 %line 684+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 2096]
+	and eax, [esp + 32]
 ; v31 = v8 & v40
 %line 685+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 2072]
-	and ebp, [esp + 2088]
+	mov ebp, [esp + 68]
+	and ebp, [esp + 20]
 ; v31 = v28 ^ v31
 %line 686+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 2160], eax
+	mov [esp + 88], eax
 ; v28 = v8 & v46
 %line 687+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2072]
-	and eax, [esp + 2096]
-	mov [esp + 2168], eax
+	mov eax, [esp + 68]
+	and eax, [esp + 32]
+	mov [esp + 180], eax
 ; v37 = v17 & v43
 %line 688+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 2104]
-	mov [esp + 2176], eax
+	and eax, [esp + 48]
+	mov [esp + 184], eax
 ; v19 = v17 & v35
 %line 689+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 2112]
+	and eax, [esp + 60]
 ; v45 = v57 & v43
 %line 690+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ebp, edi
-	and ebp, [esp + 2104]
+	and ebp, [esp + 48]
 ; v45 = v19 ^ v45
 %line 691+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 2184], eax
+	mov [esp + 188], eax
 ; v19 = v17 & v47
 %line 692+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ebp, esi
-	and ebp, [esp + 2120]
+	and ebp, [esp + 72]
 ; v21 = v57 & v35
 %line 693+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 2112]
-	mov [esp + 2192], eax
+	and eax, [esp + 60]
+	mov [esp + 192], eax
 ; v25 = v5 & v43
 %line 694+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 2104]
+	and eax, [esp + 48]
 ; v21 = v19 ^ v21
 %line 695+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 2192]
+	xor ebp, [esp + 192]
 ; v25 = v21 ^ v25
 %line 696+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 2200], ebp
+	mov [esp + 192], ebp
 ; v21 = v57 & v47
 %line 697+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 2120]
+	and eax, [esp + 72]
 ; v19 = v5 & v35
 %line 698+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ebp, ebx
-	and ebp, [esp + 2112]
+	and ebp, [esp + 60]
 ; v19 = v21 ^ v19
 %line 699+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 2208], eax
+	mov [esp + 196], eax
 ; v21 = v5 & v47
 %line 700+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 2120]
-	mov [esp + 2216], eax
+	and eax, [esp + 72]
+	mov [esp + 200], eax
 ; v17 = v44 ^ v17
 %line 701+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ecx, esi
@@ -2898,1182 +2802,1125 @@ align 32
 	xor edx, edi
 ; v5 = v8 ^ v5
 %line 703+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2072]
+	mov eax, [esp + 68]
 	xor eax, ebx
-	mov [esp + 2224], eax
+	mov [esp + 68], eax
 ; v43 = v48 ^ v43
 %line 704+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2080]
-	xor eax, [esp + 2104]
-	mov [esp + 3824], eax
+	mov eax, [esp + 8]
+	xor eax, [esp + 48]
+	mov [esp + 48], eax
 ; v35 = v40 ^ v35
 %line 705+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2088]
-	xor esi, [esp + 2112]
+	mov esi, [esp + 20]
+	xor esi, [esp + 60]
 ; v47 = v46 ^ v47
 %line 706+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 2096]
-	xor edi, [esp + 2120]
+	mov edi, [esp + 32]
+	xor edi, [esp + 72]
 ; v46 = v17 & v43
 %line 707+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 3824]
+	and eax, [esp + 48]
 	mov ebx, eax
 ; v40 = v17 & v35
 %line 708+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
 	and eax, esi
-	mov [esp + 2232], eax
+	mov [esp + 8], eax
 ; v48 = v57 & v43
 %line 709+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 3824]
-	mov [esp + 2240], eax
+	and eax, [esp + 48]
+	mov [esp + 20], eax
 ; v48 = v40 ^ v48
 %line 710+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2232]
-	xor eax, [esp + 2240]
+	mov eax, [esp + 8]
+	xor eax, [esp + 20]
 ; v17 = v17 & v47
 %line 711+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and ecx, edi
 ; v40 = v57 & v35
 %line 712+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov [esp + 408], edx
-	mov ebp, [esp + 408]
+	mov ebp, edx
 	and ebp, esi
-	mov [esp + 408], ebp
-	mov [esp + 2248], ebp
+	mov [esp + 8], ebp
 ; v43 = v5 & v43
 %line 713+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 2224]
-	mov [esp + 3968], ebp
-	mov [esp + 416], ebp
-	and ebp, [esp + 3824]
-	mov [esp + 416], ebp
-	mov [esp + 3832], ebp
+	mov ebp, [esp + 68]
+	and ebp, [esp + 48]
+	mov [esp + 20], ebp
 ; v40 = v17 ^ v40
 %line 714+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 2248]
+	xor ecx, [esp + 8]
 ; v43 = v40 ^ v43
 %line 715+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 3832]
-	mov [esp + 2256], ecx
+	xor ecx, [esp + 20]
+	mov [esp + 32], ecx
 ; v57 = v57 & v47
 %line 716+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and edx, edi
 ; v35 = v5 & v35
 %line 717+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 3968]
+	mov ecx, [esp + 68]
 	and ecx, esi
 ; v35 = v57 ^ v35
 %line 718+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor edx, ecx
 ; v47 = v5 & v47
 %line 719+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 2224]
+	mov ecx, [esp + 68]
 	and ecx, edi
 ; v46 = v46 ^ v27
 %line 720+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 2128]
+	xor ebx, [esp + 76]
 ; v46 = v46 ^ v37
 %line 721+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 2176]
+	xor ebx, [esp + 184]
 ; v48 = v48 ^ v22
 %line 722+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2136]
+	xor eax, [esp + 80]
 ; v48 = v48 ^ v45
 %line 723+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2184]
+	xor eax, [esp + 188]
 ; v43 = v43 ^ v29
 %line 724+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2256]
-	xor esi, [esp + 2152]
-	mov [esp + 2256], esi
+	mov esi, [esp + 32]
+	xor esi, [esp + 84]
 ; v43 = v43 ^ v25
 %line 725+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 2200]
-	mov [esp + 2256], esi
+	xor esi, [esp + 192]
+	mov [esp + 32], esi
 ; v35 = v35 ^ v31
 %line 726+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 2160]
+	xor edx, [esp + 88]
 ; v35 = v35 ^ v19
 %line 727+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 2208]
+	xor edx, [esp + 196]
 ; v47 = v47 ^ v28
 %line 728+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 2168]
+	xor ecx, [esp + 180]
 ; v47 = v47 ^ v21
 %line 729+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 2216]
+	xor ecx, [esp + 200]
 ; v31 = v46 ^ v31
 %line 730+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 2160]
+	xor ebx, [esp + 88]
 ; v28 = v48 ^ v28
 %line 731+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov esi, eax
-	xor esi, [esp + 2168]
+	xor esi, [esp + 180]
 ; v37 = v35 ^ v37
 %line 732+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 2176]
+	xor edx, [esp + 184]
 ; v45 = v47 ^ v45
 %line 733+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 2184]
+	xor ecx, [esp + 188]
 ; v27 = v27 ^ v24
 %line 734+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2128]
-	xor eax, [esp + 1736]
-	mov [esp + 2128], eax
+	mov eax, [esp + 76]
+	xor eax, [esp + 92]
 ; v27 = v27 ^ v33
 %line 735+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1904]
-	mov [esp + 2128], eax
+	xor eax, [esp + 136]
+	mov [esp + 76], eax
 ; v22 = v22 ^ v55
 %line 736+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2136]
-	xor eax, [esp + 1744]
-	mov [esp + 2136], eax
+	mov eax, [esp + 80]
+	xor eax, [esp + 96]
 ; v22 = v22 ^ v36
 %line 737+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1912]
-	mov [esp + 2136], eax
+	xor eax, [esp + 140]
+	mov [esp + 80], eax
 ; v29 = v29 ^ v52
 %line 738+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2152]
-	xor eax, [esp + 1752]
-	mov [esp + 2152], eax
+	mov eax, [esp + 84]
+	xor eax, [esp + 100]
 ; v29 = v29 ^ v20
 %line 739+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1920]
-	mov [esp + 2152], eax
+	xor eax, [esp + 144]
+	mov [esp + 84], eax
 ; v31 = v31 ^ v54
 %line 740+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 1872]
+	xor ebx, [esp + 104]
 ; v31 = v31 ^ v23
 %line 741+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 2040]
+	xor ebx, [esp + 148]
 ; v28 = v28 ^ v26
 %line 742+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 1880]
+	xor esi, [esp + 108]
 ; v28 = v28 ^ v30
 %line 743+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 2048]
+	xor esi, [esp + 152]
 ; v43 = v43 ^ v59
 %line 744+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2256]
-	xor eax, [esp + 1864]
-	mov [esp + 2256], eax
+	mov eax, [esp + 32]
+	xor eax, [esp + 132]
 ; v43 = v43 ^ v38
 %line 745+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2032]
-	mov [esp + 2256], eax
+	xor eax, [esp + 176]
+	mov [esp + 32], eax
 ; v37 = v37 ^ v41
 %line 746+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 1888]
+	xor edx, [esp + 112]
 ; v37 = v37 ^ v18
 %line 747+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 2056]
+	xor edx, [esp + 156]
 ; v45 = v45 ^ v49
 %line 748+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1896]
+	xor ecx, [esp + 116]
 ; v45 = v45 ^ v39
 %line 749+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 2064]
+	xor ecx, [esp + 160]
 ; v25 = v25 ^ v51
 %line 750+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2200]
-	xor eax, [esp + 1792]
-	mov [esp + 2200], eax
+	mov eax, [esp + 192]
+	xor eax, [esp + 120]
 ; v25 = v25 ^ v42
 %line 751+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1960]
-	mov [esp + 2200], eax
+	xor eax, [esp + 164]
+	mov [esp + 192], eax
 ; v19 = v19 ^ v53
 %line 752+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2208]
-	xor eax, [esp + 1800]
-	mov [esp + 2208], eax
+	mov eax, [esp + 196]
+	xor eax, [esp + 124]
 ; v19 = v19 ^ v34
 %line 753+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1968]
-	mov [esp + 2208], eax
+	xor eax, [esp + 168]
+	mov [esp + 196], eax
 ; v21 = v21 ^ v50
 %line 754+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2216]
-	xor eax, [esp + 1808]
-	mov [esp + 2216], eax
+	mov eax, [esp + 200]
+	xor eax, [esp + 128]
 ; v21 = v21 ^ v32
 %line 755+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 1976]
-	mov [esp + 2216], eax
+	xor eax, [esp + 172]
+	mov [esp + 200], eax
 ; v41 = v27 ^ v41
 %line 756+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2128]
-	xor eax, [esp + 1888]
-	mov [esp + 2264], eax
+	mov eax, [esp + 76]
+	xor eax, [esp + 112]
+	mov [esp + 8], eax
 ; v49 = v22 ^ v49
 %line 757+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2136]
-	xor eax, [esp + 1896]
-	mov [esp + 2272], eax
+	mov eax, [esp + 80]
+	xor eax, [esp + 116]
+	mov [esp + 20], eax
 ; v51 = v29 ^ v51
 %line 758+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2152]
-	xor eax, [esp + 1792]
-	mov [esp + 2280], eax
+	mov eax, [esp + 84]
+	xor eax, [esp + 120]
+	mov [esp + 48], eax
 ; v53 = v31 ^ v53
 %line 759+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 1800]
+	xor ebx, [esp + 124]
 ; v50 = v28 ^ v50
 %line 760+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 1808]
+	xor esi, [esp + 128]
 ; v33 = v37 ^ v33
 %line 761+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 1904]
+	xor edx, [esp + 136]
 ; v36 = v45 ^ v36
 %line 762+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1912]
+	xor ecx, [esp + 140]
 ; v20 = v25 ^ v20
 %line 763+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2200]
-	xor eax, [esp + 1920]
+	mov eax, [esp + 192]
+	xor eax, [esp + 144]
 	mov edi, eax
 ; v23 = v19 ^ v23
 %line 764+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2208]
-	xor eax, [esp + 2040]
+	mov eax, [esp + 196]
+	xor eax, [esp + 148]
 	mov ebp, eax
 ; v30 = v21 ^ v30
 %line 765+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2216]
-	xor eax, [esp + 2048]
+	mov eax, [esp + 200]
+	xor eax, [esp + 152]
 ; v36 = v36 ^ v32
 %line 766+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 1976]
+	xor ecx, [esp + 172]
 ; v32 = v50 ^ v32
 %line 767+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 1976]
-	mov [esp + 2288], esi
+	xor esi, [esp + 172]
+	mov [esp + 60], esi
 ; v33 = v33 ^ v34
 %line 768+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 1968]
+	xor edx, [esp + 168]
 ; v34 = v53 ^ v34
 %line 769+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 1968]
+	xor ebx, [esp + 168]
 ; v43 = v43 ^ v42
 %line 770+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2256]
-	xor esi, [esp + 1960]
-	mov [esp + 2256], esi
+	mov esi, [esp + 32]
+	xor esi, [esp + 164]
+	mov [esp + 32], esi
 ; v42 = v51 ^ v42
 %line 771+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2280]
-	xor esi, [esp + 1960]
-	mov [esp + 2296], esi
+	mov esi, [esp + 48]
+	xor esi, [esp + 164]
+	mov [esp + 48], esi
 ; v32 = v32 ^ v39
 %line 772+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2288]
-	xor esi, [esp + 2064]
-	mov [esp + 2288], esi
+	mov esi, [esp + 60]
+	xor esi, [esp + 160]
+	mov [esp + 60], esi
 ; v39 = v49 ^ v39
 %line 773+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2272]
-	xor esi, [esp + 2064]
-	mov [esp + 2304], esi
+	mov esi, [esp + 20]
+	xor esi, [esp + 160]
+	mov [esp + 68], esi
 ; v34 = v34 ^ v18
 %line 774+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 2056]
+	xor ebx, [esp + 156]
 ; v18 = v41 ^ v18
 %line 775+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2264]
-	xor esi, [esp + 2056]
-	mov [esp + 2312], esi
+	mov esi, [esp + 8]
+	xor esi, [esp + 156]
+	mov [esp + 72], esi
 ; v42 = v42 ^ v38
 %line 776+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2296]
-	xor esi, [esp + 2032]
-	mov [esp + 2296], esi
+	mov esi, [esp + 48]
+	xor esi, [esp + 176]
+	mov [esp + 48], esi
 ; v38 = v59 ^ v38
 %line 777+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 1864]
-	xor esi, [esp + 2032]
-	mov [esp + 2320], esi
+	mov esi, [esp + 132]
+	xor esi, [esp + 176]
+	mov [esp + 76], esi
 ; v39 = v39 ^ v30
 %line 778+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2304]
+	mov esi, [esp + 68]
 	xor esi, eax
-	mov [esp + 2304], esi
+	mov [esp + 68], esi
 ; v30 = v26 ^ v30
 %line 779+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 1880]
+	mov esi, [esp + 108]
 	xor esi, eax
-	mov [esp + 2328], esi
 ; v18 = v18 ^ v23
 %line 780+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2312]
+	mov eax, [esp + 72]
 	xor eax, ebp
-	mov [esp + 2312], eax
+	mov [esp + 72], eax
 ; v23 = v54 ^ v23
 %line 781+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1872]
+	mov eax, [esp + 104]
 	xor eax, ebp
-	mov [esp + 2336], eax
+	mov [esp + 84], eax
 ; v38 = v38 ^ v20
 %line 782+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2320]
+	mov eax, [esp + 76]
 	xor eax, edi
-	mov [esp + 2320], eax
+	mov [esp + 76], eax
 ; v20 = v52 ^ v20
 %line 783+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1752]
+	mov eax, [esp + 100]
 	xor eax, edi
-	mov [esp + 2344], eax
+	mov [esp + 88], eax
 ; v30 = v30 ^ v36
 %line 784+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2328]
+	mov eax, esi
 	xor eax, ecx
-	mov [esp + 2328], eax
+	mov [esp + 80], eax
 ; v36 = v55 ^ v36
 %line 785+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1744]
+	mov eax, [esp + 96]
 	xor eax, ecx
-	mov [esp + 2352], eax
+	mov [esp + 96], eax
 ; v23 = v23 ^ v33
 %line 786+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2336]
+	mov eax, [esp + 84]
 	xor eax, edx
-	mov [esp + 2336], eax
+	mov [esp + 84], eax
 ; v33 = v24 ^ v33
 %line 787+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 1736]
+	mov eax, [esp + 92]
 	xor eax, edx
-	mov [esp + 2360], eax
+	mov [esp + 92], eax
 ; v24 = v33 ^ v18
 %line 788+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2360]
-	xor eax, [esp + 2312]
-	mov [esp + 2368], eax
+	xor eax, [esp + 72]
+	mov [esp + 100], eax
 ; v55 = v36 ^ v39
 %line 789+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2352]
-	xor eax, [esp + 2304]
-	mov [esp + 4040], eax
+	mov eax, [esp + 96]
+	xor eax, [esp + 68]
+	mov ecx, eax
 ; v52 = v20 ^ v42
 %line 790+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2344]
-	xor eax, [esp + 2296]
-	mov ecx, eax
+	mov eax, [esp + 88]
+	xor eax, [esp + 48]
+	mov edx, eax
 ; v52 = v52 ^ v43
 %line 791+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 2256]
+	xor edx, [esp + 32]
 ; v54 = v23 ^ v34
 %line 792+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2336]
+	mov eax, [esp + 84]
 	xor eax, ebx
-	mov [esp + 2376], eax
+	mov [esp + 104], eax
 ; v26 = v30 ^ v32
 %line 793+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2328]
-	xor eax, [esp + 2288]
-	mov [esp + 2384], eax
+	mov eax, [esp + 80]
+	xor eax, [esp + 60]
+	mov [esp + 108], eax
 ; v59 = v38 ^ v43
 %line 794+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2320]
-	xor eax, [esp + 2256]
-	mov edx, eax
+	mov eax, [esp + 76]
+	xor eax, [esp + 32]
+	mov esi, eax
 ; v24 = v24 ^ v54
 %line 795+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2368]
-	xor eax, [esp + 2376]
-	mov [esp + 2368], eax
+	mov eax, [esp + 100]
+	xor eax, [esp + 104]
+	mov [esp + 100], eax
 ; v41 = v43 ^ v42
 %line 796+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2256]
-	xor eax, [esp + 2296]
-	mov [esp + 2392], eax
+	mov eax, [esp + 32]
+	xor eax, [esp + 48]
+	mov [esp + 112], eax
 ; v55 = v55 ^ v26
 %line 797+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 4040]
-	xor eax, [esp + 2384]
-	mov [esp + 4040], eax
+	xor ecx, [esp + 108]
 ; v55 = v55 ^ v32
 %line 798+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2288]
-	mov [esp + 4040], eax
+	xor ecx, [esp + 60]
 ; v49 = v18 ^ v34
 %line 799+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2312]
+	mov eax, [esp + 72]
 	xor eax, ebx
-	mov [esp + 2400], eax
+	mov [esp + 116], eax
 ; v52 = v52 ^ v59
 %line 800+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, edx
+	xor edx, esi
 ; v51 = v39 ^ v32
 %line 801+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2304]
-	xor eax, [esp + 2288]
-	mov [esp + 2408], eax
+	mov eax, [esp + 68]
+	xor eax, [esp + 60]
+	mov [esp + 120], eax
 ; v24 = v24 ^ v49
 %line 802+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2368]
-	xor esi, [esp + 2400]
-	mov [esp + 2368], esi
+	mov edi, [esp + 100]
+	xor edi, [esp + 116]
 ; v53 = v32 ^ v26
 %line 803+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2288]
-	xor eax, [esp + 2384]
-	mov [esp + 2416], eax
+	mov eax, [esp + 60]
+	xor eax, [esp + 108]
+	mov [esp + 124], eax
 ; v41 = v41 ^ v52
 %line 804+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 2392]
-	xor edi, ecx
-	mov [esp + 2392], edi
+	mov ebp, [esp + 112]
+	xor ebp, edx
 ; v41 = v41 ^ v59
 %line 805+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, edx
-	mov [esp + 2392], edi
+	xor ebp, esi
 ; v54 = v54 ^ v34
 %line 806+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2376]
-	mov [esp + 4112], eax
-	mov [esp + 4088], eax
+	mov eax, [esp + 104]
 	xor eax, ebx
-	mov [esp + 4112], eax
-	mov [esp + 4088], eax
-	mov [esp + 2376], eax
+	mov [esp + 104], eax
 ; v55 = v55 ^ v51
 %line 807+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 4040]
-	mov [esp + 4096], ebp
-	xor ebp, [esp + 2408]
-	mov [esp + 4096], ebp
-	mov [esp + 4040], ebp
+	xor ecx, [esp + 120]
 ; v50 = v42 ^ v59
 %line 808+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2296]
-	mov [esp + 4104], eax
-	mov [esp + 3736], eax
-	xor eax, edx
-	mov [esp + 4104], eax
-	mov [esp + 3736], eax
-	mov [esp + 2424], eax
+	mov eax, [esp + 48]
+	xor eax, esi
+	mov [esp + 128], eax
 ; v24 = v24 ^ v54
 %line 809+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 4112]
-	mov [esp + 2368], esi
+	xor edi, [esp + 104]
 ; v59 = v59 ^ v52
 %line 810+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, ecx
+	xor esi, edx
 ; v53 = v53 ^ v55
 %line 811+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2416]
-	mov [esp + 3976], eax
-	xor eax, ebp
-	mov [esp + 3976], eax
-	mov [esp + 2416], eax
+	mov eax, [esp + 124]
+	xor eax, ecx
 ; v53 = v53 ^ v51
 %line 812+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2408]
-	mov [esp + 3976], eax
-	mov [esp + 2416], eax
+	xor eax, [esp + 120]
+	mov [esp + 124], eax
 ; v49 = v49 ^ v34
 %line 813+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2400]
+	mov eax, [esp + 116]
 	xor eax, ebx
-	mov [esp + 2400], eax
+	mov [esp + 116], eax
 ; v41 = v41 ^ v50
 %line 814+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 2424]
-	mov [esp + 2392], edi
+	xor ebp, [esp + 128]
+	mov [esp + 112], ebp
 ; v26 = v26 ^ v51
 %line 815+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 2384]
-	mov [esp + 3984], ebp
-	xor ebp, [esp + 2408]
-	mov [esp + 3984], ebp
-	mov [esp + 2384], ebp
+	mov eax, [esp + 108]
+	xor eax, [esp + 120]
+	mov [esp + 108], eax
 ; v24 = v24 ^ v49
 %line 816+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, eax
-	mov [esp + 2368], esi
+	xor edi, [esp + 116]
+	mov [esp + 100], edi
 ; v51 = v51 ^ v55
 %line 817+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2408]
-	xor eax, [esp + 4040]
-	mov [esp + 2408], eax
+	mov eax, [esp + 120]
+	xor eax, ecx
+	mov [esp + 120], eax
 ; v59 = v59 ^ v41
 %line 818+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, edi
+	xor esi, ebp
 ; v59 = v59 ^ v50
 %line 819+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 2424]
+	xor esi, [esp + 128]
 ; v54 = v54 ^ v34
 %line 820+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2376]
+	mov eax, [esp + 104]
 	xor eax, ebx
-	mov [esp + 2376], eax
+	mov [esp + 104], eax
 ; v53 = v53 ^ v26
 %line 821+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3976]
-	xor eax, ebp
-	mov [esp + 3976], eax
-	mov [esp + 2416], eax
+	mov eax, [esp + 124]
+	xor eax, [esp + 108]
+	mov [esp + 124], eax
 ; v52 = v52 ^ v50
 %line 822+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 2424]
+	xor edx, [esp + 128]
 ; v21 = v24 & v33
 %line 823+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 2360]
-	mov [esp + 2432], eax
+	mov eax, edi
+	and eax, [esp + 92]
+	mov [esp + 132], eax
 ; v19 = v24 & v36
 %line 824+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	and esi, [esp + 2352]
+	and edi, [esp + 96]
 ; v25 = v50 & v33
 %line 825+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2424]
-	and eax, [esp + 2360]
+	mov eax, [esp + 128]
+	and eax, [esp + 92]
 ; v25 = v19 ^ v25
 %line 826+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, eax
-	mov [esp + 2440], esi
+	xor edi, eax
+	mov [esp + 136], edi
 ; v19 = v24 & v20
 %line 827+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2368]
-	and eax, [esp + 2344]
+	mov eax, [esp + 100]
+	and eax, [esp + 88]
 ; v45 = v50 & v36
 %line 828+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2424]
-	and esi, [esp + 2352]
+	mov edi, [esp + 128]
+	and edi, [esp + 96]
 ; v37 = v51 & v33
 %line 829+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 2408]
-	and edi, [esp + 2360]
+	mov ebp, [esp + 120]
+	and ebp, [esp + 92]
 ; v45 = v19 ^ v45
 %line 830+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, esi
+	xor eax, edi
 ; v37 = v45 ^ v37
 %line 831+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, edi
-	mov [esp + 2448], eax
+	xor eax, ebp
+	mov [esp + 140], eax
 ; v45 = v50 & v20
 %line 832+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2424]
-	and eax, [esp + 2344]
+	mov eax, [esp + 128]
+	and eax, [esp + 88]
 ; v19 = v51 & v36
 %line 833+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2408]
-	and esi, [esp + 2352]
+	mov edi, [esp + 120]
+	and edi, [esp + 96]
 ; v19 = v45 ^ v19
 %line 834+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, esi
-	mov [esp + 2456], eax
+	xor eax, edi
+	mov [esp + 8], eax
 ; v45 = v51 & v20
 %line 835+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2408]
-	and eax, [esp + 2344]
-	mov [esp + 2464], eax
+	mov eax, [esp + 120]
+	and eax, [esp + 88]
+	mov [esp + 20], eax
 ; v28 = v49 & v23
 %line 836+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2400]
-	and eax, [esp + 2336]
-	mov [esp + 2472], eax
+	mov eax, [esp + 116]
+	and eax, [esp + 84]
+	mov [esp + 144], eax
 ; v31 = v49 & v30
 %line 837+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2400]
-	and eax, [esp + 2328]
+	mov eax, [esp + 116]
+	and eax, [esp + 80]
 ; v29 = v59 & v23
 %line 838+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, edx
-	and esi, [esp + 2336]
+	mov edi, esi
+	and edi, [esp + 84]
 ; v29 = v31 ^ v29
 %line 839+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, esi
-	mov [esp + 2480], eax
+	xor eax, edi
+	mov [esp + 148], eax
 ; v31 = v49 & v38
 %line 840+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2400]
-	and eax, [esp + 2320]
+	mov eax, [esp + 116]
+	and eax, [esp + 76]
 ; v22 = v59 & v30
 %line 841+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, edx
-	and esi, [esp + 2328]
+	mov edi, esi
+	and edi, [esp + 80]
 ; v27 = v55 & v23
 %line 842+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 4040]
-	and edi, [esp + 2336]
+	mov ebp, ecx
+	and ebp, [esp + 84]
 ; v22 = v31 ^ v22
 %line 843+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, esi
+	xor eax, edi
 ; v27 = v22 ^ v27
 %line 844+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, edi
-	mov [esp + 2488], eax
+	xor eax, ebp
+	mov [esp + 152], eax
 ; v22 = v59 & v38
 %line 845+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 2320]
+	mov eax, esi
+	and eax, [esp + 76]
 ; v31 = v55 & v30
 %line 846+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 4040]
-	and esi, [esp + 2328]
+	mov edi, ecx
+	and edi, [esp + 80]
 ; v31 = v22 ^ v31
 %line 847+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, esi
-	mov [esp + 2496], eax
+	xor eax, edi
+	mov [esp + 156], eax
 ; v22 = v55 & v38
 %line 848+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 4040]
-	and eax, [esp + 2320]
-	mov [esp + 2504], eax
+	mov eax, ecx
+	and eax, [esp + 76]
+	mov [esp + 160], eax
 ; v47 = v24 ^ v49
 %line 849+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 2368]
-	xor edi, [esp + 2400]
+	mov ebp, [esp + 100]
+	xor ebp, [esp + 116]
 ; v35 = v50 ^ v59
 %line 850+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2424]
-	xor esi, edx
+	mov edi, [esp + 128]
+	xor edi, esi
 ; v48 = v51 ^ v55
 %line 851+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2408]
-	xor eax, [esp + 4040]
-	mov [esp + 2512], eax
+	mov eax, [esp + 120]
+	xor eax, ecx
+	mov [esp + 164], eax
 ; v46 = v33 ^ v23
 %line 852+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2360]
-	xor eax, [esp + 2336]
-	mov [esp + 2520], eax
+	mov eax, [esp + 92]
+	xor eax, [esp + 84]
+	mov [esp + 168], eax
 ; v5 = v36 ^ v30
 %line 853+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2352]
-	xor eax, [esp + 2328]
-	mov [esp + 2528], eax
+	mov eax, [esp + 96]
+	xor eax, [esp + 80]
+	mov [esp + 172], eax
 ; v57 = v20 ^ v38
 %line 854+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2344]
-	xor eax, [esp + 2320]
-	mov [esp + 2536], eax
+	mov eax, [esp + 88]
+	xor eax, [esp + 76]
+	mov [esp + 176], eax
 ; v40 = v47 & v46
 %line 855+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 2520]
-	mov [esp + 2544], eax
+	mov eax, ebp
+	and eax, [esp + 168]
+	mov [esp + 180], eax
 ; v17 = v47 & v5
 %line 856+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 2528]
-	mov [esp + 2552], eax
+	mov eax, ebp
+	and eax, [esp + 172]
+	mov [esp + 184], eax
 ; v8 = v35 & v46
 %line 857+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 2520]
-	mov [esp + 2560], eax
+	mov eax, edi
+	and eax, [esp + 168]
+	mov [esp + 188], eax
 ; v8 = v17 ^ v8
 %line 858+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2552]
-	xor eax, [esp + 2560]
-	mov [esp + 2568], eax
+	mov eax, [esp + 184]
+	xor eax, [esp + 188]
+	mov [esp + 184], eax
 ; v47 = v47 & v57
 %line 859+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	and edi, [esp + 2536]
+	and ebp, [esp + 176]
 ; v17 = v35 & v5
 %line 860+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 2528]
-	mov [esp + 2576], eax
+	mov eax, edi
+	and eax, [esp + 172]
+	mov [esp + 188], eax
 ; v46 = v48 & v46
 %line 861+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2512]
-	and eax, [esp + 2520]
-	mov [esp + 2584], eax
+	mov eax, [esp + 164]
+	and eax, [esp + 168]
+	mov [esp + 168], eax
 ; v17 = v47 ^ v17
 %line 862+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 2576]
+	xor ebp, [esp + 188]
 ; v46 = v17 ^ v46
 %line 863+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 2584]
-	mov [esp + 2592], edi
+	xor ebp, [esp + 168]
 ; v35 = v35 & v57
 %line 864+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	and esi, [esp + 2536]
+	and edi, [esp + 176]
 ; v5 = v48 & v5
 %line 865+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2512]
-	and eax, [esp + 2528]
+	mov eax, [esp + 164]
+	and eax, [esp + 172]
 ; v5 = v35 ^ v5
 %line 866+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, eax
-	mov [esp + 3840], esi
+	xor edi, eax
 ; v57 = v48 & v57
 %line 867+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2512]
-	and eax, [esp + 2536]
-	mov [esp + 3848], eax
+	mov eax, [esp + 164]
+	and eax, [esp + 176]
+	mov [esp + 168], eax
 ; v40 = v40 ^ v21
 %line 868+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 2544]
-	xor ebp, [esp + 2432]
-	mov [esp + 2544], ebp
+	mov eax, [esp + 180]
+	xor eax, [esp + 132]
 ; v40 = v40 ^ v28
 %line 869+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 2472]
-	mov [esp + 2544], ebp
+	xor eax, [esp + 144]
+	mov [esp + 180], eax
 ; v8 = v8 ^ v25
 %line 870+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 2568]
-	xor edi, [esp + 2440]
-	mov [esp + 2568], edi
+	mov eax, [esp + 184]
+	xor eax, [esp + 136]
 ; v8 = v8 ^ v29
 %line 871+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 2480]
-	mov [esp + 2568], edi
+	xor eax, [esp + 148]
+	mov [esp + 184], eax
 ; v46 = v46 ^ v37
 %line 872+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2592]
-	xor eax, [esp + 2448]
-	mov [esp + 2592], eax
+	mov eax, ebp
+	xor eax, [esp + 140]
 ; v46 = v46 ^ v27
 %line 873+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2488]
-	mov [esp + 2592], eax
+	xor eax, [esp + 152]
+	mov [esp + 164], eax
 ; v5 = v5 ^ v19
 %line 874+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3840]
-	xor eax, [esp + 2456]
-	mov [esp + 3840], eax
+	mov ebp, edi
+	xor ebp, [esp + 8]
 ; v5 = v5 ^ v31
 %line 875+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2496]
-	mov [esp + 3840], eax
+	xor ebp, [esp + 156]
 ; v57 = v57 ^ v45
 %line 876+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 3848]
-	xor esi, [esp + 2464]
-	mov [esp + 3848], esi
+	mov edi, [esp + 168]
+	xor edi, [esp + 20]
 ; v57 = v57 ^ v22
 %line 877+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 2504]
-	mov [esp + 3848], esi
+	xor edi, [esp + 160]
 ; v19 = v40 ^ v19
 %line 878+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 2456]
-	mov [esp + 2600], ebp
+	mov eax, [esp + 180]
+	xor eax, [esp + 8]
+	mov [esp + 168], eax
 ; v45 = v8 ^ v45
 %line 879+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 2464]
-	mov [esp + 2608], edi
+	mov eax, [esp + 184]
+	xor eax, [esp + 20]
+	mov [esp + 172], eax
 ; v28 = v5 ^ v28
 %line 880+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2472]
-	mov [esp + 2616], eax
+	xor ebp, [esp + 144]
+	mov [esp + 144], ebp
 ; v29 = v57 ^ v29
 %line 881+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 2480]
-	mov [esp + 2624], esi
+	xor edi, [esp + 148]
+	mov [esp + 148], edi
 ; v57 = v54 & v18
 %line 882+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2376]
-	and eax, [esp + 2312]
-	mov [esp + 2632], eax
+	mov eax, [esp + 104]
+	and eax, [esp + 72]
+	mov [esp + 176], eax
 ; v5 = v54 & v39
 %line 883+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2376]
-	and eax, [esp + 2304]
+	mov eax, [esp + 104]
+	and eax, [esp + 68]
 ; v8 = v41 & v18
 %line 884+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2392]
-	and esi, [esp + 2312]
+	mov edi, [esp + 112]
+	and edi, [esp + 72]
 ; v8 = v5 ^ v8
 %line 885+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, esi
-	mov [esp + 2640], eax
+	xor eax, edi
+	mov [esp + 180], eax
 ; v5 = v54 & v42
 %line 886+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2376]
-	and eax, [esp + 2296]
+	mov eax, [esp + 104]
+	and eax, [esp + 48]
 ; v40 = v41 & v39
 %line 887+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2392]
-	and esi, [esp + 2304]
+	mov edi, [esp + 112]
+	and edi, [esp + 68]
 ; v48 = v53 & v18
 %line 888+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 2416]
-	and edi, [esp + 2312]
+	mov ebp, [esp + 124]
+	and ebp, [esp + 72]
 ; v40 = v5 ^ v40
 %line 889+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, esi
+	xor eax, edi
 ; v48 = v40 ^ v48
 %line 890+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, edi
-	mov [esp + 2648], eax
+	xor eax, ebp
+	mov [esp + 184], eax
 ; v40 = v41 & v42
 %line 891+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2392]
-	and eax, [esp + 2296]
+	mov eax, [esp + 112]
+	and eax, [esp + 48]
 ; v5 = v53 & v39
 %line 892+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2416]
-	and esi, [esp + 2304]
+	mov edi, [esp + 124]
+	and edi, [esp + 68]
 ; v5 = v40 ^ v5
 %line 893+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, esi
-	mov [esp + 2656], eax
+	xor eax, edi
+	mov [esp + 188], eax
 ; v40 = v53 & v42
 %line 894+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2416]
-	and eax, [esp + 2296]
-	mov [esp + 2664], eax
+	mov eax, [esp + 124]
+	and eax, [esp + 48]
+	mov [esp + 192], eax
 ; v35 = v34 & v34
 %line 895+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ebx
 	and eax, ebx
-	mov [esp + 2672], eax
+	mov [esp + 196], eax
 ; v17 = v34 & v32
 %line 896+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 2288]
+	and eax, [esp + 60]
 ; v47 = v52 & v34
 %line 897+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, ecx
-	and esi, ebx
+	mov edi, edx
+	and edi, ebx
 ; v47 = v17 ^ v47
 %line 898+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, esi
-	mov [esp + 2680], eax
+	xor eax, edi
+	mov [esp + 200], eax
 ; v17 = v34 & v43
 %line 899+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 2256]
+	and eax, [esp + 32]
 ; v15 = v52 & v32
 %line 900+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, ecx
-	and esi, [esp + 2288]
+	mov edi, edx
+	and edi, [esp + 60]
 ; v44 = v26 & v34
 %line 901+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 2384]
-	and edi, ebx
+	mov ebp, [esp + 108]
+	and ebp, ebx
 ; v15 = v17 ^ v15
 %line 902+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, esi
+	xor eax, edi
 ; v44 = v15 ^ v44
 %line 903+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, edi
-	mov [esp + 2688], eax
+	xor eax, ebp
+	mov [esp + 204], eax
 ; v15 = v52 & v43
 %line 904+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 2256]
+	mov eax, edx
+	and eax, [esp + 32]
 ; v17 = v26 & v32
 %line 905+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2384]
-	and esi, [esp + 2288]
+	mov edi, [esp + 108]
+	and edi, [esp + 60]
 ; v17 = v15 ^ v17
 %line 906+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, esi
-	mov [esp + 2696], eax
+	xor eax, edi
+	mov [esp + 208], eax
 ; v15 = v26 & v43
 %line 907+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2384]
-	and eax, [esp + 2256]
-	mov [esp + 2704], eax
+	mov eax, [esp + 108]
+	and eax, [esp + 32]
+	mov [esp + 212], eax
 ; v58 = v54 ^ v34
 %line 908+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 2376]
-	xor edi, ebx
+	mov ebp, [esp + 104]
+	xor ebp, ebx
 ; v62 = v41 ^ v52
 %line 909+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 2392]
-	xor esi, ecx
+	mov edi, [esp + 112]
+	xor edi, edx
 ; v60 = v53 ^ v26
 %line 910+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2416]
-	xor eax, [esp + 2384]
-	mov [esp + 2712], eax
+	mov eax, [esp + 124]
+	xor eax, [esp + 108]
+	mov [esp + 216], eax
 ; v56 = v18 ^ v34
 %line 911+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2312]
+	mov eax, [esp + 72]
 	xor eax, ebx
-	mov [esp + 2720], eax
+	mov [esp + 220], eax
 ; v12 = v39 ^ v32
 %line 912+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2304]
-	xor eax, [esp + 2288]
-	mov [esp + 2728], eax
+	mov eax, [esp + 68]
+	xor eax, [esp + 60]
+	mov [esp + 224], eax
 ; v61 = v42 ^ v43
 %line 913+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2296]
-	xor eax, [esp + 2256]
-	mov [esp + 2736], eax
+	mov eax, [esp + 48]
+	xor eax, [esp + 32]
+	mov [esp + 228], eax
 ; v2 = v58 & v56
 %line 914+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 2720]
-	mov [esp + 2744], eax
+	mov eax, ebp
+	and eax, [esp + 220]
+	mov [esp + 232], eax
 ; v63 = v58 & v12
 %line 915+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 2728]
-	mov [esp + 424], eax
+	mov eax, ebp
+	and eax, [esp + 224]
+	mov [esp + 8], eax
 ; v64 = v62 & v56
 %line 916+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 2720]
-	mov [esp + 432], eax
+	mov eax, edi
+	and eax, [esp + 220]
+	mov [esp + 20], eax
 ; v64 = v63 ^ v64
 %line 917+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 424]
-	xor eax, [esp + 432]
-	mov [esp + 2752], eax
+	mov eax, [esp + 8]
+	xor eax, [esp + 20]
+	mov [esp + 8], eax
 ; v58 = v58 & v61
 %line 918+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	and edi, [esp + 2736]
+	and ebp, [esp + 228]
 ; v63 = v62 & v12
 %line 919+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 2728]
-	mov [esp + 2760], eax
+	mov eax, edi
+	and eax, [esp + 224]
+	mov [esp + 20], eax
 ; v56 = v60 & v56
 %line 920+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2712]
-	and eax, [esp + 2720]
-	mov [esp + 2768], eax
+	mov eax, [esp + 216]
+	and eax, [esp + 220]
+	mov [esp + 220], eax
 ; v63 = v58 ^ v63
 %line 921+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 2760]
+	xor ebp, [esp + 20]
 ; v56 = v63 ^ v56
 %line 922+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 2768]
-	mov [esp + 2776], edi
+	xor ebp, [esp + 220]
 ; v62 = v62 & v61
 %line 923+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	and esi, [esp + 2736]
+	and edi, [esp + 228]
 ; v12 = v60 & v12
 %line 924+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2712]
-	and eax, [esp + 2728]
+	mov eax, [esp + 216]
+	and eax, [esp + 224]
 ; v12 = v62 ^ v12
 %line 925+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, eax
-	mov [esp + 3856], esi
+	xor edi, eax
 ; v61 = v60 & v61
 %line 926+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2712]
-	and eax, [esp + 2736]
-	mov [esp + 3864], eax
+	mov eax, [esp + 216]
+	and eax, [esp + 228]
+	mov [esp + 216], eax
 ; v2 = v2 ^ v57
 %line 927+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 2744]
-	xor ebp, [esp + 2632]
-	mov [esp + 2744], ebp
+	mov eax, [esp + 232]
+	xor eax, [esp + 176]
 ; v2 = v2 ^ v35
 %line 928+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 2672]
-	mov [esp + 2744], ebp
+	xor eax, [esp + 196]
+	mov [esp + 232], eax
 ; v64 = v64 ^ v8
 %line 929+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 2752]
-	xor edi, [esp + 2640]
-	mov [esp + 2752], edi
+	mov eax, [esp + 8]
+	xor eax, [esp + 180]
 ; v64 = v64 ^ v47
 %line 930+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 2680]
-	mov [esp + 2752], edi
+	xor eax, [esp + 200]
+	mov [esp + 8], eax
 ; v56 = v56 ^ v48
 %line 931+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2776]
-	xor eax, [esp + 2648]
-	mov [esp + 2776], eax
+	mov eax, ebp
+	xor eax, [esp + 184]
 ; v56 = v56 ^ v44
 %line 932+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2688]
-	mov [esp + 2776], eax
+	xor eax, [esp + 204]
+	mov [esp + 20], eax
 ; v12 = v12 ^ v5
 %line 933+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3856]
-	xor eax, [esp + 2656]
-	mov [esp + 3856], eax
+	mov ebp, edi
+	xor ebp, [esp + 188]
 ; v12 = v12 ^ v17
 %line 934+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2696]
-	mov [esp + 3856], eax
+	xor ebp, [esp + 208]
 ; v61 = v61 ^ v40
 %line 935+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 3864]
-	xor esi, [esp + 2664]
-	mov [esp + 3864], esi
+	mov edi, [esp + 216]
+	xor edi, [esp + 192]
 ; v61 = v61 ^ v15
 %line 936+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 2704]
-	mov [esp + 3864], esi
+	xor edi, [esp + 212]
 ; v5 = v2 ^ v5
 %line 937+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 2656]
-	mov [esp + 2784], ebp
+	mov eax, [esp + 232]
+	xor eax, [esp + 188]
+	mov [esp + 188], eax
 ; v40 = v64 ^ v40
 %line 938+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 2664]
-	mov [esp + 2792], edi
+	mov eax, [esp + 8]
+	xor eax, [esp + 192]
+	mov [esp + 8], eax
 ; v35 = v12 ^ v35
 %line 939+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2672]
-	mov [esp + 2800], eax
+	xor ebp, [esp + 196]
+	mov [esp + 192], ebp
 ; v47 = v61 ^ v47
 %line 940+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 2680]
-	mov [esp + 2808], esi
+	xor edi, [esp + 200]
+	mov [esp + 196], edi
 ; v54 = v24 ^ v54
 %line 941+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2368]
-	xor eax, [esp + 2376]
-	mov esi, eax
+	mov eax, [esp + 100]
+	xor eax, [esp + 104]
+	mov edi, eax
 ; v41 = v50 ^ v41
 %line 942+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2424]
-	xor eax, [esp + 2392]
-	mov [esp + 2816], eax
+	mov eax, [esp + 128]
+	xor eax, [esp + 112]
+	mov [esp + 100], eax
 ; v53 = v51 ^ v53
 %line 943+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2408]
-	xor eax, [esp + 2416]
-	mov [esp + 2824], eax
+	mov eax, [esp + 120]
+	xor eax, [esp + 124]
+	mov [esp + 104], eax
 ; v49 = v49 ^ v34
 %line 944+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2400]
+	mov eax, [esp + 116]
 	xor eax, ebx
-	mov [esp + 2400], eax
+	mov [esp + 116], eax
 ; v52 = v59 ^ v52
 %line 945+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, ecx
+	xor esi, edx
 ; v26 = v55 ^ v26
 %line 946+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 4040]
-	xor eax, [esp + 2384]
-	mov ecx, eax
+	xor ecx, [esp + 108]
 ; v18 = v33 ^ v18
 %line 947+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2360]
-	xor eax, [esp + 2312]
-	mov [esp + 2832], eax
+	mov eax, [esp + 92]
+	xor eax, [esp + 72]
+	mov [esp + 72], eax
 ; v39 = v36 ^ v39
 %line 948+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2352]
-	xor eax, [esp + 2304]
-	mov [esp + 2840], eax
+	mov eax, [esp + 96]
+	xor eax, [esp + 68]
+	mov [esp + 68], eax
 ; v42 = v20 ^ v42
 %line 949+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2344]
-	xor eax, [esp + 2296]
-	mov [esp + 2848], eax
+	mov eax, [esp + 88]
+	xor eax, [esp + 48]
+	mov [esp + 48], eax
 ; v34 = v23 ^ v34
 %line 950+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2336]
+	mov eax, [esp + 84]
 	xor eax, ebx
-	mov edi, eax
+	mov edx, eax
 ; v32 = v30 ^ v32
 %line 951+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2328]
-	xor eax, [esp + 2288]
+	mov eax, [esp + 80]
+	xor eax, [esp + 60]
 	mov ebx, eax
 ; v43 = v38 ^ v43
 %line 952+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2320]
-	xor eax, [esp + 2256]
-	mov [esp + 2856], eax
+	mov eax, [esp + 76]
+	xor eax, [esp + 32]
+	mov [esp + 32], eax
 ; v38 = v54 & v18
 %line 953+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 2832]
-	mov [esp + 2864], eax
+	mov eax, edi
+	and eax, [esp + 72]
+	mov [esp + 60], eax
 ; v30 = v54 & v39
 %line 954+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 2840]
+	mov eax, edi
+	and eax, [esp + 68]
 ; v23 = v41 & v18
 %line 955+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 2816]
-	and ebp, [esp + 2832]
+	mov ebp, [esp + 100]
+	and ebp, [esp + 72]
 ; v23 = v30 ^ v23
 %line 956+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 2872], eax
+	mov [esp + 76], eax
 ; v30 = v54 & v42
 %line 957+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, esi
-	and ebp, [esp + 2848]
+	mov ebp, edi
+	and ebp, [esp + 48]
 ; v20 = v41 & v39
 %line 958+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2816]
-	and eax, [esp + 2840]
-	mov [esp + 2880], eax
+	mov eax, [esp + 100]
+	and eax, [esp + 68]
+	mov [esp + 80], eax
 ; v36 = v53 & v18
 %line 959+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2824]
-	and eax, [esp + 2832]
+	mov eax, [esp + 104]
+	and eax, [esp + 72]
 ; v20 = v30 ^ v20
 %line 960+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 2880]
+	xor ebp, [esp + 80]
 ; v36 = v20 ^ v36
 %line 961+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 2888], ebp
+	mov [esp + 80], ebp
 ; v20 = v41 & v42
 %line 962+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2816]
-	and eax, [esp + 2848]
+	mov eax, [esp + 100]
+	and eax, [esp + 48]
 ; v30 = v53 & v39
 %line 963+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 2824]
-	and ebp, [esp + 2840]
+	mov ebp, [esp + 104]
+	and ebp, [esp + 68]
 ; v30 = v20 ^ v30
 %line 964+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 2896], eax
+	mov [esp + 84], eax
 ; v20 = v53 & v42
 %line 965+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2824]
-	and eax, [esp + 2848]
-	mov [esp + 2904], eax
+	mov eax, [esp + 104]
+	and eax, [esp + 48]
+	mov [esp + 88], eax
 ; v33 = v49 & v34
 %line 966+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2400]
-	and eax, edi
-	mov [esp + 2912], eax
+	mov eax, [esp + 116]
+	and eax, edx
+	mov [esp + 92], eax
 ; v55 = v49 & v32
 %line 967+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2400]
+	mov eax, [esp + 116]
 	and eax, ebx
 ; v59 = v52 & v34
 %line 968+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, edx
-	and ebp, edi
+	mov ebp, esi
+	and ebp, edx
 ; v59 = v55 ^ v59
 %line 969+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 2920], eax
+	mov [esp + 96], eax
 ; v55 = v49 & v43
 %line 970+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 2400]
-	and ebp, [esp + 2856]
+	mov ebp, [esp + 116]
+	and ebp, [esp + 32]
 ; v51 = v52 & v32
 %line 971+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, edx
+	mov eax, esi
 	and eax, ebx
-	mov [esp + 2928], eax
+	mov [esp + 108], eax
 ; v50 = v26 & v34
 %line 972+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, edi
+	and eax, edx
 ; v51 = v55 ^ v51
 %line 973+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 2928]
+	xor ebp, [esp + 108]
 ; v50 = v51 ^ v50
 %line 974+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 2936], ebp
+	mov [esp + 108], ebp
 ; v51 = v52 & v43
 %line 975+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 2856]
+	mov eax, esi
+	and eax, [esp + 32]
 ; v55 = v26 & v32
 %line 976+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ebp, ecx
@@ -4081,1492 +3928,1432 @@ align 32
 ; v55 = v51 ^ v55
 %line 977+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 2944], eax
+	mov [esp + 112], eax
 ; v51 = v26 & v43
 %line 978+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 2856]
-	mov [esp + 2952], eax
+	and eax, [esp + 32]
+	mov [esp + 120], eax
 ; v49 = v54 ^ v49
 %line 979+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 2400]
+	xor edi, [esp + 116]
 ; v52 = v41 ^ v52
 %line 980+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2816]
-	xor eax, edx
-	mov edx, eax
+	mov eax, [esp + 100]
+	xor eax, esi
+	mov esi, eax
 ; v26 = v53 ^ v26
 %line 981+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2824]
+	mov eax, [esp + 104]
 	xor eax, ecx
-	mov [esp + 2960], eax
+	mov [esp + 100], eax
 ; v34 = v18 ^ v34
 %line 982+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2832]
-	xor eax, edi
+	mov eax, [esp + 72]
+	xor eax, edx
 	mov ecx, eax
 ; v32 = v39 ^ v32
 %line 983+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2840]
+	mov eax, [esp + 68]
 	xor eax, ebx
-	mov [esp + 3872], eax
+	mov [esp + 68], eax
 ; v43 = v42 ^ v43
 %line 984+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2848]
-	xor eax, [esp + 2856]
-	mov edi, eax
+	mov eax, [esp + 48]
+	xor eax, [esp + 32]
+	mov edx, eax
 ; v42 = v49 & v34
 %line 985+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, esi
+	mov eax, edi
 	and eax, ecx
 	mov ebx, eax
 ; v39 = v49 & v32
 %line 986+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 3872]
-	mov [esp + 2968], eax
+	mov eax, edi
+	and eax, [esp + 68]
+	mov [esp + 32], eax
 ; v18 = v52 & v34
 %line 987+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, edx
+	mov eax, esi
 	and eax, ecx
-	mov [esp + 2976], eax
+	mov [esp + 48], eax
 ; v18 = v39 ^ v18
 %line 988+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2968]
-	xor eax, [esp + 2976]
+	mov eax, [esp + 32]
+	xor eax, [esp + 48]
 ; v49 = v49 & v43
 %line 989+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	and esi, edi
+	and edi, edx
 ; v39 = v52 & v32
 %line 990+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov [esp + 440], edx
-	mov ebp, [esp + 440]
-	and ebp, [esp + 3872]
-	mov [esp + 440], ebp
-	mov [esp + 2984], ebp
+	mov ebp, esi
+	and ebp, [esp + 68]
+	mov [esp + 32], ebp
 ; v34 = v26 & v34
 %line 991+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 2960]
-	mov [esp + 3992], ebp
-	mov [esp + 448], ebp
+	mov ebp, [esp + 100]
 	and ebp, ecx
-	mov [esp + 448], ebp
 ; v39 = v49 ^ v39
 %line 992+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 2984]
+	xor edi, [esp + 32]
 ; v34 = v39 ^ v34
 %line 993+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, ebp
+	xor edi, ebp
 ; v52 = v52 & v43
 %line 994+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	and edx, edi
+	and esi, edx
 ; v32 = v26 & v32
 %line 995+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 3992]
-	and ecx, [esp + 3872]
+	mov ecx, [esp + 100]
+	and ecx, [esp + 68]
 ; v32 = v52 ^ v32
 %line 996+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, ecx
+	xor esi, ecx
 ; v43 = v26 & v43
 %line 997+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 2960]
-	and ecx, edi
+	mov ecx, [esp + 100]
+	and ecx, edx
 ; v42 = v42 ^ v38
 %line 998+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 2864]
+	xor ebx, [esp + 60]
 ; v42 = v42 ^ v33
 %line 999+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 2912]
+	xor ebx, [esp + 92]
 ; v18 = v18 ^ v23
 %line 1000+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2872]
+	xor eax, [esp + 76]
 ; v18 = v18 ^ v59
 %line 1001+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2920]
+	xor eax, [esp + 96]
 ; v34 = v34 ^ v36
 %line 1002+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 2888]
+	xor edi, [esp + 80]
 ; v34 = v34 ^ v50
 %line 1003+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 2936]
+	xor edi, [esp + 108]
 ; v32 = v32 ^ v30
 %line 1004+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 2896]
+	xor esi, [esp + 84]
 ; v32 = v32 ^ v55
 %line 1005+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 2944]
+	xor esi, [esp + 112]
 ; v43 = v43 ^ v20
 %line 1006+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 2904]
+	xor ecx, [esp + 88]
 ; v43 = v43 ^ v51
 %line 1007+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 2952]
+	xor ecx, [esp + 120]
 ; v30 = v42 ^ v30
 %line 1008+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 2896]
+	xor ebx, [esp + 84]
 ; v20 = v18 ^ v20
 %line 1009+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, eax
-	xor edi, [esp + 2904]
+	mov edx, eax
+	xor edx, [esp + 88]
 ; v33 = v32 ^ v33
 %line 1010+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 2912]
+	xor esi, [esp + 92]
 ; v59 = v43 ^ v59
 %line 1011+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 2920]
+	xor ecx, [esp + 96]
 ; v38 = v38 ^ v21
 %line 1012+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2864]
-	xor eax, [esp + 2432]
-	mov [esp + 2864], eax
+	mov eax, [esp + 60]
+	xor eax, [esp + 132]
 ; v38 = v38 ^ v57
 %line 1013+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2632]
-	mov [esp + 2864], eax
+	xor eax, [esp + 176]
+	mov [esp + 60], eax
 ; v23 = v23 ^ v25
 %line 1014+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2872]
-	xor eax, [esp + 2440]
-	mov [esp + 2872], eax
+	mov eax, [esp + 76]
+	xor eax, [esp + 136]
 ; v23 = v23 ^ v8
 %line 1015+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2640]
-	mov [esp + 2872], eax
+	xor eax, [esp + 180]
+	mov [esp + 76], eax
 ; v36 = v36 ^ v37
 %line 1016+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2888]
-	xor eax, [esp + 2448]
-	mov [esp + 2888], eax
+	mov eax, [esp + 80]
+	xor eax, [esp + 140]
 ; v36 = v36 ^ v48
 %line 1017+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2648]
-	mov [esp + 2888], eax
+	xor eax, [esp + 184]
+	mov [esp + 80], eax
 ; v30 = v30 ^ v19
 %line 1018+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 2600]
+	xor ebx, [esp + 168]
 ; v30 = v30 ^ v5
 %line 1019+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 2784]
+	xor ebx, [esp + 188]
 ; v20 = v20 ^ v45
 %line 1020+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 2608]
+	xor edx, [esp + 172]
 ; v20 = v20 ^ v40
 %line 1021+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 2792]
+	xor edx, [esp + 8]
 ; v34 = v34 ^ v46
 %line 1022+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 2592]
+	xor edi, [esp + 164]
 ; v34 = v34 ^ v56
 %line 1023+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 2776]
+	xor edi, [esp + 20]
 ; v33 = v33 ^ v28
 %line 1024+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 2616]
+	xor esi, [esp + 144]
 ; v33 = v33 ^ v35
 %line 1025+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 2800]
+	xor esi, [esp + 192]
 ; v59 = v59 ^ v29
 %line 1026+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 2624]
+	xor ecx, [esp + 148]
 ; v59 = v59 ^ v47
 %line 1027+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 2808]
+	xor ecx, [esp + 196]
 ; v50 = v50 ^ v27
 %line 1028+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2936]
-	xor eax, [esp + 2488]
-	mov [esp + 2936], eax
+	mov eax, [esp + 108]
+	xor eax, [esp + 152]
 ; v50 = v50 ^ v44
 %line 1029+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2688]
-	mov [esp + 2936], eax
+	xor eax, [esp + 204]
+	mov [esp + 108], eax
 ; v55 = v55 ^ v31
 %line 1030+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2944]
-	xor eax, [esp + 2496]
-	mov [esp + 2944], eax
+	mov eax, [esp + 112]
+	xor eax, [esp + 156]
 ; v55 = v55 ^ v17
 %line 1031+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2696]
-	mov [esp + 2944], eax
+	xor eax, [esp + 208]
+	mov [esp + 112], eax
 ; v51 = v51 ^ v22
 %line 1032+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2952]
-	xor eax, [esp + 2504]
-	mov [esp + 2952], eax
+	mov eax, [esp + 120]
+	xor eax, [esp + 160]
 ; v51 = v51 ^ v15
 %line 1033+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 2704]
-	mov [esp + 2952], eax
+	xor eax, [esp + 212]
+	mov [esp + 120], eax
 ; v28 = v38 ^ v28
 %line 1034+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2864]
-	xor eax, [esp + 2616]
-	mov [esp + 2992], eax
+	mov eax, [esp + 60]
+	xor eax, [esp + 144]
+	mov [esp + 32], eax
 ; v29 = v23 ^ v29
 %line 1035+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2872]
-	xor eax, [esp + 2624]
-	mov [esp + 3000], eax
+	mov eax, [esp + 76]
+	xor eax, [esp + 148]
+	mov [esp + 48], eax
 ; v27 = v36 ^ v27
 %line 1036+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2888]
-	xor eax, [esp + 2488]
-	mov [esp + 3008], eax
+	mov eax, [esp + 80]
+	xor eax, [esp + 152]
+	mov [esp + 60], eax
 ; v31 = v30 ^ v31
 %line 1037+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 2496]
-	mov [esp + 3016], ebx
+	xor ebx, [esp + 156]
+	mov [esp + 68], ebx
 ; v22 = v20 ^ v22
 %line 1038+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 2504]
+	xor edx, [esp + 160]
+	mov ebx, edx
 ; v57 = v33 ^ v57
 %line 1039+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 2632]
-	mov ebx, edx
+	xor esi, [esp + 176]
 ; v8 = v59 ^ v8
 %line 1040+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 2640]
+	xor ecx, [esp + 180]
 ; v48 = v50 ^ v48
 %line 1041+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 2936]
-	xor edx, [esp + 2648]
+	mov edx, [esp + 108]
+	xor edx, [esp + 184]
 ; v5 = v55 ^ v5
 %line 1042+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 2944]
-	xor ebp, [esp + 2784]
+	mov ebp, [esp + 112]
+	xor ebp, [esp + 188]
 ; v40 = v51 ^ v40
 %line 1043+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2952]
-	xor eax, [esp + 2792]
+	mov eax, [esp + 120]
+	xor eax, [esp + 8]
 ; v8 = v8 ^ v15
 %line 1044+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 2704]
+	xor ecx, [esp + 212]
 ; v15 = v22 ^ v15
 %line 1045+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 2704]
-	mov [esp + 3024], edi
+	xor ebx, [esp + 212]
+	mov [esp + 8], ebx
 ; v57 = v57 ^ v17
 %line 1046+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 2696]
+	xor esi, [esp + 208]
 ; v17 = v31 ^ v17
 %line 1047+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 3016]
-	xor edi, [esp + 2696]
-	mov [esp + 3032], edi
+	mov ebx, [esp + 68]
+	xor ebx, [esp + 208]
+	mov [esp + 68], ebx
 ; v34 = v34 ^ v44
 %line 1048+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 2688]
+	xor edi, [esp + 204]
 ; v44 = v27 ^ v44
 %line 1049+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 3008]
-	xor edi, [esp + 2688]
-	mov [esp + 3040], edi
+	mov ebx, [esp + 60]
+	xor ebx, [esp + 204]
+	mov [esp + 60], ebx
 ; v15 = v15 ^ v47
 %line 1050+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 3024]
-	xor edi, [esp + 2808]
-	mov [esp + 3024], edi
+	mov ebx, [esp + 8]
+	xor ebx, [esp + 196]
+	mov [esp + 8], ebx
 ; v47 = v29 ^ v47
 %line 1051+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 3000]
-	xor edi, [esp + 2808]
-	mov [esp + 3048], edi
+	mov ebx, [esp + 48]
+	xor ebx, [esp + 196]
+	mov [esp + 48], ebx
 ; v17 = v17 ^ v35
 %line 1052+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 3032]
-	xor edi, [esp + 2800]
-	mov [esp + 3032], edi
+	mov ebx, [esp + 68]
+	xor ebx, [esp + 192]
+	mov [esp + 68], ebx
 ; v35 = v28 ^ v35
 %line 1053+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 2992]
-	xor edi, [esp + 2800]
-	mov [esp + 3056], edi
+	mov ebx, [esp + 32]
+	xor ebx, [esp + 192]
+	mov [esp + 32], ebx
 ; v44 = v44 ^ v56
 %line 1054+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 3040]
-	xor edi, [esp + 2776]
-	mov [esp + 3040], edi
+	mov ebx, [esp + 60]
+	xor ebx, [esp + 20]
+	mov [esp + 60], ebx
 ; v56 = v46 ^ v56
 %line 1055+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 2592]
-	xor edi, [esp + 2776]
-	mov [esp + 3064], edi
+	mov ebx, [esp + 164]
+	xor ebx, [esp + 20]
+	mov [esp + 20], ebx
 ; v47 = v47 ^ v40
 %line 1056+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 3048]
-	xor edi, eax
-	mov [esp + 3048], edi
+	mov ebx, [esp + 48]
+	xor ebx, eax
+	mov [esp + 48], ebx
 ; v40 = v45 ^ v40
 %line 1057+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, [esp + 2608]
-	xor edi, eax
-	mov [esp + 3072], edi
+	mov ebx, [esp + 172]
+	xor ebx, eax
 ; v35 = v35 ^ v5
 %line 1058+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3056]
+	mov eax, [esp + 32]
 	xor eax, ebp
-	mov [esp + 3056], eax
+	mov [esp + 32], eax
 ; v5 = v19 ^ v5
 %line 1059+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2600]
+	mov eax, [esp + 168]
 	xor eax, ebp
-	mov [esp + 3080], eax
+	mov [esp + 76], eax
 ; v56 = v56 ^ v48
 %line 1060+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3064]
+	mov eax, [esp + 20]
 	xor eax, edx
-	mov [esp + 3064], eax
+	mov [esp + 20], eax
 ; v48 = v37 ^ v48
 %line 1061+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2448]
+	mov eax, [esp + 140]
 	xor eax, edx
-	mov [esp + 3088], eax
+	mov [esp + 80], eax
 ; v40 = v40 ^ v8
 %line 1062+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3072]
+	mov eax, ebx
 	xor eax, ecx
-	mov [esp + 3072], eax
+	mov [esp + 72], eax
 ; v8 = v25 ^ v8
 %line 1063+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2440]
+	mov eax, [esp + 136]
 	xor eax, ecx
-	mov [esp + 3096], eax
+	mov [esp + 84], eax
 ; v5 = v5 ^ v57
 %line 1064+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 3080]
-	xor ecx, ebx
-	mov [esp + 3080], ecx
+	mov ecx, [esp + 76]
+	xor ecx, esi
 ; v57 = v21 ^ v57
 %line 1065+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 2432]
-	xor eax, ebx
-	mov [esp + 3104], eax
+	mov eax, [esp + 132]
+	xor eax, esi
 ; v57 = v57 ^ v35
 %line 1066+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 3104]
-	xor edx, [esp + 3056]
-	mov [esp + 3104], edx
+	mov edx, eax
+	xor edx, [esp + 32]
+	mov [esp + 88], edx
 ; v8 = v8 ^ v47
 %line 1067+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3096]
-	xor eax, [esp + 3048]
-	mov [esp + 3096], eax
+	mov eax, [esp + 84]
+	xor eax, [esp + 48]
+	mov [esp + 84], eax
 ; v48 = v48 ^ v44
 %line 1068+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3088]
-	xor eax, [esp + 3040]
-	mov [esp + 3088], eax
+	mov eax, [esp + 80]
+	xor eax, [esp + 60]
 ; v48 = v48 ^ v34
 %line 1069+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, esi
-	mov [esp + 3088], eax
+	xor eax, edi
+	mov [esp + 80], eax
 ; v5 = v5 ^ v17
 %line 1070+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 3032]
-	mov [esp + 3080], ecx
+	xor ecx, [esp + 68]
+	mov [esp + 76], ecx
 ; v40 = v40 ^ v15
 %line 1071+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3072]
-	xor eax, [esp + 3024]
-	mov [esp + 3072], eax
+	mov eax, [esp + 72]
+	xor eax, [esp + 8]
+	mov [esp + 72], eax
 ; v56 = v56 ^ v34
 %line 1072+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3064]
-	xor eax, esi
-	mov [esp + 3064], eax
+	mov eax, [esp + 20]
+	xor eax, edi
+	mov [esp + 20], eax
 ; v21 = v57 & v0
 %line 1073+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 24]
-	mov [esp + 3112], eax
+	and eax, [esp + 0]
+	mov [esp + 92], eax
 ; v25 = v57 & v3
 %line 1074+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	and edx, [esp + 48]
+	and edx, [esp + 12]
 ; v37 = v34 & v0
 %line 1075+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 24]
+	mov eax, edi
+	and eax, [esp + 0]
 ; v37 = v25 ^ v37
 %line 1076+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor edx, eax
-	mov [esp + 3120], edx
+	mov [esp + 96], edx
 ; v25 = v57 & v6
 %line 1077+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3104]
-	and eax, [esp + 72]
+	mov eax, [esp + 88]
+	and eax, [esp + 24]
 ; v19 = v34 & v3
 %line 1078+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, esi
-	and ecx, [esp + 48]
+	mov ecx, edi
+	and ecx, [esp + 12]
 ; v45 = v8 & v0
 %line 1079+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 3096]
-	and edx, [esp + 24]
+	mov edx, [esp + 84]
+	and edx, [esp + 0]
 ; v19 = v25 ^ v19
 %line 1080+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
 ; v45 = v19 ^ v45
 %line 1081+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 3128], eax
+	mov [esp + 100], eax
 ; v19 = v34 & v6
 %line 1082+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 72]
+	mov eax, edi
+	and eax, [esp + 24]
 ; v25 = v8 & v3
 %line 1083+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 3096]
-	and ecx, [esp + 48]
+	mov ecx, [esp + 84]
+	and ecx, [esp + 12]
 ; v25 = v19 ^ v25
 %line 1084+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 3136], eax
+	mov [esp + 104], eax
 ; v19 = v8 & v6
 %line 1085+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3096]
-	and eax, [esp + 72]
-	mov [esp + 3144], eax
+	mov eax, [esp + 84]
+	and eax, [esp + 24]
+	mov [esp + 108], eax
 ; v46 = v35 & v10
 %line 1086+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3056]
-	and eax, [esp + 104]
-	mov [esp + 3152], eax
+	mov eax, [esp + 32]
+	and eax, [esp + 40]
+	mov [esp + 112], eax
 ; v28 = v35 & v13
 %line 1087+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3056]
-	and eax, [esp + 128]
+	mov eax, [esp + 32]
+	and eax, [esp + 52]
 ; v29 = v48 & v10
 %line 1088+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 3088]
-	and ecx, [esp + 104]
+	mov ecx, [esp + 80]
+	and ecx, [esp + 40]
 ; v29 = v28 ^ v29
 %line 1089+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 3160], eax
+	mov [esp + 116], eax
 ; v28 = v35 & v16
 %line 1090+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3056]
-	and eax, [esp + 152]
+	mov eax, [esp + 32]
+	and eax, [esp + 64]
 ; v27 = v48 & v13
 %line 1091+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 3088]
-	and ecx, [esp + 128]
+	mov ecx, [esp + 80]
+	and ecx, [esp + 52]
 ; v31 = v47 & v10
 %line 1092+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 3048]
-	and edx, [esp + 104]
+	mov edx, [esp + 48]
+	and edx, [esp + 40]
 ; v27 = v28 ^ v27
 %line 1093+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
 ; v31 = v27 ^ v31
 %line 1094+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 3168], eax
+	mov [esp + 120], eax
 ; v27 = v48 & v16
 %line 1095+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3088]
-	and eax, [esp + 152]
+	mov eax, [esp + 80]
+	and eax, [esp + 64]
 ; v28 = v47 & v13
 %line 1096+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 3048]
-	and ecx, [esp + 128]
+	mov ecx, [esp + 48]
+	and ecx, [esp + 52]
 ; v28 = v27 ^ v28
 %line 1097+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 3176], eax
+	mov [esp + 124], eax
 ; v27 = v47 & v16
 %line 1098+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3048]
-	and eax, [esp + 152]
-	mov [esp + 3184], eax
+	mov eax, [esp + 48]
+	and eax, [esp + 64]
+	mov [esp + 128], eax
 ; v22 = v57 ^ v35
 %line 1099+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 3104]
-	xor edx, [esp + 3056]
+	mov edx, [esp + 88]
+	xor edx, [esp + 32]
 ; v51 = v34 ^ v48
 %line 1100+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, esi
-	xor ecx, [esp + 3088]
+	mov ecx, edi
+	xor ecx, [esp + 80]
 ; v55 = v8 ^ v47
 %line 1101+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3096]
-	xor eax, [esp + 3048]
-	mov [esp + 3192], eax
+	mov eax, [esp + 84]
+	xor eax, [esp + 48]
+	mov [esp + 132], eax
 ; v50 = v0 ^ v10
 %line 1102+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 104]
-	mov [esp + 3200], eax
+	mov eax, [esp + 0]
+	xor eax, [esp + 40]
+	mov [esp + 136], eax
 ; v59 = v3 ^ v13
 %line 1103+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, [esp + 128]
-	mov [esp + 3880], eax
+	mov eax, [esp + 12]
+	xor eax, [esp + 52]
+	mov [esp + 148], eax
 ; v33 = v6 ^ v16
 %line 1104+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 72]
-	xor ebx, [esp + 152]
+	mov ebx, [esp + 24]
+	xor ebx, [esp + 64]
 ; v20 = v22 & v50
 %line 1105+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, edx
-	and edi, [esp + 3200]
+	mov esi, edx
+	and esi, [esp + 136]
 ; v30 = v22 & v59
 %line 1106+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 3880]
-	mov [esp + 3208], eax
+	and eax, [esp + 148]
+	mov [esp + 140], eax
 ; v36 = v51 & v50
 %line 1107+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 3200]
-	mov [esp + 3216], eax
+	and eax, [esp + 136]
+	mov [esp + 144], eax
 ; v36 = v30 ^ v36
 %line 1108+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 3208]
-	xor ebp, [esp + 3216]
+	mov ebp, [esp + 140]
+	xor ebp, [esp + 144]
 ; v22 = v22 & v33
 %line 1109+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and edx, ebx
 ; v30 = v51 & v59
 %line 1110+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov [esp + 456], ecx
-	mov eax, [esp + 456]
-	and eax, [esp + 3880]
-	mov [esp + 456], eax
-	mov [esp + 3224], eax
+	mov eax, ecx
+	and eax, [esp + 148]
+	mov [esp + 140], eax
 ; v50 = v55 & v50
 %line 1111+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3192]
-	mov [esp + 4000], eax
-	mov [esp + 464], eax
-	and eax, [esp + 3200]
-	mov [esp + 464], eax
-	mov [esp + 3232], eax
+	mov eax, [esp + 132]
+	and eax, [esp + 136]
+	mov [esp + 136], eax
 ; v30 = v22 ^ v30
 %line 1112+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 3224]
+	xor edx, [esp + 140]
 ; v50 = v30 ^ v50
 %line 1113+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 3232]
-	mov [esp + 3240], edx
+	xor edx, [esp + 136]
 ; v51 = v51 & v33
 %line 1114+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and ecx, ebx
 ; v59 = v55 & v59
 %line 1115+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 4000]
-	and eax, [esp + 3880]
+	mov eax, [esp + 132]
+	and eax, [esp + 148]
 ; v59 = v51 ^ v59
 %line 1116+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ecx, eax
 ; v33 = v55 & v33
 %line 1117+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3192]
+	mov eax, [esp + 132]
 	and eax, ebx
 ; v20 = v20 ^ v21
 %line 1118+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 3112]
+	xor esi, [esp + 92]
 ; v20 = v20 ^ v46
 %line 1119+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 3152]
+	xor esi, [esp + 112]
 ; v36 = v36 ^ v37
 %line 1120+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 3120]
+	xor ebp, [esp + 96]
 ; v36 = v36 ^ v29
 %line 1121+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 3160]
+	xor ebp, [esp + 116]
 ; v50 = v50 ^ v45
 %line 1122+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 3240]
-	xor edx, [esp + 3128]
-	mov [esp + 3240], edx
+	xor edx, [esp + 100]
 ; v50 = v50 ^ v31
 %line 1123+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 3168]
-	mov [esp + 3240], edx
+	xor edx, [esp + 120]
+	mov [esp + 132], edx
 ; v59 = v59 ^ v25
 %line 1124+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 3136]
+	xor ecx, [esp + 104]
 ; v59 = v59 ^ v28
 %line 1125+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 3176]
+	xor ecx, [esp + 124]
 ; v33 = v33 ^ v19
 %line 1126+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 3144]
+	xor eax, [esp + 108]
 ; v33 = v33 ^ v27
 %line 1127+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 3184]
+	xor eax, [esp + 128]
 ; v25 = v20 ^ v25
 %line 1128+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 3136]
-	mov [esp + 3248], edi
+	xor esi, [esp + 104]
+	mov [esp + 104], esi
 ; v19 = v36 ^ v19
 %line 1129+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 3144]
-	mov [esp + 3256], ebp
+	xor ebp, [esp + 108]
+	mov [esp + 108], ebp
 ; v46 = v59 ^ v46
 %line 1130+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 3152]
-	mov [esp + 3264], ecx
+	xor ecx, [esp + 112]
+	mov [esp + 112], ecx
 ; v29 = v33 ^ v29
 %line 1131+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 3160]
-	mov [esp + 3272], eax
+	xor eax, [esp + 116]
+	mov [esp + 116], eax
 ; v33 = v5 & v1
 %line 1132+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3080]
-	and eax, [esp + 32]
-	mov [esp + 3280], eax
+	mov eax, [esp + 76]
+	and eax, [esp + 4]
+	mov [esp + 136], eax
 ; v59 = v5 & v4
 %line 1133+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3080]
-	and eax, [esp + 56]
+	mov eax, [esp + 76]
+	and eax, [esp + 16]
 ; v36 = v44 & v1
 %line 1134+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 3040]
-	and ecx, [esp + 32]
+	mov ecx, [esp + 60]
+	and ecx, [esp + 4]
 ; v36 = v59 ^ v36
 %line 1135+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 3288], eax
+	mov [esp + 140], eax
 ; v59 = v5 & v7
 %line 1136+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3080]
-	and eax, [esp + 80]
+	mov eax, [esp + 76]
+	and eax, [esp + 28]
 ; v20 = v44 & v4
 %line 1137+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 3040]
-	and ecx, [esp + 56]
+	mov ecx, [esp + 60]
+	and ecx, [esp + 16]
 ; v55 = v40 & v1
 %line 1138+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 3072]
-	and edx, [esp + 32]
+	mov edx, [esp + 72]
+	and edx, [esp + 4]
 ; v20 = v59 ^ v20
 %line 1139+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
 ; v55 = v20 ^ v55
 %line 1140+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 3296], eax
+	mov [esp + 144], eax
 ; v20 = v44 & v7
 %line 1141+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3040]
-	and eax, [esp + 80]
+	mov eax, [esp + 60]
+	and eax, [esp + 28]
 ; v59 = v40 & v4
 %line 1142+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 3072]
-	and ecx, [esp + 56]
+	mov ecx, [esp + 72]
+	and ecx, [esp + 16]
 ; v59 = v20 ^ v59
 %line 1143+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 3304], eax
+	mov [esp + 148], eax
 ; v20 = v40 & v7
 %line 1144+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3072]
-	and eax, [esp + 80]
-	mov [esp + 3312], eax
+	mov eax, [esp + 72]
+	and eax, [esp + 28]
+	mov [esp + 152], eax
 ; v51 = v17 & v11
 %line 1145+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3032]
-	and eax, [esp + 112]
-	mov [esp + 3320], eax
+	mov eax, [esp + 68]
+	and eax, [esp + 44]
+	mov [esp + 156], eax
 ; v30 = v17 & v14
 %line 1146+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3032]
-	and eax, [esp + 136]
+	mov eax, [esp + 68]
+	and eax, [esp + 56]
 ; v22 = v56 & v11
 %line 1147+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 3064]
-	and ecx, [esp + 112]
+	mov ecx, [esp + 20]
+	and ecx, [esp + 44]
 ; v22 = v30 ^ v22
 %line 1148+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 3328], eax
+	mov [esp + 160], eax
 ; v30 = v17 & v9
 %line 1149+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3032]
-	and eax, [esp + 96]
+	mov eax, [esp + 68]
+	and eax, [esp + 36]
 ; v23 = v56 & v14
 %line 1150+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 3064]
-	and ecx, [esp + 136]
+	mov ecx, [esp + 20]
+	and ecx, [esp + 56]
 ; v38 = v15 & v11
 %line 1151+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 3024]
-	and edx, [esp + 112]
+	mov edx, [esp + 8]
+	and edx, [esp + 44]
 ; v23 = v30 ^ v23
 %line 1152+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
 ; v38 = v23 ^ v38
 %line 1153+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 3336], eax
+	mov [esp + 164], eax
 ; v23 = v56 & v9
 %line 1154+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3064]
-	and eax, [esp + 96]
+	mov eax, [esp + 20]
+	and eax, [esp + 36]
 ; v30 = v15 & v14
 %line 1155+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 3024]
-	and ecx, [esp + 136]
+	mov ecx, [esp + 8]
+	and ecx, [esp + 56]
 ; v30 = v23 ^ v30
 %line 1156+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 3344], eax
+	mov [esp + 168], eax
 ; v23 = v15 & v9
 %line 1157+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3024]
-	and eax, [esp + 96]
-	mov [esp + 3352], eax
+	mov eax, [esp + 8]
+	and eax, [esp + 36]
+	mov [esp + 172], eax
 ; v43 = v5 ^ v17
 %line 1158+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 3080]
-	xor edx, [esp + 3032]
+	mov edx, [esp + 76]
+	xor edx, [esp + 68]
 ; v32 = v44 ^ v56
 %line 1159+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ecx, [esp + 3040]
-	xor ecx, [esp + 3064]
+	mov ecx, [esp + 60]
+	xor ecx, [esp + 20]
 ; v18 = v40 ^ v15
 %line 1160+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3072]
-	xor eax, [esp + 3024]
-	mov [esp + 3360], eax
+	mov eax, [esp + 72]
+	xor eax, [esp + 8]
+	mov [esp + 176], eax
 ; v42 = v1 ^ v11
 %line 1161+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 112]
-	mov [esp + 3368], eax
+	mov eax, [esp + 4]
+	xor eax, [esp + 44]
+	mov [esp + 180], eax
 ; v26 = v4 ^ v14
 %line 1162+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 56]
-	xor eax, [esp + 136]
-	mov [esp + 3888], eax
+	mov eax, [esp + 16]
+	xor eax, [esp + 56]
+	mov [esp + 192], eax
 ; v52 = v7 ^ v9
 %line 1163+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 80]
-	xor ebx, [esp + 96]
+	mov ebx, [esp + 28]
+	xor ebx, [esp + 36]
 ; v39 = v43 & v42
 %line 1164+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edi, edx
-	and edi, [esp + 3368]
+	mov esi, edx
+	and esi, [esp + 180]
 ; v49 = v43 & v26
 %line 1165+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 3888]
-	mov [esp + 3376], eax
+	and eax, [esp + 192]
+	mov [esp + 184], eax
 ; v53 = v32 & v42
 %line 1166+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 3368]
-	mov [esp + 3384], eax
+	and eax, [esp + 180]
+	mov [esp + 188], eax
 ; v53 = v49 ^ v53
 %line 1167+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 3376]
-	xor ebp, [esp + 3384]
+	mov ebp, [esp + 184]
+	xor ebp, [esp + 188]
 ; v43 = v43 & v52
 %line 1168+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and edx, ebx
 ; v49 = v32 & v26
 %line 1169+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov [esp + 472], ecx
-	mov eax, [esp + 472]
-	and eax, [esp + 3888]
-	mov [esp + 472], eax
-	mov [esp + 3392], eax
+	mov eax, ecx
+	and eax, [esp + 192]
+	mov [esp + 184], eax
 ; v42 = v18 & v42
 %line 1170+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3360]
-	mov [esp + 4008], eax
-	mov [esp + 480], eax
-	and eax, [esp + 3368]
-	mov [esp + 480], eax
-	mov [esp + 3400], eax
+	mov eax, [esp + 176]
+	and eax, [esp + 180]
+	mov [esp + 180], eax
 ; v49 = v43 ^ v49
 %line 1171+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 3392]
+	xor edx, [esp + 184]
 ; v42 = v49 ^ v42
 %line 1172+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 3400]
-	mov [esp + 3408], edx
+	xor edx, [esp + 180]
 ; v32 = v32 & v52
 %line 1173+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	and ecx, ebx
 ; v26 = v18 & v26
 %line 1174+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 4008]
-	and eax, [esp + 3888]
+	mov eax, [esp + 176]
+	and eax, [esp + 192]
 ; v26 = v32 ^ v26
 %line 1175+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ecx, eax
 ; v52 = v18 & v52
 %line 1176+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3360]
+	mov eax, [esp + 176]
 	and eax, ebx
 ; v39 = v39 ^ v33
 %line 1177+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 3280]
+	xor esi, [esp + 136]
 ; v39 = v39 ^ v51
 %line 1178+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 3320]
+	xor esi, [esp + 156]
 ; v53 = v53 ^ v36
 %line 1179+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 3288]
+	xor ebp, [esp + 140]
 ; v53 = v53 ^ v22
 %line 1180+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 3328]
+	xor ebp, [esp + 160]
 ; v42 = v42 ^ v55
 %line 1181+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 3408]
-	xor edx, [esp + 3296]
-	mov [esp + 3408], edx
+	xor edx, [esp + 144]
 ; v42 = v42 ^ v38
 %line 1182+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 3336]
-	mov [esp + 3408], edx
+	xor edx, [esp + 164]
+	mov [esp + 176], edx
 ; v26 = v26 ^ v59
 %line 1183+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 3304]
+	xor ecx, [esp + 148]
 ; v26 = v26 ^ v30
 %line 1184+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 3344]
+	xor ecx, [esp + 168]
 ; v52 = v52 ^ v20
 %line 1185+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 3312]
+	xor eax, [esp + 152]
 ; v52 = v52 ^ v23
 %line 1186+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 3352]
+	xor eax, [esp + 172]
 ; v59 = v39 ^ v59
 %line 1187+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 3304]
-	mov [esp + 3416], edi
+	xor esi, [esp + 148]
+	mov [esp + 148], esi
 ; v20 = v53 ^ v20
 %line 1188+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 3312]
-	mov [esp + 3424], ebp
+	xor ebp, [esp + 152]
+	mov [esp + 152], ebp
 ; v51 = v26 ^ v51
 %line 1189+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 3320]
-	mov [esp + 3432], ecx
+	xor ecx, [esp + 156]
+	mov [esp + 156], ecx
 ; v22 = v52 ^ v22
 %line 1190+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 3328]
-	mov [esp + 3440], eax
+	xor eax, [esp + 160]
+	mov [esp + 160], eax
 ; v5 = v57 ^ v5
 %line 1191+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3104]
-	xor eax, [esp + 3080]
+	mov eax, [esp + 88]
+	xor eax, [esp + 76]
 	mov ecx, eax
 ; v44 = v34 ^ v44
 %line 1192+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 3040]
+	xor edi, [esp + 60]
 ; v40 = v8 ^ v40
 %line 1193+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3096]
-	xor eax, [esp + 3072]
-	mov [esp + 3448], eax
+	mov eax, [esp + 84]
+	xor eax, [esp + 72]
+	mov [esp + 60], eax
 ; v17 = v35 ^ v17
 %line 1194+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 3056]
-	xor edx, [esp + 3032]
+	mov edx, [esp + 32]
+	xor edx, [esp + 68]
 ; v56 = v48 ^ v56
 %line 1195+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3088]
-	xor eax, [esp + 3064]
-	mov edi, eax
+	mov eax, [esp + 80]
+	xor eax, [esp + 20]
+	mov esi, eax
 ; v15 = v47 ^ v15
 %line 1196+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3048]
-	xor eax, [esp + 3024]
+	mov eax, [esp + 48]
+	xor eax, [esp + 8]
 	mov ebx, eax
 ; v1 = v0 ^ v1
 %line 1197+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 32]
-	mov [esp + 3456], eax
+	mov eax, [esp + 0]
+	xor eax, [esp + 4]
+	mov [esp + 0], eax
 ; v4 = v3 ^ v4
 %line 1198+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, [esp + 56]
-	mov [esp + 3464], eax
+	mov eax, [esp + 12]
+	xor eax, [esp + 16]
+	mov [esp + 4], eax
 ; v7 = v6 ^ v7
 %line 1199+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 72]
-	xor eax, [esp + 80]
-	mov [esp + 3472], eax
+	mov eax, [esp + 24]
+	xor eax, [esp + 28]
+	mov [esp + 8], eax
 ; v11 = v10 ^ v11
 %line 1200+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 104]
-	xor eax, [esp + 112]
-	mov [esp + 3480], eax
+	mov eax, [esp + 40]
+	xor eax, [esp + 44]
+	mov [esp + 12], eax
 ; v14 = v13 ^ v14
 %line 1201+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 128]
-	xor eax, [esp + 136]
-	mov [esp + 3488], eax
+	mov eax, [esp + 52]
+	xor eax, [esp + 56]
+	mov [esp + 16], eax
 ; v9 = v16 ^ v9
 %line 1202+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 152]
-	xor eax, [esp + 96]
-	mov [esp + 3496], eax
+	mov eax, [esp + 64]
+	xor eax, [esp + 36]
+	mov [esp + 20], eax
 ; v16 = v5 & v1
 %line 1203+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 3456]
-	mov [esp + 3504], eax
+	and eax, [esp + 0]
+	mov [esp + 24], eax
 ; v13 = v5 & v4
 %line 1204+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 3464]
+	and eax, [esp + 4]
 ; v10 = v44 & v1
 %line 1205+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, esi
-	and ebp, [esp + 3456]
+	mov ebp, edi
+	and ebp, [esp + 0]
 ; v10 = v13 ^ v10
 %line 1206+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 3512], eax
+	mov [esp + 28], eax
 ; v13 = v5 & v7
 %line 1207+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ebp, ecx
-	and ebp, [esp + 3472]
+	and ebp, [esp + 8]
 ; v6 = v44 & v4
 %line 1208+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 3464]
-	mov [esp + 3520], eax
+	mov eax, edi
+	and eax, [esp + 4]
+	mov [esp + 32], eax
 ; v3 = v40 & v1
 %line 1209+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3448]
-	and eax, [esp + 3456]
+	mov eax, [esp + 60]
+	and eax, [esp + 0]
 ; v6 = v13 ^ v6
 %line 1210+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 3520]
+	xor ebp, [esp + 32]
 ; v3 = v6 ^ v3
 %line 1211+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 3528], ebp
+	mov [esp + 32], ebp
 ; v6 = v44 & v7
 %line 1212+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 3472]
+	mov eax, edi
+	and eax, [esp + 8]
 ; v13 = v40 & v4
 %line 1213+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 3448]
-	and ebp, [esp + 3464]
+	mov ebp, [esp + 60]
+	and ebp, [esp + 4]
 ; v13 = v6 ^ v13
 %line 1214+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 3536], eax
+	mov [esp + 36], eax
 ; v6 = v40 & v7
 %line 1215+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3448]
-	and eax, [esp + 3472]
-	mov [esp + 3544], eax
+	mov eax, [esp + 60]
+	and eax, [esp + 8]
+	mov [esp + 40], eax
 ; v0 = v17 & v11
 %line 1216+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 3480]
-	mov [esp + 3552], eax
+	and eax, [esp + 12]
+	mov [esp + 44], eax
 ; v47 = v17 & v14
 %line 1217+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 3488]
+	and eax, [esp + 16]
 ; v48 = v56 & v11
 %line 1218+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, edi
-	and ebp, [esp + 3480]
+	mov ebp, esi
+	and ebp, [esp + 12]
 ; v48 = v47 ^ v48
 %line 1219+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 3560], eax
+	mov [esp + 48], eax
 ; v47 = v17 & v9
 %line 1220+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ebp, edx
-	and ebp, [esp + 3496]
+	and ebp, [esp + 20]
 ; v35 = v56 & v14
 %line 1221+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 3488]
-	mov [esp + 3568], eax
+	mov eax, esi
+	and eax, [esp + 16]
+	mov [esp + 52], eax
 ; v8 = v15 & v11
 %line 1222+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 3480]
+	and eax, [esp + 12]
 ; v35 = v47 ^ v35
 %line 1223+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebp, [esp + 3568]
+	xor ebp, [esp + 52]
 ; v8 = v35 ^ v8
 %line 1224+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 3576], ebp
+	mov [esp + 52], ebp
 ; v35 = v56 & v9
 %line 1225+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 3496]
+	mov eax, esi
+	and eax, [esp + 20]
 ; v47 = v15 & v14
 %line 1226+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov ebp, ebx
-	and ebp, [esp + 3488]
+	and ebp, [esp + 16]
 ; v47 = v35 ^ v47
 %line 1227+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 3584], eax
+	mov [esp + 56], eax
 ; v35 = v15 & v9
 %line 1228+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 3496]
-	mov [esp + 3592], eax
+	and eax, [esp + 20]
+	mov [esp + 64], eax
 ; v17 = v5 ^ v17
 %line 1229+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ecx, edx
 ; v56 = v44 ^ v56
 %line 1230+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, edi
+	xor edi, esi
 ; v15 = v40 ^ v15
 %line 1231+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3448]
+	mov eax, [esp + 60]
 	xor eax, ebx
-	mov [esp + 3600], eax
+	mov [esp + 60], eax
 ; v11 = v1 ^ v11
 %line 1232+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3456]
-	xor eax, [esp + 3480]
-	mov [esp + 3896], eax
+	mov eax, [esp + 0]
+	xor eax, [esp + 12]
+	mov [esp + 12], eax
 ; v14 = v4 ^ v14
 %line 1233+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3464]
-	xor eax, [esp + 3488]
+	mov eax, [esp + 4]
+	xor eax, [esp + 16]
 	mov edx, eax
 ; v9 = v7 ^ v9
 %line 1234+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3472]
-	xor eax, [esp + 3496]
-	mov edi, eax
+	mov eax, [esp + 8]
+	xor eax, [esp + 20]
+	mov esi, eax
 ; v7 = v17 & v11
 %line 1235+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 3896]
+	and eax, [esp + 12]
 	mov ebx, eax
 ; v4 = v17 & v14
 %line 1236+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	mov eax, ecx
 	and eax, edx
-	mov [esp + 3608], eax
+	mov [esp + 0], eax
 ; v1 = v56 & v11
 %line 1237+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 3896]
-	mov [esp + 3616], eax
+	mov eax, edi
+	and eax, [esp + 12]
+	mov [esp + 4], eax
 ; v1 = v4 ^ v1
 %line 1238+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3608]
-	xor eax, [esp + 3616]
+	mov eax, [esp + 0]
+	xor eax, [esp + 4]
 ; v17 = v17 & v9
 %line 1239+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	and ecx, edi
+	and ecx, esi
 ; v4 = v56 & v14
 %line 1240+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov [esp + 488], esi
-	mov ebp, [esp + 488]
+	mov ebp, edi
 	and ebp, edx
-	mov [esp + 488], ebp
-	mov [esp + 3624], ebp
+	mov [esp + 0], ebp
 ; v11 = v15 & v11
 %line 1241+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 3600]
-	mov [esp + 4016], ebp
-	mov [esp + 496], ebp
-	and ebp, [esp + 3896]
-	mov [esp + 496], ebp
-	mov [esp + 3632], ebp
+	mov ebp, [esp + 60]
+	and ebp, [esp + 12]
+	mov [esp + 4], ebp
 ; v4 = v17 ^ v4
 %line 1242+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 3624]
+	xor ecx, [esp + 0]
 ; v11 = v4 ^ v11
 %line 1243+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 3632]
+	xor ecx, [esp + 4]
 ; v56 = v56 & v9
 %line 1244+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	and esi, edi
+	and edi, esi
 ; v14 = v15 & v14
 %line 1245+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 4016]
+	mov ebp, [esp + 60]
 	and ebp, edx
 ; v14 = v56 ^ v14
 %line 1246+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, ebp
+	xor edi, ebp
 ; v9 = v15 & v9
 %line 1247+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 3600]
-	and edx, edi
+	mov edx, [esp + 60]
+	and edx, esi
 ; v7 = v7 ^ v16
 %line 1248+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 3504]
+	xor ebx, [esp + 24]
 ; v7 = v7 ^ v0
 %line 1249+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 3552]
+	xor ebx, [esp + 44]
 ; v1 = v1 ^ v10
 %line 1250+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 3512]
+	xor eax, [esp + 28]
 ; v1 = v1 ^ v48
 %line 1251+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 3560]
+	xor eax, [esp + 48]
 ; v11 = v11 ^ v3
 %line 1252+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 3528]
+	xor ecx, [esp + 32]
 ; v11 = v11 ^ v8
 %line 1253+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 3576]
+	xor ecx, [esp + 52]
 ; v14 = v14 ^ v13
 %line 1254+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 3536]
+	xor edi, [esp + 36]
 ; v14 = v14 ^ v47
 %line 1255+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 3584]
+	xor edi, [esp + 56]
 ; v9 = v9 ^ v6
 %line 1256+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 3544]
+	xor edx, [esp + 40]
 ; v9 = v9 ^ v35
 %line 1257+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 3592]
+	xor edx, [esp + 64]
 ; v13 = v7 ^ v13
 %line 1258+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 3536]
+	xor ebx, [esp + 36]
 ; v6 = v1 ^ v6
 %line 1259+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 3544]
-	mov edi, eax
+	xor eax, [esp + 40]
+	mov esi, eax
 ; v0 = v14 ^ v0
 %line 1260+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 3552]
+	xor edi, [esp + 44]
 ; v48 = v9 ^ v48
 %line 1261+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 3560]
+	xor edx, [esp + 48]
 ; v16 = v16 ^ v21
 %line 1262+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3504]
-	xor eax, [esp + 3112]
-	mov [esp + 3504], eax
+	mov eax, [esp + 24]
+	xor eax, [esp + 92]
 ; v16 = v16 ^ v33
 %line 1263+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 3280]
-	mov [esp + 3504], eax
+	xor eax, [esp + 136]
+	mov [esp + 24], eax
 ; v10 = v10 ^ v37
 %line 1264+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3512]
-	xor eax, [esp + 3120]
-	mov [esp + 3512], eax
+	mov eax, [esp + 28]
+	xor eax, [esp + 96]
 ; v10 = v10 ^ v36
 %line 1265+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 3288]
-	mov [esp + 3512], eax
+	xor eax, [esp + 140]
+	mov [esp + 28], eax
 ; v3 = v3 ^ v45
 %line 1266+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3528]
-	xor eax, [esp + 3128]
-	mov [esp + 3528], eax
+	mov eax, [esp + 32]
+	xor eax, [esp + 100]
 ; v3 = v3 ^ v55
 %line 1267+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 3296]
-	mov [esp + 3528], eax
+	xor eax, [esp + 144]
+	mov [esp + 32], eax
 ; v13 = v13 ^ v25
 %line 1268+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 3248]
+	xor ebx, [esp + 104]
 ; v13 = v13 ^ v59
 %line 1269+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 3416]
+	xor ebx, [esp + 148]
 ; v6 = v6 ^ v19
 %line 1270+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 3256]
+	xor esi, [esp + 108]
 ; v6 = v6 ^ v20
 %line 1271+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 3424]
+	xor esi, [esp + 152]
 ; v11 = v11 ^ v50
 %line 1272+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 3240]
+	xor ecx, [esp + 132]
 ; v11 = v11 ^ v42
 %line 1273+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 3408]
+	xor ecx, [esp + 176]
 ; v0 = v0 ^ v46
 %line 1274+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 3264]
+	xor edi, [esp + 112]
 ; v0 = v0 ^ v51
 %line 1275+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 3432]
+	xor edi, [esp + 156]
 ; v48 = v48 ^ v29
 %line 1276+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 3272]
+	xor edx, [esp + 116]
 ; v48 = v48 ^ v22
 %line 1277+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 3440]
+	xor edx, [esp + 160]
 ; v8 = v8 ^ v31
 %line 1278+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3576]
-	xor eax, [esp + 3168]
-	mov [esp + 3576], eax
+	mov eax, [esp + 52]
+	xor eax, [esp + 120]
 ; v8 = v8 ^ v38
 %line 1279+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 3336]
-	mov [esp + 3576], eax
+	xor eax, [esp + 164]
+	mov [esp + 52], eax
 ; v47 = v47 ^ v28
 %line 1280+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3584]
-	xor eax, [esp + 3176]
-	mov [esp + 3584], eax
+	mov eax, [esp + 56]
+	xor eax, [esp + 124]
 ; v47 = v47 ^ v30
 %line 1281+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 3344]
-	mov [esp + 3584], eax
+	xor eax, [esp + 168]
+	mov [esp + 56], eax
 ; v35 = v35 ^ v27
 %line 1282+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3592]
-	xor eax, [esp + 3184]
-	mov [esp + 3592], eax
+	mov eax, [esp + 64]
+	xor eax, [esp + 128]
 ; v35 = v35 ^ v23
 %line 1283+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor eax, [esp + 3352]
-	mov [esp + 3592], eax
+	xor eax, [esp + 172]
+	mov [esp + 64], eax
 ; v46 = v16 ^ v46
 %line 1284+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3504]
-	xor eax, [esp + 3264]
-	mov [esp + 3640], eax
+	mov eax, [esp + 24]
+	xor eax, [esp + 112]
+	mov [esp + 0], eax
 ; v29 = v10 ^ v29
 %line 1285+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3512]
-	xor eax, [esp + 3272]
-	mov [esp + 3648], eax
+	mov eax, [esp + 28]
+	xor eax, [esp + 116]
+	mov [esp + 4], eax
 ; v31 = v3 ^ v31
 %line 1286+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3528]
-	xor eax, [esp + 3168]
-	mov [esp + 3656], eax
+	mov eax, [esp + 32]
+	xor eax, [esp + 120]
+	mov [esp + 8], eax
 ; v28 = v13 ^ v28
 %line 1287+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 3176]
+	xor ebx, [esp + 124]
 ; v27 = v6 ^ v27
 %line 1288+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 3184]
+	xor esi, [esp + 128]
 ; v33 = v0 ^ v33
 %line 1289+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 3280]
-	mov [esp + 3664], esi
+	xor edi, [esp + 136]
+	mov [esp + 12], edi
 ; v36 = v48 ^ v36
 %line 1290+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 3288]
-	mov esi, edx
+	xor edx, [esp + 140]
+	mov edi, edx
 ; v55 = v8 ^ v55
 %line 1291+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3576]
-	xor eax, [esp + 3296]
-	mov [esp + 3672], eax
+	mov eax, [esp + 52]
+	xor eax, [esp + 144]
+	mov [esp + 16], eax
 ; v59 = v47 ^ v59
 %line 1292+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 3584]
-	xor ebp, [esp + 3416]
+	mov ebp, [esp + 56]
+	xor ebp, [esp + 148]
 ; v20 = v35 ^ v20
 %line 1293+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov edx, [esp + 3592]
-	xor edx, [esp + 3424]
+	mov edx, [esp + 64]
+	xor edx, [esp + 152]
 ; v36 = v36 ^ v23
 %line 1294+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor esi, [esp + 3352]
+	xor edi, [esp + 172]
 ; v23 = v27 ^ v23
 %line 1295+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, edi
-	xor eax, [esp + 3352]
-	mov [esp + 3680], eax
+	mov eax, esi
+	xor eax, [esp + 172]
+	mov [esp + 20], eax
 ; v33 = v33 ^ v30
 %line 1296+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3664]
-	xor eax, [esp + 3344]
-	mov [esp + 3664], eax
+	mov eax, [esp + 12]
+	xor eax, [esp + 168]
+	mov [esp + 12], eax
 ; v30 = v28 ^ v30
 %line 1297+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 3344]
-	mov [esp + 3688], ebx
+	xor ebx, [esp + 168]
 ; v11 = v11 ^ v38
 %line 1298+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ecx, [esp + 3336]
+	xor ecx, [esp + 164]
 ; v38 = v31 ^ v38
 %line 1299+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3656]
-	xor eax, [esp + 3336]
-	mov [esp + 3696], eax
+	mov eax, [esp + 8]
+	xor eax, [esp + 164]
+	mov [esp + 8], eax
 ; v23 = v23 ^ v22
 %line 1300+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3680]
-	xor eax, [esp + 3440]
-	mov [esp + 3680], eax
+	mov eax, [esp + 20]
+	xor eax, [esp + 160]
+	mov [esp + 20], eax
 ; v22 = v29 ^ v22
 %line 1301+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3648]
-	xor eax, [esp + 3440]
-	mov [esp + 3704], eax
+	mov eax, [esp + 4]
+	xor eax, [esp + 160]
+	mov [esp + 24], eax
 ; v30 = v30 ^ v51
 %line 1302+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3688]
-	xor eax, [esp + 3432]
-	mov [esp + 3688], eax
+	mov eax, ebx
+	xor eax, [esp + 156]
+	mov [esp + 4], eax
 ; v51 = v46 ^ v51
 %line 1303+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3640]
-	xor eax, [esp + 3432]
-	mov [esp + 3904], eax
+	mov eax, [esp + 0]
+	xor eax, [esp + 156]
+	mov [esp + 28], eax
 ; v38 = v38 ^ v42
 %line 1304+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3696]
-	xor eax, [esp + 3408]
-	mov [esp + 3696], eax
+	mov eax, [esp + 8]
+	xor eax, [esp + 176]
+	mov [esp + 8], eax
 ; v42 = v50 ^ v42
 %line 1305+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3240]
-	xor eax, [esp + 3408]
-	mov [esp + 4048], eax
+	mov eax, [esp + 132]
+	xor eax, [esp + 176]
+	mov [esp + 32], eax
 ; v22 = v22 ^ v20
 %line 1306+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3704]
+	mov eax, [esp + 24]
 	xor eax, edx
-	mov [esp + 3704], eax
+	mov [esp + 24], eax
 ; v20 = v19 ^ v20
 %line 1307+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3256]
+	mov eax, [esp + 108]
 	xor eax, edx
 	mov edx, eax
 ; v51 = v51 ^ v59
 %line 1308+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3904]
+	mov eax, [esp + 28]
 	xor eax, ebp
-	mov [esp + 3904], eax
+	mov [esp + 28], eax
 ; v59 = v25 ^ v59
 %line 1309+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3248]
+	mov eax, [esp + 104]
 	xor eax, ebp
-	mov edi, eax
+	mov esi, eax
 ; v42 = v42 ^ v55
 %line 1310+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 4048]
-	xor eax, [esp + 3672]
-	mov [esp + 4048], eax
+	mov eax, [esp + 32]
+	xor eax, [esp + 16]
+	mov [esp + 32], eax
 ; v55 = v45 ^ v55
 %line 1311+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebx, [esp + 3128]
-	xor ebx, [esp + 3672]
+	mov ebx, [esp + 100]
+	xor ebx, [esp + 16]
 ; v20 = v20 ^ v36
 %line 1312+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, esi
+	xor edx, edi
 ; v36 = v37 ^ v36
 %line 1313+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3120]
-	mov [esp + 504], eax
-	xor eax, esi
-	mov [esp + 504], eax
-	mov [esp + 3712], eax
+	mov eax, [esp + 96]
+	xor eax, edi
+	mov [esp + 0], eax
 ; v59 = v59 ^ v33
 %line 1314+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 3664]
+	xor esi, [esp + 12]
 ; v33 = v21 ^ v33
 %line 1315+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 3112]
-	xor eax, [esp + 3664]
-	mov [esp + 3912], eax
+	mov eax, [esp + 92]
+	xor eax, [esp + 12]
 ; v33 = v33 ^ v51
 %line 1316+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov ebp, [esp + 3912]
-	xor ebp, [esp + 3904]
-	mov [esp + 3912], ebp
+	mov ebp, eax
+	xor ebp, [esp + 28]
 ; v36 = v36 ^ v22
 %line 1317+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov esi, [esp + 3712]
-	xor esi, [esp + 3704]
-	mov [esp + 3712], esi
+	mov edi, [esp + 0]
+	xor edi, [esp + 24]
 ; v55 = v55 ^ v38
 %line 1318+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor ebx, [esp + 3696]
+	xor ebx, [esp + 8]
 ; v55 = v55 ^ v11
 %line 1319+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	xor ebx, ecx
 ; v59 = v59 ^ v30
 %line 1320+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edi, [esp + 3688]
+	xor esi, [esp + 4]
 ; v20 = v20 ^ v23
 %line 1321+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	xor edx, [esp + 3680]
+	xor edx, [esp + 20]
 ; v42 = v42 ^ v11
 %line 1322+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 4048]
+	mov eax, [esp + 32]
 	xor eax, ecx
-	mov [esp + 4048], eax
+	mov [esp + 32], eax
 ; mem32[h + 0] = v33
 %line 1323+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 0]
+	mov eax, [esp + 236]
 	mov [eax], ebp
 ; mem32[h + 32] = v11
 %line 1324+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 0]
 	mov [eax + 32], ecx
 ; mem32[h + 64] = v36
 %line 1325+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov [eax + 64], esi
+	mov [eax + 64], edi
 ; mem32[h + 96] = v51
 %line 1326+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov ecx, [esp + 3904]
+	mov ecx, [esp + 28]
 	mov [eax + 96], ecx
 ; mem32[h + 128] = v55
 %line 1327+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 0]
 	mov [eax + 128], ebx
 ; mem32[h + 160] = v22
 %line 1328+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov ecx, [esp + 3704]
+	mov ecx, [esp + 24]
 	mov [eax + 160], ecx
 ; mem32[h + 192] = v59
 %line 1329+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov [eax + 192], edi
+	mov [eax + 192], esi
 ; mem32[h + 224] = v38
 %line 1330+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov ecx, [esp + 3696]
+	mov ecx, [esp + 8]
 	mov [eax + 224], ecx
 ; mem32[h + 256] = v20
 %line 1331+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 0]
 	mov [eax + 256], edx
 ; mem32[h + 288] = v30
 %line 1332+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov ecx, [esp + 3688]
+	mov ecx, [esp + 4]
 	mov [eax + 288], ecx
 ; mem32[h + 320] = v42
 %line 1333+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov ecx, [esp + 4048]
+	mov ecx, [esp + 32]
 	mov [eax + 320], ecx
 ; mem32[h + 352] = v23
 %line 1334+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov ecx, [esp + 3680]
+	mov ecx, [esp + 20]
 	mov [eax + 352], ecx
 ; h = h + 4
 %line 1335+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 0]
 	add eax, 4
-	mov [esp + 0], eax
+	mov [esp + 236], eax
 ; f = f + 4
 %line 1336+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 240]
 	add eax, 4
-	mov [esp + 8], eax
+	mov [esp + 240], eax
 ; i = i - 1
 %line 1337+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 244]
 	sub eax, 1
-	mov [esp + 16], eax
+	mov [esp + 244], eax
 ; =? i - 0
 %line 1338+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
 	cmp eax, 0
@@ -5575,7 +5362,7 @@ align 32
 	jne .Lpass
 ; leave
 %line 1340+0 specs/mceliece/generated/mceliece_gf12_vec256_inv_x86.q
-	add esp, 4140
+	add esp, 268
 	pop ebp
 	pop edi
 	pop esi

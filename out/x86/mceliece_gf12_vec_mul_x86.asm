@@ -11,1394 +11,1397 @@ qhasm_kernel_mceliece_gf12_vec_mul_x86_mul:
 	push esi
 	push edi
 	push ebp
-	sub esp, 76
+	sub esp, 60
 ; input h f g
 %line 10+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebx, [esp + 96]
-	mov esi, [esp + 100]
-	mov edi, [esp + 104]
+	mov eax, [esp + 80]
+	mov ecx, [esp + 84]
+	mov edx, [esp + 88]
 ; i = 2
 %line 12+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, 2
-	mov [esp + 0], eax
+	mov esi, 2
+	mov edi, eax
+	mov ebx, ecx
+	mov ebp, edx
+	mov [esp + 44], esi
 align 32
 .Lpass:
 ; G = mem32[g + 80]
 %line 14+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, [edi + 80]
+	mov eax, [ebp + 80]
 ; T &= mem32[f + 88]
 %line 16+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 88]
+	and eax, [ebx + 88]
 ; G = mem32[g + 88]
 %line 18+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov edx, [edi + 88]
+	mov edx, [ebp + 88]
 ; T = G
 %line 19+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov ecx, edx
 ; T &= mem32[f + 88]
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 88]
+	and ecx, [ebx + 88]
 ; T &= mem32[f + 80]
 %line 23+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and edx, [esi + 80]
+	and edx, [ebx + 80]
 ; B = B ^ T
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor eax, edx
 ; S22 = A
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [esp + 48], ecx
+	mov [esp + 40], ecx
 ; S21 = B
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [esp + 44], eax
+	mov [esp + 36], eax
 ; G = mem32[g + 64]
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov edx, [edi + 64]
+	mov edx, [ebp + 64]
 ; T &= mem32[f + 88]
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and edx, [esi + 88]
+	and edx, [ebx + 88]
 ; G = mem32[g + 72]
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, [edi + 72]
+	mov eax, [ebp + 72]
 ; T = G
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov ecx, eax
 ; T &= mem32[f + 88]
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 88]
+	and ecx, [ebx + 88]
 ; T &= mem32[f + 80]
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 80]
+	and eax, [ebx + 80]
 ; B = B ^ T
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; G = mem32[g + 80]
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 80]
+	mov esi, [ebp + 80]
 ; T = G
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 80]
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 80]
+	and eax, [ebx + 80]
 ; A = A ^ T
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 72]
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 72]
+	and esi, [ebx + 72]
 ; B = B ^ T
 %line 44+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 88]
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 88]
+	mov esi, [ebp + 88]
 ; T = G
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 72]
 %line 47+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 72]
+	and eax, [ebx + 72]
 ; A = A ^ T
 %line 48+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 64]
 %line 50+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 64]
+	and esi, [ebx + 64]
 ; B = B ^ T
 %line 51+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; S20 = A
 %line 52+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [esp + 40], ecx
+	mov [esp + 32], ecx
 ; S19 = B
 %line 53+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [esp + 36], edx
+	mov [esp + 28], edx
 ; G = mem32[g + 48]
 %line 54+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov edx, [edi + 48]
+	mov edx, [ebp + 48]
 ; T &= mem32[f + 88]
 %line 56+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and edx, [esi + 88]
+	and edx, [ebx + 88]
 ; G = mem32[g + 56]
 %line 58+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, [edi + 56]
+	mov eax, [ebp + 56]
 ; T = G
 %line 59+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov ecx, eax
 ; T &= mem32[f + 88]
 %line 60+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 88]
+	and ecx, [ebx + 88]
 ; T &= mem32[f + 80]
 %line 63+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 80]
+	and eax, [ebx + 80]
 ; B = B ^ T
 %line 64+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; G = mem32[g + 64]
 %line 65+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 64]
+	mov esi, [ebp + 64]
 ; T = G
 %line 66+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 80]
 %line 67+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 80]
+	and eax, [ebx + 80]
 ; A = A ^ T
 %line 68+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 72]
 %line 70+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 72]
+	and esi, [ebx + 72]
 ; B = B ^ T
 %line 71+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 72]
 %line 72+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 72]
+	mov esi, [ebp + 72]
 ; T = G
 %line 73+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 72]
 %line 74+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 72]
+	and eax, [ebx + 72]
 ; A = A ^ T
 %line 75+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 64]
 %line 77+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 64]
+	and esi, [ebx + 64]
 ; B = B ^ T
 %line 78+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 80]
 %line 79+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 80]
+	mov esi, [ebp + 80]
 ; T = G
 %line 80+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 64]
 %line 81+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 64]
+	and eax, [ebx + 64]
 ; A = A ^ T
 %line 82+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 56]
 %line 84+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 56]
+	and esi, [ebx + 56]
 ; B = B ^ T
 %line 85+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 88]
 %line 86+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 88]
+	mov esi, [ebp + 88]
 ; T = G
 %line 87+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 56]
 %line 88+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 56]
+	and eax, [ebx + 56]
 ; A = A ^ T
 %line 89+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 48]
 %line 91+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 48]
+	and esi, [ebx + 48]
 ; B = B ^ T
 %line 92+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; S18 = A
 %line 93+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [esp + 32], ecx
+	mov [esp + 24], ecx
 ; S17 = B
 %line 94+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [esp + 28], edx
+	mov [esp + 20], edx
 ; G = mem32[g + 32]
 %line 95+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov edx, [edi + 32]
+	mov edx, [ebp + 32]
 ; T &= mem32[f + 88]
 %line 97+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and edx, [esi + 88]
+	and edx, [ebx + 88]
 ; G = mem32[g + 40]
 %line 99+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, [edi + 40]
+	mov eax, [ebp + 40]
 ; T = G
 %line 100+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov ecx, eax
 ; T &= mem32[f + 88]
 %line 101+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 88]
+	and ecx, [ebx + 88]
 ; T &= mem32[f + 80]
 %line 104+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 80]
+	and eax, [ebx + 80]
 ; B = B ^ T
 %line 105+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; G = mem32[g + 48]
 %line 106+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 48]
+	mov esi, [ebp + 48]
 ; T = G
 %line 107+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 80]
 %line 108+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 80]
+	and eax, [ebx + 80]
 ; A = A ^ T
 %line 109+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 72]
 %line 111+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 72]
+	and esi, [ebx + 72]
 ; B = B ^ T
 %line 112+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 56]
 %line 113+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 56]
+	mov esi, [ebp + 56]
 ; T = G
 %line 114+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 72]
 %line 115+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 72]
+	and eax, [ebx + 72]
 ; A = A ^ T
 %line 116+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 64]
 %line 118+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 64]
+	and esi, [ebx + 64]
 ; B = B ^ T
 %line 119+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 64]
 %line 120+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 64]
+	mov esi, [ebp + 64]
 ; T = G
 %line 121+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 64]
 %line 122+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 64]
+	and eax, [ebx + 64]
 ; A = A ^ T
 %line 123+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 56]
 %line 125+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 56]
+	and esi, [ebx + 56]
 ; B = B ^ T
 %line 126+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 72]
 %line 127+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 72]
+	mov esi, [ebp + 72]
 ; T = G
 %line 128+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 56]
 %line 129+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 56]
+	and eax, [ebx + 56]
 ; A = A ^ T
 %line 130+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 48]
 %line 132+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 48]
+	and esi, [ebx + 48]
 ; B = B ^ T
 %line 133+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 80]
 %line 134+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 80]
+	mov esi, [ebp + 80]
 ; T = G
 %line 135+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 48]
 %line 136+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 48]
+	and eax, [ebx + 48]
 ; A = A ^ T
 %line 137+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 40]
 %line 139+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 40]
+	and esi, [ebx + 40]
 ; B = B ^ T
 %line 140+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 88]
 %line 141+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 88]
+	mov esi, [ebp + 88]
 ; T = G
 %line 142+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 40]
 %line 143+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 40]
+	and eax, [ebx + 40]
 ; A = A ^ T
 %line 144+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 32]
 %line 146+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 32]
+	and esi, [ebx + 32]
 ; B = B ^ T
 %line 147+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; S16 = A
 %line 148+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [esp + 24], ecx
+	mov [esp + 16], ecx
 ; S15 = B
 %line 149+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [esp + 20], edx
+	mov [esp + 12], edx
 ; G = mem32[g + 16]
 %line 150+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov edx, [edi + 16]
+	mov edx, [ebp + 16]
 ; T &= mem32[f + 88]
 %line 152+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and edx, [esi + 88]
+	and edx, [ebx + 88]
 ; G = mem32[g + 24]
 %line 154+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, [edi + 24]
+	mov eax, [ebp + 24]
 ; T = G
 %line 155+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov ecx, eax
 ; T &= mem32[f + 88]
 %line 156+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 88]
+	and ecx, [ebx + 88]
 ; T &= mem32[f + 80]
 %line 159+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 80]
+	and eax, [ebx + 80]
 ; B = B ^ T
 %line 160+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; G = mem32[g + 32]
 %line 161+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 32]
+	mov esi, [ebp + 32]
 ; T = G
 %line 162+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 80]
 %line 163+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 80]
+	and eax, [ebx + 80]
 ; A = A ^ T
 %line 164+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 72]
 %line 166+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 72]
+	and esi, [ebx + 72]
 ; B = B ^ T
 %line 167+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 40]
 %line 168+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 40]
+	mov esi, [ebp + 40]
 ; T = G
 %line 169+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 72]
 %line 170+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 72]
+	and eax, [ebx + 72]
 ; A = A ^ T
 %line 171+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 64]
 %line 173+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 64]
+	and esi, [ebx + 64]
 ; B = B ^ T
 %line 174+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 48]
 %line 175+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 48]
+	mov esi, [ebp + 48]
 ; T = G
 %line 176+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 64]
 %line 177+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 64]
+	and eax, [ebx + 64]
 ; A = A ^ T
 %line 178+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 56]
 %line 180+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 56]
+	and esi, [ebx + 56]
 ; B = B ^ T
 %line 181+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 56]
 %line 182+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 56]
+	mov esi, [ebp + 56]
 ; T = G
 %line 183+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 56]
 %line 184+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 56]
+	and eax, [ebx + 56]
 ; A = A ^ T
 %line 185+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 48]
 %line 187+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 48]
+	and esi, [ebx + 48]
 ; B = B ^ T
 %line 188+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 64]
 %line 189+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 64]
+	mov esi, [ebp + 64]
 ; T = G
 %line 190+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 48]
 %line 191+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 48]
+	and eax, [ebx + 48]
 ; A = A ^ T
 %line 192+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 40]
 %line 194+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 40]
+	and esi, [ebx + 40]
 ; B = B ^ T
 %line 195+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 72]
 %line 196+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 72]
+	mov esi, [ebp + 72]
 ; T = G
 %line 197+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 40]
 %line 198+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 40]
+	and eax, [ebx + 40]
 ; A = A ^ T
 %line 199+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 32]
 %line 201+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 32]
+	and esi, [ebx + 32]
 ; B = B ^ T
 %line 202+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 80]
 %line 203+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 80]
+	mov esi, [ebp + 80]
 ; T = G
 %line 204+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 32]
 %line 205+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 32]
+	and eax, [ebx + 32]
 ; A = A ^ T
 %line 206+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 24]
 %line 208+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 24]
+	and esi, [ebx + 24]
 ; B = B ^ T
 %line 209+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 88]
 %line 210+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 88]
+	mov esi, [ebp + 88]
 ; T = G
 %line 211+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 24]
 %line 212+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 24]
+	and eax, [ebx + 24]
 ; A = A ^ T
 %line 213+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 16]
 %line 215+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 16]
+	and esi, [ebx + 16]
 ; B = B ^ T
 %line 216+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; S14 = A
 %line 217+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [esp + 16], ecx
+	mov [esp + 8], ecx
 ; B = B ^ S22
 %line 218+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, [esp + 48]
+	xor edx, [esp + 40]
 ; S13 = B
 %line 219+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [esp + 12], edx
+	mov [esp + 4], edx
 ; G = mem32[g + 0]
 %line 220+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov edx, [edi]
+	mov edx, [ebp]
 ; T &= mem32[f + 88]
 %line 222+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and edx, [esi + 88]
+	and edx, [ebx + 88]
 ; G = mem32[g + 8]
 %line 224+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, [edi + 8]
+	mov eax, [ebp + 8]
 ; T = G
 %line 225+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov ecx, eax
 ; T &= mem32[f + 88]
 %line 226+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 88]
+	and ecx, [ebx + 88]
 ; T &= mem32[f + 80]
 %line 229+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 80]
+	and eax, [ebx + 80]
 ; B = B ^ T
 %line 230+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; G = mem32[g + 16]
 %line 231+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 16]
+	mov esi, [ebp + 16]
 ; T = G
 %line 232+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 80]
 %line 233+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 80]
+	and eax, [ebx + 80]
 ; A = A ^ T
 %line 234+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 72]
 %line 236+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 72]
+	and esi, [ebx + 72]
 ; B = B ^ T
 %line 237+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 24]
 %line 238+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 24]
+	mov esi, [ebp + 24]
 ; T = G
 %line 239+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 72]
 %line 240+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 72]
+	and eax, [ebx + 72]
 ; A = A ^ T
 %line 241+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 64]
 %line 243+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 64]
+	and esi, [ebx + 64]
 ; B = B ^ T
 %line 244+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 32]
 %line 245+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 32]
+	mov esi, [ebp + 32]
 ; T = G
 %line 246+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 64]
 %line 247+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 64]
+	and eax, [ebx + 64]
 ; A = A ^ T
 %line 248+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 56]
 %line 250+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 56]
+	and esi, [ebx + 56]
 ; B = B ^ T
 %line 251+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 40]
 %line 252+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 40]
+	mov esi, [ebp + 40]
 ; T = G
 %line 253+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 56]
 %line 254+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 56]
+	and eax, [ebx + 56]
 ; A = A ^ T
 %line 255+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 48]
 %line 257+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 48]
+	and esi, [ebx + 48]
 ; B = B ^ T
 %line 258+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 48]
 %line 259+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 48]
+	mov esi, [ebp + 48]
 ; T = G
 %line 260+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 48]
 %line 261+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 48]
+	and eax, [ebx + 48]
 ; A = A ^ T
 %line 262+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 40]
 %line 264+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 40]
+	and esi, [ebx + 40]
 ; B = B ^ T
 %line 265+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 56]
 %line 266+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 56]
+	mov esi, [ebp + 56]
 ; T = G
 %line 267+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 40]
 %line 268+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 40]
+	and eax, [ebx + 40]
 ; A = A ^ T
 %line 269+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 32]
 %line 271+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 32]
+	and esi, [ebx + 32]
 ; B = B ^ T
 %line 272+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 64]
 %line 273+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 64]
+	mov esi, [ebp + 64]
 ; T = G
 %line 274+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 32]
 %line 275+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 32]
+	and eax, [ebx + 32]
 ; A = A ^ T
 %line 276+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 24]
 %line 278+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 24]
+	and esi, [ebx + 24]
 ; B = B ^ T
 %line 279+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 72]
 %line 280+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 72]
+	mov esi, [ebp + 72]
 ; T = G
 %line 281+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 24]
 %line 282+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 24]
+	and eax, [ebx + 24]
 ; A = A ^ T
 %line 283+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 16]
 %line 285+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 16]
+	and esi, [ebx + 16]
 ; B = B ^ T
 %line 286+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 80]
 %line 287+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 80]
+	mov esi, [ebp + 80]
 ; T = G
 %line 288+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 16]
 %line 289+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 16]
+	and eax, [ebx + 16]
 ; A = A ^ T
 %line 290+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 8]
 %line 292+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 8]
+	and esi, [ebx + 8]
 ; B = B ^ T
 %line 293+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 88]
 %line 294+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi + 88]
+	mov esi, [ebp + 88]
 ; T = G
 %line 295+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 8]
 %line 296+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 8]
+	and eax, [ebx + 8]
 ; A = A ^ T
 %line 297+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 0]
 %line 299+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi]
+	and esi, [ebx]
 ; B = B ^ T
 %line 300+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; A = A ^ S21
 %line 301+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ecx, [esp + 44]
+	xor ecx, [esp + 36]
 ; S12 = A
 %line 302+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [esp + 8], ecx
+	mov [esp + 0], ecx
 ; B = B ^ S20
 %line 303+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, [esp + 40]
+	xor edx, [esp + 32]
 ; mem32[h + 88] = B
 %line 304+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [ebx + 88], edx
+	mov [edi + 88], edx
 ; G = mem32[g + 0]
 %line 305+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi]
+	mov esi, [ebp]
 ; T = G
 %line 306+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov edx, ebp
+	mov edx, esi
 ; T &= mem32[f + 80]
 %line 307+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and edx, [esi + 80]
+	and edx, [ebx + 80]
 ; T &= mem32[f + 72]
 %line 310+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 72]
+	and esi, [ebx + 72]
 ; G = mem32[g + 8]
 %line 312+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 8]
+	mov ecx, [ebp + 8]
 ; T = G
 %line 313+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 72]
 %line 314+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 72]
+	and eax, [ebx + 72]
 ; A = A ^ T
 %line 315+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 64]
 %line 317+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 64]
+	and ecx, [ebx + 64]
 ; B = B ^ T
 %line 318+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 16]
 %line 319+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 16]
+	mov ecx, [ebp + 16]
 ; T = G
 %line 320+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 64]
 %line 321+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 64]
+	and eax, [ebx + 64]
 ; A = A ^ T
 %line 322+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 56]
 %line 324+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 56]
+	and ecx, [ebx + 56]
 ; B = B ^ T
 %line 325+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 24]
 %line 326+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 24]
+	mov ecx, [ebp + 24]
 ; T = G
 %line 327+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 56]
 %line 328+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 56]
+	and eax, [ebx + 56]
 ; A = A ^ T
 %line 329+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 48]
 %line 331+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 48]
+	and ecx, [ebx + 48]
 ; B = B ^ T
 %line 332+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 32]
 %line 333+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 32]
+	mov ecx, [ebp + 32]
 ; T = G
 %line 334+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 48]
 %line 335+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 48]
+	and eax, [ebx + 48]
 ; A = A ^ T
 %line 336+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 40]
 %line 338+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 40]
+	and ecx, [ebx + 40]
 ; B = B ^ T
 %line 339+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 40]
 %line 340+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 40]
+	mov ecx, [ebp + 40]
 ; T = G
 %line 341+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 40]
 %line 342+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 40]
+	and eax, [ebx + 40]
 ; A = A ^ T
 %line 343+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 32]
 %line 345+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 32]
+	and ecx, [ebx + 32]
 ; B = B ^ T
 %line 346+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 48]
 %line 347+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 48]
+	mov ecx, [ebp + 48]
 ; T = G
 %line 348+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 32]
 %line 349+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 32]
+	and eax, [ebx + 32]
 ; A = A ^ T
 %line 350+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 24]
 %line 352+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 24]
+	and ecx, [ebx + 24]
 ; B = B ^ T
 %line 353+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 56]
 %line 354+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 56]
+	mov ecx, [ebp + 56]
 ; T = G
 %line 355+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 24]
 %line 356+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 24]
+	and eax, [ebx + 24]
 ; A = A ^ T
 %line 357+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 16]
 %line 359+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 16]
+	and ecx, [ebx + 16]
 ; B = B ^ T
 %line 360+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 64]
 %line 361+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 64]
+	mov ecx, [ebp + 64]
 ; T = G
 %line 362+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 16]
 %line 363+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 16]
+	and eax, [ebx + 16]
 ; A = A ^ T
 %line 364+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 8]
 %line 366+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 8]
+	and ecx, [ebx + 8]
 ; B = B ^ T
 %line 367+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 72]
 %line 368+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 72]
+	mov ecx, [ebp + 72]
 ; T = G
 %line 369+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 8]
 %line 370+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 8]
+	and eax, [ebx + 8]
 ; A = A ^ T
 %line 371+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 0]
 %line 373+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi]
+	and ecx, [ebx]
 ; B = B ^ T
 %line 374+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 80]
 %line 375+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, [edi + 80]
+	mov eax, [ebp + 80]
 ; T &= mem32[f + 0]
 %line 377+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi]
+	and eax, [ebx]
 ; A = A ^ T
 %line 378+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; A = A ^ S19
 %line 379+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, [esp + 36]
+	xor edx, [esp + 28]
 ; A = A ^ S22
 %line 380+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, [esp + 48]
+	xor edx, [esp + 40]
 ; mem32[h + 80] = A
 %line 381+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [ebx + 80], edx
+	mov [edi + 80], edx
 ; B = B ^ S18
 %line 382+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, [esp + 32]
+	xor esi, [esp + 24]
 ; B = B ^ S21
 %line 383+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, [esp + 44]
+	xor esi, [esp + 36]
 ; mem32[h + 72] = B
 %line 384+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [ebx + 72], ebp
+	mov [edi + 72], esi
 ; G = mem32[g + 0]
 %line 385+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi]
+	mov esi, [ebp]
 ; T = G
 %line 386+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov edx, ebp
+	mov edx, esi
 ; T &= mem32[f + 64]
 %line 387+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and edx, [esi + 64]
+	and edx, [ebx + 64]
 ; T &= mem32[f + 56]
 %line 390+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 56]
+	and esi, [ebx + 56]
 ; G = mem32[g + 8]
 %line 392+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 8]
+	mov ecx, [ebp + 8]
 ; T = G
 %line 393+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 56]
 %line 394+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 56]
+	and eax, [ebx + 56]
 ; A = A ^ T
 %line 395+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 48]
 %line 397+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 48]
+	and ecx, [ebx + 48]
 ; B = B ^ T
 %line 398+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 16]
 %line 399+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 16]
+	mov ecx, [ebp + 16]
 ; T = G
 %line 400+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 48]
 %line 401+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 48]
+	and eax, [ebx + 48]
 ; A = A ^ T
 %line 402+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 40]
 %line 404+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 40]
+	and ecx, [ebx + 40]
 ; B = B ^ T
 %line 405+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 24]
 %line 406+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 24]
+	mov ecx, [ebp + 24]
 ; T = G
 %line 407+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 40]
 %line 408+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 40]
+	and eax, [ebx + 40]
 ; A = A ^ T
 %line 409+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 32]
 %line 411+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 32]
+	and ecx, [ebx + 32]
 ; B = B ^ T
 %line 412+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 32]
 %line 413+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 32]
+	mov ecx, [ebp + 32]
 ; T = G
 %line 414+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 32]
 %line 415+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 32]
+	and eax, [ebx + 32]
 ; A = A ^ T
 %line 416+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 24]
 %line 418+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 24]
+	and ecx, [ebx + 24]
 ; B = B ^ T
 %line 419+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 40]
 %line 420+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 40]
+	mov ecx, [ebp + 40]
 ; T = G
 %line 421+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 24]
 %line 422+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 24]
+	and eax, [ebx + 24]
 ; A = A ^ T
 %line 423+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 16]
 %line 425+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 16]
+	and ecx, [ebx + 16]
 ; B = B ^ T
 %line 426+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 48]
 %line 427+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 48]
+	mov ecx, [ebp + 48]
 ; T = G
 %line 428+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 16]
 %line 429+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 16]
+	and eax, [ebx + 16]
 ; A = A ^ T
 %line 430+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 8]
 %line 432+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 8]
+	and ecx, [ebx + 8]
 ; B = B ^ T
 %line 433+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 56]
 %line 434+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 56]
+	mov ecx, [ebp + 56]
 ; T = G
 %line 435+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 8]
 %line 436+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 8]
+	and eax, [ebx + 8]
 ; A = A ^ T
 %line 437+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 0]
 %line 439+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi]
+	and ecx, [ebx]
 ; B = B ^ T
 %line 440+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 64]
 %line 441+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, [edi + 64]
+	mov eax, [ebp + 64]
 ; T &= mem32[f + 0]
 %line 443+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi]
+	and eax, [ebx]
 ; A = A ^ T
 %line 444+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; A = A ^ S17
 %line 445+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, [esp + 28]
+	xor edx, [esp + 20]
 ; A = A ^ S20
 %line 446+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, [esp + 40]
+	xor edx, [esp + 32]
 ; mem32[h + 64] = A
 %line 447+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [ebx + 64], edx
+	mov [edi + 64], edx
 ; B = B ^ S16
 %line 448+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, [esp + 24]
+	xor esi, [esp + 16]
 ; B = B ^ S19
 %line 449+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, [esp + 36]
+	xor esi, [esp + 28]
 ; mem32[h + 56] = B
 %line 450+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [ebx + 56], ebp
+	mov [edi + 56], esi
 ; G = mem32[g + 0]
 %line 451+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi]
+	mov esi, [ebp]
 ; T = G
 %line 452+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov edx, ebp
+	mov edx, esi
 ; T &= mem32[f + 48]
 %line 453+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and edx, [esi + 48]
+	and edx, [ebx + 48]
 ; T &= mem32[f + 40]
 %line 456+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 40]
+	and esi, [ebx + 40]
 ; G = mem32[g + 8]
 %line 458+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 8]
+	mov ecx, [ebp + 8]
 ; T = G
 %line 459+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 40]
 %line 460+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 40]
+	and eax, [ebx + 40]
 ; A = A ^ T
 %line 461+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 32]
 %line 463+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 32]
+	and ecx, [ebx + 32]
 ; B = B ^ T
 %line 464+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 16]
 %line 465+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 16]
+	mov ecx, [ebp + 16]
 ; T = G
 %line 466+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 32]
 %line 467+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 32]
+	and eax, [ebx + 32]
 ; A = A ^ T
 %line 468+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 24]
 %line 470+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 24]
+	and ecx, [ebx + 24]
 ; B = B ^ T
 %line 471+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 24]
 %line 472+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 24]
+	mov ecx, [ebp + 24]
 ; T = G
 %line 473+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 24]
 %line 474+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 24]
+	and eax, [ebx + 24]
 ; A = A ^ T
 %line 475+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 16]
 %line 477+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 16]
+	and ecx, [ebx + 16]
 ; B = B ^ T
 %line 478+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 32]
 %line 479+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 32]
+	mov ecx, [ebp + 32]
 ; T = G
 %line 480+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 16]
 %line 481+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 16]
+	and eax, [ebx + 16]
 ; A = A ^ T
 %line 482+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 8]
 %line 484+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 8]
+	and ecx, [ebx + 8]
 ; B = B ^ T
 %line 485+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 40]
 %line 486+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 40]
+	mov ecx, [ebp + 40]
 ; T = G
 %line 487+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 8]
 %line 488+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 8]
+	and eax, [ebx + 8]
 ; A = A ^ T
 %line 489+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 0]
 %line 491+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi]
+	and ecx, [ebx]
 ; B = B ^ T
 %line 492+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 48]
 %line 493+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, [edi + 48]
+	mov eax, [ebp + 48]
 ; T &= mem32[f + 0]
 %line 495+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi]
+	and eax, [ebx]
 ; A = A ^ T
 %line 496+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; A = A ^ S15
 %line 497+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, [esp + 20]
+	xor edx, [esp + 12]
 ; A = A ^ S18
 %line 498+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, [esp + 32]
+	xor edx, [esp + 24]
 ; mem32[h + 48] = A
 %line 499+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [ebx + 48], edx
+	mov [edi + 48], edx
 ; B = B ^ S14
 %line 500+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, [esp + 16]
+	xor esi, [esp + 8]
 ; B = B ^ S17
 %line 501+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, [esp + 28]
+	xor esi, [esp + 20]
 ; mem32[h + 40] = B
 %line 502+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [ebx + 40], ebp
+	mov [edi + 40], esi
 ; G = mem32[g + 0]
 %line 503+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, [edi]
+	mov esi, [ebp]
 ; T = G
 %line 504+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov edx, ebp
+	mov edx, esi
 ; T &= mem32[f + 32]
 %line 505+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and edx, [esi + 32]
+	and edx, [ebx + 32]
 ; T &= mem32[f + 24]
 %line 508+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 24]
+	and esi, [ebx + 24]
 ; G = mem32[g + 8]
 %line 510+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 8]
+	mov ecx, [ebp + 8]
 ; T = G
 %line 511+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 24]
 %line 512+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 24]
+	and eax, [ebx + 24]
 ; A = A ^ T
 %line 513+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 16]
 %line 515+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 16]
+	and ecx, [ebx + 16]
 ; B = B ^ T
 %line 516+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 16]
 %line 517+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 16]
+	mov ecx, [ebp + 16]
 ; T = G
 %line 518+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 16]
 %line 519+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 16]
+	and eax, [ebx + 16]
 ; A = A ^ T
 %line 520+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 8]
 %line 522+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi + 8]
+	and ecx, [ebx + 8]
 ; B = B ^ T
 %line 523+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 24]
 %line 524+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 24]
+	mov ecx, [ebp + 24]
 ; T = G
 %line 525+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 8]
 %line 526+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 8]
+	and eax, [ebx + 8]
 ; A = A ^ T
 %line 527+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 0]
 %line 529+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi]
+	and ecx, [ebx]
 ; B = B ^ T
 %line 530+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 32]
 %line 531+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, [edi + 32]
+	mov eax, [ebp + 32]
 ; T &= mem32[f + 0]
 %line 533+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi]
+	and eax, [ebx]
 ; A = A ^ T
 %line 534+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, eax
 ; A = A ^ S13
 %line 535+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, [esp + 12]
+	xor edx, [esp + 4]
 ; A = A ^ S16
 %line 536+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, [esp + 24]
+	xor edx, [esp + 16]
 ; mem32[h + 32] = A
 %line 537+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [ebx + 32], edx
+	mov [edi + 32], edx
 ; B = B ^ S12
 %line 538+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, [esp + 8]
+	xor esi, [esp + 0]
 ; B = B ^ S15
 %line 539+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, [esp + 20]
+	xor esi, [esp + 12]
 ; mem32[h + 24] = B
 %line 540+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [ebx + 24], ebp
+	mov [edi + 24], esi
 ; G = mem32[g + 0]
 %line 541+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov edx, [edi]
+	mov edx, [ebp]
 ; T = G
 %line 542+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ebp, edx
+	mov esi, edx
 ; T &= mem32[f + 16]
 %line 543+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ebp, [esi + 16]
+	and esi, [ebx + 16]
 ; T &= mem32[f + 8]
 %line 546+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and edx, [esi + 8]
+	and edx, [ebx + 8]
 ; G = mem32[g + 8]
 %line 548+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov ecx, [edi + 8]
+	mov ecx, [ebp + 8]
 ; T = G
 %line 549+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 8]
 %line 550+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi + 8]
+	and eax, [ebx + 8]
 ; A = A ^ T
 %line 551+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, eax
+	xor esi, eax
 ; T &= mem32[f + 0]
 %line 553+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and ecx, [esi]
+	and ecx, [ebx]
 ; B = B ^ T
 %line 554+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	xor edx, ecx
 ; G = mem32[g + 16]
 %line 555+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, [edi + 16]
+	mov eax, [ebp + 16]
 ; T &= mem32[f + 0]
 %line 557+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi]
+	and eax, [ebx]
 ; A = A ^ T
 %line 558+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, eax
+	xor esi, eax
 ; A = A ^ S14
 %line 559+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor ebp, [esp + 16]
+	xor esi, [esp + 8]
 ; mem32[h + 16] = A
 %line 560+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [ebx + 16], ebp
+	mov [edi + 16], esi
 ; B = B ^ S13
 %line 561+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor edx, [esp + 12]
+	xor edx, [esp + 4]
 ; mem32[h + 8] = B
 %line 562+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [ebx + 8], edx
+	mov [edi + 8], edx
 ; G = mem32[g + 0]
 %line 563+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, [edi]
+	mov eax, [ebp]
 ; T &= mem32[f + 0]
 %line 565+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	and eax, [esi]
+	and eax, [ebx]
 ; A = A ^ S12
 %line 567+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	xor eax, [esp + 8]
+	xor eax, [esp + 0]
 ; mem32[h + 0] = A
 %line 568+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov [ebx], eax
+	mov [edi], eax
 ; h = h + 4
 %line 569+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	add ebx, 4
+	add edi, 4
 ; f = f + 4
 %line 570+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	add esi, 4
+	add ebx, 4
 ; g = g + 4
 %line 571+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	add edi, 4
+	add ebp, 4
 ; i = i - 1
 %line 572+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	mov eax, [esp + 0]
+	mov eax, [esp + 44]
 	sub eax, 1
-	mov [esp + 0], eax
+	mov [esp + 44], eax
 ; =? i - 0
 %line 573+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
 	cmp eax, 0
@@ -1407,7 +1410,7 @@ align 32
 	jne .Lpass
 ; leave
 %line 575+0 specs/mceliece/generated/mceliece_gf12_vec_mul_x86.q
-	add esp, 76
+	add esp, 60
 	pop ebp
 	pop edi
 	pop esi

@@ -11,142 +11,139 @@ qhasm_kernel_mceliece_gf12_vec_sq_x86_sq:
 	push esi
 	push edi
 	push ebp
-	sub esp, 92
+	sub esp, 60
 ; input h f
 %line 11+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov esi, [esp + 112]
-	mov edx, [esp + 116]
+	mov eax, [esp + 80]
+	mov ecx, [esp + 84]
 ; i = 2
 %line 13+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov eax, 2
-	mov [esp + 0], eax
+	mov edx, 2
+	mov esi, eax
+	mov edi, ecx
+	mov [esp + 24], edx
 align 32
 .Lpass:
 ; v0 = mem32[f + 0]
 %line 15+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov eax, [edx]
-	mov [esp + 8], eax
+	mov eax, [edi]
 ; v1 = mem32[f + 48]
 %line 16+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov ecx, [edx + 48]
-	mov [esp + 16], ecx
+	mov ecx, [edi + 48]
+	mov [esp + 4], ecx
 ; v0 = v0 ^ v1
 %line 17+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
 	xor eax, ecx
-	mov [esp + 8], eax
+	mov [esp + 0], eax
 ; v2 = mem32[f + 8]
 %line 18+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov eax, [edx + 8]
-	mov [esp + 24], eax
+	mov eax, [edi + 8]
 ; v3 = mem32[f + 56]
 %line 19+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov ecx, [edx + 56]
-	mov [esp + 32], ecx
+	mov ecx, [edi + 56]
+	mov [esp + 12], ecx
 ; v2 = v2 ^ v3
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
 	xor eax, ecx
-	mov [esp + 24], eax
+	mov [esp + 8], eax
 ; v4 = mem32[f + 16]
 %line 21+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov edi, [edx + 16]
+	mov edx, [edi + 16]
 ; v5 = mem32[f + 64]
 %line 22+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov eax, [edx + 64]
-	mov [esp + 40], eax
+	mov eax, [edi + 64]
+	mov [esp + 16], eax
 ; v4 = v4 ^ v5
 %line 23+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	xor edi, eax
+	xor edx, eax
 ; v6 = mem32[f + 88]
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov ebx, [edx + 88]
+	mov ebx, [edi + 88]
 ; v4 = v4 ^ v6
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	xor edi, ebx
+	xor edx, ebx
 ; v7 = mem32[f + 24]
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov ecx, [edx + 24]
-	mov [esp + 48], ecx
+	mov ecx, [edi + 24]
 ; v8 = mem32[f + 72]
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov eax, [edx + 72]
-	mov [esp + 56], eax
+	mov eax, [edi + 72]
+	mov [esp + 20], eax
 ; v7 = v7 ^ v8
 %line 28+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
 	xor ecx, eax
-	mov [esp + 48], ecx
 ; v9 = mem32[f + 32]
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov eax, [edx + 32]
-	mov [esp + 64], eax
+	mov eax, [edi + 32]
 ; v10 = mem32[f + 80]
 %line 30+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov ebp, [edx + 80]
-	mov [esp + 72], ebp
+	mov ebp, [edi + 80]
+	mov [esp + 32], ebp
 ; v9 = v9 ^ v10
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
 	xor eax, ebp
-	mov [esp + 64], eax
+	mov [esp + 28], eax
 ; v11 = mem32[f + 40]
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov ebp, [edx + 40]
+	mov ebp, [edi + 40]
 ; v11 = v11 ^ v6
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
 	xor ebp, ebx
 ; mem32[h + 0] = v0
 %line 34+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 0]
 	mov [esi], eax
 ; mem32[h + 8] = v6
 %line 35+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
 	mov [esi + 8], ebx
 ; mem32[h + 16] = v2
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov eax, [esp + 24]
+	mov eax, [esp + 8]
 	mov [esi + 16], eax
 ; mem32[h + 24] = v1
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 4]
 	mov [esi + 24], eax
 ; mem32[h + 32] = v4
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov [esi + 32], edi
+	mov [esi + 32], edx
 ; mem32[h + 40] = v3
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov eax, [esp + 32]
+	mov eax, [esp + 12]
 	mov [esi + 40], eax
 ; mem32[h + 48] = v7
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
 	mov [esi + 48], ecx
 ; mem32[h + 56] = v5
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov eax, [esp + 40]
+	mov eax, [esp + 16]
 	mov [esi + 56], eax
 ; mem32[h + 64] = v9
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov eax, [esp + 64]
+	mov eax, [esp + 28]
 	mov [esi + 64], eax
 ; mem32[h + 72] = v8
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov eax, [esp + 56]
+	mov eax, [esp + 20]
 	mov [esi + 72], eax
 ; mem32[h + 80] = v11
 %line 44+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
 	mov [esi + 80], ebp
 ; mem32[h + 88] = v10
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov eax, [esp + 72]
+	mov eax, [esp + 32]
 	mov [esi + 88], eax
 ; h = h + 4
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
 	add esi, 4
 ; f = f + 4
 %line 47+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	add edx, 4
+	add edi, 4
 ; i = i - 1
 %line 48+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	mov eax, [esp + 0]
+	mov eax, [esp + 24]
 	sub eax, 1
-	mov [esp + 0], eax
+	mov [esp + 24], eax
 ; =? i - 0
 %line 49+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
 	cmp eax, 0
@@ -155,7 +152,7 @@ align 32
 	jne .Lpass
 ; leave
 %line 51+0 specs/mceliece/generated/mceliece_gf12_vec_sq_x86.q
-	add esp, 92
+	add esp, 60
 	pop ebp
 	pop edi
 	pop esi

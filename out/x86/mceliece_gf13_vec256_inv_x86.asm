@@ -11,38 +11,38 @@ qhasm_kernel_mceliece_gf13_vec256_inv_x86_inv:
 	push esi
 	push edi
 	push ebp
-	sub esp, 3804
+	sub esp, 252
 ; input h f
 %line 14+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3824]
-	mov [esp + 0], eax
-	mov eax, [esp + 3828]
-	mov [esp + 8], eax
+	mov eax, [esp + 272]
+	mov ecx, [esp + 276]
 ; i = 8
 %line 16+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, 8
-	mov [esp + 16], eax
+	mov edx, 8
+	mov [esp + 220], eax
+	mov [esp + 224], ecx
+	mov [esp + 228], edx
 align 32
 .Lpass:
 ; v0 = mem32[f + 0]
 %line 18+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 224]
 	mov eax, [eax]
-	mov [esp + 24], eax
+	mov [esp + 0], eax
 ; v1 = mem32[f + 352]
 %line 19+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 8]
+	mov ecx, [esp + 224]
 	mov ecx, [ecx + 352]
-	mov [esp + 32], ecx
+	mov [esp + 4], ecx
 ; v2 = v0 ^ v1
 %line 20+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 40], eax
+	mov [esp + 8], eax
 ; v3 = mem32[f + 224]
 %line 21+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 224]
 	mov edx, [eax + 224]
-	mov [esp + 48], edx
+	mov [esp + 12], edx
 ; v4 = v3 ^ v1
 %line 22+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
@@ -50,196 +50,184 @@ align 32
 	mov ecx, eax
 ; v5 = mem32[f + 384]
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 224]
 	mov esi, [eax + 384]
-	mov [esp + 56], esi
+	mov [esp + 16], esi
 ; v4 = v4 ^ v5
 %line 24+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ecx, esi
 ; v6 = mem32[f + 32]
 %line 25+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 8]
 	mov eax, [eax + 32]
-	mov [esp + 64], eax
+	mov [esp + 20], eax
 ; v7 = v6 ^ v3
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 72], eax
+	mov [esp + 24], eax
 ; v8 = mem32[f + 256]
 %line 27+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 224]
 	mov edi, [eax + 256]
-	mov [esp + 80], edi
+	mov [esp + 28], edi
 ; v9 = v8 ^ v1
 %line 28+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
-	xor eax, [esp + 32]
-	mov [esp + 88], eax
+	xor eax, [esp + 4]
 ; v9 = v9 ^ v5
 %line 29+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 88]
 	xor eax, esi
-	mov [esp + 88], eax
+	mov [esp + 32], eax
 ; v10 = mem32[f + 64]
 %line 30+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 224]
 	mov eax, [eax + 64]
-	mov [esp + 96], eax
+	mov [esp + 36], eax
 ; v11 = v10 ^ v3
 %line 31+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 48]
+	xor eax, [esp + 12]
 	mov edx, eax
 ; v11 = v11 ^ v8
 %line 32+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, edi
 ; v11 = v11 ^ v1
 %line 33+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 32]
+	xor edx, [esp + 4]
 ; v11 = v11 ^ v5
 %line 34+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 56]
+	xor edx, [esp + 16]
 ; v12 = mem32[f + 288]
 %line 35+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 224]
 	mov esi, [eax + 288]
-	mov [esp + 104], esi
+	mov [esp + 40], esi
 ; v13 = v3 ^ v12
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 48]
+	mov eax, [esp + 12]
 	xor eax, esi
-	mov [esp + 112], eax
+	mov [esp + 44], eax
 ; v14 = mem32[f + 96]
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 224]
 	mov eax, [eax + 96]
-	mov [esp + 120], eax
+	mov [esp + 48], eax
 ; v15 = v14 ^ v8
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 80]
-	mov [esp + 128], eax
+	xor eax, [esp + 28]
 ; v15 = v15 ^ v12
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 128]
 	xor eax, esi
-	mov [esp + 128], eax
 ; v15 = v15 ^ v5
 %line 40+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 56]
-	mov [esp + 128], eax
+	xor eax, [esp + 16]
+	mov [esp + 52], eax
 ; v16 = mem32[f + 320]
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 224]
 	mov esi, [eax + 320]
-	mov [esp + 136], esi
+	mov [esp + 56], esi
 ; v17 = v8 ^ v16
 %line 42+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 80]
+	mov eax, edi
 	xor eax, esi
-	mov [esp + 144], eax
+	mov [esp + 60], eax
 ; v18 = mem32[f + 128]
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 224]
 	mov eax, [eax + 128]
-	mov [esp + 152], eax
+	mov [esp + 64], eax
 ; v19 = v18 ^ v12
 %line 44+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 104]
-	mov [esp + 160], eax
+	xor eax, [esp + 40]
 ; v19 = v19 ^ v16
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 160]
 	xor eax, esi
-	mov [esp + 160], eax
+	mov [esp + 68], eax
 ; v20 = v12 ^ v1
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 104]
-	xor eax, [esp + 32]
-	mov [esp + 168], eax
+	mov eax, [esp + 40]
+	xor eax, [esp + 4]
+	mov [esp + 72], eax
 ; v21 = mem32[f + 160]
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 224]
 	mov eax, [eax + 160]
-	mov [esp + 176], eax
+	mov [esp + 76], eax
 ; v22 = v21 ^ v16
 %line 48+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 136]
-	mov [esp + 184], eax
+	xor eax, [esp + 56]
 ; v22 = v22 ^ v1
 %line 49+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 184]
-	xor eax, [esp + 32]
-	mov [esp + 184], eax
+	xor eax, [esp + 4]
+	mov [esp + 80], eax
 ; v23 = v16 ^ v5
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 136]
-	xor eax, [esp + 56]
-	mov [esp + 192], eax
+	mov eax, esi
+	xor eax, [esp + 16]
+	mov [esp + 84], eax
 ; v24 = mem32[f + 192]
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 224]
 	mov eax, [eax + 192]
-	mov [esp + 200], eax
+	mov [esp + 88], eax
 ; v25 = v24 ^ v1
 %line 52+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 32]
-	mov [esp + 208], eax
+	xor eax, [esp + 4]
 ; v25 = v25 ^ v5
 %line 53+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 208]
-	xor eax, [esp + 56]
-	mov [esp + 208], eax
+	xor eax, [esp + 16]
+	mov [esp + 92], eax
 ; v26 = v2 & v0
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 40]
-	and eax, [esp + 24]
-	mov [esp + 216], eax
+	mov eax, [esp + 8]
+	and eax, [esp + 0]
+	mov [esp + 96], eax
 ; v27 = v2 & v6
 %line 55+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 40]
-	and esi, [esp + 64]
+	mov esi, [esp + 8]
+	and esi, [esp + 20]
 ; v28 = v4 & v0
 %line 56+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 24]
+	and eax, [esp + 0]
 ; v28 = v27 ^ v28
 %line 57+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
-	mov [esp + 632], esi
+	mov [esp + 108], esi
 ; v27 = v2 & v10
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 40]
-	and edi, [esp + 96]
+	mov edi, [esp + 8]
+	and edi, [esp + 36]
 ; v29 = v4 & v6
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 64]
+	and eax, [esp + 20]
 ; v30 = v7 & v0
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 72]
-	and esi, [esp + 24]
+	mov esi, [esp + 24]
+	and esi, [esp + 0]
 ; v29 = v27 ^ v29
 %line 61+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v30 = v29 ^ v30
 %line 62+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, esi
-	mov [esp + 640], edi
+	mov [esp + 112], edi
 ; v29 = v2 & v14
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 40]
-	and edi, [esp + 120]
+	mov edi, [esp + 8]
+	and edi, [esp + 48]
 ; v27 = v4 & v10
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebx, ecx
-	and ebx, [esp + 96]
+	and ebx, [esp + 36]
 ; v31 = v7 & v6
 %line 65+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 64]
+	mov eax, [esp + 24]
+	and eax, [esp + 20]
 ; v32 = v9 & v0
 %line 66+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 88]
-	and esi, [esp + 24]
+	mov esi, [esp + 32]
+	and esi, [esp + 0]
 ; v27 = v29 ^ v27
 %line 67+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
@@ -249,27 +237,27 @@ align 32
 ; v32 = v31 ^ v32
 %line 69+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, esi
-	mov [esp + 648], edi
+	mov [esp + 116], edi
 ; v31 = v2 & v18
 %line 70+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 40]
-	and edi, [esp + 152]
+	mov edi, [esp + 8]
+	and edi, [esp + 64]
 ; v27 = v4 & v14
 %line 71+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebx, ecx
-	and ebx, [esp + 120]
+	and ebx, [esp + 48]
 ; v29 = v7 & v10
 %line 72+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 72]
-	and ebp, [esp + 96]
+	mov ebp, [esp + 24]
+	and ebp, [esp + 36]
 ; v33 = v9 & v6
 %line 73+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 88]
-	and eax, [esp + 64]
+	mov eax, [esp + 32]
+	and eax, [esp + 20]
 ; v34 = v11 & v0
 %line 74+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov esi, edx
-	and esi, [esp + 24]
+	and esi, [esp + 0]
 ; v27 = v31 ^ v27
 %line 75+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
@@ -282,32 +270,32 @@ align 32
 ; v34 = v33 ^ v34
 %line 78+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, esi
-	mov [esp + 656], edi
+	mov [esp + 120], edi
 ; v33 = v2 & v21
 %line 79+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 40]
-	and esi, [esp + 176]
+	mov esi, [esp + 8]
+	and esi, [esp + 76]
 ; v29 = v4 & v18
 %line 80+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov edi, ecx
-	and edi, [esp + 152]
+	and edi, [esp + 64]
 ; v27 = v7 & v14
 %line 81+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 72]
-	and ebx, [esp + 120]
+	mov ebx, [esp + 24]
+	and ebx, [esp + 48]
 ; v31 = v9 & v10
 %line 82+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 88]
-	and ebp, [esp + 96]
+	mov ebp, [esp + 32]
+	and ebp, [esp + 36]
 ; v35 = v11 & v6
 %line 83+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 64]
-	mov [esp + 224], eax
+	and eax, [esp + 20]
+	mov [esp + 100], eax
 ; v36 = v13 & v0
 %line 84+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 112]
-	and eax, [esp + 24]
+	mov eax, [esp + 44]
+	and eax, [esp + 0]
 ; v29 = v33 ^ v29
 %line 85+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, edi
@@ -319,41 +307,41 @@ align 32
 	xor esi, ebp
 ; v35 = v31 ^ v35
 %line 88+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 224]
+	xor esi, [esp + 100]
 ; v36 = v35 ^ v36
 %line 89+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
-	mov [esp + 664], esi
+	mov [esp + 124], esi
 ; v35 = v2 & v24
 %line 90+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 40]
-	and edi, [esp + 200]
+	mov edi, [esp + 8]
+	and edi, [esp + 88]
 ; v31 = v4 & v21
 %line 91+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov esi, ecx
-	and esi, [esp + 176]
+	and esi, [esp + 76]
 ; v27 = v7 & v18
 %line 92+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 72]
-	and ebx, [esp + 152]
+	mov ebx, [esp + 24]
+	and ebx, [esp + 64]
 ; v29 = v9 & v14
 %line 93+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 88]
-	and eax, [esp + 120]
-	mov [esp + 672], eax
+	mov eax, [esp + 32]
+	and eax, [esp + 48]
+	mov [esp + 104], eax
 ; v33 = v11 & v10
 %line 94+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebp, edx
-	and ebp, [esp + 96]
+	and ebp, [esp + 36]
 ; v37 = v13 & v6
 %line 95+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 112]
-	and eax, [esp + 64]
-	mov [esp + 232], eax
+	mov eax, [esp + 44]
+	and eax, [esp + 20]
+	mov [esp + 100], eax
 ; v38 = v15 & v0
 %line 96+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 128]
-	and eax, [esp + 24]
+	mov eax, [esp + 52]
+	and eax, [esp + 0]
 ; v31 = v35 ^ v31
 %line 97+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, esi
@@ -362,45 +350,45 @@ align 32
 	xor edi, ebx
 ; v29 = v27 ^ v29
 %line 99+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 672]
+	xor edi, [esp + 104]
 ; v33 = v29 ^ v33
 %line 100+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebp
 ; v37 = v33 ^ v37
 %line 101+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 232]
+	xor edi, [esp + 100]
 ; v38 = v37 ^ v38
 %line 102+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
-	mov [esp + 680], edi
+	mov [esp + 128], edi
 ; v37 = v4 & v24
 %line 103+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebx, ecx
-	and ebx, [esp + 200]
+	and ebx, [esp + 88]
 ; v33 = v7 & v21
 %line 104+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 176]
-	mov [esp + 688], eax
+	mov eax, [esp + 24]
+	and eax, [esp + 76]
+	mov [esp + 100], eax
 ; v29 = v9 & v18
 %line 105+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 88]
-	and eax, [esp + 152]
+	mov eax, [esp + 32]
+	and eax, [esp + 64]
 ; v27 = v11 & v14
 %line 106+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov esi, edx
-	and esi, [esp + 120]
+	and esi, [esp + 48]
 ; v31 = v13 & v10
 %line 107+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 112]
-	and edi, [esp + 96]
+	mov edi, [esp + 44]
+	and edi, [esp + 36]
 ; v35 = v15 & v6
 %line 108+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 128]
-	and ebp, [esp + 64]
+	mov ebp, [esp + 52]
+	and ebp, [esp + 20]
 ; v33 = v37 ^ v33
 %line 109+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 688]
+	xor ebx, [esp + 100]
 ; v29 = v33 ^ v29
 %line 110+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, eax
@@ -413,27 +401,27 @@ align 32
 ; v35 = v31 ^ v35
 %line 113+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, ebp
-	mov [esp + 696], ebx
+	mov [esp + 132], ebx
 ; v31 = v7 & v24
 %line 114+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 200]
+	mov eax, [esp + 24]
+	and eax, [esp + 88]
 ; v27 = v9 & v21
 %line 115+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 88]
-	and esi, [esp + 176]
+	mov esi, [esp + 32]
+	and esi, [esp + 76]
 ; v29 = v11 & v18
 %line 116+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov edi, edx
-	and edi, [esp + 152]
+	and edi, [esp + 64]
 ; v33 = v13 & v14
 %line 117+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 112]
-	and ebx, [esp + 120]
+	mov ebx, [esp + 44]
+	and ebx, [esp + 48]
 ; v37 = v15 & v10
 %line 118+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 128]
-	and ebp, [esp + 96]
+	mov ebp, [esp + 52]
+	and ebp, [esp + 36]
 ; v27 = v31 ^ v27
 %line 119+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
@@ -446,23 +434,23 @@ align 32
 ; v37 = v33 ^ v37
 %line 122+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 704], eax
+	mov [esp + 136], eax
 ; v33 = v9 & v24
 %line 123+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 88]
-	and eax, [esp + 200]
+	mov eax, [esp + 32]
+	and eax, [esp + 88]
 ; v29 = v11 & v21
 %line 124+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov esi, edx
-	and esi, [esp + 176]
+	and esi, [esp + 76]
 ; v27 = v13 & v18
 %line 125+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 112]
-	and edi, [esp + 152]
+	mov edi, [esp + 44]
+	and edi, [esp + 64]
 ; v31 = v15 & v14
 %line 126+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 128]
-	and ebx, [esp + 120]
+	mov ebx, [esp + 52]
+	and ebx, [esp + 48]
 ; v29 = v33 ^ v29
 %line 127+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
@@ -472,95 +460,95 @@ align 32
 ; v31 = v27 ^ v31
 %line 129+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 712], eax
+	mov [esp + 140], eax
 ; v27 = v11 & v24
 %line 130+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 200]
+	and eax, [esp + 88]
 ; v29 = v13 & v21
 %line 131+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 112]
-	and esi, [esp + 176]
+	mov esi, [esp + 44]
+	and esi, [esp + 76]
 ; v33 = v15 & v18
 %line 132+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 128]
-	and edi, [esp + 152]
+	mov edi, [esp + 52]
+	and edi, [esp + 64]
 ; v29 = v27 ^ v29
 %line 133+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
 ; v33 = v29 ^ v33
 %line 134+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
-	mov [esp + 720], eax
+	mov [esp + 144], eax
 ; v29 = v13 & v24
 %line 135+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 112]
-	and eax, [esp + 200]
+	mov eax, [esp + 44]
+	and eax, [esp + 88]
 ; v27 = v15 & v21
 %line 136+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 128]
-	and esi, [esp + 176]
+	mov esi, [esp + 52]
+	and esi, [esp + 76]
 ; v27 = v29 ^ v27
 %line 137+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 728], eax
+	mov [esp + 148], eax
 ; v29 = v15 & v24
 %line 138+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 128]
-	and eax, [esp + 200]
-	mov [esp + 736], eax
+	mov eax, [esp + 52]
+	and eax, [esp + 88]
+	mov [esp + 152], eax
 ; v39 = v17 & v3
 %line 139+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 144]
-	and eax, [esp + 48]
-	mov [esp + 240], eax
+	mov eax, [esp + 60]
+	and eax, [esp + 12]
+	mov [esp + 100], eax
 ; v40 = v17 & v8
 %line 140+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 144]
-	and esi, [esp + 80]
+	mov esi, [esp + 60]
+	and esi, [esp + 28]
 ; v41 = v19 & v3
 %line 141+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 160]
-	and eax, [esp + 48]
+	mov eax, [esp + 68]
+	and eax, [esp + 12]
 ; v41 = v40 ^ v41
 %line 142+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
-	mov [esp + 744], esi
+	mov [esp + 156], esi
 ; v40 = v17 & v12
 %line 143+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 144]
-	and edi, [esp + 104]
+	mov edi, [esp + 60]
+	and edi, [esp + 40]
 ; v42 = v19 & v8
 %line 144+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 160]
-	and eax, [esp + 80]
+	mov eax, [esp + 68]
+	and eax, [esp + 28]
 ; v43 = v20 & v3
 %line 145+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 168]
-	and esi, [esp + 48]
+	mov esi, [esp + 72]
+	and esi, [esp + 12]
 ; v42 = v40 ^ v42
 %line 146+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v43 = v42 ^ v43
 %line 147+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, esi
-	mov [esp + 752], edi
+	mov [esp + 160], edi
 ; v42 = v17 & v16
 %line 148+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 144]
-	and edi, [esp + 136]
+	mov edi, [esp + 60]
+	and edi, [esp + 56]
 ; v40 = v19 & v12
 %line 149+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 160]
-	and ebx, [esp + 104]
+	mov ebx, [esp + 68]
+	and ebx, [esp + 40]
 ; v44 = v20 & v8
 %line 150+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 168]
-	and eax, [esp + 80]
+	mov eax, [esp + 72]
+	and eax, [esp + 28]
 ; v45 = v22 & v3
 %line 151+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 184]
-	and esi, [esp + 48]
+	mov esi, [esp + 80]
+	and esi, [esp + 12]
 ; v40 = v42 ^ v40
 %line 152+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
@@ -570,27 +558,27 @@ align 32
 ; v45 = v44 ^ v45
 %line 154+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, esi
-	mov [esp + 760], edi
+	mov [esp + 164], edi
 ; v44 = v17 & v1
 %line 155+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 144]
-	and edi, [esp + 32]
+	mov edi, [esp + 60]
+	and edi, [esp + 4]
 ; v40 = v19 & v16
 %line 156+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 160]
-	and ebx, [esp + 136]
+	mov ebx, [esp + 68]
+	and ebx, [esp + 56]
 ; v42 = v20 & v12
 %line 157+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 168]
-	and ebp, [esp + 104]
+	mov ebp, [esp + 72]
+	and ebp, [esp + 40]
 ; v46 = v22 & v8
 %line 158+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 184]
-	and eax, [esp + 80]
+	mov eax, [esp + 80]
+	and eax, [esp + 28]
 ; v47 = v23 & v3
 %line 159+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 192]
-	and esi, [esp + 48]
+	mov esi, [esp + 84]
+	and esi, [esp + 12]
 ; v40 = v44 ^ v40
 %line 160+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
@@ -603,32 +591,32 @@ align 32
 ; v47 = v46 ^ v47
 %line 163+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, esi
-	mov [esp + 768], edi
+	mov [esp + 168], edi
 ; v46 = v17 & v5
 %line 164+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 144]
-	and esi, [esp + 56]
+	mov esi, [esp + 60]
+	and esi, [esp + 16]
 ; v42 = v19 & v1
 %line 165+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 160]
-	and edi, [esp + 32]
+	mov edi, [esp + 68]
+	and edi, [esp + 4]
 ; v40 = v20 & v16
 %line 166+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 168]
-	and ebx, [esp + 136]
+	mov ebx, [esp + 72]
+	and ebx, [esp + 56]
 ; v44 = v22 & v12
 %line 167+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 184]
-	and ebp, [esp + 104]
+	mov ebp, [esp + 80]
+	and ebp, [esp + 40]
 ; v48 = v23 & v8
 %line 168+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 192]
-	and eax, [esp + 80]
-	mov [esp + 248], eax
+	mov eax, [esp + 84]
+	and eax, [esp + 28]
+	mov [esp + 104], eax
 ; v49 = v25 & v3
 %line 169+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 208]
-	and eax, [esp + 48]
+	mov eax, [esp + 92]
+	and eax, [esp + 12]
 ; v42 = v46 ^ v42
 %line 170+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, edi
@@ -640,31 +628,31 @@ align 32
 	xor esi, ebp
 ; v48 = v44 ^ v48
 %line 173+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 248]
+	xor esi, [esp + 104]
 ; v49 = v48 ^ v49
 %line 174+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
-	mov [esp + 776], esi
+	mov [esp + 104], esi
 ; v48 = v19 & v5
 %line 175+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 160]
-	and eax, [esp + 56]
+	mov eax, [esp + 68]
+	and eax, [esp + 16]
 ; v44 = v20 & v1
 %line 176+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 168]
-	and esi, [esp + 32]
+	mov esi, [esp + 72]
+	and esi, [esp + 4]
 ; v40 = v22 & v16
 %line 177+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 184]
-	and edi, [esp + 136]
+	mov edi, [esp + 80]
+	and edi, [esp + 56]
 ; v42 = v23 & v12
 %line 178+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 192]
-	and ebx, [esp + 104]
+	mov ebx, [esp + 84]
+	and ebx, [esp + 40]
 ; v46 = v25 & v8
 %line 179+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 208]
-	and ebp, [esp + 80]
+	mov ebp, [esp + 92]
+	and ebp, [esp + 28]
 ; v44 = v48 ^ v44
 %line 180+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
@@ -677,23 +665,23 @@ align 32
 ; v46 = v42 ^ v46
 %line 183+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 784], eax
+	mov [esp + 172], eax
 ; v42 = v20 & v5
 %line 184+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 168]
-	and eax, [esp + 56]
+	mov eax, [esp + 72]
+	and eax, [esp + 16]
 ; v40 = v22 & v1
 %line 185+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 184]
-	and esi, [esp + 32]
+	mov esi, [esp + 80]
+	and esi, [esp + 4]
 ; v44 = v23 & v16
 %line 186+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 192]
-	and edi, [esp + 136]
+	mov edi, [esp + 84]
+	and edi, [esp + 56]
 ; v48 = v25 & v12
 %line 187+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 208]
-	and ebx, [esp + 104]
+	mov ebx, [esp + 92]
+	and ebx, [esp + 40]
 ; v40 = v42 ^ v40
 %line 188+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
@@ -703,105 +691,105 @@ align 32
 ; v48 = v44 ^ v48
 %line 190+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 792], eax
+	mov [esp + 176], eax
 ; v44 = v22 & v5
 %line 191+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 184]
-	and eax, [esp + 56]
+	mov eax, [esp + 80]
+	and eax, [esp + 16]
 ; v40 = v23 & v1
 %line 192+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 192]
-	and esi, [esp + 32]
+	mov esi, [esp + 84]
+	and esi, [esp + 4]
 ; v42 = v25 & v16
 %line 193+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 208]
-	and edi, [esp + 136]
+	mov edi, [esp + 92]
+	and edi, [esp + 56]
 ; v40 = v44 ^ v40
 %line 194+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
 ; v42 = v40 ^ v42
 %line 195+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
-	mov [esp + 800], eax
+	mov [esp + 180], eax
 ; v40 = v23 & v5
 %line 196+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 192]
-	and eax, [esp + 56]
+	mov eax, [esp + 84]
+	and eax, [esp + 16]
 ; v44 = v25 & v1
 %line 197+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 208]
-	and esi, [esp + 32]
+	mov esi, [esp + 92]
+	and esi, [esp + 4]
 ; v44 = v40 ^ v44
 %line 198+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 808], eax
+	mov [esp + 184], eax
 ; v40 = v25 & v5
 %line 199+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 208]
-	and eax, [esp + 56]
-	mov [esp + 816], eax
+	mov eax, [esp + 92]
+	and eax, [esp + 16]
+	mov [esp + 188], eax
 ; v17 = v2 ^ v17
 %line 200+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 144]
+	mov eax, [esp + 8]
+	xor eax, [esp + 60]
 	mov esi, eax
 ; v19 = v4 ^ v19
 %line 201+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 160]
+	xor ecx, [esp + 68]
 ; v20 = v7 ^ v20
 %line 202+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 72]
-	xor eax, [esp + 168]
+	mov eax, [esp + 24]
+	xor eax, [esp + 72]
 	mov edi, eax
 ; v22 = v9 ^ v22
 %line 203+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 88]
-	xor eax, [esp + 184]
-	mov [esp + 824], eax
+	mov eax, [esp + 32]
+	xor eax, [esp + 80]
+	mov [esp + 32], eax
 ; v23 = v11 ^ v23
 %line 204+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 192]
-	mov [esp + 832], edx
+	xor edx, [esp + 84]
+	mov [esp + 60], edx
 ; v25 = v13 ^ v25
 %line 205+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 112]
-	xor eax, [esp + 208]
-	mov [esp + 840], eax
+	mov eax, [esp + 44]
+	xor eax, [esp + 92]
+	mov [esp + 44], eax
 ; v13 = v0 ^ v3
 %line 206+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 48]
+	mov eax, [esp + 0]
+	xor eax, [esp + 12]
 	mov edx, eax
 ; v11 = v6 ^ v8
 %line 207+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 64]
-	xor eax, [esp + 80]
+	mov eax, [esp + 20]
+	xor eax, [esp + 28]
 	mov ebx, eax
 ; v9 = v10 ^ v12
 %line 208+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 96]
-	xor eax, [esp + 104]
-	mov [esp + 848], eax
+	mov eax, [esp + 36]
+	xor eax, [esp + 40]
+	mov [esp + 68], eax
 ; v7 = v14 ^ v16
 %line 209+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 120]
-	xor eax, [esp + 136]
-	mov [esp + 856], eax
+	mov eax, [esp + 48]
+	xor eax, [esp + 56]
+	mov [esp + 72], eax
 ; v4 = v18 ^ v1
 %line 210+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 152]
-	xor eax, [esp + 32]
-	mov [esp + 864], eax
+	mov eax, [esp + 64]
+	xor eax, [esp + 4]
+	mov [esp + 80], eax
 ; v2 = v21 ^ v5
 %line 211+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 176]
-	xor eax, [esp + 56]
-	mov [esp + 872], eax
+	mov eax, [esp + 76]
+	xor eax, [esp + 16]
+	mov [esp + 84], eax
 ; v50 = v17 & v13
 %line 212+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, esi
 	and eax, edx
-	mov [esp + 256], eax
+	mov [esp + 8], eax
 ; v51 = v17 & v11
 %line 213+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebp, esi
@@ -813,178 +801,178 @@ align 32
 ; v52 = v51 ^ v52
 %line 215+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 880], ebp
+	mov [esp + 92], ebp
 ; v51 = v17 & v9
 %line 216+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebp, esi
-	and ebp, [esp + 848]
+	and ebp, [esp + 68]
 ; v53 = v19 & v11
 %line 217+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ecx
 	and eax, ebx
-	mov [esp + 264], eax
+	mov [esp + 24], eax
 ; v54 = v20 & v13
 %line 218+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
 	and eax, edx
 ; v53 = v51 ^ v53
 %line 219+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 264]
+	xor ebp, [esp + 24]
 ; v54 = v53 ^ v54
 %line 220+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 888], ebp
+	mov [esp + 192], ebp
 ; v53 = v17 & v7
 %line 221+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebp, esi
-	and ebp, [esp + 856]
+	and ebp, [esp + 72]
 ; v51 = v19 & v9
 %line 222+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 848]
-	mov [esp + 896], eax
+	and eax, [esp + 68]
+	mov [esp + 196], eax
 ; v55 = v20 & v11
 %line 223+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
 	and eax, ebx
-	mov [esp + 272], eax
+	mov [esp + 24], eax
 ; v56 = v22 & v13
 %line 224+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 824]
+	mov eax, [esp + 32]
 	and eax, edx
 ; v51 = v53 ^ v51
 %line 225+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 896]
+	xor ebp, [esp + 196]
 ; v55 = v51 ^ v55
 %line 226+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 272]
+	xor ebp, [esp + 24]
 ; v56 = v55 ^ v56
 %line 227+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 904], ebp
+	mov [esp + 196], ebp
 ; v55 = v17 & v4
 %line 228+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebp, esi
-	and ebp, [esp + 864]
+	and ebp, [esp + 80]
 ; v51 = v19 & v7
 %line 229+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 856]
-	mov [esp + 912], eax
+	and eax, [esp + 72]
+	mov [esp + 200], eax
 ; v53 = v20 & v9
 %line 230+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 848]
-	mov [esp + 920], eax
+	and eax, [esp + 68]
+	mov [esp + 204], eax
 ; v57 = v22 & v11
 %line 231+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 824]
+	mov eax, [esp + 32]
 	and eax, ebx
-	mov [esp + 280], eax
+	mov [esp + 24], eax
 ; v58 = v23 & v13
 %line 232+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 832]
+	mov eax, [esp + 60]
 	and eax, edx
 ; v51 = v55 ^ v51
 %line 233+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 912]
+	xor ebp, [esp + 200]
 ; v53 = v51 ^ v53
 %line 234+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 920]
+	xor ebp, [esp + 204]
 ; v57 = v53 ^ v57
 %line 235+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 280]
+	xor ebp, [esp + 24]
 ; v58 = v57 ^ v58
 %line 236+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 928], ebp
+	mov [esp + 200], ebp
 ; v57 = v17 & v2
 %line 237+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebp, esi
-	and ebp, [esp + 872]
+	and ebp, [esp + 84]
 ; v53 = v19 & v4
 %line 238+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 864]
-	mov [esp + 936], eax
+	and eax, [esp + 80]
+	mov [esp + 204], eax
 ; v51 = v20 & v7
 %line 239+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 856]
-	mov [esp + 944], eax
+	and eax, [esp + 72]
+	mov [esp + 208], eax
 ; v55 = v22 & v9
 %line 240+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 824]
-	and eax, [esp + 848]
-	mov [esp + 952], eax
+	mov eax, [esp + 32]
+	and eax, [esp + 68]
+	mov [esp + 212], eax
 ; v59 = v23 & v11
 %line 241+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 832]
+	mov eax, [esp + 60]
 	and eax, ebx
-	mov [esp + 288], eax
+	mov [esp + 24], eax
 ; v60 = v25 & v13
 %line 242+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 840]
+	mov eax, [esp + 44]
 	and eax, edx
 ; v53 = v57 ^ v53
 %line 243+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 936]
+	xor ebp, [esp + 204]
 ; v51 = v53 ^ v51
 %line 244+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 944]
+	xor ebp, [esp + 208]
 ; v55 = v51 ^ v55
 %line 245+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 952]
+	xor ebp, [esp + 212]
 ; v59 = v55 ^ v59
 %line 246+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 288]
+	xor ebp, [esp + 24]
 ; v60 = v59 ^ v60
 %line 247+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 960], ebp
+	mov [esp + 24], ebp
 ; v17 = v17 & v24
 %line 248+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	and esi, [esp + 200]
+	and esi, [esp + 88]
 ; v59 = v19 & v2
 %line 249+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 872]
-	mov [esp + 968], eax
+	and eax, [esp + 84]
+	mov [esp + 204], eax
 ; v55 = v20 & v4
 %line 250+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 864]
-	mov [esp + 976], eax
+	and eax, [esp + 80]
+	mov [esp + 208], eax
 ; v51 = v22 & v7
 %line 251+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 824]
-	and eax, [esp + 856]
-	mov [esp + 984], eax
+	mov eax, [esp + 32]
+	and eax, [esp + 72]
+	mov [esp + 212], eax
 ; v53 = v23 & v9
 %line 252+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 832]
-	and eax, [esp + 848]
-	mov [esp + 992], eax
+	mov eax, [esp + 60]
+	and eax, [esp + 68]
+	mov [esp + 216], eax
 ; v57 = v25 & v11
 %line 253+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 840]
+	mov ebp, [esp + 44]
 	and ebp, ebx
 ; v13 = v15 & v13
 %line 254+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 128]
+	mov eax, [esp + 52]
 	and eax, edx
 ; v59 = v17 ^ v59
 %line 255+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 968]
+	xor esi, [esp + 204]
 ; v55 = v59 ^ v55
 %line 256+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 976]
+	xor esi, [esp + 208]
 ; v51 = v55 ^ v51
 %line 257+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 984]
+	xor esi, [esp + 212]
 ; v53 = v51 ^ v53
 %line 258+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 992]
+	xor esi, [esp + 216]
 ; v57 = v53 ^ v57
 %line 259+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebp
@@ -993,35 +981,35 @@ align 32
 	xor esi, eax
 ; v19 = v19 & v24
 %line 261+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	and ecx, [esp + 200]
+	and ecx, [esp + 88]
 ; v57 = v20 & v2
 %line 262+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 872]
-	mov [esp + 1000], eax
+	and eax, [esp + 84]
+	mov [esp + 204], eax
 ; v53 = v22 & v4
 %line 263+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 824]
-	and eax, [esp + 864]
-	mov [esp + 1008], eax
+	mov eax, [esp + 32]
+	and eax, [esp + 80]
+	mov [esp + 208], eax
 ; v51 = v23 & v7
 %line 264+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 832]
-	and ebp, [esp + 856]
+	mov ebp, [esp + 60]
+	and ebp, [esp + 72]
 ; v55 = v25 & v9
 %line 265+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 840]
-	and edx, [esp + 848]
+	mov edx, [esp + 44]
+	and edx, [esp + 68]
 ; v11 = v15 & v11
 %line 266+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 128]
+	mov eax, [esp + 52]
 	and eax, ebx
 ; v57 = v19 ^ v57
 %line 267+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 1000]
+	xor ecx, [esp + 204]
 ; v53 = v57 ^ v53
 %line 268+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 1008]
+	xor ecx, [esp + 208]
 ; v51 = v53 ^ v51
 %line 269+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ecx, ebp
@@ -1033,23 +1021,23 @@ align 32
 	xor ecx, eax
 ; v20 = v20 & v24
 %line 272+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	and edi, [esp + 200]
+	and edi, [esp + 88]
 ; v55 = v22 & v2
 %line 273+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 824]
-	and ebp, [esp + 872]
+	mov ebp, [esp + 32]
+	and ebp, [esp + 84]
 ; v51 = v23 & v4
 %line 274+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 832]
-	and ebx, [esp + 864]
+	mov ebx, [esp + 60]
+	and ebx, [esp + 80]
 ; v53 = v25 & v7
 %line 275+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 840]
-	and edx, [esp + 856]
+	mov edx, [esp + 44]
+	and edx, [esp + 72]
 ; v9 = v15 & v9
 %line 276+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 128]
-	and eax, [esp + 848]
+	mov eax, [esp + 52]
+	and eax, [esp + 68]
 ; v55 = v20 ^ v55
 %line 277+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebp
@@ -1065,21 +1053,20 @@ align 32
 	mov ebp, edi
 ; v22 = v22 & v24
 %line 281+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 824]
-	and edx, [esp + 200]
-	mov [esp + 824], edx
+	mov edx, [esp + 32]
+	and edx, [esp + 88]
 ; v53 = v23 & v2
 %line 282+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 832]
-	and eax, [esp + 872]
+	mov eax, [esp + 60]
+	and eax, [esp + 84]
 ; v51 = v25 & v4
 %line 283+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 840]
-	and edi, [esp + 864]
+	mov edi, [esp + 44]
+	and edi, [esp + 80]
 ; v7 = v15 & v7
 %line 284+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 128]
-	and ebx, [esp + 856]
+	mov ebx, [esp + 52]
+	and ebx, [esp + 72]
 ; v53 = v22 ^ v53
 %line 285+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, eax
@@ -1091,17 +1078,16 @@ align 32
 	xor edx, ebx
 ; v23 = v23 & v24
 %line 288+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 832]
-	and ebx, [esp + 200]
-	mov [esp + 832], ebx
+	mov ebx, [esp + 60]
+	and ebx, [esp + 88]
 ; v51 = v25 & v2
 %line 289+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 840]
-	and eax, [esp + 872]
+	mov eax, [esp + 44]
+	and eax, [esp + 84]
 ; v4 = v15 & v4
 %line 290+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 128]
-	and edi, [esp + 864]
+	mov edi, [esp + 52]
+	and edi, [esp + 80]
 ; v51 = v23 ^ v51
 %line 291+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, eax
@@ -1110,548 +1096,490 @@ align 32
 	xor ebx, edi
 ; v25 = v25 & v24
 %line 293+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 840]
-	and edi, [esp + 200]
-	mov [esp + 840], edi
+	mov edi, [esp + 44]
+	and edi, [esp + 88]
 ; v2 = v15 & v2
 %line 294+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 128]
-	and eax, [esp + 872]
+	mov eax, [esp + 52]
+	and eax, [esp + 84]
 ; v2 = v25 ^ v2
 %line 295+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v15 = v15 & v24
 %line 296+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 128]
-	and eax, [esp + 200]
-	mov [esp + 128], eax
+	mov eax, [esp + 52]
+	and eax, [esp + 88]
+	mov [esp + 52], eax
 ; v50 = v50 ^ v26
 %line 297+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 256]
-	xor eax, [esp + 216]
-	mov [esp + 256], eax
+	mov eax, [esp + 8]
+	xor eax, [esp + 96]
 ; v50 = v50 ^ v39
 %line 298+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 240]
-	mov [esp + 256], eax
+	xor eax, [esp + 100]
+	mov [esp + 8], eax
 ; v52 = v52 ^ v28
 %line 299+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 880]
-	xor eax, [esp + 632]
-	mov [esp + 880], eax
+	mov eax, [esp + 92]
+	xor eax, [esp + 108]
 ; v52 = v52 ^ v41
 %line 300+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 744]
-	mov [esp + 880], eax
+	xor eax, [esp + 156]
+	mov [esp + 92], eax
 ; v54 = v54 ^ v30
 %line 301+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 888]
-	xor eax, [esp + 640]
-	mov [esp + 888], eax
+	mov eax, [esp + 192]
+	xor eax, [esp + 112]
 ; v54 = v54 ^ v43
 %line 302+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 752]
-	mov [esp + 888], eax
+	xor eax, [esp + 160]
+	mov [esp + 192], eax
 ; v56 = v56 ^ v32
 %line 303+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 904]
-	xor eax, [esp + 648]
-	mov [esp + 904], eax
+	mov eax, [esp + 196]
+	xor eax, [esp + 116]
 ; v56 = v56 ^ v45
 %line 304+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 760]
-	mov [esp + 904], eax
+	xor eax, [esp + 164]
+	mov [esp + 196], eax
 ; v58 = v58 ^ v34
 %line 305+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 928]
-	xor eax, [esp + 656]
-	mov [esp + 928], eax
+	mov eax, [esp + 200]
+	xor eax, [esp + 120]
 ; v58 = v58 ^ v47
 %line 306+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 768]
-	mov [esp + 928], eax
+	xor eax, [esp + 168]
+	mov [esp + 200], eax
 ; v60 = v60 ^ v36
 %line 307+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 960]
-	xor eax, [esp + 664]
-	mov [esp + 960], eax
+	mov eax, [esp + 24]
+	xor eax, [esp + 124]
 ; v60 = v60 ^ v49
 %line 308+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 776]
-	mov [esp + 960], eax
+	xor eax, [esp + 104]
+	mov [esp + 24], eax
 ; v13 = v13 ^ v38
 %line 309+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 680]
+	xor esi, [esp + 128]
 ; v13 = v13 ^ v46
 %line 310+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 784]
+	xor esi, [esp + 172]
 ; v11 = v11 ^ v35
 %line 311+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 696]
+	xor ecx, [esp + 132]
 ; v11 = v11 ^ v48
 %line 312+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 792]
+	xor ecx, [esp + 176]
 ; v9 = v9 ^ v37
 %line 313+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 704]
+	xor ebp, [esp + 136]
 ; v9 = v9 ^ v42
 %line 314+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 800]
+	xor ebp, [esp + 180]
 ; v7 = v7 ^ v31
 %line 315+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 712]
+	xor edx, [esp + 140]
 ; v7 = v7 ^ v44
 %line 316+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 808]
+	xor edx, [esp + 184]
 ; v4 = v4 ^ v33
 %line 317+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 720]
+	xor ebx, [esp + 144]
 ; v4 = v4 ^ v40
 %line 318+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 816]
+	xor ebx, [esp + 188]
 ; v2 = v2 ^ v27
 %line 319+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 728]
+	xor edi, [esp + 148]
 ; v15 = v15 ^ v29
 %line 320+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 128]
-	xor eax, [esp + 736]
-	mov [esp + 128], eax
+	mov eax, [esp + 52]
+	xor eax, [esp + 152]
+	mov [esp + 52], eax
 ; v35 = v50 ^ v35
 %line 321+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 256]
-	xor eax, [esp + 696]
-	mov [esp + 1016], eax
+	mov eax, [esp + 8]
+	xor eax, [esp + 132]
+	mov [esp + 8], eax
 ; v37 = v52 ^ v37
 %line 322+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 880]
-	xor eax, [esp + 704]
-	mov [esp + 1024], eax
+	mov eax, [esp + 92]
+	xor eax, [esp + 136]
+	mov [esp + 32], eax
 ; v31 = v54 ^ v31
 %line 323+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 888]
-	xor eax, [esp + 712]
-	mov [esp + 1032], eax
+	mov eax, [esp + 192]
+	xor eax, [esp + 140]
+	mov [esp + 44], eax
 ; v33 = v56 ^ v33
 %line 324+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 904]
-	xor eax, [esp + 720]
-	mov [esp + 1040], eax
+	mov eax, [esp + 196]
+	xor eax, [esp + 144]
+	mov [esp + 60], eax
 ; v27 = v58 ^ v27
 %line 325+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 928]
-	xor eax, [esp + 728]
-	mov [esp + 1048], eax
+	mov eax, [esp + 200]
+	xor eax, [esp + 148]
+	mov [esp + 68], eax
 ; v29 = v60 ^ v29
 %line 326+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 960]
-	xor eax, [esp + 736]
+	mov eax, [esp + 24]
+	xor eax, [esp + 152]
 ; v39 = v11 ^ v39
 %line 327+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 240]
-	mov [esp + 3528], ecx
+	xor ecx, [esp + 100]
+	mov [esp + 84], ecx
 ; v41 = v9 ^ v41
 %line 328+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 744]
-	mov [esp + 3536], ebp
+	xor ebp, [esp + 156]
 ; v43 = v7 ^ v43
 %line 329+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 752]
-	mov [esp + 1056], edx
+	xor edx, [esp + 160]
+	mov [esp + 24], edx
 ; v45 = v4 ^ v45
 %line 330+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 760]
-	mov [esp + 1064], ebx
+	xor ebx, [esp + 164]
+	mov [esp + 72], ebx
 ; v47 = v2 ^ v47
 %line 331+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 768]
-	mov [esp + 1072], edi
+	xor edi, [esp + 168]
+	mov [esp + 80], edi
 ; v49 = v15 ^ v49
 %line 332+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 128]
-	xor ecx, [esp + 776]
-	mov [esp + 1080], ecx
+	mov ecx, [esp + 52]
+	xor ecx, [esp + 104]
+	mov [esp + 52], ecx
 ; v41 = v41 ^ v40
 %line 333+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 3536]
-	xor ecx, [esp + 816]
-	mov [esp + 3536], ecx
+	mov ecx, ebp
+	xor ecx, [esp + 188]
+	mov [esp + 92], ecx
 ; v39 = v39 ^ v40
 %line 334+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 3528]
-	xor edi, [esp + 816]
-	mov [esp + 3528], edi
+	mov edi, [esp + 84]
+	xor edi, [esp + 188]
 ; v29 = v29 ^ v40
 %line 335+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 816]
+	xor eax, [esp + 188]
 ; v40 = v27 ^ v40
 %line 336+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 1048]
-	xor ecx, [esp + 816]
+	mov ecx, [esp + 68]
+	xor ecx, [esp + 188]
 	mov edx, ecx
 ; v39 = v39 ^ v44
 %line 337+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 808]
-	mov [esp + 3528], edi
+	xor edi, [esp + 184]
+	mov [esp + 84], edi
 ; v13 = v13 ^ v44
 %line 338+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 808]
+	xor esi, [esp + 184]
 ; v40 = v40 ^ v44
 %line 339+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 808]
+	xor edx, [esp + 184]
 ; v44 = v33 ^ v44
 %line 340+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 1040]
-	xor ecx, [esp + 808]
-	mov [esp + 1088], ecx
+	mov ecx, [esp + 60]
+	xor ecx, [esp + 184]
 ; v13 = v13 ^ v42
 %line 341+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 800]
+	xor esi, [esp + 180]
 ; v29 = v29 ^ v42
 %line 342+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 800]
+	xor eax, [esp + 180]
 ; v44 = v44 ^ v42
 %line 343+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1088]
-	xor edi, [esp + 800]
-	mov [esp + 1088], edi
+	mov edi, ecx
+	xor edi, [esp + 180]
 ; v42 = v31 ^ v42
 %line 344+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 1032]
-	xor ecx, [esp + 800]
-	mov [esp + 1096], ecx
+	mov ecx, [esp + 44]
+	xor ecx, [esp + 180]
 ; v29 = v29 ^ v48
 %line 345+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 792]
+	xor eax, [esp + 176]
 ; v40 = v40 ^ v48
 %line 346+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 792]
+	xor edx, [esp + 176]
 ; v42 = v42 ^ v48
 %line 347+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1096]
-	xor ebx, [esp + 792]
-	mov [esp + 1096], ebx
+	mov ebx, ecx
+	xor ebx, [esp + 176]
 ; v48 = v37 ^ v48
 %line 348+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 1024]
-	xor ecx, [esp + 792]
+	mov ecx, [esp + 32]
+	xor ecx, [esp + 176]
 	mov ebp, ecx
 ; v40 = v40 ^ v46
 %line 349+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 784]
+	xor edx, [esp + 172]
 ; v44 = v44 ^ v46
 %line 350+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 784]
-	mov [esp + 1088], edi
+	xor edi, [esp + 172]
 ; v48 = v48 ^ v46
 %line 351+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 784]
+	xor ebp, [esp + 172]
 ; v46 = v35 ^ v46
 %line 352+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 1016]
-	xor ecx, [esp + 784]
+	mov ecx, [esp + 8]
+	xor ecx, [esp + 172]
 ; v44 = v44 ^ v49
 %line 353+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 1080]
-	mov [esp + 1088], edi
+	xor edi, [esp + 52]
+	mov [esp + 8], edi
 ; v42 = v42 ^ v49
 %line 354+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 1080]
-	mov [esp + 1096], ebx
+	xor ebx, [esp + 52]
 ; v46 = v46 ^ v49
 %line 355+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 1080]
+	xor ecx, [esp + 52]
 ; v49 = v38 ^ v49
 %line 356+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 680]
-	mov [esp + 296], edi
-	xor edi, [esp + 1080]
-	mov [esp + 296], edi
-	mov [esp + 1104], edi
+	mov edi, [esp + 128]
+	xor edi, [esp + 52]
 ; v42 = v42 ^ v47
 %line 357+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 1072]
-	mov [esp + 1096], ebx
+	xor ebx, [esp + 80]
+	mov [esp + 32], ebx
 ; v48 = v48 ^ v47
 %line 358+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1072]
+	xor ebp, [esp + 80]
 ; v49 = v49 ^ v47
 %line 359+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1104]
-	mov [esp + 3648], edi
-	xor edi, [esp + 1072]
-	mov [esp + 3648], edi
-	mov [esp + 1104], edi
+	xor edi, [esp + 80]
+	mov [esp + 44], edi
 ; v47 = v36 ^ v47
 %line 360+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 664]
-	mov [esp + 304], edi
-	xor edi, [esp + 1072]
-	mov [esp + 304], edi
-	mov [esp + 1112], edi
+	mov edi, [esp + 124]
+	xor edi, [esp + 80]
 ; v48 = v48 ^ v45
 %line 361+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1064]
+	xor ebp, [esp + 72]
 ; v46 = v46 ^ v45
 %line 362+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 1064]
+	xor ecx, [esp + 72]
 ; v47 = v47 ^ v45
 %line 363+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1112]
-	mov [esp + 3656], edi
-	xor edi, [esp + 1064]
-	mov [esp + 3656], edi
-	mov [esp + 1112], edi
+	xor edi, [esp + 72]
+	mov [esp + 52], edi
 ; v45 = v34 ^ v45
 %line 364+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 656]
-	mov [esp + 312], edi
-	xor edi, [esp + 1064]
-	mov [esp + 312], edi
-	mov [esp + 1120], edi
+	mov edi, [esp + 120]
+	xor edi, [esp + 72]
+	mov [esp + 60], edi
 ; v46 = v46 ^ v43
 %line 365+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 1056]
+	xor ecx, [esp + 24]
 ; v49 = v49 ^ v43
 %line 366+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 3648]
-	xor ebx, [esp + 1056]
-	mov [esp + 3648], ebx
-	mov [esp + 1104], ebx
+	mov edi, [esp + 44]
+	xor edi, [esp + 24]
+	mov [esp + 44], edi
 ; v45 = v45 ^ v43
 %line 367+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1120]
-	mov [esp + 3712], edi
-	xor edi, [esp + 1056]
-	mov [esp + 3712], edi
-	mov [esp + 1120], edi
+	mov ebx, [esp + 60]
+	xor ebx, [esp + 24]
 ; v43 = v32 ^ v43
 %line 368+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 648]
-	mov [esp + 320], edi
-	xor edi, [esp + 1056]
-	mov [esp + 320], edi
-	mov [esp + 1128], edi
+	mov edi, [esp + 116]
+	xor edi, [esp + 24]
+	mov [esp + 24], edi
 ; v49 = v49 ^ v41
 %line 369+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 3536]
-	mov [esp + 3648], ebx
-	mov [esp + 1104], ebx
+	mov edi, [esp + 44]
+	xor edi, [esp + 92]
+	mov [esp + 44], edi
 ; v47 = v47 ^ v41
 %line 370+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 3656]
-	xor ebx, [esp + 3536]
-	mov [esp + 3656], ebx
-	mov [esp + 1112], ebx
+	mov edi, [esp + 52]
+	xor edi, [esp + 92]
+	mov [esp + 52], edi
 ; v43 = v43 ^ v41
 %line 371+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1128]
-	mov [esp + 3664], edi
-	xor edi, [esp + 3536]
-	mov [esp + 3664], edi
-	mov [esp + 1128], edi
+	mov edi, [esp + 24]
+	xor edi, [esp + 92]
+	mov [esp + 24], edi
 ; v41 = v30 ^ v41
 %line 372+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 640]
-	mov [esp + 328], edi
-	xor edi, [esp + 3536]
-	mov [esp + 328], edi
-	mov [esp + 1136], edi
+	mov edi, [esp + 112]
+	xor edi, [esp + 92]
+	mov [esp + 68], edi
 ; v47 = v47 ^ v39
 %line 373+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 3528]
-	mov [esp + 3656], ebx
-	mov [esp + 1112], ebx
+	mov edi, [esp + 52]
+	xor edi, [esp + 84]
+	mov [esp + 52], edi
 ; v45 = v45 ^ v39
 %line 374+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 3712]
-	xor ebx, [esp + 3528]
-	mov [esp + 3712], ebx
-	mov [esp + 1120], ebx
+	xor ebx, [esp + 84]
 ; v41 = v41 ^ v39
 %line 375+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1136]
-	xor edi, [esp + 3528]
-	mov [esp + 1136], edi
+	mov edi, [esp + 68]
+	xor edi, [esp + 84]
+	mov [esp + 68], edi
 ; v39 = v28 ^ v39
 %line 376+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 632]
-	xor edi, [esp + 3528]
-	mov [esp + 1144], edi
+	mov edi, [esp + 108]
+	xor edi, [esp + 84]
+	mov [esp + 72], edi
 ; v45 = v45 ^ v13
 %line 377+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, esi
-	mov [esp + 3712], ebx
-	mov [esp + 1120], ebx
+	mov [esp + 60], ebx
 ; v43 = v43 ^ v13
 %line 378+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 3664]
+	mov edi, [esp + 24]
 	xor edi, esi
-	mov [esp + 3664], edi
-	mov [esp + 1128], edi
+	mov [esp + 24], edi
 ; v39 = v39 ^ v13
 %line 379+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1144]
+	mov ebx, [esp + 72]
 	xor ebx, esi
-	mov [esp + 1144], ebx
 ; v13 = v26 ^ v13
 %line 380+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 216]
+	mov edi, [esp + 96]
 	xor edi, esi
-	mov [esp + 1152], edi
 ; v13 = v13 ^ v40
 %line 381+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1152]
+	mov esi, edi
 	xor esi, edx
-	mov [esp + 1152], esi
+	mov [esp + 80], esi
 ; v26 = v46 ^ v40
 %line 382+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov esi, ecx
 	xor esi, edx
-	mov [esp + 1160], esi
 ; v26 = v26 ^ v29
 %line 383+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1160]
 	xor esi, eax
-	mov [esp + 1160], esi
+	mov [esp + 84], esi
 ; v39 = v39 ^ v46
 %line 384+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, ecx
-	mov [esp + 1144], ebx
+	mov [esp + 72], ebx
 ; v28 = v48 ^ v40
 %line 385+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov esi, ebp
 	xor esi, edx
-	mov [esp + 1168], esi
 ; v28 = v28 ^ v29
 %line 386+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1168]
 	xor esi, eax
-	mov [esp + 1168], esi
+	mov [esp + 92], esi
 ; v41 = v41 ^ v46
 %line 387+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1136]
+	mov esi, [esp + 68]
 	xor esi, ecx
-	mov [esp + 1136], esi
 ; v41 = v41 ^ v48
 %line 388+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebp
-	mov [esp + 1136], esi
 ; v41 = v41 ^ v40
 %line 389+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, edx
-	mov [esp + 1136], esi
 ; v41 = v41 ^ v29
 %line 390+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
-	mov [esp + 1136], esi
+	mov [esp + 68], esi
 ; v46 = v46 ^ v42
 %line 391+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 1096]
+	xor ecx, [esp + 32]
 ; v43 = v43 ^ v48
 %line 392+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1128]
+	mov esi, [esp + 24]
 	xor esi, ebp
-	mov [esp + 1128], esi
 ; v43 = v43 ^ v42
 %line 393+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1096]
-	mov [esp + 1128], esi
+	xor esi, [esp + 32]
 ; v43 = v43 ^ v29
 %line 394+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
-	mov [esp + 1128], esi
+	mov [esp + 24], esi
 ; v48 = v48 ^ v44
 %line 395+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1088]
+	xor ebp, [esp + 8]
 ; v45 = v45 ^ v42
 %line 396+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1120]
-	xor esi, [esp + 1096]
-	mov [esp + 1120], esi
+	mov esi, [esp + 60]
+	xor esi, [esp + 32]
 ; v45 = v45 ^ v44
 %line 397+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1088]
-	mov [esp + 1120], esi
+	xor esi, [esp + 8]
+	mov [esp + 60], esi
 ; v42 = v42 ^ v40
 %line 398+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1096]
+	mov esi, [esp + 32]
 	xor esi, edx
-	mov [esp + 1096], esi
+	mov [esp + 32], esi
 ; v47 = v47 ^ v44
 %line 399+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1112]
-	xor esi, [esp + 1088]
-	mov [esp + 1112], esi
+	mov esi, [esp + 52]
+	xor esi, [esp + 8]
 ; v47 = v47 ^ v40
 %line 400+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, edx
-	mov [esp + 1112], esi
+	mov [esp + 52], esi
 ; v44 = v44 ^ v29
 %line 401+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1088]
+	mov esi, [esp + 8]
 	xor esi, eax
-	mov [esp + 1088], esi
+	mov [esp + 8], esi
 ; v40 = v49 ^ v40
 %line 402+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1104]
+	mov esi, [esp + 44]
 	xor esi, edx
 ; v29 = v40 ^ v29
 %line 403+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
-	mov [esp + 1176], esi
+	mov [esp + 44], esi
 ; v40 = v13 & v0
 %line 404+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1152]
-	and eax, [esp + 24]
-	mov [esp + 1184], eax
+	mov eax, [esp + 80]
+	and eax, [esp + 0]
+	mov [esp + 96], eax
 ; v49 = v13 & v6
 %line 405+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1152]
-	and eax, [esp + 64]
+	mov eax, [esp + 80]
+	and eax, [esp + 20]
 ; v30 = v26 & v0
 %line 406+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1160]
-	and edx, [esp + 24]
+	mov edx, [esp + 84]
+	and edx, [esp + 0]
 ; v30 = v49 ^ v30
 %line 407+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 1192], eax
+	mov [esp + 100], eax
 ; v49 = v13 & v10
 %line 408+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1152]
-	and eax, [esp + 96]
+	mov eax, [esp + 80]
+	and eax, [esp + 36]
 ; v32 = v26 & v6
 %line 409+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1160]
-	and edx, [esp + 64]
+	mov edx, [esp + 84]
+	and edx, [esp + 20]
 ; v34 = v39 & v0
 %line 410+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1144]
-	and esi, [esp + 24]
+	mov esi, ebx
+	and esi, [esp + 0]
 ; v32 = v49 ^ v32
 %line 411+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
 ; v34 = v32 ^ v34
 %line 412+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 1200], eax
+	mov [esp + 104], eax
 ; v32 = v13 & v14
 %line 413+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1152]
-	and eax, [esp + 120]
+	mov eax, [esp + 80]
+	and eax, [esp + 48]
 ; v49 = v26 & v10
 %line 414+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1160]
-	and edx, [esp + 96]
+	mov edx, [esp + 84]
+	and edx, [esp + 36]
 ; v36 = v39 & v6
 %line 415+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1144]
-	and esi, [esp + 64]
+	mov esi, ebx
+	and esi, [esp + 20]
 ; v38 = v28 & v0
 %line 416+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1168]
-	and edi, [esp + 24]
+	mov edi, [esp + 92]
+	and edi, [esp + 0]
 ; v49 = v32 ^ v49
 %line 417+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
@@ -1661,27 +1589,27 @@ align 32
 ; v38 = v36 ^ v38
 %line 419+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
-	mov [esp + 1208], eax
+	mov [esp + 108], eax
 ; v36 = v13 & v18
 %line 420+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1152]
-	and eax, [esp + 152]
+	mov eax, [esp + 80]
+	and eax, [esp + 64]
 ; v49 = v26 & v14
 %line 421+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1160]
-	and edx, [esp + 120]
+	mov edx, [esp + 84]
+	and edx, [esp + 48]
 ; v32 = v39 & v10
 %line 422+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1144]
-	and esi, [esp + 96]
+	mov esi, ebx
+	and esi, [esp + 36]
 ; v35 = v28 & v6
 %line 423+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1168]
-	and edi, [esp + 64]
+	mov edi, [esp + 92]
+	and edi, [esp + 20]
 ; v37 = v41 & v0
 %line 424+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1136]
-	and ebx, [esp + 24]
+	mov ebx, [esp + 68]
+	and ebx, [esp + 0]
 ; v49 = v36 ^ v49
 %line 425+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
@@ -1694,38 +1622,38 @@ align 32
 ; v37 = v35 ^ v37
 %line 428+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 1216], eax
+	mov [esp + 112], eax
 ; v35 = v13 & v21
 %line 429+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1152]
-	and esi, [esp + 176]
+	mov esi, [esp + 80]
+	and esi, [esp + 76]
 ; v32 = v26 & v18
 %line 430+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1160]
-	and edi, [esp + 152]
+	mov edi, [esp + 84]
+	and edi, [esp + 64]
 ; v49 = v39 & v14
 %line 431+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1144]
-	and eax, [esp + 120]
-	mov [esp + 1224], eax
+	mov eax, [esp + 72]
+	and eax, [esp + 48]
+	mov [esp + 116], eax
 ; v36 = v28 & v10
 %line 432+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1168]
-	and eax, [esp + 96]
+	mov eax, [esp + 92]
+	and eax, [esp + 36]
 ; v31 = v41 & v6
 %line 433+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1136]
-	and edx, [esp + 64]
+	mov edx, [esp + 68]
+	and edx, [esp + 20]
 ; v33 = v46 & v0
 %line 434+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebx, ecx
-	and ebx, [esp + 24]
+	and ebx, [esp + 0]
 ; v32 = v35 ^ v32
 %line 435+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, edi
 ; v49 = v32 ^ v49
 %line 436+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1224]
+	xor esi, [esp + 116]
 ; v36 = v49 ^ v36
 %line 437+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
@@ -1735,46 +1663,46 @@ align 32
 ; v33 = v31 ^ v33
 %line 439+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebx
-	mov [esp + 1232], esi
+	mov [esp + 116], esi
 ; v31 = v13 & v24
 %line 440+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1152]
-	and esi, [esp + 200]
+	mov esi, [esp + 80]
+	and esi, [esp + 88]
 ; v36 = v26 & v21
 %line 441+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1160]
-	and edx, [esp + 176]
+	mov edx, [esp + 84]
+	and edx, [esp + 76]
 ; v49 = v39 & v18
 %line 442+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1144]
-	and eax, [esp + 152]
-	mov [esp + 1240], eax
+	mov eax, [esp + 72]
+	and eax, [esp + 64]
+	mov [esp + 120], eax
 ; v32 = v28 & v14
 %line 443+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1168]
-	and eax, [esp + 120]
-	mov [esp + 1248], eax
+	mov eax, [esp + 92]
+	and eax, [esp + 48]
+	mov [esp + 124], eax
 ; v35 = v41 & v10
 %line 444+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1136]
-	and eax, [esp + 96]
+	mov eax, [esp + 68]
+	and eax, [esp + 36]
 ; v27 = v46 & v6
 %line 445+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov edi, ecx
-	and edi, [esp + 64]
+	and edi, [esp + 20]
 ; v15 = v43 & v0
 %line 446+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1128]
-	and ebx, [esp + 24]
+	mov ebx, [esp + 24]
+	and ebx, [esp + 0]
 ; v36 = v31 ^ v36
 %line 447+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, edx
 ; v49 = v36 ^ v49
 %line 448+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1240]
+	xor esi, [esp + 120]
 ; v32 = v49 ^ v32
 %line 449+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1248]
+	xor esi, [esp + 124]
 ; v35 = v32 ^ v35
 %line 450+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
@@ -1784,38 +1712,38 @@ align 32
 ; v15 = v27 ^ v15
 %line 452+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebx
-	mov [esp + 1256], esi
+	mov [esp + 120], esi
 ; v27 = v26 & v24
 %line 453+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1160]
-	and esi, [esp + 200]
+	mov esi, [esp + 84]
+	and esi, [esp + 88]
 ; v35 = v39 & v21
 %line 454+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1144]
-	and edi, [esp + 176]
+	mov edi, [esp + 72]
+	and edi, [esp + 76]
 ; v32 = v28 & v18
 %line 455+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1168]
-	and eax, [esp + 152]
-	mov [esp + 1264], eax
+	mov eax, [esp + 92]
+	and eax, [esp + 64]
+	mov [esp + 124], eax
 ; v49 = v41 & v14
 %line 456+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1136]
-	and eax, [esp + 120]
+	mov eax, [esp + 68]
+	and eax, [esp + 48]
 ; v36 = v46 & v10
 %line 457+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov edx, ecx
-	and edx, [esp + 96]
+	and edx, [esp + 36]
 ; v31 = v43 & v6
 %line 458+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1128]
-	and ebx, [esp + 64]
+	mov ebx, [esp + 24]
+	and ebx, [esp + 20]
 ; v35 = v27 ^ v35
 %line 459+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, edi
 ; v32 = v35 ^ v32
 %line 460+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1264]
+	xor esi, [esp + 124]
 ; v49 = v32 ^ v49
 %line 461+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
@@ -1825,27 +1753,27 @@ align 32
 ; v31 = v36 ^ v31
 %line 463+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebx
-	mov [esp + 1272], esi
+	mov [esp + 124], esi
 ; v36 = v39 & v24
 %line 464+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1144]
-	and eax, [esp + 200]
+	mov eax, [esp + 72]
+	and eax, [esp + 88]
 ; v49 = v28 & v21
 %line 465+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1168]
-	and edx, [esp + 176]
+	mov edx, [esp + 92]
+	and edx, [esp + 76]
 ; v32 = v41 & v18
 %line 466+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1136]
-	and esi, [esp + 152]
+	mov esi, [esp + 68]
+	and esi, [esp + 64]
 ; v35 = v46 & v14
 %line 467+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov edi, ecx
-	and edi, [esp + 120]
+	and edi, [esp + 48]
 ; v27 = v43 & v10
 %line 468+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1128]
-	and ebx, [esp + 96]
+	mov ebx, [esp + 24]
+	and ebx, [esp + 36]
 ; v49 = v36 ^ v49
 %line 469+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
@@ -1858,23 +1786,23 @@ align 32
 ; v27 = v35 ^ v27
 %line 472+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 1280], eax
+	mov [esp + 128], eax
 ; v35 = v28 & v24
 %line 473+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1168]
-	and eax, [esp + 200]
+	mov eax, [esp + 92]
+	and eax, [esp + 88]
 ; v32 = v41 & v21
 %line 474+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1136]
-	and edx, [esp + 176]
+	mov edx, [esp + 68]
+	and edx, [esp + 76]
 ; v49 = v46 & v18
 %line 475+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov esi, ecx
-	and esi, [esp + 152]
+	and esi, [esp + 64]
 ; v36 = v43 & v14
 %line 476+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1128]
-	and edi, [esp + 120]
+	mov edi, [esp + 24]
+	and edi, [esp + 48]
 ; v32 = v35 ^ v32
 %line 477+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
@@ -1884,95 +1812,95 @@ align 32
 ; v36 = v49 ^ v36
 %line 479+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
-	mov [esp + 1288], eax
+	mov [esp + 132], eax
 ; v49 = v41 & v24
 %line 480+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1136]
-	and eax, [esp + 200]
+	mov eax, [esp + 68]
+	and eax, [esp + 88]
 ; v32 = v46 & v21
 %line 481+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov edx, ecx
-	and edx, [esp + 176]
+	and edx, [esp + 76]
 ; v35 = v43 & v18
 %line 482+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1128]
-	and esi, [esp + 152]
+	mov esi, [esp + 24]
+	and esi, [esp + 64]
 ; v32 = v49 ^ v32
 %line 483+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
 ; v35 = v32 ^ v35
 %line 484+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 1296], eax
+	mov [esp + 136], eax
 ; v32 = v46 & v24
 %line 485+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 200]
+	and eax, [esp + 88]
 ; v49 = v43 & v21
 %line 486+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1128]
-	and edx, [esp + 176]
+	mov edx, [esp + 24]
+	and edx, [esp + 76]
 ; v49 = v32 ^ v49
 %line 487+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 1304], eax
+	mov [esp + 140], eax
 ; v32 = v43 & v24
 %line 488+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1128]
-	and eax, [esp + 200]
-	mov [esp + 1312], eax
+	mov eax, [esp + 24]
+	and eax, [esp + 88]
+	mov [esp + 144], eax
 ; v2 = v48 & v3
 %line 489+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebp
-	and eax, [esp + 48]
-	mov [esp + 1320], eax
+	and eax, [esp + 12]
+	mov [esp + 148], eax
 ; v4 = v48 & v8
 %line 490+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebp
-	and eax, [esp + 80]
+	and eax, [esp + 28]
 ; v7 = v45 & v3
 %line 491+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1120]
-	and edx, [esp + 48]
+	mov edx, [esp + 60]
+	and edx, [esp + 12]
 ; v7 = v4 ^ v7
 %line 492+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 1328], eax
+	mov [esp + 152], eax
 ; v4 = v48 & v12
 %line 493+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebp
-	and eax, [esp + 104]
+	and eax, [esp + 40]
 ; v9 = v45 & v8
 %line 494+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1120]
-	and edx, [esp + 80]
+	mov edx, [esp + 60]
+	and edx, [esp + 28]
 ; v11 = v42 & v3
 %line 495+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1096]
-	and esi, [esp + 48]
+	mov esi, [esp + 32]
+	and esi, [esp + 12]
 ; v9 = v4 ^ v9
 %line 496+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
 ; v11 = v9 ^ v11
 %line 497+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 1336], eax
+	mov [esp + 156], eax
 ; v9 = v48 & v16
 %line 498+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebp
-	and eax, [esp + 136]
+	and eax, [esp + 56]
 ; v4 = v45 & v12
 %line 499+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1120]
-	and edx, [esp + 104]
+	mov edx, [esp + 60]
+	and edx, [esp + 40]
 ; v60 = v42 & v8
 %line 500+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1096]
-	and esi, [esp + 80]
+	mov esi, [esp + 32]
+	and esi, [esp + 28]
 ; v58 = v47 & v3
 %line 501+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1112]
-	and edi, [esp + 48]
+	mov edi, [esp + 52]
+	and edi, [esp + 12]
 ; v4 = v9 ^ v4
 %line 502+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
@@ -1982,27 +1910,27 @@ align 32
 ; v58 = v60 ^ v58
 %line 504+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
-	mov [esp + 1344], eax
+	mov [esp + 160], eax
 ; v60 = v48 & v1
 %line 505+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebp
-	and eax, [esp + 32]
+	and eax, [esp + 4]
 ; v4 = v45 & v16
 %line 506+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1120]
-	and edx, [esp + 136]
+	mov edx, [esp + 60]
+	and edx, [esp + 56]
 ; v9 = v42 & v12
 %line 507+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1096]
-	and esi, [esp + 104]
+	mov esi, [esp + 32]
+	and esi, [esp + 40]
 ; v56 = v47 & v8
 %line 508+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1112]
-	and edi, [esp + 80]
+	mov edi, [esp + 52]
+	and edi, [esp + 28]
 ; v54 = v44 & v3
 %line 509+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1088]
-	and ebx, [esp + 48]
+	mov ebx, [esp + 8]
+	and ebx, [esp + 12]
 ; v4 = v60 ^ v4
 %line 510+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
@@ -2015,38 +1943,38 @@ align 32
 ; v54 = v56 ^ v54
 %line 513+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 1352], eax
+	mov [esp + 164], eax
 ; v56 = v48 & v5
 %line 514+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov esi, ebp
-	and esi, [esp + 56]
+	and esi, [esp + 16]
 ; v9 = v45 & v1
 %line 515+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1120]
-	and edi, [esp + 32]
+	mov edi, [esp + 60]
+	and edi, [esp + 4]
 ; v4 = v42 & v16
 %line 516+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1096]
-	and eax, [esp + 136]
-	mov [esp + 1360], eax
+	mov eax, [esp + 32]
+	and eax, [esp + 56]
+	mov [esp + 168], eax
 ; v60 = v47 & v12
 %line 517+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1112]
-	and eax, [esp + 104]
+	mov eax, [esp + 52]
+	and eax, [esp + 40]
 ; v52 = v44 & v8
 %line 518+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1088]
-	and edx, [esp + 80]
+	mov edx, [esp + 8]
+	and edx, [esp + 28]
 ; v50 = v29 & v3
 %line 519+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1176]
-	and ebx, [esp + 48]
+	mov ebx, [esp + 44]
+	and ebx, [esp + 12]
 ; v9 = v56 ^ v9
 %line 520+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, edi
 ; v4 = v9 ^ v4
 %line 521+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1360]
+	xor esi, [esp + 168]
 ; v60 = v4 ^ v60
 %line 522+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
@@ -2056,27 +1984,27 @@ align 32
 ; v50 = v52 ^ v50
 %line 524+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebx
-	mov [esp + 1368], esi
+	mov [esp + 168], esi
 ; v52 = v45 & v5
 %line 525+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1120]
-	and eax, [esp + 56]
+	mov eax, [esp + 60]
+	and eax, [esp + 16]
 ; v60 = v42 & v1
 %line 526+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1096]
-	and edx, [esp + 32]
+	mov edx, [esp + 32]
+	and edx, [esp + 4]
 ; v4 = v47 & v16
 %line 527+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1112]
-	and esi, [esp + 136]
+	mov esi, [esp + 52]
+	and esi, [esp + 56]
 ; v9 = v44 & v12
 %line 528+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1088]
-	and edi, [esp + 104]
+	mov edi, [esp + 8]
+	and edi, [esp + 40]
 ; v56 = v29 & v8
 %line 529+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1176]
-	and ebx, [esp + 80]
+	mov ebx, [esp + 44]
+	and ebx, [esp + 28]
 ; v60 = v52 ^ v60
 %line 530+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
@@ -2089,23 +2017,23 @@ align 32
 ; v56 = v9 ^ v56
 %line 533+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 1376], eax
+	mov [esp + 172], eax
 ; v9 = v42 & v5
 %line 534+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1096]
-	and eax, [esp + 56]
+	mov eax, [esp + 32]
+	and eax, [esp + 16]
 ; v4 = v47 & v1
 %line 535+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1112]
-	and edx, [esp + 32]
+	mov edx, [esp + 52]
+	and edx, [esp + 4]
 ; v60 = v44 & v16
 %line 536+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1088]
-	and esi, [esp + 136]
+	mov esi, [esp + 8]
+	and esi, [esp + 56]
 ; v52 = v29 & v12
 %line 537+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1176]
-	and edi, [esp + 104]
+	mov edi, [esp + 44]
+	and edi, [esp + 40]
 ; v4 = v9 ^ v4
 %line 538+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
@@ -2115,107 +2043,107 @@ align 32
 ; v52 = v60 ^ v52
 %line 540+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
-	mov [esp + 1384], eax
+	mov [esp + 176], eax
 ; v60 = v47 & v5
 %line 541+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1112]
-	and eax, [esp + 56]
+	mov eax, [esp + 52]
+	and eax, [esp + 16]
 ; v4 = v44 & v1
 %line 542+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1088]
-	and edx, [esp + 32]
+	mov edx, [esp + 8]
+	and edx, [esp + 4]
 ; v9 = v29 & v16
 %line 543+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1176]
-	and esi, [esp + 136]
+	mov esi, [esp + 44]
+	and esi, [esp + 56]
 ; v4 = v60 ^ v4
 %line 544+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
 ; v9 = v4 ^ v9
 %line 545+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 1392], eax
+	mov [esp + 180], eax
 ; v4 = v44 & v5
 %line 546+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1088]
-	and eax, [esp + 56]
+	mov eax, [esp + 8]
+	and eax, [esp + 16]
 ; v60 = v29 & v1
 %line 547+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 1176]
-	and edx, [esp + 32]
+	mov edx, [esp + 44]
+	and edx, [esp + 4]
 ; v60 = v4 ^ v60
 %line 548+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 1400], eax
+	mov [esp + 184], eax
 ; v4 = v29 & v5
 %line 549+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1176]
-	and eax, [esp + 56]
-	mov [esp + 1408], eax
+	mov eax, [esp + 44]
+	and eax, [esp + 16]
+	mov [esp + 188], eax
 ; v48 = v13 ^ v48
 %line 550+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1152]
+	mov eax, [esp + 80]
 	xor eax, ebp
 	mov edx, eax
 ; v45 = v26 ^ v45
 %line 551+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1160]
-	xor eax, [esp + 1120]
+	mov eax, [esp + 84]
+	xor eax, [esp + 60]
 	mov esi, eax
 ; v42 = v39 ^ v42
 %line 552+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1144]
-	xor eax, [esp + 1096]
+	mov eax, [esp + 72]
+	xor eax, [esp + 32]
 	mov edi, eax
 ; v47 = v28 ^ v47
 %line 553+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1168]
-	xor eax, [esp + 1112]
-	mov [esp + 1416], eax
+	mov eax, [esp + 92]
+	xor eax, [esp + 52]
+	mov [esp + 32], eax
 ; v44 = v41 ^ v44
 %line 554+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1136]
-	xor eax, [esp + 1088]
-	mov [esp + 1424], eax
+	mov eax, [esp + 68]
+	xor eax, [esp + 8]
+	mov [esp + 8], eax
 ; v29 = v46 ^ v29
 %line 555+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 1176]
-	mov [esp + 1432], ecx
+	xor ecx, [esp + 44]
+	mov [esp + 44], ecx
 ; v3 = v0 ^ v3
 %line 556+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 48]
+	mov eax, [esp + 0]
+	xor eax, [esp + 12]
 	mov ecx, eax
 ; v8 = v6 ^ v8
 %line 557+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 64]
-	xor eax, [esp + 80]
+	mov eax, [esp + 20]
+	xor eax, [esp + 28]
 	mov ebx, eax
 ; v12 = v10 ^ v12
 %line 558+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 96]
-	xor eax, [esp + 104]
-	mov [esp + 1440], eax
+	mov eax, [esp + 36]
+	xor eax, [esp + 40]
+	mov [esp + 0], eax
 ; v16 = v14 ^ v16
 %line 559+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 120]
-	xor eax, [esp + 136]
-	mov [esp + 1448], eax
+	mov eax, [esp + 48]
+	xor eax, [esp + 56]
+	mov [esp + 12], eax
 ; v1 = v18 ^ v1
 %line 560+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 152]
-	xor eax, [esp + 32]
-	mov [esp + 1456], eax
+	mov eax, [esp + 64]
+	xor eax, [esp + 4]
+	mov [esp + 4], eax
 ; v5 = v21 ^ v5
 %line 561+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 176]
-	xor eax, [esp + 56]
-	mov [esp + 1464], eax
+	mov eax, [esp + 76]
+	xor eax, [esp + 16]
+	mov [esp + 16], eax
 ; v21 = v48 & v3
 %line 562+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
 	and eax, ecx
-	mov [esp + 1472], eax
+	mov [esp + 20], eax
 ; v18 = v48 & v8
 %line 563+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
@@ -2227,178 +2155,178 @@ align 32
 ; v14 = v18 ^ v14
 %line 565+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 1480], eax
+	mov [esp + 28], eax
 ; v18 = v48 & v12
 %line 566+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebp, edx
-	and ebp, [esp + 1440]
+	and ebp, [esp + 0]
 ; v10 = v45 & v8
 %line 567+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, esi
 	and eax, ebx
-	mov [esp + 1488], eax
+	mov [esp + 36], eax
 ; v6 = v42 & v3
 %line 568+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
 	and eax, ecx
 ; v10 = v18 ^ v10
 %line 569+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1488]
+	xor ebp, [esp + 36]
 ; v6 = v10 ^ v6
 %line 570+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 1496], ebp
+	mov [esp + 36], ebp
 ; v10 = v48 & v16
 %line 571+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebp, edx
-	and ebp, [esp + 1448]
+	and ebp, [esp + 12]
 ; v18 = v45 & v12
 %line 572+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 1440]
-	mov [esp + 1504], eax
+	and eax, [esp + 0]
+	mov [esp + 40], eax
 ; v0 = v42 & v8
 %line 573+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
 	and eax, ebx
-	mov [esp + 1512], eax
+	mov [esp + 48], eax
 ; v46 = v47 & v3
 %line 574+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1416]
+	mov eax, [esp + 32]
 	and eax, ecx
 ; v18 = v10 ^ v18
 %line 575+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1504]
+	xor ebp, [esp + 40]
 ; v0 = v18 ^ v0
 %line 576+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1512]
+	xor ebp, [esp + 48]
 ; v46 = v0 ^ v46
 %line 577+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 1520], ebp
+	mov [esp + 40], ebp
 ; v0 = v48 & v1
 %line 578+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebp, edx
-	and ebp, [esp + 1456]
+	and ebp, [esp + 4]
 ; v18 = v45 & v16
 %line 579+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 1448]
-	mov [esp + 1528], eax
+	and eax, [esp + 12]
+	mov [esp + 48], eax
 ; v10 = v42 & v12
 %line 580+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 1440]
-	mov [esp + 1536], eax
+	and eax, [esp + 0]
+	mov [esp + 52], eax
 ; v41 = v47 & v8
 %line 581+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1416]
+	mov eax, [esp + 32]
 	and eax, ebx
-	mov [esp + 1544], eax
+	mov [esp + 56], eax
 ; v28 = v44 & v3
 %line 582+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1424]
+	mov eax, [esp + 8]
 	and eax, ecx
 ; v18 = v0 ^ v18
 %line 583+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1528]
+	xor ebp, [esp + 48]
 ; v10 = v18 ^ v10
 %line 584+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1536]
+	xor ebp, [esp + 52]
 ; v41 = v10 ^ v41
 %line 585+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1544]
+	xor ebp, [esp + 56]
 ; v28 = v41 ^ v28
 %line 586+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 1552], ebp
+	mov [esp + 48], ebp
 ; v41 = v48 & v5
 %line 587+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebp, edx
-	and ebp, [esp + 1464]
+	and ebp, [esp + 16]
 ; v10 = v45 & v1
 %line 588+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 1456]
-	mov [esp + 1560], eax
+	and eax, [esp + 4]
+	mov [esp + 52], eax
 ; v18 = v42 & v16
 %line 589+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 1448]
-	mov [esp + 1568], eax
+	and eax, [esp + 12]
+	mov [esp + 56], eax
 ; v0 = v47 & v12
 %line 590+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1416]
-	and eax, [esp + 1440]
-	mov [esp + 1576], eax
+	mov eax, [esp + 32]
+	and eax, [esp + 0]
+	mov [esp + 60], eax
 ; v39 = v44 & v8
 %line 591+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1424]
+	mov eax, [esp + 8]
 	and eax, ebx
-	mov [esp + 1584], eax
+	mov [esp + 64], eax
 ; v26 = v29 & v3
 %line 592+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1432]
+	mov eax, [esp + 44]
 	and eax, ecx
 ; v10 = v41 ^ v10
 %line 593+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1560]
+	xor ebp, [esp + 52]
 ; v18 = v10 ^ v18
 %line 594+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1568]
+	xor ebp, [esp + 56]
 ; v0 = v18 ^ v0
 %line 595+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1576]
+	xor ebp, [esp + 60]
 ; v39 = v0 ^ v39
 %line 596+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1584]
+	xor ebp, [esp + 64]
 ; v26 = v39 ^ v26
 %line 597+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebp, eax
-	mov [esp + 1592], ebp
+	mov [esp + 52], ebp
 ; v48 = v48 & v24
 %line 598+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	and edx, [esp + 200]
+	and edx, [esp + 88]
 ; v39 = v45 & v5
 %line 599+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 1464]
-	mov [esp + 1600], eax
+	and eax, [esp + 16]
+	mov [esp + 56], eax
 ; v0 = v42 & v1
 %line 600+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 1456]
-	mov [esp + 1608], eax
+	and eax, [esp + 4]
+	mov [esp + 60], eax
 ; v18 = v47 & v16
 %line 601+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1416]
-	and eax, [esp + 1448]
-	mov [esp + 1616], eax
+	mov eax, [esp + 32]
+	and eax, [esp + 12]
+	mov [esp + 64], eax
 ; v10 = v44 & v12
 %line 602+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1424]
-	and eax, [esp + 1440]
-	mov [esp + 1624], eax
+	mov eax, [esp + 8]
+	and eax, [esp + 0]
+	mov [esp + 68], eax
 ; v41 = v29 & v8
 %line 603+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1432]
+	mov ebp, [esp + 44]
 	and ebp, ebx
 ; v3 = v43 & v3
 %line 604+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1128]
+	mov eax, [esp + 24]
 	and eax, ecx
 ; v39 = v48 ^ v39
 %line 605+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 1600]
+	xor edx, [esp + 56]
 ; v0 = v39 ^ v0
 %line 606+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 1608]
+	xor edx, [esp + 60]
 ; v18 = v0 ^ v18
 %line 607+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 1616]
+	xor edx, [esp + 64]
 ; v10 = v18 ^ v10
 %line 608+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 1624]
+	xor edx, [esp + 68]
 ; v41 = v10 ^ v41
 %line 609+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, ebp
@@ -2407,35 +2335,35 @@ align 32
 	xor edx, eax
 ; v45 = v45 & v24
 %line 611+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	and esi, [esp + 200]
+	and esi, [esp + 88]
 ; v41 = v42 & v5
 %line 612+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 1464]
-	mov [esp + 1632], eax
+	and eax, [esp + 16]
+	mov [esp + 56], eax
 ; v10 = v47 & v1
 %line 613+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1416]
-	and eax, [esp + 1456]
-	mov [esp + 1640], eax
+	mov eax, [esp + 32]
+	and eax, [esp + 4]
+	mov [esp + 60], eax
 ; v18 = v44 & v16
 %line 614+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1424]
-	and ebp, [esp + 1448]
+	mov ebp, [esp + 8]
+	and ebp, [esp + 12]
 ; v0 = v29 & v12
 %line 615+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 1432]
-	and ecx, [esp + 1440]
+	mov ecx, [esp + 44]
+	and ecx, [esp + 0]
 ; v8 = v43 & v8
 %line 616+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1128]
+	mov eax, [esp + 24]
 	and eax, ebx
 ; v41 = v45 ^ v41
 %line 617+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1632]
+	xor esi, [esp + 56]
 ; v10 = v41 ^ v10
 %line 618+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1640]
+	xor esi, [esp + 60]
 ; v18 = v10 ^ v18
 %line 619+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebp
@@ -2447,23 +2375,23 @@ align 32
 	xor esi, eax
 ; v42 = v42 & v24
 %line 622+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	and edi, [esp + 200]
+	and edi, [esp + 88]
 ; v0 = v47 & v5
 %line 623+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1416]
-	and ebp, [esp + 1464]
+	mov ebp, [esp + 32]
+	and ebp, [esp + 16]
 ; v18 = v44 & v1
 %line 624+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1424]
-	and ebx, [esp + 1456]
+	mov ebx, [esp + 8]
+	and ebx, [esp + 4]
 ; v10 = v29 & v16
 %line 625+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 1432]
-	and ecx, [esp + 1448]
+	mov ecx, [esp + 44]
+	and ecx, [esp + 12]
 ; v12 = v43 & v12
 %line 626+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1128]
-	and eax, [esp + 1440]
+	mov eax, [esp + 24]
+	and eax, [esp + 0]
 ; v0 = v42 ^ v0
 %line 627+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebp
@@ -2479,21 +2407,20 @@ align 32
 	mov ebp, edi
 ; v47 = v47 & v24
 %line 631+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 1416]
-	and ecx, [esp + 200]
-	mov [esp + 1416], ecx
+	mov ecx, [esp + 32]
+	and ecx, [esp + 88]
 ; v10 = v44 & v5
 %line 632+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1424]
-	and eax, [esp + 1464]
+	mov eax, [esp + 8]
+	and eax, [esp + 16]
 ; v18 = v29 & v1
 %line 633+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1432]
-	and edi, [esp + 1456]
+	mov edi, [esp + 44]
+	and edi, [esp + 4]
 ; v16 = v43 & v16
 %line 634+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1128]
-	and ebx, [esp + 1448]
+	mov ebx, [esp + 24]
+	and ebx, [esp + 12]
 ; v10 = v47 ^ v10
 %line 635+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ecx, eax
@@ -2505,17 +2432,16 @@ align 32
 	xor ecx, ebx
 ; v44 = v44 & v24
 %line 638+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1424]
-	and ebx, [esp + 200]
-	mov [esp + 1424], ebx
+	mov ebx, [esp + 8]
+	and ebx, [esp + 88]
 ; v18 = v29 & v5
 %line 639+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1432]
-	and eax, [esp + 1464]
+	mov eax, [esp + 44]
+	and eax, [esp + 16]
 ; v1 = v43 & v1
 %line 640+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1128]
-	and edi, [esp + 1456]
+	mov edi, [esp + 24]
+	and edi, [esp + 4]
 ; v18 = v44 ^ v18
 %line 641+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, eax
@@ -2524,746 +2450,659 @@ align 32
 	xor ebx, edi
 ; v29 = v29 & v24
 %line 643+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1432]
-	and edi, [esp + 200]
-	mov [esp + 1432], edi
+	mov edi, [esp + 44]
+	and edi, [esp + 88]
 ; v5 = v43 & v5
 %line 644+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1128]
-	and eax, [esp + 1464]
+	mov eax, [esp + 24]
+	and eax, [esp + 16]
 ; v5 = v29 ^ v5
 %line 645+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v24 = v43 & v24
 %line 646+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1128]
-	and eax, [esp + 200]
-	mov [esp + 1648], eax
+	mov eax, [esp + 24]
+	and eax, [esp + 88]
+	mov [esp + 0], eax
 ; v21 = v21 ^ v40
 %line 647+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1472]
-	xor eax, [esp + 1184]
-	mov [esp + 1472], eax
+	mov eax, [esp + 20]
+	xor eax, [esp + 96]
 ; v21 = v21 ^ v2
 %line 648+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 1320]
-	mov [esp + 1472], eax
+	xor eax, [esp + 148]
+	mov [esp + 20], eax
 ; v14 = v14 ^ v30
 %line 649+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1480]
-	xor eax, [esp + 1192]
-	mov [esp + 1480], eax
+	mov eax, [esp + 28]
+	xor eax, [esp + 100]
 ; v14 = v14 ^ v7
 %line 650+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 1328]
-	mov [esp + 1480], eax
+	xor eax, [esp + 152]
+	mov [esp + 28], eax
 ; v6 = v6 ^ v34
 %line 651+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1496]
-	xor eax, [esp + 1200]
-	mov [esp + 1496], eax
+	mov eax, [esp + 36]
+	xor eax, [esp + 104]
 ; v6 = v6 ^ v11
 %line 652+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 1336]
-	mov [esp + 1496], eax
+	xor eax, [esp + 156]
+	mov [esp + 36], eax
 ; v46 = v46 ^ v38
 %line 653+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1520]
-	xor eax, [esp + 1208]
-	mov [esp + 1520], eax
+	mov eax, [esp + 40]
+	xor eax, [esp + 108]
 ; v46 = v46 ^ v58
 %line 654+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 1344]
-	mov [esp + 1520], eax
+	xor eax, [esp + 160]
+	mov [esp + 40], eax
 ; v28 = v28 ^ v37
 %line 655+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1552]
-	xor eax, [esp + 1216]
-	mov [esp + 1552], eax
+	mov eax, [esp + 48]
+	xor eax, [esp + 112]
 ; v28 = v28 ^ v54
 %line 656+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 1352]
-	mov [esp + 1552], eax
+	xor eax, [esp + 164]
+	mov [esp + 48], eax
 ; v26 = v26 ^ v33
 %line 657+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1592]
-	xor eax, [esp + 1232]
-	mov [esp + 1592], eax
+	mov eax, [esp + 52]
+	xor eax, [esp + 116]
 ; v26 = v26 ^ v50
 %line 658+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 1368]
-	mov [esp + 1592], eax
+	xor eax, [esp + 168]
+	mov [esp + 52], eax
 ; v3 = v3 ^ v15
 %line 659+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 1256]
+	xor edx, [esp + 120]
 ; v3 = v3 ^ v56
 %line 660+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 1376]
+	xor edx, [esp + 172]
 ; v8 = v8 ^ v31
 %line 661+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1272]
+	xor esi, [esp + 124]
 ; v8 = v8 ^ v52
 %line 662+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1384]
+	xor esi, [esp + 176]
 ; v12 = v12 ^ v27
 %line 663+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1280]
+	xor ebp, [esp + 128]
 ; v12 = v12 ^ v9
 %line 664+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1392]
+	xor ebp, [esp + 180]
 ; v16 = v16 ^ v36
 %line 665+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 1288]
+	xor ecx, [esp + 132]
 ; v16 = v16 ^ v60
 %line 666+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 1400]
+	xor ecx, [esp + 184]
 ; v1 = v1 ^ v35
 %line 667+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 1296]
+	xor ebx, [esp + 136]
 ; v1 = v1 ^ v4
 %line 668+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 1408]
+	xor ebx, [esp + 188]
 ; v5 = v5 ^ v49
 %line 669+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 1304]
+	xor edi, [esp + 140]
 ; v24 = v24 ^ v32
 %line 670+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1648]
-	xor eax, [esp + 1312]
-	mov [esp + 1648], eax
+	mov eax, [esp + 0]
+	xor eax, [esp + 144]
+	mov [esp + 0], eax
 ; v31 = v21 ^ v31
 %line 671+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1472]
-	xor eax, [esp + 1272]
-	mov [esp + 1656], eax
+	mov eax, [esp + 20]
+	xor eax, [esp + 124]
+	mov [esp + 4], eax
 ; v27 = v14 ^ v27
 %line 672+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1480]
-	xor eax, [esp + 1280]
-	mov [esp + 1664], eax
+	mov eax, [esp + 28]
+	xor eax, [esp + 128]
+	mov [esp + 8], eax
 ; v36 = v6 ^ v36
 %line 673+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1496]
-	xor eax, [esp + 1288]
-	mov [esp + 1672], eax
+	mov eax, [esp + 36]
+	xor eax, [esp + 132]
+	mov [esp + 12], eax
 ; v35 = v46 ^ v35
 %line 674+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1520]
-	xor eax, [esp + 1296]
-	mov [esp + 1680], eax
+	mov eax, [esp + 40]
+	xor eax, [esp + 136]
+	mov [esp + 16], eax
 ; v49 = v28 ^ v49
 %line 675+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1552]
-	xor eax, [esp + 1304]
-	mov [esp + 1688], eax
+	mov eax, [esp + 48]
+	xor eax, [esp + 140]
+	mov [esp + 20], eax
 ; v32 = v26 ^ v32
 %line 676+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1592]
-	xor eax, [esp + 1312]
-	mov [esp + 1696], eax
+	mov eax, [esp + 52]
+	xor eax, [esp + 144]
+	mov [esp + 24], eax
 ; v2 = v8 ^ v2
 %line 677+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1320]
+	xor esi, [esp + 148]
 ; v7 = v12 ^ v7
 %line 678+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1328]
-	mov [esp + 3544], ebp
+	xor ebp, [esp + 152]
 ; v11 = v16 ^ v11
 %line 679+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 1336]
-	mov [esp + 1704], ecx
+	xor ecx, [esp + 156]
+	mov [esp + 28], ecx
 ; v58 = v1 ^ v58
 %line 680+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 1344]
-	mov [esp + 3552], ebx
+	xor ebx, [esp + 160]
+	mov [esp + 36], ebx
 ; v54 = v5 ^ v54
 %line 681+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 1352]
-	mov [esp + 3560], edi
+	xor edi, [esp + 164]
+	mov [esp + 40], edi
 ; v50 = v24 ^ v50
 %line 682+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1648]
-	xor eax, [esp + 1368]
-	mov [esp + 3568], eax
+	mov eax, [esp + 0]
+	xor eax, [esp + 168]
+	mov [esp + 44], eax
 ; v7 = v7 ^ v4
 %line 683+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3544]
-	xor eax, [esp + 1408]
-	mov [esp + 3544], eax
+	mov eax, ebp
+	xor eax, [esp + 188]
+	mov [esp + 32], eax
 ; v2 = v2 ^ v4
 %line 684+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1408]
+	xor esi, [esp + 188]
 ; v32 = v32 ^ v4
 %line 685+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1696]
-	xor edi, [esp + 1408]
-	mov [esp + 1696], edi
+	mov edi, [esp + 24]
+	xor edi, [esp + 188]
 ; v4 = v49 ^ v4
 %line 686+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1688]
-	xor eax, [esp + 1408]
+	mov eax, [esp + 20]
+	xor eax, [esp + 188]
 	mov ecx, eax
 ; v2 = v2 ^ v60
 %line 687+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1400]
+	xor esi, [esp + 184]
 ; v3 = v3 ^ v60
 %line 688+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 1400]
+	xor edx, [esp + 184]
 ; v4 = v4 ^ v60
 %line 689+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 1400]
+	xor ecx, [esp + 184]
 ; v60 = v35 ^ v60
 %line 690+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1680]
-	mov [esp + 336], eax
-	xor eax, [esp + 1400]
-	mov [esp + 336], eax
-	mov [esp + 1712], eax
+	mov eax, [esp + 16]
+	xor eax, [esp + 184]
 ; v3 = v3 ^ v9
 %line 691+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 1392]
+	xor edx, [esp + 180]
 ; v32 = v32 ^ v9
 %line 692+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 1392]
-	mov [esp + 1696], edi
+	xor edi, [esp + 180]
 ; v60 = v60 ^ v9
 %line 693+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1712]
-	xor ebx, [esp + 1392]
-	mov [esp + 1712], ebx
+	mov ebx, eax
+	xor ebx, [esp + 180]
 ; v9 = v36 ^ v9
 %line 694+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1672]
-	mov [esp + 344], eax
-	xor eax, [esp + 1392]
-	mov [esp + 344], eax
-	mov [esp + 1720], eax
+	mov eax, [esp + 12]
+	xor eax, [esp + 180]
 ; v32 = v32 ^ v52
 %line 695+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 1384]
-	mov [esp + 1696], edi
+	xor edi, [esp + 176]
+	mov [esp + 24], edi
 ; v4 = v4 ^ v52
 %line 696+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 1384]
+	xor ecx, [esp + 176]
 ; v9 = v9 ^ v52
 %line 697+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1720]
-	xor eax, [esp + 1384]
-	mov [esp + 1720], eax
+	xor eax, [esp + 176]
 ; v52 = v27 ^ v52
 %line 698+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1664]
-	mov [esp + 352], edi
-	xor edi, [esp + 1384]
-	mov [esp + 352], edi
-	mov [esp + 1728], edi
+	mov edi, [esp + 8]
+	xor edi, [esp + 176]
 ; v4 = v4 ^ v56
 %line 699+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 1376]
+	xor ecx, [esp + 172]
 ; v60 = v60 ^ v56
 %line 700+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 1376]
-	mov [esp + 1712], ebx
+	xor ebx, [esp + 172]
 ; v52 = v52 ^ v56
 %line 701+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1728]
-	xor ebp, [esp + 1376]
-	mov [esp + 1728], ebp
+	mov ebp, edi
+	xor ebp, [esp + 172]
 ; v56 = v31 ^ v56
 %line 702+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1656]
-	mov [esp + 360], edi
-	xor edi, [esp + 1376]
-	mov [esp + 360], edi
-	mov [esp + 1736], edi
+	mov edi, [esp + 4]
+	xor edi, [esp + 172]
 ; v60 = v60 ^ v50
 %line 703+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 3568]
-	mov [esp + 1712], ebx
+	xor ebx, [esp + 44]
+	mov [esp + 0], ebx
 ; v9 = v9 ^ v50
 %line 704+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 3568]
-	mov [esp + 1720], eax
+	xor eax, [esp + 44]
 ; v56 = v56 ^ v50
 %line 705+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1736]
-	xor ebx, [esp + 3568]
-	mov [esp + 1736], ebx
+	mov ebx, edi
+	xor ebx, [esp + 44]
 ; v50 = v15 ^ v50
 %line 706+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1256]
-	mov [esp + 368], edi
-	xor edi, [esp + 3568]
-	mov [esp + 368], edi
-	mov [esp + 1744], edi
+	mov edi, [esp + 120]
+	xor edi, [esp + 44]
 ; v9 = v9 ^ v54
 %line 707+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 3560]
-	mov [esp + 1720], eax
+	xor eax, [esp + 40]
+	mov [esp + 4], eax
 ; v52 = v52 ^ v54
 %line 708+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 3560]
-	mov [esp + 1728], ebp
+	xor ebp, [esp + 40]
 ; v50 = v50 ^ v54
 %line 709+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1744]
-	xor edi, [esp + 3560]
-	mov [esp + 1744], edi
+	xor edi, [esp + 40]
 ; v54 = v33 ^ v54
 %line 710+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1232]
-	xor eax, [esp + 3560]
-	mov [esp + 1752], eax
+	mov eax, [esp + 116]
+	xor eax, [esp + 40]
 ; v52 = v52 ^ v58
 %line 711+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 3552]
-	mov [esp + 1728], ebp
+	xor ebp, [esp + 36]
+	mov [esp + 8], ebp
 ; v56 = v56 ^ v58
 %line 712+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 3552]
-	mov [esp + 1736], ebx
+	xor ebx, [esp + 36]
 ; v54 = v54 ^ v58
 %line 713+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1752]
-	xor ebp, [esp + 3552]
-	mov [esp + 1752], ebp
+	mov ebp, eax
+	xor ebp, [esp + 36]
 ; v58 = v37 ^ v58
 %line 714+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1216]
-	xor eax, [esp + 3552]
-	mov [esp + 1760], eax
+	mov eax, [esp + 112]
+	xor eax, [esp + 36]
 ; v56 = v56 ^ v11
 %line 715+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 1704]
-	mov [esp + 1736], ebx
+	xor ebx, [esp + 28]
+	mov [esp + 12], ebx
 ; v50 = v50 ^ v11
 %line 716+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 1704]
-	mov [esp + 1744], edi
+	xor edi, [esp + 28]
 ; v58 = v58 ^ v11
 %line 717+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1760]
-	xor ebx, [esp + 1704]
-	mov [esp + 1760], ebx
+	mov ebx, eax
+	xor ebx, [esp + 28]
 ; v11 = v38 ^ v11
 %line 718+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1208]
-	xor eax, [esp + 1704]
-	mov [esp + 1768], eax
+	mov eax, [esp + 108]
+	xor eax, [esp + 28]
 ; v50 = v50 ^ v7
 %line 719+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3544]
-	mov [esp + 1744], edi
+	xor edi, [esp + 32]
+	mov [esp + 16], edi
 ; v54 = v54 ^ v7
 %line 720+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 3544]
-	mov [esp + 1752], ebp
+	xor ebp, [esp + 32]
 ; v11 = v11 ^ v7
 %line 721+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 1768]
-	xor edi, [esp + 3544]
-	mov [esp + 1768], edi
+	mov edi, eax
+	xor edi, [esp + 32]
 ; v7 = v34 ^ v7
 %line 722+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1200]
-	xor eax, [esp + 3544]
-	mov [esp + 1776], eax
+	mov eax, [esp + 104]
+	xor eax, [esp + 32]
 ; v54 = v54 ^ v2
 %line 723+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebp, esi
-	mov [esp + 1752], ebp
+	mov [esp + 20], ebp
 ; v58 = v58 ^ v2
 %line 724+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, esi
-	mov [esp + 1760], ebx
 ; v7 = v7 ^ v2
 %line 725+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1776]
 	xor eax, esi
-	mov [esp + 1776], eax
+	mov [esp + 36], eax
 ; v2 = v30 ^ v2
 %line 726+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1192]
+	mov eax, [esp + 100]
 	xor eax, esi
-	mov [esp + 1784], eax
 ; v58 = v58 ^ v3
 %line 727+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, edx
-	mov [esp + 1760], ebx
+	mov [esp + 28], ebx
 ; v11 = v11 ^ v3
 %line 728+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, edx
-	mov [esp + 1768], edi
+	mov [esp + 32], edi
 ; v2 = v2 ^ v3
 %line 729+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1784]
+	mov esi, eax
 	xor esi, edx
-	mov [esp + 1784], esi
+	mov [esp + 40], esi
 ; v3 = v40 ^ v3
 %line 730+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1184]
+	mov eax, [esp + 96]
 	xor eax, edx
-	mov [esp + 1792], eax
+	mov [esp + 44], eax
 ; v40 = v3 ^ v4
 %line 731+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1792]
 	xor eax, ecx
-	mov [esp + 1800], eax
+	mov [esp + 48], eax
 ; v30 = v56 ^ v4
 %line 732+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1736]
+	mov eax, [esp + 12]
 	xor eax, ecx
-	mov [esp + 1808], eax
 ; v30 = v30 ^ v32
 %line 733+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1808]
-	xor eax, [esp + 1696]
-	mov [esp + 1808], eax
+	xor eax, [esp + 24]
+	mov [esp + 52], eax
 ; v34 = v2 ^ v56
 %line 734+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1736]
-	mov [esp + 1816], esi
+	xor esi, [esp + 12]
+	mov [esp + 56], esi
 ; v38 = v52 ^ v4
 %line 735+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1728]
+	mov eax, [esp + 8]
 	xor eax, ecx
-	mov [esp + 3576], eax
 ; v38 = v38 ^ v32
 %line 736+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3576]
-	xor eax, [esp + 1696]
-	mov [esp + 3576], eax
+	xor eax, [esp + 24]
+	mov [esp + 88], eax
 ; v37 = v7 ^ v56
 %line 737+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1776]
-	xor eax, [esp + 1736]
+	mov eax, [esp + 36]
+	xor eax, [esp + 12]
 	mov edx, eax
 ; v37 = v37 ^ v52
 %line 738+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 1728]
+	xor edx, [esp + 8]
 ; v37 = v37 ^ v4
 %line 739+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, ecx
 ; v37 = v37 ^ v32
 %line 740+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 1696]
+	xor edx, [esp + 24]
 ; v33 = v56 ^ v9
 %line 741+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1736]
-	xor eax, [esp + 1720]
-	mov [esp + 1824], eax
+	mov eax, [esp + 12]
+	xor eax, [esp + 4]
+	mov [esp + 60], eax
 ; v15 = v11 ^ v52
 %line 742+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1768]
-	xor eax, [esp + 1728]
-	mov [esp + 1832], eax
+	mov eax, edi
+	xor eax, [esp + 8]
 ; v15 = v15 ^ v9
 %line 743+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1832]
-	xor eax, [esp + 1720]
-	mov [esp + 1832], eax
+	xor eax, [esp + 4]
 ; v15 = v15 ^ v32
 %line 744+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 1696]
-	mov [esp + 1832], eax
+	xor eax, [esp + 24]
+	mov [esp + 64], eax
 ; v31 = v52 ^ v60
 %line 745+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1728]
-	xor eax, [esp + 1712]
-	mov [esp + 1840], eax
+	mov eax, [esp + 8]
+	xor eax, [esp + 0]
+	mov [esp + 68], eax
 ; v27 = v58 ^ v9
 %line 746+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1760]
-	xor eax, [esp + 1720]
+	mov eax, ebx
+	xor eax, [esp + 4]
 	mov edi, eax
 ; v27 = v27 ^ v60
 %line 747+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 1712]
+	xor edi, [esp + 0]
 ; v36 = v9 ^ v4
 %line 748+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1720]
+	mov eax, [esp + 4]
 	xor eax, ecx
-	mov [esp + 1848], eax
+	mov [esp + 72], eax
 ; v35 = v54 ^ v60
 %line 749+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1752]
-	xor ebx, [esp + 1712]
+	mov ebx, ebp
+	xor ebx, [esp + 0]
 ; v35 = v35 ^ v4
 %line 750+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, ecx
 ; v49 = v60 ^ v32
 %line 751+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1712]
-	xor eax, [esp + 1696]
+	mov eax, [esp + 0]
+	xor eax, [esp + 24]
 ; v24 = v50 ^ v4
 %line 752+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1744]
+	mov ebp, [esp + 16]
 	xor ebp, ecx
 ; v24 = v24 ^ v32
 %line 753+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 1696]
+	xor ebp, [esp + 24]
 ; v40 = v40 ^ v49
 %line 754+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1800]
+	mov esi, [esp + 48]
 	xor esi, eax
-	mov [esp + 1800], esi
+	mov [esp + 48], esi
 ; v5 = v31 ^ v49
 %line 755+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1840]
-	mov [esp + 3776], esi
-	mov [esp + 3760], esi
-	mov [esp + 3728], esi
-	mov [esp + 3672], esi
-	mov [esp + 376], esi
+	mov esi, [esp + 68]
 	xor esi, eax
-	mov [esp + 376], esi
-	mov [esp + 1856], esi
 ; v5 = v5 ^ v24
 %line 756+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1856]
 	xor esi, ebp
-	mov [esp + 1856], esi
+	mov [esp + 76], esi
 ; v30 = v30 ^ v31
 %line 757+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1808]
-	xor esi, [esp + 3776]
-	mov [esp + 1808], esi
+	mov esi, [esp + 52]
+	xor esi, [esp + 68]
+	mov [esp + 52], esi
 ; v1 = v27 ^ v49
 %line 758+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov [esp + 384], edi
-	mov esi, [esp + 384]
+	mov esi, edi
 	xor esi, eax
-	mov [esp + 384], esi
-	mov [esp + 1864], esi
 ; v1 = v1 ^ v24
 %line 759+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1864]
 	xor esi, ebp
-	mov [esp + 1864], esi
+	mov [esp + 80], esi
 ; v34 = v34 ^ v31
 %line 760+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1816]
-	xor esi, [esp + 3672]
-	mov [esp + 1816], esi
+	mov esi, [esp + 56]
+	xor esi, [esp + 68]
 ; v34 = v34 ^ v27
 %line 761+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, edi
-	mov [esp + 1816], esi
 ; v34 = v34 ^ v49
 %line 762+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
-	mov [esp + 1816], esi
 ; v34 = v34 ^ v24
 %line 763+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebp
-	mov [esp + 1816], esi
+	mov [esp + 56], esi
 ; v31 = v31 ^ v36
 %line 764+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1840]
-	xor esi, [esp + 1848]
-	mov [esp + 1840], esi
+	mov esi, [esp + 68]
+	xor esi, [esp + 72]
+	mov [esp + 68], esi
 ; v38 = v38 ^ v27
 %line 765+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 3576]
+	mov esi, [esp + 88]
 	xor esi, edi
-	mov [esp + 3576], esi
 ; v38 = v38 ^ v36
 %line 766+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1848]
-	mov [esp + 3576], esi
+	xor esi, [esp + 72]
 ; v38 = v38 ^ v24
 %line 767+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebp
-	mov [esp + 3576], esi
+	mov [esp + 88], esi
 ; v27 = v27 ^ v35
 %line 768+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
 ; v37 = v37 ^ v36
 %line 769+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 1848]
+	xor edx, [esp + 72]
 ; v37 = v37 ^ v35
 %line 770+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, ebx
 ; v36 = v36 ^ v49
 %line 771+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1848]
+	mov esi, [esp + 72]
 	xor esi, eax
-	mov [esp + 1848], esi
+	mov [esp + 72], esi
 ; v33 = v33 ^ v35
 %line 772+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1824]
+	mov esi, [esp + 60]
 	xor esi, ebx
-	mov [esp + 1824], esi
 ; v33 = v33 ^ v49
 %line 773+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
-	mov [esp + 1824], esi
+	mov [esp + 60], esi
 ; v35 = v35 ^ v24
 %line 774+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, ebp
 ; v49 = v15 ^ v49
 %line 775+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1832]
-	mov [esp + 392], esi
+	mov esi, [esp + 64]
 	xor esi, eax
-	mov [esp + 392], esi
 ; v24 = v49 ^ v24
 %line 776+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebp
 ; v40 = v40 ^ v35
 %line 777+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1800]
+	mov eax, [esp + 48]
 	xor eax, ebx
-	mov [esp + 1800], eax
+	mov [esp + 48], eax
 ; v49 = v27 ^ v35
 %line 778+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
 	xor eax, ebx
-	mov [esp + 1872], eax
 ; v49 = v49 ^ v24
 %line 779+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1872]
 	xor eax, esi
-	mov [esp + 1872], eax
+	mov [esp + 64], eax
 ; v5 = v5 ^ v27
 %line 780+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1856]
+	mov eax, [esp + 76]
 	xor eax, edi
-	mov [esp + 1856], eax
+	mov [esp + 76], eax
 ; v15 = v37 ^ v35
 %line 781+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
 	xor eax, ebx
-	mov [esp + 1880], eax
 ; v15 = v15 ^ v24
 %line 782+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1880]
 	xor eax, esi
-	mov [esp + 1880], eax
+	mov [esp + 84], eax
 ; v30 = v30 ^ v27
 %line 783+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1808]
+	mov eax, [esp + 52]
 	xor eax, edi
-	mov [esp + 1808], eax
 ; v30 = v30 ^ v37
 %line 784+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 1808], eax
 ; v30 = v30 ^ v35
 %line 785+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 1808], eax
 ; v30 = v30 ^ v24
 %line 786+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 1808], eax
+	mov [esp + 52], eax
 ; v27 = v27 ^ v36
 %line 787+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 1848]
+	xor edi, [esp + 72]
 ; v1 = v1 ^ v37
 %line 788+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1864]
+	mov eax, [esp + 80]
 	xor eax, edx
-	mov [esp + 1864], eax
 ; v1 = v1 ^ v36
 %line 789+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 1848]
-	mov [esp + 1864], eax
+	xor eax, [esp + 72]
 ; v1 = v1 ^ v24
 %line 790+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 1864], eax
+	mov [esp + 80], eax
 ; v37 = v37 ^ v33
 %line 791+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 1824]
+	xor edx, [esp + 60]
 ; v34 = v34 ^ v36
 %line 792+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1816]
-	xor eax, [esp + 1848]
-	mov [esp + 1816], eax
+	mov eax, [esp + 56]
+	xor eax, [esp + 72]
 ; v34 = v34 ^ v33
 %line 793+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 1824]
-	mov [esp + 1816], eax
+	xor eax, [esp + 60]
+	mov [esp + 56], eax
 ; v36 = v36 ^ v35
 %line 794+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1848]
+	mov eax, [esp + 72]
 	xor eax, ebx
-	mov [esp + 1848], eax
+	mov [esp + 72], eax
 ; v31 = v31 ^ v33
 %line 795+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1840]
-	xor eax, [esp + 1824]
-	mov [esp + 1840], eax
+	mov eax, [esp + 68]
+	xor eax, [esp + 60]
 ; v31 = v31 ^ v35
 %line 796+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 1840], eax
+	mov [esp + 68], eax
 ; v33 = v33 ^ v24
 %line 797+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1824]
+	mov eax, [esp + 60]
 	xor eax, esi
-	mov [esp + 1824], eax
+	mov [esp + 60], eax
 ; v35 = v38 ^ v35
 %line 798+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3576]
+	mov eax, [esp + 88]
 	xor eax, ebx
 ; v24 = v35 ^ v24
 %line 799+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 1888], eax
+	mov [esp + 88], eax
 ; v35 = v40 & v3
 %line 800+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1800]
-	and eax, [esp + 1792]
-	mov [esp + 1896], eax
+	mov eax, [esp + 48]
+	and eax, [esp + 44]
+	mov [esp + 92], eax
 ; v38 = v40 & v2
 %line 801+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1800]
-	and eax, [esp + 1784]
+	mov eax, [esp + 48]
+	and eax, [esp + 40]
 ; v16 = v49 & v3
 %line 802+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1872]
-	and esi, [esp + 1792]
+	mov esi, [esp + 64]
+	and esi, [esp + 44]
 ; v16 = v38 ^ v16
 %line 803+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 1904], eax
+	mov [esp + 96], eax
 ; v38 = v40 & v7
 %line 804+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1800]
-	and eax, [esp + 1776]
+	mov eax, [esp + 48]
+	and eax, [esp + 36]
 ; v12 = v49 & v2
 %line 805+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1872]
-	and esi, [esp + 1784]
+	mov esi, [esp + 64]
+	and esi, [esp + 40]
 ; v8 = v5 & v3
 %line 806+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1856]
-	and ebx, [esp + 1792]
+	mov ebx, [esp + 76]
+	and ebx, [esp + 44]
 ; v12 = v38 ^ v12
 %line 807+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
 ; v8 = v12 ^ v8
 %line 808+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 1912], eax
+	mov [esp + 100], eax
 ; v12 = v40 & v11
 %line 809+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1800]
-	and eax, [esp + 1768]
+	mov eax, [esp + 48]
+	and eax, [esp + 32]
 ; v38 = v49 & v7
 %line 810+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1872]
-	and esi, [esp + 1776]
+	mov esi, [esp + 64]
+	and esi, [esp + 36]
 ; v26 = v5 & v2
 %line 811+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1856]
-	and ebx, [esp + 1784]
+	mov ebx, [esp + 76]
+	and ebx, [esp + 40]
 ; v28 = v15 & v3
 %line 812+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1880]
-	and ebp, [esp + 1792]
+	mov ebp, [esp + 84]
+	and ebp, [esp + 44]
 ; v38 = v12 ^ v38
 %line 813+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
@@ -3273,31 +3112,31 @@ align 32
 ; v28 = v26 ^ v28
 %line 815+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 1920], eax
+	mov [esp + 104], eax
 ; v26 = v40 & v58
 %line 816+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1800]
-	and ebx, [esp + 1760]
+	mov ebx, [esp + 48]
+	and ebx, [esp + 28]
 ; v38 = v49 & v11
 %line 817+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1872]
-	and eax, [esp + 1768]
-	mov [esp + 1928], eax
+	mov eax, [esp + 64]
+	and eax, [esp + 32]
+	mov [esp + 108], eax
 ; v12 = v5 & v7
 %line 818+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1856]
-	and eax, [esp + 1776]
+	mov eax, [esp + 76]
+	and eax, [esp + 36]
 ; v46 = v15 & v2
 %line 819+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1880]
-	and esi, [esp + 1784]
+	mov esi, [esp + 84]
+	and esi, [esp + 40]
 ; v6 = v30 & v3
 %line 820+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1808]
-	and ebp, [esp + 1792]
+	mov ebp, [esp + 52]
+	and ebp, [esp + 44]
 ; v38 = v26 ^ v38
 %line 821+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 1928]
+	xor ebx, [esp + 108]
 ; v12 = v38 ^ v12
 %line 822+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, eax
@@ -3307,39 +3146,39 @@ align 32
 ; v6 = v46 ^ v6
 %line 824+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, ebp
-	mov [esp + 1936], ebx
+	mov [esp + 108], ebx
 ; v46 = v40 & v54
 %line 825+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1800]
-	and esi, [esp + 1752]
+	mov esi, [esp + 48]
+	and esi, [esp + 20]
 ; v12 = v49 & v58
 %line 826+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1872]
-	and eax, [esp + 1760]
-	mov [esp + 1944], eax
+	mov eax, [esp + 64]
+	and eax, [esp + 28]
+	mov [esp + 112], eax
 ; v38 = v5 & v11
 %line 827+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1856]
-	and eax, [esp + 1768]
-	mov [esp + 1952], eax
+	mov eax, [esp + 76]
+	and eax, [esp + 32]
+	mov [esp + 116], eax
 ; v26 = v15 & v7
 %line 828+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1880]
-	and eax, [esp + 1776]
+	mov eax, [esp + 84]
+	and eax, [esp + 36]
 ; v14 = v30 & v2
 %line 829+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1808]
-	and ebx, [esp + 1784]
+	mov ebx, [esp + 52]
+	and ebx, [esp + 40]
 ; v21 = v27 & v3
 %line 830+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebp, edi
-	and ebp, [esp + 1792]
+	and ebp, [esp + 44]
 ; v12 = v46 ^ v12
 %line 831+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1944]
+	xor esi, [esp + 112]
 ; v38 = v12 ^ v38
 %line 832+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1952]
+	xor esi, [esp + 116]
 ; v26 = v38 ^ v26
 %line 833+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
@@ -3349,89 +3188,89 @@ align 32
 ; v21 = v14 ^ v21
 %line 835+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebp
-	mov [esp + 1960], esi
+	mov [esp + 112], esi
 ; v14 = v40 & v50
 %line 836+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1800]
-	and esi, [esp + 1744]
+	mov esi, [esp + 48]
+	and esi, [esp + 16]
 ; v26 = v49 & v54
 %line 837+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1872]
-	and eax, [esp + 1752]
-	mov [esp + 1968], eax
+	mov eax, [esp + 64]
+	and eax, [esp + 20]
+	mov [esp + 116], eax
 ; v38 = v5 & v58
 %line 838+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1856]
-	and ebx, [esp + 1760]
+	mov ebx, [esp + 76]
+	and ebx, [esp + 28]
 ; v12 = v15 & v11
 %line 839+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1880]
-	and eax, [esp + 1768]
-	mov [esp + 1976], eax
+	mov eax, [esp + 84]
+	and eax, [esp + 32]
+	mov [esp + 120], eax
 ; v46 = v30 & v7
 %line 840+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1808]
-	and eax, [esp + 1776]
-	mov [esp + 1984], eax
+	mov eax, [esp + 52]
+	and eax, [esp + 36]
+	mov [esp + 124], eax
 ; v43 = v27 & v2
 %line 841+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 1784]
+	and eax, [esp + 40]
 ; v29 = v1 & v3
 %line 842+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1864]
-	and ebp, [esp + 1792]
+	mov ebp, [esp + 80]
+	and ebp, [esp + 44]
 ; v26 = v14 ^ v26
 %line 843+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1968]
+	xor esi, [esp + 116]
 ; v38 = v26 ^ v38
 %line 844+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebx
 ; v12 = v38 ^ v12
 %line 845+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1976]
+	xor esi, [esp + 120]
 ; v46 = v12 ^ v46
 %line 846+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 1984]
+	xor esi, [esp + 124]
 ; v43 = v46 ^ v43
 %line 847+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
 ; v29 = v43 ^ v29
 %line 848+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebp
-	mov [esp + 1992], esi
+	mov [esp + 116], esi
 ; v43 = v49 & v50
 %line 849+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1872]
-	and esi, [esp + 1744]
+	mov esi, [esp + 64]
+	and esi, [esp + 16]
 ; v46 = v5 & v54
 %line 850+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1856]
-	and eax, [esp + 1752]
-	mov [esp + 2000], eax
+	mov eax, [esp + 76]
+	and eax, [esp + 20]
+	mov [esp + 120], eax
 ; v12 = v15 & v58
 %line 851+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1880]
-	and eax, [esp + 1760]
-	mov [esp + 2008], eax
+	mov eax, [esp + 84]
+	and eax, [esp + 28]
+	mov [esp + 124], eax
 ; v38 = v30 & v11
 %line 852+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1808]
-	and eax, [esp + 1768]
+	mov eax, [esp + 52]
+	and eax, [esp + 32]
 ; v26 = v27 & v7
 %line 853+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebx, edi
-	and ebx, [esp + 1776]
+	and ebx, [esp + 36]
 ; v14 = v1 & v2
 %line 854+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1864]
-	and ebp, [esp + 1784]
+	mov ebp, [esp + 80]
+	and ebp, [esp + 40]
 ; v46 = v43 ^ v46
 %line 855+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2000]
+	xor esi, [esp + 120]
 ; v12 = v46 ^ v12
 %line 856+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2008]
+	xor esi, [esp + 124]
 ; v38 = v12 ^ v38
 %line 857+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
@@ -3441,31 +3280,31 @@ align 32
 ; v14 = v26 ^ v14
 %line 859+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebp
-	mov [esp + 2016], esi
+	mov [esp + 120], esi
 ; v26 = v5 & v50
 %line 860+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1856]
-	and ebx, [esp + 1744]
+	mov ebx, [esp + 76]
+	and ebx, [esp + 16]
 ; v38 = v15 & v54
 %line 861+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1880]
-	and eax, [esp + 1752]
-	mov [esp + 2024], eax
+	mov eax, [esp + 84]
+	and eax, [esp + 20]
+	mov [esp + 124], eax
 ; v12 = v30 & v58
 %line 862+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1808]
-	and eax, [esp + 1760]
+	mov eax, [esp + 52]
+	and eax, [esp + 28]
 ; v46 = v27 & v11
 %line 863+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov esi, edi
-	and esi, [esp + 1768]
+	and esi, [esp + 32]
 ; v43 = v1 & v7
 %line 864+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1864]
-	and ebp, [esp + 1776]
+	mov ebp, [esp + 80]
+	and ebp, [esp + 36]
 ; v38 = v26 ^ v38
 %line 865+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 2024]
+	xor ebx, [esp + 124]
 ; v12 = v38 ^ v12
 %line 866+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, eax
@@ -3475,23 +3314,23 @@ align 32
 ; v43 = v46 ^ v43
 %line 868+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, ebp
-	mov [esp + 2032], ebx
+	mov [esp + 124], ebx
 ; v46 = v15 & v50
 %line 869+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1880]
-	and eax, [esp + 1744]
+	mov eax, [esp + 84]
+	and eax, [esp + 16]
 ; v12 = v30 & v54
 %line 870+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1808]
-	and esi, [esp + 1752]
+	mov esi, [esp + 52]
+	and esi, [esp + 20]
 ; v38 = v27 & v58
 %line 871+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebx, edi
-	and ebx, [esp + 1760]
+	and ebx, [esp + 28]
 ; v26 = v1 & v11
 %line 872+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1864]
-	and ebp, [esp + 1768]
+	mov ebp, [esp + 80]
+	and ebp, [esp + 32]
 ; v12 = v46 ^ v12
 %line 873+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
@@ -3501,95 +3340,95 @@ align 32
 ; v26 = v38 ^ v26
 %line 875+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 2040], eax
+	mov [esp + 128], eax
 ; v38 = v30 & v50
 %line 876+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1808]
-	and eax, [esp + 1744]
+	mov eax, [esp + 52]
+	and eax, [esp + 16]
 ; v12 = v27 & v54
 %line 877+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov esi, edi
-	and esi, [esp + 1752]
+	and esi, [esp + 20]
 ; v46 = v1 & v58
 %line 878+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1864]
-	and ebx, [esp + 1760]
+	mov ebx, [esp + 80]
+	and ebx, [esp + 28]
 ; v12 = v38 ^ v12
 %line 879+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
 ; v46 = v12 ^ v46
 %line 880+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 2048], eax
+	mov [esp + 132], eax
 ; v12 = v27 & v50
 %line 881+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 1744]
+	and eax, [esp + 16]
 ; v38 = v1 & v54
 %line 882+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1864]
-	and esi, [esp + 1752]
+	mov esi, [esp + 80]
+	and esi, [esp + 20]
 ; v38 = v12 ^ v38
 %line 883+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 2056], eax
+	mov [esp + 136], eax
 ; v12 = v1 & v50
 %line 884+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1864]
-	and eax, [esp + 1744]
-	mov [esp + 2064], eax
+	mov eax, [esp + 80]
+	and eax, [esp + 16]
+	mov [esp + 140], eax
 ; v18 = v37 & v56
 %line 885+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 1736]
-	mov [esp + 2072], eax
+	and eax, [esp + 12]
+	mov [esp + 144], eax
 ; v44 = v37 & v52
 %line 886+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 1728]
+	and eax, [esp + 8]
 ; v10 = v34 & v56
 %line 887+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1816]
-	and esi, [esp + 1736]
+	mov esi, [esp + 56]
+	and esi, [esp + 12]
 ; v10 = v44 ^ v10
 %line 888+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 2080], eax
+	mov [esp + 148], eax
 ; v44 = v37 & v9
 %line 889+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 1720]
+	and eax, [esp + 4]
 ; v47 = v34 & v52
 %line 890+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1816]
-	and esi, [esp + 1728]
+	mov esi, [esp + 56]
+	and esi, [esp + 8]
 ; v0 = v36 & v56
 %line 891+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1848]
-	and ebx, [esp + 1736]
+	mov ebx, [esp + 72]
+	and ebx, [esp + 12]
 ; v47 = v44 ^ v47
 %line 892+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
 ; v0 = v47 ^ v0
 %line 893+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 2088], eax
+	mov [esp + 152], eax
 ; v47 = v37 & v60
 %line 894+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 1712]
+	and eax, [esp + 0]
 ; v44 = v34 & v9
 %line 895+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1816]
-	and esi, [esp + 1720]
+	mov esi, [esp + 56]
+	and esi, [esp + 4]
 ; v42 = v36 & v52
 %line 896+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1848]
-	and ebx, [esp + 1728]
+	mov ebx, [esp + 72]
+	and ebx, [esp + 8]
 ; v41 = v31 & v56
 %line 897+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1840]
-	and ebp, [esp + 1736]
+	mov ebp, [esp + 68]
+	and ebp, [esp + 12]
 ; v44 = v47 ^ v44
 %line 898+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
@@ -3599,31 +3438,31 @@ align 32
 ; v41 = v42 ^ v41
 %line 900+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 2096], eax
+	mov [esp + 156], eax
 ; v42 = v37 & v4
 %line 901+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebx, edx
 	and ebx, ecx
 ; v44 = v34 & v60
 %line 902+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1816]
-	and eax, [esp + 1712]
-	mov [esp + 2104], eax
+	mov eax, [esp + 56]
+	and eax, [esp + 0]
+	mov [esp + 160], eax
 ; v47 = v36 & v9
 %line 903+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1848]
-	and eax, [esp + 1720]
+	mov eax, [esp + 72]
+	and eax, [esp + 4]
 ; v45 = v31 & v52
 %line 904+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1840]
-	and esi, [esp + 1728]
+	mov esi, [esp + 68]
+	and esi, [esp + 8]
 ; v39 = v33 & v56
 %line 905+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1824]
-	and ebp, [esp + 1736]
+	mov ebp, [esp + 60]
+	and ebp, [esp + 12]
 ; v44 = v42 ^ v44
 %line 906+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 2104]
+	xor ebx, [esp + 160]
 ; v47 = v44 ^ v47
 %line 907+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, eax
@@ -3633,39 +3472,39 @@ align 32
 ; v39 = v45 ^ v39
 %line 909+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, ebp
-	mov [esp + 2112], ebx
+	mov [esp + 160], ebx
 ; v45 = v37 & v32
 %line 910+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov esi, edx
-	and esi, [esp + 1696]
+	and esi, [esp + 24]
 ; v47 = v34 & v4
 %line 911+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1816]
+	mov eax, [esp + 56]
 	and eax, ecx
-	mov [esp + 2120], eax
+	mov [esp + 164], eax
 ; v44 = v36 & v60
 %line 912+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1848]
-	and eax, [esp + 1712]
-	mov [esp + 2128], eax
+	mov eax, [esp + 72]
+	and eax, [esp + 0]
+	mov [esp + 168], eax
 ; v42 = v31 & v9
 %line 913+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1840]
-	and eax, [esp + 1720]
+	mov eax, [esp + 68]
+	and eax, [esp + 4]
 ; v48 = v33 & v52
 %line 914+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1824]
-	and ebx, [esp + 1728]
+	mov ebx, [esp + 60]
+	and ebx, [esp + 8]
 ; v13 = v24 & v56
 %line 915+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1888]
-	and ebp, [esp + 1736]
+	mov ebp, [esp + 88]
+	and ebp, [esp + 12]
 ; v47 = v45 ^ v47
 %line 916+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2120]
+	xor esi, [esp + 164]
 ; v44 = v47 ^ v44
 %line 917+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2128]
+	xor esi, [esp + 168]
 ; v42 = v44 ^ v42
 %line 918+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
@@ -3675,31 +3514,31 @@ align 32
 ; v13 = v48 ^ v13
 %line 920+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebp
-	mov [esp + 2136], esi
+	mov [esp + 164], esi
 ; v48 = v34 & v32
 %line 921+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1816]
-	and ebx, [esp + 1696]
+	mov ebx, [esp + 56]
+	and ebx, [esp + 24]
 ; v42 = v36 & v4
 %line 922+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1848]
+	mov eax, [esp + 72]
 	and eax, ecx
-	mov [esp + 2144], eax
+	mov [esp + 168], eax
 ; v44 = v31 & v60
 %line 923+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1840]
-	and eax, [esp + 1712]
+	mov eax, [esp + 68]
+	and eax, [esp + 0]
 ; v47 = v33 & v9
 %line 924+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1824]
-	and esi, [esp + 1720]
+	mov esi, [esp + 60]
+	and esi, [esp + 4]
 ; v45 = v24 & v52
 %line 925+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1888]
-	and ebp, [esp + 1728]
+	mov ebp, [esp + 88]
+	and ebp, [esp + 8]
 ; v42 = v48 ^ v42
 %line 926+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 2144]
+	xor ebx, [esp + 168]
 ; v44 = v42 ^ v44
 %line 927+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, eax
@@ -3709,23 +3548,23 @@ align 32
 ; v45 = v47 ^ v45
 %line 929+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, ebp
-	mov [esp + 2152], ebx
+	mov [esp + 168], ebx
 ; v47 = v36 & v32
 %line 930+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1848]
-	and eax, [esp + 1696]
+	mov eax, [esp + 72]
+	and eax, [esp + 24]
 ; v44 = v31 & v4
 %line 931+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1840]
+	mov esi, [esp + 68]
 	and esi, ecx
 ; v42 = v33 & v60
 %line 932+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1824]
-	and ebx, [esp + 1712]
+	mov ebx, [esp + 60]
+	and ebx, [esp + 0]
 ; v48 = v24 & v9
 %line 933+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1888]
-	and ebp, [esp + 1720]
+	mov ebp, [esp + 88]
+	and ebp, [esp + 4]
 ; v44 = v47 ^ v44
 %line 934+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
@@ -3735,107 +3574,107 @@ align 32
 ; v48 = v42 ^ v48
 %line 936+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 2160], eax
+	mov [esp + 172], eax
 ; v42 = v31 & v32
 %line 937+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1840]
-	and eax, [esp + 1696]
+	mov eax, [esp + 68]
+	and eax, [esp + 24]
 ; v44 = v33 & v4
 %line 938+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1824]
+	mov esi, [esp + 60]
 	and esi, ecx
 ; v47 = v24 & v60
 %line 939+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 1888]
-	and ebx, [esp + 1712]
+	mov ebx, [esp + 88]
+	and ebx, [esp + 0]
 ; v44 = v42 ^ v44
 %line 940+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
 ; v47 = v44 ^ v47
 %line 941+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 2168], eax
+	mov [esp + 176], eax
 ; v44 = v33 & v32
 %line 942+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1824]
-	and eax, [esp + 1696]
+	mov eax, [esp + 60]
+	and eax, [esp + 24]
 ; v42 = v24 & v4
 %line 943+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 1888]
+	mov esi, [esp + 88]
 	and esi, ecx
 ; v42 = v44 ^ v42
 %line 944+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 2176], eax
+	mov [esp + 180], eax
 ; v44 = v24 & v32
 %line 945+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1888]
-	and eax, [esp + 1696]
-	mov [esp + 2184], eax
+	mov eax, [esp + 88]
+	and eax, [esp + 24]
+	mov [esp + 184], eax
 ; v37 = v40 ^ v37
 %line 946+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1800]
+	mov eax, [esp + 48]
 	xor eax, edx
 	mov edx, eax
 ; v34 = v49 ^ v34
 %line 947+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1872]
-	xor eax, [esp + 1816]
+	mov eax, [esp + 64]
+	xor eax, [esp + 56]
 	mov esi, eax
 ; v36 = v5 ^ v36
 %line 948+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1856]
-	xor eax, [esp + 1848]
+	mov eax, [esp + 76]
+	xor eax, [esp + 72]
 	mov ebx, eax
 ; v31 = v15 ^ v31
 %line 949+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1880]
-	xor eax, [esp + 1840]
-	mov [esp + 2192], eax
+	mov eax, [esp + 84]
+	xor eax, [esp + 68]
+	mov [esp + 48], eax
 ; v33 = v30 ^ v33
 %line 950+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1808]
-	xor eax, [esp + 1824]
-	mov [esp + 2200], eax
+	mov eax, [esp + 52]
+	xor eax, [esp + 60]
+	mov [esp + 52], eax
 ; v24 = v27 ^ v24
 %line 951+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 1888]
-	mov [esp + 2208], edi
+	xor edi, [esp + 88]
+	mov [esp + 56], edi
 ; v56 = v3 ^ v56
 %line 952+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1792]
-	xor eax, [esp + 1736]
+	mov eax, [esp + 44]
+	xor eax, [esp + 12]
 	mov edi, eax
 ; v52 = v2 ^ v52
 %line 953+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1784]
-	xor eax, [esp + 1728]
+	mov eax, [esp + 40]
+	xor eax, [esp + 8]
 	mov ebp, eax
 ; v9 = v7 ^ v9
 %line 954+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1776]
-	xor eax, [esp + 1720]
-	mov [esp + 2216], eax
+	mov eax, [esp + 36]
+	xor eax, [esp + 4]
+	mov [esp + 4], eax
 ; v60 = v11 ^ v60
 %line 955+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1768]
-	xor eax, [esp + 1712]
-	mov [esp + 2224], eax
+	mov eax, [esp + 32]
+	xor eax, [esp + 0]
+	mov [esp + 0], eax
 ; v4 = v58 ^ v4
 %line 956+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1760]
+	mov eax, [esp + 28]
 	xor eax, ecx
-	mov [esp + 2232], eax
+	mov [esp + 8], eax
 ; v32 = v54 ^ v32
 %line 957+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1752]
-	xor eax, [esp + 1696]
-	mov [esp + 2240], eax
+	mov eax, [esp + 20]
+	xor eax, [esp + 24]
+	mov [esp + 12], eax
 ; v54 = v37 & v56
 %line 958+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
 	and eax, edi
-	mov [esp + 2248], eax
+	mov [esp + 20], eax
 ; v58 = v37 & v52
 %line 959+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
@@ -3847,178 +3686,178 @@ align 32
 ; v11 = v58 ^ v11
 %line 961+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 2256], eax
+	mov [esp + 24], eax
 ; v58 = v37 & v9
 %line 962+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ecx, edx
-	and ecx, [esp + 2216]
+	and ecx, [esp + 4]
 ; v7 = v34 & v52
 %line 963+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, esi
 	and eax, ebp
-	mov [esp + 2264], eax
+	mov [esp + 28], eax
 ; v2 = v36 & v56
 %line 964+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebx
 	and eax, edi
 ; v7 = v58 ^ v7
 %line 965+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2264]
+	xor ecx, [esp + 28]
 ; v2 = v7 ^ v2
 %line 966+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ecx, eax
-	mov [esp + 2272], ecx
+	mov [esp + 28], ecx
 ; v7 = v37 & v60
 %line 967+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ecx, edx
-	and ecx, [esp + 2224]
+	and ecx, [esp + 0]
 ; v58 = v34 & v9
 %line 968+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 2216]
-	mov [esp + 2280], eax
+	and eax, [esp + 4]
+	mov [esp + 32], eax
 ; v3 = v36 & v52
 %line 969+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebx
 	and eax, ebp
-	mov [esp + 2288], eax
+	mov [esp + 36], eax
 ; v27 = v31 & v56
 %line 970+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2192]
+	mov eax, [esp + 48]
 	and eax, edi
 ; v58 = v7 ^ v58
 %line 971+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2280]
+	xor ecx, [esp + 32]
 ; v3 = v58 ^ v3
 %line 972+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2288]
+	xor ecx, [esp + 36]
 ; v27 = v3 ^ v27
 %line 973+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ecx, eax
-	mov [esp + 2296], ecx
+	mov [esp + 32], ecx
 ; v3 = v37 & v4
 %line 974+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ecx, edx
-	and ecx, [esp + 2232]
+	and ecx, [esp + 8]
 ; v58 = v34 & v60
 %line 975+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 2224]
-	mov [esp + 2304], eax
+	and eax, [esp + 0]
+	mov [esp + 36], eax
 ; v7 = v36 & v9
 %line 976+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 2216]
-	mov [esp + 2312], eax
+	and eax, [esp + 4]
+	mov [esp + 40], eax
 ; v30 = v31 & v52
 %line 977+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2192]
+	mov eax, [esp + 48]
 	and eax, ebp
-	mov [esp + 2320], eax
+	mov [esp + 44], eax
 ; v15 = v33 & v56
 %line 978+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2200]
+	mov eax, [esp + 52]
 	and eax, edi
 ; v58 = v3 ^ v58
 %line 979+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2304]
+	xor ecx, [esp + 36]
 ; v7 = v58 ^ v7
 %line 980+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2312]
+	xor ecx, [esp + 40]
 ; v30 = v7 ^ v30
 %line 981+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2320]
+	xor ecx, [esp + 44]
 ; v15 = v30 ^ v15
 %line 982+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ecx, eax
-	mov [esp + 2328], ecx
+	mov [esp + 36], ecx
 ; v30 = v37 & v32
 %line 983+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ecx, edx
-	and ecx, [esp + 2240]
+	and ecx, [esp + 12]
 ; v7 = v34 & v4
 %line 984+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 2232]
-	mov [esp + 2336], eax
+	and eax, [esp + 8]
+	mov [esp + 40], eax
 ; v58 = v36 & v60
 %line 985+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 2224]
-	mov [esp + 2344], eax
+	and eax, [esp + 0]
+	mov [esp + 44], eax
 ; v3 = v31 & v9
 %line 986+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2192]
-	and eax, [esp + 2216]
-	mov [esp + 2352], eax
+	mov eax, [esp + 48]
+	and eax, [esp + 4]
+	mov [esp + 60], eax
 ; v5 = v33 & v52
 %line 987+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2200]
+	mov eax, [esp + 52]
 	and eax, ebp
-	mov [esp + 2360], eax
+	mov [esp + 64], eax
 ; v49 = v24 & v56
 %line 988+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2208]
+	mov eax, [esp + 56]
 	and eax, edi
 ; v7 = v30 ^ v7
 %line 989+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2336]
+	xor ecx, [esp + 40]
 ; v58 = v7 ^ v58
 %line 990+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2344]
+	xor ecx, [esp + 44]
 ; v3 = v58 ^ v3
 %line 991+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2352]
+	xor ecx, [esp + 60]
 ; v5 = v3 ^ v5
 %line 992+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2360]
+	xor ecx, [esp + 64]
 ; v49 = v5 ^ v49
 %line 993+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ecx, eax
-	mov [esp + 2368], ecx
+	mov [esp + 40], ecx
 ; v37 = v37 & v50
 %line 994+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	and edx, [esp + 1744]
+	and edx, [esp + 16]
 ; v5 = v34 & v32
 %line 995+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 2240]
-	mov [esp + 2376], eax
+	and eax, [esp + 12]
+	mov [esp + 44], eax
 ; v3 = v36 & v4
 %line 996+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 2232]
-	mov [esp + 2384], eax
+	and eax, [esp + 8]
+	mov [esp + 60], eax
 ; v58 = v31 & v60
 %line 997+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2192]
-	and eax, [esp + 2224]
-	mov [esp + 2392], eax
+	mov eax, [esp + 48]
+	and eax, [esp + 0]
+	mov [esp + 64], eax
 ; v7 = v33 & v9
 %line 998+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2200]
-	and eax, [esp + 2216]
-	mov [esp + 2400], eax
+	mov eax, [esp + 52]
+	and eax, [esp + 4]
+	mov [esp + 68], eax
 ; v30 = v24 & v52
 %line 999+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 2208]
+	mov ecx, [esp + 56]
 	and ecx, ebp
 ; v56 = v1 & v56
 %line 1000+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1864]
+	mov eax, [esp + 80]
 	and eax, edi
 ; v5 = v37 ^ v5
 %line 1001+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 2376]
+	xor edx, [esp + 44]
 ; v3 = v5 ^ v3
 %line 1002+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 2384]
+	xor edx, [esp + 60]
 ; v58 = v3 ^ v58
 %line 1003+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 2392]
+	xor edx, [esp + 64]
 ; v7 = v58 ^ v7
 %line 1004+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 2400]
+	xor edx, [esp + 68]
 ; v30 = v7 ^ v30
 %line 1005+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, ecx
@@ -4027,35 +3866,35 @@ align 32
 	xor edx, eax
 ; v34 = v34 & v50
 %line 1007+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	and esi, [esp + 1744]
+	and esi, [esp + 16]
 ; v30 = v36 & v32
 %line 1008+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 2240]
-	mov [esp + 2408], eax
+	and eax, [esp + 12]
+	mov [esp + 44], eax
 ; v7 = v31 & v4
 %line 1009+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2192]
-	and eax, [esp + 2232]
-	mov [esp + 2416], eax
+	mov eax, [esp + 48]
+	and eax, [esp + 8]
+	mov [esp + 60], eax
 ; v58 = v33 & v60
 %line 1010+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2200]
-	and edi, [esp + 2224]
+	mov edi, [esp + 52]
+	and edi, [esp + 0]
 ; v3 = v24 & v9
 %line 1011+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 2208]
-	and ecx, [esp + 2216]
+	mov ecx, [esp + 56]
+	and ecx, [esp + 4]
 ; v52 = v1 & v52
 %line 1012+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1864]
+	mov eax, [esp + 80]
 	and eax, ebp
 ; v30 = v34 ^ v30
 %line 1013+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2408]
+	xor esi, [esp + 44]
 ; v7 = v30 ^ v7
 %line 1014+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2416]
+	xor esi, [esp + 60]
 ; v58 = v7 ^ v58
 %line 1015+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, edi
@@ -4067,23 +3906,23 @@ align 32
 	xor esi, eax
 ; v36 = v36 & v50
 %line 1018+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	and ebx, [esp + 1744]
+	and ebx, [esp + 16]
 ; v3 = v31 & v32
 %line 1019+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 2192]
-	and ebp, [esp + 2240]
+	mov ebp, [esp + 48]
+	and ebp, [esp + 12]
 ; v58 = v33 & v4
 %line 1020+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2200]
-	and edi, [esp + 2232]
+	mov edi, [esp + 52]
+	and edi, [esp + 8]
 ; v7 = v24 & v60
 %line 1021+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 2208]
-	and ecx, [esp + 2224]
+	mov ecx, [esp + 56]
+	and ecx, [esp + 0]
 ; v9 = v1 & v9
 %line 1022+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1864]
-	and eax, [esp + 2216]
+	mov eax, [esp + 80]
+	and eax, [esp + 4]
 ; v3 = v36 ^ v3
 %line 1023+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, ebp
@@ -4098,21 +3937,20 @@ align 32
 	xor ebx, eax
 ; v31 = v31 & v50
 %line 1027+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2192]
-	and eax, [esp + 1744]
-	mov [esp + 2192], eax
+	mov eax, [esp + 48]
+	and eax, [esp + 16]
 ; v7 = v33 & v32
 %line 1028+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 2200]
-	and ecx, [esp + 2240]
+	mov ecx, [esp + 52]
+	and ecx, [esp + 12]
 ; v58 = v24 & v4
 %line 1029+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2208]
-	and edi, [esp + 2232]
+	mov edi, [esp + 56]
+	and edi, [esp + 8]
 ; v60 = v1 & v60
 %line 1030+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1864]
-	and ebp, [esp + 2224]
+	mov ebp, [esp + 80]
+	and ebp, [esp + 0]
 ; v7 = v31 ^ v7
 %line 1031+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ecx
@@ -4125,17 +3963,16 @@ align 32
 	mov ecx, eax
 ; v33 = v33 & v50
 %line 1034+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2200]
-	and eax, [esp + 1744]
-	mov [esp + 2200], eax
+	mov eax, [esp + 52]
+	and eax, [esp + 16]
 ; v58 = v24 & v32
 %line 1035+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2208]
-	and edi, [esp + 2240]
+	mov edi, [esp + 56]
+	and edi, [esp + 12]
 ; v4 = v1 & v4
 %line 1036+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1864]
-	and ebp, [esp + 2232]
+	mov ebp, [esp + 80]
+	and ebp, [esp + 8]
 ; v58 = v33 ^ v58
 %line 1037+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
@@ -4145,534 +3982,452 @@ align 32
 	mov edi, eax
 ; v24 = v24 & v50
 %line 1039+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2208]
-	and eax, [esp + 1744]
-	mov [esp + 2208], eax
+	mov eax, [esp + 56]
+	and eax, [esp + 16]
 ; v32 = v1 & v32
 %line 1040+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 1864]
-	and ebp, [esp + 2240]
+	mov ebp, [esp + 80]
+	and ebp, [esp + 12]
 ; v32 = v24 ^ v32
 %line 1041+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebp
 	mov ebp, eax
 ; v50 = v1 & v50
 %line 1042+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1864]
-	and eax, [esp + 1744]
-	mov [esp + 2424], eax
+	mov eax, [esp + 80]
+	and eax, [esp + 16]
+	mov [esp + 0], eax
 ; v54 = v54 ^ v35
 %line 1043+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2248]
-	xor eax, [esp + 1896]
-	mov [esp + 2248], eax
+	mov eax, [esp + 20]
+	xor eax, [esp + 92]
 ; v54 = v54 ^ v18
 %line 1044+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2072]
-	mov [esp + 2248], eax
+	xor eax, [esp + 144]
+	mov [esp + 20], eax
 ; v11 = v11 ^ v16
 %line 1045+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2256]
-	xor eax, [esp + 1904]
-	mov [esp + 2256], eax
+	mov eax, [esp + 24]
+	xor eax, [esp + 96]
 ; v11 = v11 ^ v10
 %line 1046+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2080]
-	mov [esp + 2256], eax
+	xor eax, [esp + 148]
+	mov [esp + 24], eax
 ; v2 = v2 ^ v8
 %line 1047+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2272]
-	xor eax, [esp + 1912]
-	mov [esp + 2272], eax
+	mov eax, [esp + 28]
+	xor eax, [esp + 100]
 ; v2 = v2 ^ v0
 %line 1048+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2088]
-	mov [esp + 2272], eax
+	xor eax, [esp + 152]
+	mov [esp + 28], eax
 ; v27 = v27 ^ v28
 %line 1049+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2296]
-	xor eax, [esp + 1920]
-	mov [esp + 2296], eax
+	mov eax, [esp + 32]
+	xor eax, [esp + 104]
 ; v27 = v27 ^ v41
 %line 1050+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2096]
-	mov [esp + 2296], eax
+	xor eax, [esp + 156]
+	mov [esp + 32], eax
 ; v15 = v15 ^ v6
 %line 1051+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2328]
-	xor eax, [esp + 1936]
-	mov [esp + 2328], eax
+	mov eax, [esp + 36]
+	xor eax, [esp + 108]
 ; v15 = v15 ^ v39
 %line 1052+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2112]
-	mov [esp + 2328], eax
+	xor eax, [esp + 160]
+	mov [esp + 36], eax
 ; v49 = v49 ^ v21
 %line 1053+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2368]
-	xor eax, [esp + 1960]
-	mov [esp + 2368], eax
+	mov eax, [esp + 40]
+	xor eax, [esp + 112]
 ; v49 = v49 ^ v13
 %line 1054+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2136]
-	mov [esp + 2368], eax
+	xor eax, [esp + 164]
+	mov [esp + 40], eax
 ; v56 = v56 ^ v29
 %line 1055+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 1992]
+	xor edx, [esp + 116]
 ; v56 = v56 ^ v45
 %line 1056+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 2152]
+	xor edx, [esp + 168]
 ; v52 = v52 ^ v14
 %line 1057+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2016]
+	xor esi, [esp + 120]
 ; v52 = v52 ^ v48
 %line 1058+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2160]
+	xor esi, [esp + 172]
 ; v9 = v9 ^ v43
 %line 1059+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 2032]
+	xor ebx, [esp + 124]
 ; v9 = v9 ^ v47
 %line 1060+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 2168]
+	xor ebx, [esp + 176]
 ; v60 = v60 ^ v26
 %line 1061+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2040]
+	xor ecx, [esp + 128]
 ; v60 = v60 ^ v42
 %line 1062+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2176]
+	xor ecx, [esp + 180]
 ; v4 = v4 ^ v46
 %line 1063+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2048]
+	xor edi, [esp + 132]
 ; v4 = v4 ^ v44
 %line 1064+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2184]
+	xor edi, [esp + 184]
 ; v32 = v32 ^ v38
 %line 1065+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 2056]
+	xor ebp, [esp + 136]
 ; v50 = v50 ^ v12
 %line 1066+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2424]
-	xor eax, [esp + 2064]
-	mov [esp + 2424], eax
+	mov eax, [esp + 0]
+	xor eax, [esp + 140]
+	mov [esp + 0], eax
 ; v14 = v54 ^ v14
 %line 1067+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2248]
-	xor eax, [esp + 2016]
-	mov [esp + 2432], eax
+	mov eax, [esp + 20]
+	xor eax, [esp + 120]
+	mov [esp + 4], eax
 ; v43 = v11 ^ v43
 %line 1068+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2256]
-	xor eax, [esp + 2032]
-	mov [esp + 2440], eax
+	mov eax, [esp + 24]
+	xor eax, [esp + 124]
+	mov [esp + 8], eax
 ; v26 = v2 ^ v26
 %line 1069+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2272]
-	xor eax, [esp + 2040]
-	mov [esp + 2448], eax
+	mov eax, [esp + 28]
+	xor eax, [esp + 128]
+	mov [esp + 12], eax
 ; v46 = v27 ^ v46
 %line 1070+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2296]
-	xor eax, [esp + 2048]
-	mov [esp + 2456], eax
+	mov eax, [esp + 32]
+	xor eax, [esp + 132]
+	mov [esp + 16], eax
 ; v38 = v15 ^ v38
 %line 1071+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2328]
-	xor eax, [esp + 2056]
-	mov [esp + 2464], eax
+	mov eax, [esp + 36]
+	xor eax, [esp + 136]
+	mov [esp + 20], eax
 ; v12 = v49 ^ v12
 %line 1072+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2368]
-	xor eax, [esp + 2064]
-	mov [esp + 2472], eax
+	mov eax, [esp + 40]
+	xor eax, [esp + 140]
+	mov [esp + 24], eax
 ; v18 = v52 ^ v18
 %line 1073+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2072]
+	xor esi, [esp + 144]
 ; v10 = v9 ^ v10
 %line 1074+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 2080]
+	xor ebx, [esp + 148]
 ; v0 = v60 ^ v0
 %line 1075+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2088]
-	mov [esp + 3584], ecx
+	xor ecx, [esp + 152]
+	mov [esp + 28], ecx
 ; v41 = v4 ^ v41
 %line 1076+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2096]
-	mov [esp + 3592], edi
+	xor edi, [esp + 156]
+	mov [esp + 32], edi
 ; v39 = v32 ^ v39
 %line 1077+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 2112]
-	mov [esp + 3600], ebp
+	xor ebp, [esp + 160]
+	mov [esp + 36], ebp
 ; v13 = v50 ^ v13
 %line 1078+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2424]
-	xor eax, [esp + 2136]
-	mov [esp + 3608], eax
+	mov eax, [esp + 0]
+	xor eax, [esp + 164]
+	mov [esp + 40], eax
 ; v10 = v10 ^ v44
 %line 1079+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 2184]
+	xor ebx, [esp + 184]
 ; v18 = v18 ^ v44
 %line 1080+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2184]
+	xor esi, [esp + 184]
 ; v12 = v12 ^ v44
 %line 1081+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 2472]
-	xor ecx, [esp + 2184]
-	mov [esp + 2472], ecx
+	mov ecx, [esp + 24]
+	xor ecx, [esp + 184]
 ; v44 = v38 ^ v44
 %line 1082+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2464]
-	mov [esp + 400], eax
-	xor eax, [esp + 2184]
-	mov [esp + 400], eax
-	mov [esp + 2480], eax
+	mov eax, [esp + 20]
+	xor eax, [esp + 184]
 ; v18 = v18 ^ v42
 %line 1083+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2176]
+	xor esi, [esp + 180]
 ; v56 = v56 ^ v42
 %line 1084+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 2176]
+	xor edx, [esp + 180]
 ; v44 = v44 ^ v42
 %line 1085+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 2480]
-	xor ebp, [esp + 2176]
-	mov [esp + 2480], ebp
+	mov ebp, eax
+	xor ebp, [esp + 180]
 ; v42 = v46 ^ v42
 %line 1086+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2456]
-	mov [esp + 408], eax
-	xor eax, [esp + 2176]
-	mov [esp + 408], eax
-	mov [esp + 2488], eax
+	mov eax, [esp + 16]
+	xor eax, [esp + 180]
 ; v56 = v56 ^ v47
 %line 1087+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 2168]
+	xor edx, [esp + 176]
 ; v12 = v12 ^ v47
 %line 1088+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2168]
-	mov [esp + 2472], ecx
+	xor ecx, [esp + 176]
 ; v42 = v42 ^ v47
 %line 1089+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2488]
-	xor edi, [esp + 2168]
-	mov [esp + 2488], edi
+	mov edi, eax
+	xor edi, [esp + 176]
 ; v47 = v26 ^ v47
 %line 1090+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2448]
-	mov [esp + 416], eax
-	xor eax, [esp + 2168]
-	mov [esp + 416], eax
-	mov [esp + 2496], eax
+	mov eax, [esp + 12]
+	xor eax, [esp + 176]
 ; v12 = v12 ^ v48
 %line 1091+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2160]
-	mov [esp + 2472], ecx
+	xor ecx, [esp + 172]
+	mov [esp + 24], ecx
 ; v44 = v44 ^ v48
 %line 1092+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 2160]
-	mov [esp + 2480], ebp
+	xor ebp, [esp + 172]
 ; v47 = v47 ^ v48
 %line 1093+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2496]
-	xor eax, [esp + 2160]
-	mov [esp + 2496], eax
+	xor eax, [esp + 172]
 ; v48 = v43 ^ v48
 %line 1094+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 2440]
-	mov [esp + 424], ecx
-	xor ecx, [esp + 2160]
-	mov [esp + 424], ecx
-	mov [esp + 2504], ecx
+	mov ecx, [esp + 8]
+	xor ecx, [esp + 172]
 ; v44 = v44 ^ v45
 %line 1095+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 2152]
-	mov [esp + 2480], ebp
+	xor ebp, [esp + 168]
+	mov [esp + 0], ebp
 ; v42 = v42 ^ v45
 %line 1096+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2152]
-	mov [esp + 2488], edi
+	xor edi, [esp + 168]
 ; v48 = v48 ^ v45
 %line 1097+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 2504]
-	xor ebp, [esp + 2152]
-	mov [esp + 2504], ebp
+	mov ebp, ecx
+	xor ebp, [esp + 168]
 ; v45 = v14 ^ v45
 %line 1098+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 2432]
-	mov [esp + 432], ecx
-	xor ecx, [esp + 2152]
-	mov [esp + 432], ecx
-	mov [esp + 2512], ecx
+	mov ecx, [esp + 4]
+	xor ecx, [esp + 168]
 ; v42 = v42 ^ v13
 %line 1099+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3608]
-	mov [esp + 2488], edi
+	xor edi, [esp + 40]
+	mov [esp + 4], edi
 ; v47 = v47 ^ v13
 %line 1100+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 3608]
-	mov [esp + 2496], eax
+	xor eax, [esp + 40]
 ; v45 = v45 ^ v13
 %line 1101+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2512]
-	xor edi, [esp + 3608]
-	mov [esp + 2512], edi
+	mov edi, ecx
+	xor edi, [esp + 40]
 ; v13 = v29 ^ v13
 %line 1102+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 1992]
-	mov [esp + 440], ecx
-	xor ecx, [esp + 3608]
-	mov [esp + 440], ecx
-	mov [esp + 2520], ecx
+	mov ecx, [esp + 116]
+	xor ecx, [esp + 40]
 ; v47 = v47 ^ v39
 %line 1103+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 3600]
-	mov [esp + 2496], eax
+	xor eax, [esp + 36]
+	mov [esp + 8], eax
 ; v48 = v48 ^ v39
 %line 1104+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 3600]
-	mov [esp + 2504], ebp
+	xor ebp, [esp + 36]
 ; v13 = v13 ^ v39
 %line 1105+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 2520]
-	xor ecx, [esp + 3600]
-	mov [esp + 2520], ecx
+	xor ecx, [esp + 36]
 ; v39 = v21 ^ v39
 %line 1106+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1960]
-	xor eax, [esp + 3600]
-	mov [esp + 2528], eax
+	mov eax, [esp + 112]
+	xor eax, [esp + 36]
 ; v48 = v48 ^ v41
 %line 1107+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 3592]
-	mov [esp + 2504], ebp
+	xor ebp, [esp + 32]
+	mov [esp + 12], ebp
 ; v45 = v45 ^ v41
 %line 1108+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3592]
-	mov [esp + 2512], edi
+	xor edi, [esp + 32]
 ; v39 = v39 ^ v41
 %line 1109+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebp, [esp + 2528]
-	xor ebp, [esp + 3592]
-	mov [esp + 2528], ebp
+	mov ebp, eax
+	xor ebp, [esp + 32]
 ; v41 = v6 ^ v41
 %line 1110+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1936]
-	xor eax, [esp + 3592]
-	mov [esp + 2536], eax
+	mov eax, [esp + 108]
+	xor eax, [esp + 32]
 ; v45 = v45 ^ v0
 %line 1111+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3584]
-	mov [esp + 2512], edi
+	xor edi, [esp + 28]
+	mov [esp + 16], edi
 ; v13 = v13 ^ v0
 %line 1112+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 3584]
-	mov [esp + 2520], ecx
+	xor ecx, [esp + 28]
 ; v41 = v41 ^ v0
 %line 1113+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2536]
-	xor edi, [esp + 3584]
-	mov [esp + 2536], edi
+	mov edi, eax
+	xor edi, [esp + 28]
 ; v0 = v28 ^ v0
 %line 1114+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1920]
-	xor eax, [esp + 3584]
-	mov [esp + 2544], eax
+	mov eax, [esp + 104]
+	xor eax, [esp + 28]
 ; v13 = v13 ^ v10
 %line 1115+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ecx, ebx
-	mov [esp + 2520], ecx
+	mov [esp + 20], ecx
 ; v39 = v39 ^ v10
 %line 1116+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebp, ebx
-	mov [esp + 2528], ebp
 ; v0 = v0 ^ v10
 %line 1117+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 2544]
+	mov ecx, eax
 	xor ecx, ebx
-	mov [esp + 2544], ecx
 ; v10 = v8 ^ v10
 %line 1118+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1912]
+	mov eax, [esp + 100]
 	xor eax, ebx
-	mov [esp + 2552], eax
 ; v39 = v39 ^ v18
 %line 1119+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebp, esi
-	mov [esp + 2528], ebp
+	mov [esp + 28], ebp
 ; v41 = v41 ^ v18
 %line 1120+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, esi
-	mov [esp + 2536], edi
 ; v10 = v10 ^ v18
 %line 1121+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2552]
 	xor eax, esi
-	mov [esp + 2552], eax
+	mov [esp + 40], eax
 ; v18 = v16 ^ v18
 %line 1122+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1904]
+	mov eax, [esp + 96]
 	xor eax, esi
-	mov [esp + 2560], eax
 ; v41 = v41 ^ v56
 %line 1123+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, edx
-	mov [esp + 2536], edi
+	mov [esp + 32], edi
 ; v0 = v0 ^ v56
 %line 1124+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ecx, edx
-	mov [esp + 2544], ecx
+	mov [esp + 36], ecx
 ; v18 = v18 ^ v56
 %line 1125+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 2560]
+	mov ecx, eax
 	xor ecx, edx
-	mov [esp + 2560], ecx
+	mov [esp + 44], ecx
 ; v56 = v35 ^ v56
 %line 1126+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 1896]
+	mov eax, [esp + 92]
 	xor eax, edx
-	mov [esp + 2568], eax
+	mov [esp + 48], eax
 ; v35 = v56 ^ v44
 %line 1127+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2568]
-	xor eax, [esp + 2480]
-	mov [esp + 2576], eax
+	xor eax, [esp + 0]
+	mov [esp + 52], eax
 ; v16 = v45 ^ v44
 %line 1128+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2512]
-	xor eax, [esp + 2480]
+	mov eax, [esp + 16]
+	xor eax, [esp + 0]
 	mov edx, eax
 ; v16 = v16 ^ v12
 %line 1129+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 2472]
+	xor edx, [esp + 24]
 ; v8 = v18 ^ v45
 %line 1130+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2512]
+	xor ecx, [esp + 16]
 ; v28 = v48 ^ v44
 %line 1131+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2504]
-	xor eax, [esp + 2480]
-	mov [esp + 2584], eax
+	mov eax, [esp + 12]
+	xor eax, [esp + 0]
 ; v28 = v28 ^ v12
 %line 1132+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2584]
-	xor eax, [esp + 2472]
-	mov [esp + 2584], eax
+	xor eax, [esp + 24]
+	mov [esp + 56], eax
 ; v6 = v10 ^ v45
 %line 1133+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2552]
-	xor eax, [esp + 2512]
+	mov eax, [esp + 40]
+	xor eax, [esp + 16]
 	mov esi, eax
 ; v6 = v6 ^ v48
 %line 1134+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2504]
+	xor esi, [esp + 12]
 ; v6 = v6 ^ v44
 %line 1135+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2480]
+	xor esi, [esp + 0]
 ; v6 = v6 ^ v12
 %line 1136+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2472]
+	xor esi, [esp + 24]
 ; v21 = v45 ^ v47
 %line 1137+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2512]
-	xor eax, [esp + 2496]
-	mov [esp + 3616], eax
+	mov eax, [esp + 16]
+	xor eax, [esp + 8]
+	mov [esp + 84], eax
 ; v29 = v0 ^ v48
 %line 1138+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2544]
-	xor eax, [esp + 2504]
-	mov [esp + 2592], eax
+	mov eax, [esp + 36]
+	xor eax, [esp + 12]
 ; v29 = v29 ^ v47
 %line 1139+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2592]
-	xor eax, [esp + 2496]
-	mov [esp + 2592], eax
+	xor eax, [esp + 8]
 ; v29 = v29 ^ v12
 %line 1140+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2472]
-	mov [esp + 2592], eax
+	xor eax, [esp + 24]
+	mov [esp + 60], eax
 ; v14 = v48 ^ v42
 %line 1141+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2504]
-	xor edi, [esp + 2488]
+	mov edi, [esp + 12]
+	xor edi, [esp + 4]
 ; v43 = v41 ^ v47
 %line 1142+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 2536]
-	xor ebx, [esp + 2496]
+	mov ebx, [esp + 32]
+	xor ebx, [esp + 8]
 ; v43 = v43 ^ v42
 %line 1143+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 2488]
+	xor ebx, [esp + 4]
 ; v26 = v47 ^ v44
 %line 1144+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2496]
-	xor eax, [esp + 2480]
+	mov eax, [esp + 8]
+	xor eax, [esp + 0]
 	mov ebp, eax
 ; v46 = v39 ^ v42
 %line 1145+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2528]
-	mov [esp + 448], eax
-	xor eax, [esp + 2488]
-	mov [esp + 448], eax
-	mov [esp + 2600], eax
+	mov eax, [esp + 28]
+	xor eax, [esp + 4]
 ; v46 = v46 ^ v44
 %line 1146+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2600]
-	xor eax, [esp + 2480]
-	mov [esp + 2600], eax
+	xor eax, [esp + 0]
+	mov [esp + 64], eax
 ; v38 = v42 ^ v12
 %line 1147+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2488]
-	mov [esp + 456], eax
-	xor eax, [esp + 2472]
-	mov [esp + 456], eax
-	mov [esp + 2608], eax
+	mov eax, [esp + 4]
+	xor eax, [esp + 24]
+	mov [esp + 68], eax
 ; v50 = v13 ^ v44
 %line 1148+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2520]
-	mov [esp + 464], eax
-	xor eax, [esp + 2480]
-	mov [esp + 464], eax
-	mov [esp + 2616], eax
+	mov eax, [esp + 20]
+	xor eax, [esp + 0]
 ; v50 = v50 ^ v12
 %line 1149+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2616]
-	mov [esp + 3768], eax
-	mov [esp + 3736], eax
-	mov [esp + 3680], eax
-	xor eax, [esp + 2472]
-	mov [esp + 3768], eax
-	mov [esp + 3736], eax
-	mov [esp + 3680], eax
-	mov [esp + 2616], eax
+	xor eax, [esp + 24]
+	mov [esp + 72], eax
 ; v35 = v35 ^ v38
 %line 1150+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2576]
-	xor eax, [esp + 2608]
-	mov [esp + 2576], eax
+	mov eax, [esp + 52]
+	xor eax, [esp + 68]
+	mov [esp + 52], eax
 ; v32 = v14 ^ v38
 %line 1151+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov [esp + 472], edi
-	mov eax, [esp + 472]
-	xor eax, [esp + 2608]
-	mov [esp + 472], eax
-	mov [esp + 2624], eax
+	mov eax, edi
+	xor eax, [esp + 68]
 ; v32 = v32 ^ v50
 %line 1152+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2624]
-	xor eax, [esp + 3768]
-	mov [esp + 2624], eax
+	xor eax, [esp + 72]
+	mov [esp + 76], eax
 ; v16 = v16 ^ v14
 %line 1153+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, edi
 ; v4 = v43 ^ v38
 %line 1154+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov [esp + 480], ebx
-	mov eax, [esp + 480]
-	xor eax, [esp + 2608]
-	mov [esp + 480], eax
-	mov [esp + 2632], eax
+	mov eax, ebx
+	xor eax, [esp + 68]
 ; v4 = v4 ^ v50
 %line 1155+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2632]
-	xor eax, [esp + 3680]
-	mov [esp + 2632], eax
+	xor eax, [esp + 72]
+	mov [esp + 80], eax
 ; v8 = v8 ^ v14
 %line 1156+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ecx, edi
@@ -4681,102 +4436,83 @@ align 32
 	xor ecx, ebx
 ; v8 = v8 ^ v38
 %line 1158+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2608]
+	xor ecx, [esp + 68]
 ; v8 = v8 ^ v50
 %line 1159+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2616]
+	xor ecx, [esp + 72]
 ; v14 = v14 ^ v26
 %line 1160+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebp
 ; v28 = v28 ^ v43
 %line 1161+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2584]
+	mov eax, [esp + 56]
 	xor eax, ebx
-	mov [esp + 2584], eax
 ; v28 = v28 ^ v26
 %line 1162+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 2584], eax
 ; v28 = v28 ^ v50
 %line 1163+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2616]
-	mov [esp + 2584], eax
+	xor eax, [esp + 72]
+	mov [esp + 56], eax
 ; v43 = v43 ^ v46
 %line 1164+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 2600]
+	xor ebx, [esp + 64]
 ; v6 = v6 ^ v26
 %line 1165+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebp
 ; v6 = v6 ^ v46
 %line 1166+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2600]
+	xor esi, [esp + 64]
 ; v26 = v26 ^ v38
 %line 1167+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 2608]
+	xor ebp, [esp + 68]
 ; v21 = v21 ^ v46
 %line 1168+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3616]
-	xor eax, [esp + 2600]
-	mov [esp + 3616], eax
+	mov eax, [esp + 84]
+	xor eax, [esp + 64]
 ; v21 = v21 ^ v38
 %line 1169+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2608]
-	mov [esp + 3616], eax
+	xor eax, [esp + 68]
+	mov [esp + 84], eax
 ; v46 = v46 ^ v50
 %line 1170+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2600]
-	mov [esp + 3688], eax
-	xor eax, [esp + 2616]
-	mov [esp + 3688], eax
-	mov [esp + 2600], eax
+	mov eax, [esp + 64]
+	xor eax, [esp + 72]
+	mov [esp + 64], eax
 ; v38 = v29 ^ v38
 %line 1171+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2592]
-	mov [esp + 488], eax
-	xor eax, [esp + 2608]
-	mov [esp + 488], eax
-	mov [esp + 2640], eax
+	mov eax, [esp + 60]
+	xor eax, [esp + 68]
 ; v50 = v38 ^ v50
 %line 1172+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2640]
-	mov [esp + 496], eax
-	xor eax, [esp + 2616]
-	mov [esp + 496], eax
-	mov [esp + 2648], eax
+	xor eax, [esp + 72]
+	mov [esp + 60], eax
 ; v35 = v35 ^ v46
 %line 1173+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2576]
-	xor eax, [esp + 3688]
-	mov [esp + 2576], eax
+	mov eax, [esp + 52]
+	xor eax, [esp + 64]
+	mov [esp + 52], eax
 ; v38 = v43 ^ v46
 %line 1174+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov [esp + 504], ebx
-	mov eax, [esp + 504]
-	xor eax, [esp + 3688]
-	mov [esp + 504], eax
-	mov [esp + 2656], eax
+	mov eax, ebx
+	xor eax, [esp + 64]
 ; v38 = v38 ^ v50
 %line 1175+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2656]
-	xor eax, [esp + 2648]
-	mov [esp + 2656], eax
+	xor eax, [esp + 60]
+	mov [esp + 68], eax
 ; v32 = v32 ^ v43
 %line 1176+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2624]
+	mov eax, [esp + 76]
 	xor eax, ebx
-	mov [esp + 2624], eax
+	mov [esp + 76], eax
 ; v29 = v6 ^ v46
 %line 1177+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov [esp + 512], esi
-	mov eax, [esp + 512]
-	xor eax, [esp + 2600]
-	mov [esp + 512], eax
-	mov [esp + 2664], eax
+	mov eax, esi
+	xor eax, [esp + 64]
 ; v29 = v29 ^ v50
 %line 1178+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2664]
-	xor eax, [esp + 2648]
-	mov [esp + 2664], eax
+	xor eax, [esp + 60]
+	mov [esp + 72], eax
 ; v16 = v16 ^ v43
 %line 1179+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, ebx
@@ -4785,130 +4521,109 @@ align 32
 	xor edx, esi
 ; v16 = v16 ^ v46
 %line 1181+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 2600]
+	xor edx, [esp + 64]
 ; v16 = v16 ^ v50
 %line 1182+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 2648]
+	xor edx, [esp + 60]
 ; v43 = v43 ^ v26
 %line 1183+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, ebp
 ; v4 = v4 ^ v6
 %line 1184+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2632]
+	mov eax, [esp + 80]
 	xor eax, esi
-	mov [esp + 2632], eax
 ; v4 = v4 ^ v26
 %line 1185+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 2632], eax
 ; v4 = v4 ^ v50
 %line 1186+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2648]
-	mov [esp + 2632], eax
+	xor eax, [esp + 60]
+	mov [esp + 80], eax
 ; v6 = v6 ^ v21
 %line 1187+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 3616]
+	xor esi, [esp + 84]
 ; v8 = v8 ^ v26
 %line 1188+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ecx, ebp
 ; v8 = v8 ^ v21
 %line 1189+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 3616]
+	xor ecx, [esp + 84]
 ; v26 = v26 ^ v46
 %line 1190+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 2600]
+	xor ebp, [esp + 64]
 ; v14 = v14 ^ v21
 %line 1191+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3616]
+	xor edi, [esp + 84]
 ; v14 = v14 ^ v46
 %line 1192+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2600]
+	xor edi, [esp + 64]
 ; v21 = v21 ^ v50
 %line 1193+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3616]
-	xor eax, [esp + 2648]
-	mov [esp + 3616], eax
+	mov eax, [esp + 84]
+	xor eax, [esp + 60]
+	mov [esp + 84], eax
 ; v46 = v28 ^ v46
 %line 1194+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2584]
-	mov [esp + 520], eax
-	xor eax, [esp + 2600]
-	mov [esp + 520], eax
-	mov [esp + 2672], eax
+	mov eax, [esp + 56]
+	xor eax, [esp + 64]
 ; v50 = v46 ^ v50
 %line 1195+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2672]
-	mov [esp + 528], eax
-	xor eax, [esp + 2648]
-	mov [esp + 528], eax
-	mov [esp + 2680], eax
+	xor eax, [esp + 60]
+	mov [esp + 56], eax
 ; v35 = v35 ^ v21
 %line 1196+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2576]
-	xor eax, [esp + 3616]
-	mov [esp + 2576], eax
+	mov eax, [esp + 52]
+	xor eax, [esp + 84]
+	mov [esp + 52], eax
 ; v46 = v6 ^ v21
 %line 1197+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov [esp + 536], esi
-	mov eax, [esp + 536]
-	xor eax, [esp + 3616]
-	mov [esp + 536], eax
-	mov [esp + 2688], eax
+	mov eax, esi
+	xor eax, [esp + 84]
 ; v46 = v46 ^ v50
 %line 1198+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2688]
-	xor eax, [esp + 2680]
-	mov [esp + 2688], eax
+	xor eax, [esp + 56]
+	mov [esp + 60], eax
 ; v38 = v38 ^ v6
 %line 1199+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2656]
+	mov eax, [esp + 68]
 	xor eax, esi
-	mov [esp + 2656], eax
+	mov [esp + 68], eax
 ; v28 = v8 ^ v21
 %line 1200+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov [esp + 544], ecx
-	mov eax, [esp + 544]
-	xor eax, [esp + 3616]
-	mov [esp + 544], eax
-	mov [esp + 2696], eax
+	mov eax, ecx
+	xor eax, [esp + 84]
 ; v28 = v28 ^ v50
 %line 1201+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2696]
-	xor eax, [esp + 2680]
-	mov [esp + 2696], eax
+	xor eax, [esp + 56]
+	mov [esp + 64], eax
 ; v32 = v32 ^ v6
 %line 1202+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2624]
+	mov eax, [esp + 76]
 	xor eax, esi
-	mov [esp + 2624], eax
 ; v32 = v32 ^ v8
 %line 1203+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ecx
-	mov [esp + 2624], eax
 ; v32 = v32 ^ v21
 %line 1204+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 3616]
-	mov [esp + 2624], eax
+	xor eax, [esp + 84]
 ; v32 = v32 ^ v50
 %line 1205+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2680]
-	mov [esp + 2624], eax
+	xor eax, [esp + 56]
+	mov [esp + 76], eax
 ; v6 = v6 ^ v26
 %line 1206+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, ebp
 ; v29 = v29 ^ v8
 %line 1207+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2664]
+	mov eax, [esp + 72]
 	xor eax, ecx
-	mov [esp + 2664], eax
 ; v29 = v29 ^ v26
 %line 1208+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 2664], eax
 ; v29 = v29 ^ v50
 %line 1209+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2680]
-	mov [esp + 2664], eax
+	xor eax, [esp + 56]
+	mov [esp + 72], eax
 ; v8 = v8 ^ v14
 %line 1210+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ecx, edi
@@ -4920,105 +4635,89 @@ align 32
 	xor edx, edi
 ; v26 = v26 ^ v21
 %line 1213+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 3616]
+	xor ebp, [esp + 84]
 ; v43 = v43 ^ v14
 %line 1214+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, edi
 ; v43 = v43 ^ v21
 %line 1215+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 3616]
+	xor ebx, [esp + 84]
 ; v14 = v14 ^ v50
 %line 1216+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2680]
+	xor edi, [esp + 56]
 ; v21 = v4 ^ v21
 %line 1217+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2632]
-	mov [esp + 552], eax
-	xor eax, [esp + 3616]
-	mov [esp + 552], eax
+	mov eax, [esp + 80]
+	xor eax, [esp + 84]
 ; v50 = v21 ^ v50
 %line 1218+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2680]
-	mov [esp + 3624], eax
+	xor eax, [esp + 56]
+	mov [esp + 84], eax
 ; v35 = v35 ^ v14
 %line 1219+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2576]
+	mov eax, [esp + 52]
 	xor eax, edi
-	mov [esp + 2576], eax
+	mov [esp + 52], eax
 ; v21 = v8 ^ v14
 %line 1220+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov [esp + 560], ecx
-	mov eax, [esp + 560]
+	mov eax, ecx
 	xor eax, edi
-	mov [esp + 560], eax
-	mov [esp + 2704], eax
 ; v21 = v21 ^ v50
 %line 1221+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2704]
-	xor eax, [esp + 3624]
-	mov [esp + 2704], eax
+	xor eax, [esp + 84]
+	mov [esp + 56], eax
 ; v46 = v46 ^ v8
 %line 1222+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2688]
+	mov eax, [esp + 60]
 	xor eax, ecx
-	mov [esp + 2688], eax
+	mov [esp + 60], eax
 ; v4 = v16 ^ v14
 %line 1223+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov [esp + 568], edx
-	mov eax, [esp + 568]
+	mov eax, edx
 	xor eax, edi
-	mov [esp + 568], eax
-	mov [esp + 2712], eax
 ; v4 = v4 ^ v50
 %line 1224+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2712]
-	xor eax, [esp + 3624]
-	mov [esp + 2712], eax
+	xor eax, [esp + 84]
+	mov [esp + 80], eax
 ; v38 = v38 ^ v8
 %line 1225+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2656]
+	mov eax, [esp + 68]
 	xor eax, ecx
-	mov [esp + 2656], eax
 ; v38 = v38 ^ v16
 %line 1226+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edx
-	mov [esp + 2656], eax
 ; v38 = v38 ^ v14
 %line 1227+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
-	mov [esp + 2656], eax
 ; v38 = v38 ^ v50
 %line 1228+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 3624]
-	mov [esp + 2656], eax
+	xor eax, [esp + 84]
+	mov [esp + 68], eax
 ; v8 = v8 ^ v26
 %line 1229+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ecx, ebp
 ; v28 = v28 ^ v16
 %line 1230+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2696]
+	mov eax, [esp + 64]
 	xor eax, edx
-	mov [esp + 2696], eax
 ; v28 = v28 ^ v26
 %line 1231+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebp
-	mov [esp + 2696], eax
 ; v28 = v28 ^ v50
 %line 1232+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 3624]
-	mov [esp + 2696], eax
+	xor eax, [esp + 84]
+	mov [esp + 64], eax
 ; v16 = v16 ^ v43
 %line 1233+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, ebx
 ; v32 = v32 ^ v26
 %line 1234+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2624]
+	mov eax, [esp + 76]
 	xor eax, ebp
-	mov [esp + 2624], eax
 ; v32 = v32 ^ v43
 %line 1235+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 2624], eax
+	mov [esp + 76], eax
 ; v26 = v26 ^ v14
 %line 1236+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebp, edi
@@ -5030,93 +4729,81 @@ align 32
 	xor esi, edi
 ; v43 = v43 ^ v50
 %line 1239+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 3624]
+	xor ebx, [esp + 84]
 ; v14 = v29 ^ v14
 %line 1240+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2664]
-	mov [esp + 576], eax
+	mov eax, [esp + 72]
 	xor eax, edi
-	mov [esp + 576], eax
 ; v50 = v14 ^ v50
 %line 1241+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 3624]
+	xor eax, [esp + 84]
 ; v35 = v35 ^ v43
 %line 1242+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2576]
+	mov edi, [esp + 52]
 	xor edi, ebx
-	mov [esp + 2576], edi
+	mov [esp + 52], edi
 ; v14 = v16 ^ v43
 %line 1243+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov edi, edx
 	xor edi, ebx
-	mov [esp + 2720], edi
 ; v14 = v14 ^ v50
 %line 1244+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2720]
 	xor edi, eax
-	mov [esp + 2720], edi
+	mov [esp + 72], edi
 ; v21 = v21 ^ v16
 %line 1245+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2704]
+	mov edi, [esp + 56]
 	xor edi, edx
-	mov [esp + 2704], edi
+	mov [esp + 56], edi
 ; v29 = v32 ^ v43
 %line 1246+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2624]
+	mov edi, [esp + 76]
 	xor edi, ebx
-	mov [esp + 2728], edi
 ; v29 = v29 ^ v50
 %line 1247+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2728]
 	xor edi, eax
-	mov [esp + 2728], edi
+	mov [esp + 84], edi
 ; v46 = v46 ^ v16
 %line 1248+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2688]
+	mov edi, [esp + 60]
 	xor edi, edx
-	mov [esp + 2688], edi
 ; v46 = v46 ^ v32
 %line 1249+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2624]
-	mov [esp + 2688], edi
+	xor edi, [esp + 76]
 ; v46 = v46 ^ v43
 %line 1250+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
-	mov [esp + 2688], edi
 ; v46 = v46 ^ v50
 %line 1251+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
-	mov [esp + 2688], edi
+	mov [esp + 60], edi
 ; v16 = v16 ^ v26
 %line 1252+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, ebp
 ; v4 = v4 ^ v32
 %line 1253+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2712]
-	xor edi, [esp + 2624]
-	mov [esp + 2712], edi
+	mov edi, [esp + 80]
+	xor edi, [esp + 76]
 ; v4 = v4 ^ v26
 %line 1254+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebp
-	mov [esp + 2712], edi
 ; v4 = v4 ^ v50
 %line 1255+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
-	mov [esp + 2712], edi
+	mov [esp + 80], edi
 ; v32 = v32 ^ v6
 %line 1256+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2624]
+	mov edi, [esp + 76]
 	xor edi, esi
-	mov [esp + 2624], edi
+	mov [esp + 76], edi
 ; v38 = v38 ^ v26
 %line 1257+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2656]
+	mov edi, [esp + 68]
 	xor edi, ebp
-	mov [esp + 2656], edi
 ; v38 = v38 ^ v6
 %line 1258+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, esi
-	mov [esp + 2656], edi
+	mov [esp + 68], edi
 ; v26 = v26 ^ v43
 %line 1259+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebp, ebx
@@ -5131,648 +4818,648 @@ align 32
 	xor esi, eax
 ; v43 = v28 ^ v43
 %line 1263+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2696]
+	mov edi, [esp + 64]
 	xor edi, ebx
 ; v50 = v43 ^ v50
 %line 1264+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
-	mov [esp + 2736], edi
+	mov [esp + 64], edi
 ; v43 = v35 & v56
 %line 1265+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2576]
-	and eax, [esp + 2568]
-	mov [esp + 2744], eax
+	mov eax, [esp + 52]
+	and eax, [esp + 48]
+	mov [esp + 88], eax
 ; v28 = v35 & v18
 %line 1266+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2576]
-	and eax, [esp + 2560]
+	mov eax, [esp + 52]
+	and eax, [esp + 44]
 ; v60 = v14 & v56
 %line 1267+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2720]
-	and edi, [esp + 2568]
+	mov edi, [esp + 72]
+	and edi, [esp + 48]
 ; v60 = v28 ^ v60
 %line 1268+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
-	mov [esp + 2752], eax
+	mov [esp + 92], eax
 ; v28 = v35 & v10
 %line 1269+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2576]
-	and eax, [esp + 2552]
+	mov eax, [esp + 52]
+	and eax, [esp + 40]
 ; v9 = v14 & v18
 %line 1270+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2720]
-	and edi, [esp + 2560]
+	mov edi, [esp + 72]
+	and edi, [esp + 44]
 ; v52 = v21 & v56
 %line 1271+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 2704]
-	and ebx, [esp + 2568]
+	mov ebx, [esp + 56]
+	and ebx, [esp + 48]
 ; v9 = v28 ^ v9
 %line 1272+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
 ; v52 = v9 ^ v52
 %line 1273+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 2760], eax
+	mov [esp + 96], eax
 ; v9 = v35 & v0
 %line 1274+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2576]
-	and edi, [esp + 2544]
+	mov edi, [esp + 52]
+	and edi, [esp + 36]
 ; v28 = v14 & v10
 %line 1275+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2720]
-	and eax, [esp + 2552]
-	mov [esp + 2768], eax
+	mov eax, [esp + 72]
+	and eax, [esp + 40]
+	mov [esp + 100], eax
 ; v49 = v21 & v18
 %line 1276+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2704]
-	and eax, [esp + 2560]
+	mov eax, [esp + 56]
+	and eax, [esp + 44]
 ; v15 = v29 & v56
 %line 1277+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 2728]
-	and ebx, [esp + 2568]
+	mov ebx, [esp + 84]
+	and ebx, [esp + 48]
 ; v28 = v9 ^ v28
 %line 1278+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2768]
+	xor edi, [esp + 100]
 ; v49 = v28 ^ v49
 %line 1279+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v15 = v49 ^ v15
 %line 1280+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
-	mov [esp + 2776], edi
+	mov [esp + 100], edi
 ; v49 = v35 & v41
 %line 1281+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2576]
-	and edi, [esp + 2536]
+	mov edi, [esp + 52]
+	and edi, [esp + 32]
 ; v28 = v14 & v0
 %line 1282+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2720]
-	and eax, [esp + 2544]
-	mov [esp + 2784], eax
+	mov eax, [esp + 72]
+	and eax, [esp + 36]
+	mov [esp + 104], eax
 ; v9 = v21 & v10
 %line 1283+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2704]
-	and eax, [esp + 2552]
-	mov [esp + 2792], eax
+	mov eax, [esp + 56]
+	and eax, [esp + 40]
+	mov [esp + 108], eax
 ; v27 = v29 & v18
 %line 1284+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2728]
-	and eax, [esp + 2560]
+	mov eax, [esp + 84]
+	and eax, [esp + 44]
 ; v2 = v46 & v56
 %line 1285+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 2688]
-	and ebx, [esp + 2568]
+	mov ebx, [esp + 60]
+	and ebx, [esp + 48]
 ; v28 = v49 ^ v28
 %line 1286+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2784]
+	xor edi, [esp + 104]
 ; v9 = v28 ^ v9
 %line 1287+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2792]
+	xor edi, [esp + 108]
 ; v27 = v9 ^ v27
 %line 1288+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v2 = v27 ^ v2
 %line 1289+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
-	mov [esp + 2800], edi
+	mov [esp + 104], edi
 ; v27 = v35 & v39
 %line 1290+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2576]
-	and edi, [esp + 2528]
+	mov edi, [esp + 52]
+	and edi, [esp + 28]
 ; v9 = v14 & v41
 %line 1291+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2720]
-	and eax, [esp + 2536]
-	mov [esp + 2808], eax
+	mov eax, [esp + 72]
+	and eax, [esp + 32]
+	mov [esp + 108], eax
 ; v28 = v21 & v0
 %line 1292+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2704]
-	and eax, [esp + 2544]
-	mov [esp + 2816], eax
+	mov eax, [esp + 56]
+	and eax, [esp + 36]
+	mov [esp + 112], eax
 ; v49 = v29 & v10
 %line 1293+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2728]
-	and eax, [esp + 2552]
-	mov [esp + 2824], eax
+	mov eax, [esp + 84]
+	and eax, [esp + 40]
+	mov [esp + 116], eax
 ; v11 = v46 & v18
 %line 1294+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2688]
-	and eax, [esp + 2560]
+	mov eax, [esp + 60]
+	and eax, [esp + 44]
 ; v54 = v16 & v56
 %line 1295+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebx, edx
-	and ebx, [esp + 2568]
+	and ebx, [esp + 48]
 ; v9 = v27 ^ v9
 %line 1296+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2808]
+	xor edi, [esp + 108]
 ; v28 = v9 ^ v28
 %line 1297+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2816]
+	xor edi, [esp + 112]
 ; v49 = v28 ^ v49
 %line 1298+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2824]
+	xor edi, [esp + 116]
 ; v11 = v49 ^ v11
 %line 1299+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v54 = v11 ^ v54
 %line 1300+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
-	mov [esp + 2832], edi
+	mov [esp + 108], edi
 ; v11 = v35 & v13
 %line 1301+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2576]
-	and edi, [esp + 2520]
+	mov edi, [esp + 52]
+	and edi, [esp + 20]
 ; v49 = v14 & v39
 %line 1302+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2720]
-	and eax, [esp + 2528]
-	mov [esp + 2840], eax
+	mov eax, [esp + 72]
+	and eax, [esp + 28]
+	mov [esp + 112], eax
 ; v28 = v21 & v41
 %line 1303+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2704]
-	and eax, [esp + 2536]
-	mov [esp + 2848], eax
+	mov eax, [esp + 56]
+	and eax, [esp + 32]
+	mov [esp + 116], eax
 ; v9 = v29 & v0
 %line 1304+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2728]
-	and eax, [esp + 2544]
-	mov [esp + 2856], eax
+	mov eax, [esp + 84]
+	and eax, [esp + 36]
+	mov [esp + 120], eax
 ; v27 = v46 & v10
 %line 1305+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2688]
-	and eax, [esp + 2552]
-	mov [esp + 2864], eax
+	mov eax, [esp + 60]
+	and eax, [esp + 40]
+	mov [esp + 124], eax
 ; v1 = v16 & v18
 %line 1306+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 2560]
+	and eax, [esp + 44]
 ; v24 = v4 & v56
 %line 1307+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 2712]
-	and ebx, [esp + 2568]
+	mov ebx, [esp + 80]
+	and ebx, [esp + 48]
 ; v49 = v11 ^ v49
 %line 1308+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2840]
+	xor edi, [esp + 112]
 ; v28 = v49 ^ v28
 %line 1309+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2848]
+	xor edi, [esp + 116]
 ; v9 = v28 ^ v9
 %line 1310+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2856]
+	xor edi, [esp + 120]
 ; v27 = v9 ^ v27
 %line 1311+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2864]
+	xor edi, [esp + 124]
 ; v1 = v27 ^ v1
 %line 1312+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v24 = v1 ^ v24
 %line 1313+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
-	mov [esp + 2872], edi
+	mov [esp + 112], edi
 ; v1 = v14 & v13
 %line 1314+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2720]
-	and edi, [esp + 2520]
+	mov edi, [esp + 72]
+	and edi, [esp + 20]
 ; v27 = v21 & v39
 %line 1315+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2704]
-	and eax, [esp + 2528]
-	mov [esp + 2880], eax
+	mov eax, [esp + 56]
+	and eax, [esp + 28]
+	mov [esp + 116], eax
 ; v9 = v29 & v41
 %line 1316+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2728]
-	and eax, [esp + 2536]
-	mov [esp + 2888], eax
+	mov eax, [esp + 84]
+	and eax, [esp + 32]
+	mov [esp + 120], eax
 ; v28 = v46 & v0
 %line 1317+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2688]
-	and eax, [esp + 2544]
-	mov [esp + 2896], eax
+	mov eax, [esp + 60]
+	and eax, [esp + 36]
+	mov [esp + 124], eax
 ; v49 = v16 & v10
 %line 1318+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 2552]
+	and eax, [esp + 40]
 ; v11 = v4 & v18
 %line 1319+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 2712]
-	and ebx, [esp + 2560]
+	mov ebx, [esp + 80]
+	and ebx, [esp + 44]
 ; v27 = v1 ^ v27
 %line 1320+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2880]
+	xor edi, [esp + 116]
 ; v9 = v27 ^ v9
 %line 1321+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2888]
+	xor edi, [esp + 120]
 ; v28 = v9 ^ v28
 %line 1322+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2896]
+	xor edi, [esp + 124]
 ; v49 = v28 ^ v49
 %line 1323+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v11 = v49 ^ v11
 %line 1324+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
-	mov [esp + 2904], edi
+	mov [esp + 116], edi
 ; v49 = v21 & v13
 %line 1325+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2704]
-	and edi, [esp + 2520]
+	mov edi, [esp + 56]
+	and edi, [esp + 20]
 ; v28 = v29 & v39
 %line 1326+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2728]
-	and eax, [esp + 2528]
-	mov [esp + 2912], eax
+	mov eax, [esp + 84]
+	and eax, [esp + 28]
+	mov [esp + 120], eax
 ; v9 = v46 & v41
 %line 1327+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2688]
-	and eax, [esp + 2536]
-	mov [esp + 2920], eax
+	mov eax, [esp + 60]
+	and eax, [esp + 32]
+	mov [esp + 124], eax
 ; v27 = v16 & v0
 %line 1328+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 2544]
+	and eax, [esp + 36]
 ; v1 = v4 & v10
 %line 1329+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 2712]
-	and ebx, [esp + 2552]
+	mov ebx, [esp + 80]
+	and ebx, [esp + 40]
 ; v28 = v49 ^ v28
 %line 1330+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2912]
+	xor edi, [esp + 120]
 ; v9 = v28 ^ v9
 %line 1331+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2920]
+	xor edi, [esp + 124]
 ; v27 = v9 ^ v27
 %line 1332+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v1 = v27 ^ v1
 %line 1333+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
-	mov [esp + 2928], edi
+	mov [esp + 120], edi
 ; v27 = v29 & v13
 %line 1334+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2728]
-	and edi, [esp + 2520]
+	mov edi, [esp + 84]
+	and edi, [esp + 20]
 ; v9 = v46 & v39
 %line 1335+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2688]
-	and eax, [esp + 2528]
-	mov [esp + 2936], eax
+	mov eax, [esp + 60]
+	and eax, [esp + 28]
+	mov [esp + 124], eax
 ; v28 = v16 & v41
 %line 1336+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 2536]
+	and eax, [esp + 32]
 ; v49 = v4 & v0
 %line 1337+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 2712]
-	and ebx, [esp + 2544]
+	mov ebx, [esp + 80]
+	and ebx, [esp + 36]
 ; v9 = v27 ^ v9
 %line 1338+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2936]
+	xor edi, [esp + 124]
 ; v28 = v9 ^ v28
 %line 1339+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v49 = v28 ^ v49
 %line 1340+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
-	mov [esp + 2944], edi
+	mov [esp + 124], edi
 ; v28 = v46 & v13
 %line 1341+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2688]
-	and eax, [esp + 2520]
+	mov eax, [esp + 60]
+	and eax, [esp + 20]
 ; v9 = v16 & v39
 %line 1342+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov edi, edx
-	and edi, [esp + 2528]
+	and edi, [esp + 28]
 ; v27 = v4 & v41
 %line 1343+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 2712]
-	and ebx, [esp + 2536]
+	mov ebx, [esp + 80]
+	and ebx, [esp + 32]
 ; v9 = v28 ^ v9
 %line 1344+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
 ; v27 = v9 ^ v27
 %line 1345+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 2952], eax
+	mov [esp + 128], eax
 ; v9 = v16 & v13
 %line 1346+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 2520]
+	and eax, [esp + 20]
 ; v28 = v4 & v39
 %line 1347+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2712]
-	and edi, [esp + 2528]
+	mov edi, [esp + 80]
+	and edi, [esp + 28]
 ; v28 = v9 ^ v28
 %line 1348+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
-	mov [esp + 2960], eax
+	mov [esp + 132], eax
 ; v9 = v4 & v13
 %line 1349+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2712]
-	and eax, [esp + 2520]
-	mov [esp + 2968], eax
+	mov eax, [esp + 80]
+	and eax, [esp + 20]
+	mov [esp + 136], eax
 ; v58 = v32 & v45
 %line 1350+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2624]
-	and eax, [esp + 2512]
-	mov [esp + 2976], eax
+	mov eax, [esp + 76]
+	and eax, [esp + 16]
+	mov [esp + 140], eax
 ; v33 = v32 & v48
 %line 1351+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2624]
-	and eax, [esp + 2504]
+	mov eax, [esp + 76]
+	and eax, [esp + 12]
 ; v7 = v38 & v45
 %line 1352+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2656]
-	and edi, [esp + 2512]
+	mov edi, [esp + 68]
+	and edi, [esp + 16]
 ; v7 = v33 ^ v7
 %line 1353+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
-	mov [esp + 2984], eax
+	mov [esp + 144], eax
 ; v33 = v32 & v47
 %line 1354+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2624]
-	and eax, [esp + 2496]
+	mov eax, [esp + 76]
+	and eax, [esp + 8]
 ; v31 = v38 & v48
 %line 1355+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2656]
-	and edi, [esp + 2504]
+	mov edi, [esp + 68]
+	and edi, [esp + 12]
 ; v3 = v26 & v45
 %line 1356+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebx, ebp
-	and ebx, [esp + 2512]
+	and ebx, [esp + 16]
 ; v31 = v33 ^ v31
 %line 1357+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
 ; v3 = v31 ^ v3
 %line 1358+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 2992], eax
+	mov [esp + 148], eax
 ; v31 = v32 & v42
 %line 1359+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2624]
-	and edi, [esp + 2488]
+	mov edi, [esp + 76]
+	and edi, [esp + 4]
 ; v33 = v38 & v47
 %line 1360+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2656]
-	and eax, [esp + 2496]
-	mov [esp + 3000], eax
+	mov eax, [esp + 68]
+	and eax, [esp + 8]
+	mov [esp + 152], eax
 ; v36 = v26 & v48
 %line 1361+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebp
-	and eax, [esp + 2504]
+	and eax, [esp + 12]
 ; v30 = v8 & v45
 %line 1362+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebx, ecx
-	and ebx, [esp + 2512]
+	and ebx, [esp + 16]
 ; v33 = v31 ^ v33
 %line 1363+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3000]
+	xor edi, [esp + 152]
 ; v36 = v33 ^ v36
 %line 1364+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v30 = v36 ^ v30
 %line 1365+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
-	mov [esp + 3008], edi
+	mov [esp + 152], edi
 ; v36 = v32 & v44
 %line 1366+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2624]
-	and edi, [esp + 2480]
+	mov edi, [esp + 76]
+	and edi, [esp + 0]
 ; v33 = v38 & v42
 %line 1367+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2656]
-	and eax, [esp + 2488]
-	mov [esp + 3016], eax
+	mov eax, [esp + 68]
+	and eax, [esp + 4]
+	mov [esp + 156], eax
 ; v31 = v26 & v47
 %line 1368+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebp
-	and eax, [esp + 2496]
-	mov [esp + 3024], eax
+	and eax, [esp + 8]
+	mov [esp + 160], eax
 ; v34 = v8 & v48
 %line 1369+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 2504]
+	and eax, [esp + 12]
 ; v5 = v6 & v45
 %line 1370+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov ebx, esi
-	and ebx, [esp + 2512]
+	and ebx, [esp + 16]
 ; v33 = v36 ^ v33
 %line 1371+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3016]
+	xor edi, [esp + 156]
 ; v31 = v33 ^ v31
 %line 1372+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3024]
+	xor edi, [esp + 160]
 ; v34 = v31 ^ v34
 %line 1373+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v5 = v34 ^ v5
 %line 1374+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
-	mov [esp + 3032], edi
+	mov [esp + 156], edi
 ; v34 = v32 & v12
 %line 1375+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2624]
-	and edi, [esp + 2472]
+	mov edi, [esp + 76]
+	and edi, [esp + 24]
 ; v31 = v38 & v44
 %line 1376+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2656]
-	and eax, [esp + 2480]
-	mov [esp + 3040], eax
+	mov eax, [esp + 68]
+	and eax, [esp + 0]
+	mov [esp + 160], eax
 ; v33 = v26 & v42
 %line 1377+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebp
-	and eax, [esp + 2488]
-	mov [esp + 3048], eax
+	and eax, [esp + 4]
+	mov [esp + 164], eax
 ; v36 = v8 & v47
 %line 1378+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 2496]
-	mov [esp + 3056], eax
+	and eax, [esp + 8]
+	mov [esp + 168], eax
 ; v37 = v6 & v48
 %line 1379+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 2504]
+	and eax, [esp + 12]
 ; v40 = v50 & v45
 %line 1380+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 2736]
-	and ebx, [esp + 2512]
+	mov ebx, [esp + 64]
+	and ebx, [esp + 16]
 ; v31 = v34 ^ v31
 %line 1381+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3040]
+	xor edi, [esp + 160]
 ; v33 = v31 ^ v33
 %line 1382+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3048]
+	xor edi, [esp + 164]
 ; v36 = v33 ^ v36
 %line 1383+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3056]
+	xor edi, [esp + 168]
 ; v37 = v36 ^ v37
 %line 1384+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v40 = v37 ^ v40
 %line 1385+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
-	mov [esp + 3064], edi
+	mov [esp + 160], edi
 ; v37 = v38 & v12
 %line 1386+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2656]
-	and edi, [esp + 2472]
+	mov edi, [esp + 68]
+	and edi, [esp + 24]
 ; v36 = v26 & v44
 %line 1387+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebp
-	and eax, [esp + 2480]
-	mov [esp + 3072], eax
+	and eax, [esp + 0]
+	mov [esp + 164], eax
 ; v33 = v8 & v42
 %line 1388+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 2488]
-	mov [esp + 3080], eax
+	and eax, [esp + 4]
+	mov [esp + 168], eax
 ; v31 = v6 & v47
 %line 1389+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 2496]
+	and eax, [esp + 8]
 ; v34 = v50 & v48
 %line 1390+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 2736]
-	and ebx, [esp + 2504]
+	mov ebx, [esp + 64]
+	and ebx, [esp + 12]
 ; v36 = v37 ^ v36
 %line 1391+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3072]
+	xor edi, [esp + 164]
 ; v33 = v36 ^ v33
 %line 1392+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3080]
+	xor edi, [esp + 168]
 ; v31 = v33 ^ v31
 %line 1393+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v34 = v31 ^ v34
 %line 1394+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
-	mov [esp + 3088], edi
+	mov [esp + 164], edi
 ; v31 = v26 & v12
 %line 1395+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov edi, ebp
-	and edi, [esp + 2472]
+	and edi, [esp + 24]
 ; v33 = v8 & v44
 %line 1396+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 2480]
-	mov [esp + 3096], eax
+	and eax, [esp + 0]
+	mov [esp + 168], eax
 ; v36 = v6 & v42
 %line 1397+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 2488]
+	and eax, [esp + 4]
 ; v37 = v50 & v47
 %line 1398+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 2736]
-	and ebx, [esp + 2496]
+	mov ebx, [esp + 64]
+	and ebx, [esp + 8]
 ; v33 = v31 ^ v33
 %line 1399+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3096]
+	xor edi, [esp + 168]
 ; v36 = v33 ^ v36
 %line 1400+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
 ; v37 = v36 ^ v37
 %line 1401+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ebx
-	mov [esp + 3104], edi
+	mov [esp + 168], edi
 ; v36 = v8 & v12
 %line 1402+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ecx
-	and eax, [esp + 2472]
+	and eax, [esp + 24]
 ; v33 = v6 & v44
 %line 1403+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov edi, esi
-	and edi, [esp + 2480]
+	and edi, [esp + 0]
 ; v31 = v50 & v42
 %line 1404+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ebx, [esp + 2736]
-	and ebx, [esp + 2488]
+	mov ebx, [esp + 64]
+	and ebx, [esp + 4]
 ; v33 = v36 ^ v33
 %line 1405+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
 ; v31 = v33 ^ v31
 %line 1406+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, ebx
-	mov [esp + 3112], eax
+	mov [esp + 172], eax
 ; v33 = v6 & v12
 %line 1407+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 2472]
+	and eax, [esp + 24]
 ; v36 = v50 & v44
 %line 1408+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2736]
-	and edi, [esp + 2480]
+	mov edi, [esp + 64]
+	and edi, [esp + 0]
 ; v36 = v33 ^ v36
 %line 1409+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, edi
-	mov [esp + 3120], eax
+	mov [esp + 176], eax
 ; v33 = v50 & v12
 %line 1410+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2736]
-	and eax, [esp + 2472]
-	mov [esp + 3128], eax
+	mov eax, [esp + 64]
+	and eax, [esp + 24]
+	mov [esp + 180], eax
 ; v32 = v35 ^ v32
 %line 1411+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2576]
-	xor eax, [esp + 2624]
+	mov eax, [esp + 52]
+	xor eax, [esp + 76]
 	mov edi, eax
 ; v38 = v14 ^ v38
 %line 1412+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2720]
-	xor eax, [esp + 2656]
+	mov eax, [esp + 72]
+	xor eax, [esp + 68]
 	mov ebx, eax
 ; v26 = v21 ^ v26
 %line 1413+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2704]
+	mov eax, [esp + 56]
 	xor eax, ebp
 	mov ebp, eax
 ; v8 = v29 ^ v8
 %line 1414+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2728]
+	mov eax, [esp + 84]
 	xor eax, ecx
-	mov [esp + 3136], eax
+	mov [esp + 52], eax
 ; v6 = v46 ^ v6
 %line 1415+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2688]
+	mov eax, [esp + 60]
 	xor eax, esi
-	mov [esp + 3144], eax
+	mov [esp + 56], eax
 ; v50 = v16 ^ v50
 %line 1416+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 2736]
-	mov [esp + 3152], edx
+	xor edx, [esp + 64]
+	mov [esp + 60], edx
 ; v45 = v56 ^ v45
 %line 1417+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2568]
-	xor eax, [esp + 2512]
+	mov eax, [esp + 48]
+	xor eax, [esp + 16]
 	mov ecx, eax
 ; v48 = v18 ^ v48
 %line 1418+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2560]
-	xor eax, [esp + 2504]
+	mov eax, [esp + 44]
+	xor eax, [esp + 12]
 	mov edx, eax
 ; v47 = v10 ^ v47
 %line 1419+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2552]
-	xor eax, [esp + 2496]
-	mov [esp + 3160], eax
+	mov eax, [esp + 40]
+	xor eax, [esp + 8]
+	mov [esp + 8], eax
 ; v42 = v0 ^ v42
 %line 1420+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2544]
-	xor eax, [esp + 2488]
-	mov [esp + 3168], eax
+	mov eax, [esp + 36]
+	xor eax, [esp + 4]
+	mov [esp + 4], eax
 ; v44 = v41 ^ v44
 %line 1421+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2536]
-	xor eax, [esp + 2480]
-	mov [esp + 3176], eax
+	mov eax, [esp + 32]
+	xor eax, [esp + 0]
+	mov [esp + 0], eax
 ; v12 = v39 ^ v12
 %line 1422+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2528]
-	xor eax, [esp + 2472]
-	mov [esp + 3184], eax
+	mov eax, [esp + 28]
+	xor eax, [esp + 24]
+	mov [esp + 12], eax
 ; v39 = v32 & v45
 %line 1423+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
 	and eax, ecx
-	mov [esp + 3192], eax
+	mov [esp + 16], eax
 ; v41 = v32 & v48
 %line 1424+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, edi
@@ -5784,212 +5471,212 @@ align 32
 ; v0 = v41 ^ v0
 %line 1426+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor eax, esi
-	mov [esp + 3200], eax
+	mov [esp + 24], eax
 ; v41 = v32 & v47
 %line 1427+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov esi, edi
-	and esi, [esp + 3160]
+	and esi, [esp + 8]
 ; v10 = v38 & v48
 %line 1428+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebx
 	and eax, edx
-	mov [esp + 3208], eax
+	mov [esp + 28], eax
 ; v18 = v26 & v45
 %line 1429+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebp
 	and eax, ecx
 ; v10 = v41 ^ v10
 %line 1430+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 3208]
+	xor esi, [esp + 28]
 ; v18 = v10 ^ v18
 %line 1431+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
-	mov [esp + 3216], esi
+	mov [esp + 28], esi
 ; v10 = v32 & v42
 %line 1432+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov esi, edi
-	and esi, [esp + 3168]
+	and esi, [esp + 4]
 ; v41 = v38 & v47
 %line 1433+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 3160]
-	mov [esp + 3224], eax
+	and eax, [esp + 8]
+	mov [esp + 32], eax
 ; v56 = v26 & v48
 %line 1434+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebp
 	and eax, edx
-	mov [esp + 3232], eax
+	mov [esp + 36], eax
 ; v16 = v8 & v45
 %line 1435+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3136]
+	mov eax, [esp + 52]
 	and eax, ecx
 ; v41 = v10 ^ v41
 %line 1436+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 3224]
+	xor esi, [esp + 32]
 ; v56 = v41 ^ v56
 %line 1437+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 3232]
+	xor esi, [esp + 36]
 ; v16 = v56 ^ v16
 %line 1438+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
-	mov [esp + 3240], esi
+	mov [esp + 32], esi
 ; v56 = v32 & v44
 %line 1439+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov esi, edi
-	and esi, [esp + 3176]
+	and esi, [esp + 0]
 ; v41 = v38 & v42
 %line 1440+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 3168]
-	mov [esp + 3248], eax
+	and eax, [esp + 4]
+	mov [esp + 36], eax
 ; v10 = v26 & v47
 %line 1441+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebp
-	and eax, [esp + 3160]
-	mov [esp + 3256], eax
+	and eax, [esp + 8]
+	mov [esp + 40], eax
 ; v46 = v8 & v48
 %line 1442+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3136]
+	mov eax, [esp + 52]
 	and eax, edx
-	mov [esp + 3264], eax
+	mov [esp + 44], eax
 ; v29 = v6 & v45
 %line 1443+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3144]
+	mov eax, [esp + 56]
 	and eax, ecx
 ; v41 = v56 ^ v41
 %line 1444+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 3248]
+	xor esi, [esp + 36]
 ; v10 = v41 ^ v10
 %line 1445+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 3256]
+	xor esi, [esp + 40]
 ; v46 = v10 ^ v46
 %line 1446+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 3264]
+	xor esi, [esp + 44]
 ; v29 = v46 ^ v29
 %line 1447+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
-	mov [esp + 3272], esi
+	mov [esp + 36], esi
 ; v46 = v32 & v12
 %line 1448+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov esi, edi
-	and esi, [esp + 3184]
+	and esi, [esp + 12]
 ; v10 = v38 & v44
 %line 1449+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 3176]
-	mov [esp + 3280], eax
+	and eax, [esp + 0]
+	mov [esp + 40], eax
 ; v41 = v26 & v42
 %line 1450+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebp
-	and eax, [esp + 3168]
-	mov [esp + 3288], eax
+	and eax, [esp + 4]
+	mov [esp + 44], eax
 ; v56 = v8 & v47
 %line 1451+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3136]
-	and eax, [esp + 3160]
-	mov [esp + 3296], eax
+	mov eax, [esp + 52]
+	and eax, [esp + 8]
+	mov [esp + 48], eax
 ; v21 = v6 & v48
 %line 1452+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3144]
+	mov eax, [esp + 56]
 	and eax, edx
-	mov [esp + 3304], eax
+	mov [esp + 64], eax
 ; v14 = v50 & v45
 %line 1453+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3152]
+	mov eax, [esp + 60]
 	and eax, ecx
 ; v10 = v46 ^ v10
 %line 1454+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 3280]
+	xor esi, [esp + 40]
 ; v41 = v10 ^ v41
 %line 1455+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 3288]
+	xor esi, [esp + 44]
 ; v56 = v41 ^ v56
 %line 1456+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 3296]
+	xor esi, [esp + 48]
 ; v21 = v56 ^ v21
 %line 1457+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 3304]
+	xor esi, [esp + 64]
 ; v14 = v21 ^ v14
 %line 1458+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
-	mov [esp + 3312], esi
+	mov [esp + 40], esi
 ; v32 = v32 & v13
 %line 1459+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	and edi, [esp + 2520]
+	and edi, [esp + 20]
 ; v21 = v38 & v12
 %line 1460+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebx
-	and eax, [esp + 3184]
-	mov [esp + 3320], eax
+	and eax, [esp + 12]
+	mov [esp + 44], eax
 ; v56 = v26 & v44
 %line 1461+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebp
-	and eax, [esp + 3176]
-	mov [esp + 3328], eax
+	and eax, [esp + 0]
+	mov [esp + 48], eax
 ; v41 = v8 & v42
 %line 1462+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3136]
-	and eax, [esp + 3168]
-	mov [esp + 3336], eax
+	mov eax, [esp + 52]
+	and eax, [esp + 4]
+	mov [esp + 64], eax
 ; v10 = v6 & v47
 %line 1463+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3144]
-	and eax, [esp + 3160]
-	mov [esp + 3344], eax
+	mov eax, [esp + 56]
+	and eax, [esp + 8]
+	mov [esp + 68], eax
 ; v46 = v50 & v48
 %line 1464+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 3152]
+	mov esi, [esp + 60]
 	and esi, edx
 ; v45 = v4 & v45
 %line 1465+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2712]
+	mov eax, [esp + 80]
 	and eax, ecx
 ; v21 = v32 ^ v21
 %line 1466+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3320]
+	xor edi, [esp + 44]
 ; v56 = v21 ^ v56
 %line 1467+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3328]
+	xor edi, [esp + 48]
 ; v41 = v56 ^ v41
 %line 1468+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3336]
+	xor edi, [esp + 64]
 ; v10 = v41 ^ v10
 %line 1469+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3344]
+	xor edi, [esp + 68]
 ; v46 = v10 ^ v46
 %line 1470+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, esi
 ; v45 = v46 ^ v45
 %line 1471+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
-	mov [esp + 3352], edi
+	mov [esp + 44], edi
 ; v38 = v38 & v13
 %line 1472+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	and ebx, [esp + 2520]
+	and ebx, [esp + 20]
 ; v46 = v26 & v12
 %line 1473+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov eax, ebp
-	and eax, [esp + 3184]
-	mov [esp + 3360], eax
+	and eax, [esp + 12]
+	mov [esp + 48], eax
 ; v10 = v8 & v44
 %line 1474+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 3136]
-	and edi, [esp + 3176]
+	mov edi, [esp + 52]
+	and edi, [esp + 0]
 ; v41 = v6 & v42
 %line 1475+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 3144]
-	and esi, [esp + 3168]
+	mov esi, [esp + 56]
+	and esi, [esp + 4]
 ; v56 = v50 & v47
 %line 1476+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 3152]
-	and ecx, [esp + 3160]
+	mov ecx, [esp + 60]
+	and ecx, [esp + 8]
 ; v48 = v4 & v48
 %line 1477+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2712]
+	mov eax, [esp + 80]
 	and eax, edx
 ; v46 = v38 ^ v46
 %line 1478+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 3360]
+	xor ebx, [esp + 48]
 ; v10 = v46 ^ v10
 %line 1479+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, edi
@@ -6004,23 +5691,23 @@ align 32
 	xor ebx, eax
 ; v26 = v26 & v13
 %line 1483+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	and ebp, [esp + 2520]
+	and ebp, [esp + 20]
 ; v56 = v8 & v12
 %line 1484+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3136]
-	and eax, [esp + 3184]
+	mov eax, [esp + 52]
+	and eax, [esp + 12]
 ; v41 = v6 & v44
 %line 1485+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 3144]
-	and ecx, [esp + 3176]
+	mov ecx, [esp + 56]
+	and ecx, [esp + 0]
 ; v10 = v50 & v42
 %line 1486+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3152]
-	and edx, [esp + 3168]
+	mov edx, [esp + 60]
+	and edx, [esp + 4]
 ; v47 = v4 & v47
 %line 1487+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 2712]
-	and esi, [esp + 3160]
+	mov esi, [esp + 80]
+	and esi, [esp + 8]
 ; v56 = v26 ^ v56
 %line 1488+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebp, eax
@@ -6035,21 +5722,20 @@ align 32
 	xor ebp, esi
 ; v8 = v8 & v13
 %line 1492+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3136]
-	and edx, [esp + 2520]
-	mov [esp + 3136], edx
+	mov edx, [esp + 52]
+	and edx, [esp + 20]
 ; v10 = v6 & v12
 %line 1493+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3144]
-	and eax, [esp + 3184]
+	mov eax, [esp + 56]
+	and eax, [esp + 12]
 ; v41 = v50 & v44
 %line 1494+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 3152]
-	and ecx, [esp + 3176]
+	mov ecx, [esp + 60]
+	and ecx, [esp + 0]
 ; v42 = v4 & v42
 %line 1495+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 2712]
-	and esi, [esp + 3168]
+	mov esi, [esp + 80]
+	and esi, [esp + 4]
 ; v10 = v8 ^ v10
 %line 1496+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, eax
@@ -6061,17 +5747,16 @@ align 32
 	xor edx, esi
 ; v6 = v6 & v13
 %line 1499+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 3144]
-	and edi, [esp + 2520]
-	mov [esp + 3144], edi
+	mov edi, [esp + 56]
+	and edi, [esp + 20]
 ; v41 = v50 & v12
 %line 1500+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3152]
-	and eax, [esp + 3184]
+	mov eax, [esp + 60]
+	and eax, [esp + 12]
 ; v44 = v4 & v44
 %line 1501+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 2712]
-	and ecx, [esp + 3176]
+	mov ecx, [esp + 80]
+	and ecx, [esp + 0]
 ; v41 = v6 ^ v41
 %line 1502+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, eax
@@ -6080,250 +5765,235 @@ align 32
 	xor edi, ecx
 ; v50 = v50 & v13
 %line 1504+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov esi, [esp + 3152]
-	and esi, [esp + 2520]
-	mov [esp + 3152], esi
+	mov esi, [esp + 60]
+	and esi, [esp + 20]
 ; v12 = v4 & v12
 %line 1505+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 2712]
-	and eax, [esp + 3184]
+	mov eax, [esp + 80]
+	and eax, [esp + 12]
 ; v12 = v50 ^ v12
 %line 1506+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor esi, eax
 ; v13 = v4 & v13
 %line 1507+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 2712]
-	and ecx, [esp + 2520]
+	mov ecx, [esp + 80]
+	and ecx, [esp + 20]
 ; v39 = v39 ^ v43
 %line 1508+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3192]
-	xor eax, [esp + 2744]
-	mov [esp + 3192], eax
+	mov eax, [esp + 16]
+	xor eax, [esp + 88]
 ; v39 = v39 ^ v58
 %line 1509+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2976]
-	mov [esp + 3192], eax
+	xor eax, [esp + 140]
+	mov [esp + 16], eax
 ; v0 = v0 ^ v60
 %line 1510+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3200]
-	xor eax, [esp + 2752]
-	mov [esp + 3200], eax
+	mov eax, [esp + 24]
+	xor eax, [esp + 92]
 ; v0 = v0 ^ v7
 %line 1511+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2984]
-	mov [esp + 3200], eax
+	xor eax, [esp + 144]
+	mov [esp + 24], eax
 ; v18 = v18 ^ v52
 %line 1512+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3216]
-	xor eax, [esp + 2760]
-	mov [esp + 3216], eax
+	mov eax, [esp + 28]
+	xor eax, [esp + 96]
 ; v18 = v18 ^ v3
 %line 1513+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 2992]
-	mov [esp + 3216], eax
+	xor eax, [esp + 148]
+	mov [esp + 28], eax
 ; v16 = v16 ^ v15
 %line 1514+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3240]
-	xor eax, [esp + 2776]
-	mov [esp + 3240], eax
+	mov eax, [esp + 32]
+	xor eax, [esp + 100]
 ; v16 = v16 ^ v30
 %line 1515+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 3008]
-	mov [esp + 3240], eax
+	xor eax, [esp + 152]
+	mov [esp + 32], eax
 ; v29 = v29 ^ v2
 %line 1516+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3272]
-	xor eax, [esp + 2800]
-	mov [esp + 3272], eax
+	mov eax, [esp + 36]
+	xor eax, [esp + 104]
 ; v29 = v29 ^ v5
 %line 1517+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 3032]
-	mov [esp + 3272], eax
+	xor eax, [esp + 156]
+	mov [esp + 36], eax
 ; v14 = v14 ^ v54
 %line 1518+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3312]
-	xor eax, [esp + 2832]
-	mov [esp + 3312], eax
+	mov eax, [esp + 40]
+	xor eax, [esp + 108]
 ; v14 = v14 ^ v40
 %line 1519+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 3064]
-	mov [esp + 3312], eax
+	xor eax, [esp + 160]
+	mov [esp + 40], eax
 ; v45 = v45 ^ v24
 %line 1520+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3352]
-	xor eax, [esp + 2872]
-	mov [esp + 3352], eax
+	mov eax, [esp + 44]
+	xor eax, [esp + 112]
 ; v45 = v45 ^ v34
 %line 1521+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 3088]
-	mov [esp + 3352], eax
+	xor eax, [esp + 164]
+	mov [esp + 44], eax
 ; v48 = v48 ^ v11
 %line 1522+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 2904]
+	xor ebx, [esp + 116]
 ; v48 = v48 ^ v37
 %line 1523+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 3104]
+	xor ebx, [esp + 168]
 ; v47 = v47 ^ v1
 %line 1524+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 2928]
+	xor ebp, [esp + 120]
 ; v47 = v47 ^ v31
 %line 1525+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 3112]
+	xor ebp, [esp + 172]
 ; v42 = v42 ^ v49
 %line 1526+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 2944]
+	xor edx, [esp + 124]
 ; v42 = v42 ^ v36
 %line 1527+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 3120]
+	xor edx, [esp + 176]
 ; v44 = v44 ^ v27
 %line 1528+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 2952]
+	xor edi, [esp + 128]
 ; v44 = v44 ^ v33
 %line 1529+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3128]
+	xor edi, [esp + 180]
 ; v12 = v12 ^ v28
 %line 1530+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 2960]
+	xor esi, [esp + 132]
 ; v13 = v13 ^ v9
 %line 1531+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 2968]
+	xor ecx, [esp + 136]
 ; v11 = v39 ^ v11
 %line 1532+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3192]
-	xor eax, [esp + 2904]
-	mov [esp + 3368], eax
+	mov eax, [esp + 16]
+	xor eax, [esp + 116]
+	mov [esp + 0], eax
 ; v1 = v0 ^ v1
 %line 1533+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3200]
-	xor eax, [esp + 2928]
-	mov [esp + 3376], eax
+	mov eax, [esp + 24]
+	xor eax, [esp + 120]
+	mov [esp + 4], eax
 ; v49 = v18 ^ v49
 %line 1534+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3216]
-	xor eax, [esp + 2944]
-	mov [esp + 3384], eax
+	mov eax, [esp + 28]
+	xor eax, [esp + 124]
+	mov [esp + 8], eax
 ; v27 = v16 ^ v27
 %line 1535+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3240]
-	xor eax, [esp + 2952]
-	mov [esp + 3392], eax
+	mov eax, [esp + 32]
+	xor eax, [esp + 128]
+	mov [esp + 12], eax
 ; v28 = v29 ^ v28
 %line 1536+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3272]
-	xor eax, [esp + 2960]
-	mov [esp + 3400], eax
+	mov eax, [esp + 36]
+	xor eax, [esp + 132]
+	mov [esp + 16], eax
 ; v9 = v14 ^ v9
 %line 1537+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 3312]
-	xor eax, [esp + 2968]
+	mov eax, [esp + 40]
+	xor eax, [esp + 136]
 ; v58 = v48 ^ v58
 %line 1538+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 2976]
-	mov [esp + 3408], ebx
+	xor ebx, [esp + 140]
 ; v7 = v47 ^ v7
 %line 1539+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 2984]
-	mov [esp + 3416], ebp
+	xor ebp, [esp + 144]
 ; v3 = v42 ^ v3
 %line 1540+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 2992]
-	mov [esp + 3424], edx
+	xor edx, [esp + 148]
+	mov [esp + 24], edx
 ; v30 = v44 ^ v30
 %line 1541+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3008]
-	mov [esp + 3432], edi
+	xor edi, [esp + 152]
+	mov [esp + 28], edi
 ; v5 = v12 ^ v5
 %line 1542+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 3032]
-	mov [esp + 3440], esi
+	xor esi, [esp + 156]
+	mov [esp + 32], esi
 ; v40 = v13 ^ v40
 %line 1543+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	mov edx, ecx
-	xor edx, [esp + 3064]
+	xor edx, [esp + 160]
 ; v7 = v7 ^ v33
 %line 1544+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 3416]
-	xor ecx, [esp + 3128]
-	mov [esp + 3416], ecx
+	mov ecx, ebp
+	xor ecx, [esp + 180]
+	mov [esp + 20], ecx
 ; v58 = v58 ^ v33
 %line 1545+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 3408]
-	xor edi, [esp + 3128]
-	mov [esp + 3408], edi
+	mov edi, ebx
+	xor edi, [esp + 180]
 ; v9 = v9 ^ v33
 %line 1546+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 3128]
+	xor eax, [esp + 180]
 ; v33 = v28 ^ v33
 %line 1547+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 3400]
-	xor ecx, [esp + 3128]
+	mov ecx, [esp + 16]
+	xor ecx, [esp + 180]
 	mov esi, ecx
 ; v58 = v58 ^ v36
 %line 1548+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3120]
-	mov [esp + 3408], edi
+	xor edi, [esp + 176]
+	mov [esp + 16], edi
 ; v45 = v45 ^ v36
 %line 1549+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 3352]
-	xor edi, [esp + 3120]
-	mov [esp + 3352], edi
+	mov edi, [esp + 44]
+	xor edi, [esp + 176]
 ; v33 = v33 ^ v36
 %line 1550+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 3120]
+	xor esi, [esp + 176]
 ; v36 = v27 ^ v36
 %line 1551+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 3392]
-	xor ecx, [esp + 3120]
-	mov [esp + 3632], ecx
+	mov ecx, [esp + 12]
+	xor ecx, [esp + 176]
 ; v45 = v45 ^ v31
 %line 1552+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3112]
-	mov [esp + 3352], edi
+	xor edi, [esp + 172]
+	mov [esp + 44], edi
 ; v9 = v9 ^ v31
 %line 1553+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 3112]
+	xor eax, [esp + 172]
 ; v36 = v36 ^ v31
 %line 1554+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 3632]
-	xor edi, [esp + 3112]
-	mov [esp + 3632], edi
+	mov edi, ecx
+	xor edi, [esp + 172]
 ; v31 = v49 ^ v31
 %line 1555+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 3384]
-	xor ecx, [esp + 3112]
+	mov ecx, [esp + 8]
+	xor ecx, [esp + 172]
 	mov ebx, ecx
 ; v9 = v9 ^ v37
 %line 1556+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor eax, [esp + 3104]
+	xor eax, [esp + 168]
 ; v33 = v33 ^ v37
 %line 1557+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 3104]
+	xor esi, [esp + 168]
 ; v31 = v31 ^ v37
 %line 1558+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 3104]
+	xor ebx, [esp + 168]
 ; v37 = v1 ^ v37
 %line 1559+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 3376]
-	xor ecx, [esp + 3104]
+	mov ecx, [esp + 4]
+	xor ecx, [esp + 168]
 	mov ebp, ecx
 ; v33 = v33 ^ v34
 %line 1560+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor esi, [esp + 3088]
+	xor esi, [esp + 164]
 ; v36 = v36 ^ v34
 %line 1561+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3088]
-	mov [esp + 3632], edi
+	xor edi, [esp + 164]
 ; v37 = v37 ^ v34
 %line 1562+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 3088]
+	xor ebp, [esp + 164]
 ; v34 = v11 ^ v34
 %line 1563+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov ecx, [esp + 3368]
-	xor ecx, [esp + 3088]
+	mov ecx, [esp + 0]
+	xor ecx, [esp + 164]
 ; v36 = v36 ^ v40
 %line 1564+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, edx
-	mov [esp + 3632], edi
+	mov [esp + 36], edi
 ; v31 = v31 ^ v40
 %line 1565+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, edx
@@ -6332,323 +6002,258 @@ align 32
 	xor ecx, edx
 ; v40 = v24 ^ v40
 %line 1567+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 2872]
-	mov [esp + 584], edi
+	mov edi, [esp + 112]
 	xor edi, edx
-	mov [esp + 584], edi
-	mov [esp + 3448], edi
 ; v31 = v31 ^ v5
 %line 1568+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebx, [esp + 3440]
+	xor ebx, [esp + 32]
 ; v37 = v37 ^ v5
 %line 1569+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 3440]
+	xor ebp, [esp + 32]
 ; v40 = v40 ^ v5
 %line 1570+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3448]
-	mov [esp + 3696], edx
-	xor edx, [esp + 3440]
-	mov [esp + 3696], edx
-	mov [esp + 3448], edx
+	mov edx, edi
+	xor edx, [esp + 32]
+	mov [esp + 0], edx
 ; v5 = v54 ^ v5
 %line 1571+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 2832]
-	xor edx, [esp + 3440]
-	mov [esp + 3456], edx
+	mov edx, [esp + 108]
+	xor edx, [esp + 32]
 ; v37 = v37 ^ v30
 %line 1572+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 3432]
+	xor ebp, [esp + 28]
 ; v34 = v34 ^ v30
 %line 1573+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 3432]
+	xor ecx, [esp + 28]
 ; v5 = v5 ^ v30
 %line 1574+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3456]
-	mov [esp + 3720], edx
-	xor edx, [esp + 3432]
-	mov [esp + 3720], edx
-	mov [esp + 3456], edx
+	xor edx, [esp + 28]
+	mov [esp + 4], edx
 ; v30 = v2 ^ v30
 %line 1575+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 2800]
-	xor edx, [esp + 3432]
-	mov [esp + 3464], edx
+	mov edx, [esp + 104]
+	xor edx, [esp + 28]
+	mov [esp + 8], edx
 ; v34 = v34 ^ v3
 %line 1576+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ecx, [esp + 3424]
+	xor ecx, [esp + 24]
 ; v40 = v40 ^ v3
 %line 1577+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 3696]
-	xor edi, [esp + 3424]
-	mov [esp + 3696], edi
-	mov [esp + 3448], edi
+	mov edx, [esp + 0]
+	xor edx, [esp + 24]
+	mov [esp + 0], edx
 ; v30 = v30 ^ v3
 %line 1578+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3464]
-	mov [esp + 3752], edx
-	xor edx, [esp + 3424]
-	mov [esp + 3752], edx
-	mov [esp + 3464], edx
+	mov edi, [esp + 8]
+	xor edi, [esp + 24]
 ; v3 = v15 ^ v3
 %line 1579+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 2776]
-	mov [esp + 3744], edx
-	mov [esp + 3512], edx
-	xor edx, [esp + 3424]
-	mov [esp + 3744], edx
-	mov [esp + 3512], edx
-	mov [esp + 3472], edx
+	mov edx, [esp + 100]
+	xor edx, [esp + 24]
+	mov [esp + 12], edx
 ; v40 = v40 ^ v7
 %line 1580+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3416]
-	mov [esp + 3696], edi
-	mov [esp + 3448], edi
+	mov edx, [esp + 0]
+	xor edx, [esp + 20]
+	mov [esp + 0], edx
 ; v5 = v5 ^ v7
 %line 1581+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 3720]
-	xor edi, [esp + 3416]
-	mov [esp + 3720], edi
-	mov [esp + 3456], edi
+	mov edx, [esp + 4]
+	xor edx, [esp + 20]
+	mov [esp + 4], edx
 ; v3 = v3 ^ v7
 %line 1582+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3472]
-	mov [esp + 3704], edx
-	xor edx, [esp + 3416]
-	mov [esp + 3704], edx
-	mov [esp + 3472], edx
+	mov edx, [esp + 12]
+	xor edx, [esp + 20]
+	mov [esp + 12], edx
 ; v7 = v52 ^ v7
 %line 1583+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 2760]
-	mov [esp + 3520], edx
-	xor edx, [esp + 3416]
-	mov [esp + 3520], edx
-	mov [esp + 3640], edx
+	mov edx, [esp + 96]
+	xor edx, [esp + 20]
+	mov [esp + 28], edx
 ; v5 = v5 ^ v58
 %line 1584+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3408]
-	mov [esp + 3720], edi
-	mov [esp + 3456], edi
+	mov edx, [esp + 4]
+	xor edx, [esp + 16]
+	mov [esp + 4], edx
 ; v30 = v30 ^ v58
 %line 1585+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 3752]
-	xor edi, [esp + 3408]
-	mov [esp + 3752], edi
-	mov [esp + 3464], edi
+	xor edi, [esp + 16]
 ; v7 = v7 ^ v58
 %line 1586+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3640]
-	xor edx, [esp + 3408]
-	mov [esp + 3640], edx
+	mov edx, [esp + 28]
+	xor edx, [esp + 16]
+	mov [esp + 28], edx
 ; v58 = v60 ^ v58
 %line 1587+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 2752]
-	mov [esp + 592], edx
-	xor edx, [esp + 3408]
-	mov [esp + 592], edx
-	mov [esp + 3480], edx
+	mov edx, [esp + 92]
+	xor edx, [esp + 16]
+	mov [esp + 16], edx
 ; v30 = v30 ^ v45
 %line 1588+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edi, [esp + 3352]
-	mov [esp + 3752], edi
-	mov [esp + 3464], edi
+	xor edi, [esp + 44]
+	mov [esp + 8], edi
 ; v3 = v3 ^ v45
 %line 1589+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3704]
-	xor edx, [esp + 3352]
-	mov [esp + 3704], edx
-	mov [esp + 3472], edx
+	mov edx, [esp + 12]
+	xor edx, [esp + 44]
+	mov [esp + 12], edx
 ; v58 = v58 ^ v45
 %line 1590+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edi, [esp + 3480]
-	xor edi, [esp + 3352]
-	mov [esp + 3480], edi
+	mov edi, [esp + 16]
+	xor edi, [esp + 44]
 ; v45 = v43 ^ v45
 %line 1591+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 2744]
-	mov [esp + 600], edx
-	xor edx, [esp + 3352]
-	mov [esp + 600], edx
-	mov [esp + 3488], edx
+	mov edx, [esp + 88]
+	xor edx, [esp + 44]
 ; v45 = v45 ^ v33
 %line 1592+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3488]
 	xor edx, esi
-	mov [esp + 3488], edx
+	mov [esp + 16], edx
 ; v43 = v34 ^ v33
 %line 1593+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov [esp + 608], ecx
-	mov edx, [esp + 608]
+	mov edx, ecx
 	xor edx, esi
-	mov [esp + 608], edx
-	mov [esp + 3496], edx
 ; v43 = v43 ^ v9
 %line 1594+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3496]
 	xor edx, eax
-	mov [esp + 3496], edx
+	mov [esp + 20], edx
 ; v58 = v58 ^ v34
 %line 1595+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edi, ecx
-	mov [esp + 3480], edi
 ; v60 = v37 ^ v33
 %line 1596+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov [esp + 616], ebp
-	mov edx, [esp + 616]
+	mov edx, ebp
 	xor edx, esi
-	mov [esp + 616], edx
-	mov [esp + 3504], edx
 ; v60 = v60 ^ v9
 %line 1597+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3504]
 	xor edx, eax
-	mov [esp + 3504], edx
+	mov [esp + 24], edx
 ; v7 = v7 ^ v34
 %line 1598+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3640]
+	mov edx, [esp + 28]
 	xor edx, ecx
-	mov [esp + 3640], edx
 ; v7 = v7 ^ v37
 %line 1599+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, ebp
-	mov [esp + 3640], edx
 ; v7 = v7 ^ v33
 %line 1600+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, esi
-	mov [esp + 3640], edx
 ; v7 = v7 ^ v9
 %line 1601+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, eax
-	mov [esp + 3640], edx
+	mov [esp + 28], edx
 ; v34 = v34 ^ v31
 %line 1602+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ecx, ebx
 ; v3 = v3 ^ v37
 %line 1603+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3472]
+	mov edx, [esp + 12]
 	xor edx, ebp
-	mov [esp + 3472], edx
 ; v3 = v3 ^ v31
 %line 1604+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, ebx
-	mov [esp + 3472], edx
 ; v3 = v3 ^ v9
 %line 1605+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, eax
-	mov [esp + 3472], edx
+	mov [esp + 12], edx
 ; v37 = v37 ^ v36
 %line 1606+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor ebp, [esp + 3632]
+	xor ebp, [esp + 36]
 ; v30 = v30 ^ v31
 %line 1607+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3464]
+	mov edx, [esp + 8]
 	xor edx, ebx
-	mov [esp + 3464], edx
 ; v30 = v30 ^ v36
 %line 1608+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	xor edx, [esp + 3632]
-	mov [esp + 3464], edx
+	xor edx, [esp + 36]
+	mov [esp + 8], edx
 ; v31 = v31 ^ v33
 %line 1609+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor ebx, esi
 ; v5 = v5 ^ v36
 %line 1610+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3456]
-	xor edx, [esp + 3632]
-	mov [esp + 3456], edx
+	mov edx, [esp + 4]
+	xor edx, [esp + 36]
 ; v5 = v5 ^ v33
 %line 1611+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, esi
-	mov [esp + 3456], edx
+	mov [esp + 4], edx
 ; v36 = v36 ^ v9
 %line 1612+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3632]
+	mov edx, [esp + 36]
 	xor edx, eax
-	mov [esp + 3632], edx
+	mov [esp + 36], edx
 ; v33 = v40 ^ v33
 %line 1613+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov edx, [esp + 3448]
-	mov [esp + 624], edx
+	mov edx, [esp + 0]
 	xor edx, esi
-	mov [esp + 624], edx
 ; v9 = v33 ^ v9
 %line 1614+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	xor edx, eax
 ; mem32[h + 0] = v45
 %line 1615+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov esi, [esp + 3488]
+	mov eax, [esp + 220]
+	mov esi, [esp + 16]
 	mov [eax], esi
 ; mem32[h + 32] = v43
 %line 1616+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov esi, [esp + 3496]
+	mov esi, [esp + 20]
 	mov [eax + 32], esi
 ; mem32[h + 64] = v58
 %line 1617+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov esi, [esp + 3480]
+	mov esi, edi
 	mov [eax + 64], esi
 ; mem32[h + 96] = v60
 %line 1618+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov esi, [esp + 3504]
+	mov esi, [esp + 24]
 	mov [eax + 96], esi
 ; mem32[h + 128] = v7
 %line 1619+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov esi, [esp + 3640]
+	mov esi, [esp + 28]
 	mov [eax + 128], esi
 ; mem32[h + 160] = v34
 %line 1620+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 0]
 	mov [eax + 160], ecx
 ; mem32[h + 192] = v3
 %line 1621+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov ecx, [esp + 3472]
+	mov ecx, [esp + 12]
 	mov [eax + 192], ecx
 ; mem32[h + 224] = v37
 %line 1622+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 0]
 	mov [eax + 224], ebp
 ; mem32[h + 256] = v30
 %line 1623+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov ecx, [esp + 3464]
+	mov ecx, [esp + 8]
 	mov [eax + 256], ecx
 ; mem32[h + 288] = v31
 %line 1624+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 0]
 	mov [eax + 288], ebx
 ; mem32[h + 320] = v5
 %line 1625+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov ecx, [esp + 3456]
+	mov ecx, [esp + 4]
 	mov [eax + 320], ecx
 ; mem32[h + 352] = v36
 %line 1626+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 0]
-	mov ecx, [esp + 3632]
+	mov ecx, [esp + 36]
 	mov [eax + 352], ecx
 ; mem32[h + 384] = v9
 %line 1627+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 0]
 	mov [eax + 384], edx
 ; h = h + 4
 %line 1628+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 0]
 	add eax, 4
-	mov [esp + 0], eax
+	mov [esp + 220], eax
 ; f = f + 4
 %line 1629+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 224]
 	add eax, 4
-	mov [esp + 8], eax
+	mov [esp + 224], eax
 ; i = i - 1
 %line 1630+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 228]
 	sub eax, 1
-	mov [esp + 16], eax
+	mov [esp + 228], eax
 ; =? i - 0
 %line 1631+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
 	cmp eax, 0
@@ -6657,7 +6262,7 @@ align 32
 	jne .Lpass
 ; leave
 %line 1633+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86.q
-	add esp, 3804
+	add esp, 252
 	pop ebp
 	pop edi
 	pop esi

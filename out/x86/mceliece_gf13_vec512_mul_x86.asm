@@ -14,1694 +14,1697 @@ qhasm_kernel_mceliece_gf13_vec512_mul_x86_mul:
 	sub esp, 76
 ; input h f g
 %line 10+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebx, [esp + 96]
-	mov esi, [esp + 100]
-	mov edi, [esp + 104]
+	mov eax, [esp + 96]
+	mov ecx, [esp + 100]
+	mov edx, [esp + 104]
 ; i = 16
 %line 12+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, 16
-	mov [esp + 0], eax
+	mov esi, 16
+	mov edi, eax
+	mov ebx, ecx
+	mov ebp, edx
+	mov [esp + 48], esi
 align 32
 .Lpass:
 ; G = mem32[g + 704]
 %line 14+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, [edi + 704]
+	mov eax, [ebp + 704]
 ; T &= mem32[f + 768]
 %line 16+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 768]
+	and eax, [ebx + 768]
 ; G = mem32[g + 768]
 %line 18+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov edx, [edi + 768]
+	mov edx, [ebp + 768]
 ; T = G
 %line 19+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov ecx, edx
 ; T &= mem32[f + 768]
 %line 20+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 768]
+	and ecx, [ebx + 768]
 ; T &= mem32[f + 704]
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and edx, [esi + 704]
+	and edx, [ebx + 704]
 ; B = B ^ T
 %line 24+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor eax, edx
 ; S24 = A
 %line 25+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [esp + 52], ecx
+	mov [esp + 44], ecx
 ; S23 = B
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [esp + 48], eax
+	mov [esp + 40], eax
 ; G = mem32[g + 576]
 %line 27+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov edx, [edi + 576]
+	mov edx, [ebp + 576]
 ; T &= mem32[f + 768]
 %line 29+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and edx, [esi + 768]
+	and edx, [ebx + 768]
 ; G = mem32[g + 640]
 %line 31+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, [edi + 640]
+	mov eax, [ebp + 640]
 ; T = G
 %line 32+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov ecx, eax
 ; T &= mem32[f + 768]
 %line 33+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 768]
+	and ecx, [ebx + 768]
 ; T &= mem32[f + 704]
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 704]
+	and eax, [ebx + 704]
 ; B = B ^ T
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; G = mem32[g + 704]
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 704]
+	mov esi, [ebp + 704]
 ; T = G
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 704]
 %line 40+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 704]
+	and eax, [ebx + 704]
 ; A = A ^ T
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 640]
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 640]
+	and esi, [ebx + 640]
 ; B = B ^ T
 %line 44+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 768]
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 768]
+	mov esi, [ebp + 768]
 ; T = G
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 640]
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 640]
+	and eax, [ebx + 640]
 ; A = A ^ T
 %line 48+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 576]
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 576]
+	and esi, [ebx + 576]
 ; B = B ^ T
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; S22 = A
 %line 52+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [esp + 44], ecx
+	mov [esp + 36], ecx
 ; S21 = B
 %line 53+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [esp + 40], edx
+	mov [esp + 32], edx
 ; G = mem32[g + 448]
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov edx, [edi + 448]
+	mov edx, [ebp + 448]
 ; T &= mem32[f + 768]
 %line 56+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and edx, [esi + 768]
+	and edx, [ebx + 768]
 ; G = mem32[g + 512]
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, [edi + 512]
+	mov eax, [ebp + 512]
 ; T = G
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov ecx, eax
 ; T &= mem32[f + 768]
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 768]
+	and ecx, [ebx + 768]
 ; T &= mem32[f + 704]
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 704]
+	and eax, [ebx + 704]
 ; B = B ^ T
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; G = mem32[g + 576]
 %line 65+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 576]
+	mov esi, [ebp + 576]
 ; T = G
 %line 66+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 704]
 %line 67+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 704]
+	and eax, [ebx + 704]
 ; A = A ^ T
 %line 68+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 640]
 %line 70+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 640]
+	and esi, [ebx + 640]
 ; B = B ^ T
 %line 71+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 640]
 %line 72+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 640]
+	mov esi, [ebp + 640]
 ; T = G
 %line 73+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 640]
 %line 74+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 640]
+	and eax, [ebx + 640]
 ; A = A ^ T
 %line 75+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 576]
 %line 77+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 576]
+	and esi, [ebx + 576]
 ; B = B ^ T
 %line 78+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 704]
 %line 79+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 704]
+	mov esi, [ebp + 704]
 ; T = G
 %line 80+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 576]
 %line 81+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 576]
+	and eax, [ebx + 576]
 ; A = A ^ T
 %line 82+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 512]
 %line 84+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 512]
+	and esi, [ebx + 512]
 ; B = B ^ T
 %line 85+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 768]
 %line 86+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 768]
+	mov esi, [ebp + 768]
 ; T = G
 %line 87+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 512]
 %line 88+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 512]
+	and eax, [ebx + 512]
 ; A = A ^ T
 %line 89+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 448]
 %line 91+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 448]
+	and esi, [ebx + 448]
 ; B = B ^ T
 %line 92+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; S20 = A
 %line 93+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [esp + 36], ecx
+	mov [esp + 28], ecx
 ; S19 = B
 %line 94+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [esp + 32], edx
+	mov [esp + 24], edx
 ; G = mem32[g + 320]
 %line 95+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov edx, [edi + 320]
+	mov edx, [ebp + 320]
 ; T &= mem32[f + 768]
 %line 97+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and edx, [esi + 768]
+	and edx, [ebx + 768]
 ; G = mem32[g + 384]
 %line 99+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, [edi + 384]
+	mov eax, [ebp + 384]
 ; T = G
 %line 100+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov ecx, eax
 ; T &= mem32[f + 768]
 %line 101+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 768]
+	and ecx, [ebx + 768]
 ; T &= mem32[f + 704]
 %line 104+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 704]
+	and eax, [ebx + 704]
 ; B = B ^ T
 %line 105+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; G = mem32[g + 448]
 %line 106+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 448]
+	mov esi, [ebp + 448]
 ; T = G
 %line 107+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 704]
 %line 108+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 704]
+	and eax, [ebx + 704]
 ; A = A ^ T
 %line 109+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 640]
 %line 111+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 640]
+	and esi, [ebx + 640]
 ; B = B ^ T
 %line 112+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 512]
 %line 113+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 512]
+	mov esi, [ebp + 512]
 ; T = G
 %line 114+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 640]
 %line 115+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 640]
+	and eax, [ebx + 640]
 ; A = A ^ T
 %line 116+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 576]
 %line 118+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 576]
+	and esi, [ebx + 576]
 ; B = B ^ T
 %line 119+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 576]
 %line 120+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 576]
+	mov esi, [ebp + 576]
 ; T = G
 %line 121+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 576]
 %line 122+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 576]
+	and eax, [ebx + 576]
 ; A = A ^ T
 %line 123+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 512]
 %line 125+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 512]
+	and esi, [ebx + 512]
 ; B = B ^ T
 %line 126+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 640]
 %line 127+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 640]
+	mov esi, [ebp + 640]
 ; T = G
 %line 128+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 512]
 %line 129+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 512]
+	and eax, [ebx + 512]
 ; A = A ^ T
 %line 130+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 448]
 %line 132+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 448]
+	and esi, [ebx + 448]
 ; B = B ^ T
 %line 133+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 704]
 %line 134+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 704]
+	mov esi, [ebp + 704]
 ; T = G
 %line 135+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 448]
 %line 136+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 448]
+	and eax, [ebx + 448]
 ; A = A ^ T
 %line 137+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 384]
 %line 139+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 384]
+	and esi, [ebx + 384]
 ; B = B ^ T
 %line 140+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 768]
 %line 141+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 768]
+	mov esi, [ebp + 768]
 ; T = G
 %line 142+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 384]
 %line 143+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 384]
+	and eax, [ebx + 384]
 ; A = A ^ T
 %line 144+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 320]
 %line 146+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 320]
+	and esi, [ebx + 320]
 ; B = B ^ T
 %line 147+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; S18 = A
 %line 148+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [esp + 28], ecx
+	mov [esp + 20], ecx
 ; S17 = B
 %line 149+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [esp + 24], edx
+	mov [esp + 16], edx
 ; G = mem32[g + 192]
 %line 150+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov edx, [edi + 192]
+	mov edx, [ebp + 192]
 ; T &= mem32[f + 768]
 %line 152+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and edx, [esi + 768]
+	and edx, [ebx + 768]
 ; G = mem32[g + 256]
 %line 154+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, [edi + 256]
+	mov eax, [ebp + 256]
 ; T = G
 %line 155+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov ecx, eax
 ; T &= mem32[f + 768]
 %line 156+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 768]
+	and ecx, [ebx + 768]
 ; T &= mem32[f + 704]
 %line 159+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 704]
+	and eax, [ebx + 704]
 ; B = B ^ T
 %line 160+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; G = mem32[g + 320]
 %line 161+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 320]
+	mov esi, [ebp + 320]
 ; T = G
 %line 162+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 704]
 %line 163+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 704]
+	and eax, [ebx + 704]
 ; A = A ^ T
 %line 164+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 640]
 %line 166+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 640]
+	and esi, [ebx + 640]
 ; B = B ^ T
 %line 167+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 384]
 %line 168+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 384]
+	mov esi, [ebp + 384]
 ; T = G
 %line 169+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 640]
 %line 170+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 640]
+	and eax, [ebx + 640]
 ; A = A ^ T
 %line 171+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 576]
 %line 173+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 576]
+	and esi, [ebx + 576]
 ; B = B ^ T
 %line 174+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 448]
 %line 175+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 448]
+	mov esi, [ebp + 448]
 ; T = G
 %line 176+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 576]
 %line 177+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 576]
+	and eax, [ebx + 576]
 ; A = A ^ T
 %line 178+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 512]
 %line 180+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 512]
+	and esi, [ebx + 512]
 ; B = B ^ T
 %line 181+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 512]
 %line 182+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 512]
+	mov esi, [ebp + 512]
 ; T = G
 %line 183+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 512]
 %line 184+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 512]
+	and eax, [ebx + 512]
 ; A = A ^ T
 %line 185+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 448]
 %line 187+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 448]
+	and esi, [ebx + 448]
 ; B = B ^ T
 %line 188+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 576]
 %line 189+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 576]
+	mov esi, [ebp + 576]
 ; T = G
 %line 190+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 448]
 %line 191+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 448]
+	and eax, [ebx + 448]
 ; A = A ^ T
 %line 192+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 384]
 %line 194+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 384]
+	and esi, [ebx + 384]
 ; B = B ^ T
 %line 195+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 640]
 %line 196+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 640]
+	mov esi, [ebp + 640]
 ; T = G
 %line 197+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 384]
 %line 198+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 384]
+	and eax, [ebx + 384]
 ; A = A ^ T
 %line 199+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 320]
 %line 201+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 320]
+	and esi, [ebx + 320]
 ; B = B ^ T
 %line 202+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 704]
 %line 203+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 704]
+	mov esi, [ebp + 704]
 ; T = G
 %line 204+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 320]
 %line 205+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 320]
+	and eax, [ebx + 320]
 ; A = A ^ T
 %line 206+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 256]
 %line 208+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 256]
+	and esi, [ebx + 256]
 ; B = B ^ T
 %line 209+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 768]
 %line 210+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 768]
+	mov esi, [ebp + 768]
 ; T = G
 %line 211+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 256]
 %line 212+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 256]
+	and eax, [ebx + 256]
 ; A = A ^ T
 %line 213+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 192]
 %line 215+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 192]
+	and esi, [ebx + 192]
 ; B = B ^ T
 %line 216+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; S16 = A
 %line 217+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [esp + 20], ecx
+	mov [esp + 12], ecx
 ; B = B ^ S24
 %line 218+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 52]
+	xor edx, [esp + 44]
 ; S15 = B
 %line 219+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [esp + 16], edx
+	mov [esp + 8], edx
 ; G = mem32[g + 64]
 %line 220+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov edx, [edi + 64]
+	mov edx, [ebp + 64]
 ; T &= mem32[f + 768]
 %line 222+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and edx, [esi + 768]
+	and edx, [ebx + 768]
 ; G = mem32[g + 128]
 %line 224+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, [edi + 128]
+	mov eax, [ebp + 128]
 ; T = G
 %line 225+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov ecx, eax
 ; T &= mem32[f + 768]
 %line 226+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 768]
+	and ecx, [ebx + 768]
 ; T &= mem32[f + 704]
 %line 229+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 704]
+	and eax, [ebx + 704]
 ; B = B ^ T
 %line 230+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; G = mem32[g + 192]
 %line 231+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 192]
+	mov esi, [ebp + 192]
 ; T = G
 %line 232+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 704]
 %line 233+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 704]
+	and eax, [ebx + 704]
 ; A = A ^ T
 %line 234+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 640]
 %line 236+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 640]
+	and esi, [ebx + 640]
 ; B = B ^ T
 %line 237+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 256]
 %line 238+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 256]
+	mov esi, [ebp + 256]
 ; T = G
 %line 239+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 640]
 %line 240+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 640]
+	and eax, [ebx + 640]
 ; A = A ^ T
 %line 241+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 576]
 %line 243+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 576]
+	and esi, [ebx + 576]
 ; B = B ^ T
 %line 244+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 320]
 %line 245+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 320]
+	mov esi, [ebp + 320]
 ; T = G
 %line 246+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 576]
 %line 247+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 576]
+	and eax, [ebx + 576]
 ; A = A ^ T
 %line 248+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 512]
 %line 250+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 512]
+	and esi, [ebx + 512]
 ; B = B ^ T
 %line 251+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 384]
 %line 252+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 384]
+	mov esi, [ebp + 384]
 ; T = G
 %line 253+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 512]
 %line 254+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 512]
+	and eax, [ebx + 512]
 ; A = A ^ T
 %line 255+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 448]
 %line 257+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 448]
+	and esi, [ebx + 448]
 ; B = B ^ T
 %line 258+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 448]
 %line 259+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 448]
+	mov esi, [ebp + 448]
 ; T = G
 %line 260+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 448]
 %line 261+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 448]
+	and eax, [ebx + 448]
 ; A = A ^ T
 %line 262+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 384]
 %line 264+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 384]
+	and esi, [ebx + 384]
 ; B = B ^ T
 %line 265+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 512]
 %line 266+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 512]
+	mov esi, [ebp + 512]
 ; T = G
 %line 267+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 384]
 %line 268+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 384]
+	and eax, [ebx + 384]
 ; A = A ^ T
 %line 269+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 320]
 %line 271+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 320]
+	and esi, [ebx + 320]
 ; B = B ^ T
 %line 272+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 576]
 %line 273+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 576]
+	mov esi, [ebp + 576]
 ; T = G
 %line 274+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 320]
 %line 275+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 320]
+	and eax, [ebx + 320]
 ; A = A ^ T
 %line 276+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 256]
 %line 278+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 256]
+	and esi, [ebx + 256]
 ; B = B ^ T
 %line 279+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 640]
 %line 280+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 640]
+	mov esi, [ebp + 640]
 ; T = G
 %line 281+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 256]
 %line 282+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 256]
+	and eax, [ebx + 256]
 ; A = A ^ T
 %line 283+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 192]
 %line 285+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 192]
+	and esi, [ebx + 192]
 ; B = B ^ T
 %line 286+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 704]
 %line 287+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 704]
+	mov esi, [ebp + 704]
 ; T = G
 %line 288+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 192]
 %line 289+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 192]
+	and eax, [ebx + 192]
 ; A = A ^ T
 %line 290+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 128]
 %line 292+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 128]
+	and esi, [ebx + 128]
 ; B = B ^ T
 %line 293+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; G = mem32[g + 768]
 %line 294+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi + 768]
+	mov esi, [ebp + 768]
 ; T = G
 %line 295+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, ebp
+	mov eax, esi
 ; T &= mem32[f + 128]
 %line 296+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 128]
+	and eax, [ebx + 128]
 ; A = A ^ T
 %line 297+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor ecx, eax
 ; T &= mem32[f + 64]
 %line 299+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 64]
+	and esi, [ebx + 64]
 ; B = B ^ T
 %line 300+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; A = A ^ S23
 %line 301+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ecx, [esp + 48]
+	xor ecx, [esp + 40]
 ; A = A ^ S24
 %line 302+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ecx, [esp + 52]
+	xor ecx, [esp + 44]
 ; S14 = A
 %line 303+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [esp + 12], ecx
+	mov [esp + 4], ecx
 ; B = B ^ S22
 %line 304+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 44]
+	xor edx, [esp + 36]
 ; B = B ^ S23
 %line 305+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 48]
+	xor edx, [esp + 40]
 ; S13 = B
 %line 306+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [esp + 8], edx
+	mov [esp + 0], edx
 ; G = mem32[g + 0]
 %line 307+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi]
+	mov esi, [ebp]
 ; T = G
 %line 308+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov edx, ebp
+	mov edx, esi
 ; T &= mem32[f + 768]
 %line 309+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and edx, [esi + 768]
+	and edx, [ebx + 768]
 ; T &= mem32[f + 704]
 %line 312+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 704]
+	and esi, [ebx + 704]
 ; G = mem32[g + 64]
 %line 314+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 64]
+	mov ecx, [ebp + 64]
 ; T = G
 %line 315+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 704]
 %line 316+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 704]
+	and eax, [ebx + 704]
 ; A = A ^ T
 %line 317+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 640]
 %line 319+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 640]
+	and ecx, [ebx + 640]
 ; B = B ^ T
 %line 320+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 128]
 %line 321+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 128]
+	mov ecx, [ebp + 128]
 ; T = G
 %line 322+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 640]
 %line 323+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 640]
+	and eax, [ebx + 640]
 ; A = A ^ T
 %line 324+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 576]
 %line 326+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 576]
+	and ecx, [ebx + 576]
 ; B = B ^ T
 %line 327+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 192]
 %line 328+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 192]
+	mov ecx, [ebp + 192]
 ; T = G
 %line 329+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 576]
 %line 330+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 576]
+	and eax, [ebx + 576]
 ; A = A ^ T
 %line 331+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 512]
 %line 333+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 512]
+	and ecx, [ebx + 512]
 ; B = B ^ T
 %line 334+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 256]
 %line 335+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 256]
+	mov ecx, [ebp + 256]
 ; T = G
 %line 336+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 512]
 %line 337+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 512]
+	and eax, [ebx + 512]
 ; A = A ^ T
 %line 338+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 448]
 %line 340+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 448]
+	and ecx, [ebx + 448]
 ; B = B ^ T
 %line 341+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 320]
 %line 342+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 320]
+	mov ecx, [ebp + 320]
 ; T = G
 %line 343+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 448]
 %line 344+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 448]
+	and eax, [ebx + 448]
 ; A = A ^ T
 %line 345+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 384]
 %line 347+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 384]
+	and ecx, [ebx + 384]
 ; B = B ^ T
 %line 348+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 384]
 %line 349+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 384]
+	mov ecx, [ebp + 384]
 ; T = G
 %line 350+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 384]
 %line 351+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 384]
+	and eax, [ebx + 384]
 ; A = A ^ T
 %line 352+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 320]
 %line 354+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 320]
+	and ecx, [ebx + 320]
 ; B = B ^ T
 %line 355+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 448]
 %line 356+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 448]
+	mov ecx, [ebp + 448]
 ; T = G
 %line 357+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 320]
 %line 358+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 320]
+	and eax, [ebx + 320]
 ; A = A ^ T
 %line 359+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 256]
 %line 361+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 256]
+	and ecx, [ebx + 256]
 ; B = B ^ T
 %line 362+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 512]
 %line 363+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 512]
+	mov ecx, [ebp + 512]
 ; T = G
 %line 364+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 256]
 %line 365+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 256]
+	and eax, [ebx + 256]
 ; A = A ^ T
 %line 366+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 192]
 %line 368+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 192]
+	and ecx, [ebx + 192]
 ; B = B ^ T
 %line 369+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 576]
 %line 370+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 576]
+	mov ecx, [ebp + 576]
 ; T = G
 %line 371+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 192]
 %line 372+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 192]
+	and eax, [ebx + 192]
 ; A = A ^ T
 %line 373+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 128]
 %line 375+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 128]
+	and ecx, [ebx + 128]
 ; B = B ^ T
 %line 376+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 640]
 %line 377+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 640]
+	mov ecx, [ebp + 640]
 ; T = G
 %line 378+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 128]
 %line 379+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 128]
+	and eax, [ebx + 128]
 ; A = A ^ T
 %line 380+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 64]
 %line 382+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 64]
+	and ecx, [ebx + 64]
 ; B = B ^ T
 %line 383+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 704]
 %line 384+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 704]
+	mov ecx, [ebp + 704]
 ; T = G
 %line 385+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 64]
 %line 386+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 64]
+	and eax, [ebx + 64]
 ; A = A ^ T
 %line 387+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 0]
 %line 389+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi]
+	and ecx, [ebx]
 ; B = B ^ T
 %line 390+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 768]
 %line 391+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, [edi + 768]
+	mov eax, [ebp + 768]
 ; T &= mem32[f + 0]
 %line 393+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi]
+	and eax, [ebx]
 ; A = A ^ T
 %line 394+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; A = A ^ S21
 %line 395+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 40]
+	xor edx, [esp + 32]
 ; A = A ^ S22
 %line 396+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 44]
+	xor edx, [esp + 36]
 ; A = A ^ S24
 %line 397+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 52]
+	xor edx, [esp + 44]
 ; mem32[h + 768] = A
 %line 398+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [ebx + 768], edx
+	mov [edi + 768], edx
 ; B = B ^ S20
 %line 399+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 36]
+	xor esi, [esp + 28]
 ; B = B ^ S21
 %line 400+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 40]
+	xor esi, [esp + 32]
 ; B = B ^ S23
 %line 401+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 48]
+	xor esi, [esp + 40]
 ; B = B ^ S24
 %line 402+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 52]
+	xor esi, [esp + 44]
 ; mem32[h + 704] = B
 %line 403+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [ebx + 704], ebp
+	mov [edi + 704], esi
 ; G = mem32[g + 0]
 %line 404+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi]
+	mov esi, [ebp]
 ; T = G
 %line 405+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov edx, ebp
+	mov edx, esi
 ; T &= mem32[f + 640]
 %line 406+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and edx, [esi + 640]
+	and edx, [ebx + 640]
 ; T &= mem32[f + 576]
 %line 409+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 576]
+	and esi, [ebx + 576]
 ; G = mem32[g + 64]
 %line 411+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 64]
+	mov ecx, [ebp + 64]
 ; T = G
 %line 412+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 576]
 %line 413+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 576]
+	and eax, [ebx + 576]
 ; A = A ^ T
 %line 414+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 512]
 %line 416+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 512]
+	and ecx, [ebx + 512]
 ; B = B ^ T
 %line 417+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 128]
 %line 418+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 128]
+	mov ecx, [ebp + 128]
 ; T = G
 %line 419+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 512]
 %line 420+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 512]
+	and eax, [ebx + 512]
 ; A = A ^ T
 %line 421+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 448]
 %line 423+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 448]
+	and ecx, [ebx + 448]
 ; B = B ^ T
 %line 424+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 192]
 %line 425+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 192]
+	mov ecx, [ebp + 192]
 ; T = G
 %line 426+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 448]
 %line 427+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 448]
+	and eax, [ebx + 448]
 ; A = A ^ T
 %line 428+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 384]
 %line 430+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 384]
+	and ecx, [ebx + 384]
 ; B = B ^ T
 %line 431+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 256]
 %line 432+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 256]
+	mov ecx, [ebp + 256]
 ; T = G
 %line 433+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 384]
 %line 434+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 384]
+	and eax, [ebx + 384]
 ; A = A ^ T
 %line 435+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 320]
 %line 437+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 320]
+	and ecx, [ebx + 320]
 ; B = B ^ T
 %line 438+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 320]
 %line 439+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 320]
+	mov ecx, [ebp + 320]
 ; T = G
 %line 440+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 320]
 %line 441+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 320]
+	and eax, [ebx + 320]
 ; A = A ^ T
 %line 442+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 256]
 %line 444+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 256]
+	and ecx, [ebx + 256]
 ; B = B ^ T
 %line 445+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 384]
 %line 446+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 384]
+	mov ecx, [ebp + 384]
 ; T = G
 %line 447+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 256]
 %line 448+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 256]
+	and eax, [ebx + 256]
 ; A = A ^ T
 %line 449+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 192]
 %line 451+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 192]
+	and ecx, [ebx + 192]
 ; B = B ^ T
 %line 452+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 448]
 %line 453+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 448]
+	mov ecx, [ebp + 448]
 ; T = G
 %line 454+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 192]
 %line 455+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 192]
+	and eax, [ebx + 192]
 ; A = A ^ T
 %line 456+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 128]
 %line 458+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 128]
+	and ecx, [ebx + 128]
 ; B = B ^ T
 %line 459+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 512]
 %line 460+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 512]
+	mov ecx, [ebp + 512]
 ; T = G
 %line 461+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 128]
 %line 462+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 128]
+	and eax, [ebx + 128]
 ; A = A ^ T
 %line 463+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 64]
 %line 465+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 64]
+	and ecx, [ebx + 64]
 ; B = B ^ T
 %line 466+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 576]
 %line 467+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 576]
+	mov ecx, [ebp + 576]
 ; T = G
 %line 468+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 64]
 %line 469+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 64]
+	and eax, [ebx + 64]
 ; A = A ^ T
 %line 470+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 0]
 %line 472+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi]
+	and ecx, [ebx]
 ; B = B ^ T
 %line 473+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 640]
 %line 474+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, [edi + 640]
+	mov eax, [ebp + 640]
 ; T &= mem32[f + 0]
 %line 476+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi]
+	and eax, [ebx]
 ; A = A ^ T
 %line 477+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; A = A ^ S19
 %line 478+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 32]
+	xor edx, [esp + 24]
 ; A = A ^ S20
 %line 479+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 36]
+	xor edx, [esp + 28]
 ; A = A ^ S22
 %line 480+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 44]
+	xor edx, [esp + 36]
 ; A = A ^ S23
 %line 481+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 48]
+	xor edx, [esp + 40]
 ; mem32[h + 640] = A
 %line 482+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [ebx + 640], edx
+	mov [edi + 640], edx
 ; B = B ^ S18
 %line 483+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 28]
+	xor esi, [esp + 20]
 ; B = B ^ S19
 %line 484+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 32]
+	xor esi, [esp + 24]
 ; B = B ^ S21
 %line 485+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 40]
+	xor esi, [esp + 32]
 ; B = B ^ S22
 %line 486+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 44]
+	xor esi, [esp + 36]
 ; mem32[h + 576] = B
 %line 487+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [ebx + 576], ebp
+	mov [edi + 576], esi
 ; G = mem32[g + 0]
 %line 488+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi]
+	mov esi, [ebp]
 ; T = G
 %line 489+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov edx, ebp
+	mov edx, esi
 ; T &= mem32[f + 512]
 %line 490+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and edx, [esi + 512]
+	and edx, [ebx + 512]
 ; T &= mem32[f + 448]
 %line 493+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 448]
+	and esi, [ebx + 448]
 ; G = mem32[g + 64]
 %line 495+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 64]
+	mov ecx, [ebp + 64]
 ; T = G
 %line 496+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 448]
 %line 497+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 448]
+	and eax, [ebx + 448]
 ; A = A ^ T
 %line 498+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 384]
 %line 500+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 384]
+	and ecx, [ebx + 384]
 ; B = B ^ T
 %line 501+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 128]
 %line 502+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 128]
+	mov ecx, [ebp + 128]
 ; T = G
 %line 503+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 384]
 %line 504+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 384]
+	and eax, [ebx + 384]
 ; A = A ^ T
 %line 505+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 320]
 %line 507+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 320]
+	and ecx, [ebx + 320]
 ; B = B ^ T
 %line 508+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 192]
 %line 509+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 192]
+	mov ecx, [ebp + 192]
 ; T = G
 %line 510+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 320]
 %line 511+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 320]
+	and eax, [ebx + 320]
 ; A = A ^ T
 %line 512+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 256]
 %line 514+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 256]
+	and ecx, [ebx + 256]
 ; B = B ^ T
 %line 515+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 256]
 %line 516+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 256]
+	mov ecx, [ebp + 256]
 ; T = G
 %line 517+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 256]
 %line 518+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 256]
+	and eax, [ebx + 256]
 ; A = A ^ T
 %line 519+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 192]
 %line 521+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 192]
+	and ecx, [ebx + 192]
 ; B = B ^ T
 %line 522+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 320]
 %line 523+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 320]
+	mov ecx, [ebp + 320]
 ; T = G
 %line 524+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 192]
 %line 525+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 192]
+	and eax, [ebx + 192]
 ; A = A ^ T
 %line 526+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 128]
 %line 528+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 128]
+	and ecx, [ebx + 128]
 ; B = B ^ T
 %line 529+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 384]
 %line 530+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 384]
+	mov ecx, [ebp + 384]
 ; T = G
 %line 531+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 128]
 %line 532+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 128]
+	and eax, [ebx + 128]
 ; A = A ^ T
 %line 533+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 64]
 %line 535+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 64]
+	and ecx, [ebx + 64]
 ; B = B ^ T
 %line 536+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 448]
 %line 537+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 448]
+	mov ecx, [ebp + 448]
 ; T = G
 %line 538+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 64]
 %line 539+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 64]
+	and eax, [ebx + 64]
 ; A = A ^ T
 %line 540+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 0]
 %line 542+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi]
+	and ecx, [ebx]
 ; B = B ^ T
 %line 543+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 512]
 %line 544+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, [edi + 512]
+	mov eax, [ebp + 512]
 ; T &= mem32[f + 0]
 %line 546+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi]
+	and eax, [ebx]
 ; A = A ^ T
 %line 547+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; A = A ^ S17
 %line 548+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 24]
+	xor edx, [esp + 16]
 ; A = A ^ S18
 %line 549+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 28]
+	xor edx, [esp + 20]
 ; A = A ^ S20
 %line 550+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 36]
+	xor edx, [esp + 28]
 ; A = A ^ S21
 %line 551+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 40]
+	xor edx, [esp + 32]
 ; mem32[h + 512] = A
 %line 552+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [ebx + 512], edx
+	mov [edi + 512], edx
 ; B = B ^ S16
 %line 553+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 20]
+	xor esi, [esp + 12]
 ; B = B ^ S17
 %line 554+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 24]
+	xor esi, [esp + 16]
 ; B = B ^ S19
 %line 555+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 32]
+	xor esi, [esp + 24]
 ; B = B ^ S20
 %line 556+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 36]
+	xor esi, [esp + 28]
 ; mem32[h + 448] = B
 %line 557+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [ebx + 448], ebp
+	mov [edi + 448], esi
 ; G = mem32[g + 0]
 %line 558+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi]
+	mov esi, [ebp]
 ; T = G
 %line 559+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov edx, ebp
+	mov edx, esi
 ; T &= mem32[f + 384]
 %line 560+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and edx, [esi + 384]
+	and edx, [ebx + 384]
 ; T &= mem32[f + 320]
 %line 563+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 320]
+	and esi, [ebx + 320]
 ; G = mem32[g + 64]
 %line 565+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 64]
+	mov ecx, [ebp + 64]
 ; T = G
 %line 566+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 320]
 %line 567+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 320]
+	and eax, [ebx + 320]
 ; A = A ^ T
 %line 568+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 256]
 %line 570+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 256]
+	and ecx, [ebx + 256]
 ; B = B ^ T
 %line 571+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 128]
 %line 572+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 128]
+	mov ecx, [ebp + 128]
 ; T = G
 %line 573+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 256]
 %line 574+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 256]
+	and eax, [ebx + 256]
 ; A = A ^ T
 %line 575+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 192]
 %line 577+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 192]
+	and ecx, [ebx + 192]
 ; B = B ^ T
 %line 578+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 192]
 %line 579+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 192]
+	mov ecx, [ebp + 192]
 ; T = G
 %line 580+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 192]
 %line 581+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 192]
+	and eax, [ebx + 192]
 ; A = A ^ T
 %line 582+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 128]
 %line 584+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 128]
+	and ecx, [ebx + 128]
 ; B = B ^ T
 %line 585+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 256]
 %line 586+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 256]
+	mov ecx, [ebp + 256]
 ; T = G
 %line 587+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 128]
 %line 588+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 128]
+	and eax, [ebx + 128]
 ; A = A ^ T
 %line 589+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 64]
 %line 591+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 64]
+	and ecx, [ebx + 64]
 ; B = B ^ T
 %line 592+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 320]
 %line 593+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 320]
+	mov ecx, [ebp + 320]
 ; T = G
 %line 594+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 64]
 %line 595+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 64]
+	and eax, [ebx + 64]
 ; A = A ^ T
 %line 596+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 0]
 %line 598+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi]
+	and ecx, [ebx]
 ; B = B ^ T
 %line 599+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 384]
 %line 600+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, [edi + 384]
+	mov eax, [ebp + 384]
 ; T &= mem32[f + 0]
 %line 602+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi]
+	and eax, [ebx]
 ; A = A ^ T
 %line 603+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; A = A ^ S15
 %line 604+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 16]
+	xor edx, [esp + 8]
 ; A = A ^ S16
 %line 605+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 20]
+	xor edx, [esp + 12]
 ; A = A ^ S18
 %line 606+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 28]
+	xor edx, [esp + 20]
 ; A = A ^ S19
 %line 607+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 32]
+	xor edx, [esp + 24]
 ; mem32[h + 384] = A
 %line 608+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [ebx + 384], edx
+	mov [edi + 384], edx
 ; B = B ^ S14
 %line 609+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 12]
+	xor esi, [esp + 4]
 ; B = B ^ S15
 %line 610+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 16]
+	xor esi, [esp + 8]
 ; B = B ^ S17
 %line 611+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 24]
+	xor esi, [esp + 16]
 ; B = B ^ S18
 %line 612+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 28]
+	xor esi, [esp + 20]
 ; mem32[h + 320] = B
 %line 613+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [ebx + 320], ebp
+	mov [edi + 320], esi
 ; G = mem32[g + 0]
 %line 614+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, [edi]
+	mov esi, [ebp]
 ; T = G
 %line 615+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov edx, ebp
+	mov edx, esi
 ; T &= mem32[f + 256]
 %line 616+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and edx, [esi + 256]
+	and edx, [ebx + 256]
 ; T &= mem32[f + 192]
 %line 619+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 192]
+	and esi, [ebx + 192]
 ; G = mem32[g + 64]
 %line 621+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 64]
+	mov ecx, [ebp + 64]
 ; T = G
 %line 622+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 192]
 %line 623+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 192]
+	and eax, [ebx + 192]
 ; A = A ^ T
 %line 624+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 128]
 %line 626+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 128]
+	and ecx, [ebx + 128]
 ; B = B ^ T
 %line 627+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 128]
 %line 628+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 128]
+	mov ecx, [ebp + 128]
 ; T = G
 %line 629+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 128]
 %line 630+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 128]
+	and eax, [ebx + 128]
 ; A = A ^ T
 %line 631+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 64]
 %line 633+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi + 64]
+	and ecx, [ebx + 64]
 ; B = B ^ T
 %line 634+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 192]
 %line 635+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 192]
+	mov ecx, [ebp + 192]
 ; T = G
 %line 636+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 64]
 %line 637+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 64]
+	and eax, [ebx + 64]
 ; A = A ^ T
 %line 638+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; T &= mem32[f + 0]
 %line 640+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi]
+	and ecx, [ebx]
 ; B = B ^ T
 %line 641+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, ecx
+	xor esi, ecx
 ; G = mem32[g + 256]
 %line 642+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, [edi + 256]
+	mov eax, [ebp + 256]
 ; T &= mem32[f + 0]
 %line 644+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi]
+	and eax, [ebx]
 ; A = A ^ T
 %line 645+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, eax
 ; A = A ^ S13
 %line 646+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 8]
+	xor edx, [esp + 0]
 ; A = A ^ S14
 %line 647+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 12]
+	xor edx, [esp + 4]
 ; A = A ^ S16
 %line 648+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 20]
+	xor edx, [esp + 12]
 ; A = A ^ S17
 %line 649+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 24]
+	xor edx, [esp + 16]
 ; mem32[h + 256] = A
 %line 650+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [ebx + 256], edx
+	mov [edi + 256], edx
 ; B = B ^ S13
 %line 651+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 8]
+	xor esi, [esp + 0]
 ; B = B ^ S15
 %line 652+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 16]
+	xor esi, [esp + 8]
 ; B = B ^ S16
 %line 653+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 20]
+	xor esi, [esp + 12]
 ; mem32[h + 192] = B
 %line 654+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [ebx + 192], ebp
+	mov [edi + 192], esi
 ; G = mem32[g + 0]
 %line 655+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov edx, [edi]
+	mov edx, [ebp]
 ; T = G
 %line 656+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ebp, edx
+	mov esi, edx
 ; T &= mem32[f + 128]
 %line 657+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ebp, [esi + 128]
+	and esi, [ebx + 128]
 ; T &= mem32[f + 64]
 %line 660+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and edx, [esi + 64]
+	and edx, [ebx + 64]
 ; G = mem32[g + 64]
 %line 662+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov ecx, [edi + 64]
+	mov ecx, [ebp + 64]
 ; T = G
 %line 663+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	mov eax, ecx
 ; T &= mem32[f + 64]
 %line 664+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi + 64]
+	and eax, [ebx + 64]
 ; A = A ^ T
 %line 665+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, eax
+	xor esi, eax
 ; T &= mem32[f + 0]
 %line 667+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and ecx, [esi]
+	and ecx, [ebx]
 ; B = B ^ T
 %line 668+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	xor edx, ecx
 ; G = mem32[g + 128]
 %line 669+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, [edi + 128]
+	mov eax, [ebp + 128]
 ; T &= mem32[f + 0]
 %line 671+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi]
+	and eax, [ebx]
 ; A = A ^ T
 %line 672+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, eax
+	xor esi, eax
 ; A = A ^ S14
 %line 673+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 12]
+	xor esi, [esp + 4]
 ; A = A ^ S15
 %line 674+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor ebp, [esp + 16]
+	xor esi, [esp + 8]
 ; mem32[h + 128] = A
 %line 675+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [ebx + 128], ebp
+	mov [edi + 128], esi
 ; B = B ^ S13
 %line 676+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 8]
+	xor edx, [esp + 0]
 ; B = B ^ S14
 %line 677+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor edx, [esp + 12]
+	xor edx, [esp + 4]
 ; mem32[h + 64] = B
 %line 678+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [ebx + 64], edx
+	mov [edi + 64], edx
 ; G = mem32[g + 0]
 %line 679+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, [edi]
+	mov eax, [ebp]
 ; T &= mem32[f + 0]
 %line 681+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	and eax, [esi]
+	and eax, [ebx]
 ; A = A ^ S13
 %line 683+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	xor eax, [esp + 8]
+	xor eax, [esp + 0]
 ; mem32[h + 0] = A
 %line 684+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov [ebx], eax
+	mov [edi], eax
 ; h = h + 4
 %line 685+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	add ebx, 4
+	add edi, 4
 ; f = f + 4
 %line 686+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	add esi, 4
+	add ebx, 4
 ; g = g + 4
 %line 687+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	add edi, 4
+	add ebp, 4
 ; i = i - 1
 %line 688+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
-	mov eax, [esp + 0]
+	mov eax, [esp + 48]
 	sub eax, 1
-	mov [esp + 0], eax
+	mov [esp + 48], eax
 ; =? i - 0
 %line 689+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_x86.q
 	cmp eax, 0

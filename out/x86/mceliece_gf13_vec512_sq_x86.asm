@@ -11,222 +11,202 @@ qhasm_kernel_mceliece_gf13_vec512_sq_x86_sq:
 	push esi
 	push edi
 	push ebp
-	sub esp, 124
+	sub esp, 60
 ; input h f
 %line 11+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov ecx, [esp + 144]
-	mov edx, [esp + 148]
+	mov eax, [esp + 80]
+	mov ecx, [esp + 84]
 ; i = 16
 %line 13+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov eax, 16
-	mov [esp + 0], eax
+	mov edx, 16
+	mov esi, eax
+	mov [esp + 36], edx
 align 32
 .Lpass:
 ; v0 = mem32[f + 0]
 %line 15+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov eax, [edx]
-	mov [esp + 8], eax
+	mov eax, [ecx]
 ; v1 = mem32[f + 704]
 %line 16+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov esi, [edx + 704]
+	mov edx, [ecx + 704]
 ; v0 = v0 ^ v1
 %line 17+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	xor eax, esi
-	mov [esp + 8], eax
+	xor eax, edx
+	mov [esp + 0], eax
 ; v2 = mem32[f + 448]
 %line 18+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov ebx, [edx + 448]
-	mov [esp + 16], ebx
+	mov ebx, [ecx + 448]
+	mov [esp + 4], ebx
 ; v3 = v2 ^ v1
 %line 19+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
 	mov eax, ebx
-	xor eax, esi
-	mov [esp + 24], eax
+	xor eax, edx
 ; v4 = mem32[f + 768]
 %line 20+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov edi, [edx + 768]
+	mov edi, [ecx + 768]
 ; v3 = v3 ^ v4
 %line 21+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov eax, [esp + 24]
 	xor eax, edi
-	mov [esp + 24], eax
+	mov [esp + 8], eax
 ; v5 = mem32[f + 64]
 %line 22+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov eax, [edx + 64]
-	mov [esp + 32], eax
+	mov eax, [ecx + 64]
 ; v5 = v5 ^ v2
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
 	xor eax, ebx
-	mov [esp + 32], eax
+	mov [esp + 12], eax
 ; v6 = mem32[f + 512]
 %line 24+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov ebx, [edx + 512]
-	mov [esp + 40], ebx
+	mov ebx, [ecx + 512]
+	mov [esp + 16], ebx
 ; v7 = v6 ^ v1
 %line 25+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
 	mov eax, ebx
-	xor eax, esi
-	mov [esp + 48], eax
+	xor eax, edx
 ; v7 = v7 ^ v4
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov eax, [esp + 48]
 	xor eax, edi
-	mov [esp + 48], eax
+	mov [esp + 20], eax
 ; v8 = mem32[f + 128]
 %line 27+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov eax, [edx + 128]
-	mov [esp + 96], eax
+	mov eax, [ecx + 128]
 ; v8 = v8 ^ v2
 %line 28+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	xor eax, [esp + 16]
-	mov [esp + 96], eax
+	xor eax, [esp + 4]
 ; v8 = v8 ^ v6
 %line 29+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
 	xor eax, ebx
-	mov [esp + 96], eax
 ; v8 = v8 ^ v1
 %line 30+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	xor eax, esi
-	mov [esp + 96], eax
+	xor eax, edx
 ; v8 = v8 ^ v4
 %line 31+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
 	xor eax, edi
-	mov [esp + 96], eax
+	mov [esp + 40], eax
 ; v9 = mem32[f + 576]
 %line 32+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov ebx, [edx + 576]
+	mov ebx, [ecx + 576]
 ; v2 = v2 ^ v9
 %line 33+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 16], eax
+	mov [esp + 4], eax
 ; v10 = mem32[f + 192]
 %line 34+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov eax, [edx + 192]
-	mov [esp + 56], eax
+	mov eax, [ecx + 192]
 ; v10 = v10 ^ v6
 %line 35+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	xor eax, [esp + 40]
-	mov [esp + 56], eax
+	xor eax, [esp + 16]
 ; v10 = v10 ^ v9
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
 	xor eax, ebx
-	mov [esp + 56], eax
 ; v10 = v10 ^ v4
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
 	xor eax, edi
-	mov [esp + 56], eax
+	mov [esp + 24], eax
 ; v11 = mem32[f + 640]
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov ebp, [edx + 640]
+	mov ebp, [ecx + 640]
 ; v6 = v6 ^ v11
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov eax, [esp + 40]
+	mov eax, [esp + 16]
 	xor eax, ebp
-	mov [esp + 40], eax
+	mov [esp + 16], eax
 ; v12 = mem32[f + 256]
 %line 40+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov eax, [edx + 256]
-	mov [esp + 64], eax
+	mov eax, [ecx + 256]
 ; v12 = v12 ^ v9
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
 	xor eax, ebx
-	mov [esp + 64], eax
 ; v12 = v12 ^ v11
 %line 42+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
 	xor eax, ebp
-	mov [esp + 64], eax
+	mov [esp + 28], eax
 ; v9 = v9 ^ v1
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	xor ebx, esi
+	xor ebx, edx
 ; v13 = mem32[f + 320]
 %line 44+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov eax, [edx + 320]
-	mov [esp + 72], eax
+	mov eax, [ecx + 320]
 ; v13 = v13 ^ v11
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
 	xor eax, ebp
-	mov [esp + 72], eax
 ; v13 = v13 ^ v1
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	xor eax, esi
-	mov [esp + 72], eax
+	xor eax, edx
+	mov [esp + 32], eax
 ; v11 = v11 ^ v4
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
 	xor ebp, edi
 ; v14 = mem32[f + 384]
 %line 48+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov eax, [edx + 384]
-	mov [esp + 80], eax
+	mov eax, [ecx + 384]
 ; v1 = v14 ^ v1
 %line 49+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov [esp + 88], eax
-	mov eax, [esp + 88]
-	xor eax, esi
-	mov [esp + 88], eax
+	xor eax, edx
 ; v4 = v1 ^ v4
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
 	xor eax, edi
 ; mem32[h + 0] = v0
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov esi, [esp + 8]
-	mov [ecx], esi
+	mov edx, [esp + 0]
+	mov [esi], edx
 ; mem32[h + 64] = v3
 %line 52+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov esi, [esp + 24]
-	mov [ecx + 64], esi
+	mov edx, [esp + 8]
+	mov [esi + 64], edx
 ; mem32[h + 128] = v5
 %line 53+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov esi, [esp + 32]
-	mov [ecx + 128], esi
+	mov edx, [esp + 12]
+	mov [esi + 128], edx
 ; mem32[h + 192] = v7
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov esi, [esp + 48]
-	mov [ecx + 192], esi
+	mov edx, [esp + 20]
+	mov [esi + 192], edx
 ; mem32[h + 256] = v8
 %line 55+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov esi, [esp + 96]
-	mov [ecx + 256], esi
+	mov edx, [esp + 40]
+	mov [esi + 256], edx
 ; mem32[h + 320] = v2
 %line 56+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov esi, [esp + 16]
-	mov [ecx + 320], esi
+	mov edx, [esp + 4]
+	mov [esi + 320], edx
 ; mem32[h + 384] = v10
 %line 57+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov esi, [esp + 56]
-	mov [ecx + 384], esi
+	mov edx, [esp + 24]
+	mov [esi + 384], edx
 ; mem32[h + 448] = v6
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov esi, [esp + 40]
-	mov [ecx + 448], esi
+	mov edx, [esp + 16]
+	mov [esi + 448], edx
 ; mem32[h + 512] = v12
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov esi, [esp + 64]
-	mov [ecx + 512], esi
+	mov edx, [esp + 28]
+	mov [esi + 512], edx
 ; mem32[h + 576] = v9
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov [ecx + 576], ebx
+	mov [esi + 576], ebx
 ; mem32[h + 640] = v13
 %line 61+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov esi, [esp + 72]
-	mov [ecx + 640], esi
+	mov edx, [esp + 32]
+	mov [esi + 640], edx
 ; mem32[h + 704] = v11
 %line 62+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov [ecx + 704], ebp
+	mov [esi + 704], ebp
 ; mem32[h + 768] = v4
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov [ecx + 768], eax
+	mov [esi + 768], eax
 ; h = h + 4
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	add ecx, 4
+	add esi, 4
 ; f = f + 4
 %line 65+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	add edx, 4
+	add ecx, 4
 ; i = i - 1
 %line 66+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	mov eax, [esp + 0]
+	mov eax, [esp + 36]
 	sub eax, 1
-	mov [esp + 0], eax
+	mov [esp + 36], eax
 ; =? i - 0
 %line 67+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
 	cmp eax, 0
@@ -235,7 +215,7 @@ align 32
 	jne .Lpass
 ; leave
 %line 69+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_x86.q
-	add esp, 124
+	add esp, 60
 	pop ebp
 	pop edi
 	pop esi

@@ -11,11 +11,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	push esi
 	push edi
 	push ebp
-	sub esp, 4492
+	sub esp, 44
 ; input out in
 %line 7+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ecx, [esp + 4512]
-	mov edx, [esp + 4516]
+	mov ecx, [esp + 64]
+	mov edx, [esp + 68]
 ; a00 = mem32[in + 0]
 %line 9+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx]
@@ -23,23 +23,22 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a01 = mem32[in + 4]
 %line 10+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 4]
-	mov [esp + 8], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 128]
 %line 11+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [edx + 128]
-	mov [esp + 16], ebp
 ; a11 = mem32[in + 132]
 %line 12+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 132]
-	mov [esp + 24], eax
+	mov [esp + 8], eax
 ; a20 = mem32[in + 256]
 %line 13+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 256]
-	mov [esp + 3832], eax
+	mov [esp + 16], eax
 ; a21 = mem32[in + 260]
 %line 14+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 260]
-	mov [esp + 4344], eax
+	mov [esp + 20], eax
 ; a30 = mem32[in + 384]
 %line 15+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 384]
@@ -55,15 +54,13 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 19+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 4216], eax
-	mov [esp + 32], eax
+	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 20+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, eax
+	and ebx, [esp + 12]
 ; a10 = a10 ^ t0
 %line 21+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-	mov [esp + 16], ebp
 ; t0 = t0 << 16
 %line 22+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
@@ -74,7 +71,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 24+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3832]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 25+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -82,7 +79,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 26+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 40], ebx
 ; t0 = t0 & mk
 %line 27+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -94,39 +90,38 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 30+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 3832]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 3832], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 31+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 8]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 32+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 24]
+	xor ebx, [esp + 8]
 ; mk = 0xffff
 %line 33+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 48], eax
 ; t0 = t0 & mk
 %line 34+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 35+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 24]
+	mov eax, [esp + 8]
 	xor eax, ebx
-	mov [esp + 24], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 36+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 37+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 8], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 38+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4344]
+	mov eax, [esp + 20]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 39+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -134,7 +129,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 40+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 56], ebx
 ; t0 = t0 & mk
 %line 41+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -146,34 +140,33 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 44+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4344]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 4344], ebx
 ; mem32[out + 0] = a00
 %line 45+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [esp + 0]
 	mov [ecx], eax
 ; mem32[out + 4] = a20
 %line 46+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3832]
+	mov eax, [esp + 16]
 	mov [ecx + 4], eax
 ; mem32[out + 128] = a10
 %line 47+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, ebp
 	mov [ecx + 128], eax
 ; mem32[out + 132] = a30
 %line 48+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 132], edi
 ; mem32[out + 256] = a01
 %line 49+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 4]
 	mov [ecx + 256], eax
 ; mem32[out + 260] = a21
 %line 50+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 260], ebx
 ; mem32[out + 384] = a11
 %line 51+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 24]
+	mov eax, [esp + 8]
 	mov [ecx + 384], eax
 ; mem32[out + 388] = a31
 %line 52+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -181,27 +174,26 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[in + 8]
 %line 53+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx + 8]
-	mov [esp + 64], ebx
+	mov [esp + 0], ebx
 ; a01 = mem32[in + 12]
 %line 54+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 12]
-	mov [esp + 72], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 136]
 %line 55+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [edx + 136]
-	mov [esp + 80], ebp
 ; a11 = mem32[in + 140]
 %line 56+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 140]
-	mov [esp + 88], eax
+	mov [esp + 8], eax
 ; a20 = mem32[in + 264]
 %line 57+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 264]
-	mov [esp + 3840], eax
+	mov [esp + 16], eax
 ; a21 = mem32[in + 268]
 %line 58+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 268]
-	mov [esp + 4352], eax
+	mov [esp + 20], eax
 ; a30 = mem32[in + 392]
 %line 59+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 392]
@@ -217,26 +209,24 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 63+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 4224], eax
-	mov [esp + 96], eax
+	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 64+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, eax
+	and ebx, [esp + 12]
 ; a10 = a10 ^ t0
 %line 65+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-	mov [esp + 80], ebp
 ; t0 = t0 << 16
 %line 66+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a00 = a00 ^ t0
 %line 67+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 64]
+	mov eax, [esp + 0]
 	xor eax, ebx
-	mov [esp + 64], eax
+	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 68+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3840]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 69+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -244,7 +234,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 70+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 104], ebx
 ; t0 = t0 & mk
 %line 71+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -256,39 +245,38 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 74+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 3840]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 3840], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 75+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 72]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 76+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 88]
+	xor ebx, [esp + 8]
 ; mk = 0xffff
 %line 77+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 112], eax
 ; t0 = t0 & mk
 %line 78+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 79+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 88]
+	mov eax, [esp + 8]
 	xor eax, ebx
-	mov [esp + 88], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 80+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 81+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 72]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 72], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 82+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4352]
+	mov eax, [esp + 20]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 83+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -296,7 +284,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 84+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 120], ebx
 ; t0 = t0 & mk
 %line 85+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -308,34 +295,33 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 88+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4352]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 4352], ebx
 ; mem32[out + 8] = a00
 %line 89+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 64]
+	mov eax, [esp + 0]
 	mov [ecx + 8], eax
 ; mem32[out + 12] = a20
 %line 90+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3840]
+	mov eax, [esp + 16]
 	mov [ecx + 12], eax
 ; mem32[out + 136] = a10
 %line 91+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 80]
+	mov eax, ebp
 	mov [ecx + 136], eax
 ; mem32[out + 140] = a30
 %line 92+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 140], edi
 ; mem32[out + 264] = a01
 %line 93+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 72]
+	mov eax, [esp + 4]
 	mov [ecx + 264], eax
 ; mem32[out + 268] = a21
 %line 94+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 268], ebx
 ; mem32[out + 392] = a11
 %line 95+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 88]
+	mov eax, [esp + 8]
 	mov [ecx + 392], eax
 ; mem32[out + 396] = a31
 %line 96+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -343,27 +329,26 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[in + 16]
 %line 97+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx + 16]
-	mov [esp + 128], ebx
+	mov [esp + 0], ebx
 ; a01 = mem32[in + 20]
 %line 98+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 20]
-	mov [esp + 136], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 144]
 %line 99+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [edx + 144]
-	mov [esp + 144], ebp
 ; a11 = mem32[in + 148]
 %line 100+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 148]
-	mov [esp + 152], eax
+	mov [esp + 8], eax
 ; a20 = mem32[in + 272]
 %line 101+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 272]
-	mov [esp + 3848], eax
+	mov [esp + 16], eax
 ; a21 = mem32[in + 276]
 %line 102+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 276]
-	mov [esp + 4360], eax
+	mov [esp + 20], eax
 ; a30 = mem32[in + 400]
 %line 103+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 400]
@@ -379,26 +364,24 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 107+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 4232], eax
-	mov [esp + 160], eax
+	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 108+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, eax
+	and ebx, [esp + 12]
 ; a10 = a10 ^ t0
 %line 109+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-	mov [esp + 144], ebp
 ; t0 = t0 << 16
 %line 110+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a00 = a00 ^ t0
 %line 111+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 128]
+	mov eax, [esp + 0]
 	xor eax, ebx
-	mov [esp + 128], eax
+	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 112+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3848]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 113+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -406,7 +389,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 114+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 168], ebx
 ; t0 = t0 & mk
 %line 115+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -418,39 +400,38 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 118+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 3848]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 3848], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 119+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 136]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 120+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 152]
+	xor ebx, [esp + 8]
 ; mk = 0xffff
 %line 121+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 176], eax
 ; t0 = t0 & mk
 %line 122+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 123+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 152]
+	mov eax, [esp + 8]
 	xor eax, ebx
-	mov [esp + 152], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 124+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 125+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 136]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 136], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 126+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4360]
+	mov eax, [esp + 20]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 127+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -458,7 +439,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 128+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 184], ebx
 ; t0 = t0 & mk
 %line 129+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -470,34 +450,33 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 132+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4360]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 4360], ebx
 ; mem32[out + 16] = a00
 %line 133+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 128]
+	mov eax, [esp + 0]
 	mov [ecx + 16], eax
 ; mem32[out + 20] = a20
 %line 134+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3848]
+	mov eax, [esp + 16]
 	mov [ecx + 20], eax
 ; mem32[out + 144] = a10
 %line 135+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 144]
+	mov eax, ebp
 	mov [ecx + 144], eax
 ; mem32[out + 148] = a30
 %line 136+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 148], edi
 ; mem32[out + 272] = a01
 %line 137+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 136]
+	mov eax, [esp + 4]
 	mov [ecx + 272], eax
 ; mem32[out + 276] = a21
 %line 138+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 276], ebx
 ; mem32[out + 400] = a11
 %line 139+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 152]
+	mov eax, [esp + 8]
 	mov [ecx + 400], eax
 ; mem32[out + 404] = a31
 %line 140+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -505,27 +484,26 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[in + 24]
 %line 141+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx + 24]
-	mov [esp + 192], ebx
+	mov [esp + 0], ebx
 ; a01 = mem32[in + 28]
 %line 142+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 28]
-	mov [esp + 200], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 152]
 %line 143+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [edx + 152]
-	mov [esp + 208], ebp
 ; a11 = mem32[in + 156]
 %line 144+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 156]
-	mov [esp + 216], eax
+	mov [esp + 8], eax
 ; a20 = mem32[in + 280]
 %line 145+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 280]
-	mov [esp + 3856], eax
+	mov [esp + 16], eax
 ; a21 = mem32[in + 284]
 %line 146+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 284]
-	mov [esp + 4368], eax
+	mov [esp + 20], eax
 ; a30 = mem32[in + 408]
 %line 147+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 408]
@@ -541,26 +519,24 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 151+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 4240], eax
-	mov [esp + 224], eax
+	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 152+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, eax
+	and ebx, [esp + 12]
 ; a10 = a10 ^ t0
 %line 153+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-	mov [esp + 208], ebp
 ; t0 = t0 << 16
 %line 154+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a00 = a00 ^ t0
 %line 155+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 192]
+	mov eax, [esp + 0]
 	xor eax, ebx
-	mov [esp + 192], eax
+	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 156+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3856]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 157+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -568,7 +544,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 158+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 232], ebx
 ; t0 = t0 & mk
 %line 159+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -580,39 +555,38 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 162+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 3856]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 3856], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 163+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 200]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 164+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 216]
+	xor ebx, [esp + 8]
 ; mk = 0xffff
 %line 165+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 240], eax
 ; t0 = t0 & mk
 %line 166+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 167+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 216]
+	mov eax, [esp + 8]
 	xor eax, ebx
-	mov [esp + 216], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 168+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 169+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 200]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 200], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 170+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4368]
+	mov eax, [esp + 20]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 171+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -620,7 +594,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 172+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 248], ebx
 ; t0 = t0 & mk
 %line 173+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -632,34 +605,33 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 176+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4368]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 4368], ebx
 ; mem32[out + 24] = a00
 %line 177+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 192]
+	mov eax, [esp + 0]
 	mov [ecx + 24], eax
 ; mem32[out + 28] = a20
 %line 178+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3856]
+	mov eax, [esp + 16]
 	mov [ecx + 28], eax
 ; mem32[out + 152] = a10
 %line 179+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 208]
+	mov eax, ebp
 	mov [ecx + 152], eax
 ; mem32[out + 156] = a30
 %line 180+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 156], edi
 ; mem32[out + 280] = a01
 %line 181+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 200]
+	mov eax, [esp + 4]
 	mov [ecx + 280], eax
 ; mem32[out + 284] = a21
 %line 182+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 284], ebx
 ; mem32[out + 408] = a11
 %line 183+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 216]
+	mov eax, [esp + 8]
 	mov [ecx + 408], eax
 ; mem32[out + 412] = a31
 %line 184+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -667,27 +639,26 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[in + 32]
 %line 185+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx + 32]
-	mov [esp + 256], ebx
+	mov [esp + 0], ebx
 ; a01 = mem32[in + 36]
 %line 186+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 36]
-	mov [esp + 264], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 160]
 %line 187+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [edx + 160]
-	mov [esp + 272], ebp
 ; a11 = mem32[in + 164]
 %line 188+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 164]
-	mov [esp + 280], eax
+	mov [esp + 8], eax
 ; a20 = mem32[in + 288]
 %line 189+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 288]
-	mov [esp + 3864], eax
+	mov [esp + 16], eax
 ; a21 = mem32[in + 292]
 %line 190+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 292]
-	mov [esp + 4376], eax
+	mov [esp + 20], eax
 ; a30 = mem32[in + 416]
 %line 191+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 416]
@@ -703,26 +674,24 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 195+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 4248], eax
-	mov [esp + 288], eax
+	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 196+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, eax
+	and ebx, [esp + 12]
 ; a10 = a10 ^ t0
 %line 197+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-	mov [esp + 272], ebp
 ; t0 = t0 << 16
 %line 198+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a00 = a00 ^ t0
 %line 199+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 256]
+	mov eax, [esp + 0]
 	xor eax, ebx
-	mov [esp + 256], eax
+	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 200+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3864]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 201+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -730,7 +699,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 202+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 296], ebx
 ; t0 = t0 & mk
 %line 203+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -742,39 +710,38 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 206+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 3864]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 3864], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 207+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 264]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 208+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 280]
+	xor ebx, [esp + 8]
 ; mk = 0xffff
 %line 209+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 304], eax
 ; t0 = t0 & mk
 %line 210+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 211+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 280]
+	mov eax, [esp + 8]
 	xor eax, ebx
-	mov [esp + 280], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 212+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 213+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 264]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 264], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 214+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4376]
+	mov eax, [esp + 20]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 215+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -782,7 +749,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 216+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 312], ebx
 ; t0 = t0 & mk
 %line 217+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -794,34 +760,33 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 220+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4376]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 4376], ebx
 ; mem32[out + 32] = a00
 %line 221+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 256]
+	mov eax, [esp + 0]
 	mov [ecx + 32], eax
 ; mem32[out + 36] = a20
 %line 222+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3864]
+	mov eax, [esp + 16]
 	mov [ecx + 36], eax
 ; mem32[out + 160] = a10
 %line 223+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 272]
+	mov eax, ebp
 	mov [ecx + 160], eax
 ; mem32[out + 164] = a30
 %line 224+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 164], edi
 ; mem32[out + 288] = a01
 %line 225+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 264]
+	mov eax, [esp + 4]
 	mov [ecx + 288], eax
 ; mem32[out + 292] = a21
 %line 226+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 292], ebx
 ; mem32[out + 416] = a11
 %line 227+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 280]
+	mov eax, [esp + 8]
 	mov [ecx + 416], eax
 ; mem32[out + 420] = a31
 %line 228+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -829,27 +794,26 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[in + 40]
 %line 229+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx + 40]
-	mov [esp + 320], ebx
+	mov [esp + 0], ebx
 ; a01 = mem32[in + 44]
 %line 230+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 44]
-	mov [esp + 328], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 168]
 %line 231+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [edx + 168]
-	mov [esp + 336], ebp
 ; a11 = mem32[in + 172]
 %line 232+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 172]
-	mov [esp + 344], eax
+	mov [esp + 8], eax
 ; a20 = mem32[in + 296]
 %line 233+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 296]
-	mov [esp + 3872], eax
+	mov [esp + 16], eax
 ; a21 = mem32[in + 300]
 %line 234+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 300]
-	mov [esp + 4384], eax
+	mov [esp + 20], eax
 ; a30 = mem32[in + 424]
 %line 235+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 424]
@@ -865,26 +829,24 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 239+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 4256], eax
-	mov [esp + 352], eax
+	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 240+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, eax
+	and ebx, [esp + 12]
 ; a10 = a10 ^ t0
 %line 241+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-	mov [esp + 336], ebp
 ; t0 = t0 << 16
 %line 242+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a00 = a00 ^ t0
 %line 243+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 320]
+	mov eax, [esp + 0]
 	xor eax, ebx
-	mov [esp + 320], eax
+	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 244+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3872]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 245+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -892,7 +854,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 246+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 360], ebx
 ; t0 = t0 & mk
 %line 247+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -904,39 +865,38 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 250+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 3872]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 3872], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 251+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 328]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 252+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 344]
+	xor ebx, [esp + 8]
 ; mk = 0xffff
 %line 253+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 368], eax
 ; t0 = t0 & mk
 %line 254+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 255+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 344]
+	mov eax, [esp + 8]
 	xor eax, ebx
-	mov [esp + 344], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 256+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 257+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 328]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 328], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 258+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4384]
+	mov eax, [esp + 20]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 259+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -944,7 +904,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 260+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 376], ebx
 ; t0 = t0 & mk
 %line 261+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -956,34 +915,33 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 264+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4384]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 4384], ebx
 ; mem32[out + 40] = a00
 %line 265+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 320]
+	mov eax, [esp + 0]
 	mov [ecx + 40], eax
 ; mem32[out + 44] = a20
 %line 266+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3872]
+	mov eax, [esp + 16]
 	mov [ecx + 44], eax
 ; mem32[out + 168] = a10
 %line 267+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 336]
+	mov eax, ebp
 	mov [ecx + 168], eax
 ; mem32[out + 172] = a30
 %line 268+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 172], edi
 ; mem32[out + 296] = a01
 %line 269+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 328]
+	mov eax, [esp + 4]
 	mov [ecx + 296], eax
 ; mem32[out + 300] = a21
 %line 270+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 300], ebx
 ; mem32[out + 424] = a11
 %line 271+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 344]
+	mov eax, [esp + 8]
 	mov [ecx + 424], eax
 ; mem32[out + 428] = a31
 %line 272+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -991,27 +949,26 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[in + 48]
 %line 273+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx + 48]
-	mov [esp + 384], ebx
+	mov [esp + 0], ebx
 ; a01 = mem32[in + 52]
 %line 274+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 52]
-	mov [esp + 392], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 176]
 %line 275+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [edx + 176]
-	mov [esp + 400], ebp
 ; a11 = mem32[in + 180]
 %line 276+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 180]
-	mov [esp + 408], eax
+	mov [esp + 8], eax
 ; a20 = mem32[in + 304]
 %line 277+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 304]
-	mov [esp + 3880], eax
+	mov [esp + 16], eax
 ; a21 = mem32[in + 308]
 %line 278+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 308]
-	mov [esp + 4392], eax
+	mov [esp + 20], eax
 ; a30 = mem32[in + 432]
 %line 279+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 432]
@@ -1027,26 +984,24 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 283+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 4264], eax
-	mov [esp + 416], eax
+	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 284+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, eax
+	and ebx, [esp + 12]
 ; a10 = a10 ^ t0
 %line 285+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-	mov [esp + 400], ebp
 ; t0 = t0 << 16
 %line 286+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a00 = a00 ^ t0
 %line 287+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 384]
+	mov eax, [esp + 0]
 	xor eax, ebx
-	mov [esp + 384], eax
+	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 288+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3880]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 289+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1054,7 +1009,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 290+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 424], ebx
 ; t0 = t0 & mk
 %line 291+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -1066,39 +1020,38 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 294+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 3880]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 3880], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 295+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 392]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 296+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 408]
+	xor ebx, [esp + 8]
 ; mk = 0xffff
 %line 297+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 432], eax
 ; t0 = t0 & mk
 %line 298+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 299+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 408]
+	mov eax, [esp + 8]
 	xor eax, ebx
-	mov [esp + 408], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 300+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 301+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 392]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 392], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 302+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4392]
+	mov eax, [esp + 20]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 303+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1106,7 +1059,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 304+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 440], ebx
 ; t0 = t0 & mk
 %line 305+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -1118,34 +1070,33 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 308+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4392]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 4392], ebx
 ; mem32[out + 48] = a00
 %line 309+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 384]
+	mov eax, [esp + 0]
 	mov [ecx + 48], eax
 ; mem32[out + 52] = a20
 %line 310+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3880]
+	mov eax, [esp + 16]
 	mov [ecx + 52], eax
 ; mem32[out + 176] = a10
 %line 311+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 400]
+	mov eax, ebp
 	mov [ecx + 176], eax
 ; mem32[out + 180] = a30
 %line 312+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 180], edi
 ; mem32[out + 304] = a01
 %line 313+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 392]
+	mov eax, [esp + 4]
 	mov [ecx + 304], eax
 ; mem32[out + 308] = a21
 %line 314+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 308], ebx
 ; mem32[out + 432] = a11
 %line 315+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 408]
+	mov eax, [esp + 8]
 	mov [ecx + 432], eax
 ; mem32[out + 436] = a31
 %line 316+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1153,27 +1104,26 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[in + 56]
 %line 317+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx + 56]
-	mov [esp + 448], ebx
+	mov [esp + 0], ebx
 ; a01 = mem32[in + 60]
 %line 318+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 60]
-	mov [esp + 456], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 184]
 %line 319+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [edx + 184]
-	mov [esp + 464], ebp
 ; a11 = mem32[in + 188]
 %line 320+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 188]
-	mov [esp + 472], eax
+	mov [esp + 8], eax
 ; a20 = mem32[in + 312]
 %line 321+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 312]
-	mov [esp + 3888], eax
+	mov [esp + 16], eax
 ; a21 = mem32[in + 316]
 %line 322+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 316]
-	mov [esp + 4400], eax
+	mov [esp + 20], eax
 ; a30 = mem32[in + 440]
 %line 323+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 440]
@@ -1189,26 +1139,24 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 327+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 4272], eax
-	mov [esp + 480], eax
+	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 328+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, eax
+	and ebx, [esp + 12]
 ; a10 = a10 ^ t0
 %line 329+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-	mov [esp + 464], ebp
 ; t0 = t0 << 16
 %line 330+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a00 = a00 ^ t0
 %line 331+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 448]
+	mov eax, [esp + 0]
 	xor eax, ebx
-	mov [esp + 448], eax
+	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 332+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3888]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 333+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1216,7 +1164,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 334+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 488], ebx
 ; t0 = t0 & mk
 %line 335+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -1228,39 +1175,38 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 338+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 3888]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 3888], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 339+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 456]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 340+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 472]
+	xor ebx, [esp + 8]
 ; mk = 0xffff
 %line 341+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 496], eax
 ; t0 = t0 & mk
 %line 342+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 343+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 472]
+	mov eax, [esp + 8]
 	xor eax, ebx
-	mov [esp + 472], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 344+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 345+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 456]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 456], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 346+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4400]
+	mov eax, [esp + 20]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 347+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1268,7 +1214,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 348+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 504], ebx
 ; t0 = t0 & mk
 %line 349+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -1280,34 +1225,33 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 352+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4400]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 4400], ebx
 ; mem32[out + 56] = a00
 %line 353+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 448]
+	mov eax, [esp + 0]
 	mov [ecx + 56], eax
 ; mem32[out + 60] = a20
 %line 354+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3888]
+	mov eax, [esp + 16]
 	mov [ecx + 60], eax
 ; mem32[out + 184] = a10
 %line 355+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 464]
+	mov eax, ebp
 	mov [ecx + 184], eax
 ; mem32[out + 188] = a30
 %line 356+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 188], edi
 ; mem32[out + 312] = a01
 %line 357+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 456]
+	mov eax, [esp + 4]
 	mov [ecx + 312], eax
 ; mem32[out + 316] = a21
 %line 358+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 316], ebx
 ; mem32[out + 440] = a11
 %line 359+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 472]
+	mov eax, [esp + 8]
 	mov [ecx + 440], eax
 ; mem32[out + 444] = a31
 %line 360+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1315,27 +1259,26 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[in + 64]
 %line 361+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx + 64]
-	mov [esp + 512], ebx
+	mov [esp + 0], ebx
 ; a01 = mem32[in + 68]
 %line 362+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 68]
-	mov [esp + 520], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 192]
 %line 363+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [edx + 192]
-	mov [esp + 528], ebp
 ; a11 = mem32[in + 196]
 %line 364+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 196]
-	mov [esp + 536], eax
+	mov [esp + 8], eax
 ; a20 = mem32[in + 320]
 %line 365+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 320]
-	mov [esp + 3896], eax
+	mov [esp + 16], eax
 ; a21 = mem32[in + 324]
 %line 366+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 324]
-	mov [esp + 4408], eax
+	mov [esp + 20], eax
 ; a30 = mem32[in + 448]
 %line 367+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 448]
@@ -1351,26 +1294,24 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 371+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 4280], eax
-	mov [esp + 544], eax
+	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 372+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, eax
+	and ebx, [esp + 12]
 ; a10 = a10 ^ t0
 %line 373+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-	mov [esp + 528], ebp
 ; t0 = t0 << 16
 %line 374+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a00 = a00 ^ t0
 %line 375+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 512]
+	mov eax, [esp + 0]
 	xor eax, ebx
-	mov [esp + 512], eax
+	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 376+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3896]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 377+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1378,7 +1319,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 378+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 552], ebx
 ; t0 = t0 & mk
 %line 379+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -1390,39 +1330,38 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 382+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 3896]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 3896], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 383+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 520]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 384+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 536]
+	xor ebx, [esp + 8]
 ; mk = 0xffff
 %line 385+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 560], eax
 ; t0 = t0 & mk
 %line 386+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 387+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 536]
+	mov eax, [esp + 8]
 	xor eax, ebx
-	mov [esp + 536], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 388+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 389+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 520]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 520], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 390+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4408]
+	mov eax, [esp + 20]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 391+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1430,7 +1369,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 392+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 568], ebx
 ; t0 = t0 & mk
 %line 393+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -1442,34 +1380,33 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 396+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4408]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 4408], ebx
 ; mem32[out + 64] = a00
 %line 397+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 512]
+	mov eax, [esp + 0]
 	mov [ecx + 64], eax
 ; mem32[out + 68] = a20
 %line 398+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3896]
+	mov eax, [esp + 16]
 	mov [ecx + 68], eax
 ; mem32[out + 192] = a10
 %line 399+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 528]
+	mov eax, ebp
 	mov [ecx + 192], eax
 ; mem32[out + 196] = a30
 %line 400+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 196], edi
 ; mem32[out + 320] = a01
 %line 401+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 520]
+	mov eax, [esp + 4]
 	mov [ecx + 320], eax
 ; mem32[out + 324] = a21
 %line 402+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 324], ebx
 ; mem32[out + 448] = a11
 %line 403+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 536]
+	mov eax, [esp + 8]
 	mov [ecx + 448], eax
 ; mem32[out + 452] = a31
 %line 404+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1477,27 +1414,26 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[in + 72]
 %line 405+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx + 72]
-	mov [esp + 576], ebx
+	mov [esp + 0], ebx
 ; a01 = mem32[in + 76]
 %line 406+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 76]
-	mov [esp + 584], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 200]
 %line 407+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [edx + 200]
-	mov [esp + 592], ebp
 ; a11 = mem32[in + 204]
 %line 408+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 204]
-	mov [esp + 600], eax
+	mov [esp + 8], eax
 ; a20 = mem32[in + 328]
 %line 409+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 328]
-	mov [esp + 3904], eax
+	mov [esp + 16], eax
 ; a21 = mem32[in + 332]
 %line 410+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 332]
-	mov [esp + 4416], eax
+	mov [esp + 20], eax
 ; a30 = mem32[in + 456]
 %line 411+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 456]
@@ -1513,26 +1449,24 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 415+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 4288], eax
-	mov [esp + 608], eax
+	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 416+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, eax
+	and ebx, [esp + 12]
 ; a10 = a10 ^ t0
 %line 417+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-	mov [esp + 592], ebp
 ; t0 = t0 << 16
 %line 418+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a00 = a00 ^ t0
 %line 419+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 576]
+	mov eax, [esp + 0]
 	xor eax, ebx
-	mov [esp + 576], eax
+	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 420+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3904]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 421+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1540,7 +1474,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 422+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 616], ebx
 ; t0 = t0 & mk
 %line 423+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -1552,39 +1485,38 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 426+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 3904]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 3904], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 427+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 584]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 428+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 600]
+	xor ebx, [esp + 8]
 ; mk = 0xffff
 %line 429+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 624], eax
 ; t0 = t0 & mk
 %line 430+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 431+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 600]
+	mov eax, [esp + 8]
 	xor eax, ebx
-	mov [esp + 600], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 432+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 433+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 584]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 584], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 434+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4416]
+	mov eax, [esp + 20]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 435+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1592,7 +1524,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 436+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 632], ebx
 ; t0 = t0 & mk
 %line 437+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -1604,34 +1535,33 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 440+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4416]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 4416], ebx
 ; mem32[out + 72] = a00
 %line 441+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 576]
+	mov eax, [esp + 0]
 	mov [ecx + 72], eax
 ; mem32[out + 76] = a20
 %line 442+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3904]
+	mov eax, [esp + 16]
 	mov [ecx + 76], eax
 ; mem32[out + 200] = a10
 %line 443+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 592]
+	mov eax, ebp
 	mov [ecx + 200], eax
 ; mem32[out + 204] = a30
 %line 444+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 204], edi
 ; mem32[out + 328] = a01
 %line 445+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 584]
+	mov eax, [esp + 4]
 	mov [ecx + 328], eax
 ; mem32[out + 332] = a21
 %line 446+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 332], ebx
 ; mem32[out + 456] = a11
 %line 447+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 600]
+	mov eax, [esp + 8]
 	mov [ecx + 456], eax
 ; mem32[out + 460] = a31
 %line 448+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1639,27 +1569,26 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[in + 80]
 %line 449+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx + 80]
-	mov [esp + 640], ebx
+	mov [esp + 0], ebx
 ; a01 = mem32[in + 84]
 %line 450+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 84]
-	mov [esp + 648], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 208]
 %line 451+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [edx + 208]
-	mov [esp + 656], ebp
 ; a11 = mem32[in + 212]
 %line 452+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 212]
-	mov [esp + 664], eax
+	mov [esp + 8], eax
 ; a20 = mem32[in + 336]
 %line 453+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 336]
-	mov [esp + 3912], eax
+	mov [esp + 16], eax
 ; a21 = mem32[in + 340]
 %line 454+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 340]
-	mov [esp + 4424], eax
+	mov [esp + 20], eax
 ; a30 = mem32[in + 464]
 %line 455+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 464]
@@ -1675,26 +1604,24 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 459+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 4296], eax
-	mov [esp + 672], eax
+	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 460+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, eax
+	and ebx, [esp + 12]
 ; a10 = a10 ^ t0
 %line 461+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-	mov [esp + 656], ebp
 ; t0 = t0 << 16
 %line 462+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a00 = a00 ^ t0
 %line 463+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 640]
+	mov eax, [esp + 0]
 	xor eax, ebx
-	mov [esp + 640], eax
+	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 464+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3912]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 465+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1702,7 +1629,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 466+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 680], ebx
 ; t0 = t0 & mk
 %line 467+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -1714,39 +1640,38 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 470+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 3912]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 3912], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 471+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 648]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 472+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 664]
+	xor ebx, [esp + 8]
 ; mk = 0xffff
 %line 473+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 688], eax
 ; t0 = t0 & mk
 %line 474+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 475+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 664]
+	mov eax, [esp + 8]
 	xor eax, ebx
-	mov [esp + 664], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 476+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 477+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 648]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 648], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 478+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4424]
+	mov eax, [esp + 20]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 479+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1754,7 +1679,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 480+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 696], ebx
 ; t0 = t0 & mk
 %line 481+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -1766,34 +1690,33 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 484+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4424]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 4424], ebx
 ; mem32[out + 80] = a00
 %line 485+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 640]
+	mov eax, [esp + 0]
 	mov [ecx + 80], eax
 ; mem32[out + 84] = a20
 %line 486+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3912]
+	mov eax, [esp + 16]
 	mov [ecx + 84], eax
 ; mem32[out + 208] = a10
 %line 487+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 656]
+	mov eax, ebp
 	mov [ecx + 208], eax
 ; mem32[out + 212] = a30
 %line 488+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 212], edi
 ; mem32[out + 336] = a01
 %line 489+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 648]
+	mov eax, [esp + 4]
 	mov [ecx + 336], eax
 ; mem32[out + 340] = a21
 %line 490+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 340], ebx
 ; mem32[out + 464] = a11
 %line 491+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 664]
+	mov eax, [esp + 8]
 	mov [ecx + 464], eax
 ; mem32[out + 468] = a31
 %line 492+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1801,27 +1724,26 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[in + 88]
 %line 493+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx + 88]
-	mov [esp + 704], ebx
+	mov [esp + 0], ebx
 ; a01 = mem32[in + 92]
 %line 494+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 92]
-	mov [esp + 712], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 216]
 %line 495+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [edx + 216]
-	mov [esp + 720], ebp
 ; a11 = mem32[in + 220]
 %line 496+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 220]
-	mov [esp + 728], eax
+	mov [esp + 8], eax
 ; a20 = mem32[in + 344]
 %line 497+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 344]
-	mov [esp + 3920], eax
+	mov [esp + 16], eax
 ; a21 = mem32[in + 348]
 %line 498+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 348]
-	mov [esp + 4432], eax
+	mov [esp + 20], eax
 ; a30 = mem32[in + 472]
 %line 499+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 472]
@@ -1837,26 +1759,24 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 503+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 4304], eax
-	mov [esp + 736], eax
+	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 504+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, eax
+	and ebx, [esp + 12]
 ; a10 = a10 ^ t0
 %line 505+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-	mov [esp + 720], ebp
 ; t0 = t0 << 16
 %line 506+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a00 = a00 ^ t0
 %line 507+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 704]
+	mov eax, [esp + 0]
 	xor eax, ebx
-	mov [esp + 704], eax
+	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 508+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3920]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 509+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1864,7 +1784,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 510+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 744], ebx
 ; t0 = t0 & mk
 %line 511+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -1876,39 +1795,38 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 514+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 3920]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 3920], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 515+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 712]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 516+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 728]
+	xor ebx, [esp + 8]
 ; mk = 0xffff
 %line 517+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 752], eax
 ; t0 = t0 & mk
 %line 518+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 519+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 728]
+	mov eax, [esp + 8]
 	xor eax, ebx
-	mov [esp + 728], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 520+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 521+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 712]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 712], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 522+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4432]
+	mov eax, [esp + 20]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 523+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1916,7 +1834,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 524+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 760], ebx
 ; t0 = t0 & mk
 %line 525+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -1928,34 +1845,33 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 528+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4432]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 4432], ebx
 ; mem32[out + 88] = a00
 %line 529+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 704]
+	mov eax, [esp + 0]
 	mov [ecx + 88], eax
 ; mem32[out + 92] = a20
 %line 530+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3920]
+	mov eax, [esp + 16]
 	mov [ecx + 92], eax
 ; mem32[out + 216] = a10
 %line 531+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 720]
+	mov eax, ebp
 	mov [ecx + 216], eax
 ; mem32[out + 220] = a30
 %line 532+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 220], edi
 ; mem32[out + 344] = a01
 %line 533+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 712]
+	mov eax, [esp + 4]
 	mov [ecx + 344], eax
 ; mem32[out + 348] = a21
 %line 534+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 348], ebx
 ; mem32[out + 472] = a11
 %line 535+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 728]
+	mov eax, [esp + 8]
 	mov [ecx + 472], eax
 ; mem32[out + 476] = a31
 %line 536+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1963,27 +1879,26 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[in + 96]
 %line 537+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx + 96]
-	mov [esp + 768], ebx
+	mov [esp + 0], ebx
 ; a01 = mem32[in + 100]
 %line 538+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 100]
-	mov [esp + 776], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 224]
 %line 539+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [edx + 224]
-	mov [esp + 784], ebp
 ; a11 = mem32[in + 228]
 %line 540+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 228]
-	mov [esp + 792], eax
+	mov [esp + 8], eax
 ; a20 = mem32[in + 352]
 %line 541+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 352]
-	mov [esp + 3928], eax
+	mov [esp + 16], eax
 ; a21 = mem32[in + 356]
 %line 542+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 356]
-	mov [esp + 4440], eax
+	mov [esp + 20], eax
 ; a30 = mem32[in + 480]
 %line 543+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 480]
@@ -1999,26 +1914,24 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 547+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 4312], eax
-	mov [esp + 800], eax
+	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 548+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, eax
+	and ebx, [esp + 12]
 ; a10 = a10 ^ t0
 %line 549+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-	mov [esp + 784], ebp
 ; t0 = t0 << 16
 %line 550+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a00 = a00 ^ t0
 %line 551+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 768]
+	mov eax, [esp + 0]
 	xor eax, ebx
-	mov [esp + 768], eax
+	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 552+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3928]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 553+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2026,7 +1939,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 554+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 808], ebx
 ; t0 = t0 & mk
 %line 555+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -2038,39 +1950,38 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 558+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 3928]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 3928], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 559+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 776]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 560+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 792]
+	xor ebx, [esp + 8]
 ; mk = 0xffff
 %line 561+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 816], eax
 ; t0 = t0 & mk
 %line 562+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 563+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 792]
+	mov eax, [esp + 8]
 	xor eax, ebx
-	mov [esp + 792], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 564+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 565+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 776]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 776], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 566+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4440]
+	mov eax, [esp + 20]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 567+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2078,7 +1989,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 568+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 824], ebx
 ; t0 = t0 & mk
 %line 569+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -2090,34 +2000,33 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 572+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4440]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 4440], ebx
 ; mem32[out + 96] = a00
 %line 573+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 768]
+	mov eax, [esp + 0]
 	mov [ecx + 96], eax
 ; mem32[out + 100] = a20
 %line 574+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3928]
+	mov eax, [esp + 16]
 	mov [ecx + 100], eax
 ; mem32[out + 224] = a10
 %line 575+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 784]
+	mov eax, ebp
 	mov [ecx + 224], eax
 ; mem32[out + 228] = a30
 %line 576+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 228], edi
 ; mem32[out + 352] = a01
 %line 577+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 776]
+	mov eax, [esp + 4]
 	mov [ecx + 352], eax
 ; mem32[out + 356] = a21
 %line 578+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 356], ebx
 ; mem32[out + 480] = a11
 %line 579+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 792]
+	mov eax, [esp + 8]
 	mov [ecx + 480], eax
 ; mem32[out + 484] = a31
 %line 580+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2125,27 +2034,26 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[in + 104]
 %line 581+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx + 104]
-	mov [esp + 832], ebx
+	mov [esp + 0], ebx
 ; a01 = mem32[in + 108]
 %line 582+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 108]
-	mov [esp + 840], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 232]
 %line 583+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [edx + 232]
-	mov [esp + 848], ebp
 ; a11 = mem32[in + 236]
 %line 584+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 236]
-	mov [esp + 856], eax
+	mov [esp + 8], eax
 ; a20 = mem32[in + 360]
 %line 585+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 360]
-	mov [esp + 3936], eax
+	mov [esp + 16], eax
 ; a21 = mem32[in + 364]
 %line 586+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 364]
-	mov [esp + 4448], eax
+	mov [esp + 20], eax
 ; a30 = mem32[in + 488]
 %line 587+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 488]
@@ -2161,26 +2069,24 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 591+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 4320], eax
-	mov [esp + 864], eax
+	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 592+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, eax
+	and ebx, [esp + 12]
 ; a10 = a10 ^ t0
 %line 593+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-	mov [esp + 848], ebp
 ; t0 = t0 << 16
 %line 594+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a00 = a00 ^ t0
 %line 595+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 832]
+	mov eax, [esp + 0]
 	xor eax, ebx
-	mov [esp + 832], eax
+	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 596+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3936]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 597+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2188,7 +2094,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 598+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 872], ebx
 ; t0 = t0 & mk
 %line 599+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -2200,39 +2105,38 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 602+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 3936]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 3936], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 603+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 840]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 604+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 856]
+	xor ebx, [esp + 8]
 ; mk = 0xffff
 %line 605+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 880], eax
 ; t0 = t0 & mk
 %line 606+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 607+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 856]
+	mov eax, [esp + 8]
 	xor eax, ebx
-	mov [esp + 856], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 608+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 609+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 840]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 840], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 610+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4448]
+	mov eax, [esp + 20]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 611+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2240,7 +2144,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 612+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 888], ebx
 ; t0 = t0 & mk
 %line 613+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -2252,34 +2155,33 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 616+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4448]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 4448], ebx
 ; mem32[out + 104] = a00
 %line 617+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 832]
+	mov eax, [esp + 0]
 	mov [ecx + 104], eax
 ; mem32[out + 108] = a20
 %line 618+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3936]
+	mov eax, [esp + 16]
 	mov [ecx + 108], eax
 ; mem32[out + 232] = a10
 %line 619+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 848]
+	mov eax, ebp
 	mov [ecx + 232], eax
 ; mem32[out + 236] = a30
 %line 620+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 236], edi
 ; mem32[out + 360] = a01
 %line 621+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 840]
+	mov eax, [esp + 4]
 	mov [ecx + 360], eax
 ; mem32[out + 364] = a21
 %line 622+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 364], ebx
 ; mem32[out + 488] = a11
 %line 623+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 856]
+	mov eax, [esp + 8]
 	mov [ecx + 488], eax
 ; mem32[out + 492] = a31
 %line 624+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2287,27 +2189,26 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[in + 112]
 %line 625+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx + 112]
-	mov [esp + 896], ebx
+	mov [esp + 0], ebx
 ; a01 = mem32[in + 116]
 %line 626+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 116]
-	mov [esp + 904], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 240]
 %line 627+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [edx + 240]
-	mov [esp + 912], ebp
 ; a11 = mem32[in + 244]
 %line 628+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 244]
-	mov [esp + 920], eax
+	mov [esp + 8], eax
 ; a20 = mem32[in + 368]
 %line 629+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 368]
-	mov [esp + 3944], eax
+	mov [esp + 16], eax
 ; a21 = mem32[in + 372]
 %line 630+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 372]
-	mov [esp + 4456], eax
+	mov [esp + 20], eax
 ; a30 = mem32[in + 496]
 %line 631+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 496]
@@ -2323,26 +2224,24 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 635+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 4328], eax
-	mov [esp + 928], eax
+	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 636+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, eax
+	and ebx, [esp + 12]
 ; a10 = a10 ^ t0
 %line 637+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-	mov [esp + 912], ebp
 ; t0 = t0 << 16
 %line 638+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a00 = a00 ^ t0
 %line 639+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 896]
+	mov eax, [esp + 0]
 	xor eax, ebx
-	mov [esp + 896], eax
+	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 640+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3944]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 641+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2350,7 +2249,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 642+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 936], ebx
 ; t0 = t0 & mk
 %line 643+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -2362,39 +2260,38 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 646+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 3944]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 3944], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 647+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 904]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 648+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 920]
+	xor ebx, [esp + 8]
 ; mk = 0xffff
 %line 649+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 944], eax
 ; t0 = t0 & mk
 %line 650+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 651+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 920]
+	mov eax, [esp + 8]
 	xor eax, ebx
-	mov [esp + 920], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 652+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 653+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 904]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 904], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 654+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4456]
+	mov eax, [esp + 20]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 655+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2402,7 +2299,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 656+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 952], ebx
 ; t0 = t0 & mk
 %line 657+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -2414,34 +2310,33 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 660+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4456]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 4456], ebx
 ; mem32[out + 112] = a00
 %line 661+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 896]
+	mov eax, [esp + 0]
 	mov [ecx + 112], eax
 ; mem32[out + 116] = a20
 %line 662+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3944]
+	mov eax, [esp + 16]
 	mov [ecx + 116], eax
 ; mem32[out + 240] = a10
 %line 663+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 912]
+	mov eax, ebp
 	mov [ecx + 240], eax
 ; mem32[out + 244] = a30
 %line 664+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 244], edi
 ; mem32[out + 368] = a01
 %line 665+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 904]
+	mov eax, [esp + 4]
 	mov [ecx + 368], eax
 ; mem32[out + 372] = a21
 %line 666+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 372], ebx
 ; mem32[out + 496] = a11
 %line 667+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 920]
+	mov eax, [esp + 8]
 	mov [ecx + 496], eax
 ; mem32[out + 500] = a31
 %line 668+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2449,23 +2344,22 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[in + 120]
 %line 669+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [edx + 120]
-	mov [esp + 960], ebx
+	mov [esp + 0], ebx
 ; a01 = mem32[in + 124]
 %line 670+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 124]
-	mov [esp + 968], eax
+	mov [esp + 4], eax
 ; a10 = mem32[in + 248]
 %line 671+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 248]
-	mov [esp + 976], eax
 ; a11 = mem32[in + 252]
 %line 672+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov esi, [edx + 252]
-	mov [esp + 3952], esi
+	mov [esp + 12], esi
 ; a20 = mem32[in + 376]
 %line 673+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov esi, [edx + 376]
-	mov [esp + 4464], esi
+	mov [esp + 16], esi
 ; a21 = mem32[in + 380]
 %line 674+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 380]
@@ -2484,26 +2378,25 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 679+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 65535
-	mov [esp + 4336], ebp
-	mov [esp + 984], ebp
+	mov [esp + 8], ebp
 ; t0 = t0 & mk
 %line 680+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, ebp
+	and ebx, [esp + 8]
 ; a10 = a10 ^ t0
 %line 681+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, ebx
-	mov [esp + 976], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 16
 %line 682+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a00 = a00 ^ t0
 %line 683+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 960]
+	mov eax, [esp + 0]
 	xor eax, ebx
-	mov [esp + 960], eax
+	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 684+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4464]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 685+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2511,7 +2404,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 686+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 992], ebx
 ; t0 = t0 & mk
 %line 687+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -2523,36 +2415,35 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 690+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 4464]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 4464], ebx
+	mov [esp + 16], ebx
 ; t0 = a01 >> 16
 %line 691+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 968]
+	mov ebx, [esp + 4]
 	shr ebx, 16
 ; t0 = t0 ^ a11
 %line 692+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebx, [esp + 3952]
+	xor ebx, [esp + 12]
 ; mk = 0xffff
 %line 693+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 65535
-	mov [esp + 1000], eax
 ; t0 = t0 & mk
 %line 694+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 695+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3952]
+	mov eax, [esp + 12]
 	xor eax, ebx
-	mov [esp + 3952], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 16
 %line 696+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebx, 16
 ; a01 = a01 ^ t0
 %line 697+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 968]
+	mov eax, [esp + 4]
 	xor eax, ebx
-	mov [esp + 968], eax
+	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 698+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, edi
@@ -2563,7 +2454,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xffff
 %line 700+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, 65535
-	mov [esp + 1008], ebx
 ; t0 = t0 & mk
 %line 701+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebx
@@ -2578,29 +2468,29 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 120] = a00
 %line 705+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 960]
+	mov eax, [esp + 0]
 	mov [ecx + 120], eax
 ; mem32[out + 124] = a20
 %line 706+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4464]
+	mov eax, [esp + 16]
 	mov [ecx + 124], eax
 ; mem32[out + 248] = a10
 %line 707+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 976]
+	mov eax, [esp + 8]
 	mov [ecx + 248], eax
 ; mem32[out + 252] = a30
 %line 708+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 252], esi
 ; mem32[out + 376] = a01
 %line 709+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 968]
+	mov eax, [esp + 4]
 	mov [ecx + 376], eax
 ; mem32[out + 380] = a21
 %line 710+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov [ecx + 380], edi
 ; mem32[out + 504] = a11
 %line 711+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3952]
+	mov eax, [esp + 12]
 	mov [ecx + 504], eax
 ; mem32[out + 508] = a31
 %line 712+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2608,19 +2498,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 0]
 %line 713+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx]
-	mov [esp + 1016], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 4]
 %line 714+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 4]
-	mov [esp + 1024], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 32]
 %line 715+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 32]
-	mov [esp + 1032], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 36]
 %line 716+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 36]
-	mov [esp + 3960], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 64]
 %line 717+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 64]
@@ -2642,7 +2532,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 723+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1040], eax
 ; t0 = t0 & mk
 %line 724+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -2654,12 +2543,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 727+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1016]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1016], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 728+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1024]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 729+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2667,7 +2556,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 730+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1048], eax
 ; t0 = t0 & mk
 %line 731+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -2679,12 +2567,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 734+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1024]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1024], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 735+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1032]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 736+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2692,7 +2580,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 737+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1056], eax
 ; t0 = t0 & mk
 %line 738+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -2704,12 +2591,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 741+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1032]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1032], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 742+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3960]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 743+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2717,7 +2604,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 744+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1064], eax
 ; t0 = t0 & mk
 %line 745+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -2729,63 +2615,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 748+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3960]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 3960], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 749+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1016]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 750+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 1032]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 751+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1072], eax
 ; t0 = t0 & mk
 %line 752+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 753+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1032]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1032], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 754+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 755+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1016]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1016], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 756+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1024]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 757+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 3960]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 758+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1080], eax
 ; t0 = t0 & mk
 %line 759+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 760+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3960]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 3960], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 761+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 762+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1024]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1024], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 763+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -2796,7 +2680,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 765+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1088], ebp
 ; t0 = t0 & mk
 %line 766+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -2819,7 +2702,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 772+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1096], ebp
 ; t0 = t0 & mk
 %line 773+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -2834,19 +2716,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 0] = a00
 %line 777+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1016]
+	mov eax, [esp + 0]
 	mov [ecx], eax
 ; mem32[out + 4] = a01
 %line 778+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1024]
+	mov eax, [esp + 4]
 	mov [ecx + 4], eax
 ; mem32[out + 32] = a10
 %line 779+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1032]
+	mov eax, [esp + 8]
 	mov [ecx + 32], eax
 ; mem32[out + 36] = a11
 %line 780+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3960]
+	mov eax, [esp + 12]
 	mov [ecx + 36], eax
 ; mem32[out + 64] = a20
 %line 781+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2863,19 +2745,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 8]
 %line 785+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 8]
-	mov [esp + 1104], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 12]
 %line 786+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 12]
-	mov [esp + 1112], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 40]
 %line 787+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 40]
-	mov [esp + 1120], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 44]
 %line 788+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 44]
-	mov [esp + 3968], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 72]
 %line 789+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 72]
@@ -2897,7 +2779,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 795+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1128], eax
 ; t0 = t0 & mk
 %line 796+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -2909,12 +2790,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 799+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1104]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1104], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 800+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1112]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 801+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2922,7 +2803,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 802+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1136], eax
 ; t0 = t0 & mk
 %line 803+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -2934,12 +2814,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 806+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1112]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1112], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 807+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1120]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 808+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2947,7 +2827,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 809+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1144], eax
 ; t0 = t0 & mk
 %line 810+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -2959,12 +2838,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 813+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1120]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1120], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 814+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3968]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 815+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2972,7 +2851,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 816+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1152], eax
 ; t0 = t0 & mk
 %line 817+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -2984,63 +2862,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 820+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3968]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 3968], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 821+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1104]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 822+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 1120]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 823+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1160], eax
 ; t0 = t0 & mk
 %line 824+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 825+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1120]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1120], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 826+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 827+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1104]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1104], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 828+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1112]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 829+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 3968]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 830+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1168], eax
 ; t0 = t0 & mk
 %line 831+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 832+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3968]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 3968], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 833+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 834+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1112]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1112], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 835+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -3051,7 +2927,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 837+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1176], ebp
 ; t0 = t0 & mk
 %line 838+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -3074,7 +2949,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 844+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1184], ebp
 ; t0 = t0 & mk
 %line 845+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -3089,19 +2963,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 8] = a00
 %line 849+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1104]
+	mov eax, [esp + 0]
 	mov [ecx + 8], eax
 ; mem32[out + 12] = a01
 %line 850+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1112]
+	mov eax, [esp + 4]
 	mov [ecx + 12], eax
 ; mem32[out + 40] = a10
 %line 851+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1120]
+	mov eax, [esp + 8]
 	mov [ecx + 40], eax
 ; mem32[out + 44] = a11
 %line 852+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3968]
+	mov eax, [esp + 12]
 	mov [ecx + 44], eax
 ; mem32[out + 72] = a20
 %line 853+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3118,19 +2992,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 16]
 %line 857+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 16]
-	mov [esp + 1192], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 20]
 %line 858+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 20]
-	mov [esp + 1200], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 48]
 %line 859+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 48]
-	mov [esp + 1208], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 52]
 %line 860+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 52]
-	mov [esp + 3976], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 80]
 %line 861+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 80]
@@ -3152,7 +3026,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 867+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1216], eax
 ; t0 = t0 & mk
 %line 868+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -3164,12 +3037,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 871+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1192]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1192], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 872+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1200]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 873+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3177,7 +3050,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 874+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1224], eax
 ; t0 = t0 & mk
 %line 875+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -3189,12 +3061,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 878+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1200]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1200], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 879+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1208]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 880+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3202,7 +3074,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 881+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1232], eax
 ; t0 = t0 & mk
 %line 882+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -3214,12 +3085,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 885+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1208]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1208], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 886+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3976]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 887+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3227,7 +3098,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 888+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1240], eax
 ; t0 = t0 & mk
 %line 889+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -3239,63 +3109,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 892+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3976]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 3976], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 893+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1192]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 894+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 1208]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 895+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1248], eax
 ; t0 = t0 & mk
 %line 896+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 897+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1208]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1208], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 898+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 899+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1192]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1192], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 900+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1200]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 901+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 3976]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 902+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1256], eax
 ; t0 = t0 & mk
 %line 903+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 904+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3976]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 3976], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 905+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 906+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1200]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1200], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 907+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -3306,7 +3174,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 909+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1264], ebp
 ; t0 = t0 & mk
 %line 910+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -3329,7 +3196,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 916+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1272], ebp
 ; t0 = t0 & mk
 %line 917+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -3344,19 +3210,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 16] = a00
 %line 921+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1192]
+	mov eax, [esp + 0]
 	mov [ecx + 16], eax
 ; mem32[out + 20] = a01
 %line 922+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1200]
+	mov eax, [esp + 4]
 	mov [ecx + 20], eax
 ; mem32[out + 48] = a10
 %line 923+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1208]
+	mov eax, [esp + 8]
 	mov [ecx + 48], eax
 ; mem32[out + 52] = a11
 %line 924+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3976]
+	mov eax, [esp + 12]
 	mov [ecx + 52], eax
 ; mem32[out + 80] = a20
 %line 925+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3373,19 +3239,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 24]
 %line 929+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 24]
-	mov [esp + 1280], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 28]
 %line 930+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 28]
-	mov [esp + 1288], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 56]
 %line 931+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 56]
-	mov [esp + 1296], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 60]
 %line 932+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 60]
-	mov [esp + 3984], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 88]
 %line 933+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 88]
@@ -3407,7 +3273,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 939+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1304], eax
 ; t0 = t0 & mk
 %line 940+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -3419,12 +3284,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 943+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1280]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1280], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 944+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1288]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 945+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3432,7 +3297,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 946+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1312], eax
 ; t0 = t0 & mk
 %line 947+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -3444,12 +3308,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 950+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1288]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1288], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 951+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1296]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 952+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3457,7 +3321,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 953+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1320], eax
 ; t0 = t0 & mk
 %line 954+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -3469,12 +3332,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 957+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1296]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1296], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 958+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3984]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 959+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3482,7 +3345,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 960+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1328], eax
 ; t0 = t0 & mk
 %line 961+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -3494,63 +3356,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 964+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3984]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 3984], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 965+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1280]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 966+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 1296]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 967+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1336], eax
 ; t0 = t0 & mk
 %line 968+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 969+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1296]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1296], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 970+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 971+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1280]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1280], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 972+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1288]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 973+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 3984]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 974+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1344], eax
 ; t0 = t0 & mk
 %line 975+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 976+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3984]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 3984], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 977+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 978+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1288]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1288], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 979+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -3561,7 +3421,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 981+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1352], ebp
 ; t0 = t0 & mk
 %line 982+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -3584,7 +3443,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 988+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1360], ebp
 ; t0 = t0 & mk
 %line 989+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -3599,19 +3457,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 24] = a00
 %line 993+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1280]
+	mov eax, [esp + 0]
 	mov [ecx + 24], eax
 ; mem32[out + 28] = a01
 %line 994+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1288]
+	mov eax, [esp + 4]
 	mov [ecx + 28], eax
 ; mem32[out + 56] = a10
 %line 995+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1296]
+	mov eax, [esp + 8]
 	mov [ecx + 56], eax
 ; mem32[out + 60] = a11
 %line 996+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3984]
+	mov eax, [esp + 12]
 	mov [ecx + 60], eax
 ; mem32[out + 88] = a20
 %line 997+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3628,19 +3486,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 128]
 %line 1001+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 128]
-	mov [esp + 1368], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 132]
 %line 1002+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 132]
-	mov [esp + 1376], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 160]
 %line 1003+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 160]
-	mov [esp + 1384], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 164]
 %line 1004+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 164]
-	mov [esp + 3992], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 192]
 %line 1005+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 192]
@@ -3662,7 +3520,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1011+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1392], eax
 ; t0 = t0 & mk
 %line 1012+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -3674,12 +3531,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 1015+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1368]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1368], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 1016+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1376]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 1017+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3687,7 +3544,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1018+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1400], eax
 ; t0 = t0 & mk
 %line 1019+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -3699,12 +3555,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 1022+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1376]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1376], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 1023+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1384]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 1024+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3712,7 +3568,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1025+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1408], eax
 ; t0 = t0 & mk
 %line 1026+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -3724,12 +3579,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 1029+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1384]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1384], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 1030+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3992]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 1031+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3737,7 +3592,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1032+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1416], eax
 ; t0 = t0 & mk
 %line 1033+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -3749,63 +3603,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 1036+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3992]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 3992], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 1037+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1368]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 1038+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 1384]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 1039+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1424], eax
 ; t0 = t0 & mk
 %line 1040+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1041+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1384]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1384], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 1042+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 1043+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1368]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1368], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 1044+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1376]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 1045+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 3992]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 1046+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1432], eax
 ; t0 = t0 & mk
 %line 1047+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1048+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3992]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 3992], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 1049+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 1050+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1376]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1376], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 1051+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -3816,7 +3668,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1053+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1440], ebp
 ; t0 = t0 & mk
 %line 1054+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -3839,7 +3690,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1060+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1448], ebp
 ; t0 = t0 & mk
 %line 1061+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -3854,19 +3704,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 128] = a00
 %line 1065+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1368]
+	mov eax, [esp + 0]
 	mov [ecx + 128], eax
 ; mem32[out + 132] = a01
 %line 1066+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1376]
+	mov eax, [esp + 4]
 	mov [ecx + 132], eax
 ; mem32[out + 160] = a10
 %line 1067+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1384]
+	mov eax, [esp + 8]
 	mov [ecx + 160], eax
 ; mem32[out + 164] = a11
 %line 1068+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3992]
+	mov eax, [esp + 12]
 	mov [ecx + 164], eax
 ; mem32[out + 192] = a20
 %line 1069+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3883,19 +3733,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 136]
 %line 1073+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 136]
-	mov [esp + 1456], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 140]
 %line 1074+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 140]
-	mov [esp + 1464], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 168]
 %line 1075+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 168]
-	mov [esp + 1472], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 172]
 %line 1076+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 172]
-	mov [esp + 4000], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 200]
 %line 1077+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 200]
@@ -3917,7 +3767,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1083+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1480], eax
 ; t0 = t0 & mk
 %line 1084+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -3929,12 +3778,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 1087+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1456]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1456], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 1088+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1464]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 1089+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3942,7 +3791,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1090+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1488], eax
 ; t0 = t0 & mk
 %line 1091+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -3954,12 +3802,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 1094+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1464]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1464], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 1095+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1472]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 1096+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3967,7 +3815,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1097+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1496], eax
 ; t0 = t0 & mk
 %line 1098+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -3979,12 +3826,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 1101+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1472]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1472], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 1102+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4000]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 1103+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3992,7 +3839,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1104+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1504], eax
 ; t0 = t0 & mk
 %line 1105+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4004,63 +3850,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 1108+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4000]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4000], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 1109+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1456]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 1110+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 1472]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 1111+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1512], eax
 ; t0 = t0 & mk
 %line 1112+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1113+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1472]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1472], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 1114+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 1115+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1456]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1456], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 1116+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1464]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 1117+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4000]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 1118+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1520], eax
 ; t0 = t0 & mk
 %line 1119+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1120+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4000]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4000], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 1121+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 1122+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1464]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1464], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 1123+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -4071,7 +3915,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1125+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1528], ebp
 ; t0 = t0 & mk
 %line 1126+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -4094,7 +3937,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1132+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1536], ebp
 ; t0 = t0 & mk
 %line 1133+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -4109,19 +3951,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 136] = a00
 %line 1137+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1456]
+	mov eax, [esp + 0]
 	mov [ecx + 136], eax
 ; mem32[out + 140] = a01
 %line 1138+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1464]
+	mov eax, [esp + 4]
 	mov [ecx + 140], eax
 ; mem32[out + 168] = a10
 %line 1139+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1472]
+	mov eax, [esp + 8]
 	mov [ecx + 168], eax
 ; mem32[out + 172] = a11
 %line 1140+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4000]
+	mov eax, [esp + 12]
 	mov [ecx + 172], eax
 ; mem32[out + 200] = a20
 %line 1141+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4138,19 +3980,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 144]
 %line 1145+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 144]
-	mov [esp + 1544], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 148]
 %line 1146+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 148]
-	mov [esp + 1552], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 176]
 %line 1147+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 176]
-	mov [esp + 1560], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 180]
 %line 1148+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 180]
-	mov [esp + 4008], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 208]
 %line 1149+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 208]
@@ -4172,7 +4014,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1155+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1568], eax
 ; t0 = t0 & mk
 %line 1156+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4184,12 +4025,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 1159+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1544]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1544], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 1160+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1552]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 1161+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4197,7 +4038,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1162+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1576], eax
 ; t0 = t0 & mk
 %line 1163+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4209,12 +4049,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 1166+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1552]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1552], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 1167+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1560]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 1168+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4222,7 +4062,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1169+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1584], eax
 ; t0 = t0 & mk
 %line 1170+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4234,12 +4073,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 1173+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1560]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1560], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 1174+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4008]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 1175+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4247,7 +4086,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1176+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1592], eax
 ; t0 = t0 & mk
 %line 1177+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4259,63 +4097,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 1180+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4008]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4008], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 1181+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1544]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 1182+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 1560]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 1183+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1600], eax
 ; t0 = t0 & mk
 %line 1184+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1185+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1560]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1560], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 1186+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 1187+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1544]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1544], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 1188+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1552]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 1189+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4008]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 1190+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1608], eax
 ; t0 = t0 & mk
 %line 1191+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1192+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4008]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4008], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 1193+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 1194+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1552]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1552], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 1195+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -4326,7 +4162,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1197+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1616], ebp
 ; t0 = t0 & mk
 %line 1198+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -4349,7 +4184,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1204+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1624], ebp
 ; t0 = t0 & mk
 %line 1205+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -4364,19 +4198,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 144] = a00
 %line 1209+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1544]
+	mov eax, [esp + 0]
 	mov [ecx + 144], eax
 ; mem32[out + 148] = a01
 %line 1210+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1552]
+	mov eax, [esp + 4]
 	mov [ecx + 148], eax
 ; mem32[out + 176] = a10
 %line 1211+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1560]
+	mov eax, [esp + 8]
 	mov [ecx + 176], eax
 ; mem32[out + 180] = a11
 %line 1212+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4008]
+	mov eax, [esp + 12]
 	mov [ecx + 180], eax
 ; mem32[out + 208] = a20
 %line 1213+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4393,19 +4227,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 152]
 %line 1217+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 152]
-	mov [esp + 1632], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 156]
 %line 1218+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 156]
-	mov [esp + 1640], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 184]
 %line 1219+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 184]
-	mov [esp + 1648], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 188]
 %line 1220+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 188]
-	mov [esp + 4016], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 216]
 %line 1221+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 216]
@@ -4427,7 +4261,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1227+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1656], eax
 ; t0 = t0 & mk
 %line 1228+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4439,12 +4272,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 1231+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1632]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1632], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 1232+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1640]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 1233+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4452,7 +4285,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1234+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1664], eax
 ; t0 = t0 & mk
 %line 1235+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4464,12 +4296,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 1238+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1640]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1640], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 1239+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1648]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 1240+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4477,7 +4309,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1241+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1672], eax
 ; t0 = t0 & mk
 %line 1242+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4489,12 +4320,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 1245+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1648]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1648], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 1246+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4016]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 1247+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4502,7 +4333,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1248+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1680], eax
 ; t0 = t0 & mk
 %line 1249+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4514,63 +4344,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 1252+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4016]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4016], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 1253+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1632]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 1254+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 1648]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 1255+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1688], eax
 ; t0 = t0 & mk
 %line 1256+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1257+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1648]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1648], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 1258+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 1259+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1632]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1632], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 1260+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1640]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 1261+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4016]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 1262+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1696], eax
 ; t0 = t0 & mk
 %line 1263+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1264+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4016]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4016], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 1265+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 1266+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1640]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1640], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 1267+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -4581,7 +4409,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1269+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1704], ebp
 ; t0 = t0 & mk
 %line 1270+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -4604,7 +4431,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1276+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1712], ebp
 ; t0 = t0 & mk
 %line 1277+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -4619,19 +4445,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 152] = a00
 %line 1281+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1632]
+	mov eax, [esp + 0]
 	mov [ecx + 152], eax
 ; mem32[out + 156] = a01
 %line 1282+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1640]
+	mov eax, [esp + 4]
 	mov [ecx + 156], eax
 ; mem32[out + 184] = a10
 %line 1283+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1648]
+	mov eax, [esp + 8]
 	mov [ecx + 184], eax
 ; mem32[out + 188] = a11
 %line 1284+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4016]
+	mov eax, [esp + 12]
 	mov [ecx + 188], eax
 ; mem32[out + 216] = a20
 %line 1285+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4648,19 +4474,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 256]
 %line 1289+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 256]
-	mov [esp + 1720], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 260]
 %line 1290+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 260]
-	mov [esp + 1728], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 288]
 %line 1291+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 288]
-	mov [esp + 1736], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 292]
 %line 1292+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 292]
-	mov [esp + 4024], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 320]
 %line 1293+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 320]
@@ -4682,7 +4508,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1299+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1744], eax
 ; t0 = t0 & mk
 %line 1300+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4694,12 +4519,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 1303+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1720]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1720], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 1304+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1728]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 1305+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4707,7 +4532,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1306+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1752], eax
 ; t0 = t0 & mk
 %line 1307+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4719,12 +4543,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 1310+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1728]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1728], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 1311+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1736]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 1312+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4732,7 +4556,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1313+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1760], eax
 ; t0 = t0 & mk
 %line 1314+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4744,12 +4567,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 1317+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1736]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1736], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 1318+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4024]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 1319+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4757,7 +4580,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1320+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1768], eax
 ; t0 = t0 & mk
 %line 1321+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4769,63 +4591,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 1324+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4024]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4024], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 1325+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1720]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 1326+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 1736]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 1327+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1776], eax
 ; t0 = t0 & mk
 %line 1328+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1329+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1736]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1736], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 1330+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 1331+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1720]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1720], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 1332+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1728]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 1333+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4024]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 1334+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1784], eax
 ; t0 = t0 & mk
 %line 1335+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1336+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4024]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4024], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 1337+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 1338+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1728]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1728], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 1339+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -4836,7 +4656,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1341+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1792], ebp
 ; t0 = t0 & mk
 %line 1342+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -4859,7 +4678,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1348+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1800], ebp
 ; t0 = t0 & mk
 %line 1349+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -4874,19 +4692,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 256] = a00
 %line 1353+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1720]
+	mov eax, [esp + 0]
 	mov [ecx + 256], eax
 ; mem32[out + 260] = a01
 %line 1354+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1728]
+	mov eax, [esp + 4]
 	mov [ecx + 260], eax
 ; mem32[out + 288] = a10
 %line 1355+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1736]
+	mov eax, [esp + 8]
 	mov [ecx + 288], eax
 ; mem32[out + 292] = a11
 %line 1356+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4024]
+	mov eax, [esp + 12]
 	mov [ecx + 292], eax
 ; mem32[out + 320] = a20
 %line 1357+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4903,19 +4721,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 264]
 %line 1361+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 264]
-	mov [esp + 1808], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 268]
 %line 1362+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 268]
-	mov [esp + 1816], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 296]
 %line 1363+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 296]
-	mov [esp + 1824], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 300]
 %line 1364+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 300]
-	mov [esp + 4032], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 328]
 %line 1365+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 328]
@@ -4937,7 +4755,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1371+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1832], eax
 ; t0 = t0 & mk
 %line 1372+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4949,12 +4766,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 1375+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1808]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1808], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 1376+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1816]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 1377+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4962,7 +4779,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1378+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1840], eax
 ; t0 = t0 & mk
 %line 1379+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4974,12 +4790,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 1382+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1816]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1816], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 1383+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1824]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 1384+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4987,7 +4803,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1385+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1848], eax
 ; t0 = t0 & mk
 %line 1386+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -4999,12 +4814,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 1389+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1824]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1824], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 1390+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4032]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 1391+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5012,7 +4827,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1392+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1856], eax
 ; t0 = t0 & mk
 %line 1393+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -5024,63 +4838,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 1396+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4032]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4032], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 1397+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1808]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 1398+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 1824]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 1399+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1864], eax
 ; t0 = t0 & mk
 %line 1400+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1401+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1824]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1824], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 1402+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 1403+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1808]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1808], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 1404+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1816]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 1405+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4032]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 1406+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1872], eax
 ; t0 = t0 & mk
 %line 1407+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1408+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4032]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4032], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 1409+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 1410+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1816]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1816], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 1411+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -5091,7 +4903,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1413+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1880], ebp
 ; t0 = t0 & mk
 %line 1414+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -5114,7 +4925,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1420+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1888], ebp
 ; t0 = t0 & mk
 %line 1421+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -5129,19 +4939,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 264] = a00
 %line 1425+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1808]
+	mov eax, [esp + 0]
 	mov [ecx + 264], eax
 ; mem32[out + 268] = a01
 %line 1426+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1816]
+	mov eax, [esp + 4]
 	mov [ecx + 268], eax
 ; mem32[out + 296] = a10
 %line 1427+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1824]
+	mov eax, [esp + 8]
 	mov [ecx + 296], eax
 ; mem32[out + 300] = a11
 %line 1428+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4032]
+	mov eax, [esp + 12]
 	mov [ecx + 300], eax
 ; mem32[out + 328] = a20
 %line 1429+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5158,19 +4968,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 272]
 %line 1433+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 272]
-	mov [esp + 1896], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 276]
 %line 1434+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 276]
-	mov [esp + 1904], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 304]
 %line 1435+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 304]
-	mov [esp + 1912], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 308]
 %line 1436+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 308]
-	mov [esp + 4040], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 336]
 %line 1437+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 336]
@@ -5192,7 +5002,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1443+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1920], eax
 ; t0 = t0 & mk
 %line 1444+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -5204,12 +5013,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 1447+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1896]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1896], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 1448+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1904]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 1449+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5217,7 +5026,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1450+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1928], eax
 ; t0 = t0 & mk
 %line 1451+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -5229,12 +5037,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 1454+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1904]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1904], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 1455+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1912]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 1456+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5242,7 +5050,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1457+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1936], eax
 ; t0 = t0 & mk
 %line 1458+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -5254,12 +5061,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 1461+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1912]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1912], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 1462+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4040]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 1463+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5267,7 +5074,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1464+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 1944], eax
 ; t0 = t0 & mk
 %line 1465+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -5279,63 +5085,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 1468+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4040]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4040], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 1469+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1896]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 1470+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 1912]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 1471+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1952], eax
 ; t0 = t0 & mk
 %line 1472+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1473+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1912]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 1912], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 1474+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 1475+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1896]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1896], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 1476+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1904]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 1477+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4040]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 1478+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 1960], eax
 ; t0 = t0 & mk
 %line 1479+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1480+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4040]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4040], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 1481+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 1482+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1904]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1904], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 1483+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -5346,7 +5150,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1485+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1968], ebp
 ; t0 = t0 & mk
 %line 1486+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -5369,7 +5172,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1492+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 1976], ebp
 ; t0 = t0 & mk
 %line 1493+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -5384,19 +5186,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 272] = a00
 %line 1497+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1896]
+	mov eax, [esp + 0]
 	mov [ecx + 272], eax
 ; mem32[out + 276] = a01
 %line 1498+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1904]
+	mov eax, [esp + 4]
 	mov [ecx + 276], eax
 ; mem32[out + 304] = a10
 %line 1499+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1912]
+	mov eax, [esp + 8]
 	mov [ecx + 304], eax
 ; mem32[out + 308] = a11
 %line 1500+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4040]
+	mov eax, [esp + 12]
 	mov [ecx + 308], eax
 ; mem32[out + 336] = a20
 %line 1501+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5413,19 +5215,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 280]
 %line 1505+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 280]
-	mov [esp + 1984], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 284]
 %line 1506+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 284]
-	mov [esp + 1992], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 312]
 %line 1507+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 312]
-	mov [esp + 2000], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 316]
 %line 1508+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 316]
-	mov [esp + 4048], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 344]
 %line 1509+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 344]
@@ -5447,7 +5249,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1515+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2008], eax
 ; t0 = t0 & mk
 %line 1516+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -5459,12 +5260,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 1519+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1984]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1984], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 1520+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1992]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 1521+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5472,7 +5273,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1522+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2016], eax
 ; t0 = t0 & mk
 %line 1523+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -5484,12 +5284,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 1526+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1992]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1992], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 1527+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2000]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 1528+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5497,7 +5297,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1529+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2024], eax
 ; t0 = t0 & mk
 %line 1530+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -5509,12 +5308,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 1533+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2000]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2000], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 1534+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4048]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 1535+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5522,7 +5321,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1536+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2032], eax
 ; t0 = t0 & mk
 %line 1537+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -5534,63 +5332,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 1540+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4048]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4048], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 1541+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1984]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 1542+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 2000]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 1543+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 2040], eax
 ; t0 = t0 & mk
 %line 1544+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1545+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2000]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2000], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 1546+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 1547+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1984]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 1984], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 1548+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 1992]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 1549+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4048]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 1550+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 2048], eax
 ; t0 = t0 & mk
 %line 1551+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1552+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4048]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4048], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 1553+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 1554+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1992]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 1992], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 1555+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -5601,7 +5397,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1557+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 2056], ebp
 ; t0 = t0 & mk
 %line 1558+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -5624,7 +5419,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1564+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 2064], ebp
 ; t0 = t0 & mk
 %line 1565+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -5639,19 +5433,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 280] = a00
 %line 1569+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1984]
+	mov eax, [esp + 0]
 	mov [ecx + 280], eax
 ; mem32[out + 284] = a01
 %line 1570+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 1992]
+	mov eax, [esp + 4]
 	mov [ecx + 284], eax
 ; mem32[out + 312] = a10
 %line 1571+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2000]
+	mov eax, [esp + 8]
 	mov [ecx + 312], eax
 ; mem32[out + 316] = a11
 %line 1572+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4048]
+	mov eax, [esp + 12]
 	mov [ecx + 316], eax
 ; mem32[out + 344] = a20
 %line 1573+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5668,19 +5462,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 384]
 %line 1577+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 384]
-	mov [esp + 2072], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 388]
 %line 1578+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 388]
-	mov [esp + 2080], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 416]
 %line 1579+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 416]
-	mov [esp + 2088], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 420]
 %line 1580+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 420]
-	mov [esp + 4056], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 448]
 %line 1581+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 448]
@@ -5702,7 +5496,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1587+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2096], eax
 ; t0 = t0 & mk
 %line 1588+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -5714,12 +5507,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 1591+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2072]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2072], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 1592+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2080]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 1593+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5727,7 +5520,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1594+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2104], eax
 ; t0 = t0 & mk
 %line 1595+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -5739,12 +5531,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 1598+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2080]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2080], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 1599+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2088]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 1600+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5752,7 +5544,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1601+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2112], eax
 ; t0 = t0 & mk
 %line 1602+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -5764,12 +5555,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 1605+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2088]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2088], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 1606+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4056]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 1607+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5777,7 +5568,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1608+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2120], eax
 ; t0 = t0 & mk
 %line 1609+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -5789,63 +5579,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 1612+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4056]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4056], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 1613+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2072]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 1614+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 2088]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 1615+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 2128], eax
 ; t0 = t0 & mk
 %line 1616+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1617+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2088]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2088], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 1618+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 1619+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2072]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2072], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 1620+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2080]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 1621+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4056]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 1622+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 2136], eax
 ; t0 = t0 & mk
 %line 1623+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1624+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4056]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4056], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 1625+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 1626+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2080]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2080], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 1627+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -5856,7 +5644,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1629+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 2144], ebp
 ; t0 = t0 & mk
 %line 1630+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -5879,7 +5666,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1636+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 2152], ebp
 ; t0 = t0 & mk
 %line 1637+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -5894,19 +5680,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 384] = a00
 %line 1641+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2072]
+	mov eax, [esp + 0]
 	mov [ecx + 384], eax
 ; mem32[out + 388] = a01
 %line 1642+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2080]
+	mov eax, [esp + 4]
 	mov [ecx + 388], eax
 ; mem32[out + 416] = a10
 %line 1643+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2088]
+	mov eax, [esp + 8]
 	mov [ecx + 416], eax
 ; mem32[out + 420] = a11
 %line 1644+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4056]
+	mov eax, [esp + 12]
 	mov [ecx + 420], eax
 ; mem32[out + 448] = a20
 %line 1645+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5923,19 +5709,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 392]
 %line 1649+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 392]
-	mov [esp + 2160], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 396]
 %line 1650+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 396]
-	mov [esp + 2168], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 424]
 %line 1651+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 424]
-	mov [esp + 2176], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 428]
 %line 1652+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 428]
-	mov [esp + 4064], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 456]
 %line 1653+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 456]
@@ -5957,7 +5743,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1659+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2184], eax
 ; t0 = t0 & mk
 %line 1660+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -5969,12 +5754,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 1663+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2160]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2160], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 1664+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2168]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 1665+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5982,7 +5767,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1666+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2192], eax
 ; t0 = t0 & mk
 %line 1667+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -5994,12 +5778,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 1670+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2168]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2168], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 1671+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2176]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 1672+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6007,7 +5791,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1673+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2200], eax
 ; t0 = t0 & mk
 %line 1674+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -6019,12 +5802,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 1677+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2176]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2176], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 1678+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4064]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 1679+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6032,7 +5815,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1680+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2208], eax
 ; t0 = t0 & mk
 %line 1681+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -6044,63 +5826,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 1684+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4064]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4064], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 1685+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2160]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 1686+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 2176]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 1687+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 2216], eax
 ; t0 = t0 & mk
 %line 1688+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1689+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2176]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2176], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 1690+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 1691+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2160]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2160], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 1692+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2168]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 1693+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4064]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 1694+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 2224], eax
 ; t0 = t0 & mk
 %line 1695+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1696+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4064]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4064], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 1697+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 1698+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2168]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2168], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 1699+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -6111,7 +5891,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1701+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 2232], ebp
 ; t0 = t0 & mk
 %line 1702+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -6134,7 +5913,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1708+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 2240], ebp
 ; t0 = t0 & mk
 %line 1709+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -6149,19 +5927,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 392] = a00
 %line 1713+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2160]
+	mov eax, [esp + 0]
 	mov [ecx + 392], eax
 ; mem32[out + 396] = a01
 %line 1714+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2168]
+	mov eax, [esp + 4]
 	mov [ecx + 396], eax
 ; mem32[out + 424] = a10
 %line 1715+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2176]
+	mov eax, [esp + 8]
 	mov [ecx + 424], eax
 ; mem32[out + 428] = a11
 %line 1716+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4064]
+	mov eax, [esp + 12]
 	mov [ecx + 428], eax
 ; mem32[out + 456] = a20
 %line 1717+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6178,19 +5956,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 400]
 %line 1721+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 400]
-	mov [esp + 2248], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 404]
 %line 1722+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 404]
-	mov [esp + 2256], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 432]
 %line 1723+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 432]
-	mov [esp + 2264], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 436]
 %line 1724+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 436]
-	mov [esp + 4072], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 464]
 %line 1725+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 464]
@@ -6212,7 +5990,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1731+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2272], eax
 ; t0 = t0 & mk
 %line 1732+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -6224,12 +6001,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 1735+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2248]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2248], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 1736+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2256]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 1737+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6237,7 +6014,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1738+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2280], eax
 ; t0 = t0 & mk
 %line 1739+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -6249,12 +6025,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 1742+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2256]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2256], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 1743+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2264]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 1744+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6262,7 +6038,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1745+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2288], eax
 ; t0 = t0 & mk
 %line 1746+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -6274,12 +6049,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 1749+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2264]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2264], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 1750+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4072]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 1751+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6287,7 +6062,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1752+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2296], eax
 ; t0 = t0 & mk
 %line 1753+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -6299,63 +6073,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 1756+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4072]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4072], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 1757+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2248]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 1758+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 2264]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 1759+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 2304], eax
 ; t0 = t0 & mk
 %line 1760+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1761+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2264]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2264], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 1762+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 1763+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2248]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2248], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 1764+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2256]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 1765+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4072]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 1766+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 2312], eax
 ; t0 = t0 & mk
 %line 1767+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1768+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4072]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4072], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 1769+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 1770+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2256]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2256], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 1771+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -6366,7 +6138,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1773+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 2320], ebp
 ; t0 = t0 & mk
 %line 1774+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -6389,7 +6160,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1780+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 2328], ebp
 ; t0 = t0 & mk
 %line 1781+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -6404,19 +6174,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 400] = a00
 %line 1785+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2248]
+	mov eax, [esp + 0]
 	mov [ecx + 400], eax
 ; mem32[out + 404] = a01
 %line 1786+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2256]
+	mov eax, [esp + 4]
 	mov [ecx + 404], eax
 ; mem32[out + 432] = a10
 %line 1787+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2264]
+	mov eax, [esp + 8]
 	mov [ecx + 432], eax
 ; mem32[out + 436] = a11
 %line 1788+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4072]
+	mov eax, [esp + 12]
 	mov [ecx + 436], eax
 ; mem32[out + 464] = a20
 %line 1789+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6433,19 +6203,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 408]
 %line 1793+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 408]
-	mov [esp + 2336], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 412]
 %line 1794+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 412]
-	mov [esp + 2344], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 440]
 %line 1795+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 440]
-	mov [esp + 2352], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 444]
 %line 1796+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 444]
-	mov [esp + 4080], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 472]
 %line 1797+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 472]
@@ -6467,7 +6237,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1803+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2360], eax
 ; t0 = t0 & mk
 %line 1804+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -6479,12 +6248,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a00 = a00 ^ t0
 %line 1807+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2336]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2336], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 8
 %line 1808+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2344]
+	mov ebp, [esp + 4]
 	shr ebp, 8
 ; t0 = t0 ^ a21
 %line 1809+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6492,7 +6261,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1810+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2368], eax
 ; t0 = t0 & mk
 %line 1811+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -6504,12 +6272,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a01 = a01 ^ t0
 %line 1814+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2344]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2344], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 8
 %line 1815+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2352]
+	mov ebp, [esp + 8]
 	shr ebp, 8
 ; t0 = t0 ^ a30
 %line 1816+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6517,7 +6285,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1817+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2376], eax
 ; t0 = t0 & mk
 %line 1818+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -6529,12 +6296,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a10 = a10 ^ t0
 %line 1821+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2352]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2352], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 8
 %line 1822+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4080]
+	mov ebp, [esp + 12]
 	shr ebp, 8
 ; t0 = t0 ^ a31
 %line 1823+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6542,7 +6309,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xff00ff
 %line 1824+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 16711935
-	mov [esp + 2384], eax
 ; t0 = t0 & mk
 %line 1825+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -6554,63 +6320,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 8
 ; a11 = a11 ^ t0
 %line 1828+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4080]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4080], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 4
 %line 1829+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2336]
+	mov ebp, [esp + 0]
 	shr ebp, 4
 ; t0 = t0 ^ a10
 %line 1830+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 2352]
+	xor ebp, [esp + 8]
 ; mk = 0xf0f0f0f
 %line 1831+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 2392], eax
 ; t0 = t0 & mk
 %line 1832+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1833+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2352]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2352], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 4
 %line 1834+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a00 = a00 ^ t0
 %line 1835+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2336]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2336], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 4
 %line 1836+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2344]
+	mov ebp, [esp + 4]
 	shr ebp, 4
 ; t0 = t0 ^ a11
 %line 1837+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4080]
+	xor ebp, [esp + 12]
 ; mk = 0xf0f0f0f
 %line 1838+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 252645135
-	mov [esp + 2400], eax
 ; t0 = t0 & mk
 %line 1839+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1840+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4080]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4080], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 4
 %line 1841+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 4
 ; a01 = a01 ^ t0
 %line 1842+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2344]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2344], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 4
 %line 1843+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -6621,7 +6385,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1845+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 2408], ebp
 ; t0 = t0 & mk
 %line 1846+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -6644,7 +6407,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0xf0f0f0f
 %line 1852+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 252645135
-	mov [esp + 2416], ebp
 ; t0 = t0 & mk
 %line 1853+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -6659,19 +6421,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 408] = a00
 %line 1857+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2336]
+	mov eax, [esp + 0]
 	mov [ecx + 408], eax
 ; mem32[out + 412] = a01
 %line 1858+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2344]
+	mov eax, [esp + 4]
 	mov [ecx + 412], eax
 ; mem32[out + 440] = a10
 %line 1859+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2352]
+	mov eax, [esp + 8]
 	mov [ecx + 440], eax
 ; mem32[out + 444] = a11
 %line 1860+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4080]
+	mov eax, [esp + 12]
 	mov [ecx + 444], eax
 ; mem32[out + 472] = a20
 %line 1861+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6688,19 +6450,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 0]
 %line 1865+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx]
-	mov [esp + 2424], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 4]
 %line 1866+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 4]
-	mov [esp + 2432], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 8]
 %line 1867+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 8]
-	mov [esp + 2440], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 12]
 %line 1868+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 12]
-	mov [esp + 4088], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 16]
 %line 1869+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 16]
@@ -6722,7 +6484,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 1875+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2448], eax
 ; t0 = t0 & mk
 %line 1876+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -6734,12 +6495,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 1879+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2424]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2424], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 1880+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2432]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 1881+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6747,7 +6508,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 1882+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2456], eax
 ; t0 = t0 & mk
 %line 1883+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -6759,12 +6519,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 1886+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2432]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2432], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 1887+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2440]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 1888+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6772,7 +6532,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 1889+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2464], eax
 ; t0 = t0 & mk
 %line 1890+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -6784,12 +6543,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 1893+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2440]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2440], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 1894+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4088]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 1895+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6797,7 +6556,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 1896+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2472], eax
 ; t0 = t0 & mk
 %line 1897+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -6809,63 +6567,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 1900+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4088]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4088], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 1901+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2424]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 1902+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 2440]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 1903+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 2480], eax
 ; t0 = t0 & mk
 %line 1904+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1905+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2440]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2440], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 1906+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 1907+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2424]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2424], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 1908+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2432]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 1909+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4088]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 1910+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 2488], eax
 ; t0 = t0 & mk
 %line 1911+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1912+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4088]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4088], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 1913+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 1914+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2432]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2432], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 1915+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -6876,7 +6632,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 1917+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 2496], ebp
 ; t0 = t0 & mk
 %line 1918+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -6899,7 +6654,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 1924+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 2504], ebp
 ; t0 = t0 & mk
 %line 1925+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -6914,19 +6668,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 0] = a00
 %line 1929+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2424]
+	mov eax, [esp + 0]
 	mov [ecx], eax
 ; mem32[out + 4] = a01
 %line 1930+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2432]
+	mov eax, [esp + 4]
 	mov [ecx + 4], eax
 ; mem32[out + 8] = a10
 %line 1931+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2440]
+	mov eax, [esp + 8]
 	mov [ecx + 8], eax
 ; mem32[out + 12] = a11
 %line 1932+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4088]
+	mov eax, [esp + 12]
 	mov [ecx + 12], eax
 ; mem32[out + 16] = a20
 %line 1933+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6943,19 +6697,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 32]
 %line 1937+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 32]
-	mov [esp + 2512], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 36]
 %line 1938+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 36]
-	mov [esp + 2520], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 40]
 %line 1939+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 40]
-	mov [esp + 2528], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 44]
 %line 1940+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 44]
-	mov [esp + 4096], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 48]
 %line 1941+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 48]
@@ -6977,7 +6731,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 1947+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2536], eax
 ; t0 = t0 & mk
 %line 1948+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -6989,12 +6742,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 1951+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2512]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2512], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 1952+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2520]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 1953+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7002,7 +6755,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 1954+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2544], eax
 ; t0 = t0 & mk
 %line 1955+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -7014,12 +6766,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 1958+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2520]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2520], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 1959+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2528]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 1960+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7027,7 +6779,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 1961+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2552], eax
 ; t0 = t0 & mk
 %line 1962+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -7039,12 +6790,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 1965+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2528]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2528], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 1966+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4096]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 1967+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7052,7 +6803,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 1968+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2560], eax
 ; t0 = t0 & mk
 %line 1969+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -7064,63 +6814,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 1972+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4096]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4096], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 1973+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2512]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 1974+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 2528]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 1975+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 2568], eax
 ; t0 = t0 & mk
 %line 1976+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1977+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2528]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2528], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 1978+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 1979+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2512]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2512], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 1980+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2520]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 1981+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4096]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 1982+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 2576], eax
 ; t0 = t0 & mk
 %line 1983+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1984+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4096]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4096], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 1985+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 1986+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2520]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2520], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 1987+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -7131,7 +6879,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 1989+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 2584], ebp
 ; t0 = t0 & mk
 %line 1990+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -7154,7 +6901,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 1996+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 2592], ebp
 ; t0 = t0 & mk
 %line 1997+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -7169,19 +6915,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 32] = a00
 %line 2001+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2512]
+	mov eax, [esp + 0]
 	mov [ecx + 32], eax
 ; mem32[out + 36] = a01
 %line 2002+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2520]
+	mov eax, [esp + 4]
 	mov [ecx + 36], eax
 ; mem32[out + 40] = a10
 %line 2003+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2528]
+	mov eax, [esp + 8]
 	mov [ecx + 40], eax
 ; mem32[out + 44] = a11
 %line 2004+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4096]
+	mov eax, [esp + 12]
 	mov [ecx + 44], eax
 ; mem32[out + 48] = a20
 %line 2005+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7198,19 +6944,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 64]
 %line 2009+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 64]
-	mov [esp + 2600], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 68]
 %line 2010+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 68]
-	mov [esp + 2608], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 72]
 %line 2011+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 72]
-	mov [esp + 2616], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 76]
 %line 2012+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 76]
-	mov [esp + 4104], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 80]
 %line 2013+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 80]
@@ -7232,7 +6978,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2019+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2624], eax
 ; t0 = t0 & mk
 %line 2020+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -7244,12 +6989,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 2023+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2600]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2600], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 2024+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2608]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 2025+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7257,7 +7002,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2026+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2632], eax
 ; t0 = t0 & mk
 %line 2027+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -7269,12 +7013,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 2030+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2608]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2608], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 2031+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2616]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 2032+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7282,7 +7026,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2033+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2640], eax
 ; t0 = t0 & mk
 %line 2034+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -7294,12 +7037,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 2037+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2616]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2616], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 2038+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4104]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 2039+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7307,7 +7050,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2040+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2648], eax
 ; t0 = t0 & mk
 %line 2041+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -7319,63 +7061,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 2044+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4104]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4104], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 2045+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2600]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 2046+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 2616]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 2047+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 2656], eax
 ; t0 = t0 & mk
 %line 2048+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2049+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2616]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2616], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 2050+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 2051+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2600]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2600], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 2052+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2608]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 2053+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4104]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 2054+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 2664], eax
 ; t0 = t0 & mk
 %line 2055+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2056+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4104]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4104], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 2057+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 2058+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2608]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2608], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 2059+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -7386,7 +7126,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2061+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 2672], ebp
 ; t0 = t0 & mk
 %line 2062+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -7409,7 +7148,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2068+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 2680], ebp
 ; t0 = t0 & mk
 %line 2069+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -7424,19 +7162,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 64] = a00
 %line 2073+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2600]
+	mov eax, [esp + 0]
 	mov [ecx + 64], eax
 ; mem32[out + 68] = a01
 %line 2074+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2608]
+	mov eax, [esp + 4]
 	mov [ecx + 68], eax
 ; mem32[out + 72] = a10
 %line 2075+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2616]
+	mov eax, [esp + 8]
 	mov [ecx + 72], eax
 ; mem32[out + 76] = a11
 %line 2076+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4104]
+	mov eax, [esp + 12]
 	mov [ecx + 76], eax
 ; mem32[out + 80] = a20
 %line 2077+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7453,19 +7191,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 96]
 %line 2081+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 96]
-	mov [esp + 2688], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 100]
 %line 2082+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 100]
-	mov [esp + 2696], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 104]
 %line 2083+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 104]
-	mov [esp + 2704], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 108]
 %line 2084+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 108]
-	mov [esp + 4112], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 112]
 %line 2085+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 112]
@@ -7487,7 +7225,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2091+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2712], eax
 ; t0 = t0 & mk
 %line 2092+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -7499,12 +7236,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 2095+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2688]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2688], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 2096+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2696]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 2097+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7512,7 +7249,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2098+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2720], eax
 ; t0 = t0 & mk
 %line 2099+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -7524,12 +7260,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 2102+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2696]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2696], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 2103+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2704]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 2104+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7537,7 +7273,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2105+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2728], eax
 ; t0 = t0 & mk
 %line 2106+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -7549,12 +7284,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 2109+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2704]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2704], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 2110+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4112]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 2111+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7562,7 +7297,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2112+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2736], eax
 ; t0 = t0 & mk
 %line 2113+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -7574,63 +7308,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 2116+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4112]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4112], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 2117+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2688]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 2118+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 2704]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 2119+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 2744], eax
 ; t0 = t0 & mk
 %line 2120+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2121+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2704]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2704], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 2122+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 2123+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2688]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2688], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 2124+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2696]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 2125+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4112]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 2126+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 2752], eax
 ; t0 = t0 & mk
 %line 2127+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2128+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4112]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4112], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 2129+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 2130+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2696]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2696], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 2131+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -7641,7 +7373,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2133+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 2760], ebp
 ; t0 = t0 & mk
 %line 2134+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -7664,7 +7395,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2140+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 2768], ebp
 ; t0 = t0 & mk
 %line 2141+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -7679,19 +7409,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 96] = a00
 %line 2145+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2688]
+	mov eax, [esp + 0]
 	mov [ecx + 96], eax
 ; mem32[out + 100] = a01
 %line 2146+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2696]
+	mov eax, [esp + 4]
 	mov [ecx + 100], eax
 ; mem32[out + 104] = a10
 %line 2147+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2704]
+	mov eax, [esp + 8]
 	mov [ecx + 104], eax
 ; mem32[out + 108] = a11
 %line 2148+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4112]
+	mov eax, [esp + 12]
 	mov [ecx + 108], eax
 ; mem32[out + 112] = a20
 %line 2149+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7708,19 +7438,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 128]
 %line 2153+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 128]
-	mov [esp + 2776], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 132]
 %line 2154+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 132]
-	mov [esp + 2784], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 136]
 %line 2155+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 136]
-	mov [esp + 2792], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 140]
 %line 2156+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 140]
-	mov [esp + 4120], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 144]
 %line 2157+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 144]
@@ -7742,7 +7472,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2163+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2800], eax
 ; t0 = t0 & mk
 %line 2164+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -7754,12 +7483,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 2167+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2776]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2776], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 2168+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2784]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 2169+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7767,7 +7496,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2170+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2808], eax
 ; t0 = t0 & mk
 %line 2171+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -7779,12 +7507,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 2174+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2784]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2784], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 2175+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2792]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 2176+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7792,7 +7520,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2177+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2816], eax
 ; t0 = t0 & mk
 %line 2178+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -7804,12 +7531,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 2181+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2792]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2792], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 2182+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4120]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 2183+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7817,7 +7544,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2184+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2824], eax
 ; t0 = t0 & mk
 %line 2185+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -7829,63 +7555,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 2188+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4120]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4120], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 2189+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2776]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 2190+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 2792]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 2191+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 2832], eax
 ; t0 = t0 & mk
 %line 2192+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2193+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2792]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2792], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 2194+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 2195+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2776]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2776], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 2196+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2784]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 2197+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4120]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 2198+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 2840], eax
 ; t0 = t0 & mk
 %line 2199+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2200+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4120]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4120], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 2201+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 2202+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2784]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2784], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 2203+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -7896,7 +7620,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2205+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 2848], ebp
 ; t0 = t0 & mk
 %line 2206+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -7919,7 +7642,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2212+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 2856], ebp
 ; t0 = t0 & mk
 %line 2213+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -7934,19 +7656,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 128] = a00
 %line 2217+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2776]
+	mov eax, [esp + 0]
 	mov [ecx + 128], eax
 ; mem32[out + 132] = a01
 %line 2218+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2784]
+	mov eax, [esp + 4]
 	mov [ecx + 132], eax
 ; mem32[out + 136] = a10
 %line 2219+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2792]
+	mov eax, [esp + 8]
 	mov [ecx + 136], eax
 ; mem32[out + 140] = a11
 %line 2220+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4120]
+	mov eax, [esp + 12]
 	mov [ecx + 140], eax
 ; mem32[out + 144] = a20
 %line 2221+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7963,19 +7685,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 160]
 %line 2225+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 160]
-	mov [esp + 2864], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 164]
 %line 2226+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 164]
-	mov [esp + 2872], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 168]
 %line 2227+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 168]
-	mov [esp + 2880], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 172]
 %line 2228+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 172]
-	mov [esp + 4128], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 176]
 %line 2229+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 176]
@@ -7997,7 +7719,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2235+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2888], eax
 ; t0 = t0 & mk
 %line 2236+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8009,12 +7730,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 2239+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2864]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2864], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 2240+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2872]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 2241+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8022,7 +7743,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2242+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2896], eax
 ; t0 = t0 & mk
 %line 2243+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8034,12 +7754,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 2246+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2872]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2872], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 2247+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2880]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 2248+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8047,7 +7767,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2249+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2904], eax
 ; t0 = t0 & mk
 %line 2250+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8059,12 +7778,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 2253+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2880]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2880], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 2254+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4128]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 2255+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8072,7 +7791,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2256+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2912], eax
 ; t0 = t0 & mk
 %line 2257+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8084,63 +7802,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 2260+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4128]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4128], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 2261+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2864]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 2262+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 2880]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 2263+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 2920], eax
 ; t0 = t0 & mk
 %line 2264+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2265+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2880]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2880], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 2266+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 2267+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2864]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2864], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 2268+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2872]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 2269+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4128]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 2270+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 2928], eax
 ; t0 = t0 & mk
 %line 2271+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2272+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4128]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4128], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 2273+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 2274+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2872]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2872], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 2275+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -8151,7 +7867,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2277+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 2936], ebp
 ; t0 = t0 & mk
 %line 2278+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -8174,7 +7889,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2284+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 2944], ebp
 ; t0 = t0 & mk
 %line 2285+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -8189,19 +7903,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 160] = a00
 %line 2289+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2864]
+	mov eax, [esp + 0]
 	mov [ecx + 160], eax
 ; mem32[out + 164] = a01
 %line 2290+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2872]
+	mov eax, [esp + 4]
 	mov [ecx + 164], eax
 ; mem32[out + 168] = a10
 %line 2291+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2880]
+	mov eax, [esp + 8]
 	mov [ecx + 168], eax
 ; mem32[out + 172] = a11
 %line 2292+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4128]
+	mov eax, [esp + 12]
 	mov [ecx + 172], eax
 ; mem32[out + 176] = a20
 %line 2293+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8218,19 +7932,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 192]
 %line 2297+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 192]
-	mov [esp + 2952], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 196]
 %line 2298+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 196]
-	mov [esp + 2960], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 200]
 %line 2299+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 200]
-	mov [esp + 2968], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 204]
 %line 2300+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 204]
-	mov [esp + 4136], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 208]
 %line 2301+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 208]
@@ -8252,7 +7966,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2307+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2976], eax
 ; t0 = t0 & mk
 %line 2308+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8264,12 +7977,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 2311+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2952]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2952], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 2312+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2960]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 2313+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8277,7 +7990,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2314+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2984], eax
 ; t0 = t0 & mk
 %line 2315+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8289,12 +8001,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 2318+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2960]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2960], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 2319+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2968]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 2320+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8302,7 +8014,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2321+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 2992], eax
 ; t0 = t0 & mk
 %line 2322+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8314,12 +8025,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 2325+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2968]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2968], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 2326+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4136]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 2327+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8327,7 +8038,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2328+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3000], eax
 ; t0 = t0 & mk
 %line 2329+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8339,63 +8049,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 2332+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4136]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4136], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 2333+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2952]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 2334+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 2968]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 2335+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3008], eax
 ; t0 = t0 & mk
 %line 2336+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2337+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2968]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 2968], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 2338+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 2339+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2952]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 2952], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 2340+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 2960]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 2341+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4136]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 2342+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3016], eax
 ; t0 = t0 & mk
 %line 2343+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2344+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4136]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4136], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 2345+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 2346+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2960]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 2960], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 2347+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -8406,7 +8114,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2349+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3024], ebp
 ; t0 = t0 & mk
 %line 2350+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -8429,7 +8136,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2356+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3032], ebp
 ; t0 = t0 & mk
 %line 2357+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -8444,19 +8150,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 192] = a00
 %line 2361+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2952]
+	mov eax, [esp + 0]
 	mov [ecx + 192], eax
 ; mem32[out + 196] = a01
 %line 2362+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2960]
+	mov eax, [esp + 4]
 	mov [ecx + 196], eax
 ; mem32[out + 200] = a10
 %line 2363+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 2968]
+	mov eax, [esp + 8]
 	mov [ecx + 200], eax
 ; mem32[out + 204] = a11
 %line 2364+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4136]
+	mov eax, [esp + 12]
 	mov [ecx + 204], eax
 ; mem32[out + 208] = a20
 %line 2365+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8473,19 +8179,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 224]
 %line 2369+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 224]
-	mov [esp + 3040], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 228]
 %line 2370+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 228]
-	mov [esp + 3048], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 232]
 %line 2371+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 232]
-	mov [esp + 3056], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 236]
 %line 2372+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 236]
-	mov [esp + 4144], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 240]
 %line 2373+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 240]
@@ -8507,7 +8213,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2379+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3064], eax
 ; t0 = t0 & mk
 %line 2380+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8519,12 +8224,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 2383+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3040]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3040], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 2384+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3048]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 2385+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8532,7 +8237,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2386+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3072], eax
 ; t0 = t0 & mk
 %line 2387+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8544,12 +8248,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 2390+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3048]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3048], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 2391+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3056]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 2392+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8557,7 +8261,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2393+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3080], eax
 ; t0 = t0 & mk
 %line 2394+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8569,12 +8272,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 2397+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3056]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3056], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 2398+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4144]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 2399+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8582,7 +8285,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2400+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3088], eax
 ; t0 = t0 & mk
 %line 2401+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8594,63 +8296,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 2404+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4144]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4144], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 2405+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3040]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 2406+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 3056]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 2407+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3096], eax
 ; t0 = t0 & mk
 %line 2408+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2409+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3056]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3056], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 2410+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 2411+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3040]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3040], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 2412+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3048]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 2413+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4144]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 2414+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3104], eax
 ; t0 = t0 & mk
 %line 2415+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2416+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4144]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4144], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 2417+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 2418+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3048]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3048], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 2419+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -8661,7 +8361,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2421+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3112], ebp
 ; t0 = t0 & mk
 %line 2422+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -8684,7 +8383,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2428+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3120], ebp
 ; t0 = t0 & mk
 %line 2429+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -8699,19 +8397,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 224] = a00
 %line 2433+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3040]
+	mov eax, [esp + 0]
 	mov [ecx + 224], eax
 ; mem32[out + 228] = a01
 %line 2434+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3048]
+	mov eax, [esp + 4]
 	mov [ecx + 228], eax
 ; mem32[out + 232] = a10
 %line 2435+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3056]
+	mov eax, [esp + 8]
 	mov [ecx + 232], eax
 ; mem32[out + 236] = a11
 %line 2436+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4144]
+	mov eax, [esp + 12]
 	mov [ecx + 236], eax
 ; mem32[out + 240] = a20
 %line 2437+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8728,19 +8426,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 256]
 %line 2441+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 256]
-	mov [esp + 3128], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 260]
 %line 2442+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 260]
-	mov [esp + 3136], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 264]
 %line 2443+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 264]
-	mov [esp + 3144], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 268]
 %line 2444+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 268]
-	mov [esp + 4152], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 272]
 %line 2445+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 272]
@@ -8762,7 +8460,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2451+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3152], eax
 ; t0 = t0 & mk
 %line 2452+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8774,12 +8471,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 2455+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3128]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3128], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 2456+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3136]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 2457+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8787,7 +8484,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2458+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3160], eax
 ; t0 = t0 & mk
 %line 2459+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8799,12 +8495,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 2462+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3136]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3136], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 2463+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3144]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 2464+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8812,7 +8508,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2465+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3168], eax
 ; t0 = t0 & mk
 %line 2466+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8824,12 +8519,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 2469+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3144]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3144], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 2470+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4152]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 2471+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8837,7 +8532,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2472+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3176], eax
 ; t0 = t0 & mk
 %line 2473+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -8849,63 +8543,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 2476+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4152]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4152], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 2477+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3128]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 2478+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 3144]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 2479+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3184], eax
 ; t0 = t0 & mk
 %line 2480+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2481+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3144]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3144], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 2482+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 2483+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3128]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3128], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 2484+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3136]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 2485+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4152]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 2486+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3192], eax
 ; t0 = t0 & mk
 %line 2487+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2488+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4152]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4152], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 2489+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 2490+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3136]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3136], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 2491+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -8916,7 +8608,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2493+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3200], ebp
 ; t0 = t0 & mk
 %line 2494+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -8939,7 +8630,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2500+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3208], ebp
 ; t0 = t0 & mk
 %line 2501+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -8954,19 +8644,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 256] = a00
 %line 2505+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3128]
+	mov eax, [esp + 0]
 	mov [ecx + 256], eax
 ; mem32[out + 260] = a01
 %line 2506+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3136]
+	mov eax, [esp + 4]
 	mov [ecx + 260], eax
 ; mem32[out + 264] = a10
 %line 2507+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3144]
+	mov eax, [esp + 8]
 	mov [ecx + 264], eax
 ; mem32[out + 268] = a11
 %line 2508+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4152]
+	mov eax, [esp + 12]
 	mov [ecx + 268], eax
 ; mem32[out + 272] = a20
 %line 2509+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8983,19 +8673,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 288]
 %line 2513+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 288]
-	mov [esp + 3216], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 292]
 %line 2514+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 292]
-	mov [esp + 3224], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 296]
 %line 2515+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 296]
-	mov [esp + 3232], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 300]
 %line 2516+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 300]
-	mov [esp + 4160], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 304]
 %line 2517+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 304]
@@ -9017,7 +8707,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2523+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3240], eax
 ; t0 = t0 & mk
 %line 2524+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9029,12 +8718,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 2527+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3216]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3216], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 2528+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3224]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 2529+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9042,7 +8731,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2530+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3248], eax
 ; t0 = t0 & mk
 %line 2531+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9054,12 +8742,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 2534+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3224]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3224], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 2535+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3232]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 2536+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9067,7 +8755,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2537+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3256], eax
 ; t0 = t0 & mk
 %line 2538+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9079,12 +8766,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 2541+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3232]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3232], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 2542+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4160]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 2543+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9092,7 +8779,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2544+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3264], eax
 ; t0 = t0 & mk
 %line 2545+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9104,63 +8790,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 2548+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4160]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4160], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 2549+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3216]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 2550+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 3232]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 2551+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3272], eax
 ; t0 = t0 & mk
 %line 2552+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2553+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3232]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3232], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 2554+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 2555+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3216]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3216], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 2556+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3224]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 2557+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4160]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 2558+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3280], eax
 ; t0 = t0 & mk
 %line 2559+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2560+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4160]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4160], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 2561+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 2562+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3224]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3224], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 2563+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -9171,7 +8855,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2565+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3288], ebp
 ; t0 = t0 & mk
 %line 2566+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -9194,7 +8877,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2572+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3296], ebp
 ; t0 = t0 & mk
 %line 2573+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -9209,19 +8891,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 288] = a00
 %line 2577+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3216]
+	mov eax, [esp + 0]
 	mov [ecx + 288], eax
 ; mem32[out + 292] = a01
 %line 2578+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3224]
+	mov eax, [esp + 4]
 	mov [ecx + 292], eax
 ; mem32[out + 296] = a10
 %line 2579+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3232]
+	mov eax, [esp + 8]
 	mov [ecx + 296], eax
 ; mem32[out + 300] = a11
 %line 2580+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4160]
+	mov eax, [esp + 12]
 	mov [ecx + 300], eax
 ; mem32[out + 304] = a20
 %line 2581+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9238,19 +8920,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 320]
 %line 2585+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 320]
-	mov [esp + 3304], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 324]
 %line 2586+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 324]
-	mov [esp + 3312], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 328]
 %line 2587+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 328]
-	mov [esp + 3320], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 332]
 %line 2588+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 332]
-	mov [esp + 4168], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 336]
 %line 2589+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 336]
@@ -9272,7 +8954,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2595+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3328], eax
 ; t0 = t0 & mk
 %line 2596+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9284,12 +8965,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 2599+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3304]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3304], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 2600+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3312]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 2601+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9297,7 +8978,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2602+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3336], eax
 ; t0 = t0 & mk
 %line 2603+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9309,12 +8989,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 2606+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3312]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3312], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 2607+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3320]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 2608+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9322,7 +9002,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2609+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3344], eax
 ; t0 = t0 & mk
 %line 2610+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9334,12 +9013,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 2613+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3320]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3320], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 2614+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4168]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 2615+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9347,7 +9026,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2616+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3352], eax
 ; t0 = t0 & mk
 %line 2617+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9359,63 +9037,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 2620+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4168]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4168], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 2621+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3304]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 2622+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 3320]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 2623+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3360], eax
 ; t0 = t0 & mk
 %line 2624+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2625+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3320]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3320], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 2626+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 2627+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3304]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3304], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 2628+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3312]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 2629+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4168]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 2630+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3368], eax
 ; t0 = t0 & mk
 %line 2631+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2632+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4168]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4168], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 2633+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 2634+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3312]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3312], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 2635+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -9426,7 +9102,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2637+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3376], ebp
 ; t0 = t0 & mk
 %line 2638+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -9449,7 +9124,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2644+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3384], ebp
 ; t0 = t0 & mk
 %line 2645+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -9464,19 +9138,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 320] = a00
 %line 2649+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3304]
+	mov eax, [esp + 0]
 	mov [ecx + 320], eax
 ; mem32[out + 324] = a01
 %line 2650+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3312]
+	mov eax, [esp + 4]
 	mov [ecx + 324], eax
 ; mem32[out + 328] = a10
 %line 2651+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3320]
+	mov eax, [esp + 8]
 	mov [ecx + 328], eax
 ; mem32[out + 332] = a11
 %line 2652+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4168]
+	mov eax, [esp + 12]
 	mov [ecx + 332], eax
 ; mem32[out + 336] = a20
 %line 2653+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9493,19 +9167,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 352]
 %line 2657+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 352]
-	mov [esp + 3392], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 356]
 %line 2658+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 356]
-	mov [esp + 3400], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 360]
 %line 2659+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 360]
-	mov [esp + 3408], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 364]
 %line 2660+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 364]
-	mov [esp + 4176], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 368]
 %line 2661+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 368]
@@ -9527,7 +9201,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2667+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3416], eax
 ; t0 = t0 & mk
 %line 2668+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9539,12 +9212,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 2671+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3392]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3392], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 2672+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3400]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 2673+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9552,7 +9225,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2674+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3424], eax
 ; t0 = t0 & mk
 %line 2675+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9564,12 +9236,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 2678+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3400]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3400], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 2679+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3408]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 2680+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9577,7 +9249,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2681+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3432], eax
 ; t0 = t0 & mk
 %line 2682+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9589,12 +9260,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 2685+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3408]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3408], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 2686+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4176]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 2687+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9602,7 +9273,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2688+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3440], eax
 ; t0 = t0 & mk
 %line 2689+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9614,63 +9284,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 2692+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4176]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4176], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 2693+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3392]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 2694+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 3408]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 2695+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3448], eax
 ; t0 = t0 & mk
 %line 2696+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2697+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3408]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3408], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 2698+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 2699+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3392]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3392], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 2700+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3400]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 2701+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4176]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 2702+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3456], eax
 ; t0 = t0 & mk
 %line 2703+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2704+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4176]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4176], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 2705+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 2706+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3400]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3400], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 2707+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -9681,7 +9349,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2709+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3464], ebp
 ; t0 = t0 & mk
 %line 2710+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -9704,7 +9371,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2716+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3472], ebp
 ; t0 = t0 & mk
 %line 2717+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -9719,19 +9385,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 352] = a00
 %line 2721+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3392]
+	mov eax, [esp + 0]
 	mov [ecx + 352], eax
 ; mem32[out + 356] = a01
 %line 2722+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3400]
+	mov eax, [esp + 4]
 	mov [ecx + 356], eax
 ; mem32[out + 360] = a10
 %line 2723+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3408]
+	mov eax, [esp + 8]
 	mov [ecx + 360], eax
 ; mem32[out + 364] = a11
 %line 2724+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4176]
+	mov eax, [esp + 12]
 	mov [ecx + 364], eax
 ; mem32[out + 368] = a20
 %line 2725+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9748,19 +9414,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 384]
 %line 2729+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 384]
-	mov [esp + 3480], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 388]
 %line 2730+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 388]
-	mov [esp + 3488], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 392]
 %line 2731+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 392]
-	mov [esp + 3496], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 396]
 %line 2732+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 396]
-	mov [esp + 4184], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 400]
 %line 2733+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 400]
@@ -9782,7 +9448,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2739+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3504], eax
 ; t0 = t0 & mk
 %line 2740+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9794,12 +9459,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 2743+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3480]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3480], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 2744+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3488]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 2745+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9807,7 +9472,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2746+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3512], eax
 ; t0 = t0 & mk
 %line 2747+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9819,12 +9483,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 2750+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3488]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3488], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 2751+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3496]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 2752+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9832,7 +9496,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2753+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3520], eax
 ; t0 = t0 & mk
 %line 2754+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9844,12 +9507,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 2757+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3496]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3496], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 2758+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4184]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 2759+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9857,7 +9520,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2760+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3528], eax
 ; t0 = t0 & mk
 %line 2761+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -9869,63 +9531,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 2764+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4184]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4184], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 2765+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3480]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 2766+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 3496]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 2767+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3536], eax
 ; t0 = t0 & mk
 %line 2768+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2769+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3496]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3496], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 2770+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 2771+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3480]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3480], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 2772+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3488]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 2773+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4184]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 2774+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3544], eax
 ; t0 = t0 & mk
 %line 2775+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2776+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4184]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4184], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 2777+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 2778+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3488]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3488], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 2779+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -9936,7 +9596,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2781+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3552], ebp
 ; t0 = t0 & mk
 %line 2782+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -9959,7 +9618,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2788+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3560], ebp
 ; t0 = t0 & mk
 %line 2789+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -9974,19 +9632,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 384] = a00
 %line 2793+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3480]
+	mov eax, [esp + 0]
 	mov [ecx + 384], eax
 ; mem32[out + 388] = a01
 %line 2794+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3488]
+	mov eax, [esp + 4]
 	mov [ecx + 388], eax
 ; mem32[out + 392] = a10
 %line 2795+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3496]
+	mov eax, [esp + 8]
 	mov [ecx + 392], eax
 ; mem32[out + 396] = a11
 %line 2796+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4184]
+	mov eax, [esp + 12]
 	mov [ecx + 396], eax
 ; mem32[out + 400] = a20
 %line 2797+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10003,19 +9661,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 416]
 %line 2801+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 416]
-	mov [esp + 3568], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 420]
 %line 2802+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 420]
-	mov [esp + 3576], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 424]
 %line 2803+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 424]
-	mov [esp + 3584], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 428]
 %line 2804+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 428]
-	mov [esp + 4192], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 432]
 %line 2805+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 432]
@@ -10037,7 +9695,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2811+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3592], eax
 ; t0 = t0 & mk
 %line 2812+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -10049,12 +9706,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 2815+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3568]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3568], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 2816+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3576]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 2817+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10062,7 +9719,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2818+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3600], eax
 ; t0 = t0 & mk
 %line 2819+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -10074,12 +9730,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 2822+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3576]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3576], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 2823+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3584]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 2824+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10087,7 +9743,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2825+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3608], eax
 ; t0 = t0 & mk
 %line 2826+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -10099,12 +9754,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 2829+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3584]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3584], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 2830+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4192]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 2831+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10112,7 +9767,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2832+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3616], eax
 ; t0 = t0 & mk
 %line 2833+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -10124,63 +9778,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 2836+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4192]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4192], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 2837+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3568]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 2838+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 3584]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 2839+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3624], eax
 ; t0 = t0 & mk
 %line 2840+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2841+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3584]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3584], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 2842+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 2843+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3568]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3568], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 2844+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3576]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 2845+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4192]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 2846+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3632], eax
 ; t0 = t0 & mk
 %line 2847+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2848+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4192]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4192], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 2849+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 2850+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3576]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3576], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 2851+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -10191,7 +9843,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2853+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3640], ebp
 ; t0 = t0 & mk
 %line 2854+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -10214,7 +9865,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2860+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3648], ebp
 ; t0 = t0 & mk
 %line 2861+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -10229,19 +9879,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 416] = a00
 %line 2865+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3568]
+	mov eax, [esp + 0]
 	mov [ecx + 416], eax
 ; mem32[out + 420] = a01
 %line 2866+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3576]
+	mov eax, [esp + 4]
 	mov [ecx + 420], eax
 ; mem32[out + 424] = a10
 %line 2867+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3584]
+	mov eax, [esp + 8]
 	mov [ecx + 424], eax
 ; mem32[out + 428] = a11
 %line 2868+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4192]
+	mov eax, [esp + 12]
 	mov [ecx + 428], eax
 ; mem32[out + 432] = a20
 %line 2869+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10258,19 +9908,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 448]
 %line 2873+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 448]
-	mov [esp + 3656], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 452]
 %line 2874+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 452]
-	mov [esp + 3664], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 456]
 %line 2875+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 456]
-	mov [esp + 3672], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 460]
 %line 2876+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 460]
-	mov [esp + 4200], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 464]
 %line 2877+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 464]
@@ -10292,7 +9942,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2883+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3680], eax
 ; t0 = t0 & mk
 %line 2884+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -10304,12 +9953,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 2887+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3656]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3656], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 2888+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3664]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 2889+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10317,7 +9966,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2890+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3688], eax
 ; t0 = t0 & mk
 %line 2891+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -10329,12 +9977,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 2894+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3664]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3664], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 2895+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3672]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 2896+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10342,7 +9990,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2897+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3696], eax
 ; t0 = t0 & mk
 %line 2898+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -10354,12 +10001,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 2901+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3672]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3672], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 2902+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4200]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 2903+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10367,7 +10014,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2904+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3704], eax
 ; t0 = t0 & mk
 %line 2905+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -10379,63 +10025,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 2908+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4200]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4200], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 2909+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3656]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 2910+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 3672]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 2911+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3712], eax
 ; t0 = t0 & mk
 %line 2912+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2913+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3672]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3672], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 2914+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 2915+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3656]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3656], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 2916+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3664]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 2917+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4200]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 2918+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3720], eax
 ; t0 = t0 & mk
 %line 2919+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2920+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4200]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4200], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 2921+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 2922+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3664]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3664], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 2923+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -10446,7 +10090,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2925+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3728], ebp
 ; t0 = t0 & mk
 %line 2926+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -10469,7 +10112,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2932+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3736], ebp
 ; t0 = t0 & mk
 %line 2933+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -10484,19 +10126,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 448] = a00
 %line 2937+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3656]
+	mov eax, [esp + 0]
 	mov [ecx + 448], eax
 ; mem32[out + 452] = a01
 %line 2938+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3664]
+	mov eax, [esp + 4]
 	mov [ecx + 452], eax
 ; mem32[out + 456] = a10
 %line 2939+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3672]
+	mov eax, [esp + 8]
 	mov [ecx + 456], eax
 ; mem32[out + 460] = a11
 %line 2940+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4200]
+	mov eax, [esp + 12]
 	mov [ecx + 460], eax
 ; mem32[out + 464] = a20
 %line 2941+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10513,19 +10155,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a00 = mem32[out + 480]
 %line 2945+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, [ecx + 480]
-	mov [esp + 3744], ebp
+	mov [esp + 0], ebp
 ; a01 = mem32[out + 484]
 %line 2946+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 484]
-	mov [esp + 3752], eax
+	mov [esp + 4], eax
 ; a10 = mem32[out + 488]
 %line 2947+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 488]
-	mov [esp + 3760], eax
+	mov [esp + 8], eax
 ; a11 = mem32[out + 492]
 %line 2948+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [ecx + 492]
-	mov [esp + 4208], eax
+	mov [esp + 12], eax
 ; a20 = mem32[out + 496]
 %line 2949+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [ecx + 496]
@@ -10547,7 +10189,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2955+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3768], eax
 ; t0 = t0 & mk
 %line 2956+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -10559,12 +10200,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a00 = a00 ^ t0
 %line 2959+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3744]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3744], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 2
 %line 2960+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3752]
+	mov ebp, [esp + 4]
 	shr ebp, 2
 ; t0 = t0 ^ a21
 %line 2961+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10572,7 +10213,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2962+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3776], eax
 ; t0 = t0 & mk
 %line 2963+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -10584,12 +10224,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a01 = a01 ^ t0
 %line 2966+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3752]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3752], eax
+	mov [esp + 4], eax
 ; t0 = a10 >> 2
 %line 2967+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3760]
+	mov ebp, [esp + 8]
 	shr ebp, 2
 ; t0 = t0 ^ a30
 %line 2968+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10597,7 +10237,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2969+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3784], eax
 ; t0 = t0 & mk
 %line 2970+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -10609,12 +10248,12 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a10 = a10 ^ t0
 %line 2973+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3760]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3760], eax
+	mov [esp + 8], eax
 ; t0 = a11 >> 2
 %line 2974+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 4208]
+	mov ebp, [esp + 12]
 	shr ebp, 2
 ; t0 = t0 ^ a31
 %line 2975+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10622,7 +10261,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x33333333
 %line 2976+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 858993459
-	mov [esp + 3792], eax
 ; t0 = t0 & mk
 %line 2977+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
@@ -10634,63 +10272,61 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl ebp, 2
 ; a11 = a11 ^ t0
 %line 2980+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4208]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4208], eax
+	mov [esp + 12], eax
 ; t0 = a00 >> 1
 %line 2981+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3744]
+	mov ebp, [esp + 0]
 	shr ebp, 1
 ; t0 = t0 ^ a10
 %line 2982+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 3760]
+	xor ebp, [esp + 8]
 ; mk = 0x55555555
 %line 2983+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3800], eax
 ; t0 = t0 & mk
 %line 2984+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2985+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3760]
+	mov eax, [esp + 8]
 	xor eax, ebp
-	mov [esp + 3760], eax
+	mov [esp + 8], eax
 ; t0 = t0 << 1
 %line 2986+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a00 = a00 ^ t0
 %line 2987+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3744]
+	mov eax, [esp + 0]
 	xor eax, ebp
-	mov [esp + 3744], eax
+	mov [esp + 0], eax
 ; t0 = a01 >> 1
 %line 2988+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, [esp + 3752]
+	mov ebp, [esp + 4]
 	shr ebp, 1
 ; t0 = t0 ^ a11
 %line 2989+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	xor ebp, [esp + 4208]
+	xor ebp, [esp + 12]
 ; mk = 0x55555555
 %line 2990+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, 1431655765
-	mov [esp + 3808], eax
 ; t0 = t0 & mk
 %line 2991+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2992+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4208]
+	mov eax, [esp + 12]
 	xor eax, ebp
-	mov [esp + 4208], eax
+	mov [esp + 12], eax
 ; t0 = t0 << 1
 %line 2993+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	shl ebp, 1
 ; a01 = a01 ^ t0
 %line 2994+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3752]
+	mov eax, [esp + 4]
 	xor eax, ebp
-	mov [esp + 3752], eax
+	mov [esp + 4], eax
 ; t0 = a20 >> 1
 %line 2995+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, ebx
@@ -10701,7 +10337,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 2997+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3816], ebp
 ; t0 = t0 & mk
 %line 2998+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -10724,7 +10359,6 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; mk = 0x55555555
 %line 3004+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebp, 1431655765
-	mov [esp + 3824], ebp
 ; t0 = t0 & mk
 %line 3005+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	and eax, ebp
@@ -10739,19 +10373,19 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	xor edi, eax
 ; mem32[out + 480] = a00
 %line 3009+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3744]
+	mov eax, [esp + 0]
 	mov [ecx + 480], eax
 ; mem32[out + 484] = a01
 %line 3010+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3752]
+	mov eax, [esp + 4]
 	mov [ecx + 484], eax
 ; mem32[out + 488] = a10
 %line 3011+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 3760]
+	mov eax, [esp + 8]
 	mov [ecx + 488], eax
 ; mem32[out + 492] = a11
 %line 3012+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 4208]
+	mov eax, [esp + 12]
 	mov [ecx + 492], eax
 ; mem32[out + 496] = a20
 %line 3013+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10767,7 +10401,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx + 508], edx
 ; leave
 %line 3017+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	add esp, 4492
+	add esp, 44
 	pop ebp
 	pop edi
 	pop esi

@@ -138,71 +138,69 @@ qhasm_kernel_poly1305_x86_blocks:
 	push esi
 	push edi
 	push ebp
-	sub esp, 92
+	sub esp, 60
 ; input st m n nhi hib
 %line 72+0 specs/poly1305/generated/poly1305_x86.q
-	mov edi, [esp + 112]
-	mov eax, [esp + 116]
-	mov [esp + 0], eax
-	mov ecx, [esp + 120]
-	mov [esp + 8], ecx
-	mov eax, [esp + 124]
-	mov eax, [esp + 128]
-	mov [esp + 16], eax
+	mov edi, [esp + 80]
+	mov eax, [esp + 84]
+	mov [esp + 4], eax
+	mov eax, [esp + 88]
+	mov ecx, [esp + 92]
+	mov ecx, [esp + 96]
+	mov [esp + 0], ecx
 ; =? n - 0
 %line 74+0 specs/poly1305/generated/poly1305_x86.q
-	cmp ecx, 0
+	cmp eax, 0
 ; goto done if =
 %line 75+0 specs/poly1305/generated/poly1305_x86.q
 	je .Ldone
 ; h0 = mem32[st + 0]
 %line 76+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [edi]
-	mov [esp + 24], eax
+	mov ebx, [edi]
 ; h1 = mem32[st + 4]
 %line 77+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [edi + 4]
-	mov [esp + 32], eax
+	mov esi, [edi + 4]
 ; h2 = mem32[st + 8]
 %line 78+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [edi + 8]
-	mov [esp + 40], eax
+	mov edx, [edi + 8]
 ; h3 = mem32[st + 12]
 %line 79+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [edi + 12]
-	mov [esp + 48], eax
+	mov ecx, [edi + 12]
 ; h4 = mem32[st + 16]
 %line 80+0 specs/poly1305/generated/poly1305_x86.q
 	mov ebp, [edi + 16]
+	mov [esp + 20], eax
+	mov [esp + 24], ebx
+	mov [esp + 28], esi
+	mov [esp + 32], edx
+	mov [esp + 36], ecx
 align 32
 .Lblock:
 ; carry? h0 += mem32[m + 0]
 %line 83+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
-	mov ecx, [esp + 0]
+	mov ecx, [esp + 4]
 	add eax, [ecx]
 	mov [esp + 24], eax
 ; carry? h1 += mem32[m + 4] + carry
 %line 84+0 specs/poly1305/generated/poly1305_x86.q
-	mov ebx, [esp + 32]
-	mov ecx, [esp + 0]
+	mov ebx, [esp + 28]
 	adc ebx, [ecx + 4]
-	mov [esp + 32], ebx
+	mov [esp + 28], ebx
 ; carry? h2 += mem32[m + 8] + carry
 %line 85+0 specs/poly1305/generated/poly1305_x86.q
-	mov ecx, [esp + 40]
-	mov edx, [esp + 0]
+	mov ecx, [esp + 32]
+	mov edx, [esp + 4]
 	adc ecx, [edx + 8]
-	mov [esp + 40], ecx
+	mov [esp + 32], ecx
 ; carry? h3 += mem32[m + 12] + carry
 %line 86+0 specs/poly1305/generated/poly1305_x86.q
-	mov ecx, [esp + 48]
-	mov edx, [esp + 0]
+	mov ecx, [esp + 36]
 	adc ecx, [edx + 12]
-	mov [esp + 48], ecx
+	mov [esp + 36], ecx
 ; h4 += hib + carry
 %line 87+0 specs/poly1305/generated/poly1305_x86.q
-	adc ebp, [esp + 16]
+	adc ebp, [esp + 0]
 ; (uint64) ah al = a * mem32[st + 20]
 %line 90+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 20]
@@ -226,7 +224,7 @@ align 32
 	adc ecx, edx
 ; a = h2
 %line 97+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 40]
+	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 40]
 %line 98+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 40]
@@ -238,7 +236,7 @@ align 32
 	adc ecx, edx
 ; a = h3
 %line 101+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 48]
+	mov eax, [esp + 36]
 ; (uint64) ah al = a * mem32[st + 36]
 %line 102+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 36]
@@ -250,7 +248,7 @@ align 32
 	adc ecx, edx
 ; e0 = dl
 %line 105+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 56], esi
+	mov [esp + 8], esi
 ; c = dh
 %line 106+0 specs/poly1305/generated/poly1305_x86.q
 	mov ebx, ecx
@@ -268,7 +266,7 @@ align 32
 	mov ecx, edx
 ; a = h1
 %line 111+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 32]
+	mov eax, [esp + 28]
 ; (uint64) ah al = a * mem32[st + 20]
 %line 112+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 20]
@@ -280,7 +278,7 @@ align 32
 	adc ecx, edx
 ; a = h2
 %line 115+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 40]
+	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 44]
 %line 116+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 44]
@@ -292,7 +290,7 @@ align 32
 	adc ecx, edx
 ; a = h3
 %line 119+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 48]
+	mov eax, [esp + 36]
 ; (uint64) ah al = a * mem32[st + 40]
 %line 120+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 40]
@@ -322,7 +320,7 @@ align 32
 	adc ecx, 0
 ; e1 = dl
 %line 131+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 64], esi
+	mov [esp + 12], esi
 ; c = dh
 %line 132+0 specs/poly1305/generated/poly1305_x86.q
 	mov ebx, ecx
@@ -340,7 +338,7 @@ align 32
 	mov ecx, edx
 ; a = h1
 %line 137+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 32]
+	mov eax, [esp + 28]
 ; (uint64) ah al = a * mem32[st + 24]
 %line 138+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 24]
@@ -352,7 +350,7 @@ align 32
 	adc ecx, edx
 ; a = h2
 %line 141+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 40]
+	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 20]
 %line 142+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 20]
@@ -364,7 +362,7 @@ align 32
 	adc ecx, edx
 ; a = h3
 %line 145+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 48]
+	mov eax, [esp + 36]
 ; (uint64) ah al = a * mem32[st + 44]
 %line 146+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 44]
@@ -397,7 +395,7 @@ align 32
 	mov ebx, esi
 ; c = dh
 %line 158+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 72], ecx
+	mov [esp + 16], ecx
 ; a = h0
 %line 159+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
@@ -412,7 +410,7 @@ align 32
 	mov ecx, edx
 ; a = h1
 %line 163+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 32]
+	mov eax, [esp + 28]
 ; (uint64) ah al = a * mem32[st + 28]
 %line 164+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 28]
@@ -424,7 +422,7 @@ align 32
 	adc ecx, edx
 ; a = h2
 %line 167+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 40]
+	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 24]
 %line 168+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 24]
@@ -436,7 +434,7 @@ align 32
 	adc ecx, edx
 ; a = h3
 %line 171+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 48]
+	mov eax, [esp + 36]
 ; (uint64) ah al = a * mem32[st + 20]
 %line 172+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 20]
@@ -460,7 +458,7 @@ align 32
 	adc ecx, 0
 ; carry? dl += c
 %line 181+0 specs/poly1305/generated/poly1305_x86.q
-	add esi, [esp + 72]
+	add esi, [esp + 16]
 ; dh += 0 + carry
 %line 182+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, 0
@@ -490,14 +488,12 @@ align 32
 	add ecx, eax
 ; carry? e0 += t
 %line 194+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 56]
+	mov eax, [esp + 8]
 	add eax, ecx
-	mov [esp + 56], eax
 ; carry? e1 += 0 + carry
 %line 195+0 specs/poly1305/generated/poly1305_x86.q
-	mov ecx, [esp + 64]
+	mov ecx, [esp + 12]
 	adc ecx, 0
-	mov [esp + 64], ecx
 ; carry? e2 += 0 + carry
 %line 196+0 specs/poly1305/generated/poly1305_x86.q
 	adc ebx, 0
@@ -512,49 +508,49 @@ align 32
 	mov [esp + 24], eax
 ; h1 = e1
 %line 200+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 32], ecx
+	mov [esp + 28], ecx
 ; h2 = e2
 %line 201+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 40], ebx
+	mov [esp + 32], ebx
 ; h3 = e3
 %line 202+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 48], esi
+	mov [esp + 36], esi
 ; m += 16
 %line 203+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 0]
+	mov eax, [esp + 4]
 	add eax, 16
-	mov [esp + 0], eax
+	mov [esp + 4], eax
 ; =? n -= 1
 %line 204+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 20]
 	sub eax, 1
-	mov [esp + 8], eax
+	mov [esp + 20], eax
 ; goto block if !=
 %line 205+0 specs/poly1305/generated/poly1305_x86.q
 	jne .Lblock
 ; mem32[st + 0] = h0
 %line 207+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 24]
-	mov [edi], eax
+	mov ecx, [esp + 36]
+	mov edx, [esp + 32]
+	mov esi, [esp + 28]
+	mov ebx, [esp + 24]
+	mov [edi], ebx
 ; mem32[st + 4] = h1
 %line 208+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 32]
-	mov [edi + 4], eax
+	mov [edi + 4], esi
 ; mem32[st + 8] = h2
 %line 209+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 40]
-	mov [edi + 8], eax
+	mov [edi + 8], edx
 ; mem32[st + 12] = h3
 %line 210+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 48]
-	mov [edi + 12], eax
+	mov [edi + 12], ecx
 ; mem32[st + 16] = h4
 %line 211+0 specs/poly1305/generated/poly1305_x86.q
 	mov [edi + 16], ebp
 .Ldone:
 ; leave
 %line 213+0 specs/poly1305/generated/poly1305_x86.q
-	add esp, 92
+	add esp, 60
 	pop ebp
 	pop edi
 	pop esi
@@ -571,61 +567,50 @@ qhasm_kernel_poly1305_x86_final:
 	push esi
 	push edi
 	push ebp
-	sub esp, 76
+	sub esp, 44
 ; input st a
 %line 219+0 specs/poly1305/generated/poly1305_x86.q
-	mov edi, [esp + 96]
-	mov eax, [esp + 100]
+	mov edi, [esp + 64]
+	mov eax, [esp + 68]
 	mov [esp + 0], eax
 ; h0 = mem32[st + 0]
 %line 221+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [edi]
-	mov [esp + 40], eax
+	mov [esp + 16], eax
 ; g0 = h0
 %line 222+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 8], eax
+	mov [esp + 4], eax
 ; h1 = mem32[st + 4]
 %line 223+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [edi + 4]
-	mov [esp + 56], eax
-; g1 = h1
-%line 224+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 16], eax
+	mov [esp + 20], eax
 ; h2 = mem32[st + 8]
 %line 225+0 specs/poly1305/generated/poly1305_x86.q
 	mov edx, [edi + 8]
-; g2 = h2
-%line 226+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 24], edx
 ; h3 = mem32[st + 12]
 %line 227+0 specs/poly1305/generated/poly1305_x86.q
 	mov esi, [edi + 12]
-; g3 = h3
-%line 228+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 32], esi
 ; h4 = mem32[st + 16]
 %line 229+0 specs/poly1305/generated/poly1305_x86.q
 	mov ebx, [edi + 16]
 ; carry? g0 += 5
 %line 231+0 specs/poly1305/generated/poly1305_x86.q
-	mov ecx, [esp + 8]
+	mov ecx, [esp + 4]
 	add ecx, 5
-	mov [esp + 8], ecx
 ; carry? g1 += 0 + carry
 %line 232+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 16]
 	adc eax, 0
-	mov [esp + 16], eax
+	mov [esp + 4], eax
 ; carry? g2 += 0 + carry
 %line 233+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 24]
+	mov eax, edx
 	adc eax, 0
-	mov [esp + 24], eax
+	mov [esp + 8], eax
 ; carry? g3 += 0 + carry
 %line 234+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 32]
+	mov eax, esi
 	adc eax, 0
-	mov [esp + 32], eax
+	mov [esp + 12], eax
 ; g4 += 0 + carry
 %line 235+0 specs/poly1305/generated/poly1305_x86.q
 	adc ebx, 0
@@ -643,42 +628,34 @@ qhasm_kernel_poly1305_x86_final:
 	not ebp
 ; h0 &= nmask
 %line 241+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 40]
-	mov [esp + 48], eax
+	mov eax, [esp + 16]
 	and eax, ebp
-	mov [esp + 48], eax
-	mov [esp + 40], eax
 ; g0 &= mask
 %line 242+0 specs/poly1305/generated/poly1305_x86.q
 	and ecx, ebx
-	mov [esp + 8], ecx
 ; h0 |= g0
 %line 243+0 specs/poly1305/generated/poly1305_x86.q
 	or eax, ecx
-	mov [esp + 48], eax
-	mov [esp + 40], eax
+	mov [esp + 16], eax
 ; h1 &= nmask
 %line 244+0 specs/poly1305/generated/poly1305_x86.q
-	mov ecx, [esp + 56]
+	mov ecx, [esp + 20]
 	and ecx, ebp
-	mov [esp + 56], ecx
 ; g1 &= mask
 %line 245+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 4]
 	and eax, ebx
-	mov [esp + 16], eax
 ; h1 |= g1
 %line 246+0 specs/poly1305/generated/poly1305_x86.q
 	or ecx, eax
-	mov [esp + 56], ecx
+	mov [esp + 20], ecx
 ; h2 &= nmask
 %line 247+0 specs/poly1305/generated/poly1305_x86.q
 	and edx, ebp
 ; g2 &= mask
 %line 248+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 24]
+	mov eax, [esp + 8]
 	and eax, ebx
-	mov [esp + 24], eax
 ; h2 |= g2
 %line 249+0 specs/poly1305/generated/poly1305_x86.q
 	or edx, eax
@@ -687,22 +664,19 @@ qhasm_kernel_poly1305_x86_final:
 	and esi, ebp
 ; g3 &= mask
 %line 251+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 32]
+	mov eax, [esp + 12]
 	and eax, ebx
-	mov [esp + 32], eax
 ; h3 |= g3
 %line 252+0 specs/poly1305/generated/poly1305_x86.q
 	or esi, eax
 ; carry? h0 += mem32[st + 48]
 %line 253+0 specs/poly1305/generated/poly1305_x86.q
-	mov ecx, [esp + 40]
+	mov ecx, [esp + 16]
 	add ecx, [edi + 48]
-	mov [esp + 40], ecx
 ; carry? h1 += mem32[st + 52] + carry
 %line 254+0 specs/poly1305/generated/poly1305_x86.q
-	mov ebx, [esp + 56]
+	mov ebx, [esp + 20]
 	adc ebx, [edi + 52]
-	mov [esp + 56], ebx
 ; carry? h2 += mem32[st + 56] + carry
 %line 255+0 specs/poly1305/generated/poly1305_x86.q
 	adc edx, [edi + 56]
@@ -715,19 +689,16 @@ qhasm_kernel_poly1305_x86_final:
 	mov [eax], ecx
 ; mem32[a + 4] = h1
 %line 258+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 0]
 	mov [eax + 4], ebx
 ; mem32[a + 8] = h2
 %line 259+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 0]
 	mov [eax + 8], edx
 ; mem32[a + 12] = h3
 %line 260+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 0]
 	mov [eax + 12], esi
 ; leave
 %line 261+0 specs/poly1305/generated/poly1305_x86.q
-	add esp, 76
+	add esp, 44
 	pop ebp
 	pop edi
 	pop esi

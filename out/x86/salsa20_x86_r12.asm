@@ -11,21 +11,19 @@ qhasm_kernel_salsa12_x86_blocks:
 	push esi
 	push edi
 	push ebp
-	sub esp, 188
+	sub esp, 92
 ; input c m n nhi x
 %line 33+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 208]
+	mov eax, [esp + 112]
 	mov [esp + 0], eax
-	mov eax, [esp + 212]
-	mov [esp + 8], eax
-	mov ecx, [esp + 216]
-	mov [esp + 16], ecx
-	mov eax, [esp + 220]
-	mov eax, [esp + 224]
-	mov [esp + 24], eax
+	mov eax, [esp + 116]
+	mov [esp + 4], eax
+	mov eax, [esp + 120]
+	mov ecx, [esp + 124]
+	mov edi, [esp + 128]
 ; =? n - 0
 %line 36+0 specs/salsa20/generated/salsa20_x86_r12.q
-	cmp ecx, 0
+	cmp eax, 0
 ; goto done if =
 %line 37+0 specs/salsa20/generated/salsa20_x86_r12.q
 	je .Ldone
@@ -33,114 +31,98 @@ align 32
 .Lblock:
 ; x0 = mem32[x + 0]
 %line 40+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov eax, [eax]
-	mov [esp + 32], eax
+	mov [esp + 52], eax
+	mov eax, [edi]
+	mov [esp + 8], eax
 ; x1 = mem32[x + 4]
 %line 41+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov eax, [eax + 4]
-	mov [esp + 40], eax
+	mov eax, [edi + 4]
+	mov [esp + 12], eax
 ; x2 = mem32[x + 8]
 %line 42+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov eax, [eax + 8]
-	mov [esp + 48], eax
+	mov eax, [edi + 8]
+	mov [esp + 16], eax
 ; x3 = mem32[x + 12]
 %line 43+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov eax, [eax + 12]
-	mov [esp + 56], eax
+	mov eax, [edi + 12]
+	mov [esp + 20], eax
 ; x4 = mem32[x + 16]
 %line 44+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov eax, [eax + 16]
-	mov [esp + 64], eax
+	mov eax, [edi + 16]
+	mov [esp + 24], eax
 ; x5 = mem32[x + 20]
 %line 45+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov eax, [eax + 20]
-	mov [esp + 72], eax
+	mov eax, [edi + 20]
+	mov [esp + 28], eax
 ; x6 = mem32[x + 24]
 %line 46+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov eax, [eax + 24]
-	mov [esp + 80], eax
+	mov eax, [edi + 24]
+	mov [esp + 32], eax
 ; x7 = mem32[x + 28]
 %line 47+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov eax, [eax + 28]
-	mov [esp + 88], eax
+	mov eax, [edi + 28]
+	mov [esp + 36], eax
 ; x8 = mem32[x + 32]
 %line 48+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov eax, [eax + 32]
-	mov [esp + 96], eax
+	mov eax, [edi + 32]
+	mov [esp + 40], eax
 ; x9 = mem32[x + 36]
 %line 49+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov eax, [eax + 36]
-	mov [esp + 104], eax
+	mov eax, [edi + 36]
+	mov [esp + 44], eax
 ; x10 = mem32[x + 40]
 %line 50+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov eax, [eax + 40]
-	mov [esp + 120], eax
+	mov eax, [edi + 40]
+	mov [esp + 60], eax
 ; x11 = mem32[x + 44]
 %line 51+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov eax, [eax + 44]
-	mov [esp + 128], eax
+	mov eax, [edi + 44]
+	mov [esp + 64], eax
 ; x12 = mem32[x + 48]
 %line 52+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov eax, [eax + 48]
-	mov [esp + 136], eax
+	mov eax, [edi + 48]
+	mov [esp + 68], eax
 ; x13 = mem32[x + 52]
 %line 53+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov ecx, [eax + 52]
+	mov ecx, [edi + 52]
 ; x14 = mem32[x + 56]
 %line 54+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov esi, [eax + 56]
+	mov esi, [edi + 56]
 ; x15 = mem32[x + 60]
 %line 55+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov edx, [eax + 60]
+	mov edx, [edi + 60]
 ; i = 6
 %line 56+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 56], edi
 	mov eax, 6
-	mov [esp + 112], eax
+	mov [esp + 48], eax
 align 32
 .Ldoubleround:
 ; t = x0 + x12
 %line 59+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 32]
-	mov [esp + 168], edi
-	mov ebx, [esp + 136]
-	lea eax, [edi + ebx]
+	mov ebx, [esp + 68]
+	mov eax, [esp + 8]
+	lea eax, [eax + ebx]
 ; t <<<= 7
 %line 60+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x4 ^= t
 %line 61+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 64]
+	mov ebp, [esp + 24]
 	xor ebp, eax
-	mov [esp + 64], ebp
+	mov [esp + 24], ebp
 ; t = x4 + x0
 %line 62+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + edi]
-	mov [esp + 152], eax
+	mov eax, [esp + 8]
+	lea eax, [ebp + eax]
 ; t <<<= 9
 %line 63+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
-	mov [esp + 152], eax
 ; x8 ^= t
 %line 64+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 96]
+	mov edi, [esp + 40]
 	xor edi, eax
-	mov [esp + 96], edi
+	mov [esp + 40], edi
 ; t = x8 + x4
 %line 65+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edi + ebp]
@@ -150,7 +132,7 @@ align 32
 ; x12 ^= t
 %line 67+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor ebx, eax
-	mov [esp + 136], ebx
+	mov [esp + 68], ebx
 ; t = x12 + x8
 %line 68+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebx + edi]
@@ -159,23 +141,22 @@ align 32
 	rol eax, 18
 ; x0 ^= t
 %line 70+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 168]
+	mov edi, [esp + 8]
 	xor edi, eax
-	mov [esp + 168], edi
-	mov [esp + 32], edi
+	mov [esp + 8], edi
 ; t = x5 + x1
 %line 71+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 72]
-	mov ebp, [esp + 40]
+	mov ebx, [esp + 28]
+	mov ebp, [esp + 12]
 	lea eax, [ebx + ebp]
 ; t <<<= 7
 %line 72+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x9 ^= t
 %line 73+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 104]
+	mov edi, [esp + 44]
 	xor edi, eax
-	mov [esp + 104], edi
+	mov [esp + 44], edi
 ; t = x9 + x5
 %line 74+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edi + ebx]
@@ -194,7 +175,7 @@ align 32
 ; x1 ^= t
 %line 79+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor ebp, eax
-	mov [esp + 40], ebp
+	mov [esp + 12], ebp
 ; t = x1 + x13
 %line 80+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebp + ecx]
@@ -204,11 +185,11 @@ align 32
 ; x5 ^= t
 %line 82+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor ebx, eax
-	mov [esp + 72], ebx
+	mov [esp + 28], ebx
 ; t = x10 + x6
 %line 83+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 80]
-	mov ebx, [esp + 120]
+	mov edi, [esp + 32]
+	mov ebx, [esp + 60]
 	lea eax, [ebx + edi]
 ; t <<<= 7
 %line 84+0 specs/salsa20/generated/salsa20_x86_r12.q
@@ -224,9 +205,9 @@ align 32
 	rol eax, 9
 ; x2 ^= t
 %line 88+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 48]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 48], ebx
+	mov [esp + 16], ebx
 ; t = x2 + x14
 %line 89+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebx + esi]
@@ -236,7 +217,7 @@ align 32
 ; x6 ^= t
 %line 91+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor edi, eax
-	mov [esp + 80], edi
+	mov [esp + 32], edi
 ; t = x6 + x2
 %line 92+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edi + ebx]
@@ -245,21 +226,21 @@ align 32
 	rol eax, 18
 ; x10 ^= t
 %line 94+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 120]
+	mov edi, [esp + 60]
 	xor edi, eax
-	mov [esp + 120], edi
+	mov [esp + 60], edi
 ; t = x15 + x11
 %line 95+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 128]
+	mov edi, [esp + 64]
 	lea eax, [edx + edi]
 ; t <<<= 7
 %line 96+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x3 ^= t
 %line 97+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 56]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 56], ebx
+	mov [esp + 20], ebx
 ; t = x3 + x15
 %line 98+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebx + edx]
@@ -268,9 +249,9 @@ align 32
 	rol eax, 9
 ; x7 ^= t
 %line 100+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 88]
+	mov ebp, [esp + 36]
 	xor ebp, eax
-	mov [esp + 88], ebp
+	mov [esp + 36], ebp
 ; t = x7 + x3
 %line 101+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebp + ebx]
@@ -280,7 +261,7 @@ align 32
 ; x11 ^= t
 %line 103+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor edi, eax
-	mov [esp + 128], edi
+	mov [esp + 64], edi
 ; t = x11 + x7
 %line 104+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edi + ebp]
@@ -292,16 +273,16 @@ align 32
 	xor edx, eax
 ; t = x0 + x3
 %line 107+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 32]
+	mov edi, [esp + 8]
 	lea eax, [edi + ebx]
 ; t <<<= 7
 %line 108+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x1 ^= t
 %line 109+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 40]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 40], ebx
+	mov [esp + 12], ebx
 ; t = x1 + x0
 %line 110+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebx + edi]
@@ -310,9 +291,9 @@ align 32
 	rol eax, 9
 ; x2 ^= t
 %line 112+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 48]
+	mov ebp, [esp + 16]
 	xor ebp, eax
-	mov [esp + 48], ebp
+	mov [esp + 16], ebp
 ; t = x2 + x1
 %line 113+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebp + ebx]
@@ -321,9 +302,9 @@ align 32
 	rol eax, 13
 ; x3 ^= t
 %line 115+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 56]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 56], ebx
+	mov [esp + 20], ebx
 ; t = x3 + x2
 %line 116+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebx + ebp]
@@ -333,34 +314,32 @@ align 32
 ; x0 ^= t
 %line 118+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor edi, eax
-	mov [esp + 32], edi
+	mov [esp + 8], edi
 ; t = x5 + x4
 %line 119+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 72]
-	mov [esp + 160], edi
-	mov ebx, [esp + 64]
-	lea eax, [edi + ebx]
+	mov ebx, [esp + 24]
+	mov eax, [esp + 28]
+	lea eax, [eax + ebx]
 ; t <<<= 7
 %line 120+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x6 ^= t
 %line 121+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 80]
+	mov ebp, [esp + 32]
 	xor ebp, eax
-	mov [esp + 80], ebp
+	mov [esp + 32], ebp
 ; t = x6 + x5
 %line 122+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + edi]
-	mov [esp + 144], eax
+	mov eax, [esp + 28]
+	lea eax, [ebp + eax]
 ; t <<<= 9
 %line 123+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
-	mov [esp + 144], eax
 ; x7 ^= t
 %line 124+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 88]
+	mov edi, [esp + 36]
 	xor edi, eax
-	mov [esp + 88], edi
+	mov [esp + 36], edi
 ; t = x7 + x6
 %line 125+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edi + ebp]
@@ -370,7 +349,7 @@ align 32
 ; x4 ^= t
 %line 127+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor ebx, eax
-	mov [esp + 64], ebx
+	mov [esp + 24], ebx
 ; t = x4 + x7
 %line 128+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebx + edi]
@@ -379,23 +358,22 @@ align 32
 	rol eax, 18
 ; x5 ^= t
 %line 130+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 160]
+	mov edi, [esp + 28]
 	xor edi, eax
-	mov [esp + 160], edi
-	mov [esp + 72], edi
+	mov [esp + 28], edi
 ; t = x10 + x9
 %line 131+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 104]
-	mov ebp, [esp + 120]
+	mov edi, [esp + 44]
+	mov ebp, [esp + 60]
 	lea eax, [ebp + edi]
 ; t <<<= 7
 %line 132+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x11 ^= t
 %line 133+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 128]
+	mov ebx, [esp + 64]
 	xor ebx, eax
-	mov [esp + 128], ebx
+	mov [esp + 64], ebx
 ; t = x11 + x10
 %line 134+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebx + ebp]
@@ -404,9 +382,9 @@ align 32
 	rol eax, 9
 ; x8 ^= t
 %line 136+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 96]
+	mov ebp, [esp + 40]
 	xor ebp, eax
-	mov [esp + 96], ebp
+	mov [esp + 40], ebp
 ; t = x8 + x11
 %line 137+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebp + ebx]
@@ -416,7 +394,7 @@ align 32
 ; x9 ^= t
 %line 139+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor edi, eax
-	mov [esp + 104], edi
+	mov [esp + 44], edi
 ; t = x9 + x8
 %line 140+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edi + ebp]
@@ -425,9 +403,9 @@ align 32
 	rol eax, 18
 ; x10 ^= t
 %line 142+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 120]
+	mov edi, [esp + 60]
 	xor edi, eax
-	mov [esp + 120], edi
+	mov [esp + 60], edi
 ; t = x15 + x14
 %line 143+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edx + esi]
@@ -436,9 +414,9 @@ align 32
 	rol eax, 7
 ; x12 ^= t
 %line 145+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 136]
+	mov edi, [esp + 68]
 	xor edi, eax
-	mov [esp + 136], edi
+	mov [esp + 68], edi
 ; t = x12 + x15
 %line 146+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edi + edx]
@@ -468,214 +446,175 @@ align 32
 	xor edx, eax
 ; =? i -= 1
 %line 155+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 112]
+	mov eax, [esp + 48]
 	sub eax, 1
-	mov [esp + 112], eax
+	mov [esp + 48], eax
 ; goto doubleround if !=
 %line 156+0 specs/salsa20/generated/salsa20_x86_r12.q
 	jne .Ldoubleround
 ; x0 += mem32[x + 0]
 %line 158+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 32]
-	mov edi, [esp + 24]
+	mov edi, [esp + 56]
+	mov eax, [esp + 8]
 	add eax, [edi]
-	mov [esp + 32], eax
 ; x0 ^= mem32[m + 0]
 %line 159+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
-	xor eax, [edi]
-	mov [esp + 32], eax
+	mov ebx, [esp + 4]
+	xor eax, [ebx]
 ; mem32[c + 0] = x0
 %line 160+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi], eax
+	mov ebx, [esp + 0]
+	mov [ebx], eax
 ; x1 += mem32[x + 4]
 %line 161+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 40]
-	mov edi, [esp + 24]
+	mov eax, [esp + 12]
 	add eax, [edi + 4]
-	mov [esp + 40], eax
 ; x1 ^= mem32[m + 4]
 %line 162+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
-	xor eax, [edi + 4]
-	mov [esp + 40], eax
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 4]
 ; mem32[c + 4] = x1
 %line 163+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 4], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 4], eax
 ; x2 += mem32[x + 8]
 %line 164+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 48]
-	mov edi, [esp + 24]
+	mov eax, [esp + 16]
 	add eax, [edi + 8]
-	mov [esp + 48], eax
 ; x2 ^= mem32[m + 8]
 %line 165+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
-	xor eax, [edi + 8]
-	mov [esp + 48], eax
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 8]
 ; mem32[c + 8] = x2
 %line 166+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 8], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 8], eax
 ; x3 += mem32[x + 12]
 %line 167+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 56]
-	mov edi, [esp + 24]
+	mov eax, [esp + 20]
 	add eax, [edi + 12]
-	mov [esp + 56], eax
 ; x3 ^= mem32[m + 12]
 %line 168+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
-	xor eax, [edi + 12]
-	mov [esp + 56], eax
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 12]
 ; mem32[c + 12] = x3
 %line 169+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 12], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 12], eax
 ; x4 += mem32[x + 16]
 %line 170+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 64]
-	mov edi, [esp + 24]
+	mov eax, [esp + 24]
 	add eax, [edi + 16]
-	mov [esp + 64], eax
 ; x4 ^= mem32[m + 16]
 %line 171+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
-	xor eax, [edi + 16]
-	mov [esp + 64], eax
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 16]
 ; mem32[c + 16] = x4
 %line 172+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 16], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 16], eax
 ; x5 += mem32[x + 20]
 %line 173+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 72]
-	mov edi, [esp + 24]
+	mov eax, [esp + 28]
 	add eax, [edi + 20]
-	mov [esp + 72], eax
 ; x5 ^= mem32[m + 20]
 %line 174+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
-	xor eax, [edi + 20]
-	mov [esp + 72], eax
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 20]
 ; mem32[c + 20] = x5
 %line 175+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 20], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 20], eax
 ; x6 += mem32[x + 24]
 %line 176+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 80]
-	mov edi, [esp + 24]
+	mov eax, [esp + 32]
 	add eax, [edi + 24]
-	mov [esp + 80], eax
 ; x6 ^= mem32[m + 24]
 %line 177+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
-	xor eax, [edi + 24]
-	mov [esp + 80], eax
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 24]
 ; mem32[c + 24] = x6
 %line 178+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 24], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 24], eax
 ; x7 += mem32[x + 28]
 %line 179+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 88]
-	mov edi, [esp + 24]
+	mov eax, [esp + 36]
 	add eax, [edi + 28]
-	mov [esp + 88], eax
 ; x7 ^= mem32[m + 28]
 %line 180+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
-	xor eax, [edi + 28]
-	mov [esp + 88], eax
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 28]
 ; mem32[c + 28] = x7
 %line 181+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 28], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 28], eax
 ; x8 += mem32[x + 32]
 %line 182+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 96]
-	mov edi, [esp + 24]
+	mov eax, [esp + 40]
 	add eax, [edi + 32]
-	mov [esp + 96], eax
 ; x8 ^= mem32[m + 32]
 %line 183+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
-	xor eax, [edi + 32]
-	mov [esp + 96], eax
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 32]
 ; mem32[c + 32] = x8
 %line 184+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 32], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 32], eax
 ; x9 += mem32[x + 36]
 %line 185+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 104]
-	mov edi, [esp + 24]
+	mov eax, [esp + 44]
 	add eax, [edi + 36]
-	mov [esp + 104], eax
 ; x9 ^= mem32[m + 36]
 %line 186+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
-	xor eax, [edi + 36]
-	mov [esp + 104], eax
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 36]
 ; mem32[c + 36] = x9
 %line 187+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 36], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 36], eax
 ; x10 += mem32[x + 40]
 %line 188+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov edi, [esp + 120]
-	add edi, [eax + 40]
-	mov [esp + 120], edi
+	mov ebx, [esp + 60]
+	add ebx, [edi + 40]
 ; x10 ^= mem32[m + 40]
 %line 189+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 8]
-	xor edi, [eax + 40]
-	mov [esp + 120], edi
+	mov eax, [esp + 4]
+	xor ebx, [eax + 40]
 ; mem32[c + 40] = x10
 %line 190+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 0]
-	mov [eax + 40], edi
+	mov [eax + 40], ebx
 ; x11 += mem32[x + 44]
 %line 191+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov edi, [esp + 128]
-	add edi, [eax + 44]
-	mov [esp + 128], edi
+	mov ebx, [esp + 64]
+	add ebx, [edi + 44]
 ; x11 ^= mem32[m + 44]
 %line 192+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 8]
-	xor edi, [eax + 44]
-	mov [esp + 128], edi
+	mov eax, [esp + 4]
+	xor ebx, [eax + 44]
 ; mem32[c + 44] = x11
 %line 193+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 0]
-	mov [eax + 44], edi
+	mov [eax + 44], ebx
 ; x12 += mem32[x + 48]
 %line 194+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov edi, [esp + 136]
-	add edi, [eax + 48]
-	mov [esp + 136], edi
+	mov ebx, [esp + 68]
+	add ebx, [edi + 48]
 ; x12 ^= mem32[m + 48]
 %line 195+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 8]
-	xor edi, [eax + 48]
-	mov [esp + 136], edi
+	mov eax, [esp + 4]
+	xor ebx, [eax + 48]
 ; mem32[c + 48] = x12
 %line 196+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 0]
-	mov [eax + 48], edi
+	mov [eax + 48], ebx
 ; x13 += mem32[x + 52]
 %line 197+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	add ecx, [eax + 52]
+	add ecx, [edi + 52]
 ; x13 ^= mem32[m + 52]
 %line 198+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 4]
 	xor ecx, [eax + 52]
 ; mem32[c + 52] = x13
 %line 199+0 specs/salsa20/generated/salsa20_x86_r12.q
@@ -683,11 +622,10 @@ align 32
 	mov [eax + 52], ecx
 ; x14 += mem32[x + 56]
 %line 200+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	add esi, [eax + 56]
+	add esi, [edi + 56]
 ; x14 ^= mem32[m + 56]
 %line 201+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 4]
 	xor esi, [eax + 56]
 ; mem32[c + 56] = x14
 %line 202+0 specs/salsa20/generated/salsa20_x86_r12.q
@@ -695,11 +633,10 @@ align 32
 	mov [eax + 56], esi
 ; x15 += mem32[x + 60]
 %line 203+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	add edx, [eax + 60]
+	add edx, [edi + 60]
 ; x15 ^= mem32[m + 60]
 %line 204+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 4]
 	xor edx, [eax + 60]
 ; mem32[c + 60] = x15
 %line 205+0 specs/salsa20/generated/salsa20_x86_r12.q
@@ -707,26 +644,22 @@ align 32
 	mov [eax + 60], edx
 ; ctr = mem32[x + 32]
 %line 206+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov eax, [eax + 32]
+	mov eax, [edi + 32]
 ; carry? ctr += 1
 %line 207+0 specs/salsa20/generated/salsa20_x86_r12.q
 	add eax, 1
 ; mem32[x + 32] = ctr
 %line 208+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 24]
-	mov [ecx + 32], eax
+	mov [edi + 32], eax
 ; ctr = mem32[x + 36]
 %line 209+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	mov eax, [eax + 36]
+	mov eax, [edi + 36]
 ; ctr += 0 + carry
 %line 210+0 specs/salsa20/generated/salsa20_x86_r12.q
 	adc eax, 0
 ; mem32[x + 36] = ctr
 %line 211+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 24]
-	mov [ecx + 36], eax
+	mov [edi + 36], eax
 ; c += 64
 %line 212+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 0]
@@ -734,21 +667,20 @@ align 32
 	mov [esp + 0], eax
 ; m += 64
 %line 213+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 4]
 	add eax, 64
-	mov [esp + 8], eax
+	mov [esp + 4], eax
 ; =? n -= 1
 %line 214+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 52]
 	sub eax, 1
-	mov [esp + 16], eax
 ; goto block if !=
 %line 215+0 specs/salsa20/generated/salsa20_x86_r12.q
 	jne .Lblock
 .Ldone:
 ; leave
 %line 217+0 specs/salsa20/generated/salsa20_x86_r12.q
-	add esp, 188
+	add esp, 92
 	pop ebp
 	pop edi
 	pop esi
@@ -765,106 +697,115 @@ qhasm_kernel_salsa12_x86_core:
 	push esi
 	push edi
 	push ebp
-	sub esp, 172
+	sub esp, 92
 ; input out in
 %line 221+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 192]
-	mov [esp + 0], eax
-	mov edx, [esp + 196]
+	mov ebp, [esp + 112]
+	mov [esp + 40], ebp
+	mov ebp, [esp + 116]
 ; x0 = mem32[in + 0]
 %line 223+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edx]
-	mov [esp + 8], eax
+	mov eax, [ebp]
+	mov [esp + 44], eax
 ; x1 = mem32[in + 4]
 %line 224+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edx + 4]
-	mov [esp + 16], eax
+	mov ebx, [ebp + 4]
 ; x2 = mem32[in + 8]
 %line 225+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edx + 8]
-	mov [esp + 24], eax
+	mov edi, [ebp + 8]
 ; x3 = mem32[in + 12]
 %line 226+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edx + 12]
-	mov [esp + 32], eax
+	mov esi, [ebp + 12]
 ; x4 = mem32[in + 16]
 %line 227+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edx + 16]
-	mov [esp + 40], eax
+	mov edx, [ebp + 16]
 ; x5 = mem32[in + 20]
 %line 228+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edx + 20]
-	mov [esp + 48], eax
+	mov ecx, [ebp + 20]
 ; x6 = mem32[in + 24]
 %line 229+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edx + 24]
-	mov [esp + 56], eax
+	mov eax, [ebp + 24]
+	mov [esp + 12], eax
 ; x7 = mem32[in + 28]
 %line 230+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edx + 28]
-	mov [esp + 64], eax
+	mov eax, [ebp + 28]
+	mov [esp + 8], eax
 ; x8 = mem32[in + 32]
 %line 231+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edx + 32]
-	mov [esp + 72], eax
+	mov eax, [ebp + 32]
+	mov [esp + 4], eax
 ; x9 = mem32[in + 36]
 %line 232+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edx + 36]
-	mov [esp + 80], eax
+	mov eax, [ebp + 36]
+	mov [esp + 0], eax
 ; x10 = mem32[in + 40]
 %line 233+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edx + 40]
-	mov [esp + 96], eax
+	mov eax, [ebp + 40]
+	mov [esp + 16], eax
 ; x11 = mem32[in + 44]
 %line 234+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edx + 44]
-	mov [esp + 104], eax
+	mov eax, [ebp + 44]
+	mov [esp + 20], eax
 ; x12 = mem32[in + 48]
 %line 235+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edx + 48]
-	mov [esp + 112], eax
+	mov eax, [ebp + 48]
+	mov [esp + 24], eax
 ; x13 = mem32[in + 52]
 %line 236+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [edx + 52]
+	mov eax, [ebp + 52]
+	mov [esp + 28], eax
 ; x14 = mem32[in + 56]
 %line 237+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov esi, [edx + 56]
+	mov eax, [ebp + 56]
+	mov [esp + 32], eax
 ; x15 = mem32[in + 60]
 %line 238+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edx, [edx + 60]
+	mov eax, [ebp + 60]
+	mov [esp + 36], eax
 ; i = 6
 %line 239+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, 6
-	mov [esp + 88], eax
+	mov ebp, [esp + 44]
+	mov [esp + 48], ebx
+	mov [esp + 52], edi
+	mov [esp + 56], esi
+	mov [esp + 60], edx
+	mov [esp + 64], ecx
+	mov ecx, [esp + 16]
+	mov [esp + 68], ecx
+	mov ecx, [esp + 20]
+	mov ecx, [esp + 24]
+	mov ecx, [esp + 28]
+	mov esi, [esp + 32]
+	mov edx, [esp + 36]
+	mov [esp + 16], eax
 align 32
 .Lcoreround:
 ; t = x0 + x12
 %line 241+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
-	mov [esp + 144], edi
-	mov ebx, [esp + 112]
-	lea eax, [edi + ebx]
+	mov ebx, [esp + 24]
+	mov eax, [esp + 44]
+	lea eax, [eax + ebx]
 ; t <<<= 7
 %line 242+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x4 ^= t
 %line 243+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 40]
+	mov ebp, [esp + 60]
 	xor ebp, eax
-	mov [esp + 40], ebp
+	mov [esp + 60], ebp
 ; t = x4 + x0
 %line 244+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + edi]
-	mov [esp + 128], eax
+	mov eax, [esp + 44]
+	lea eax, [ebp + eax]
 ; t <<<= 9
 %line 245+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
-	mov [esp + 128], eax
 ; x8 ^= t
 %line 246+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 72]
+	mov edi, [esp + 4]
 	xor edi, eax
-	mov [esp + 72], edi
+	mov [esp + 4], edi
 ; t = x8 + x4
 %line 247+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edi + ebp]
@@ -874,7 +815,7 @@ align 32
 ; x12 ^= t
 %line 249+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor ebx, eax
-	mov [esp + 112], ebx
+	mov [esp + 24], ebx
 ; t = x12 + x8
 %line 250+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebx + edi]
@@ -883,23 +824,22 @@ align 32
 	rol eax, 18
 ; x0 ^= t
 %line 252+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 144]
+	mov edi, [esp + 44]
 	xor edi, eax
-	mov [esp + 144], edi
-	mov [esp + 8], edi
+	mov [esp + 44], edi
 ; t = x5 + x1
 %line 253+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 48]
-	mov ebp, [esp + 16]
+	mov ebx, [esp + 64]
+	mov ebp, [esp + 48]
 	lea eax, [ebx + ebp]
 ; t <<<= 7
 %line 254+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x9 ^= t
 %line 255+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 80]
+	mov edi, [esp + 0]
 	xor edi, eax
-	mov [esp + 80], edi
+	mov [esp + 0], edi
 ; t = x9 + x5
 %line 256+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edi + ebx]
@@ -918,7 +858,7 @@ align 32
 ; x1 ^= t
 %line 261+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor ebp, eax
-	mov [esp + 16], ebp
+	mov [esp + 48], ebp
 ; t = x1 + x13
 %line 262+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebp + ecx]
@@ -928,11 +868,11 @@ align 32
 ; x5 ^= t
 %line 264+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor ebx, eax
-	mov [esp + 48], ebx
+	mov [esp + 64], ebx
 ; t = x10 + x6
 %line 265+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 56]
-	mov ebx, [esp + 96]
+	mov edi, [esp + 12]
+	mov ebx, [esp + 68]
 	lea eax, [ebx + edi]
 ; t <<<= 7
 %line 266+0 specs/salsa20/generated/salsa20_x86_r12.q
@@ -948,9 +888,9 @@ align 32
 	rol eax, 9
 ; x2 ^= t
 %line 270+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 24]
+	mov ebx, [esp + 52]
 	xor ebx, eax
-	mov [esp + 24], ebx
+	mov [esp + 52], ebx
 ; t = x2 + x14
 %line 271+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebx + esi]
@@ -960,7 +900,7 @@ align 32
 ; x6 ^= t
 %line 273+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor edi, eax
-	mov [esp + 56], edi
+	mov [esp + 12], edi
 ; t = x6 + x2
 %line 274+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edi + ebx]
@@ -969,21 +909,21 @@ align 32
 	rol eax, 18
 ; x10 ^= t
 %line 276+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 96]
+	mov edi, [esp + 68]
 	xor edi, eax
-	mov [esp + 96], edi
+	mov [esp + 68], edi
 ; t = x15 + x11
 %line 277+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 104]
+	mov edi, [esp + 20]
 	lea eax, [edx + edi]
 ; t <<<= 7
 %line 278+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x3 ^= t
 %line 279+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 32]
+	mov ebx, [esp + 56]
 	xor ebx, eax
-	mov [esp + 32], ebx
+	mov [esp + 56], ebx
 ; t = x3 + x15
 %line 280+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebx + edx]
@@ -992,9 +932,9 @@ align 32
 	rol eax, 9
 ; x7 ^= t
 %line 282+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 64]
+	mov ebp, [esp + 8]
 	xor ebp, eax
-	mov [esp + 64], ebp
+	mov [esp + 8], ebp
 ; t = x7 + x3
 %line 283+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebp + ebx]
@@ -1004,7 +944,7 @@ align 32
 ; x11 ^= t
 %line 285+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor edi, eax
-	mov [esp + 104], edi
+	mov [esp + 20], edi
 ; t = x11 + x7
 %line 286+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edi + ebp]
@@ -1016,16 +956,16 @@ align 32
 	xor edx, eax
 ; t = x0 + x3
 %line 289+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
+	mov edi, [esp + 44]
 	lea eax, [edi + ebx]
 ; t <<<= 7
 %line 290+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x1 ^= t
 %line 291+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 48]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 48], ebx
 ; t = x1 + x0
 %line 292+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebx + edi]
@@ -1034,9 +974,9 @@ align 32
 	rol eax, 9
 ; x2 ^= t
 %line 294+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 24]
+	mov ebp, [esp + 52]
 	xor ebp, eax
-	mov [esp + 24], ebp
+	mov [esp + 52], ebp
 ; t = x2 + x1
 %line 295+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebp + ebx]
@@ -1045,9 +985,9 @@ align 32
 	rol eax, 13
 ; x3 ^= t
 %line 297+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 32]
+	mov ebx, [esp + 56]
 	xor ebx, eax
-	mov [esp + 32], ebx
+	mov [esp + 56], ebx
 ; t = x3 + x2
 %line 298+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebx + ebp]
@@ -1057,34 +997,32 @@ align 32
 ; x0 ^= t
 %line 300+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor edi, eax
-	mov [esp + 8], edi
+	mov [esp + 44], edi
 ; t = x5 + x4
 %line 301+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 48]
-	mov [esp + 136], edi
-	mov ebx, [esp + 40]
-	lea eax, [edi + ebx]
+	mov ebx, [esp + 60]
+	mov eax, [esp + 64]
+	lea eax, [eax + ebx]
 ; t <<<= 7
 %line 302+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x6 ^= t
 %line 303+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 56]
+	mov ebp, [esp + 12]
 	xor ebp, eax
-	mov [esp + 56], ebp
+	mov [esp + 12], ebp
 ; t = x6 + x5
 %line 304+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + edi]
-	mov [esp + 120], eax
+	mov eax, [esp + 64]
+	lea eax, [ebp + eax]
 ; t <<<= 9
 %line 305+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
-	mov [esp + 120], eax
 ; x7 ^= t
 %line 306+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 64]
+	mov edi, [esp + 8]
 	xor edi, eax
-	mov [esp + 64], edi
+	mov [esp + 8], edi
 ; t = x7 + x6
 %line 307+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edi + ebp]
@@ -1094,7 +1032,7 @@ align 32
 ; x4 ^= t
 %line 309+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor ebx, eax
-	mov [esp + 40], ebx
+	mov [esp + 60], ebx
 ; t = x4 + x7
 %line 310+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebx + edi]
@@ -1103,23 +1041,22 @@ align 32
 	rol eax, 18
 ; x5 ^= t
 %line 312+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 136]
+	mov edi, [esp + 64]
 	xor edi, eax
-	mov [esp + 136], edi
-	mov [esp + 48], edi
+	mov [esp + 64], edi
 ; t = x10 + x9
 %line 313+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 80]
-	mov ebp, [esp + 96]
+	mov edi, [esp + 0]
+	mov ebp, [esp + 68]
 	lea eax, [ebp + edi]
 ; t <<<= 7
 %line 314+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x11 ^= t
 %line 315+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 104]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 104], ebx
+	mov [esp + 20], ebx
 ; t = x11 + x10
 %line 316+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebx + ebp]
@@ -1128,9 +1065,9 @@ align 32
 	rol eax, 9
 ; x8 ^= t
 %line 318+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 72]
+	mov ebp, [esp + 4]
 	xor ebp, eax
-	mov [esp + 72], ebp
+	mov [esp + 4], ebp
 ; t = x8 + x11
 %line 319+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [ebp + ebx]
@@ -1140,7 +1077,7 @@ align 32
 ; x9 ^= t
 %line 321+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor edi, eax
-	mov [esp + 80], edi
+	mov [esp + 0], edi
 ; t = x9 + x8
 %line 322+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edi + ebp]
@@ -1149,9 +1086,9 @@ align 32
 	rol eax, 18
 ; x10 ^= t
 %line 324+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 96]
+	mov edi, [esp + 68]
 	xor edi, eax
-	mov [esp + 96], edi
+	mov [esp + 68], edi
 ; t = x15 + x14
 %line 325+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edx + esi]
@@ -1160,9 +1097,9 @@ align 32
 	rol eax, 7
 ; x12 ^= t
 %line 327+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 112]
+	mov edi, [esp + 24]
 	xor edi, eax
-	mov [esp + 112], edi
+	mov [esp + 24], edi
 ; t = x12 + x15
 %line 328+0 specs/salsa20/generated/salsa20_x86_r12.q
 	lea eax, [edi + edx]
@@ -1192,92 +1129,87 @@ align 32
 	xor edx, eax
 ; =? i -= 1
 %line 337+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 88]
+	mov eax, [esp + 16]
 	sub eax, 1
-	mov [esp + 88], eax
+	mov [esp + 16], eax
 ; goto coreround if !=
 %line 338+0 specs/salsa20/generated/salsa20_x86_r12.q
 	jne .Lcoreround
 ; mem32[out + 0] = x0
 %line 339+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov edi, [esp + 8]
-	mov [eax], edi
+	mov [esp + 36], edx
+	mov [esp + 32], esi
+	mov [esp + 28], ecx
+	mov eax, [esp + 24]
+	mov eax, [esp + 20]
+	mov eax, [esp + 68]
+	mov [esp + 16], eax
+	mov ecx, [esp + 64]
+	mov edx, [esp + 60]
+	mov esi, [esp + 56]
+	mov edi, [esp + 52]
+	mov ebx, [esp + 48]
+	mov eax, [esp + 44]
+	mov ebp, [esp + 40]
+	mov [ebp], eax
 ; mem32[out + 4] = x1
 %line 340+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov edi, [esp + 16]
-	mov [eax + 4], edi
+	mov [ebp + 4], ebx
 ; mem32[out + 8] = x2
 %line 341+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov edi, [esp + 24]
-	mov [eax + 8], edi
+	mov [ebp + 8], edi
 ; mem32[out + 12] = x3
 %line 342+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov edi, [esp + 32]
-	mov [eax + 12], edi
+	mov [ebp + 12], esi
 ; mem32[out + 16] = x4
 %line 343+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov edi, [esp + 40]
-	mov [eax + 16], edi
+	mov [ebp + 16], edx
 ; mem32[out + 20] = x5
 %line 344+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov edi, [esp + 48]
-	mov [eax + 20], edi
+	mov [ebp + 20], ecx
 ; mem32[out + 24] = x6
 %line 345+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov edi, [esp + 56]
-	mov [eax + 24], edi
+	mov eax, [esp + 12]
+	mov [ebp + 24], eax
 ; mem32[out + 28] = x7
 %line 346+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov edi, [esp + 64]
-	mov [eax + 28], edi
+	mov eax, [esp + 8]
+	mov [ebp + 28], eax
 ; mem32[out + 32] = x8
 %line 347+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov edi, [esp + 72]
-	mov [eax + 32], edi
+	mov eax, [esp + 4]
+	mov [ebp + 32], eax
 ; mem32[out + 36] = x9
 %line 348+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 0]
-	mov edi, [esp + 80]
-	mov [eax + 36], edi
+	mov [ebp + 36], eax
 ; mem32[out + 40] = x10
 %line 349+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov edi, [esp + 96]
-	mov [eax + 40], edi
+	mov eax, [esp + 16]
+	mov [ebp + 40], eax
 ; mem32[out + 44] = x11
 %line 350+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov edi, [esp + 104]
-	mov [eax + 44], edi
+	mov eax, [esp + 20]
+	mov [ebp + 44], eax
 ; mem32[out + 48] = x12
 %line 351+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov edi, [esp + 112]
-	mov [eax + 48], edi
+	mov eax, [esp + 24]
+	mov [ebp + 48], eax
 ; mem32[out + 52] = x13
 %line 352+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov [eax + 52], ecx
+	mov eax, [esp + 28]
+	mov [ebp + 52], eax
 ; mem32[out + 56] = x14
 %line 353+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov [eax + 56], esi
+	mov eax, [esp + 32]
+	mov [ebp + 56], eax
 ; mem32[out + 60] = x15
 %line 354+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov [eax + 60], edx
+	mov eax, [esp + 36]
+	mov [ebp + 60], eax
 ; leave
 %line 355+0 specs/salsa20/generated/salsa20_x86_r12.q
-	add esp, 172
+	add esp, 92
 	pop ebp
 	pop edi
 	pop esi

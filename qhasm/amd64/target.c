@@ -77,6 +77,7 @@ static const Class classes[] = {
 	CLSMEM("mem128", 128, MANY, 0, 0, 0),
 	CLSMEM("mem256", 256, MANY, 0, 0, 0),
 	CLSMEM("mem512", 512, MANY, 0, 0, 0),
+	CLSMEM("mem64be", 64, MANY, 0, 0, 'b'),   /* big-endian data (SHA-512): mov + bswap */
 	CLSADDR("stack", T(TSTACK32) | T(TSTACK64) | T(TSTACK128) | T(TSTACK256) | T(TSTACK512)),
 	CLSLABEL("label"),
 };

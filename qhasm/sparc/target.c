@@ -85,7 +85,8 @@ static void memfmt(FILE *f, Fn *fn, const Opnd *o)
 			fprintf(f, "[%s]", regview(FGPR, fn->tmp[o->base].reg, 0));
 		return;
 	case MBSTACK:
-		fprintf(f, "[%%fp + %d]", base + fn->varoff[o->obj]);
+		/* an address operand (`p = &buf`): the register and offset to add */
+		fprintf(f, o->addr ? "%%fp, %d" : "[%%fp + %d]", base + fn->varoff[o->obj]);
 		return;
 	case MBSPILL:
 		fprintf(f, "[%%fp + %d]", base + fn->slot[o->obj].off);

@@ -1,4 +1,4 @@
-#! error 7:1: this reads the carry flag not kept on every path here (set it with a 'COND?' prefix, and let no flag-changing instruction come between)
+#! error 6:1: this changes the carry flag that line 5 sets and line 7 reads
 int64 a b c
 enter f
 input a b c

@@ -1,4 +1,4 @@
-#! error 6:1: unknown instruction 'a = max(a, b)' for target amd64
+#! error 6:1: target amd64 has no form of 'a = max(a, b)'
 int64 a b
 enter f
 input a b
