@@ -206,6 +206,47 @@ const char *qhasm_cpu_feature_name(unsigned bit);  /* "avx2" for QHASM_CPU_AVX2 
  * QHASM_UARCH= turns the preference off) */
 const char *qhasm_cpu_uarch(void);
 
+/* ---- Classic McEliece arithmetic (docs/mceliece.md) -------------------
+ * GF(2^12) = GF(2)[z]/(z^12 + z^3 + 1) (mceliece348864) and GF(2^13) =
+ * GF(2)[z]/(z^13 + z^4 + z^3 + z + 1) (mceliece460896 ... 8192128).
+ * Bitsliced vectors of m bit-words: vec (64 elements) is uint64_t[m],
+ * word i holding bit i of each element; vec256 is uint64_t[4m] and vec512
+ * uint64_t[8m], the words of bit i at [4i..4i+3] ([8i..8i+7]), element
+ * 64k+j in bit j of word k of them (the Classic McEliece vec and avx
+ * layouts).  h may equal f or g. */
+void qhasm_mceliece_gf12_vec_mul(uint64_t *h, const uint64_t *f, const uint64_t *g);
+void qhasm_mceliece_gf12_vec_sq(uint64_t *h, const uint64_t *f);
+void qhasm_mceliece_gf12_vec_inv(uint64_t *h, const uint64_t *f);   /* 1/a, 0 for 0 */
+void qhasm_mceliece_gf13_vec_mul(uint64_t *h, const uint64_t *f, const uint64_t *g);
+void qhasm_mceliece_gf13_vec_sq(uint64_t *h, const uint64_t *f);
+void qhasm_mceliece_gf13_vec_inv(uint64_t *h, const uint64_t *f);   /* 1/a, 0 for 0 */
+void qhasm_mceliece_gf12_vec256_mul(uint64_t *h, const uint64_t *f, const uint64_t *g);
+void qhasm_mceliece_gf12_vec256_sq(uint64_t *h, const uint64_t *f);
+void qhasm_mceliece_gf12_vec256_inv(uint64_t *h, const uint64_t *f);   /* 1/a, 0 for 0 */
+void qhasm_mceliece_gf13_vec256_mul(uint64_t *h, const uint64_t *f, const uint64_t *g);
+void qhasm_mceliece_gf13_vec256_sq(uint64_t *h, const uint64_t *f);
+void qhasm_mceliece_gf13_vec256_inv(uint64_t *h, const uint64_t *f);   /* 1/a, 0 for 0 */
+void qhasm_mceliece_gf12_vec512_mul(uint64_t *h, const uint64_t *f, const uint64_t *g);
+void qhasm_mceliece_gf12_vec512_sq(uint64_t *h, const uint64_t *f);
+void qhasm_mceliece_gf12_vec512_inv(uint64_t *h, const uint64_t *f);   /* 1/a, 0 for 0 */
+void qhasm_mceliece_gf13_vec512_mul(uint64_t *h, const uint64_t *f, const uint64_t *g);
+void qhasm_mceliece_gf13_vec512_sq(uint64_t *h, const uint64_t *f);
+void qhasm_mceliece_gf13_vec512_inv(uint64_t *h, const uint64_t *f);   /* 1/a, 0 for 0 */
+/* one element: *c = a * b and *c = a^(2^m - 2) (the inverse; 0 for 0) in
+ * constant time; only the low m bits of *a and *b are used; c may equal a or b */
+void qhasm_mceliece_gf12_mul(uint16_t *c, const uint16_t *a, const uint16_t *b);
+void qhasm_mceliece_gf12_inv(uint16_t *c, const uint16_t *a);
+void qhasm_mceliece_gf13_mul(uint16_t *c, const uint16_t *a, const uint16_t *b);
+void qhasm_mceliece_gf13_inv(uint16_t *c, const uint16_t *a);
+/* out[i] bit j = in[j] bit i (out may equal in) */
+void qhasm_mceliece_transpose_64x64(uint64_t *out, const uint64_t *in);
+/* s = H e, H = (I_mt | T), T the public key pk (Classic McEliece byte
+ * layouts: docs/mceliece.md); s may alias pk or e.
+ * mceliece348864: s 96 bytes, pk 261120 (768 rows of 340), e 436;
+ * mceliece6960119: s 194 bytes, pk 1047319 (1547 rows of 677), e 870. */
+void qhasm_mceliece348864_syndrome(unsigned char *s, const unsigned char *pk, const unsigned char *e);
+void qhasm_mceliece6960119_syndrome(unsigned char *s, const unsigned char *pk, const unsigned char *e);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,518 @@
+"""Generate the Classic McEliece arithmetic kernels (.q) for every target.
+
+    python3 -m gen.mceliece [--impl IMPL ...] [--out DIR] [--stdout] [--counts]
+
+No templates: the networks of gen/mceliece_net.py (one description of
+the multiplication, squaring and inversion networks) are emitted as .q
+for each implementation's register type:
+
+    amd64, ppc64, sparc64   int64: one 64-lane bit-vector per register
+    x86, ppc32              int32: each 64-bit word as two 32-bit halves
+    x86-sse2                reg128 (SSE2, 128 lanes per register)
+    amd64-avx2              reg256 (256 lanes)
+    amd64-avx512            reg512 (512 lanes), vpternlogd fusing and-xor
+                            and three-way xor
+
+Every implementation provides the lane counts 64, 256 and 512 its
+register width divides (a 256-lane vector on int64 is four passes of the
+64-lane network over the interleaved words; docs/mceliece.md).  The
+manifest (specs/kernels.conf) lists the kernels: one primitive each,
+`gen=mceliece params=kind=vec,m=12,lanes=256,op=mul` (kind vec, gf,
+transpose, syndrome); qpath() names its .q,
+specs/mceliece/generated/<primitive>_<impl id>.q, text() writes it, with
+the kernel qhasm_kernel_<primitive>_<impl id>_<kernel>.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+
+from gen import mceliece_net as mn
+from gen import mceliece_transpose
+from gen import mceliece_gf
+from gen import mceliece_syndrome as msyn
+from gen.mceliece_syndrome import SynTgt
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SPECS = "specs/mceliece"
+GENERATED = f"{SPECS}/generated"
+FIELDS = [12, 13]
+LANES = [64, 256, 512]
+
+
+@dataclass(frozen=True)
+class Tgt:
+    target: str      # qhasm -m
+    vtype: str       # register type of a bit-vector
+    bits: int        # bits per register
+    ptr: str         # pointer type
+    cpu: str         # cpu line ('' for none)
+    ternlog: bool    # three-input logic (vpternlogd)
+    asm: str         # .asm or .s
+    big_endian: bool = False
+
+
+IMPLS: dict[str, Tgt] = {
+    "amd64": Tgt("amd64", "int64", 64, "int64", "", False, ".asm"),
+    "amd64-avx2": Tgt("amd64", "reg256", 256, "int64", "avx2", False, ".asm"),
+    "amd64-avx512": Tgt("amd64", "reg512", 512, "int64", "avx512f avx512vl", True, ".asm"),
+    "x86": Tgt("x86", "int32", 32, "int32", "", False, ".asm"),
+    "x86-sse2": Tgt("x86", "reg128", 128, "int32", "sse2", False, ".asm"),
+    "ppc32": Tgt("ppc32", "int32", 32, "int32", "", False, ".s", True),
+    "ppc64": Tgt("ppc64", "int64", 64, "int64", "", False, ".s", True),
+    "sparc64": Tgt("sparc64", "int64", 64, "int64", "", False, ".s", True),
+}
+
+# the syndrome's loads per implementation (gen/mceliece_syndrome.py); a
+# word of 1 or 4 bytes where the target needs aligned loads (SPARC: the
+# rows of mceliece6960119 are 677 bytes, of mceliece348864 340)
+BIG = 1 << 31
+SYNDROME: dict[str, dict[str, SynTgt]] = {
+    "amd64": {p: SynTgt(8, "int64", "int64", 64, "", False, BIG) for p in msyn.PARAMS},
+    "amd64-avx2": {p: SynTgt(32, "reg256", "int64", 64, "avx2", False, BIG) for p in msyn.PARAMS},
+    "amd64-avx512": {p: SynTgt(64, "reg512", "int64", 64, "avx512f avx512vl", True, BIG) for p in msyn.PARAMS},
+    "x86": {p: SynTgt(4, "int32", "int32", 32, "", False, BIG) for p in msyn.PARAMS},
+    "ppc32": {p: SynTgt(4, "int32", "int32", 32, "", False, 32767) for p in msyn.PARAMS},
+    # ld takes displacements that are multiples of 4 only: 677-byte rows use lwz
+    "ppc64": {"mceliece348864": SynTgt(8, "int64", "int64", 64, "", False, 32767),
+              "mceliece6960119": SynTgt(4, "int64", "int64", 64, "", False, 32767)},
+    "sparc64": {p: SynTgt(1, "int64", "int64", 64, "", False, 4095) for p in msyn.PARAMS},
+}
+
+# ternlog immediates: bit (A<<2 | B<<1 | C) of the result, A the
+# destination operand, B and C the two sources
+TERN_ANDXOR = sum(1 << i for i in range(8) if ((i >> 2) ^ ((i >> 1) & i)) & 1)  # A ^ (B & C)
+TERN_XOR3 = sum(1 << i for i in range(8) if ((i >> 2) ^ (i >> 1) ^ i) & 1)      # A ^ B ^ C
+
+
+def impl_id(impl: str) -> str:
+    return impl.replace("-", "_")
+
+
+def leaf(m: int, ternlog: bool) -> int:
+    """Karatsuba leaf size with the fewest operations for this cost model
+    (ternlog: a fused op counts one); see docs/mceliece.md."""
+    best = None
+    for lf in range(2, m + 1):
+        net = mn.Net()
+        mn.mul(net, [f"f{i}" for i in range(m)], [f"g{i}" for i in range(m)], m, lf)
+        if ternlog:
+            net = mn.fuse(net, [])
+        n = len(net.ops)
+        if best is None or n < best[0]:
+            best = (n, lf)
+    assert best
+    return best[1]
+
+
+def network(op: str, m: int, ternlog: bool) -> tuple[mn.Net, list[str]]:
+    net = mn.Net()
+    f = [f"f{i}" for i in range(m)]
+    g = [f"g{i}" for i in range(m)]
+    lf = leaf(m, ternlog)
+    if op == "mul":
+        out = mn.mul(net, f, g, m, lf)
+    elif op == "sq":
+        out = mn.sq(net, f, m)
+    else:
+        out = mn.inv(net, f, m, lf)
+    return (mn.fuse(net, out) if ternlog else net), out
+
+
+class Emitter:
+    """Emits one network as .q lines with names reused after their last
+    use (the allocator sees webs, not names), inputs loaded just before
+    their first use, outputs stored after the last operation (so every
+    input of a pass is read before h is written: h may equal f or g)."""
+
+    def __init__(self, t: Tgt) -> None:
+        self.t = t
+        self.maxnames = 0
+
+    def body(self, net: mn.Net, out: list[str], stride: int, loads: dict[str, str]) -> list[str]:
+        t = self.t
+        last: dict[str, int] = {}
+        for k, op in enumerate(net.ops):
+            for v in op[2:]:
+                last[v] = k
+        for v in out:
+            last[v] = len(net.ops)
+        names: dict[str, str] = {}
+        free: list[str] = []
+        lines: list[str] = []
+        nxt = 0
+
+        def name_for(v: str) -> str:
+            nonlocal nxt
+            if free:
+                n = free.pop()
+            else:
+                n = f"v{nxt}"
+                nxt += 1
+            names[v] = n
+            return n
+
+        def use(v: str) -> str:
+            if v not in names:
+                ptr, i = loads[v[0]], int(v[1:])
+                n = name_for(v)
+                lines.append(f"{n} = mem{t.bits}[{ptr} + {i * stride}]")
+            return names[v]
+
+        def release(k: int, args: tuple[str, ...]) -> None:
+            for v in dict.fromkeys(args):
+                if last.get(v) == k:
+                    free.append(names[v])
+
+        for k, op in enumerate(net.ops):
+            kind, d, *args = op
+            srcs = [use(a) for a in args]
+            release(k, tuple(args))
+            n = name_for(d)
+            if kind == "and":
+                lines.append(f"{n} = {srcs[0]} & {srcs[1]}")
+            elif kind == "xor":
+                lines.append(f"{n} = {srcs[0]} ^ {srcs[1]}")
+            elif kind == "andxor":
+                if n != srcs[2]:
+                    lines.append(f"{n} = {srcs[2]}")
+                lines.append(f"{n} = ternlog({n}, {srcs[0]}, {srcs[1]}, {hex(TERN_ANDXOR)})")
+            elif kind == "xor3":
+                if n != srcs[2]:
+                    lines.append(f"{n} = {srcs[2]}")
+                lines.append(f"{n} = ternlog({n}, {srcs[0]}, {srcs[1]}, {hex(TERN_XOR3)})")
+            if last.get(d) is None:
+                raise AssertionError(f"dead value {d}")
+        for i, v in enumerate(out):
+            lines.append(f"mem{t.bits}[h + {i * stride}] = {use(v)}")
+        self.maxnames = max(self.maxnames, nxt)
+        return lines
+
+
+# the column multiplier (mul_columns) per implementation: f kept in
+# registers, or read through memory operands ("memop") or loads ("load");
+# the reduced high columns in stack slots or in variables (the allocator's)
+MULCOL = {
+    "amd64": ("memop", True), "x86": ("memop", True), "x86-sse2": ("load", True),
+    "amd64-avx2": ("reg", True), "amd64-avx512": ("reg", False),
+    "ppc32": ("reg", False), "ppc64": ("reg", False), "sparc64": ("reg", False),
+}
+
+
+def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
+    """Schoolbook product scanning, two columns at a time from the top:
+    each g_j is loaded once per pair and meets f_(l-j) and f_(l-1-j); a
+    column starts from the reduced high columns that fold into it
+    (z^k = z^(k-m) (f - z^m): column c gets c + m - e for every low term z^e
+    of the modulus), so the 2m-1 columns are never live at once.  Top-down,
+    column l needs f_i and g_j for i, j <= l only, so h_l is stored as soon
+    as its pair of columns is done and h may equal f or g.  Returns the
+    lines and the number of operations."""
+    t = IMPLS[impl]
+    fmode, hstack = MULCOL[impl]
+    low = [e for e in mn.MODULUS[m] if e < m]
+    L: list[str] = []
+    nops = 0
+    mem = f"mem{t.bits}"
+    if fmode == "reg":
+        for i in range(m):
+            L.append(f"F{i} = {mem}[f + {i * stride}]")
+
+    def hname(k: int) -> str:
+        return f"H{k}"
+
+    for top in range(2 * m - 2, -1, -2):
+        cols = [c for c in (top, top - 1) if c >= 0]
+        accs = dict(zip(cols, ("A", "B")))
+        started = {c: False for c in cols}
+        jlo = max(0, min(cols) - (m - 1))
+        jhi = min(m - 1, max(cols))
+        for j in range(jlo, jhi + 1):
+            L.append(f"G = {mem}[g + {j * stride}]")
+            for c in cols:
+                i = c - j
+                if not 0 <= i < m:
+                    continue
+                a = accs[c]
+                if fmode == "reg":
+                    if not started[c]:
+                        L.append(f"{a} = F{i} & G")
+                    elif t.ternlog:
+                        L.append(f"{a} = ternlog({a}, F{i}, G, {hex(TERN_ANDXOR)})")
+                    else:
+                        L.append(f"T = F{i} & G")
+                        L.append(f"{a} = {a} ^ T")
+                        nops += 1
+                else:
+                    if fmode == "memop":
+                        L.append("T = G")
+                        L.append(f"T &= {mem}[f + {i * stride}]")
+                    else:
+                        L.append(f"T = {mem}[f + {i * stride}]")
+                        L.append("T &= G")
+                    if not started[c]:
+                        L.append(f"{a} = T")
+                    else:
+                        L.append(f"{a} = {a} ^ T")
+                        nops += 1
+                nops += 1
+                started[c] = True
+        for c in cols:
+            a = accs[c]
+            srcs = [c + m - e for e in low if m <= c + m - e <= 2 * m - 2]
+            if t.ternlog and not hstack:
+                while len(srcs) >= 2:
+                    L.append(f"{a} = ternlog({a}, {hname(srcs[0])}, {hname(srcs[1])}, {hex(TERN_XOR3)})")
+                    srcs = srcs[2:]
+                    nops += 1
+            for k in srcs:
+                if hstack and t.vtype in ("int64", "int32", "reg256"):
+                    L.append(f"{a} = {a} ^ S{k}")
+                elif hstack:
+                    L.append(f"T = S{k}")
+                    L.append(f"{a} = {a} ^ T")
+                else:
+                    L.append(f"{a} = {a} ^ {hname(k)}")
+                nops += 1
+            if c >= m:
+                L.append(f"S{c} = {a}" if hstack else f"{hname(c)} = {a}")
+            else:
+                L.append(f"{mem}[h + {c * stride}] = {a}")
+    return L, nops
+
+
+def function(impl: str, m: int, lanes: int, op: str, em: Emitter) -> list[str]:
+    t = IMPLS[impl]
+    if op == "mul":
+        return function_mul(impl, m, lanes, em)
+    net, out = network(op, m, t.ternlog)
+    stride = lanes // 8                    # bytes between the words of bit i and i+1
+    passes = lanes // t.bits
+    vec = "vec" if lanes == 64 else f"vec{lanes}"
+    name = f"qhasm_kernel_mceliece_gf{m}_{vec}_{op}_{impl_id(impl)}_{op}"
+    c = mn.count(net)
+    lines = ["", f"# {vec}_{op} in GF(2^{m}): {lanes} lanes, {passes} pass(es) of "
+             + ", ".join(f"{v} {k}" for k, v in sorted(c.items())) + f" ({len(net.ops)} operations)",
+             f"enter {name}", "input h f g" if op == "mul" else "input h f",
+             "secret [f] [g]" if op == "mul" else "secret [f]"]
+    body = em.body(net, out, stride, {"f": "f", "g": "g"})
+    if passes == 1:
+        lines += body
+    else:
+        lines += [f"i = {passes}", "pass:"] + ["  " + x for x in body]
+        step = t.bits // 8
+        lines += [f"  h = h + {step}", f"  f = f + {step}"] + ([f"  g = g + {step}"] if op == "mul" else [])
+        lines += ["  i = i - 1", "  =? i - 0", "  goto pass if !="]
+    lines.append("leave")
+    return lines
+
+
+def function_mul(impl: str, m: int, lanes: int, em: Emitter) -> list[str]:
+    t = IMPLS[impl]
+    stride = lanes // 8
+    passes = lanes // t.bits
+    vec = "vec" if lanes == 64 else f"vec{lanes}"
+    name = f"qhasm_kernel_mceliece_gf{m}_{vec}_mul_{impl_id(impl)}_mul"
+    body, nops = mul_columns(impl, m, stride)
+    fmode, hstack = MULCOL[impl]
+    lines = ["", f"# {vec}_mul in GF(2^{m}): {lanes} lanes, {passes} pass(es) of the column multiplier"
+             f" ({nops} operations; f {fmode}, high columns {'on the stack' if hstack else 'in variables'})",
+             f"enter {name}", "input h f g", "secret [f] [g]"]
+    if passes == 1:
+        lines += body
+    else:
+        step = t.bits // 8
+        lines += [f"i = {passes}", "pass:"] + ["  " + x for x in body]
+        lines += [f"  h = h + {step}", f"  f = f + {step}", f"  g = g + {step}"]
+        lines += ["  i = i - 1", "  =? i - 0", "  goto pass if !="]
+    lines.append("leave")
+    return lines
+
+
+def render_vec(impl: str, m: int, only: tuple[int, str] | None = None) -> str:
+    t = IMPLS[impl]
+    em = Emitter(t)
+    funcs: list[str] = []
+    for lanes in LANES:
+        if lanes % t.bits:
+            continue
+        for op in ("mul", "sq", "inv"):
+            if only is None or only == (lanes, op):
+                funcs += function(impl, m, lanes, op, em)
+    what = f"GF(2^{m}) bitsliced arithmetic" if only is None else f"GF(2^{m}) {only[0]}-lane {only[1]}"
+    head = [f"# generated by gen/mceliece.py ({what}, {impl}). DO NOT EDIT.",
+            f"# Karatsuba leaf {leaf(m, t.ternlog)} (schoolbook below it); the networks are"
+            " gen/mceliece_net.py's, the layouts docs/mceliece.md's."]
+    if t.cpu:
+        head.append(f"cpu {t.cpu}")
+    head.append(f"{t.ptr} h f g i")
+    names = [f"v{k}" for k in range(em.maxnames)]
+    for k in range(0, len(names), 16):
+        head.append(f"{t.vtype} " + " ".join(names[k:k + 16]))
+    head.append(f"{t.vtype} A B G T " + " ".join(f"F{i}" for i in range(m)))
+    head.append(f"{t.vtype} " + " ".join(f"H{k}" for k in range(m, 2 * m - 1)))
+    stype = {"int64": "stack64", "int32": "stack32", "reg128": "stack128", "reg256": "stack256",
+             "reg512": "stack512"}[t.vtype]
+    head.append(f"{stype} " + " ".join(f"S{k}" for k in range(m, 2 * m - 1)))
+    return "\n".join(head + funcs) + "\n"
+
+
+def vec64_packed(m: int) -> str:
+    """64-lane vec_mul with 256-bit registers (amd64-avx2): four product
+    columns per register.  With G_s = (g_s, .., g_(s+3)) (zero outside
+    0..m-1), column group q (columns 4q..4q+3) is XOR over i of
+    broadcast(f_i) & G_(4q-i): about m^2/4 vector and-xors instead of m^2
+    scalar ones.  G_s is an unaligned load of g for 0 <= s <= m-4; the six
+    edge vectors (s = -3..-1, m-3..m-1) come from the first and last four
+    words by vperm2i128 / vpshufd / vpunpckhqdq with zero (no store is
+    reloaded, so no store-forwarding stall).  The groups are stored once
+    (aligned) and the reduction is scalar: the high columns that fold into
+    high columns first (top down), then h_l = c_l ^ XOR_e c'_(l+m-e)."""
+    low = [e for e in mn.MODULUS[m] if e < m]
+    ncol = 2 * m - 1
+    Q = (ncol + 3) // 4
+    L: list[str] = ["z = 0", "Y0 = mem256[g + 0]", f"Yt = mem256[g + {8 * (m - 4)}]"]
+    # edges: E[s] names the register holding G_s
+    L += ["Em2 = permute128(z, Y0, 0x21)",          # (0, 0, g0, g1)
+          "t = shuffle32(Y0, 0x4e)",
+          "Em1 = unpackhi64(Em2, t)",               # (0, g0, g1, g2)
+          "t = shuffle32(Em2, 0x4e)",
+          "Em3 = unpackhi64(z, t)",                 # (0, 0, 0, g0)
+          "Ep2 = permute128(Yt, z, 0x21)",          # (g_m-2, g_m-1, 0, 0)
+          "t = shuffle32(Ep2, 0x4e)",
+          "Ep3 = unpackhi64(Yt, t)",                # (g_m-3, g_m-2, g_m-1, 0)
+          "Ep1 = unpackhi64(Ep2, z)"]               # (g_m-1, 0, 0, 0)
+    edge = {-3: "Em3", -2: "Em2", -1: "Em1", m - 3: "Ep3", m - 2: "Ep2", m - 1: "Ep1"}
+    started = [False] * Q
+    for s_ in range(-3, m):
+        if s_ in edge:
+            gs = edge[s_]
+        else:
+            L.append(f"G = mem256[g + {8 * s_}]")
+            gs = "G"
+        for q in range(Q):
+            i = 4 * q - s_
+            if not 0 <= i < m:
+                continue
+            L.append(f"4x F = mem64[f + {8 * i}]")
+            if not started[q]:
+                L.append(f"C{q} = F & {gs}")
+                started[q] = True
+            else:
+                L.append(f"F = F & {gs}")
+                L.append(f"C{q} = C{q} ^ F")
+    L.append("r = &R")
+    for q in range(Q):
+        L.append(f"mem256[r + {32 * q}] = C{q}")
+    # reduced high columns that feed high columns, top down (in stack slots)
+    red: dict[int, str] = {}
+    for c in range(ncol - 1, m - 1, -1):
+        srcs = [c + m - e for e in low if m <= c + m - e <= ncol - 1]
+        if not srcs:
+            continue
+        L.append(f"x = mem64[r + {8 * c}]")
+        for k in srcs:
+            L.append(f"x ^= {red[k]}" if k in red else f"x ^= mem64[r + {8 * k}]")
+        L.append(f"H{c} = x")
+        red[c] = f"H{c}"
+    for l in range(m):
+        L.append(f"x = mem64[r + {8 * l}]")
+        for e in low:
+            k = l + m - e
+            if m <= k <= ncol - 1:
+                L.append(f"x ^= {red[k]}" if k in red else f"x ^= mem64[r + {8 * k}]")
+        L.append(f"mem64[h + {8 * l}] = x")
+    head = [f"# generated by gen/mceliece.py (GF(2^{m}) 64-lane mul, amd64-avx2: four columns per ymm). DO NOT EDIT.",
+            "# gen/mceliece.py vec64_packed; docs/mceliece.md.",
+            "cpu avx2",
+            "int64 h f g r x",
+            "reg256 F G t z Y0 Yt Em1 Em2 Em3 Ep1 Ep2 Ep3 " + " ".join(f"C{q}" for q in range(Q)),
+            "stack64 " + " ".join(f"H{c}" for c in range(m, ncol)),
+            f"stack256 R[{Q}]",
+            "", f"enter qhasm_kernel_mceliece_gf{m}_vec_mul_amd64_avx2_mul", "input h f g", "secret [f] [g]"]
+    return "\n".join(head + L + ["leave"]) + "\n"
+
+
+# ---- the manifest's interface (specs/kernels.conf: gen=mceliece params=...) --
+def _p(params: dict[str, str], key: str) -> str:
+    if key not in params:
+        raise SystemExit(f"gen.mceliece: parameter {key} missing in {params}")
+    return params[key]
+
+
+def qpath(impl: str, params: dict[str, str]) -> str:
+    """the generated .q of one kernel: specs/mceliece/generated/<primitive>_<impl id>.q"""
+    kind = _p(params, "kind")
+    if kind == "vec":
+        lanes = int(_p(params, "lanes"))
+        vec = "vec" if lanes == 64 else f"vec{lanes}"
+        name = f"mceliece_gf{_p(params, 'm')}_{vec}_{_p(params, 'op')}"
+    elif kind == "gf":
+        name = f"mceliece_gf{_p(params, 'm')}_{_p(params, 'op')}"
+    elif kind == "transpose":
+        name = "mceliece_transpose_64x64"
+    elif kind == "syndrome":
+        name = f"{_p(params, 'set')}_syndrome"
+    else:
+        raise SystemExit(f"gen.mceliece: unknown kind {kind}")
+    return f"{GENERATED}/{name}_{impl_id(impl)}.q"
+
+
+def text(impl: str, params: dict[str, str], root: str = ROOT) -> str:
+    """the text of qpath(impl, params)"""
+    t = IMPLS[impl]
+    kind = params["kind"]
+    if kind == "vec" and impl == "amd64-avx2" and params["lanes"] == "64":
+        return vec64_packed(int(params["m"]))
+    if kind == "vec":
+        return render_vec(impl, int(params["m"]), (int(params["lanes"]), params["op"]))
+    if kind == "gf":
+        return mceliece_gf.render(impl, impl_id(impl), t.vtype, int(params["m"]), params["op"])
+    if kind == "transpose":
+        return mceliece_transpose.render(impl, impl_id(impl), t.vtype, t.bits, t.ptr, t.cpu, t.ternlog,
+                                         t.big_endian)
+    return msyn.render(impl, impl_id(impl), params["set"], SYNDROME[impl][params["set"]])
+
+
+def counts() -> str:
+    rows = ["| m | cost model | Karatsuba leaf | mul ops | sq ops | inv ops |", "|---|---|---|---|---|---|"]
+    for m in FIELDS:
+        for tern in (False, True):
+            n = [len(network(op, m, tern)[0].ops) for op in ("mul", "sq", "inv")]
+            rows.append(f"| {m} | {'ternlog' if tern else 'two-input'} | {leaf(m, tern)} | {n[0]} | {n[1]} | {n[2]} |")
+    return "\n".join(rows) + "\n"
+
+
+def _jobs() -> list[tuple[str, dict[str, str]]]:
+    from gen import manifest
+    return [(im.name, im.params) for im in manifest.parse().impls(variants=False) if im.gen == "mceliece"]
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python3 -m gen.mceliece", description=__doc__.splitlines()[0])
+    ap.add_argument("--impl", action="append", choices=list(IMPLS), help="implementation (default: all)")
+    ap.add_argument("--out", default=ROOT, help="root directory to write under (default: the repository)")
+    ap.add_argument("--stdout", action="store_true", help="print instead of writing files")
+    ap.add_argument("--counts", action="store_true", help="print the operation counts of the networks")
+    a = ap.parse_args(argv)
+    if a.counts:
+        sys.stdout.write(counts())
+        return 0
+    for impl, params in _jobs():
+        if a.impl and impl not in a.impl:
+            continue
+        out = text(impl, params)
+        if a.stdout:
+            sys.stdout.write(out)
+            continue
+        path = os.path.join(a.out, qpath(impl, params))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,305 @@
+"""The syndrome of Classic McEliece encapsulation, s = He with H = (I_mt | T),
+emitted as .q for one implementation and parameter set (called by
+gen/mceliece.py).  Byte layouts: docs/mceliece.md.
+
+    s_i = e_i XOR parity(T_i AND e')      e' = e_mt .. e_(n-1), k = n - mt bits
+
+1. e' is copied byte by byte into an aligned stack buffer EB (shifted by
+   mt % 8 bits when mt is not a multiple of 8: mceliece6960119), laid out
+   for words of W bytes: the rb = ceil(k/8) bytes of a row are nfull = rb // W
+   whole words and a tail of rb % W bytes; the tail is read as the word
+   ending at the row's end (overlapping the last whole word), so EB holds
+   the tail bytes at the end of an extra word whose first W - tail bytes
+   are zero.  No read goes past the row (nor past the public key).
+2. Rows in groups of eight: for every word w, EB_w is loaded once and
+   ANDed with the w-th word of each of the eight rows into eight
+   accumulators.  A vector accumulator is first folded to 64 bits.
+3. The eight accumulators merge pairwise (a's parity into the low half,
+   b's into the high half of one word, then quarters, then eighths), the
+   fields fold to one bit each and gather into one byte: eight parities;
+   s byte = e byte (the identity part) XOR that byte.  A last group of
+   mt % 8 rows is generated separately, and the identity byte is masked.
+The bytes of s are written after the rows they depend on, and EB is built
+before any write, so s may alias e or pk (every byte of s lies in row 0,
+which the first group has consumed).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PARAMS = {"mceliece348864": (3488, 768), "mceliece6960119": (6960, 1547)}
+
+
+@dataclass(frozen=True)
+class SynTgt:
+    word: int        # bytes per load (1, 4, 8, 32, 64)
+    reg: str         # accumulator type: int32, int64, reg256, reg512
+    ptr: str         # int32 or int64
+    bits: int        # bits of the scalar registers (32 or 64)
+    cpu: str
+    ternlog: bool
+    maxdisp: int     # largest displacement of a memory operand
+
+
+def layout(name: str, word: int) -> tuple[int, int, int, int, int]:
+    n, mt = PARAMS[name]
+    k = n - mt
+    rb = (k + 7) // 8
+    nfull, tail = rb // word, rb % word
+    return mt, rb, nfull, tail, (nfull + (1 if tail else 0)) * word
+
+
+def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
+    n, _ = PARAMS[name]
+    mt, rb, nfull, tail, ebytes = layout(name, t.word)
+    L: list[str] = []
+    W = t.word
+    mem = f"mem{8 * W}"
+    sc = t.bits
+    # ---- 1. EB: zero the tail word's padding, copy (and shift) e'
+    shift = mt % 8
+    ebase = mt // 8                       # byte of e holding e'_0 (at bit shift)
+    if W == 1:
+        return render_bytes(impl, ident, name, t)
+    L.append("eb = &EB")
+    L.append("z = 0")
+    for b in range(nfull * W, ebytes - tail):
+        L.append(f"mem8[eb + {b}] = z")
+    # bytes 0 .. nfull*W - 1 in a loop, the tail unrolled
+    L.append(f"p = e + {ebase}")
+    L.append(f"i = {nfull * W}")
+    L.append("copy:")
+    L.append("  x = mem8[p + 0]")
+    if shift:
+        L.append(f"  x = x >> {shift}")
+        L.append("  y = mem8[p + 1]")
+        L.append(f"  y = y << {8 - shift}")
+        L.append("  x = x ^ y")
+    L.append("  mem8[eb + 0] = x")
+    L.append("  p = p + 1")
+    L.append("  eb = eb + 1")
+    L.append("  i = i - 1")
+    L.append("  =? i - 0")
+    L.append("  goto copy if !=")
+    for j in range(tail):
+        b = nfull * W + j                 # byte of e'
+        dst = b - nfull * W + (W - tail)  # offset in the tail word (eb now at nfull*W)
+        L.append(f"x = mem8[p + {j}]")
+        if shift:
+            L.append(f"x = x >> {shift}")
+            if ebase + b + 1 < n // 8:
+                L.append(f"y = mem8[p + {j + 1}]")
+                L.append(f"y = y << {8 - shift}")
+                L.append("x = x ^ y")
+        L.append(f"mem8[eb + {dst}] = x")
+    L.append("eb = &EB")
+    # ---- 2./3. groups of eight rows
+    words = [W * w for w in range(nfull)] + ([rb - W] if tail else [])
+    ebwords = [W * w for w in range(nfull)] + ([nfull * W] if tail else [])
+
+    def group(nrows: int, last: bool) -> None:
+        # row r at p0 + r*rb (r < 4) or p1 + (r-4)*rb: displacements stay small
+        for w, (off, eoff) in enumerate(zip(words, ebwords)):
+            L.append(f"q = {mem}[eb + {eoff}]")
+            for r in range(nrows):
+                base, rr = ("p0", r) if r < 4 else ("p1", r - 4)
+                disp = rr * rb + off
+                assert disp <= t.maxdisp, (impl, name, disp)
+                L.append(f"u = {mem}[{base} + {disp}]")
+                if w == 0:
+                    L.append(f"a{r} = u & q")
+                elif t.ternlog:
+                    L.append(f"a{r} = ternlog(a{r}, u, q, 0x78)")
+                else:
+                    L.append("u = u & q")
+                    L.append(f"a{r} = a{r} ^ u")
+        # vector accumulators to scalars
+        acc = [f"a{r}" for r in range(nrows)]
+        if t.reg in ("reg256", "reg512"):
+            for r in range(nrows):
+                if t.reg == "reg512":
+                    L.append(f"h{r} = extract256(a{r}, 1)")
+                    L.append(f"g{r} = extract256(a{r}, 0)")
+                    L.append(f"h{r} = h{r} ^ g{r}")
+                else:
+                    L.append(f"h{r} = a{r}")
+                L.append(f"c{r} = extract128(h{r}, 1)")
+                L.append(f"d{r} = extract128(h{r}, 0)")
+                L.append(f"c{r} = c{r} ^ d{r}")
+                L.append(f"d{r} = shuffle32(c{r}, 0x4e)")
+                L.append(f"c{r} = c{r} ^ d{r}")
+                L.append(f"x{r} = c{r}")
+            acc = [f"x{r}" for r in range(nrows)]
+        # merge tree: each level halves the fields, a's partial parities
+        # into the low halves, b's into the high halves; pos tracks where
+        # each row's field starts
+        pos = {a: {r: 0} for r, a in enumerate(acc)}
+        width = sc
+        while len(acc) > 1:
+            half = width // 2
+            lo = (1 << half) - 1
+            lom = sum(lo << (width * j) for j in range(sc // width))
+            nxt = []
+            L.append(f"m = {hex(lom)}")
+            for j in range(0, len(acc), 2):
+                a = acc[j]
+                b = acc[j + 1] if j + 1 < len(acc) else None
+                L.append(f"v = {a} >> {half}")
+                L.append(f"{a} = {a} ^ v")
+                L.append(f"{a} = {a} & m")
+                if b:
+                    L.append(f"v = {b} << {half}")
+                    L.append(f"{b} = {b} ^ v")
+                    L.append(f"v = m << {half}")
+                    L.append(f"{b} = {b} & v")
+                    L.append(f"{a} = {a} ^ {b}")
+                    pos[a].update({r: o + half for r, o in pos[b].items()})
+                nxt.append(a)
+            acc = nxt
+            width = half
+        x = acc[0]
+        # width-bit fields hold the rows' partial parities: fold each field
+        f = width
+        while f > 1:
+            h = f // 2
+            L.append(f"v = {x} >> {h}")
+            L.append(f"{x} = {x} ^ v")
+            f = h
+        # gather bit 0 of row r's field into bit r
+        L.append("o = 0")
+        for r in range(nrows):
+            off = pos[x][r]
+            if off > r:
+                L.append(f"v = {x} >> {off - r}")
+            elif off < r:
+                L.append(f"v = {x} << {r - off}")
+            else:
+                L.append(f"v = {x}")
+            L.append(f"m = {1 << r}")
+            L.append("v = v & m")
+            L.append("o = o ^ v")
+        L.append("v = mem8[e + 0]")
+        if last:
+            L.append(f"m = {(1 << nrows) - 1}")
+            L.append("v = v & m")
+        L.append("o = o ^ v")
+        L.append("mem8[s + 0] = o")
+
+    full = mt // 8
+    L.append("p0 = pk")
+    L.append(f"p1 = pk + {4 * rb}")
+    L.append(f"i = {full}")
+    L.append("rows:")
+    n0 = len(L)
+    group(8, False)
+    L[n0:] = ["  " + x for x in L[n0:]]
+    L += [f"  p0 = p0 + {8 * rb}", f"  p1 = p1 + {8 * rb}", "  s = s + 1", "  e = e + 1",
+          "  i = i - 1", "  =? i - 0", "  goto rows if !="]
+    if mt % 8:
+        group(mt % 8, True)
+    vt = t.reg
+    sct = "int64" if sc == 64 else "int32"
+    head = [f"# generated by gen/mceliece.py (syndrome of {name}, {impl}). DO NOT EDIT.",
+            f"# s = He, H = (I_{mt} | T): {mt} rows of {rb} bytes, loads of {W} bytes"
+            f" ({nfull} whole words and {'a tail of ' + str(tail) + ' bytes' if tail else 'no tail'} per row);"
+            " gen/mceliece_syndrome.py."]
+    if t.cpu:
+        head.append(f"cpu {t.cpu}")
+    head.append(f"{t.ptr} s pk e eb p p0 p1 i")
+    head.append(f"{sct} x y z m v o x0 x1 x2 x3 x4 x5 x6 x7")
+    if vt in ("reg256", "reg512"):
+        head.append(f"{vt} q u a0 a1 a2 a3 a4 a5 a6 a7")
+        head.append("reg128 c0 c1 c2 c3 c4 c5 c6 c7 d0 d1 d2 d3 d4 d5 d6 d7")
+        if vt == "reg512":
+            head.append("reg256 h0 h1 h2 h3 h4 h5 h6 h7 g0 g1 g2 g3 g4 g5 g6 g7")
+        else:
+            head.append("reg256 h0 h1 h2 h3 h4 h5 h6 h7")
+    else:
+        head.append(f"{sct} q u a0 a1 a2 a3 a4 a5 a6 a7")
+    eltype = {1: 64, 4: 64, 8: 64, 32: 256, 64: 512}[W]
+    head.append(f"stack{eltype} EB[{(ebytes * 8 + eltype - 1) // eltype}]")
+    body = ["", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]
+    return "\n".join(head + body + L + ["leave"]) + "\n"
+
+
+def render_bytes(impl: str, ident: str, name: str, t: SynTgt) -> str:
+    """Byte loads and no stack buffer (SPARC: aligned loads only, and no
+    address-of-stack form): e' byte b is computed from e for each group of
+    eight rows, (e[mt/8 + b] >> shift) ^ (e[mt/8 + b + 1] << (8 - shift))."""
+    n, mt = PARAMS[name]
+    rb = (n - mt + 7) // 8
+    shift, ebase = mt % 8, mt // 8
+    L: list[str] = []
+
+    def group(nrows: int, last: bool) -> None:
+        # rows r at p0 + r*rb; a loop over the row bytes (b = 0 .. rb-1)
+        for r in range(nrows):
+            L.append(f"a{r} = 0")
+        L.append("q0 = p0")
+        L.append(f"ep = e0 + {ebase}")
+        L.append(f"j = {rb}")
+        L.append(f"bytes{nrows}:")
+        L.append("  q = mem8[ep + 0]")
+        if shift:
+            L.append(f"  q = q >> {shift}")
+            L.append(f"  =? j - 1")
+            L.append(f"  goto lastbyte{nrows} if =")
+            L.append("  u = mem8[ep + 1]")
+            L.append(f"  u = u << {8 - shift}")
+            L.append("  q = q ^ u")
+            L.append(f"  lastbyte{nrows}:")
+        for r in range(nrows):
+            base, disp = ("q0", r * rb)
+            if disp > t.maxdisp:
+                base, disp = "q1", (r - 4) * rb
+            L.append(f"  u = mem8[{base} + {disp}]")
+            L.append("  u = u & q")
+            L.append(f"  a{r} = a{r} ^ u")
+        L.append("  q0 = q0 + 1")
+        if nrows > 4:
+            L.append("  q1 = q1 + 1")
+        L.append("  ep = ep + 1")
+        L.append("  j = j - 1")
+        L.append("  =? j - 0")
+        L.append(f"  goto bytes{nrows} if !=")
+        # parities of the 8-bit accumulators, gathered into one byte
+        L.append("o = 0")
+        for r in range(nrows):
+            for h in (4, 2, 1):
+                L.append(f"v = a{r} >> {h}")
+                L.append(f"a{r} = a{r} ^ v")
+            L.append(f"v = a{r} & 1")
+            if r:
+                L.append(f"v = v << {r}")
+            L.append("o = o ^ v")
+        L.append("v = mem8[e + 0]")
+        if last:
+            L.append(f"m = {(1 << nrows) - 1}")
+            L.append("v = v & m")
+        L.append("o = o ^ v")
+        L.append("mem8[s + 0] = o")
+
+    L.append("e0 = e")
+    L.append("p0 = pk")
+    L.append(f"i = {mt // 8}")
+    L.append("rows:")
+    L.append(f"  q1 = p0 + {4 * rb}")
+    n0 = len(L)
+    group(8, False)
+    L[n0:] = ["  " + x for x in L[n0:]]
+    left = 8 * rb
+    while left:                            # add immediates fit in maxdisp
+        step = min(left, t.maxdisp)
+        L.append(f"  p0 = p0 + {step}")
+        left -= step
+    L += ["  s = s + 1", "  e = e + 1", "  i = i - 1", "  =? i - 0", "  goto rows if !="]
+    if mt % 8:
+        L.append(f"q1 = p0 + {4 * rb}")
+        group(mt % 8, True)
+    head = [f"# generated by gen/mceliece.py (syndrome of {name}, {impl}). DO NOT EDIT.",
+            f"# s = He, H = (I_{mt} | T): {mt} rows of {rb} bytes, byte loads, e' computed per"
+            " group of eight rows; gen/mceliece_syndrome.py.",
+            f"{t.ptr} s pk e e0 ep p0 q0 q1 i j",
+            f"{t.ptr} q u v m o a0 a1 a2 a3 a4 a5 a6 a7",
+            "", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]
+    return "\n".join(head + L + ["leave"]) + "\n"
