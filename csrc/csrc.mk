@@ -205,8 +205,11 @@ $(CSRC_BENCH): $(BUILD)/csrc/bench.o $(BUILD)/csrc/cpucycles.o $(CSRC_A)
 	$(CC) $(CFLAGS) -Wl,-z,noexecstack -o $@ $(BUILD)/csrc/bench.o $(BUILD)/csrc/cpucycles.o \
 	  $(CSRC_A) $(CSRC_BENCH_LIBS)
 
-bench: $(CSRC_BENCH)
+bench: $(CSRC_BENCH) $(QHASM)
 	$(CSRC_BENCH)
+	@echo; echo "== djb's qhasm sources (../shared/qhasm-corpus): the shipped assembly beside our translation, then rescheduled for zen4"
+	$(PYTHON) tests/corpus/corpus.py --qhasm $(QHASM) --speed
+	$(PYTHON) tests/corpus/corpus.py --qhasm $(QHASM) --speed --model zen4
 
 install: install-speed
 install-speed: $(CSRC_SPEED)
