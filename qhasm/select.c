@@ -562,6 +562,66 @@ static void leave(void)
 }
 
 /* flags: forward must-analysis of which flag groups hold a kept value */
+
+/* the conditions a flag reader's form reads: 1 signed, 2 unsigned, 4 other
+ * than = and != (from its pattern, e.g. `goto l if signed<`) */
+static int readkind(const MdLine *m)
+{
+	const char *p = m->pattern;
+	int k = 0;
+	for (const char *q = p; (q = strstr(q, "signed")); q += 6)
+		k |= q >= p + 2 && !strncmp(q - 2, "un", 2) ? 2 : 1;
+	if (strstr(p, "<") || strstr(p, ">") || strstr(p, "carry"))
+		k |= 4;
+	return k;
+}
+
+/* A compare that exists as distinct unsigned and signed instructions
+ * (PowerPC cmpld/cmpd: ucmp/scmp), or whose flags hold only = and !=
+ * (eqcmp), is chosen by its COND? prefix; a later reader of another kind
+ * of condition would test the wrong compare.  Dataflow over the blocks of
+ * the restriction of the zero/sign group that reaches each reader
+ * (the union over the paths): an error at the reader. */
+static void cmpkinds(const int *npred, const int *pstart, const int *plist)
+{
+	unsigned *rin = alloc((F->nblk + 1) * sizeof(unsigned)), *rout = alloc((F->nblk + 1) * sizeof(unsigned));
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int b = 0; b < F->nblk; b++) {
+			unsigned r = 0;
+			for (int j = 0; j < npred[b]; j++)
+				r |= rout[plist[pstart[b] + j]];
+			rin[b] = r;
+			for (int i = 0; i < F->blk[b].nins; i++) {
+				const Ins *x = &F->blk[b].ins[i];
+				if (x->md->def & FLZ)
+					r = x->keep & FLZ ? (unsigned)(x->md->attr & (ACMPU | ACMPS | ACMPEQ)) : 0;
+			}
+			if (r != rout[b]) {
+				rout[b] = r;
+				changed = 1;
+			}
+		}
+	}
+	for (int b = 0; b < F->nblk; b++) {
+		unsigned r = rin[b];
+		for (int i = 0; i < F->blk[b].nins; i++) {
+			const Ins *x = &F->blk[b].ins[i];
+			if ((x->md->use & FLZ) && r && x->stmt >= 0) {
+				int k = readkind(x->md);
+				const char *why = (r & ACMPU) && (k & 1) ? "an unsigned compare"
+				                : (r & ACMPS) && (k & 2) ? "a signed compare"
+				                : (r & ACMPEQ) && (k & 4) ? "flags that hold only = and !=" : NULL;
+				if (why)
+					err(F->stmt[x->stmt].pos, "on this target the flags this reads come from %s, chosen by the "
+					    "setting line's prefix: name this condition in that prefix (e.g. 'signed<?')", why);
+			}
+			if (x->md->def & FLZ)
+				r = x->keep & FLZ ? (unsigned)(x->md->attr & (ACMPU | ACMPS | ACMPEQ)) : 0;
+		}
+	}
+}
+
 static void checkflags(void)
 {
 	unsigned *in = alloc(F->nblk * sizeof *in), *out = alloc(F->nblk * sizeof *out);
@@ -603,6 +663,7 @@ static void checkflags(void)
 			}
 		}
 	}
+	cmpkinds(npred, pstart, plist);
 	for (int b = 0; b < F->nblk; b++) {
 		unsigned v = in[b];
 		int last[3] = {-1, -1, -1}; /* per flag group: the block's last instruction writing it */
