@@ -477,7 +477,7 @@ class Gen:
         if rng.random() < 0.4:            # favour the carry chains, rarer by chance
             cond = next((c for c in ("carry", "overflow") if c in conds and rng.random() < 0.7), cond)
         kinds = [k for k in ("cgoto", "cmov", "adc", "sbb", "adox") if self.readers(f, cond, k)
-                 and (not self.known or k not in MIXED.get(op, ()))]
+                 and k not in MIXED.get(op, ())]   # mixed chains: a located error
         if cond in ("carry", "overflow") and set(kinds) & {"adc", "sbb", "adox"} and rng.random() < 0.7:
             kinds = [k for k in kinds if k in ("adc", "sbb", "adox")]
         if not kinds:

@@ -563,6 +563,59 @@ static void leave(void)
 
 /* flags: forward must-analysis of which flag groups hold a kept value */
 
+
+/* the carry a form sets or reads: 1 an addition's (carry out), 2 a
+ * subtraction's (borrow); 0 neither (from its pattern) */
+static int carrykind(const MdLine *m, int reads)
+{
+	const char *p = m->pattern;
+	if (reads)
+		return strstr(p, "+ carry") ? 1 : strstr(p, "- carry") ? 2 : 0;
+	return strstr(p, "-") ? 2 : strstr(p, "+") ? 1 : 0;
+}
+
+/* A carry chain links additions or subtractions, not both: the language
+ * gives a subtraction's carry as the borrow, but PowerPC keeps it as its
+ * complement (subfc sets XER[CA] = not borrow), so `+ carry` after a
+ * subtraction (or `- carry` after an addition) cannot mean the same on
+ * every target.  Dataflow of the kind of carry reaching each reader, as
+ * for compares (cmpkinds); an error at a reader of the other kind. */
+static void carrykinds(const int *npred, const int *pstart, const int *plist)
+{
+	unsigned *rin = alloc((F->nblk + 1) * sizeof(unsigned)), *rout = alloc((F->nblk + 1) * sizeof(unsigned));
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int b = 0; b < F->nblk; b++) {
+			unsigned r = 0;
+			for (int j = 0; j < npred[b]; j++)
+				r |= rout[plist[pstart[b] + j]];
+			rin[b] = r;
+			for (int i = 0; i < F->blk[b].nins; i++) {
+				const Ins *x = &F->blk[b].ins[i];
+				if (x->md->def & FLC)
+					r = x->keep & FLC && !(x->md->clob & FLC) ? (unsigned)carrykind(x->md, 0) : 0;
+			}
+			if (r != rout[b]) {
+				rout[b] = r;
+				changed = 1;
+			}
+		}
+	}
+	for (int b = 0; b < F->nblk; b++) {
+		unsigned r = rin[b];
+		for (int i = 0; i < F->blk[b].nins; i++) {
+			const Ins *x = &F->blk[b].ins[i];
+			int k = (x->md->use & FLC) ? carrykind(x->md, 1) : 0;
+			if (k && (r & ~(unsigned)k & 3) && x->stmt >= 0)
+				err(F->stmt[x->stmt].pos, "this %s the carry of %s: a carry chain links additions or "
+				    "subtractions, not both (a subtraction's carry is the borrow; PowerPC keeps its complement)",
+				    k == 1 ? "adds" : "subtracts", k == 1 ? "a subtraction" : "an addition");
+			if (x->md->def & FLC)
+				r = x->keep & FLC && !(x->md->clob & FLC) ? (unsigned)carrykind(x->md, 0) : 0;
+		}
+	}
+}
+
 /* the conditions a flag reader's form reads: 1 signed, 2 unsigned, 4 other
  * than = and != (from its pattern, e.g. `goto l if signed<`) */
 static int readkind(const MdLine *m)
@@ -664,6 +717,7 @@ static void checkflags(void)
 		}
 	}
 	cmpkinds(npred, pstart, plist);
+	carrykinds(npred, pstart, plist);
 	for (int b = 0; b < F->nblk; b++) {
 		unsigned v = in[b];
 		int last[3] = {-1, -1, -1}; /* per flag group: the block's last instruction writing it */
