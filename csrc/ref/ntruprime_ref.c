@@ -29,19 +29,19 @@
 static int64_t freeze_mod(int64_t x, int64_t m)
 {
     int64_t r = x % m;          /* C99: sign of x, |r| < m */
-    if (r > (m - 1) / 2) r -= m;
-    if (r < -(m - 1) / 2) r += m;
+    int64_t h = (m - 1) / 2;
+    /* without branches (qhasm-test --valgrind-ct checks the reference too):
+     * (h - r) >> 63 is all ones exactly when r > h (arithmetic shift) */
+    r -= m & ((h - r) >> 63);
+    r += m & ((r + h) >> 63);
     return r;
 }
 
 /* a small coefficient from one byte of the SUPERCOP layout */
 static int64_t small_of_byte(unsigned char b)
 {
-    switch (b & 3) {
-    case 1: return 1;
-    case 3: return -1;
-    default: return 0;
-    }
+    int64_t t = b & 3;          /* 1 -> 1, 3 -> -1, 0 and 2 -> 0, without branches */
+    return (t & 1) - 2 * ((t >> 1) & t & 1);
 }
 
 /* h = f*g in Z[x]/(x^p - x - 1) (unreduced coefficients), p <= NTRU_MAXP */
