@@ -84,6 +84,25 @@ const qhasm_impl *qhasm_select(int p, unsigned long long len);
 int qhasm_select_segments(int p, unsigned long long *from, int *impl, int max);
 /* implementation table entry (NULL if out of range) */
 const qhasm_impl *qhasm_impl_get(int p, int i);
+/* family fixed: one call of a kernel of n (1..6) pointer arguments, for
+ * qhasm-test and qhasm-speed */
+static inline void qhasm_fixed_call(qhasm_fn *f, int n, unsigned char **a)
+{
+    typedef void k1(void *);
+    typedef void k2(void *, void *);
+    typedef void k3(void *, void *, void *);
+    typedef void k4(void *, void *, void *, void *);
+    typedef void k5(void *, void *, void *, void *, void *);
+    typedef void k6(void *, void *, void *, void *, void *, void *);
+    switch (n) {
+    case 1: ((k1 *)f)(a[0]); break;
+    case 2: ((k2 *)f)(a[0], a[1]); break;
+    case 3: ((k3 *)f)(a[0], a[1], a[2]); break;
+    case 4: ((k4 *)f)(a[0], a[1], a[2], a[3]); break;
+    case 5: ((k5 *)f)(a[0], a[1], a[2], a[3], a[4]); break;
+    default: ((k6 *)f)(a[0], a[1], a[2], a[3], a[4], a[5]); break;
+    }
+}
 /* family fixed: the public function of primitive p (generated wrappers) */
 qhasm_fn *qhasm_fixed_public(int p);
 /* the index of the primitive's ref implementation */

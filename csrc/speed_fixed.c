@@ -6,13 +6,6 @@
 #include <stdio.h>
 #include "speed.h"
 
-typedef void k1(void *);
-typedef void k2(void *, void *);
-typedef void k3(void *, void *, void *);
-typedef void k4(void *, void *, void *, void *);
-typedef void k5(void *, void *, void *, void *, void *);
-typedef void k6(void *, void *, void *, void *, void *, void *);
-
 static unsigned char *buf[QHASM_MAXPRIMS][6];
 
 static void prepare(int p, const qhasm_impl *im, long long len, qhasm_speed_bufs *b)
@@ -29,19 +22,10 @@ static void prepare(int p, const qhasm_impl *im, long long len, qhasm_speed_bufs
 
 static void call(int p, const qhasm_impl *im, long long len, qhasm_speed_bufs *b)
 {
-    unsigned char **a = buf[p];
-    qhasm_fn *f = im->fn[0];
     int n = 0;
     (void)len; (void)b;
     while (qhasm_prims[p].args[n].kind) n++;
-    switch (n) {
-    case 1: ((k1 *)f)(a[0]); break;
-    case 2: ((k2 *)f)(a[0], a[1]); break;
-    case 3: ((k3 *)f)(a[0], a[1], a[2]); break;
-    case 4: ((k4 *)f)(a[0], a[1], a[2], a[3]); break;
-    case 5: ((k5 *)f)(a[0], a[1], a[2], a[3], a[4]); break;
-    default: ((k6 *)f)(a[0], a[1], a[2], a[3], a[4], a[5]); break;
-    }
+    qhasm_fixed_call(im->fn[0], n, buf[p]);
 }
 
 static const qhasm_speed_op ops[] = {

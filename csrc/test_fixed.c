@@ -20,13 +20,6 @@
 #include "test.h"
 
 #define MAXARGS 6
-typedef void k1(void *);
-typedef void k2(void *, void *);
-typedef void k3(void *, void *, void *);
-typedef void k4(void *, void *, void *, void *);
-typedef void k5(void *, void *, void *, void *, void *);
-typedef void k6(void *, void *, void *, void *, void *, void *);
-
 static int nargs(int p)
 {
     int n = 0;
@@ -34,18 +27,6 @@ static int nargs(int p)
     return n;
 }
 
-/* one call of a kernel with n pointer arguments */
-static void call(qhasm_fn *f, int n, unsigned char **a)
-{
-    switch (n) {
-    case 1: ((k1 *)f)(a[0]); break;
-    case 2: ((k2 *)f)(a[0], a[1]); break;
-    case 3: ((k3 *)f)(a[0], a[1], a[2]); break;
-    case 4: ((k4 *)f)(a[0], a[1], a[2], a[3]); break;
-    case 5: ((k5 *)f)(a[0], a[1], a[2], a[3], a[4]); break;
-    default: ((k6 *)f)(a[0], a[1], a[2], a[3], a[4], a[5]); break;
-    }
-}
 
 /* the public function: the kernel's arguments without the work areas */
 static void call_public(int p, unsigned char **a)
@@ -54,7 +35,7 @@ static void call_public(int p, unsigned char **a)
     int k, n = 0;
     for (k = 0; qhasm_prims[p].args[k].kind; k++)
         if (qhasm_prims[p].args[k].kind != QHASM_ARG_WORK) v[n++] = a[k];
-    call((qhasm_fn *)qhasm_fixed_public(p), n, v);
+    qhasm_fixed_call((qhasm_fn *)qhasm_fixed_public(p), n, v);
 }
 
 /* inputs: 0 random, 1 zero bytes, 2 0xff bytes, 3 random bytes each 0 or 0xff,
@@ -105,7 +86,7 @@ static int fixed_case(int p, int i, int mode, unsigned off, int alias, int t)
     /* the reference on separate copies: an aliased output must get the
      * same value (the kernel reads its inputs before writing) */
     for (k = 0; k < n; k++) memcpy(want[k], init[k], pr->args[k].bytes);
-    call(ref->fn[0], n, want);
+    qhasm_fixed_call(ref->fn[0], n, want);
     stage("%s (%s): %s inputs, offset %u%s%s, case %d", pr->name, im->name, mode_names[mode], off,
           alias >= 0 ? ", output aliases an input" : "", "", t);
     if (alias >= 0) {
@@ -113,9 +94,9 @@ static int fixed_case(int p, int i, int mode, unsigned off, int alias, int t)
         memcpy(a[out], init[alias], pr->args[out].bytes);
         for (k = 0; k < n; k++) c[k] = a[k];
         c[alias] = a[out];
-        call(im->fn[0], n, c);
+        qhasm_fixed_call(im->fn[0], n, c);
     } else
-        call(im->fn[0], n, a);
+        qhasm_fixed_call(im->fn[0], n, a);
     for (k = 0; k < n && !bad; k++) {
         long d;
         if (gcheck(&g[k]))
@@ -169,7 +150,7 @@ static int fixed_check(int p, int i)
             memcpy(b[k], a[k], pr->args[k].bytes);
         }
         stage("%s (%s): the public function", pr->name, im->name);
-        call(im->fn[0], n, a);
+        qhasm_fixed_call(im->fn[0], n, a);
         call_public(p, b);
         for (k = 0; k < n; k++) {
             if (pr->args[k].kind != QHASM_ARG_WORK && diffat(a[k], b[k], pr->args[k].bytes) >= 0) {
@@ -231,7 +212,7 @@ static int fixed_ct(int p, int i)
         }
         stage("valgrind-ct: %s (%s), %s inputs", pr->name, im->name, mode_names[t % NMODES]);
         e = CT_ERRORS();
-        call(im->fn[0], n, a);
+        qhasm_fixed_call(im->fn[0], n, a);
         call_public(p, a);
         for (k = 0; k < n; k++) PUBLIC(a[k], pr->args[k].bytes);
         if (ct_verdict(e, "%s (%s), %s inputs", pr->name, im->name, mode_names[t % NMODES])) return 1;
