@@ -26,6 +26,14 @@
 #include "hash_impl.h"
 #include "ref/ref.h"
 
+/* the divstep loops and the sorting network again for AVX2 (twice the
+ * lanes), picked by the CPU at load time (GNU ifunc), on x86-64 */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
+#define VEC_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define VEC_CLONES
+#endif
+
 #define MAXP 1024
 typedef int8_t small;
 typedef int16_t Fq;
@@ -110,7 +118,7 @@ static int16_t shoup_prep(const sntrup_params *P, int16_t b)
  * division of g by x; v is multiplied by x first.  At the end f0 is the
  * gcd (a unit iff delta = 0), and v reversed, divided by f0, is the
  * reciprocal (times r's initial value). */
-static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq scale)
+VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq scale)
 {
     int p = P->p, q = P->q, loop, i;
     int16_t f[MAXP + 16], g[MAXP + 16], v[MAXP + 16], r[MAXP + 16];
@@ -163,7 +171,7 @@ static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq scale)
  * -2..2 and two masked corrections reduce it */
 static small f3_red(int x) { x += 3 & ((x + 1) >> 7); x -= 3 & ((1 - x) >> 7); return (small)x; }
 
-static int r3_recip(const sntrup_params *P, small *out, const small *in)
+VEC_CLONES static int r3_recip(const sntrup_params *P, small *out, const small *in)
 {
     int p = P->p, loop, i;
     small f[MAXP + 16], g[MAXP + 16], v[MAXP + 16], r[MAXP + 16];
@@ -213,31 +221,36 @@ static void r3_mult(const sntrup_params *P, small *h, const small *f, const smal
 }
 
 /* ---- sorting: Short by a fixed sorting network ------------------------------------ */
-static void minmax(uint32_t *a, uint32_t *b)
+/* ascending, on uint32 as int32 with the top bit flipped (signed compares
+ * vectorise on SSE2); a bitonic network on the next power of two, padded
+ * with the largest value (the padding sorts to the end).  Within a block of
+ * 2j the direction (bit k of the index) is the same, so each block is two
+ * contiguous loops of min / max without branches on the data. */
+VEC_CLONES static void sort_u32(uint32_t *x, int n)
 {
-    uint32_t x = *a, y = *b, m = 0u - (uint32_t)(((uint64_t)y - x) >> 63), t = (x ^ y) & m;
-    *a = x ^ t;
-    *b = y ^ t;
-}
-
-/* ascending; a bitonic network on the next power of two, padded with the
- * largest value (the padding sorts to the end) */
-static void sort_u32(uint32_t *x, int n)
-{
-    uint32_t y[2 * MAXP];
-    int N = 1, k, j, i;
+    int32_t y[2 * MAXP];
+    int N = 1, k, j, i, t;
     while (N < n) N *= 2;
-    memcpy(y, x, (size_t)n * sizeof *x);
-    for (i = n; i < N; i++) y[i] = 0xffffffffu;
+    for (i = 0; i < n; i++) y[i] = (int32_t)(x[i] ^ 0x80000000u);
+    for (i = n; i < N; i++) y[i] = INT32_MAX;
     for (k = 2; k <= N; k *= 2)
         for (j = k / 2; j > 0; j /= 2)
-            for (i = 0; i < N; i++) {
-                int l = i ^ j;
-                if (l <= i) continue;
-                if (i & k) minmax(&y[l], &y[i]);
-                else minmax(&y[i], &y[l]);
+            for (i = 0; i < N; i += 2 * j) {
+                int32_t *a = y + i, *b = y + i + j;
+                if (i & k)
+                    for (t = 0; t < j; t++) {
+                        int32_t u = a[t], v = b[t];
+                        a[t] = u > v ? u : v;
+                        b[t] = u > v ? v : u;
+                    }
+                else
+                    for (t = 0; t < j; t++) {
+                        int32_t u = a[t], v = b[t];
+                        a[t] = u < v ? u : v;
+                        b[t] = u < v ? v : u;
+                    }
             }
-    memcpy(x, y, (size_t)n * sizeof *x);
+    for (i = 0; i < n; i++) x[i] = (uint32_t)y[i] ^ 0x80000000u;
 }
 
 /* ---- random elements (section 3: Short, and the small g of key generation) -------- */
