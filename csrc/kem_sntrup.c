@@ -118,48 +118,54 @@ static int16_t shoup_prep(const sntrup_params *P, int16_t b)
  * division of g by x; v is multiplied by x first.  At the end f0 is the
  * gcd (a unit iff delta = 0), and v reversed, divided by f0, is the
  * reciprocal (times r's initial value). */
+/* a*b mod q (Shoup), x = a - b reduced: the lane operations above */
+static int16_t fq_mulsub(int16_t a, int16_t f0, int16_t f0s, int16_t b, int16_t g0, int16_t g0s,
+                         int16_t mq, int16_t inv, int16_t q12)
+{
+    int16_t u = (int16_t)(mullo16(a, f0) - mullo16(mulhi16(a, f0s), mq));
+    int16_t w = (int16_t)(mullo16(b, g0) - mullo16(mulhi16(b, g0s), mq));
+    int16_t x = (int16_t)(u - w), t = (int16_t)(x - mullo16(mulhi16(x, inv), mq));
+    return (int16_t)(t - (mq & ((q12 - t) >> 15)));
+}
+
+/* One pass per pair and divstep: the swap, the elimination and the shift
+ * of g are fused (g[i] is written from f[i+1], g[i+1] after the swap), and
+ * v's multiplication by x moves its base pointer down instead of its
+ * coefficients (the slot below is zero), so v and r are one pass too. */
 VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq scale)
 {
     int p = P->p, q = P->q, loop, i;
-    int16_t f[MAXP + 16], g[MAXP + 16], v[MAXP + 16], r[MAXP + 16];
+    int16_t f[MAXP + 16], g[MAXP + 16], vbuf[3 * MAXP + 16], r[MAXP + 16], *v = vbuf + 2 * p;
     int16_t q12 = (int16_t)((q - 1) / 2), mq = (int16_t)q, inv = (int16_t)((1 << 16) / q);
     int32_t delta = 1;
     Fq fs;
-    memset(f, 0, sizeof f); memset(g, 0, sizeof g); memset(v, 0, sizeof v); memset(r, 0, sizeof r);
+    memset(f, 0, sizeof f); memset(g, 0, sizeof g); memset(vbuf, 0, sizeof vbuf); memset(r, 0, sizeof r);
     r[0] = scale;
     f[0] = 1; f[p - 1] = -1; f[p] = -1;
     for (i = 0; i < p; i++) g[p - 1 - i] = in[i];
     for (loop = 0; loop < 2 * p - 1; loop++) {
         int n = loop + 2 < p + 1 ? loop + 2 : p + 1;   /* v and r have at most loop+2 coefficients */
-        int16_t swap, f0, g0, f0s, g0s;
-        memmove(v + 1, v, (size_t)p * sizeof *v);
-        v[0] = 0;
+        int16_t swap, f0, g0, f0s, g0s, t;
+        v--;                                            /* v = x v (v[0] is a zero slot) */
         swap = (int16_t)(negmask32(-delta) & nonzero_mask(g[0]));
         delta ^= swap & (delta ^ -delta);
         delta += 1;
-        for (i = 0; i < p + 1; i++) {
-            int16_t t = (int16_t)(swap & (f[i] ^ g[i]));
-            f[i] ^= t; g[i] ^= t;
-        }
-        for (i = 0; i < n; i++) {
-            int16_t t = (int16_t)(swap & (v[i] ^ r[i]));
-            v[i] ^= t; r[i] ^= t;
-        }
-        f0 = f[0]; g0 = g[0];
+        t = (int16_t)(swap & (f[0] ^ g[0]));
+        f0 = (int16_t)(f[0] ^ t); g0 = (int16_t)(g[0] ^ t);
         f0s = shoup_prep(P, f0); g0s = shoup_prep(P, g0);
-        /* g = (f0 g - g0 f) / x: computed one position down */
-        for (i = 0; i < p; i++) {
-            int16_t a = (int16_t)(mullo16(g[i + 1], f0) - mullo16(mulhi16(g[i + 1], f0s), mq));
-            int16_t b = (int16_t)(mullo16(f[i + 1], g0) - mullo16(mulhi16(f[i + 1], g0s), mq));
-            int16_t x = (int16_t)(a - b), t = (int16_t)(x - mullo16(mulhi16(x, inv), mq));
-            g[i] = (int16_t)(t - (mq & ((q12 - t) >> 15)));
+        f[0] = f0;
+        for (i = 0; i < p; i++) {                       /* g = (f0 g - g0 f) / x */
+            int16_t a = f[i + 1], b = g[i + 1], m = (int16_t)(swap & (a ^ b));
+            a ^= m; b ^= m;
+            f[i + 1] = a;
+            g[i] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq, inv, q12);
         }
         g[p] = 0;
-        for (i = 0; i < n; i++) {
-            int16_t a = (int16_t)(mullo16(r[i], f0) - mullo16(mulhi16(r[i], f0s), mq));
-            int16_t b = (int16_t)(mullo16(v[i], g0) - mullo16(mulhi16(v[i], g0s), mq));
-            int16_t x = (int16_t)(a - b), t = (int16_t)(x - mullo16(mulhi16(x, inv), mq));
-            r[i] = (int16_t)(t - (mq & ((q12 - t) >> 15)));
+        for (i = 0; i < n; i++) {                       /* r = f0 r - g0 v */
+            int16_t a = v[i], b = r[i], m = (int16_t)(swap & (a ^ b));
+            a ^= m; b ^= m;
+            v[i] = a;
+            r[i] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq, inv, q12);
         }
     }
     fs = fq_recip(P, f[0]);
@@ -167,39 +173,51 @@ VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq
     return (int)nonzero_mask(delta);
 }
 
-/* the same in R/3, 8-bit lanes: f0, g0 in {-1, 0, 1}, so f0 g - g0 f is in
- * -2..2 and two masked corrections reduce it */
-static small f3_red(int x) { x += 3 & ((x + 1) >> 7); x -= 3 & ((1 - x) >> 7); return (small)x; }
+/* the same in R/3, 8-bit lanes: f0, g0 in {-1, 0, 1}, so a product is a
+ * masked negation, f0 g - g0 f is in -2..2 and two masked corrections
+ * reduce it */
+static small f3_mul(small a, small sign, small nz) { return (small)(((a ^ sign) - sign) & nz); }
+static small f3_mulsub(small b, small fs, small fz, small a, small gs, small gz)
+{
+    small x = (small)(f3_mul(b, fs, fz) - f3_mul(a, gs, gz));
+    small lo = (small)-(x < -1), hi = (small)-(x > 1);
+    return (small)(x + (3 & lo) - (3 & hi));
+}
 
 VEC_CLONES static int r3_recip(const sntrup_params *P, small *out, const small *in)
 {
     int p = P->p, loop, i;
-    small f[MAXP + 16], g[MAXP + 16], v[MAXP + 16], r[MAXP + 16];
+    small f[MAXP + 16], g[MAXP + 16], vbuf[3 * MAXP + 16], r[MAXP + 16], *v = vbuf + 2 * p;
     int32_t delta = 1;
-    memset(f, 0, sizeof f); memset(g, 0, sizeof g); memset(v, 0, sizeof v); memset(r, 0, sizeof r);
+    memset(f, 0, sizeof f); memset(g, 0, sizeof g); memset(vbuf, 0, sizeof vbuf); memset(r, 0, sizeof r);
     r[0] = 1;
     f[0] = 1; f[p - 1] = -1; f[p] = -1;
     for (i = 0; i < p; i++) g[p - 1 - i] = in[i];
     for (loop = 0; loop < 2 * p - 1; loop++) {
         int n = loop + 2 < p + 1 ? loop + 2 : p + 1;
-        small swap, f0, g0;
-        memmove(v + 1, v, (size_t)p);
-        v[0] = 0;
+        small swap, f0, g0, t, fs, fz, gs, gz;
+        v--;
         swap = (small)(negmask32(-delta) & nonzero_mask(g[0]));
         delta ^= swap & (delta ^ -delta);
         delta += 1;
-        for (i = 0; i < p + 1; i++) {
-            small t = (small)(swap & (f[i] ^ g[i]));
-            f[i] ^= t; g[i] ^= t;
+        t = (small)(swap & (f[0] ^ g[0]));
+        f0 = (small)(f[0] ^ t); g0 = (small)(g[0] ^ t);
+        fs = (small)(f0 >> 7); fz = (small)nonzero_mask(f0);
+        gs = (small)(g0 >> 7); gz = (small)nonzero_mask(g0);
+        f[0] = f0;
+        for (i = 0; i < p; i++) {
+            small a = f[i + 1], b = g[i + 1], m = (small)(swap & (a ^ b));
+            a ^= m; b ^= m;
+            f[i + 1] = a;
+            g[i] = f3_mulsub(b, fs, fz, a, gs, gz);
         }
-        for (i = 0; i < n; i++) {
-            small t = (small)(swap & (v[i] ^ r[i]));
-            v[i] ^= t; r[i] ^= t;
-        }
-        f0 = f[0]; g0 = g[0];
-        for (i = 0; i < p; i++) g[i] = f3_red(f0 * g[i + 1] - g0 * f[i + 1]);
         g[p] = 0;
-        for (i = 0; i < n; i++) r[i] = f3_red(f0 * r[i] - g0 * v[i]);
+        for (i = 0; i < n; i++) {
+            small a = v[i], b = r[i], m = (small)(swap & (a ^ b));
+            a ^= m; b ^= m;
+            v[i] = a;
+            r[i] = f3_mulsub(b, fs, fz, a, gs, gz);
+        }
     }
     for (i = 0; i < p; i++) out[i] = (small)(f[0] * v[p - 1 - i]);   /* 1/f0 = f0 in Z/3 */
     return (int)nonzero_mask(delta);
@@ -267,6 +285,7 @@ static void short_random(const sntrup_params *P, small *out)
     unsigned char c[4 * MAXP];
     uint32_t L[MAXP];
     int i;
+    memset(L, 0, sizeof L);
     qhasm_randombytes_pieces(c, (unsigned long long)P->p, 4);   /* one 4-byte call per coefficient */
     for (i = 0; i < P->p; i++) L[i] = le32(c + 4 * i);
     for (i = 0; i < P->w; i++) L[i] &= ~1u;
