@@ -240,34 +240,54 @@ static void r3_mult(const sntrup_params *P, small *h, const small *f, const smal
 
 /* ---- sorting: Short by a fixed sorting network ------------------------------------ */
 /* ascending, on uint32 as int32 with the top bit flipped (signed compares
- * vectorise on SSE2); a bitonic network on the next power of two, padded
- * with the largest value (the padding sorts to the end).  Within a block of
- * 2j the direction (bit k of the index) is the same, so each block is two
- * contiguous loops of min / max without branches on the data. */
+ * vectorise on SSE2 and AVX2): the bitonic network on the next power of two
+ * N, padded with the largest value (the padding sorts to the end), in its
+ * direction-free form: for each block size k a "flip" (element t of a
+ * block against element k-1-t), then half-cleaners (t against t+j, j =
+ * k/4 .. 1), every comparator with its minimum at the lower index.  The
+ * half-cleaners with j = 1, 2, 4 are written as fixed groups so that they
+ * vectorise too (interleaved accesses); no branch depends on the data. */
+#define CSWAP(a, b) do { int32_t u_ = (a), v_ = (b); (a) = u_ < v_ ? u_ : v_; (b) = u_ < v_ ? v_ : u_; } while (0)
+
+static void half_cleaner(int32_t *y, int N, int j)
+{
+    int b, t;
+    if (j == 1)
+        for (b = 0; b < N; b += 2) CSWAP(y[b], y[b + 1]);
+    else if (j == 2)
+        for (b = 0; b < N; b += 4) { CSWAP(y[b], y[b + 2]); CSWAP(y[b + 1], y[b + 3]); }
+    else if (j == 4)
+        for (b = 0; b < N; b += 8) {
+            CSWAP(y[b], y[b + 4]); CSWAP(y[b + 1], y[b + 5]);
+            CSWAP(y[b + 2], y[b + 6]); CSWAP(y[b + 3], y[b + 7]);
+        }
+    else
+        for (b = 0; b < N; b += 2 * j)
+            for (t = 0; t < j; t++) CSWAP(y[b + t], y[b + t + j]);
+}
+
 VEC_CLONES static void sort_u32(uint32_t *x, int n)
 {
     int32_t y[2 * MAXP];
-    int N = 1, k, j, i, t;
+    int N = 1, k, j, i, b, t;
     while (N < n) N *= 2;
     for (i = 0; i < n; i++) y[i] = (int32_t)(x[i] ^ 0x80000000u);
     for (i = n; i < N; i++) y[i] = INT32_MAX;
-    for (k = 2; k <= N; k *= 2)
-        for (j = k / 2; j > 0; j /= 2)
-            for (i = 0; i < N; i += 2 * j) {
-                int32_t *a = y + i, *b = y + i + j;
-                if (i & k)
-                    for (t = 0; t < j; t++) {
-                        int32_t u = a[t], v = b[t];
-                        a[t] = u > v ? u : v;
-                        b[t] = u > v ? v : u;
-                    }
-                else
-                    for (t = 0; t < j; t++) {
-                        int32_t u = a[t], v = b[t];
-                        a[t] = u < v ? u : v;
-                        b[t] = u < v ? v : u;
-                    }
+    for (k = 2; k <= N; k *= 2) {
+        if (k == 2)
+            half_cleaner(y, N, 1);
+        else if (k == 4)
+            for (b = 0; b < N; b += 4) { CSWAP(y[b], y[b + 3]); CSWAP(y[b + 1], y[b + 2]); }
+        else if (k == 8)
+            for (b = 0; b < N; b += 8) {
+                CSWAP(y[b], y[b + 7]); CSWAP(y[b + 1], y[b + 6]);
+                CSWAP(y[b + 2], y[b + 5]); CSWAP(y[b + 3], y[b + 4]);
             }
+        else
+            for (b = 0; b < N; b += k)
+                for (t = 0; t < k / 2; t++) CSWAP(y[b + t], y[b + k - 1 - t]);
+        for (j = k / 4; j >= 1; j /= 2) half_cleaner(y, N, j);
+    }
     for (i = 0; i < n; i++) x[i] = (uint32_t)y[i] ^ 0x80000000u;
 }
 
@@ -345,11 +365,22 @@ static void encode(unsigned char *out, const uint32_t *R0, uint32_t m0, int len)
         for (r = R[0], m = M[0]; m > 1; m = (m + 255) >> 8) { *out++ = (unsigned char)r; r >>= 8; }
 }
 
+/* q = r / m, *rem = r % m for any r < 2^32, with v = floor((2^32 - 1) / m):
+ * r v / 2^32 errs from r / m by less than 1, so one masked step corrects
+ * the quotient (no division instruction per coefficient) */
+static uint32_t divmod(uint32_t *rem, uint32_t r, uint32_t m, uint32_t v)
+{
+    uint32_t qt = (uint32_t)(((uint64_t)r * v) >> 32), x = r - qt * m, c = 0u - (uint32_t)(x >= m);
+    *rem = x - (c & m);
+    return qt + (c & 1);
+}
+
 /* the inverse of encode for valid strings, and some R[i] < M[i] for any
  * string (reduced modulo M[i] as the specification says) */
 static void decode_rec(uint32_t *out, const unsigned char *S, const uint32_t *M, int len)
 {
     uint32_t R2[MAXP / 2 + 1], M2[MAXP / 2 + 1], bottomr[MAXP / 2 + 1], bottomt[MAXP / 2 + 1];
+    uint32_t m0 = 0, v0 = 0, m1 = 0, v1 = 0;
     int i, k = 0, half = (len + 1) / 2;
     if (len == 0) return;
     if (len == 1) {
@@ -367,9 +398,11 @@ static void decode_rec(uint32_t *out, const unsigned char *S, const uint32_t *M,
     if (i < len) M2[i / 2] = M[i];
     decode_rec(R2, S + k, M2, half);
     for (i = 0; i + 1 < len; i += 2) {
-        uint32_t r = bottomr[i / 2] + bottomt[i / 2] * R2[i / 2];
-        out[i] = r % M[i];
-        out[i + 1] = (r / M[i]) % M[i + 1];
+        uint32_t r = bottomr[i / 2] + bottomt[i / 2] * R2[i / 2], r1;
+        if (M[i] != m0) { m0 = M[i]; v0 = 0xffffffffu / m0; }       /* per distinct M: public */
+        if (M[i + 1] != m1) { m1 = M[i + 1]; v1 = 0xffffffffu / m1; }
+        r1 = divmod(&out[i], r, m0, v0);
+        divmod(&out[i + 1], r1, m1, v1);   /* r1 < M[i+1] unless the string is invalid */
     }
     if (i < len) out[i] = R2[i / 2];
 }
