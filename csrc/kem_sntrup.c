@@ -39,7 +39,10 @@ typedef int8_t small;
 typedef int16_t Fq;
 
 typedef struct {
-    int p, q, w;
+    int p, q;
+    int64_t rec46;   /* floor(2^46 / q), for fq_freeze */
+    int64_t rec48;   /* round(2^48 / q), for shoup_prep */
+    int w;
     int (*mult)(unsigned char *out, const unsigned char *in, const unsigned char *k);   /* R/q: in * k */
     int (*mult3)(unsigned char *out, const unsigned char *in, const unsigned char *k);  /* R/3 */
     void (*sha512)(unsigned char *out64, const unsigned char *in, unsigned long long n);
@@ -61,7 +64,7 @@ static int32_t nonzero_mask(int32_t x)                           /* -1 if x != 0
  * half-integer, the estimate errs by less than 2^-20); masks center it */
 static Fq fq_freeze(const sntrup_params *P, int32_t x)
 {
-    const int64_t rec = ((int64_t)1 << 46) / P->q;
+    const int64_t rec = P->rec46;
     int32_t q12 = (P->q - 1) / 2;
     int64_t t = ((int64_t)x * rec + ((int64_t)1 << 45)) >> 46;
     int32_t r = x - (int32_t)t * P->q;
@@ -80,8 +83,9 @@ static small f3_freeze(int32_t x)
 static Fq fq_pow(const sntrup_params *P, Fq a, int32_t e)   /* e public */
 {
     Fq r = 1;
-    int b;
-    for (b = 30; b >= 0; b--) {
+    int b = 30;
+    while (b > 0 && !((e >> b) & 1)) b--;   /* from the top bit of the public exponent */
+    for (; b >= 0; b--) {
         r = fq_freeze(P, (int32_t)r * r);
         if ((e >> b) & 1) r = fq_freeze(P, (int32_t)r * a);
     }
@@ -104,7 +108,7 @@ static int16_t mullo16(int16_t a, int16_t b) { return (int16_t)(uint16_t)((uint3
 
 static int16_t shoup_prep(const sntrup_params *P, int16_t b)
 {
-    const int64_t rec = (((int64_t)1 << 48) + P->q / 2) / P->q;   /* ~ 2^48 / q */
+    const int64_t rec = P->rec48;   /* ~ 2^48 / q */
     return (int16_t)(((int64_t)b * rec + ((int64_t)1 << 31)) >> 32);
 }
 
@@ -173,13 +177,12 @@ VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq
     return (int)nonzero_mask(delta);
 }
 
-/* the same in R/3, 8-bit lanes: f0, g0 in {-1, 0, 1}, so a product is a
- * masked negation, f0 g - g0 f is in -2..2 and two masked corrections
- * reduce it */
-static small f3_mul(small a, small sign, small nz) { return (small)(((a ^ sign) - sign) & nz); }
-static small f3_mulsub(small b, small fs, small fz, small a, small gs, small gz)
+/* the same in R/3, 8-bit lanes: f0 is +-1 (its own reciprocal), so
+ * c = g0 f0 is in {-1, 0, 1}, c a is a masked negation, g - c a is in
+ * -2..2 and two masked corrections reduce it */
+static small f3_submul(small b, small a, small cs, small cz)
 {
-    small x = (small)(f3_mul(b, fs, fz) - f3_mul(a, gs, gz));
+    small x = (small)(b - (((a ^ cs) - cs) & cz));
     small lo = (small)-(x < -1), hi = (small)-(x > 1);
     return (small)(x + (3 & lo) - (3 & hi));
 }
@@ -195,28 +198,28 @@ VEC_CLONES static int r3_recip(const sntrup_params *P, small *out, const small *
     for (i = 0; i < p; i++) g[p - 1 - i] = in[i];
     for (loop = 0; loop < 2 * p - 1; loop++) {
         int n = loop + 2 < p + 1 ? loop + 2 : p + 1;
-        small swap, f0, g0, t, fs, fz, gs, gz;
+        small swap, f0, g0, t, c, cs, cz;
         v--;
         swap = (small)(negmask32(-delta) & nonzero_mask(g[0]));
         delta ^= swap & (delta ^ -delta);
         delta += 1;
         t = (small)(swap & (f[0] ^ g[0]));
         f0 = (small)(f[0] ^ t); g0 = (small)(g[0] ^ t);
-        fs = (small)(f0 >> 7); fz = (small)nonzero_mask(f0);
-        gs = (small)(g0 >> 7); gz = (small)nonzero_mask(g0);
+        c = (small)(g0 * f0);
+        cs = (small)(c >> 7); cz = (small)nonzero_mask(c);
         f[0] = f0;
         for (i = 0; i < p; i++) {
             small a = f[i + 1], b = g[i + 1], m = (small)(swap & (a ^ b));
             a ^= m; b ^= m;
             f[i + 1] = a;
-            g[i] = f3_mulsub(b, fs, fz, a, gs, gz);
+            g[i] = f3_submul(b, a, cs, cz);
         }
         g[p] = 0;
         for (i = 0; i < n; i++) {
             small a = v[i], b = r[i], m = (small)(swap & (a ^ b));
             a ^= m; b ^= m;
             v[i] = a;
-            r[i] = f3_mulsub(b, fs, fz, a, gs, gz);
+            r[i] = f3_submul(b, a, cs, cz);
         }
     }
     for (i = 0; i < p; i++) out[i] = (small)(f[0] * v[p - 1 - i]);   /* 1/f0 = f0 in Z/3 */
@@ -640,8 +643,9 @@ static void sha512_sel(unsigned char *out, const unsigned char *in, unsigned lon
 static void sha512_ref(unsigned char *out, const unsigned char *in, unsigned long long n)
 { qhasm_ref_sha512(out, in, n); }
 
-static const sntrup_params sntrup761 = { 761, 4591, 286, mult761, mult3_761, sha512_sel };
-static const sntrup_params sntrup761_ref = { 761, 4591, 286, mult761_ref, mult3_761_ref, sha512_ref };
+#define SNTRUP_Q(q) (q), ((int64_t)1 << 46) / (q), (((int64_t)1 << 48) + (q) / 2) / (q)
+static const sntrup_params sntrup761 = { 761, SNTRUP_Q(4591), 286, mult761, mult3_761, sha512_sel };
+static const sntrup_params sntrup761_ref = { 761, SNTRUP_Q(4591), 286, mult761_ref, mult3_761_ref, sha512_ref };
 
 #define KEM_KERNELS(NAME, PARAMS) \
     int qhasm_kernel_##NAME##_keypair(unsigned char *pk, unsigned char *sk) \
