@@ -23,6 +23,8 @@ n = int(sys.argv[2])
 timing = re.compile(r"^(\w+) (selected|\d+) (\d+) (\d+) ((?:[+-]\d+){%d})$" % n)
 impl = re.compile(r"^(\w+) (selected|selected lengths \d+-\d*|\d+) implementation ([\w-]+) bytes (\d+) compiler (\S+)$")
 skipped = re.compile(r"^(\w+) (\d+) skipped (\S.*)$")
+# the kem family: the kernels its selected implementation calls (param uses=)
+uses = re.compile(r"^(kem_\w+) selected implementation ([\w-]+) uses( \w+ [\w-]+)+$")
 other = re.compile(r"^(qhasm-speed (version|arch|cpu|cpuid|bounds)( .*)?|cpucycles selected (persecond \d+|implementation [\w-]+)|cpucycles fallback [\w-]+ \S.*)$")
 bound = re.compile(r"^(\w+) (selected|\d+) bound (\w+) (\d+\.\d+) cycles/byte \(cost report\) measured (\d+\.\d+) ticks/byte at (\d+) bytes ratio (\d+\.\d+)$")
 errors = []
@@ -59,7 +61,7 @@ for no, line in enumerate(lines, 1):
             errors.append(f"{no}: inconsistent bound line: {line}")
         nbound[0] += 1
         continue
-    if skipped.match(line) or other.match(line):
+    if skipped.match(line) or other.match(line) or uses.match(line):
         continue
     errors.append(f"{no}: unparsed line: {line}")
 if not lines or not lines[0].startswith("qhasm-speed version "):
