@@ -18,6 +18,8 @@
  *  - known answers: the first `param katn=N` entries of the NIST KAT file
  *    (PQCgenKAT_kem format, randomness from NIST's AES-256 CTR DRBG,
  *    tests/kat/nist_drbg.c) hashed with SHA-256 equal `param kat=HEX`;
+ *  - the default source (getrandom, restored by qhasm_randombytes_set(NULL)):
+ *    a round trip, two key pairs differ;
  *  - the public functions and kernels through the ABI checker;
  *  - --valgrind-ct: keypair with the random bytes secret, enc with the
  *    random bytes secret, dec with the secret key and the ciphertext secret
@@ -386,10 +388,33 @@ static int kat(int p, int i)
     return 0;
 }
 
+/* the default source (getrandom): a round trip, and two key pairs differ */
+static int default_source(int p, int i, sizes s)
+{
+    kem K = kem_impl(p, i);
+    kbufs a, b;
+    kb_alloc(&a, s, 0);
+    kb_alloc(&b, s, 0);
+    stage("default random source (getrandom): %s", K.name);
+    qhasm_randombytes_set(src_fn);
+    qhasm_randombytes_set(NULL);
+    K.keypair(a.pk.p, a.sk.p);
+    K.keypair(b.pk.p, b.sk.p);
+    if (!memcmp(a.pk.p, b.pk.p, s.pk) || !memcmp(a.sk.p, b.sk.p, s.sk))
+        return fail("two key pairs from getrandom are equal (qhasm_randombytes_set(NULL) did not restore it?)");
+    K.enc(a.c.p, a.k.p, a.pk.p);
+    K.dec(a.k2.p, a.c.p, a.sk.p);
+    if (memcmp(a.k.p, a.k2.p, s.ss)) return fail("default random source: dec gives another session key");
+    if (kb_check(&a, "default random source") || kb_check(&b, "default random source")) return 1;
+    kb_free(&a); kb_free(&b);
+    return 0;
+}
+
 static int kem_check(int p, int i)
 {
     sizes s = sizes_of(p);
-    int r = round_trips(p, i, s) || aliasing(p, i, s) || rejection(p, i, s) || kat(p, i);
+    int r = round_trips(p, i, s) || aliasing(p, i, s) || rejection(p, i, s) || kat(p, i) ||
+            default_source(p, i, s);
     qhasm_randombytes_set(NULL);
     return r;
 }
