@@ -122,14 +122,17 @@ static int16_t shoup_prep(const sntrup_params *P, int16_t b)
  * division of g by x; v is multiplied by x first.  At the end f0 is the
  * gcd (a unit iff delta = 0), and v reversed, divided by f0, is the
  * reciprocal (times r's initial value). */
-/* a*b mod q (Shoup), x = a - b reduced: the lane operations above */
-static int16_t fq_mulsub(int16_t a, int16_t f0, int16_t f0s, int16_t b, int16_t g0, int16_t g0s,
-                         int16_t mq, int16_t inv, int16_t q12)
+/* a f0 - b g0 mod q, not centered: for any |a|, |b| < 2^13 and f0, g0 in
+ * -(q-1)/2..(q-1)/2 (f0s, g0s their shoup_prep), each Shoup product is in
+ * -0.06q..1.06q (|a f0'/2^16 - a f0/q| <= |a|/2^17 < 0.06), so the
+ * difference is in -1.12q..1.12q < 2^13 again: the coefficients of the
+ * divsteps stay below 1.12q in absolute value without a reduction; only
+ * the step's scalars (f[0], g[0]) and the result are reduced */
+static int16_t fq_mulsub(int16_t a, int16_t f0, int16_t f0s, int16_t b, int16_t g0, int16_t g0s, int16_t mq)
 {
     int16_t u = (int16_t)(mullo16(a, f0) - mullo16(mulhi16(a, f0s), mq));
     int16_t w = (int16_t)(mullo16(b, g0) - mullo16(mulhi16(b, g0s), mq));
-    int16_t x = (int16_t)(u - w), t = (int16_t)(x - mullo16(mulhi16(x, inv), mq));
-    return (int16_t)(t - (mq & ((q12 - t) >> 15)));
+    return (int16_t)(u - w);
 }
 
 /* One pass per pair and divstep: the swap, the elimination and the shift
@@ -138,9 +141,9 @@ static int16_t fq_mulsub(int16_t a, int16_t f0, int16_t f0s, int16_t b, int16_t 
  * coefficients (the slot below is zero), so v and r are one pass too. */
 VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq scale)
 {
-    int p = P->p, q = P->q, loop, i;
+    int p = P->p, loop, i;
     int16_t f[MAXP + 16], g[MAXP + 16], vbuf[3 * MAXP + 16], r[MAXP + 16], *v = vbuf + 2 * p;
-    int16_t q12 = (int16_t)((q - 1) / 2), mq = (int16_t)q, inv = (int16_t)((1 << 16) / q);
+    int16_t mq = (int16_t)P->q;
     int32_t delta = 1;
     Fq fs;
     memset(f, 0, sizeof f); memset(g, 0, sizeof g); memset(vbuf, 0, sizeof vbuf); memset(r, 0, sizeof r);
@@ -151,28 +154,30 @@ VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq
         int n = loop + 2 < p + 1 ? loop + 2 : p + 1;   /* v and r have at most loop+2 coefficients */
         int16_t swap, f0, g0, f0s, g0s, t;
         v--;                                            /* v = x v (v[0] is a zero slot) */
-        swap = (int16_t)(negmask32(-delta) & nonzero_mask(g[0]));
+        f0 = fq_freeze(P, f[0]);
+        g0 = fq_freeze(P, g[0]);
+        swap = (int16_t)(negmask32(-delta) & nonzero_mask(g0));
         delta ^= swap & (delta ^ -delta);
         delta += 1;
-        t = (int16_t)(swap & (f[0] ^ g[0]));
-        f0 = (int16_t)(f[0] ^ t); g0 = (int16_t)(g[0] ^ t);
+        t = (int16_t)(swap & (f0 ^ g0));
+        f0 ^= t; g0 ^= t;
         f0s = shoup_prep(P, f0); g0s = shoup_prep(P, g0);
         f[0] = f0;
         for (i = 0; i < p; i++) {                       /* g = (f0 g - g0 f) / x */
             int16_t a = f[i + 1], b = g[i + 1], m = (int16_t)(swap & (a ^ b));
             a ^= m; b ^= m;
             f[i + 1] = a;
-            g[i] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq, inv, q12);
+            g[i] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq);
         }
         g[p] = 0;
         for (i = 0; i < n; i++) {                       /* r = f0 r - g0 v */
             int16_t a = v[i], b = r[i], m = (int16_t)(swap & (a ^ b));
             a ^= m; b ^= m;
             v[i] = a;
-            r[i] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq, inv, q12);
+            r[i] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq);
         }
     }
-    fs = fq_recip(P, f[0]);
+    fs = fq_recip(P, fq_freeze(P, f[0]));
     for (i = 0; i < p; i++) out[i] = fq_freeze(P, (int32_t)fs * v[p - 1 - i]);
     return (int)nonzero_mask(delta);
 }
