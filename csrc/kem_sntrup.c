@@ -95,14 +95,10 @@ static Fq fq_pow(const sntrup_params *P, Fq a, int32_t e)   /* e public */
 static Fq fq_recip(const sntrup_params *P, Fq a) { return fq_pow(P, a, P->q - 2); }
 
 /* ---- 16-bit lane arithmetic modulo q for the R/q inversion ---------------------
- * Every value is kept in -(q-1)/2..(q-1)/2.  a*b mod q for such a, b:
- * Shoup's method with b' = round(b 2^16 / q): a*b - q*floor(a b' / 2^16)
- * lies in -q/50..q(1 + 1/50) (|a b'/2^16 - a b/q| <= |a|/2^17 < 0.02), so
- * its low 16 bits are it; two of them differ by less than 2^13, and
- * freeze16 brings that back: floor(x 14 / 2^16) errs by less than 0.02 from
- * x/q (q = 4591: 14/2^16 = 1/q - 4.2e-6), so x - q t is in
- * -q/50..q(1 + 1/50) and one masked subtraction centers it.  (The
- * constants are computed from q, and the bounds hold for q < 2^13.) */
+ * a*b mod q for a scalar b in -(q-1)/2..(q-1)/2 and a lane a: Shoup's
+ * method with b' = round(b 2^16 / q), a*b - q*floor(a b' / 2^16), whose
+ * exact value is small (bounds at fq_mulsub), so 16-bit lanes hold it:
+ * mullo16(a, b) - mullo16(mulhi16(a, b'), q). */
 static int16_t mulhi16(int16_t a, int16_t b) { return (int16_t)(((int32_t)a * b) >> 16); }
 static int16_t mullo16(int16_t a, int16_t b) { return (int16_t)(uint16_t)((uint32_t)(int32_t)a * (uint32_t)(int32_t)b); }
 
@@ -124,9 +120,9 @@ static int16_t shoup_prep(const sntrup_params *P, int16_t b)
  * reciprocal (times r's initial value). */
 /* a f0 - b g0 mod q, not centered: for any |a|, |b| < 2^13 and f0, g0 in
  * -(q-1)/2..(q-1)/2 (f0s, g0s their shoup_prep), each Shoup product is in
- * -0.06q..1.06q (|a f0'/2^16 - a f0/q| <= |a|/2^17 < 0.06), so the
- * difference is in -1.12q..1.12q < 2^13 again: the coefficients of the
- * divsteps stay below 1.12q in absolute value without a reduction; only
+ * -q/16..q(1 + 1/16) (|a f0'/2^16 - a f0/q| <= |a|/2^17 < 1/16), so the
+ * difference is below 1.125q < 2^13 (q < 7281) in absolute value again:
+ * the coefficients of the divsteps stay bounded without a reduction; only
  * the step's scalars (f[0], g[0]) and the result are reduced */
 static int16_t fq_mulsub(int16_t a, int16_t f0, int16_t f0s, int16_t b, int16_t g0, int16_t g0s, int16_t mq)
 {
