@@ -178,52 +178,80 @@ VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq
     return (int)nonzero_mask(delta);
 }
 
-/* the same in R/3, 8-bit lanes: f0 is +-1 (its own reciprocal), so
- * c = g0 f0 is in {-1, 0, 1}, c a is a masked negation, g - c a is in
- * -2..2 and two masked corrections reduce it */
-static small f3_submul(small b, small a, small cs, small cz)
+/* The same in R/3, bitsliced (f0 = +-1 is its own reciprocal, so the
+ * elimination is g = g - c f with c = g0 f0 in {-1, 0, 1}): a polynomial
+ * of up to p+1 coefficients as two bit planes
+ * (P: the coefficient is +1, M: it is -1; bit i of the planes is
+ * coefficient i), 64 per word: the same divsteps as word operations.
+ * F3 in this representation: c a is (aP & cP | aM & cM, aM & cP | aP & cM)
+ * for c = (cP, cM) all-ones masks; -x swaps the planes; x + y is +1 where
+ * (x, y) is (1, 0), (0, 1) or (-1, -1), -1 where it is (-1, 0), (0, -1) or
+ * (1, 1). */
+#define R3W ((MAXP + 1 + 63) / 64)
+
+static void f3v_submul(uint64_t *rP, uint64_t *rM, uint64_t bP, uint64_t bM, uint64_t aP, uint64_t aM,
+                       uint64_t cP, uint64_t cM)
 {
-    small x = (small)(b - (((a ^ cs) - cs) & cz));
-    small lo = (small)-(x < -1), hi = (small)-(x > 1);
-    return (small)(x + (3 & lo) - (3 & hi));
+    uint64_t nP = (aM & cP) | (aP & cM), nM = (aP & cP) | (aM & cM);   /* -(c a) */
+    uint64_t bz = ~(bP | bM), nz = ~(nP | nM);
+    *rP = (bP & nz) | (bz & nP) | (bM & nM);
+    *rM = (bM & nz) | (bz & nM) | (bP & nP);
 }
 
 VEC_CLONES static int r3_recip(const sntrup_params *P, small *out, const small *in)
 {
-    int p = P->p, loop, i;
-    small f[MAXP + 16], g[MAXP + 16], vbuf[3 * MAXP + 16], r[MAXP + 16], *v = vbuf + 2 * p;
+    int p = P->p, W = (p + 1 + 63) / 64, loop, i;
+    uint64_t fP[R3W + 1], fM[R3W + 1], gP[R3W + 1], gM[R3W + 1], vP[R3W + 1], vM[R3W + 1], rP[R3W + 1],
+             rM[R3W + 1], xP[R3W + 1], xM[R3W + 1];
     int32_t delta = 1;
-    memset(f, 0, sizeof f); memset(g, 0, sizeof g); memset(vbuf, 0, sizeof vbuf); memset(r, 0, sizeof r);
-    r[0] = 1;
-    f[0] = 1; f[p - 1] = -1; f[p] = -1;
-    for (i = 0; i < p; i++) g[p - 1 - i] = in[i];
+    memset(fP, 0, sizeof fP); memset(fM, 0, sizeof fM); memset(gP, 0, sizeof gP); memset(gM, 0, sizeof gM);
+    memset(vP, 0, sizeof vP); memset(vM, 0, sizeof vM); memset(rP, 0, sizeof rP); memset(rM, 0, sizeof rM);
+    memset(xP, 0, sizeof xP); memset(xM, 0, sizeof xM);
+    rP[0] = 1;
+    fP[0] = 1;                                                     /* f = x^p - x - 1 reversed */
+    fM[(p - 1) / 64] |= (uint64_t)1 << ((p - 1) % 64);
+    fM[p / 64] |= (uint64_t)1 << (p % 64);
+    for (i = 0; i < p; i++) {                                      /* g[p-1-i] = in[i] */
+        int j = p - 1 - i;
+        uint64_t bit = (uint64_t)1 << (j % 64), pos = (uint64_t)0 - (uint64_t)(in[i] == 1),
+                 neg = (uint64_t)0 - (uint64_t)(in[i] == -1);
+        gP[j / 64] |= bit & pos;
+        gM[j / 64] |= bit & neg;
+    }
     for (loop = 0; loop < 2 * p - 1; loop++) {
-        int n = loop + 2 < p + 1 ? loop + 2 : p + 1;
-        small swap, f0, g0, t, c, cs, cz;
-        v--;
-        swap = (small)(negmask32(-delta) & nonzero_mask(g[0]));
-        delta ^= swap & (delta ^ -delta);
-        delta += 1;
-        t = (small)(swap & (f[0] ^ g[0]));
-        f0 = (small)(f[0] ^ t); g0 = (small)(g[0] ^ t);
-        c = (small)(g0 * f0);
-        cs = (small)(c >> 7); cz = (small)nonzero_mask(c);
-        f[0] = f0;
-        for (i = 0; i < p; i++) {
-            small a = f[i + 1], b = g[i + 1], m = (small)(swap & (a ^ b));
-            a ^= m; b ^= m;
-            f[i + 1] = a;
-            g[i] = f3_submul(b, a, cs, cz);
+        uint64_t swap, t, f0P, f0M, g0P, g0M, cP, cM;
+        for (i = W - 1; i > 0; i--) {                              /* v = x v */
+            vP[i] = (vP[i] << 1) | (vP[i - 1] >> 63);
+            vM[i] = (vM[i] << 1) | (vM[i - 1] >> 63);
         }
-        g[p] = 0;
-        for (i = 0; i < n; i++) {
-            small a = v[i], b = r[i], m = (small)(swap & (a ^ b));
-            a ^= m; b ^= m;
-            v[i] = a;
-            r[i] = f3_submul(b, a, cs, cz);
+        vP[0] <<= 1; vM[0] <<= 1;
+        swap = (uint64_t)(int64_t)(negmask32(-delta) & nonzero_mask((int32_t)((gP[0] | gM[0]) & 1)));
+        delta ^= (int32_t)swap & (delta ^ -delta);
+        delta += 1;
+        for (i = 0; i < W; i++) {
+            t = swap & (fP[i] ^ gP[i]); fP[i] ^= t; gP[i] ^= t;
+            t = swap & (fM[i] ^ gM[i]); fM[i] ^= t; gM[i] ^= t;
+            t = swap & (vP[i] ^ rP[i]); vP[i] ^= t; rP[i] ^= t;
+            t = swap & (vM[i] ^ rM[i]); vM[i] ^= t; rM[i] ^= t;
+        }
+        f0P = fP[0] & 1; f0M = fM[0] & 1; g0P = gP[0] & 1; g0M = gM[0] & 1;
+        cP = (uint64_t)0 - ((g0P & f0P) | (g0M & f0M));               /* c = g0 f0 = g0 / f0 */
+        cM = (uint64_t)0 - ((g0P & f0M) | (g0M & f0P));
+        for (i = 0; i < W; i++) {                                  /* x = g - c f; r = r - c v */
+            f3v_submul(&xP[i], &xM[i], gP[i], gM[i], fP[i], fM[i], cP, cM);
+            f3v_submul(&rP[i], &rM[i], rP[i], rM[i], vP[i], vM[i], cP, cM);
+        }
+        for (i = 0; i < W; i++) {                                  /* g = x / x (xP[W] = 0) */
+            gP[i] = (xP[i] >> 1) | (xP[i + 1] << 63);
+            gM[i] = (xM[i] >> 1) | (xM[i + 1] << 63);
         }
     }
-    for (i = 0; i < p; i++) out[i] = (small)(f[0] * v[p - 1 - i]);   /* 1/f0 = f0 in Z/3 */
+    for (i = 0; i < p; i++) {                                      /* out = v reversed / f0 (= f0) */
+        int j = p - 1 - i;
+        int vp = (int)((vP[j / 64] >> (j % 64)) & 1), vm = (int)((vM[j / 64] >> (j % 64)) & 1);
+        int f0 = (int)(fP[0] & 1) - (int)(fM[0] & 1);
+        out[i] = (small)(f0 * (vp - vm));
+    }
     return (int)nonzero_mask(delta);
 }
 
