@@ -126,9 +126,10 @@ static int16_t shoup_prep(const sntrup_params *P, int16_t b)
  * the step's scalars (f[0], g[0]) and the result are reduced */
 static int16_t fq_mulsub(int16_t a, int16_t f0, int16_t f0s, int16_t b, int16_t g0, int16_t g0s, int16_t mq)
 {
-    int16_t u = (int16_t)(mullo16(a, f0) - mullo16(mulhi16(a, f0s), mq));
-    int16_t w = (int16_t)(mullo16(b, g0) - mullo16(mulhi16(b, g0s), mq));
-    return (int16_t)(u - w);
+    /* (a f0 - q t1) - (b g0 - q t2) with one multiplication by q: the same
+     * value, computed modulo 2^16 */
+    int16_t t = (int16_t)(mulhi16(a, f0s) - mulhi16(b, g0s));
+    return (int16_t)(mullo16(a, f0) - mullo16(b, g0) - mullo16(t, mq));
 }
 
 /* One pass per pair and divstep: the swap, the elimination and the shift
