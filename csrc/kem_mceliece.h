@@ -239,21 +239,134 @@ static int mc_controlbits(unsigned char *bits, const uint16_t *pi, int lg)
     return r;
 }
 
-/* ---- polynomials ------------------------------------------------------- */
-/* out[i] = f(pts[i]), f of degree deg (deg+1 coefficients), Horner */
+/* ---- polynomials at the support ----------------------------------------
+ * Two implementations of the same two functions: element by element
+ * (MC_BITSLICED 0) and bitsliced, 256 elements at a time, on this
+ * project's dispatched vec256 kernels (docs/mceliece.md, layout vec256:
+ * the four words of bit i at v[4i..4i+3], element 64k+j in bit j of word
+ * 4i+k).  The KATs pass with either. */
+#ifndef MC_BITSLICED
+#define MC_BITSLICED 1
+#endif
+#define MC_VW 4                                 /* words per bit-slice */
+#define MC_VL (64 * MC_VW)                      /* elements per vector */
+#define MC_VWORDS (MC_M * MC_VW)
+#if MC_M == 12
+#define MC_VMUL qhasm_mceliece_gf12_vec256_mul
+#define MC_VSQ  qhasm_mceliece_gf12_vec256_sq
+#define MC_VINV qhasm_mceliece_gf12_vec256_inv
+#else
+#define MC_VMUL qhasm_mceliece_gf13_vec256_mul
+#define MC_VSQ  qhasm_mceliece_gf13_vec256_sq
+#define MC_VINV qhasm_mceliece_gf13_vec256_inv
+#endif
+
+/* v = x[0..cnt-1] bitsliced, lanes from cnt on zero */
+static void mc_bs_pack(uint64_t *v, const gf *x, int cnt)
+{
+    int e, i;
+    memset(v, 0, sizeof(uint64_t) * MC_VWORDS);
+    for (e = 0; e < cnt; e++)
+        for (i = 0; i < MC_M; i++) v[MC_VW * i + e / 64] |= (uint64_t)((x[e] >> i) & 1) << (e % 64);
+}
+
+static void mc_bs_unpack(gf *x, const uint64_t *v, int cnt)
+{
+    int e, i;
+    for (e = 0; e < cnt; e++) {
+        uint32_t r = 0;
+        for (i = 0; i < MC_M; i++) r |= (uint32_t)((v[MC_VW * i + e / 64] >> (e % 64)) & 1) << i;
+        x[e] = (gf)r;
+    }
+}
+
+/* v = f(a) for the bitsliced vector a, Horner */
+static void mc_bs_eval(uint64_t *v, const gf *f, int deg, const uint64_t *a)
+{
+    int i, j, k;
+    for (i = 0; i < MC_M; i++)
+        for (k = 0; k < MC_VW; k++) v[MC_VW * i + k] = 0 - (uint64_t)((f[deg] >> i) & 1);
+    for (j = deg - 1; j >= 0; j--) {
+        MC_VMUL(v, v, a);
+        for (i = 0; i < MC_M; i++) {
+            uint64_t c = 0 - (uint64_t)((f[j] >> i) & 1);
+            for (k = 0; k < MC_VW; k++) v[MC_VW * i + k] ^= c;
+        }
+    }
+}
+
+/* out[i] = f(pts[i]), f of degree deg (deg+1 coefficients) */
 static void mc_eval(gf *out, const gf *f, int deg, const gf *pts, int npts)
 {
+#if MC_BITSLICED
+    uint64_t a[MC_VWORDS], v[MC_VWORDS];
+    int i;
+    for (i = 0; i < npts; i += MC_VL) {
+        int cnt = npts - i < MC_VL ? npts - i : MC_VL;
+        mc_bs_pack(a, pts + i, cnt);
+        mc_bs_eval(v, f, deg, a);
+        mc_bs_unpack(out + i, v, cnt);
+    }
+#else
     int i, j;
     for (i = 0; i < npts; i++) {
         gf r = f[deg], a = pts[i];
         for (j = deg - 1; j >= 0; j--) r = mc_gf_mul(r, a) ^ f[j];
         out[i] = r;
     }
+#endif
+}
+
+/* x[i] = 1/x[i] (squared first if sq), 0 for 0 */
+static void mc_inv_all(gf *x, int cnt, int sq)
+{
+#if MC_BITSLICED
+    uint64_t v[MC_VWORDS];
+    int i;
+    for (i = 0; i < cnt; i += MC_VL) {
+        int c = cnt - i < MC_VL ? cnt - i : MC_VL;
+        mc_bs_pack(v, x + i, c);
+        if (sq) MC_VSQ(v, v);
+        MC_VINV(v, v);
+        mc_bs_unpack(x + i, v, c);
+    }
+#else
+    int i;
+    for (i = 0; i < cnt; i++) x[i] = mc_gf_inv(sq ? mc_gf_mul(x[i], x[i]) : x[i]);
+#endif
 }
 
 /* syndrome sums out[j] = sum_i w[i] pts[i]^j, j = 0..2t-1 */
 static void mc_synd(gf *out, const gf *w, const gf *pts, int npts)
 {
+#if MC_BITSLICED
+    uint64_t *acc = calloc((size_t)2 * MC_T * MC_VWORDS, sizeof(uint64_t));
+    uint64_t a[MC_VWORDS], v[MC_VWORDS];
+    int i, j, k;
+    if (!acc) abort();
+    for (i = 0; i < npts; i += MC_VL) {
+        int cnt = npts - i < MC_VL ? npts - i : MC_VL;
+        mc_bs_pack(a, pts + i, cnt);
+        mc_bs_pack(v, w + i, cnt);
+        for (j = 0; j < 2 * MC_T; j++) {
+            uint64_t *s = acc + (size_t)j * MC_VWORDS;
+            for (k = 0; k < MC_VWORDS; k++) s[k] ^= v[k];
+            if (j + 1 < 2 * MC_T) MC_VMUL(v, v, a);
+        }
+    }
+    for (j = 0; j < 2 * MC_T; j++) {
+        const uint64_t *s = acc + (size_t)j * MC_VWORDS;
+        uint32_t r = 0;
+        for (i = 0; i < MC_M; i++) {
+            uint64_t x = 0;
+            for (k = 0; k < MC_VW; k++) x ^= s[MC_VW * i + k];
+            x ^= x >> 32; x ^= x >> 16; x ^= x >> 8; x ^= x >> 4; x ^= x >> 2; x ^= x >> 1;
+            r |= (uint32_t)(x & 1) << i;
+        }
+        out[j] = (gf)r;
+    }
+    free(acc);
+#else
     int i, j;
     for (j = 0; j < 2 * MC_T; j++) out[j] = 0;
     for (i = 0; i < npts; i++) {
@@ -263,6 +376,7 @@ static void mc_synd(gf *out, const gf *w, const gf *pts, int npts)
             e = mc_gf_mul(e, a);
         }
     }
+#endif
 }
 
 /* c = a * b in GF(q)[y]/F(y) (t coefficients each) */
@@ -360,7 +474,7 @@ static int mc_matgen(unsigned char *pk, const gf *g, const gf *alpha)
     memcpy(gt, g, sizeof(gf) * MC_T);
     gt[MC_T] = 1;
     mc_eval(inv, gt, MC_T, alpha, MC_N);
-    for (j = 0; j < MC_N; j++) inv[j] = mc_gf_inv(inv[j]);
+    mc_inv_all(inv, MC_N, 0);
     /* row i*m + b, column j: bit b of alpha_j^i / g(alpha_j) */
     for (i = 0; i < MC_T; i++) {
         for (j = 0; j < MC_N; j++) {
@@ -606,7 +720,7 @@ static uint16_t mc_decode(unsigned char *e, const unsigned char *c, const unsign
     mc_benes(alpha, sk + MC_IRRBYTES);
     for (i = 0; i < MC_N; i++) alpha[i] = mc_bitrev(alpha[i]);
     mc_eval(ginv2, g, MC_T, alpha, MC_N);
-    for (i = 0; i < MC_N; i++) ginv2[i] = mc_gf_inv(mc_gf_mul(ginv2[i], ginv2[i]));
+    mc_inv_all(ginv2, MC_N, 1);
     /* v = (c, 0, ..., 0): only the first mt positions can be nonzero */
     for (i = 0; i < MC_MT; i++) w[i] = ginv2[i] & (gf)(0u - ((c[i >> 3] >> (i & 7)) & 1));
     mc_synd(s, w, alpha, MC_MT);
