@@ -57,7 +57,7 @@ $(CSRC_GENDIR)/libqhasm.map: $(CSRC_MANIFEST) gen/manifest.py
 	@mkdir -p $(@D)
 	$(PYTHON) -m gen.manifest map > $@.$$$$.tmp && mv $@.$$$$.tmp $@
 
-CSRC_LIB_SRC := csrc/cpu.c csrc/dispatch.c $(MANIFEST_CSRC)
+CSRC_LIB_SRC := csrc/cpu.c csrc/dispatch.c csrc/randombytes.c $(MANIFEST_CSRC)
 CSRC_HDR     := $(wildcard csrc/*.h csrc/include/*.h csrc/ref/*.h) $(CSRC_GENDIR)/prims.h
 CSRC_ASM     := $(MANIFEST_ASM)
 CSRC_CFLAGS  := $(CFLAGS) $(WARN) -fPIC -Icsrc/include -Icsrc -I$(CSRC_GENDIR)
@@ -109,6 +109,8 @@ $(BUILD)/libqhasm.so: $(BUILD)/libqhasm.so.$(CSRC_SOMAJOR)
 CSRC_ABICHECK_OBJ := $(BUILD)/csrc/abicheck.o $(patsubst csrc/%.S,$(BUILD)/csrc/%.o,$(wildcard csrc/abicheck_*.S))
 CSRC_TEST_OBJ := $(BUILD)/csrc/test.o $(patsubst csrc/%.c,$(BUILD)/csrc/%.o,$(MANIFEST_TEST_SRC)) \
                  $(BUILD)/gen/test_hooks.o
+# the kem family's checks include the test-only NIST DRBG (tests/kat/)
+$(BUILD)/csrc/test_kem.o: $(wildcard tests/kat/*.c)
 $(CSRC_TEST): $(CSRC_TEST_OBJ) $(CSRC_ABICHECK_OBJ) $(CSRC_A)
 	$(CC) $(CFLAGS) -Wl,-z,noexecstack -o $@ $(CSRC_TEST_OBJ) $(CSRC_ABICHECK_OBJ) $(CSRC_A)
 

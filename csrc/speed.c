@@ -180,6 +180,7 @@ static int lengths(const op *o, long long *lens)
     int n = 0;
     long long l;
     const unsigned long *sp = qhasm_prims[o->prim].speed;
+    if (o->f->bytes) { lens[0] = o->f->bytes(o->prim); return 1; }
     if (o->f->fixed > 0) { lens[0] = o->f->fixed; return 1; }
     if (o->f->fixed < 0) {      /* the size of the first output argument */
         const qhasm_arg *a = qhasm_prims[o->prim].args;
@@ -638,6 +639,7 @@ int main(int argc, char **argv)
         if (!table_mode) {
             char lab[16];
             print_selected(p);
+            if (qhasm_speed_families[p]->describe) qhasm_speed_families[p]->describe(p);
             for (j = 0; j < count; j++) {
                 snprintf(lab, sizeof lab, "%d", j);
                 print_impl_line(prim, lab, qhasm_impl_name(prim, j));

@@ -26,11 +26,17 @@ typedef struct {
     void (*prepare)(int prim, const qhasm_impl *im, long long len, qhasm_speed_bufs *b);
     /* one call: the operation on a len-byte message by implementation im */
     void (*call)(int prim, const qhasm_impl *im, long long len, qhasm_speed_bufs *b);
+    /* non-NULL: the one size printed, per primitive (overrides fixed; the kem
+     * family's pk or ct bytes from the manifest's params) */
+    long long (*bytes)(int prim);
 } qhasm_speed_op;
 
 typedef struct {
     const qhasm_speed_op *ops;
     int nops;
+    /* non-NULL: printed after the primitive's `selected implementation`
+     * lines (the kem family: the kernels its implementation uses) */
+    void (*describe)(int prim);
 } qhasm_speed_family;
 
 extern const qhasm_speed_family *const qhasm_speed_families[];   /* indexed by primitive */

@@ -29,7 +29,7 @@ static void call(int p, const qhasm_impl *im, long long len, qhasm_speed_bufs *b
 }
 
 static const qhasm_speed_op ops[] = {
-    { "%s", -1, NULL, 0, prepare, call },
+    { "%s", -1, NULL, 0, prepare, call, NULL },
 };
 
-const qhasm_speed_family qhasm_speed_fixed = { ops, 1 };
+const qhasm_speed_family qhasm_speed_fixed = { ops, 1, NULL };

@@ -16,7 +16,7 @@ static void hash(int p, const qhasm_impl *im, long long len, qhasm_speed_bufs *b
 }
 
 static const qhasm_speed_op ops[] = {
-    { "%s", 0, "hash", 0, NULL, hash },
+    { "%s", 0, "hash", 0, NULL, hash, NULL },
 };
 
-const qhasm_speed_family qhasm_speed_hash = { ops, (int)(sizeof ops / sizeof *ops) };
+const qhasm_speed_family qhasm_speed_hash = { ops, (int)(sizeof ops / sizeof *ops), NULL };

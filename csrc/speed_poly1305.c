@@ -18,8 +18,8 @@ static void verify(int p, const qhasm_impl *im, long long len, qhasm_speed_bufs 
 }
 
 static const qhasm_speed_op ops[] = {
-    { "onetimeauth_%s", 0, "auth", 0, auth, auth },
-    { "onetimeauth_%s_verify", 0, "verify", 0, auth, verify },
+    { "onetimeauth_%s", 0, "auth", 0, auth, auth, NULL },
+    { "onetimeauth_%s_verify", 0, "verify", 0, auth, verify, NULL },
 };
 
-const qhasm_speed_family qhasm_speed_poly1305 = { ops, (int)(sizeof ops / sizeof *ops) };
+const qhasm_speed_family qhasm_speed_poly1305 = { ops, (int)(sizeof ops / sizeof *ops), NULL };

@@ -21,9 +21,9 @@ static void xor(int p, const qhasm_impl *im, long long len, qhasm_speed_bufs *b)
 }
 
 static const qhasm_speed_op ops[] = {
-    { "core_%s", 16, NULL, 0, NULL, core },
-    { "core_h%s", 16, NULL, 0, NULL, hcore },
-    { "stream_%s_xor", 0, "stream", 0, NULL, xor },
+    { "core_%s", 16, NULL, 0, NULL, core, NULL },
+    { "core_h%s", 16, NULL, 0, NULL, hcore, NULL },
+    { "stream_%s_xor", 0, "stream", 0, NULL, xor, NULL },
 };
 
-const qhasm_speed_family qhasm_speed_salsa = { ops, (int)(sizeof ops / sizeof *ops) };
+const qhasm_speed_family qhasm_speed_salsa = { ops, (int)(sizeof ops / sizeof *ops), NULL };

@@ -247,6 +247,26 @@ void qhasm_mceliece_transpose_64x64(uint64_t *out, const uint64_t *in);
 void qhasm_mceliece348864_syndrome(unsigned char *s, const unsigned char *pk, const unsigned char *e);
 void qhasm_mceliece6960119_syndrome(unsigned char *s, const unsigned char *pk, const unsigned char *e);
 
+/* ---- Key encapsulation mechanisms (docs/kem.md) -----------------------
+ * SUPERCOP's crypto_kem shape: keypair(pk, sk), enc(c, k, pk) (k the
+ * session key), dec(k, c, sk).  Return 0; dec returns 0 for every
+ * ciphertext (a modified one gives the implicit-rejection key, in constant
+ * time).  Outputs may alias inputs. */
+/* Streamlined NTRU Prime sntrup761 (NIST round 3): pk 1158, sk 1763,
+ * c 1039, k 32 bytes (docs/sntrup761.md) */
+int qhasm_kem_sntrup761_keypair(unsigned char *pk, unsigned char *sk);
+int qhasm_kem_sntrup761_enc(unsigned char *c, unsigned char *k, const unsigned char *pk);
+int qhasm_kem_sntrup761_dec(unsigned char *k, const unsigned char *c, const unsigned char *sk);
+
+/* The KEMs' random bytes: getrandom(2) (retried on EINTR and short reads;
+ * abort() if the kernel has no entropy source), or fn when set (NULL
+ * restores getrandom).  A replaced source is called in the order and with
+ * the amounts of the specifications' reference implementations (several
+ * small calls, e.g. 4 bytes per coefficient), so a deterministic generator
+ * such as NIST's AES-256 CTR DRBG reproduces the submissions' KAT files.
+ * Process-wide; set it before KEM calls run in other threads. */
+void qhasm_randombytes_set(void (*fn)(unsigned char *x, unsigned long long xlen));
+
 #ifdef __cplusplus
 }
 #endif

@@ -76,4 +76,12 @@
 #define crypto_xof_shake256_squeeze qhasm_xof_shake256_squeeze
 #define crypto_xof_shake256_state qhasm_xof_shake256_state
 
+#define crypto_kem_sntrup761_keypair qhasm_kem_sntrup761_keypair
+#define crypto_kem_sntrup761_enc qhasm_kem_sntrup761_enc
+#define crypto_kem_sntrup761_dec qhasm_kem_sntrup761_dec
+#define crypto_kem_sntrup761_PUBLICKEYBYTES 1158
+#define crypto_kem_sntrup761_SECRETKEYBYTES 1763
+#define crypto_kem_sntrup761_CIPHERTEXTBYTES 1039
+#define crypto_kem_sntrup761_BYTES 32
+
 #endif
