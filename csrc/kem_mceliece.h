@@ -4,10 +4,13 @@
  * 4, and "Verified fast formulas for control bits for permutation networks"
  * for the control bits); docs/mceliece-kem.md explains the choices.
  *
- * The including file defines MC_M, MC_N, MC_T, MC_PREFIX(x) (the public
- * names), MC_SYNDROME (the dispatched syndrome kernel) and
- * MC_FY_REDUCE(prod, i) (y^t = the low terms of F(y): reduction of the
- * coefficient prod[i], i >= t, of a product in GF(q)[y]).
+ * The including file defines MC_M, MC_N, MC_T, MC_PREFIX(x) (the kernel
+ * names of the kem family, csrc/kem_impl.h), MC_FY_REDUCE(prod, i) (y^t =
+ * the low terms of F(y): reduction of the coefficient prod[i], i >= t, of a
+ * product in GF(q)[y]) and MC_REF: 0 for the implementation on this
+ * project's dispatched kernels (SHAKE256, the syndrome, the bitsliced
+ * vec256 arithmetic), 1 for the reference (element by element, and the
+ * reference C of SHAKE256 and of the syndrome).
  *
  * Constant time: no branch and no memory address depends on secret data,
  * except the decisions the specification makes public by restarting (key
@@ -23,19 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "qhasm.h"
+#include "kem_impl.h"
+#include "ref/ref.h"
+#include "ref/mceliece_ref.h"
 
-/* the replaceable random source (csrc/randombytes.c) */
-void qhasm_randombytes(unsigned char *x, unsigned long long xlen);
-
-#if defined(__has_include)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#define MC_DECLASSIFY(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
-#endif
-#endif
-#ifndef MC_DECLASSIFY
-#define MC_DECLASSIFY(p, n) ((void)(p), (void)(n))
-#endif
+#define MC_DECLASSIFY(p, n) qhasm_declassify((p), (n))
 
 #define MC_Q        (1 << MC_M)
 #define MC_MT       (MC_M * MC_T)
@@ -53,6 +48,16 @@ void qhasm_randombytes(unsigned char *x, unsigned long long xlen);
 #define MC_EXPBYTES (MC_EBYTES + 4 * MC_Q + MC_IRRBYTES + 32)
 
 typedef uint16_t gf;
+
+#if MC_REF
+#define MC_SHAKE qhasm_ref_shake256
+#define MC_SYNDROME(s, pk, e) qhasm_ref_mceliece_syndrome(&MC_CAT(qhasm_ref_mceliece, MC_NAME), (s), (pk), (e))
+#else
+#define MC_SHAKE qhasm_xof_shake256
+#define MC_SYNDROME MC_CAT(MC_CAT(qhasm_mceliece, MC_NAME), _syndrome)
+#endif
+#define MC_CAT(a, b) MC_CAT_(a, b)
+#define MC_CAT_(a, b) a##b
 
 /* ---- GF(2^m) = GF(2)[z]/f(z), constant time ----------------------------- */
 static inline gf mc_gf_mul(gf a, gf b)
@@ -245,9 +250,7 @@ static int mc_controlbits(unsigned char *bits, const uint16_t *pi, int lg)
  * project's dispatched vec256 kernels (docs/mceliece.md, layout vec256:
  * the four words of bit i at v[4i..4i+3], element 64k+j in bit j of word
  * 4i+k).  The KATs pass with either. */
-#ifndef MC_BITSLICED
-#define MC_BITSLICED 1
-#endif
+#define MC_BITSLICED (!MC_REF)
 #define MC_VW 4                                 /* words per bit-slice */
 #define MC_VL (64 * MC_VW)                      /* elements per vector */
 #define MC_VWORDS (MC_M * MC_VW)
@@ -261,6 +264,7 @@ static int mc_controlbits(unsigned char *bits, const uint16_t *pi, int lg)
 #define MC_VINV qhasm_mceliece_gf13_vec256_inv
 #endif
 
+#if MC_BITSLICED
 /* v = x[0..cnt-1] bitsliced, lanes from cnt on zero */
 static void mc_bs_pack(uint64_t *v, const gf *x, int cnt)
 {
@@ -294,6 +298,8 @@ static void mc_bs_eval(uint64_t *v, const gf *f, int deg, const uint64_t *a)
         }
     }
 }
+
+#endif
 
 /* out[i] = f(pts[i]), f of degree deg (deg+1 coefficients) */
 static void mc_eval(gf *out, const gf *f, int deg, const gf *pts, int npts)
@@ -534,7 +540,7 @@ static int mc_seeded_keygen(unsigned char *pk, unsigned char *sk, const unsigned
     int i, r;
     in[0] = 64;
     memcpy(in + 1, delta, 32);
-    qhasm_xof_shake256(E, MC_EXPBYTES, in, 33);
+    MC_SHAKE(E, MC_EXPBYTES, in, 33);
     memcpy(next, E + MC_EXPBYTES - 32, 32);
     r = mc_field_ordering(pi, alpha, E + MC_EBYTES);
     if (r) return r;
@@ -569,6 +575,10 @@ static int mc_seeded_keygen(unsigned char *pk, unsigned char *sk, const unsigned
     memcpy(sk + 40 + MC_IRRBYTES + MC_CONDBYTES, E, MC_EBYTES);
     return 0;
 }
+
+int MC_PREFIX(keypair)(unsigned char *pk, unsigned char *sk);
+int MC_PREFIX(enc)(unsigned char *c, unsigned char *key, const unsigned char *pk);
+int MC_PREFIX(dec)(unsigned char *key, const unsigned char *c, const unsigned char *sk);
 
 int MC_PREFIX(keypair)(unsigned char *pk, unsigned char *sk)
 {
@@ -661,7 +671,7 @@ int MC_PREFIX(enc)(unsigned char *c, unsigned char *key, const unsigned char *pk
     mc_fixed_weight(e);
     MC_SYNDROME(s, pk, e);
     buf[0] = 1;
-    qhasm_xof_shake256(k, 32, buf, sizeof buf);
+    MC_SHAKE(k, 32, buf, sizeof buf);
     if (!ok) {                    /* the round-4 reference: zero outputs, -1 */
         memset(s, 0, MC_SYNDBYTES);
         memset(k, 0, 32);
@@ -757,7 +767,7 @@ int MC_PREFIX(dec)(unsigned char *key, const unsigned char *c, const unsigned ch
     buf[0] = (unsigned char)(good & 1);
     for (i = 0; i < MC_EBYTES; i++) e[i] = (unsigned char)((e[i] & good) | (s[i] & ~good));
     memcpy(buf + 1 + MC_EBYTES, c, MC_SYNDBYTES);
-    qhasm_xof_shake256(k, 32, buf, sizeof buf);
+    MC_SHAKE(k, 32, buf, sizeof buf);
     if (!ok) memset(k, 0, 32);    /* the round-4 reference: zero key, -1 */
     memcpy(key, k, 32);
     memset(buf, 0, sizeof buf);
