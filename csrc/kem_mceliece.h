@@ -22,6 +22,9 @@
  * network and additive FFT of docs/mceliece-fft.md): mc_benes() applies the
  * network to q 16-bit values, mc_eval() evaluates a polynomial at the
  * support, mc_synd() computes the syndrome sums. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")   /* the row operations and sorting networks are meant to be vectorised */
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
