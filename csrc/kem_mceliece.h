@@ -155,17 +155,18 @@ static void mc_sort_u32(uint32_t *x, long n)
  * is x o pi for the permutation pi the bits encode. */
 static void mc_benes(uint16_t *x, const unsigned char *cb)
 {
-    int i, j;
+    int i, base, a;
     for (i = 0; i < 2 * MC_M - 1; i++) {
         int gap = 1 << (i < 2 * MC_M - 2 - i ? i : 2 * MC_M - 2 - i);
-        for (j = 0; j < MC_Q / 2; j++) {
-            long b = (long)i * (MC_Q / 2) + j;
-            uint16_t bit = (uint16_t)(0u - ((cb[b >> 3] >> (b & 7)) & 1));
-            int pos = (j % gap) + 2 * gap * (j / gap);
-            uint16_t d = (x[pos] ^ x[pos + gap]) & bit;
-            x[pos] ^= d;
-            x[pos + gap] ^= d;
-        }
+        /* bit j = base/2 + a swaps positions base + a and base + a + gap */
+        for (base = 0; base < MC_Q; base += 2 * gap)
+            for (a = 0; a < gap; a++) {
+                long b = (long)i * (MC_Q / 2) + base / 2 + a;
+                uint16_t bit = (uint16_t)(0u - ((cb[b >> 3] >> (b & 7)) & 1));
+                uint16_t d = (x[base + a] ^ x[base + a + gap]) & bit;
+                x[base + a] ^= d;
+                x[base + a + gap] ^= d;
+            }
     }
 }
 
@@ -268,22 +269,27 @@ static int mc_controlbits(unsigned char *bits, const uint16_t *pi, int lg)
 #endif
 
 #if MC_BITSLICED
-/* v = x[0..cnt-1] bitsliced, lanes from cnt on zero */
+/* v = x[0..cnt-1] bitsliced, lanes from cnt on zero: per 64 elements one
+ * 64x64 bit transpose (the dispatched kernel) */
 static void mc_bs_pack(uint64_t *v, const gf *x, int cnt)
 {
-    int e, i;
-    memset(v, 0, sizeof(uint64_t) * MC_VWORDS);
-    for (e = 0; e < cnt; e++)
-        for (i = 0; i < MC_M; i++) v[MC_VW * i + e / 64] |= (uint64_t)((x[e] >> i) & 1) << (e % 64);
+    uint64_t t[64];
+    int k, e, i;
+    for (k = 0; k < MC_VW; k++) {
+        for (e = 0; e < 64; e++) t[e] = 64 * k + e < cnt ? x[64 * k + e] : 0;
+        qhasm_mceliece_transpose_64x64(t, t);
+        for (i = 0; i < MC_M; i++) v[MC_VW * i + k] = t[i];
+    }
 }
 
 static void mc_bs_unpack(gf *x, const uint64_t *v, int cnt)
 {
-    int e, i;
-    for (e = 0; e < cnt; e++) {
-        uint32_t r = 0;
-        for (i = 0; i < MC_M; i++) r |= (uint32_t)((v[MC_VW * i + e / 64] >> (e % 64)) & 1) << i;
-        x[e] = (gf)r;
+    uint64_t t[64];
+    int k, e, i;
+    for (k = 0; k < MC_VW && 64 * k < cnt; k++) {
+        for (i = 0; i < 64; i++) t[i] = i < MC_M ? v[MC_VW * i + k] : 0;
+        qhasm_mceliece_transpose_64x64(t, t);
+        for (e = 0; e < 64 && 64 * k + e < cnt; e++) x[64 * k + e] = (gf)t[e];
     }
 }
 
