@@ -257,6 +257,20 @@ void qhasm_mceliece6960119_syndrome(unsigned char *s, const unsigned char *pk, c
 int qhasm_kem_sntrup761_keypair(unsigned char *pk, unsigned char *sk);
 int qhasm_kem_sntrup761_enc(unsigned char *c, unsigned char *k, const unsigned char *pk);
 int qhasm_kem_sntrup761_dec(unsigned char *k, const unsigned char *c, const unsigned char *sk);
+/* Classic McEliece (round 4, non-f; docs/mceliece-kem.md).  mceliece348864:
+ * pk 261120, sk 6492, c 96, k 32 bytes; mceliece6960119: pk 1047319,
+ * sk 13948, c 194, k 32 bytes.  Key generation allocates about 0.5 MB
+ * (348864) or 2 MB (6960119) and returns -1 if that fails.  mceliece6960119
+ * as the round-4 reference: enc returns -1 (c and k zero) for a public key
+ * with a padding bit set, dec returns -1 (k zero) for a ciphertext with a
+ * padding bit set (the top 5 bits of c[193]); every other ciphertext gives
+ * 0 and the session key or the implicit-rejection key. */
+int qhasm_kem_mceliece348864_keypair(unsigned char *pk, unsigned char *sk);
+int qhasm_kem_mceliece348864_enc(unsigned char *c, unsigned char *k, const unsigned char *pk);
+int qhasm_kem_mceliece348864_dec(unsigned char *k, const unsigned char *c, const unsigned char *sk);
+int qhasm_kem_mceliece6960119_keypair(unsigned char *pk, unsigned char *sk);
+int qhasm_kem_mceliece6960119_enc(unsigned char *c, unsigned char *k, const unsigned char *pk);
+int qhasm_kem_mceliece6960119_dec(unsigned char *k, const unsigned char *c, const unsigned char *sk);
 
 /* The KEMs' random bytes: getrandom(2) (retried on EINTR and short reads;
  * abort() if the kernel has no entropy source), or fn when set (NULL

@@ -1,0 +1,784 @@
+/* csrc/kem_mceliece.h: Classic McEliece (round 4, non-f), one parameter set
+ * per inclusion.  Written from the specification ("Classic McEliece:
+ * conservative code-based cryptography: cryptosystem specification", round
+ * 4, and "Verified fast formulas for control bits for permutation networks"
+ * for the control bits); docs/mceliece-kem.md explains the choices.
+ *
+ * The including file defines MC_M, MC_N, MC_T, MC_PREFIX(x) (the kernel
+ * names of the kem family, csrc/kem_impl.h), MC_FY_REDUCE(prod, i) (y^t =
+ * the low terms of F(y): reduction of the coefficient prod[i], i >= t, of a
+ * product in GF(q)[y]) and MC_REF: 0 for the implementation on this
+ * project's dispatched kernels (SHAKE256, the syndrome, the bitsliced
+ * vec256 arithmetic), 1 for the reference (element by element, and the
+ * reference C of SHAKE256 and of the syndrome).
+ *
+ * Constant time: no branch and no memory address depends on secret data,
+ * except the decisions the specification makes public by restarting (key
+ * generation fails and retries; FixedWeight retries): those single bits
+ * are declassified (MC_DECLASSIFY, valgrind's client request when
+ * available, see tests/sh/ct.sh).
+ *
+ * Internal interface (to be replaced by generated kernels, e.g. the Benes
+ * network and additive FFT of docs/mceliece-fft.md): mc_benes() applies the
+ * network to q 16-bit values, mc_eval() evaluates a polynomial at the
+ * support, mc_synd() computes the syndrome sums. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")   /* the row operations and sorting networks are meant to be vectorised */
+#endif
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "qhasm.h"
+#include "kem_impl.h"
+#include "ref/ref.h"
+#include "ref/mceliece_ref.h"
+
+#define MC_DECLASSIFY(p, n) qhasm_declassify((p), (n))
+
+#define MC_Q        (1 << MC_M)
+#define MC_MT       (MC_M * MC_T)
+#define MC_K        (MC_N - MC_MT)
+#define MC_ROWBYTES ((MC_K + 7) / 8)
+#define MC_PKBYTES  (MC_MT * MC_ROWBYTES)
+#define MC_SYNDBYTES ((MC_MT + 7) / 8)
+#define MC_EBYTES   (MC_N / 8)
+#define MC_CONDBYTES ((2 * MC_M - 1) * (MC_Q / 16))
+#define MC_IRRBYTES (2 * MC_T)
+#define MC_SKBYTES  (40 + MC_IRRBYTES + MC_CONDBYTES + MC_EBYTES)
+#define MC_NW       ((MC_N + 63) / 64)                 /* words per matrix row */
+/* SeededKeyGen's E: s (n bits), field ordering (32q bits), Irreducible
+ * (16t bits), the next seed (256 bits) */
+#define MC_EXPBYTES (MC_EBYTES + 4 * MC_Q + MC_IRRBYTES + 32)
+
+typedef uint16_t gf;
+
+#if MC_REF
+#define MC_SHAKE qhasm_ref_shake256
+#define MC_SYNDROME(s, pk, e) qhasm_ref_mceliece_syndrome(&MC_CAT(qhasm_ref_mceliece, MC_NAME), (s), (pk), (e))
+#else
+#define MC_SHAKE qhasm_xof_shake256
+#define MC_SYNDROME MC_CAT(MC_CAT(qhasm_mceliece, MC_NAME), _syndrome)
+#endif
+#define MC_CAT(a, b) MC_CAT_(a, b)
+#define MC_CAT_(a, b) a##b
+
+/* ---- GF(2^m) = GF(2)[z]/f(z), constant time ----------------------------- */
+static inline gf mc_gf_mul(gf a, gf b)
+{
+    uint32_t p = 0, x = a, t;
+    int i;
+    for (i = 0; i < MC_M; i++) p ^= (x << i) & (0u - (((uint32_t)b >> i) & 1));
+#if MC_M == 12                              /* z^12 = z^3 + 1 */
+    t = p >> 12; p = (p & 0xfff) ^ t ^ (t << 3);
+    t = p >> 12; p = (p & 0xfff) ^ t ^ (t << 3);
+#elif MC_M == 13                            /* z^13 = z^4 + z^3 + z + 1 */
+    t = p >> 13; p = (p & 0x1fff) ^ t ^ (t << 1) ^ (t << 3) ^ (t << 4);
+    t = p >> 13; p = (p & 0x1fff) ^ t ^ (t << 1) ^ (t << 3) ^ (t << 4);
+#else
+#error "MC_M must be 12 or 13"
+#endif
+    return (gf)p;
+}
+
+/* a^(2^m - 2) = prod_{i=1}^{m-1} a^(2^i): the inverse, 0 for 0 */
+static inline gf mc_gf_inv(gf a)
+{
+    gf x = a, r = 1;
+    int i;
+    for (i = 1; i < MC_M; i++) {
+        x = mc_gf_mul(x, x);
+        r = mc_gf_mul(r, x);
+    }
+    return r;
+}
+
+/* all-ones if x == 0 else 0 (16-bit) */
+static inline uint16_t mc_iszero16(uint32_t x)
+{
+    return (uint16_t)(0u - (((x & 0xffff) - 1) >> 31));
+}
+
+static inline gf mc_bitrev(gf a)
+{
+    uint32_t r = 0;
+    int i;
+    for (i = 0; i < MC_M; i++) r |= ((uint32_t)(a >> i) & 1) << (MC_M - 1 - i);
+    return (gf)r;
+}
+
+static inline gf mc_load_gf(const unsigned char *p)
+{
+    return (gf)((p[0] | (p[1] << 8)) & (MC_Q - 1));
+}
+
+/* ---- constant-time sorting (bitonic network, n a power of 2) ---------- */
+static void mc_sort_u64(uint64_t *x, long n)        /* values below 2^63 */
+{
+    long k, j, i, a;
+    for (k = 2; k <= n; k <<= 1)
+        for (j = k >> 1; j > 0; j >>= 1)
+            for (i = 0; i < n; i += 2 * j) {
+                int down = (i & k) != 0;           /* public: the direction */
+                for (a = i; a < i + j; a++) {
+                    uint64_t u = x[a], v = x[a + j];
+                    uint64_t gt = 0 - ((v - u) >> 63);  /* u > v */
+                    uint64_t lt = 0 - ((u - v) >> 63);  /* u < v */
+                    uint64_t m = (u ^ v) & (down ? lt : gt);
+                    x[a] = u ^ m;
+                    x[a + j] = v ^ m;
+                }
+            }
+}
+
+static void mc_sort_u32(uint32_t *x, long n)
+{
+    long k, j, i, a;
+    for (k = 2; k <= n; k <<= 1)
+        for (j = k >> 1; j > 0; j >>= 1)
+            for (i = 0; i < n; i += 2 * j) {
+                int down = (i & k) != 0;           /* public: the direction */
+                for (a = i; a < i + j; a++) {
+                    uint32_t u = x[a], v = x[a + j];
+                    uint64_t d = (uint64_t)v - u;   /* negative iff u > v */
+                    uint32_t gt = (uint32_t)(0 - (d >> 63));
+                    uint32_t lt = (uint32_t)(0 - (((uint64_t)u - v) >> 63));
+                    uint32_t m = (u ^ v) & (down ? lt : gt);
+                    x[a] = u ^ m;
+                    x[a + j] = v ^ m;
+                }
+            }
+}
+
+/* ---- the Benes network (specification: "permutation(c)") -------------
+ * x: q values; applies the 2m-1 layers of conditional swaps given by the
+ * control bits cb ((2m-1)q/2 bits, bit b at cb[b/8] bit b%8); the result
+ * is x o pi for the permutation pi the bits encode. */
+static void mc_benes(uint16_t *x, const unsigned char *cb)
+{
+    int i, base, a;
+    for (i = 0; i < 2 * MC_M - 1; i++) {
+        int gap = 1 << (i < 2 * MC_M - 2 - i ? i : 2 * MC_M - 2 - i);
+        /* bit j = base/2 + a swaps positions base + a and base + a + gap */
+        for (base = 0; base < MC_Q; base += 2 * gap)
+            for (a = 0; a < gap; a++) {
+                long b = (long)i * (MC_Q / 2) + base / 2 + a;
+                uint16_t bit = (uint16_t)(0u - ((cb[b >> 3] >> (b & 7)) & 1));
+                uint16_t d = (x[base + a] ^ x[base + a + gap]) & bit;
+                x[base + a] ^= d;
+                x[base + a + gap] ^= d;
+            }
+    }
+}
+
+/* ---- control bits (specification: "controlbits(pi)") -----------------
+ * composeinv(c, pi)[i] = c[pi^-1(i)]: sort (pi[x], c[x]) by pi[x]. */
+static void mc_composeinv(uint16_t *out, const uint16_t *c, const uint16_t *pi, long n, uint32_t *w)
+{
+    long x;
+    for (x = 0; x < n; x++) w[x] = ((uint32_t)pi[x] << 16) | c[x];
+    mc_sort_u32(w, n);
+    for (x = 0; x < n; x++) out[x] = (uint16_t)w[x];
+}
+
+static inline uint16_t mc_min16(uint16_t a, uint16_t b)
+{
+    uint32_t lt = 0u - (((uint32_t)b - a) >> 31);     /* b < a */
+    return (uint16_t)(a ^ ((a ^ b) & lt));
+}
+
+/* bits: one byte per control bit, (2lg-1) n/2 of them; pi: n = 2^lg values */
+static int mc_controlbits(unsigned char *bits, const uint16_t *pi, int lg)
+{
+    long n = 1L << lg, x, j, i;
+    uint16_t *p, *q, *c, *cp, *piinv, *F, *Fpi, *L, *M, *t1, *t2, *sub;
+    uint32_t *w;
+    unsigned char *subbits;
+    long sublen;
+    int r = 0;
+    if (lg == 1) {
+        bits[0] = (unsigned char)(pi[0] & 1);
+        return 0;
+    }
+    p = malloc(12 * n * sizeof(uint16_t) + n * sizeof(uint32_t) + (size_t)(2 * lg - 3) * (n / 2));
+    if (!p) return -1;
+    q = p + n; c = q + n; cp = c + n; piinv = cp + n; F = piinv + n; Fpi = F + n;
+    L = Fpi + n; M = L + n; t1 = M + n; t2 = t1 + n; sub = t2 + n;
+    w = (uint32_t *)(sub + n);
+    subbits = (unsigned char *)(w + n);
+    t1[0] = 0;                              /* (n >= 4 here; for the compiler) */
+    for (x = 0; x < n; x++) {
+        p[x] = pi[x ^ 1];
+        q[x] = pi[x] ^ 1;
+        t1[x] = (uint16_t)x;
+    }
+    mc_composeinv(piinv, t1, pi, n, w);
+    mc_composeinv(t1, p, q, n, w);
+    mc_composeinv(t2, q, p, n, w);
+    memcpy(p, t1, n * sizeof *p);
+    memcpy(q, t2, n * sizeof *q);
+    for (x = 0; x < n; x++) c[x] = mc_min16((uint16_t)x, p[x]);
+    mc_composeinv(t1, p, q, n, w);
+    mc_composeinv(t2, q, p, n, w);
+    memcpy(p, t1, n * sizeof *p);
+    memcpy(q, t2, n * sizeof *q);
+    for (i = 1; i < lg - 1; i++) {
+        mc_composeinv(cp, c, q, n, w);
+        mc_composeinv(t1, p, q, n, w);
+        mc_composeinv(t2, q, p, n, w);
+        memcpy(p, t1, n * sizeof *p);
+        memcpy(q, t2, n * sizeof *q);
+        for (x = 0; x < n; x++) c[x] = mc_min16(c[x], cp[x]);
+    }
+    /* f: the first layer */
+    for (j = 0; j < n / 2; j++) bits[j] = (unsigned char)(c[2 * j] & 1);
+    for (x = 0; x < n; x++) F[x] = (uint16_t)(x ^ (c[x & ~1L] & 1));
+    mc_composeinv(Fpi, F, piinv, n, w);
+    /* l: the last layer */
+    sublen = (long)(2 * lg - 3) * (n / 4);
+    for (j = 0; j < n / 2; j++) bits[(long)(2 * lg - 2) * (n / 2) + j] = (unsigned char)(Fpi[2 * j] & 1);
+    for (x = 0; x < n; x++) L[x] = (uint16_t)(x ^ (Fpi[x & ~1L] & 1));
+    mc_composeinv(M, Fpi, L, n, w);
+    /* the two halves, interleaved into the middle layers */
+    for (i = 0; i < 2 && !r; i++) {
+        for (j = 0; j < n / 2; j++) sub[j] = M[2 * j + i] >> 1;
+        r = mc_controlbits(subbits, sub, lg - 1);
+        for (j = 0; j < sublen; j++) bits[n / 2 + 2 * j + i] = subbits[j];
+    }
+    free(p);
+    return r;
+}
+
+/* ---- polynomials at the support ----------------------------------------
+ * Two implementations of the same two functions: element by element
+ * (MC_BITSLICED 0) and bitsliced, 256 elements at a time, on this
+ * project's dispatched vec256 kernels (docs/mceliece.md, layout vec256:
+ * the four words of bit i at v[4i..4i+3], element 64k+j in bit j of word
+ * 4i+k).  The KATs pass with either. */
+#define MC_BITSLICED (!MC_REF)
+#define MC_VW 4                                 /* words per bit-slice */
+#define MC_VL (64 * MC_VW)                      /* elements per vector */
+#define MC_VWORDS (MC_M * MC_VW)
+#if MC_M == 12
+#define MC_VMUL qhasm_mceliece_gf12_vec256_mul
+#define MC_VSQ  qhasm_mceliece_gf12_vec256_sq
+#define MC_VINV qhasm_mceliece_gf12_vec256_inv
+#else
+#define MC_VMUL qhasm_mceliece_gf13_vec256_mul
+#define MC_VSQ  qhasm_mceliece_gf13_vec256_sq
+#define MC_VINV qhasm_mceliece_gf13_vec256_inv
+#endif
+
+#if MC_BITSLICED
+/* v = x[0..cnt-1] bitsliced, lanes from cnt on zero: per 64 elements one
+ * 64x64 bit transpose (the dispatched kernel) */
+static void mc_bs_pack(uint64_t *v, const gf *x, int cnt)
+{
+    uint64_t t[64];
+    int k, e, i;
+    for (k = 0; k < MC_VW; k++) {
+        for (e = 0; e < 64; e++) t[e] = 64 * k + e < cnt ? x[64 * k + e] : 0;
+        qhasm_mceliece_transpose_64x64(t, t);
+        for (i = 0; i < MC_M; i++) v[MC_VW * i + k] = t[i];
+    }
+}
+
+static void mc_bs_unpack(gf *x, const uint64_t *v, int cnt)
+{
+    uint64_t t[64];
+    int k, e, i;
+    for (k = 0; k < MC_VW && 64 * k < cnt; k++) {
+        for (i = 0; i < 64; i++) t[i] = i < MC_M ? v[MC_VW * i + k] : 0;
+        qhasm_mceliece_transpose_64x64(t, t);
+        for (e = 0; e < 64 && 64 * k + e < cnt; e++) x[64 * k + e] = (gf)t[e];
+    }
+}
+
+/* v = f(a) for the bitsliced vector a, Horner */
+static void mc_bs_eval(uint64_t *v, const gf *f, int deg, const uint64_t *a)
+{
+    int i, j, k;
+    for (i = 0; i < MC_M; i++)
+        for (k = 0; k < MC_VW; k++) v[MC_VW * i + k] = 0 - (uint64_t)((f[deg] >> i) & 1);
+    for (j = deg - 1; j >= 0; j--) {
+        MC_VMUL(v, v, a);
+        for (i = 0; i < MC_M; i++) {
+            uint64_t c = 0 - (uint64_t)((f[j] >> i) & 1);
+            for (k = 0; k < MC_VW; k++) v[MC_VW * i + k] ^= c;
+        }
+    }
+}
+
+#endif
+
+/* out[i] = f(pts[i]), f of degree deg (deg+1 coefficients) */
+static void mc_eval(gf *out, const gf *f, int deg, const gf *pts, int npts)
+{
+#if MC_BITSLICED
+    uint64_t a[MC_VWORDS], v[MC_VWORDS];
+    int i;
+    for (i = 0; i < npts; i += MC_VL) {
+        int cnt = npts - i < MC_VL ? npts - i : MC_VL;
+        mc_bs_pack(a, pts + i, cnt);
+        mc_bs_eval(v, f, deg, a);
+        mc_bs_unpack(out + i, v, cnt);
+    }
+#else
+    int i, j;
+    for (i = 0; i < npts; i++) {
+        gf r = f[deg], a = pts[i];
+        for (j = deg - 1; j >= 0; j--) r = mc_gf_mul(r, a) ^ f[j];
+        out[i] = r;
+    }
+#endif
+}
+
+/* x[i] = 1/x[i] (squared first if sq), 0 for 0 */
+static void mc_inv_all(gf *x, int cnt, int sq)
+{
+#if MC_BITSLICED
+    uint64_t v[MC_VWORDS];
+    int i;
+    for (i = 0; i < cnt; i += MC_VL) {
+        int c = cnt - i < MC_VL ? cnt - i : MC_VL;
+        mc_bs_pack(v, x + i, c);
+        if (sq) MC_VSQ(v, v);
+        MC_VINV(v, v);
+        mc_bs_unpack(x + i, v, c);
+    }
+#else
+    int i;
+    for (i = 0; i < cnt; i++) x[i] = mc_gf_inv(sq ? mc_gf_mul(x[i], x[i]) : x[i]);
+#endif
+}
+
+/* syndrome sums out[j] = sum_i w[i] pts[i]^j, j = 0..2t-1 */
+static void mc_synd(gf *out, const gf *w, const gf *pts, int npts)
+{
+#if MC_BITSLICED
+    uint64_t *acc = calloc((size_t)2 * MC_T * MC_VWORDS, sizeof(uint64_t));
+    uint64_t a[MC_VWORDS], v[MC_VWORDS];
+    int i, j, k;
+    if (!acc) abort();
+    for (i = 0; i < npts; i += MC_VL) {
+        int cnt = npts - i < MC_VL ? npts - i : MC_VL;
+        mc_bs_pack(a, pts + i, cnt);
+        mc_bs_pack(v, w + i, cnt);
+        for (j = 0; j < 2 * MC_T; j++) {
+            uint64_t *s = acc + (size_t)j * MC_VWORDS;
+            for (k = 0; k < MC_VWORDS; k++) s[k] ^= v[k];
+            if (j + 1 < 2 * MC_T) MC_VMUL(v, v, a);
+        }
+    }
+    for (j = 0; j < 2 * MC_T; j++) {
+        const uint64_t *s = acc + (size_t)j * MC_VWORDS;
+        uint32_t r = 0;
+        for (i = 0; i < MC_M; i++) {
+            uint64_t x = 0;
+            for (k = 0; k < MC_VW; k++) x ^= s[MC_VW * i + k];
+            x ^= x >> 32; x ^= x >> 16; x ^= x >> 8; x ^= x >> 4; x ^= x >> 2; x ^= x >> 1;
+            r |= (uint32_t)(x & 1) << i;
+        }
+        out[j] = (gf)r;
+    }
+    free(acc);
+#else
+    int i, j;
+    for (j = 0; j < 2 * MC_T; j++) out[j] = 0;
+    for (i = 0; i < npts; i++) {
+        gf e = w[i], a = pts[i];
+        for (j = 0; j < 2 * MC_T; j++) {
+            out[j] ^= e;
+            e = mc_gf_mul(e, a);
+        }
+    }
+#endif
+}
+
+/* c = a * b in GF(q)[y]/F(y) (t coefficients each) */
+static void mc_polymul_F(gf *c, const gf *a, const gf *b)
+{
+    gf prod[2 * MC_T - 1];
+    int i, j;
+    for (i = 0; i < 2 * MC_T - 1; i++) prod[i] = 0;
+    for (i = 0; i < MC_T; i++)
+        for (j = 0; j < MC_T; j++) prod[i + j] ^= mc_gf_mul(a[i], b[j]);
+    for (i = 2 * MC_T - 2; i >= MC_T; i--) MC_FY_REDUCE(prod, i);
+    for (i = 0; i < MC_T; i++) c[i] = prod[i];
+}
+
+/* Irreducible: g = the minimal polynomial of beta over GF(q), monic of
+ * degree t (g[0..t-1]; g_t = 1), by Gaussian elimination on
+ * sum_{j<t} g_j beta^j = beta^t; 0 on success, -1 if the degree is below t */
+static int mc_irreducible(gf *g, const gf *beta)
+{
+    static const int cols = MC_T + 1;
+    gf *mat = malloc(sizeof(gf) * MC_T * (MC_T + 1)), pw[MC_T], tmp[MC_T];
+    int i, j, k, fail = 0;
+    if (!mat) return -2;
+    /* column j of mat = beta^j (coefficient i in row i) */
+    for (i = 0; i < MC_T; i++) pw[i] = 0;
+    pw[0] = 1;
+    for (j = 0; j <= MC_T; j++) {
+        for (i = 0; i < MC_T; i++) mat[i * cols + j] = pw[i];
+        if (j == 0) memcpy(pw, beta, sizeof pw);
+        else {
+            mc_polymul_F(tmp, pw, beta);
+            memcpy(pw, tmp, sizeof pw);
+        }
+    }
+    for (j = 0; j < MC_T; j++) {
+        gf inv;
+        for (k = j + 1; k < MC_T; k++) {
+            uint16_t z = mc_iszero16(mat[j * cols + j]);
+            for (i = j; i < cols; i++) mat[j * cols + i] ^= mat[k * cols + i] & z;
+        }
+        {
+            uint16_t z = mc_iszero16(mat[j * cols + j]);
+            fail |= z;
+        }
+        inv = mc_gf_inv(mat[j * cols + j]);
+        for (i = j; i < cols; i++) mat[j * cols + i] = mc_gf_mul(mat[j * cols + i], inv);
+        for (k = 0; k < MC_T; k++) {
+            gf f;
+            if (k == j) continue;
+            f = mat[k * cols + j];
+            for (i = j; i < cols; i++) mat[k * cols + i] ^= mc_gf_mul(f, mat[j * cols + i]);
+        }
+    }
+    for (i = 0; i < MC_T; i++) g[i] = mat[i * cols + MC_T];
+    free(mat);
+    MC_DECLASSIFY(&fail, sizeof fail);
+    return fail ? -1 : 0;
+}
+
+/* ---- key generation --------------------------------------------------- */
+/* FieldOrdering: pi and the support alpha (first n) from 32q random bits;
+ * -1 if two of the 32-bit values are equal */
+static int mc_field_ordering(uint16_t *pi, gf *alpha, const unsigned char *r)
+{
+    uint64_t *v = malloc(sizeof(uint64_t) * MC_Q);
+    uint64_t dup = 0;
+    long i;
+    if (!v) return -2;
+    for (i = 0; i < MC_Q; i++) {
+        const unsigned char *p = r + 4 * i;
+        uint64_t a = (uint64_t)p[0] | ((uint64_t)p[1] << 8) | ((uint64_t)p[2] << 16) | ((uint64_t)p[3] << 24);
+        v[i] = (a << 16) | (uint64_t)i;
+    }
+    mc_sort_u64(v, MC_Q);
+    for (i = 1; i < MC_Q; i++) {
+        uint64_t d = (v[i - 1] ^ v[i]) >> 16;          /* 0 iff equal a */
+        dup |= 1 ^ ((d | (0 - d)) >> 63);
+    }
+    for (i = 0; i < MC_Q; i++) pi[i] = (uint16_t)(v[i] & 0xffff);
+    for (i = 0; i < MC_N; i++) alpha[i] = mc_bitrev(pi[i]);
+    free(v);
+    MC_DECLASSIFY(&dup, sizeof dup);
+    return dup ? -1 : 0;
+}
+
+/* MatGen: the public key T of the systematic form (I_mt | T) of the
+ * parity-check matrix; -1 if the left mt x mt block is singular */
+static int mc_matgen(unsigned char *pk, const gf *g, const gf *alpha)
+{
+    uint64_t *mat = calloc((size_t)MC_MT * (MC_NW + 1), sizeof(uint64_t));
+    gf *inv = malloc(sizeof(gf) * MC_N), gt[MC_T + 1];
+    long i, j, k, r;
+    int fail = 0;
+    if (!mat || !inv) { free(mat); free(inv); return -2; }
+    memcpy(gt, g, sizeof(gf) * MC_T);
+    gt[MC_T] = 1;
+    mc_eval(inv, gt, MC_T, alpha, MC_N);
+    mc_inv_all(inv, MC_N, 0);
+    /* row i*m + b, column j: bit b of alpha_j^i / g(alpha_j) */
+    for (i = 0; i < MC_T; i++) {
+        for (j = 0; j < MC_N; j++) {
+            for (k = 0; k < MC_M; k++)
+                mat[(i * MC_M + k) * (MC_NW + 1) + j / 64] |= (uint64_t)((inv[j] >> k) & 1) << (j % 64);
+            inv[j] = mc_gf_mul(inv[j], alpha[j]);
+        }
+    }
+    /* Gaussian elimination to (I_mt | T), constant time */
+    for (r = 0; r < MC_MT; r++) {
+        uint64_t *row = mat + r * (MC_NW + 1);
+        long w0 = r / 64;
+        int sh = (int)(r % 64);
+        uint64_t piv;
+        for (k = r + 1; k < MC_MT; k++) {
+            uint64_t *o = mat + k * (MC_NW + 1);
+            uint64_t msk = ((row[w0] >> sh) & 1) - 1;       /* pivot bit zero: add row k */
+            for (j = w0; j < MC_NW; j++) row[j] ^= o[j] & msk;
+        }
+        piv = (row[w0] >> sh) & 1;
+        fail |= (int)(1 ^ piv);
+        for (k = 0; k < MC_MT; k++) {
+            uint64_t *o = mat + k * (MC_NW + 1);
+            uint64_t msk;
+            if (k == r) continue;
+            msk = 0 - ((o[w0] >> sh) & 1);
+            for (j = w0; j < MC_NW; j++) o[j] ^= row[j] & msk;
+        }
+    }
+    MC_DECLASSIFY(&fail, sizeof fail);
+    if (!fail) {
+        for (i = 0; i < MC_MT; i++) {
+            const uint64_t *row = mat + i * (MC_NW + 1);
+            unsigned char *out = pk + i * MC_ROWBYTES;
+            for (j = 0; j < MC_ROWBYTES; j++) {
+                long o = MC_MT + 8 * j, w = o / 64;
+                int s = (int)(o % 64);
+                uint64_t v = row[w] >> s;
+                if (s > 56) v |= row[w + 1] << (64 - s);
+                out[j] = (unsigned char)v;
+            }
+        }
+    }
+    free(mat);
+    free(inv);
+    return fail ? -1 : 0;
+}
+
+/* SeededKeyGen from delta (32 bytes); -1: retry with the next seed (in
+ * next), -2: out of memory */
+static int mc_seeded_keygen(unsigned char *pk, unsigned char *sk, const unsigned char *delta,
+                            unsigned char *next, unsigned char *E, uint16_t *pi, gf *alpha,
+                            unsigned char *bits)
+{
+    unsigned char in[33];
+    gf beta[MC_T], g[MC_T];
+    int i, r;
+    in[0] = 64;
+    memcpy(in + 1, delta, 32);
+    MC_SHAKE(E, MC_EXPBYTES, in, 33);
+    memcpy(next, E + MC_EXPBYTES - 32, 32);
+    r = mc_field_ordering(pi, alpha, E + MC_EBYTES);
+    if (r) return r;
+    for (i = 0; i < MC_T; i++) beta[i] = mc_load_gf(E + MC_EBYTES + 4 * MC_Q + 2 * i);
+    r = mc_irreducible(g, beta);
+    if (r) return r;
+    r = mc_matgen(pk, g, alpha);
+    if (r) return r;
+    /* secret key: delta, c = 2^32 - 1 (64 bits), g, control bits, s */
+    memcpy(sk, delta, 32);
+    sk[32] = sk[33] = sk[34] = sk[35] = 0xff;
+    sk[36] = sk[37] = sk[38] = sk[39] = 0;
+    for (i = 0; i < MC_T; i++) {
+        sk[40 + 2 * i] = (unsigned char)g[i];
+        sk[41 + 2 * i] = (unsigned char)(g[i] >> 8);
+    }
+    if (mc_controlbits(bits, pi, MC_M)) return -2;
+    {
+        unsigned char *cb = sk + 40 + MC_IRRBYTES;
+        long b;
+        uint16_t chk[MC_Q];
+        uint16_t diff = 0;
+        memset(cb, 0, MC_CONDBYTES);
+        for (b = 0; b < (long)MC_CONDBYTES * 8; b++) cb[b >> 3] |= (unsigned char)(bits[b] << (b & 7));
+        /* the network must give pi back: an internal check, never fails */
+        for (b = 0; b < MC_Q; b++) chk[b] = (uint16_t)b;
+        mc_benes(chk, cb);
+        for (b = 0; b < MC_Q; b++) diff |= chk[b] ^ pi[b];
+        MC_DECLASSIFY(&diff, sizeof diff);
+        if (diff) abort();
+    }
+    memcpy(sk + 40 + MC_IRRBYTES + MC_CONDBYTES, E, MC_EBYTES);
+    return 0;
+}
+
+int MC_PREFIX(keypair)(unsigned char *pk, unsigned char *sk);
+int MC_PREFIX(enc)(unsigned char *c, unsigned char *key, const unsigned char *pk);
+int MC_PREFIX(dec)(unsigned char *key, const unsigned char *c, const unsigned char *sk);
+
+int MC_PREFIX(keypair)(unsigned char *pk, unsigned char *sk)
+{
+    unsigned char seed[32], next[32];
+    unsigned char *E = malloc(MC_EXPBYTES);
+    uint16_t *pi = malloc(sizeof(uint16_t) * MC_Q);
+    gf *alpha = malloc(sizeof(gf) * MC_N);
+    unsigned char *bits = malloc((size_t)MC_CONDBYTES * 8);
+    int r = -2;
+    if (E && pi && alpha && bits) {
+        qhasm_randombytes(seed, 32);
+        for (;;) {
+            r = mc_seeded_keygen(pk, sk, seed, next, E, pi, alpha, bits);
+            if (r != -1) break;
+            memcpy(seed, next, 32);
+        }
+    }
+    free(E); free(pi); free(alpha); free(bits);
+    return r == 0 ? 0 : -1;
+}
+
+/* ---- encapsulation ---------------------------------------------------- */
+/* FixedWeight: e of weight t; tau = 2t candidates per attempt (n < q) */
+static void mc_fixed_weight(unsigned char *e)
+{
+    unsigned char buf[4 * MC_T];
+    uint16_t ind[MC_T];
+    for (;;) {
+        uint32_t count = 0, eq = 0;
+        int i, j;
+        qhasm_randombytes(buf, sizeof buf);
+        for (j = 0; j < MC_T; j++) ind[j] = 0;
+        for (i = 0; i < 2 * MC_T; i++) {
+            uint32_t d = mc_load_gf(buf + 2 * i);
+            uint32_t ok = (0u - ((d - MC_N) >> 31)) & (0u - ((count - MC_T) >> 31)); /* d < n, count < t */
+            for (j = 0; j < MC_T; j++) {
+                uint32_t here = ok & (0u - ((((uint32_t)j ^ count) - 1) >> 31));   /* j == count */
+                ind[j] = (uint16_t)(ind[j] ^ ((ind[j] ^ d) & here));
+            }
+            count += ok & 1;
+        }
+        for (i = 1; i < MC_T; i++)
+            for (j = 0; j < i; j++) eq |= mc_iszero16((uint32_t)ind[i] ^ ind[j]) & 1;
+        eq |= (uint32_t)((count - MC_T) >> 31);           /* fewer than t */
+        MC_DECLASSIFY(&eq, sizeof eq);
+        if (!eq) break;
+    }
+    {
+        int i, j;
+        for (i = 0; i < MC_EBYTES; i++) {
+            unsigned char b = 0;
+            for (j = 0; j < MC_T; j++) {
+                unsigned char here = (unsigned char)mc_iszero16((uint32_t)(ind[j] >> 3) ^ (uint32_t)i);
+                b |= (unsigned char)((1u << (ind[j] & 7)) & here);
+            }
+            e[i] = b;
+        }
+    }
+}
+
+/* the padding bits (above k in each row's last byte) must be zero */
+static int mc_pk_padding_ok(const unsigned char *pk)
+{
+#if MC_K % 8
+    unsigned char b = 0;
+    long i;
+    for (i = 0; i < MC_MT; i++) b |= pk[i * MC_ROWBYTES + MC_ROWBYTES - 1];
+    return (b >> (MC_K % 8)) == 0;
+#else
+    (void)pk;
+    return 1;
+#endif
+}
+
+static int mc_c_padding_ok(const unsigned char *c)
+{
+#if MC_MT % 8
+    return (c[MC_SYNDBYTES - 1] >> (MC_MT % 8)) == 0;
+#else
+    (void)c;
+    return 1;
+#endif
+}
+
+int MC_PREFIX(enc)(unsigned char *c, unsigned char *key, const unsigned char *pk)
+{
+    unsigned char buf[1 + MC_EBYTES + MC_SYNDBYTES], k[32];
+    unsigned char *e = buf + 1, *s = buf + 1 + MC_EBYTES;
+    int ok = mc_pk_padding_ok(pk);
+    mc_fixed_weight(e);
+    MC_SYNDROME(s, pk, e);
+    buf[0] = 1;
+    MC_SHAKE(k, 32, buf, sizeof buf);
+    if (!ok) {                    /* the round-4 reference: zero outputs, -1 */
+        memset(s, 0, MC_SYNDBYTES);
+        memset(k, 0, 32);
+    }
+    memcpy(c, s, MC_SYNDBYTES);
+    memcpy(key, k, 32);
+    memset(buf, 0, sizeof buf);
+    return ok ? 0 : -1;
+}
+
+/* ---- decapsulation ---------------------------------------------------- */
+/* Berlekamp-Massey: sigma (t+1 coefficients) with roots the error
+ * positions, from the 2t syndromes s; constant time */
+static void mc_bm(gf *sigma, const gf *s)
+{
+    gf C[MC_T + 1], B[MC_T + 1], T[MC_T + 1], b = 1;
+    uint32_t L = 0;
+    int N, i;
+    for (i = 0; i <= MC_T; i++) C[i] = B[i] = 0;
+    C[0] = 1;
+    B[1] = 1;                                       /* B = x * (previous C) */
+    for (N = 0; N < 2 * MC_T; N++) {
+        gf d = 0, f;
+        uint16_t nz, up;
+        for (i = 0; i <= MC_T && i <= N; i++) d ^= mc_gf_mul(C[i], s[N - i]);
+        nz = (uint16_t)~mc_iszero16(d);
+        up = nz & (uint16_t)(0u - ((2 * L - (uint32_t)N - 1) >> 31));  /* 2L <= N */
+        f = mc_gf_mul(d, mc_gf_inv(b));
+        for (i = 0; i <= MC_T; i++) {
+            T[i] = C[i];
+            C[i] ^= mc_gf_mul(f, B[i]);
+        }
+        L = (L & ~(uint32_t)(int16_t)up) | (((uint32_t)N + 1 - L) & (uint32_t)(int16_t)up);
+        for (i = 0; i <= MC_T; i++) B[i] = (gf)((B[i] & ~up) | (T[i] & up));
+        b = (gf)((b & ~up) | (d & up));
+        for (i = MC_T; i >= 1; i--) B[i] = B[i - 1];
+        B[0] = 0;
+    }
+    for (i = 0; i <= MC_T; i++) sigma[i] = C[MC_T - i];
+}
+
+/* Decode: e (n/8 bytes) of weight t with He = c; returns all-ones (16
+ * bits) on success, 0 on failure */
+static uint16_t mc_decode(unsigned char *e, const unsigned char *c, const unsigned char *sk)
+{
+    gf g[MC_T + 1], sigma[MC_T + 1], s[2 * MC_T], s2[2 * MC_T];
+    uint16_t *alpha = malloc(sizeof(uint16_t) * MC_Q);
+    gf *w = malloc(sizeof(gf) * MC_N), *ginv2 = malloc(sizeof(gf) * MC_N);
+    uint32_t diff = 0, wt = 0;
+    long i;
+    if (!alpha || !w || !ginv2) abort();
+    for (i = 0; i < MC_T; i++) g[i] = mc_load_gf(sk + 2 * i);
+    g[MC_T] = 1;
+    /* the support: the network on the identity gives pi; alpha = bitrev(pi) */
+    for (i = 0; i < MC_Q; i++) alpha[i] = (uint16_t)i;
+    mc_benes(alpha, sk + MC_IRRBYTES);
+    for (i = 0; i < MC_N; i++) alpha[i] = mc_bitrev(alpha[i]);
+    mc_eval(ginv2, g, MC_T, alpha, MC_N);
+    mc_inv_all(ginv2, MC_N, 1);
+    /* v = (c, 0, ..., 0): only the first mt positions can be nonzero */
+    for (i = 0; i < MC_MT; i++) w[i] = ginv2[i] & (gf)(0u - ((c[i >> 3] >> (i & 7)) & 1));
+    mc_synd(s, w, alpha, MC_MT);
+    mc_bm(sigma, s);
+    mc_eval(w, sigma, MC_T, alpha, MC_N);
+    memset(e, 0, MC_EBYTES);
+    for (i = 0; i < MC_N; i++) {
+        uint16_t z = mc_iszero16(w[i]);
+        e[i >> 3] |= (unsigned char)((z & 1) << (i & 7));
+        wt += z & 1;
+        w[i] = ginv2[i] & z;
+    }
+    /* re-encryption check: the same syndromes and weight t */
+    mc_synd(s2, w, alpha, MC_N);
+    for (i = 0; i < 2 * MC_T; i++) diff |= (uint32_t)(s[i] ^ s2[i]);
+    diff |= wt ^ MC_T;
+    free(alpha); free(w); free(ginv2);
+    return mc_iszero16(diff | (diff >> 16));
+}
+
+int MC_PREFIX(dec)(unsigned char *key, const unsigned char *c, const unsigned char *sk)
+{
+    unsigned char buf[1 + MC_EBYTES + MC_SYNDBYTES], k[32], cc[MC_SYNDBYTES];
+    unsigned char *e = buf + 1;
+    const unsigned char *s = sk + 40 + MC_IRRBYTES + MC_CONDBYTES;
+    int ok = mc_c_padding_ok(c), i;
+    uint16_t good;
+    memcpy(cc, c, MC_SYNDBYTES);
+#if MC_MT % 8
+    cc[MC_SYNDBYTES - 1] &= (1 << (MC_MT % 8)) - 1;
+#endif
+    good = mc_decode(e, cc, sk + 40);
+    /* implicit rejection: b = 0 and e = s when decoding fails */
+    buf[0] = (unsigned char)(good & 1);
+    for (i = 0; i < MC_EBYTES; i++) e[i] = (unsigned char)((e[i] & good) | (s[i] & ~good));
+    memcpy(buf + 1 + MC_EBYTES, c, MC_SYNDBYTES);
+    MC_SHAKE(k, 32, buf, sizeof buf);
+    if (!ok) memset(k, 0, 32);    /* the round-4 reference: zero key, -1 */
+    memcpy(key, k, 32);
+    memset(buf, 0, sizeof buf);
+    return ok ? 0 : -1;
+}
