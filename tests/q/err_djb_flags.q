@@ -1,5 +1,5 @@
 #! target amd64
-#! error 12:1: this instruction does not set the flags 'signed<?' asks for
+#! error 13:1: this instruction does not set the flags 'signed<?' asks for
 # Issue 13 review: amd64-djb.md's `r = (s >> 8) & 255` (movzx; shr 8)
 # said def=CZO, but OF is undefined after a shift by 8, so `signed<?`
 # read an undefined flag.  It keeps ZF only (def=Z clob=CO); `=?` works.
