@@ -610,8 +610,9 @@ class Interp:
             self.put(d, sum(self.get(o, w) for o in ops[1:4]) & mask(w))
             return None
         if op == "shrand":
-            self.put(d, qsem.shr(self.get(ops[1], w), ops[2][1], w) & self.get(ops[3], w))
-            return None
+            r = qsem.shr(self.get(ops[1], w), ops[2][1], w) & self.get(ops[3], w)
+            self.put(d, r)
+            return {"=": r == 0, "!=": r != 0}
         if op in ("shld", "shrd"):
             r, t, n = self.get(ops[1], w), self.get(ops[2], w), self.get(ops[3], w)
             if not 0 <= n < w:
