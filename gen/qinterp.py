@@ -404,6 +404,8 @@ class Interp:
             if m:
                 lanes, sh = int(m.group(1)), sh[m.end():]
             core = qsem.CORE.get(sh)
+            if core is None and sh.startswith(", $ ") and sh[4:] in qsem.CORE:
+                core = ("lo128:" + qsem.CORE[sh[4:]][0],)     # `Nx , 0 r = ...` (VEX.128 forms)
             d = self._dec[shape] = (cast, lanes, core[0] if core else None)
         return d
 
@@ -543,6 +545,8 @@ class Interp:
             if self.cond(op[5:]):
                 self.put(ops[0], self.get(ops[1]))
             return None
+        if op.startswith("lo128:"):
+            return self.lo128(op[6:], cast, lanes, ops)
         fl = self.vexec(op, cast, lanes, ops) if vec else self.sexec(op, cast, ops)
         if cond is not None:
             if fl is None or cond not in fl:
@@ -555,6 +559,25 @@ class Interp:
                         flags[c] = fl[c]
                     else:
                         flags.pop(c, None)
+        return None
+
+    def lo128(self, op, cast, lanes, ops):
+        """`Nx , 0 r = s OP t`: OP on the low 128 bits of the operands (N lanes
+        there), the result's upper bits zero"""
+        if ops[0] != ("imm", 0):
+            raise Undefined("', N' after a lane count must be ', 0'")
+        tmp = []
+        for k, o in enumerate(ops[1:]):
+            if o[0] == "var" and self.isvec(o[1]):
+                n = f"__lo{k}"
+                self.p.vars.setdefault(n, ("reg128", 1))
+                if k:
+                    self.regs[n] = self.vget(o, 0)[:16]
+                o = ("var", n)
+            tmp.append(o)
+        self.vexec(op, cast, lanes, tmp)
+        d = ops[1]
+        self.put(d, self.regs.pop("__lo0") + bytes(self.opwidth(d) // 8 - 16))
         return None
 
     def cond(self, c: str) -> bool:
@@ -665,6 +688,12 @@ class Interp:
                     args.append(self.vget(o, nb))
             a = self.addr(ops[1]) if name == "loadperm" else 0
             self.put(d, qsem.vfunc(name, args, big, nb, a))
+            return None
+        if op == "movlo":
+            v = self.vget(ops[1], nb)
+            if ops[2] != ("imm", 0):
+                raise Undefined("'r = m , N' needs N = 0")
+            self.put(d, v + bytes(nb - len(v)))
             return None
         if op == "splat":
             v = qsem.lanes(self.vget(ops[1], nb), 32, big)[ops[2][1]]

@@ -188,13 +188,15 @@ CORE: dict[str, tuple[str, str]] = {
     "goto $": ("goto", "jump"),
     "$ = & $": ("addr", "address of a stack variable or memory operand"),
     "$ = $ [ $ ]": ("splat", "every 32-bit lane = lane i of s"),
+    "$ = $ , $": ("movlo", "r = m , 0: the narrower memory operand in the low bytes, the rest zero"),
     "$ = $ + madd52lo ( $ , $ )": ("madd52lo", "64-bit lanes: r + low 52 bits of (s mod 2^52)(t mod 2^52)"),
     "$ = $ + madd52hi ( $ , $ )": ("madd52hi", "64-bit lanes: r + bits 52..103 of the same product"),
 }
 VFUNCS = ["shuffle32", "unpacklo32", "unpackhi32", "unpacklo64", "unpackhi64", "shuffle128",
           "permute128", "permute64", "permute2x32", "permute2x64", "extract128", "extract256",
           "insert128", "shufbytes", "low128", "evexadd32", "evexxor", "ternlog", "permute",
-          "shiftleftbytes", "loadperm", "mulhi", "zeroext8", "packs16", "truncate8", "alignr", "blend32"]
+          "shiftleftbytes", "loadperm", "mulhi", "zeroext8", "packs16", "truncate8", "alignr", "blend32",
+          "fmul", "fadd", "fsub", "fround", "ftrunc"]
 
 
 def condtokens(c: str) -> str:
@@ -368,6 +370,54 @@ def vfunc(name: str, args: list, big: bool, nbytes: int, addr: int = 0) -> bytes
         # 32-bit lane j from t where bit j of i is set, else from s
         s, t, i = args
         return b"".join((t if i >> (j // 4) & 1 else s)[j:j + 4] for j in range(0, len(s), 4))
+    if name in FLOATOPS:
+        return fvec(name, args, big)
     if name == "loadperm":
         return bytes((addr & 15) + k for k in range(16))
     raise Undefined(f"unknown vector function {name}")
+
+
+# ------------------------------------------------------------ floating point
+# Double-precision lanes (djb's dialect, amd64 only): IEEE 754 binary64,
+# round to nearest even (Python floats are exactly that), no exceptions.
+# NaNs as SSE/AVX produce them: a NaN operand is returned quieted (the
+# first one if both are), an invalid operation gives the default NaN
+# 0xfff8000000000000; fround/ftrunc keep the sign of zero.
+FLOATOPS = {"fmul", "fadd", "fsub", "fround", "ftrunc"}
+_QNAN, _DEFNAN, _EXP = 1 << 51, 0xfff8000000000000, 0x7ff << 52
+
+
+def _isnan(b: int) -> bool:
+    return b & _EXP == _EXP and b & mask(52) != 0
+
+
+def _f(b: int) -> float:
+    import struct
+    return struct.unpack("<d", b.to_bytes(8, "little"))[0]
+
+
+def _b(x: float) -> int:
+    import struct
+    return _DEFNAN if x != x else int.from_bytes(struct.pack("<d", x), "little")
+
+
+def fop(name: str, a: int, b: int = 0) -> int:
+    import math
+    if _isnan(a):
+        return a | _QNAN
+    if name in ("fround", "ftrunc"):
+        x = _f(a)
+        if math.isinf(x) or abs(x) >= 2.0 ** 52:
+            return a
+        return _b(math.copysign(float(round(x) if name == "fround" else math.trunc(x)), x))
+    if _isnan(b):
+        return b | _QNAN
+    x, y = _f(a), _f(b)
+    return _b(x * y if name == "fmul" else x + y if name == "fadd" else x - y)
+
+
+def fvec(name: str, args: list, big: bool) -> bytes:
+    L = [lanes(a, 64, big) for a in args]
+    if name in ("fround", "ftrunc"):
+        return unlanes([fop(name, a) for a in L[0]], 64, big)
+    return unlanes([fop(name, a, b) for a, b in zip(L[0], L[1])], 64, big)
