@@ -171,6 +171,12 @@ class Emitter:
             srcs = [use(a) for a in args]
             release(k, tuple(args))
             n = name_for(d)
+            if kind in ("andxor", "xor3") and n != srcs[2] and n in srcs[:2]:
+                # `n = srcs[2]` would overwrite a source the ternlog still
+                # reads (wrong code found by tests/diff/kernels.py): another name
+                free.append(n)
+                n = names[d] = f"v{nxt}"
+                nxt += 1
             if kind == "and":
                 lines.append(f"{n} = {srcs[0]} & {srcs[1]}")
             elif kind == "xor":

@@ -252,7 +252,12 @@ class Memory:
 
 
 class Interp:
-    def __init__(self, prog: Prog, target: str, mem: Memory | None = None):
+    def __init__(self, prog: Prog, target: str, mem: Memory | None = None, stackfill: int | None = None):
+        """stackfill: None, reading a stack byte before writing it is
+        undefined; a byte value, stack variables start as that byte (for
+        kernels that read unwritten stack bytes and discard what they
+        computed from them: run twice with different bytes)"""
+        self.stackfill = stackfill
         self.p = prog
         self.target = target
         self.big = BIGENDIAN[target]
@@ -262,6 +267,10 @@ class Interp:
             x.to_bytes(b // 8, "big" if self.big else "little") for x in v), guard=0)
             for n, (b, v) in prog.consts.items()}
         self.steps = 0
+        self.code: dict[str, list] = {}
+        self._dec: dict[str, tuple] = {}
+        self.regs: dict[str, object] = {}
+        self.flags: dict[str, bool] = {}
 
     # ---- operands
     def width(self, name: str) -> int:
@@ -345,46 +354,189 @@ class Interp:
     # ---- running
     def call(self, fname: str, args: list[int]) -> int | None:
         fn = self.p.fns[fname]
-        self.regs: dict[str, object] = {}
+        self.regs.clear()
         self.stack = {}
         for n, (t, count) in self.p.vars.items():
             if t.startswith("stack"):
                 size = TYPES[t] // 8 * count
                 al = max(TYPES[t] // 8, 16 if count > 1 else 1)
-                self.stack[n] = self.mem.alloc(size, al, None, guard=16, init=False)
+                fill = None if self.stackfill is None else bytes([self.stackfill]) * size
+                self.stack[n] = self.mem.alloc(size, al, fill, guard=16, init=fill is not None)
         for v, a in zip(fn["input"], args):
             self.regs[v] = a & mask(self.width(v))
-        self.flags: dict[str, bool] = {}
-        pc, stmts = 0, fn["stmts"]
-        while True:
-            s = stmts[pc]
-            self.steps += 1
-            if s[0] == "leave":
-                out = fn["output"]
-                return None if out is None else self.get(("var", out))
-            pc += 1
-            try:
-                j = self.exec(s)
-            except Undefined as e:
-                raise Undefined(f"{self.p.path}:{s[1]}: {e}") from None
-            if j is not None:
-                pc = fn["labels"][j]
+        self.flags.clear()
+        stmts, labels = fn["stmts"], fn["labels"]
+        code = self.code.setdefault(fname, [None] * len(stmts))
+        pc = steps = 0
+        try:
+            while pc >= 0:
+                c = code[pc]
+                if c is None:
+                    c = code[pc] = self.compile(stmts[pc], labels)
+                steps += 1
+                pc = c(pc + 1)
+        except Undefined as e:
+            raise Undefined(f"{self.p.path}:{stmts[pc][1]}: {e}") from None
+        except KeyError as e:
+            raise Undefined(f"{self.p.path}:{stmts[pc][1]}: {e} read before it is written") from None
+        finally:
+            self.steps += steps
+            self.p.steps = getattr(self.p, "steps", 0) + steps
+        out = fn["output"]
+        return None if out is None else self.get(("var", out))
+
+    # ---- precompiled statements: the hot scalar shapes become closures
+    # (decoded once, operands resolved to register-dict accesses); every
+    # other statement runs through exec().  Both compute the same thing:
+    # the closures are a cache of exec's decisions, not a second semantics.
+    FAST = {"move", "bin+", "bin-", "bin&", "bin|", "bin^", "bin*", "bin<<", "bin>>", "bin<<<", "bin>>>",
+            "not", "neg", "andn"}
+
+    def decode(self, shape: str):
+        d = self._dec.get(shape)
+        if d is None:
+            cast = lanes = None
+            m = re.match(r"\( (\w+) \) ", shape)
+            sh = shape
+            if m:
+                cast, sh = m.group(1), sh[m.end():]
+            m = re.match(r"(\d+)x ", sh)
+            if m:
+                lanes, sh = int(m.group(1)), sh[m.end():]
+            core = qsem.CORE.get(sh)
+            if core is None and sh.startswith(", $ ") and sh[4:] in qsem.CORE:
+                core = ("lo128:" + qsem.CORE[sh[4:]][0],)     # `Nx , 0 r = ...` (VEX.128 forms)
+            d = self._dec[shape] = (cast, lanes, core[0] if core else None)
+        return d
+
+    def isint(self, o) -> bool:
+        return o[0] == "var" and self.p.vars[o[1]][0] in ("int32", "int64")
+
+    def getter(self, o, w: int):
+        regs, m = self.regs, mask(w)
+        if o[0] == "imm":
+            v = o[1] & m
+            return lambda: v
+        if self.isint(o):
+            n = o[1]
+            return lambda: regs[n] & m
+        a = self.addresser(o)
+        if a:
+            load, bits, e = self.mem.load, o[1], o[2]
+            return lambda: load(a(), bits, e) & m
+        return lambda: self.get(o, w)
+
+    def addresser(self, o):
+        """a closure computing the address of a memory operand (None: use addr())"""
+        if o[0] != "mem" or (o[1] == 128 and self.target.startswith("ppc")):
+            return None
+        _, width, endian, base, index, scale, disp, sym = o
+        regs, pm = self.regs, mask(self.ptr)
+        k = disp + (self.constaddr[sym] if sym is not None else 0)
+        if base is not None and index is not None:
+            return lambda: (k + regs[base] + regs[index] * scale) & pm
+        if base is not None:
+            return lambda: (k + regs[base]) & pm
+        if index is not None:
+            return lambda: (k + regs[index] * scale) & pm
+        return lambda: k & pm
+
+    def putter(self, o):
+        regs = self.regs
+        if self.isint(o):
+            n, m = o[1], mask(self.width(o[1]))
+            def put(v):
+                regs[n] = v & m
+            return put
+        a = self.addresser(o)
+        if a:
+            store, bits, e = self.mem.store, o[1], o[2]
+            return lambda v: store(a(), bits, e, v)
+        return lambda v: self.put(o, v)
+
+    def compile(self, s, labels):
+        if s[0] == "leave":
+            return lambda nxt: -1
+        _, ln, shape, ops, cond = s
+        cast, lanes, op = self.decode(shape)
+        if op == "goto":
+            t = labels[ops[0][1]]
+            return lambda nxt: t
+        if op is not None and op.startswith("cgoto:"):
+            t, c, fl = labels[ops[0][1]], op[6:], self.flags
+            def cgoto(nxt):
+                v = fl.get(c)
+                if v is None:
+                    self.cond(c)
+                return t if v else nxt
+            return cgoto
+        vec = lanes or any(o[0] == "var" and self.isvec(o[1]) for o in ops)
+        signed = cast in ("int64", "int32") and op in ("bin>>", "move")
+        if cond is None and not vec and op in self.FAST and (cast in (None, "uint32") or signed):
+            return self.compile_scalar(op, cast, ops)
+        vec = bool(vec)
+        def generic(nxt):
+            j = self.exec_d(s, cast, lanes, op, vec)
+            return nxt if j is None else labels[j]
+        return generic
+
+    def compile_scalar(self, op, cast, ops):
+        d = ops[0]
+        w = 32 if cast in ("uint32", "int32") else self.opwidth(d)
+        m = mask(w)
+        put = self.putter(d)
+        if op == "move" and cast in ("int64", "int32"):      # sign extension from the source width
+            sw = self.opwidth(ops[1])
+            a, top, dm = self.getter(ops[1], sw), 1 << (sw - 1), mask(64 if cast == "int64" else 32)
+            def sxmove(nxt):
+                v = a()
+                put((v - (top << 1) if v & top else v) & dm)
+                return nxt
+            return sxmove
+        if op == "move":
+            a = self.getter(ops[1], w)
+            def move(nxt):
+                put(a())
+                return nxt
+            return move
+        a = self.getter(ops[1], w)
+        if op == "not":
+            def f_not(nxt):
+                put(~a() & m)
+                return nxt
+            return f_not
+        if op == "neg":
+            def f_neg(nxt):
+                put(-a() & m)
+                return nxt
+            return f_neg
+        b = self.getter(ops[2], w)
+        if op == "andn":
+            def f_andn(nxt):
+                put(~a() & b() & m)
+                return nxt
+            return f_andn
+        o = op[3:]
+        if o == ">>" and cast in ("int64", "int32"):
+            f = qsem.sar
+        else:
+            f = {"+": lambda x, y, w: (x + y) & m, "-": lambda x, y, w: (x - y) & m,
+                 "&": lambda x, y, w: x & y, "|": lambda x, y, w: x | y,
+                 "^": lambda x, y, w: x ^ y}.get(o) or qsem.BINOP[o]
+        def binop(nxt):
+            put(f(a(), b(), w))
+            return nxt
+        return binop
 
     def exec(self, s):
+        cast, lanes, op = self.decode(s[2])
+        return self.exec_d(s, cast, lanes, op, lanes or any(o[0] == "var" and self.isvec(o[1]) for o in s[3]))
+
+    def exec_d(self, s, cast, lanes, op, vec):
+        """one statement, decoded (decode()) and with vec: does it touch a vector"""
         _, ln, shape, ops, cond = s
-        cast = None
-        m = re.match(r"\( (\w+) \) ", shape)
-        if m:
-            cast, shape = m.group(1), shape[m.end():]
-        lanes = None
-        m = re.match(r"(\d+)x ", shape)
-        if m:
-            lanes, shape = int(m.group(1)), shape[m.end():]
-        core = qsem.CORE.get(shape)
-        if core is None:
+        if op is None:
             raise Undefined(f"statement shape '{shape}' has no reference semantics")
-        op = core[0]
-        fl = None
         if op.startswith("cgoto:"):
             return ops[0][1] if self.cond(op[6:]) else None
         if op == "goto":
@@ -393,20 +545,39 @@ class Interp:
             if self.cond(op[5:]):
                 self.put(ops[0], self.get(ops[1]))
             return None
-        if lanes or any(o[0] == "var" and self.isvec(o[1]) for o in ops):
-            fl = self.vexec(op, cast, lanes, ops)
-        else:
-            fl = self.sexec(op, cast, ops)
+        if op.startswith("lo128:"):
+            return self.lo128(op[6:], cast, lanes, ops)
+        fl = self.vexec(op, cast, lanes, ops) if vec else self.sexec(op, cast, ops)
         if cond is not None:
             if fl is None or cond not in fl:
                 raise Undefined(f"'{cond}?' on a statement that does not define it")
             cls = qsem.CLASS[cond]
-            for c, v in fl.items():
-                if qsem.CLASS[c] == cls:
-                    self.flags[c] = v
+            flags = self.flags
             for c in qsem.CONDS:
-                if qsem.CLASS[c] == cls and c not in fl:
-                    self.flags.pop(c, None)
+                if qsem.CLASS[c] == cls:
+                    if c in fl:
+                        flags[c] = fl[c]
+                    else:
+                        flags.pop(c, None)
+        return None
+
+    def lo128(self, op, cast, lanes, ops):
+        """`Nx , 0 r = s OP t`: OP on the low 128 bits of the operands (N lanes
+        there), the result's upper bits zero"""
+        if ops[0] != ("imm", 0):
+            raise Undefined("', N' after a lane count must be ', 0'")
+        tmp = []
+        for k, o in enumerate(ops[1:]):
+            if o[0] == "var" and self.isvec(o[1]):
+                n = f"__lo{k}"
+                self.p.vars.setdefault(n, ("reg128", 1))
+                if k:
+                    self.regs[n] = self.vget(o, 0)[:16]
+                o = ("var", n)
+            tmp.append(o)
+        self.vexec(op, cast, lanes, tmp)
+        d = ops[1]
+        self.put(d, self.regs.pop("__lo0") + bytes(self.opwidth(d) // 8 - 16))
         return None
 
     def cond(self, c: str) -> bool:
@@ -458,6 +629,23 @@ class Interp:
             r = ~s & t & mask(w)
             self.put(d, r)
             return qsem.flags_logic(r, w)
+        if op == "add3":
+            self.put(d, sum(self.get(o, w) for o in ops[1:4]) & mask(w))
+            return None
+        if op == "shrand":
+            r = qsem.shr(self.get(ops[1], w), ops[2][1], w) & self.get(ops[3], w)
+            self.put(d, r)
+            return {"=": r == 0, "!=": r != 0}
+        if op in ("shld", "shrd"):
+            r, t, n = self.get(ops[1], w), self.get(ops[2], w), self.get(ops[3], w)
+            if not 0 <= n < w:
+                raise Undefined(f"{op} count {n} outside 0..{w - 1}")
+            v = (r << w | t) << n >> w if op == "shld" else (t << w | r) >> n
+            self.put(d, v & mask(w))
+            return None
+        if op == "popcount":
+            self.put(d, bin(self.get(ops[1], w)).count("1"))
+            return None
         if op in ("adc", "sbb", "adox"):
             s, t = self.get(ops[1], w), self.get(ops[2], w)
             c = int(self.cond("overflow" if op == "adox" else "carry"))
@@ -501,6 +689,12 @@ class Interp:
             a = self.addr(ops[1]) if name == "loadperm" else 0
             self.put(d, qsem.vfunc(name, args, big, nb, a))
             return None
+        if op == "movlo":
+            v = self.vget(ops[1], nb)
+            if ops[2] != ("imm", 0):
+                raise Undefined("'r = m , N' needs N = 0")
+            self.put(d, v + bytes(nb - len(v)))
+            return None
         if op == "splat":
             v = qsem.lanes(self.vget(ops[1], nb), 32, big)[ops[2][1]]
             self.put(d, qsem.unlanes([v] * (nb // 4), 32, big))
@@ -534,9 +728,9 @@ class Interp:
         if op in ("bin^", "bin&", "bin|", "andn") and not lanes:
             s = self.vget(ops[1], nb)
             t = self.vget(ops[2], nb)
-            f = {"bin^": lambda x, y: x ^ y, "bin&": lambda x, y: x & y, "bin|": lambda x, y: x | y,
-                 "andn": lambda x, y: ~x & y & 255}[op]
-            self.put(d, bytes(f(x, y) for x, y in zip(s, t)))
+            x, y = int.from_bytes(s, "little"), int.from_bytes(t, "little")
+            r = {"bin^": x ^ y, "bin&": x & y, "bin|": x | y, "andn": ~x & y & mask(8 * len(s))}[op]
+            self.put(d, r.to_bytes(len(s), "little"))
             return None
         if not lanes:
             raise Undefined(f"vector operation {op} without a lane count")

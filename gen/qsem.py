@@ -21,6 +21,9 @@ target against it.
 """
 from __future__ import annotations
 
+import sys
+from array import array
+
 # ------------------------------------------------------------ conditions
 CONDS = ["=", "!=", "unsigned<", "unsigned<=", "unsigned>", "unsigned>=",
          "signed<", "signed<=", "signed>", "signed>=", "carry", "!carry",
@@ -171,6 +174,11 @@ CORE: dict[str, tuple[str, str]] = {
     "$ = ~ $": ("not", "complement; no flags"),
     "$ = - $": ("neg", "0 - s; flags: flags_sub(0, s)"),
     "$ = ~ $ & $": ("andn", "~s & t; flags: flags_logic"),
+    "$ = $ + $ + $": ("add3", "r + s + i (the three-term add of djb's dialect); no flags"),
+    "$ = ( $ >> $ ) & $": ("shrand", "(s >> n) & k; no flags"),
+    "$ = shld ( $ , $ , $ )": ("shld", "high w bits of (r:s) << n, n 0..w-1; no flags"),
+    "$ = shrd ( $ , $ , $ )": ("shrd", "low w bits of (s:r) >> n, n 0..w-1; no flags"),
+    "$ = popcount ( $ )": ("popcount", "the number of one bits; no flags"),
     "$ = $ + $ + carry": ("adc", "s + t + carry; flags: flags_add with carry in"),
     "$ = $ - $ - carry": ("sbb", "s - t - carry (carry = borrow); flags: flags_sub with borrow in"),
     "$ = $ + $ + overflow": ("adox", "s + t + overflow (second chain); flags: flags_adox"),
@@ -180,13 +188,15 @@ CORE: dict[str, tuple[str, str]] = {
     "goto $": ("goto", "jump"),
     "$ = & $": ("addr", "address of a stack variable or memory operand"),
     "$ = $ [ $ ]": ("splat", "every 32-bit lane = lane i of s"),
+    "$ = $ , $": ("movlo", "r = m , 0: the narrower memory operand in the low bytes, the rest zero"),
     "$ = $ + madd52lo ( $ , $ )": ("madd52lo", "64-bit lanes: r + low 52 bits of (s mod 2^52)(t mod 2^52)"),
     "$ = $ + madd52hi ( $ , $ )": ("madd52hi", "64-bit lanes: r + bits 52..103 of the same product"),
 }
 VFUNCS = ["shuffle32", "unpacklo32", "unpackhi32", "unpacklo64", "unpackhi64", "shuffle128",
           "permute128", "permute64", "permute2x32", "permute2x64", "extract128", "extract256",
           "insert128", "shufbytes", "low128", "evexadd32", "evexxor", "ternlog", "permute",
-          "shiftleftbytes", "loadperm"]
+          "shiftleftbytes", "loadperm", "mulhi", "zeroext8", "packs16", "truncate8", "alignr", "blend32",
+          "fmul", "fadd", "fsub", "fround", "ftrunc"]
 
 
 def condtokens(c: str) -> str:
@@ -218,16 +228,33 @@ for _f in VFUNCS:
 
 
 # ------------------------------------------------------------ vectors
+_ARR = {8 * array(c).itemsize: c for c in "BHIQ"}     # lane width -> array type code
+_SWAP = sys.byteorder == "little"                      # big-endian lanes need a byte swap here
+
+
 def lanes(b: bytes, lw: int, big: bool) -> list[int]:
+    c = _ARR.get(lw)
+    if c:
+        a = array(c, b)
+        if big == _SWAP and lw > 8:
+            a.byteswap()
+        return a.tolist()
     n = lw // 8
     order = "big" if big else "little"
     return [int.from_bytes(b[i:i + n], order) for i in range(0, len(b), n)]
 
 
 def unlanes(v: list[int], lw: int, big: bool) -> bytes:
+    c = _ARR.get(lw)
+    m = mask(lw)
+    if c:
+        a = array(c, [x & m for x in v])
+        if big == _SWAP and lw > 8:
+            a.byteswap()
+        return a.tobytes()
     n = lw // 8
     order = "big" if big else "little"
-    return b"".join((x & mask(lw)).to_bytes(n, order) for x in v)
+    return b"".join((x & m).to_bytes(n, order) for x in v)
 
 
 def per128(f, *vs: bytes) -> bytes:
@@ -300,15 +327,17 @@ def vfunc(name: str, args: list, big: bool, nbytes: int, addr: int = 0) -> bytes
         s, t = args
         return bytes(a ^ b for a, b in zip(s, t))
     if name == "ternlog":
+        # bit k of the result is bit (4a+2b+c) of i, a b c bit k of the
+        # operands: the OR of the minterms i selects, on whole registers
         a, b, c, i = args
-        out = bytearray(len(a))
-        for k in range(len(a)):
-            v = 0
-            for bit in range(8):
-                x = (a[k] >> bit & 1) << 2 | (b[k] >> bit & 1) << 1 | (c[k] >> bit & 1)
-                v |= (i >> x & 1) << bit
-            out[k] = v
-        return bytes(out)
+        n = len(a)
+        M = mask(8 * n)
+        A, B, C = (int.from_bytes(x, "little") for x in (a, b, c))
+        r = 0
+        for x in range(8):
+            if i >> x & 1:
+                r |= (A if x & 4 else ~A) & (B if x & 2 else ~B) & (C if x & 1 else ~C)
+        return (r & M).to_bytes(n, "little")
     if name == "permute":
         s, t, u = args
         st = s + t
@@ -318,6 +347,77 @@ def vfunc(name: str, args: list, big: bool, nbytes: int, addr: int = 0) -> bytes
         if not 0 <= i < 16:
             raise Undefined(f"shiftleftbytes by {i} (0..15)")
         return (s + t)[i:i + 16]
+    if name == "mulhi":
+        # 16-bit lanes: the high half of the signed product (pmulhw)
+        s, t = args
+        return unlanes([sx(a, 16) * sx(b, 16) >> 16 for a, b in zip(lanes(s, 16, big), lanes(t, 16, big))], 16, big)
+    if name == "zeroext8":
+        # each byte of the memory operand zero-extended to a 16-bit lane
+        return unlanes(list(args[0]), 16, big)
+    if name == "packs16":
+        # per 128-bit lane: the 16-bit lanes of s then of t, each saturated
+        # to a signed byte (packsswb)
+        sat = lambda w: max(-128, min(127, sx(w, 16))) & 255
+        return per128(lambda x, y: bytes(sat(w) for w in lanes(x, 16, big) + lanes(y, 16, big)), *args)
+    if name == "truncate8":
+        # each 16-bit lane cut to its low byte (vpmovwb)
+        return bytes(w & 255 for w in lanes(args[0], 16, big))
+    if name == "alignr":
+        # bytes i .. i+15 of t||s (t the low half), zeros past the 32 (palignr)
+        s, t, i = args
+        return (t + s + bytes(256))[i:i + 16]
+    if name == "blend32":
+        # 32-bit lane j from t where bit j of i is set, else from s
+        s, t, i = args
+        return b"".join((t if i >> (j // 4) & 1 else s)[j:j + 4] for j in range(0, len(s), 4))
+    if name in FLOATOPS:
+        return fvec(name, args, big)
     if name == "loadperm":
         return bytes((addr & 15) + k for k in range(16))
     raise Undefined(f"unknown vector function {name}")
+
+
+# ------------------------------------------------------------ floating point
+# Double-precision lanes (djb's dialect, amd64 only): IEEE 754 binary64,
+# round to nearest even (Python floats are exactly that), no exceptions.
+# NaNs as SSE/AVX produce them: a NaN operand is returned quieted (the
+# first one if both are), an invalid operation gives the default NaN
+# 0xfff8000000000000; fround/ftrunc keep the sign of zero.
+FLOATOPS = {"fmul", "fadd", "fsub", "fround", "ftrunc"}
+_QNAN, _DEFNAN, _EXP = 1 << 51, 0xfff8000000000000, 0x7ff << 52
+
+
+def _isnan(b: int) -> bool:
+    return b & _EXP == _EXP and b & mask(52) != 0
+
+
+def _f(b: int) -> float:
+    import struct
+    return struct.unpack("<d", b.to_bytes(8, "little"))[0]
+
+
+def _b(x: float) -> int:
+    import struct
+    return _DEFNAN if x != x else int.from_bytes(struct.pack("<d", x), "little")
+
+
+def fop(name: str, a: int, b: int = 0) -> int:
+    import math
+    if _isnan(a):
+        return a | _QNAN
+    if name in ("fround", "ftrunc"):
+        x = _f(a)
+        if math.isinf(x) or abs(x) >= 2.0 ** 52:
+            return a
+        return _b(math.copysign(float(round(x) if name == "fround" else math.trunc(x)), x))
+    if _isnan(b):
+        return b | _QNAN
+    x, y = _f(a), _f(b)
+    return _b(x * y if name == "fmul" else x + y if name == "fadd" else x - y)
+
+
+def fvec(name: str, args: list, big: bool) -> bytes:
+    L = [lanes(a, 64, big) for a in args]
+    if name in ("fround", "ftrunc"):
+        return unlanes([fop(name, a) for a in L[0]], 64, big)
+    return unlanes([fop(name, a, b) for a, b in zip(L[0], L[1])], 64, big)

@@ -16,7 +16,7 @@ qhasm_kernel_mceliece_gf12_vec512_sq_amd64_avx512_sq:
 	vmovdqu64 zmm1, [rsi + 384]
 ; v0 = v0 ^ v1
 %line 16+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vpxord zmm7, zmm0, zmm1
+	vpxord zmm8, zmm0, zmm1
 ; v2 = mem512[f + 64]
 %line 17+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi + 64]
@@ -25,82 +25,82 @@ qhasm_kernel_mceliece_gf12_vec512_sq_amd64_avx512_sq:
 	vmovdqu64 zmm2, [rsi + 448]
 ; v2 = v2 ^ v3
 %line 19+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vpxord zmm8, zmm0, zmm2
+	vpxord zmm9, zmm0, zmm2
 ; v4 = mem512[f + 128]
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi + 128]
 ; v5 = mem512[f + 512]
 %line 21+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqu64 zmm0, [rsi + 512]
+	vmovdqu64 zmm3, [rsi + 512]
 ; v6 = mem512[f + 704]
 %line 22+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqu64 zmm3, [rsi + 704]
-; v4 = v6
+	vmovdqu64 zmm4, [rsi + 704]
+; v7 = v6
 %line 23+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqa64 zmm9, zmm3
-; v4 = ternlog(v4, v4, v5, 0x96)
+	vmovdqa64 zmm5, zmm4
+; v7 = ternlog(v7, v4, v5, 0x96)
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vpternlogd zmm9, zmm9, zmm0, 150
-; v7 = mem512[f + 192]
+	vpternlogd zmm5, zmm0, zmm3, 150
+; v4 = mem512[f + 192]
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqu64 zmm4, [rsi + 192]
+	vmovdqu64 zmm6, [rsi + 192]
 ; v8 = mem512[f + 576]
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqu64 zmm5, [rsi + 576]
-; v7 = v7 ^ v8
+	vmovdqu64 zmm0, [rsi + 576]
+; v4 = v4 ^ v8
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vpxord zmm10, zmm4, zmm5
+	vpxord zmm10, zmm6, zmm0
 ; v9 = mem512[f + 256]
 %line 28+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqu64 zmm4, [rsi + 256]
+	vmovdqu64 zmm6, [rsi + 256]
 ; v10 = mem512[f + 640]
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqu64 zmm6, [rsi + 640]
+	vmovdqu64 zmm7, [rsi + 640]
 ; v9 = v9 ^ v10
 %line 30+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vpxord zmm11, zmm4, zmm6
+	vpxord zmm11, zmm6, zmm7
 ; v11 = mem512[f + 320]
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqu64 zmm4, [rsi + 320]
+	vmovdqu64 zmm6, [rsi + 320]
 ; v11 = v11 ^ v6
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm3
+	vpxord zmm6, zmm6, zmm4
 ; mem512[h + 0] = v0
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi], zmm7
+	vmovdqu64 [rdi], zmm8
 ; mem512[h + 64] = v6
 %line 34+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi + 64], zmm3
+	vmovdqu64 [rdi + 64], zmm4
 ; mem512[h + 128] = v2
 %line 35+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi + 128], zmm8
+	vmovdqu64 [rdi + 128], zmm9
 ; mem512[h + 192] = v1
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
 	vmovdqu64 [rdi + 192], zmm1
-; mem512[h + 256] = v4
+; mem512[h + 256] = v7
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi + 256], zmm9
+	vmovdqu64 [rdi + 256], zmm5
 ; mem512[h + 320] = v3
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
 	vmovdqu64 [rdi + 320], zmm2
-; mem512[h + 384] = v7
+; mem512[h + 384] = v4
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
 	vmovdqu64 [rdi + 384], zmm10
 ; mem512[h + 448] = v5
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi + 448], zmm0
+	vmovdqu64 [rdi + 448], zmm3
 ; mem512[h + 512] = v9
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
 	vmovdqu64 [rdi + 512], zmm11
 ; mem512[h + 576] = v8
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi + 576], zmm5
+	vmovdqu64 [rdi + 576], zmm0
 ; mem512[h + 640] = v11
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi + 640], zmm4
+	vmovdqu64 [rdi + 640], zmm6
 ; mem512[h + 704] = v10
 %line 44+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi + 704], zmm6
+	vmovdqu64 [rdi + 704], zmm7
 ; leave
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64_avx512.q
 	vzeroupper

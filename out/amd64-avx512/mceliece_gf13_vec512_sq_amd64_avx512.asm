@@ -16,7 +16,7 @@ qhasm_kernel_mceliece_gf13_vec512_sq_amd64_avx512_sq:
 	vmovdqu64 zmm1, [rsi + 704]
 ; v0 = v0 ^ v1
 %line 16+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vpxord zmm7, zmm0, zmm1
+	vpxord zmm8, zmm0, zmm1
 ; v2 = mem512[f + 448]
 %line 17+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi + 448]
@@ -34,7 +34,7 @@ qhasm_kernel_mceliece_gf13_vec512_sq_amd64_avx512_sq:
 	vmovdqu64 zmm4, [rsi + 64]
 ; v5 = v5 ^ v2
 %line 22+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vpxord zmm8, zmm4, zmm0
+	vpxord zmm9, zmm4, zmm0
 ; v6 = mem512[f + 512]
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
 	vmovdqu64 zmm4, [rsi + 512]
@@ -47,108 +47,108 @@ qhasm_kernel_mceliece_gf13_vec512_sq_amd64_avx512_sq:
 ; v8 = mem512[f + 128]
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
 	vmovdqu64 zmm6, [rsi + 128]
-; v8 = v6
+; v9 = v6
 %line 27+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqa64 zmm6, zmm4
-; v8 = ternlog(v8, v8, v2, 0x96)
+	vmovdqa64 zmm7, zmm4
+; v9 = ternlog(v9, v8, v2, 0x96)
 %line 28+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vpternlogd zmm6, zmm6, zmm0, 150
-; v8 = v3
+	vpternlogd zmm7, zmm6, zmm0, 150
+; v10 = v3
 %line 29+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqa64 zmm9, zmm2
-; v8 = ternlog(v8, v8, v1, 0x96)
+	vmovdqa64 zmm6, zmm2
+; v10 = ternlog(v10, v9, v1, 0x96)
 %line 30+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vpternlogd zmm9, zmm9, zmm1, 150
+	vpternlogd zmm6, zmm7, zmm1, 150
 ; v9 = mem512[f + 576]
 %line 31+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqu64 zmm6, [rsi + 576]
+	vmovdqu64 zmm7, [rsi + 576]
 ; v2 = v2 ^ v9
 %line 32+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vpxord zmm10, zmm0, zmm6
-; v10 = mem512[f + 192]
+	vpxord zmm10, zmm0, zmm7
+; v8 = mem512[f + 192]
 %line 33+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqu64 zmm0, [rsi + 192]
-; v10 = v9
+	vmovdqu64 zmm11, [rsi + 192]
+; v11 = v9
 %line 34+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqa64 zmm0, zmm6
-; v10 = ternlog(v10, v10, v6, 0x96)
+	vmovdqa64 zmm0, zmm7
+; v11 = ternlog(v11, v8, v6, 0x96)
 %line 35+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vpternlogd zmm0, zmm0, zmm4, 150
-; v10 = v10 ^ v3
+	vpternlogd zmm0, zmm11, zmm4, 150
+; v11 = v11 ^ v3
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
 	vpxord zmm11, zmm0, zmm2
-; v11 = mem512[f + 640]
+; v8 = mem512[f + 640]
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqu64 zmm0, [rsi + 640]
-; v6 = v6 ^ v11
+	vmovdqu64 zmm12, [rsi + 640]
+; v6 = v6 ^ v8
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vpxord zmm12, zmm4, zmm0
+	vpxord zmm13, zmm4, zmm12
 ; v12 = mem512[f + 256]
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqu64 zmm4, [rsi + 256]
-; v12 = v11
+	vmovdqu64 zmm0, [rsi + 256]
+; v13 = v8
 %line 40+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqa64 zmm13, zmm0
-; v12 = ternlog(v12, v12, v9, 0x96)
+	vmovdqa64 zmm4, zmm12
+; v13 = ternlog(v13, v12, v9, 0x96)
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vpternlogd zmm13, zmm13, zmm6, 150
+	vpternlogd zmm4, zmm0, zmm7, 150
 ; v9 = v9 ^ v1
 %line 42+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm1
-; v13 = mem512[f + 320]
+	vpxord zmm7, zmm7, zmm1
+; v12 = mem512[f + 320]
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqu64 zmm4, [rsi + 320]
-; v13 = v1
+	vmovdqu64 zmm14, [rsi + 320]
+; v14 = v1
 %line 44+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqa64 zmm4, zmm1
-; v13 = ternlog(v13, v13, v11, 0x96)
+	vmovdqa64 zmm0, zmm1
+; v14 = ternlog(v14, v12, v8, 0x96)
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vpternlogd zmm4, zmm4, zmm0, 150
-; v11 = v11 ^ v3
+	vpternlogd zmm0, zmm14, zmm12, 150
+; v8 = v8 ^ v3
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vpxord zmm14, zmm0, zmm2
-; v14 = mem512[f + 384]
+	vpxord zmm12, zmm12, zmm2
+; v12 = mem512[f + 384]
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqu64 zmm0, [rsi + 384]
-; v3 = ternlog(v3, v14, v1, 0x96)
+	vmovdqu64 zmm14, [rsi + 384]
+; v3 = ternlog(v3, v12, v1, 0x96)
 %line 48+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vpternlogd zmm2, zmm0, zmm1, 150
+	vpternlogd zmm2, zmm14, zmm1, 150
 ; mem512[h + 0] = v0
 %line 49+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi], zmm7
+	vmovdqu64 [rdi], zmm8
 ; mem512[h + 64] = v4
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
 	vmovdqu64 [rdi + 64], zmm3
 ; mem512[h + 128] = v5
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi + 128], zmm8
+	vmovdqu64 [rdi + 128], zmm9
 ; mem512[h + 192] = v7
 %line 52+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
 	vmovdqu64 [rdi + 192], zmm5
-; mem512[h + 256] = v8
+; mem512[h + 256] = v10
 %line 53+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi + 256], zmm9
+	vmovdqu64 [rdi + 256], zmm6
 ; mem512[h + 320] = v2
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
 	vmovdqu64 [rdi + 320], zmm10
-; mem512[h + 384] = v10
+; mem512[h + 384] = v11
 %line 55+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
 	vmovdqu64 [rdi + 384], zmm11
 ; mem512[h + 448] = v6
 %line 56+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi + 448], zmm12
-; mem512[h + 512] = v12
+	vmovdqu64 [rdi + 448], zmm13
+; mem512[h + 512] = v13
 %line 57+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi + 512], zmm13
+	vmovdqu64 [rdi + 512], zmm4
 ; mem512[h + 576] = v9
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi + 576], zmm6
-; mem512[h + 640] = v13
+	vmovdqu64 [rdi + 576], zmm7
+; mem512[h + 640] = v14
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi + 640], zmm4
-; mem512[h + 704] = v11
+	vmovdqu64 [rdi + 640], zmm0
+; mem512[h + 704] = v8
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
-	vmovdqu64 [rdi + 704], zmm14
+	vmovdqu64 [rdi + 704], zmm12
 ; mem512[h + 768] = v3
 %line 61+0 specs/mceliece/generated/mceliece_gf13_vec512_sq_amd64_avx512.q
 	vmovdqu64 [rdi + 768], zmm2

@@ -35,6 +35,7 @@ static const Class classes[] = {
 	CLSREG("int32", FGPR, T(TINT32), GALL, 32),
 	CLSREG("int32b", FGPR, T(TINT32), BYTEREGS, 32),
 	CLSREG("reg128", FVEC, T(TREG128), 0xff, 128),
+	CLSIMM("sh4", 0, 15),	/* 16-bit lane shifts */
 	CLSIMM("sh5", 0, 31),
 	CLSIMM("rot5", 1, 31),
 	CLSIMM("uimm8", 0, 255),
