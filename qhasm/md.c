@@ -275,6 +275,7 @@ static void parsepattern(MdLine *m)
 	}
 	*p = 0;
 	m->shape = s;
+	free(t0);
 }
 
 void mdload(const Target *t)
