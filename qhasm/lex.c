@@ -74,7 +74,7 @@ Tok *lex(const char *s, int lineno, int *ntok)
 		} else {
 			int i;
 			for (i = 0; ops[i]; i++)
-				if (!strncmp(p, ops[i], strlen(ops[i])))
+				if (ops[i][0] == *p && !strncmp(p, ops[i], strlen(ops[i])))
 					break;
 			if (!ops[i]) {
 				if ((unsigned char)*p < 32 || (unsigned char)*p >= 127)

@@ -316,6 +316,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "qhasm: cannot write %s\n", tmp);
 			return 1;
 		}
+		setvbuf(f, NULL, _IOFBF, 1 << 16); /* fewer writes for long outputs */
 		outtmp = tmp;
 	}
 	translate(t, extra, f);

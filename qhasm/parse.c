@@ -94,7 +94,7 @@ int findconst(const char *s)
 static int typebyname(const char *s)
 {
 	for (int t = 1; t < NTYPE; t++)
-		if (!strcmp(typename(t), s))
+		if (typename(t)[0] == s[0] && !strcmp(typename(t), s))
 			return t;
 	return TNONE;
 }
