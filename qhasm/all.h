@@ -263,8 +263,6 @@ typedef struct Graph {
 	int n;
 	int **adj;        /* neighbours, for representatives only */
 	int *nadj, *cadj;
-	u64 *eh;          /* edge hash set */
-	int ehcap, ehn;
 	int *alias;       /* union-find: coalesced temps */
 	int (*mv)[2];     /* move instructions: dst, src */
 	int nmv, cmv;
