@@ -334,8 +334,8 @@ unsigned strhash(const char *s);
 static inline int bshas(const u64 *b, int i) { return (b[i >> 6] >> (i & 63)) & 1; }
 static inline void bsset(u64 *b, int i) { b[i >> 6] |= 1ull << (i & 63); }
 static inline void bsclr(u64 *b, int i) { b[i >> 6] &= ~(1ull << (i & 63)); }
-int popcnt(u64 x);
-int ctz(u64 x);
+static inline int popcnt(u64 x) { return __builtin_popcountll(x); }
+static inline int ctz(u64 x) { return __builtin_ctzll(x); }
 const char *typename(int t);
 int typebits(int t);
 int typefile(int t);

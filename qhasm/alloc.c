@@ -492,8 +492,12 @@ int regalloc(Fn *fn, const Target *t)
 		}
 		remaining++;
 	}
+	/* registers each node may take (popcount once, not per edge) */
+	int *K = alloc((n + 1) * sizeof(int));
 	for (int i = 0; i < n; i++)
-		if (!removed[i] && deg[i] < popcnt(fn->tmp[i].mask))
+		K[i] = popcnt(fn->tmp[i].mask);
+	for (int i = 0; i < n; i++)
+		if (!removed[i] && deg[i] < K[i])
 			work[nwork++] = i;
 	/* simplify */
 	while (remaining) {
@@ -535,7 +539,7 @@ int regalloc(Fn *fn, const Target *t)
 		stack[nstack++] = v;
 		for (int j = 0; j < G->nadj[v]; j++) {
 			int m = G->adj[v][j];
-			if (!removed[m] && --deg[m] == popcnt(fn->tmp[m].mask) - 1)
+			if (!removed[m] && --deg[m] == K[m] - 1)
 				work[nwork++] = m;
 		}
 	}
@@ -554,7 +558,7 @@ int regalloc(Fn *fn, const Target *t)
 		u64 reserved = 0;
 		for (int j = 0; j < G->nadj[v]; j++) {
 			int m = G->adj[v][j];
-			if (color[m] == NOREG && !spilled[m] && popcnt(fn->tmp[m].mask) == 1
+			if (color[m] == NOREG && !spilled[m] && K[m] == 1
 			    && (fn->tmp[m].nospill || fn->tmp[m].cost / (G->nadj[m] + 1) >= (x->nospill ? 1e300 : x->cost / (G->nadj[v] + 1))))
 				reserved |= fn->tmp[m].mask;
 		}

@@ -198,8 +198,7 @@ unsigned strhash(const char *s)
 
 int bswords(int n) { return (n + 63) / 64; }
 u64 *bsnew(int n) { return alloc(bswords(n) * sizeof(u64)); }
-int popcnt(u64 x) { return __builtin_popcountll(x); }
-int ctz(u64 x) { return __builtin_ctzll(x); }
+
 
 static const struct { const char *name; int bits, file, stack; } types[NTYPE] = {
 	[TNONE] = {"none", 0, -1, 0},
