@@ -55,34 +55,36 @@ typedef struct Tok {
 
 enum StmtKind { SINS, SLABEL, SINPUT, SOUTPUT, SLEAVE, SCPU, SSECRET, SDECLASSIFY };
 typedef struct Stmt {
-	int kind;
+	/* ordered and narrowed to 56 bytes: a long block has millions */
 	Pos pos;
-	int line;    /* source line number (for comments) */
-	Tok *tok;    /* SINS: the tokens; SLABEL: tok[0] is the name */
-	int ntok;
-	int cond;    /* SINS: flags the statement asks to keep (COND? prefix), -1 none */
-	int label;   /* SLABEL: its index in Fn.lab */
 	Pos condpos;
+	Tok *tok;    /* the tokens (SLABEL: tok[0] is the name); SINS: freed by check.c */
 	/* filled by check.c */
 	char *shape; /* canonical token string, operands replaced by '$' */
-	struct SOp *op;
-	int nop;
+	struct SOp *op;  /* freed by select.c */
+	int line;    /* source line number (for comments) */
+	int ntok;
+	int label;   /* SLABEL: its index in Fn.lab */
+	signed char kind;
+	signed char cond;  /* SINS: flags the statement asks to keep (COND? prefix), -1 none */
+	signed char nop;
 } Stmt;
 
 /* source-level operands (check.c) */
 enum SOpKind { SVAR, SIMM, SMEM, SLAB, SADDR };
 typedef struct SOp {
-	int kind;
-	int var;          /* SVAR, SADDR: variable; SMEM on a stack variable */
+	/* ordered and narrowed to 56 bytes */
 	i64 imm;          /* SIMM */
-	int label;        /* SLAB: index into Fn labels */
-	int width;        /* SMEM: bits */
-	int base, index;  /* SMEM: variables or -1 */
-	int scale;
 	i64 disp;
-	int sym;          /* SMEM: constant or -1 */
-	int endian;       /* SMEM: 0 (native), 'l' (memNle), 'b' (memNbe) */
 	Pos pos;
+	int var;          /* SVAR, SADDR: variable; SMEM on a stack variable */
+	int label;        /* SLAB: index into Fn labels */
+	int base, index;  /* SMEM: variables or -1 */
+	int sym;          /* SMEM: constant or -1 */
+	short width;      /* SMEM: bits */
+	signed char kind;
+	signed char scale;
+	signed char endian; /* SMEM: 0 (native), 'l' (memNle), 'b' (memNbe) */
 } SOp;
 
 typedef struct Label {
@@ -261,8 +263,6 @@ typedef struct Graph {
 	int n;
 	int **adj;        /* neighbours, for representatives only */
 	int *nadj, *cadj;
-	u64 *eh;          /* edge hash set */
-	int ehcap, ehn;
 	int *alias;       /* union-find: coalesced temps */
 	int (*mv)[2];     /* move instructions: dst, src */
 	int nmv, cmv;
@@ -319,6 +319,7 @@ void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+void trimheap(void);            /* return freed memory to the system, where the C library can */
 void *alloc(size_t n);          /* from the per-function arena */
 void freeall(void);             /* free the arena */
 void *falloc(size_t n);         /* from the file arena */
@@ -333,8 +334,8 @@ unsigned strhash(const char *s);
 static inline int bshas(const u64 *b, int i) { return (b[i >> 6] >> (i & 63)) & 1; }
 static inline void bsset(u64 *b, int i) { b[i >> 6] |= 1ull << (i & 63); }
 static inline void bsclr(u64 *b, int i) { b[i >> 6] &= ~(1ull << (i & 63)); }
-int popcnt(u64 x);
-int ctz(u64 x);
+static inline int popcnt(u64 x) { return __builtin_popcountll(x); }
+static inline int ctz(u64 x) { return __builtin_ctzll(x); }
 const char *typename(int t);
 int typebits(int t);
 int typefile(int t);

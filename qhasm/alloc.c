@@ -84,10 +84,88 @@ static int fold(Ins *x, int k, int slot)
 	return 0;
 }
 
-/* rewrite the code so that spilled temporaries live in stack slots */
+/* Rematerialisation: can instruction x be repeated anywhere, giving the
+ * same value?  One register written, nothing read but immediates, the
+ * address of a stack variable or constant, or a constant's data (read
+ * only: not an external symbol's); no flags, no other effect. */
+static int rematerialisable(const Ins *x)
+{
+	const MdLine *m = x->md;
+	if (!m->tmpl[0] || m->def || (m->attr & (ASTORE | AMEM | AJUMP | ACJUMP | ARET | ADECL)))
+		return 0;
+	int dst = 0;
+	for (int k = 0; k < m->nop; k++) {
+		const Opnd *o = &x->op[k];
+		int acc = m->op[k].acc;
+		if (o->kind == OTMP) {
+			if (acc != AW)
+				return 0;
+			dst++;
+		} else if (o->kind == OMEM) {
+			if ((acc & AW) || o->base >= 0 || o->index >= 0)
+				return 0;
+			if (o->mkind == MBSTACK ? !o->addr : o->mkind != MBSYM || (consts[o->obj].external && !o->addr))
+				return 0;
+		} else if (o->kind != OIMM)
+			return 0;
+	}
+	return dst == 1;
+}
+
+/* the spilled classes defined once, by a rematerialisable instruction:
+ * remat[r] is that instruction (a copy), or NULL */
+static Ins **findremat(const int *spilled, int n0)
+{
+	Ins **remat = xcalloc(n0 + 1, sizeof *remat);
+	char *bad = xcalloc(n0 + 1, 1);
+	for (int b = 0; b < F->nblk; b++)
+		for (int i = 0; i < F->blk[b].nins; i++) {
+			const Ins *x = &F->blk[b].ins[i];
+			for (int k = 0; k < x->md->nop; k++) {
+				if (!opwrites(x, k))
+					continue;
+				int r = rep(G, x->op[k].tmp);
+				if (!spilled[r] || bad[r])
+					continue;
+				if (remat[r] || !rematerialisable(x)) {
+					bad[r] = 1;
+					free(remat[r]);
+					remat[r] = NULL;
+					continue;
+				}
+				remat[r] = xmalloc(sizeof *x);
+				*remat[r] = *x;
+			}
+		}
+	free(bad);
+	return remat;
+}
+
+/* a new temporary holding the value of remat class r, made right here
+ * by a copy of its definition */
+static int rematerialise(int b, Ins *const *remat, int r, int t, int stmt)
+{
+	int n = newtmp(F, -1, F->tmp[t].type, F->tmp[t].file);
+	F->tmp[n].nospill = 1;
+	F->tmp[n].mask &= F->tmp[r].mask;
+	const Ins *d = remat[r];
+	Ins *y = addins(F, b, d->md);
+	*y = *d;
+	y->stmt = stmt;
+	y->keep = 0;
+	for (int k = 0; k < d->md->nop; k++)
+		if (d->op[k].kind == OTMP)
+			y->op[k].tmp = n;
+	return n;
+}
+
+/* rewrite the code so that spilled temporaries live in stack slots, or
+ * are made again where they are read (rematerialisation) */
 static void spill(const int *spilled)
 {
 	int n0 = F->ntmp;
+	Ins **remat = findremat(spilled, n0);
+#define REMAT(t) ((t) < n0 ? remat[rep(G, (t))] != NULL : 0)
 	int *slotof = xmalloc(n0 * sizeof(int));
 	/* the slot of an original temporary; the ones made here have none */
 #define SLOT(t) ((t) < n0 ? slotof[t] : -1)
@@ -122,7 +200,7 @@ static void spill(const int *spilled)
 	for (int t = 0; t < n0; t++) {
 		int r = rep(G, t);
 		slotof[t] = -1;
-		if (!spilled[r])
+		if (!spilled[r] || remat[r])
 			continue;
 		if (F->tmp[r].slot < 0)
 			F->tmp[r].slot = home[r] >= 0 ? home[r] : newslot(typebits(F->tmp[r].type) / 8);
@@ -146,6 +224,29 @@ static void spill(const int *spilled)
 			holder[s] = -1;
 		for (int i = 0; i < nold; i++) {
 			Ins x = old[i];
+			/* rematerialised values: their definition goes, each read
+			 * gets a new copy of it */
+			int isdef = 0;
+			for (int k = 0; k < x.md->nop; k++)
+				isdef |= opwrites(&x, k) && REMAT(x.op[k].tmp);
+			if (isdef)
+				continue;
+			for (int k = 0; k < x.md->nop; k++) {
+				Opnd *o = &x.op[k];
+				if (opreads(&x, k) && REMAT(o->tmp)) {
+					int was = o->tmp;
+					int nt = rematerialise(b, remat, rep(G, was), was, x.stmt);
+					for (int j = k; j < x.md->nop; j++)
+						if (opreads(&x, j) && x.op[j].tmp == was)
+							x.op[j].tmp = nt;
+				}
+				if (o->kind == OMEM) {
+					if (o->base >= 0 && REMAT(o->base))
+						o->base = rematerialise(b, remat, rep(G, o->base), o->base, x.stmt);
+					if (o->index >= 0 && REMAT(o->index))
+						o->index = rematerialise(b, remat, rep(G, o->index), o->index, x.stmt);
+				}
+			}
 			/* reads of a slot whose value a recent temporary holds (an
 			 * update in place updates the holder, then stores it) */
 			int post[MAXOP], npost = 0;
@@ -271,7 +372,11 @@ static void spill(const int *spilled)
 	free(holdat);
 	free(slotof);
 	free(noreuse);
+	for (int t = 0; t < n0; t++)
+		free(remat[t]);
+	free(remat);
 #undef SLOT
+#undef REMAT
 }
 
 /* a binary min-heap of (key, temporary), ties to the lower temporary */
@@ -387,8 +492,12 @@ int regalloc(Fn *fn, const Target *t)
 		}
 		remaining++;
 	}
+	/* registers each node may take (popcount once, not per edge) */
+	int *K = alloc((n + 1) * sizeof(int));
 	for (int i = 0; i < n; i++)
-		if (!removed[i] && deg[i] < popcnt(fn->tmp[i].mask))
+		K[i] = popcnt(fn->tmp[i].mask);
+	for (int i = 0; i < n; i++)
+		if (!removed[i] && deg[i] < K[i])
 			work[nwork++] = i;
 	/* simplify */
 	while (remaining) {
@@ -430,7 +539,7 @@ int regalloc(Fn *fn, const Target *t)
 		stack[nstack++] = v;
 		for (int j = 0; j < G->nadj[v]; j++) {
 			int m = G->adj[v][j];
-			if (!removed[m] && --deg[m] == popcnt(fn->tmp[m].mask) - 1)
+			if (!removed[m] && --deg[m] == K[m] - 1)
 				work[nwork++] = m;
 		}
 	}
@@ -449,7 +558,7 @@ int regalloc(Fn *fn, const Target *t)
 		u64 reserved = 0;
 		for (int j = 0; j < G->nadj[v]; j++) {
 			int m = G->adj[v][j];
-			if (color[m] == NOREG && !spilled[m] && popcnt(fn->tmp[m].mask) == 1
+			if (color[m] == NOREG && !spilled[m] && K[m] == 1
 			    && (fn->tmp[m].nospill || fn->tmp[m].cost / (G->nadj[m] + 1) >= (x->nospill ? 1e300 : x->cost / (G->nadj[v] + 1))))
 				reserved |= fn->tmp[m].mask;
 		}

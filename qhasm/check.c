@@ -81,7 +81,9 @@ static int pmem(Tok *t, int n, int i, SOp *o)
 {
 	Tok *start = &t[i];
 	o->kind = SMEM;
-	o->width = memwidth(t[i].s, &o->endian);
+	int endian;
+	o->width = memwidth(t[i].s, &endian);
+	o->endian = endian;
 	o->base = o->index = o->sym = o->var = -1;
 	o->scale = 1;
 	o->pos = t[i].pos;
@@ -188,14 +190,16 @@ static int pmem(Tok *t, int n, int i, SOp *o)
 	return i + 1;
 }
 
+/* a statement's operands are collected here, then allocated exactly
+ * sized (a long block has millions of statements) */
+static SOp opbuf[MAXOP];
+
 static void addop(Stmt *s, int *cap, SOp o)
 {
 	if (s->nop >= MAXOP)
 		err(o.pos, "too many operands");
-	/* exactly sized: a long block has millions of statements */
 	(void)cap;
-	s->op = xrealloc(s->op, (s->nop + 1) * sizeof *s->op);
-	s->op[s->nop++] = o;
+	opbuf[s->nop++] = o;
 }
 
 static int operandlike(Tok *k)
@@ -268,6 +272,8 @@ static void pins(Fn *fn, Stmt *s)
 	}
 	*p = 0;
 	s->shape = fintern(shape, p - shape);
+	s->op = xmalloc((s->nop + 1) * sizeof *s->op);
+	memcpy(s->op, opbuf, s->nop * sizeof *s->op);
 }
 
 static void pinput(Fn *fn, Stmt *s, const Target *tg)
@@ -348,6 +354,11 @@ void check(Fn *fn, const Target *tg)
 				if (s->op[k].kind == SMEM && s->op[k].index >= 0)
 					typeok(tg, s->op[k].index, s->op[k].pos);
 			}
+			/* the operands say all the tokens said (dumps print the
+			 * shape): freed now, a long block has millions */
+			free(s->tok);
+			s->tok = NULL;
+			s->ntok = 0;
 			break;
 		case SINPUT:
 			pinput(fn, s, tg);

@@ -12,12 +12,16 @@ static int lastline;
 /* print a dialect string, {0} and {1} replaced by a and b */
 static void put(FILE *f, const char *fmt, const char *a, const char *b)
 {
+	/* runs of plain text are written at once (millions of lines) */
+	const char *run = fmt;
 	for (const char *p = fmt; *p; p++)
 		if (p[0] == '{' && (p[1] == '0' || p[1] == '1') && p[2] == '}') {
+			fwrite(run, 1, p - run, f);
 			fputs(p[1] == '0' ? a : b, f);
 			p += 2;
-		} else
-			fputc(*p, f);
+			run = p + 1;
+		}
+	fwrite(run, 1, strlen(run), f);
 }
 
 static void putln(FILE *f, const char *fmt, const char *a, const char *b)

@@ -1,8 +1,7 @@
 /* ir.c: the one owner of a function's IR beyond its construction by
  * select.c: freeing and copying it (a pass tried and undone), its spill
- * cost, and its interference graph (Fn.graph: adjacency lists, a hash set
- * of edges for membership, the union-find of coalesced temporaries and
- * the copies), which coalesce.c builds and alloc.c colours.
+ * cost, and its interference graph (Fn.graph: adjacency lists, the
+ * union-find of coalesced temporaries and the copies), which coalesce.c builds and alloc.c colours.
  * Needs: select.c.  Provides: the functions below. */
 #include "all.h"
 
@@ -15,8 +14,6 @@ Graph *newgraph(int n)
 	g->adj = xcalloc(n + 1, sizeof *g->adj);
 	g->nadj = xcalloc(n + 1, sizeof(int));
 	g->cadj = xcalloc(n + 1, sizeof(int));
-	g->ehcap = 1024;
-	g->eh = xcalloc(g->ehcap, sizeof(u64));
 	g->alias = xmalloc((n + 1) * sizeof(int));
 	for (int i = 0; i < n; i++)
 		g->alias[i] = i;
@@ -32,7 +29,6 @@ void freegraph(Graph *g)
 	free(g->adj);
 	free(g->nadj);
 	free(g->cadj);
-	free(g->eh);
 	free(g->alias);
 	free(g->mv);
 	free(g->wmv);
@@ -47,40 +43,23 @@ int rep(Graph *g, int t)
 	return t;
 }
 
-static u64 ekey(int a, int b)
+/* Membership scans the shorter of the two adjacency lists: a value's
+ * neighbours are the few values live with it, and a hash set of every
+ * edge (millions in a long block) cost a cache miss per edge built and a
+ * quarter of the time of a spilling allocation.  Callers that join many
+ * edges at once mark neighbours instead (coalesce.c). */
+int hasedge(const Graph *g, int a, int b)
 {
-	if (a > b) {
+	if (g->nadj[a] > g->nadj[b]) {
 		int t = a;
 		a = b;
 		b = t;
 	}
-	return ((u64)(unsigned)a << 32 | (unsigned)b) + 1;
-}
-
-static unsigned ehash(u64 k)
-{
-	k *= 0x9E3779B97F4A7C15ull;
-	return (unsigned)(k >> 32);
-}
-
-int hasedge(const Graph *g, int a, int b)
-{
-	u64 k = ekey(a, b);
-	for (unsigned i = ehash(k) & (g->ehcap - 1);; i = (i + 1) & (g->ehcap - 1)) {
-		if (!g->eh[i])
-			return 0;
-		if (g->eh[i] == k)
+	const int *l = g->adj[a];
+	for (int i = 0, n = g->nadj[a]; i < n; i++)
+		if (l[i] == b)
 			return 1;
-	}
-}
-
-static void ehinsert(Graph *g, u64 k)
-{
-	unsigned i = ehash(k) & (g->ehcap - 1);
-	while (g->eh[i])
-		i = (i + 1) & (g->ehcap - 1);
-	g->eh[i] = k;
-	g->ehn++;
+	return 0;
 }
 
 static void push(Graph *g, int a, int b)
@@ -92,25 +71,9 @@ static void push(Graph *g, int a, int b)
 	g->adj[a][g->nadj[a]++] = b;
 }
 
-static void ehgrow(Graph *g)
-{
-	u64 *old = g->eh;
-	int oc = g->ehcap;
-	g->ehcap *= 2;
-	g->eh = xcalloc(g->ehcap, sizeof(u64));
-	g->ehn = 0;
-	for (int i = 0; i < oc; i++)
-		if (old[i])
-			ehinsert(g, old[i]);
-	free(old);
-}
-
 /* an edge known to be absent */
 void addnewedge(Graph *g, int a, int b)
 {
-	if (2 * (g->ehn + 1) > g->ehcap)
-		ehgrow(g);
-	ehinsert(g, ekey(a, b));
 	push(g, a, b);
 	push(g, b, a);
 }

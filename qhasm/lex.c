@@ -74,7 +74,7 @@ Tok *lex(const char *s, int lineno, int *ntok)
 		} else {
 			int i;
 			for (i = 0; ops[i]; i++)
-				if (!strncmp(p, ops[i], strlen(ops[i])))
+				if (ops[i][0] == *p && !strncmp(p, ops[i], strlen(ops[i])))
 					break;
 			if (!ops[i]) {
 				if ((unsigned char)*p < 32 || (unsigned char)*p >= 127)
@@ -89,7 +89,9 @@ Tok *lex(const char *s, int lineno, int *ntok)
 		p = q;
 	}
 	*ntok = n;
-	Tok *r = falloc((n + 1) * sizeof *r);
+	/* the caller's, to free once used (check.c frees a statement's
+	 * tokens when its operands are resolved) */
+	Tok *r = xmalloc((n + 1) * sizeof *r);
 	memcpy(r, t, (n + 1) * sizeof *r);
 	return r;
 }

@@ -2,6 +2,8 @@
  * target.  The passes run one after the other in run(), in order;
  * `-d LETTERS` dumps the state after the passes named by those letters. */
 #include <setjmp.h>
+#include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "all.h"
 
@@ -37,8 +39,30 @@ static void usage(FILE *f)
 		"Errors are reported as FILE:LINE:COL: error: MESSAGE, exit status 1.\n");
 }
 
+/* QHASM_DEBUG_TIME set: the processor time of each pass on standard error */
+static void lap(const char *pass)
+{
+	static int on = -1;
+	static clock_t t0;
+	if (on < 0) {
+		on = getenv("QHASM_DEBUG_TIME") != NULL;
+		t0 = clock();
+	}
+	if (!on || !pass)
+		return;
+	clock_t t = clock();
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(stderr, "time %-12s %7.3f s  peak %6ld MB\n", pass, (double)(t - t0) / CLOCKS_PER_SEC, ru.ru_maxrss / 1024);
+	t0 = t;
+}
+
 static void dumpif(Fn *fn, const Target *t, char c)
 {
+	static const char *const names[128] = {['P'] = "parse", ['C'] = "check", ['S'] = "select", ['T'] = "taint",
+		['W'] = "webs", ['H'] = "schedule", ['L'] = "live", ['O'] = "coalesce", ['A'] = "alloc",
+		['K'] = "postschedule", ['F'] = "frame"};
+	lap(names[(int)c] ? names[(int)c] : "?");
 	if (strchr(dumps, c))
 		dump(stderr, fn, t, c);
 }
@@ -47,12 +71,14 @@ static void dumpif(Fn *fn, const Target *t, char c)
 static void allocate(Fn *fn, const Target *t)
 {
 	split(fn, t);
+	lap("split");
 	for (;;) {
 		live(fn);
 		dumpif(fn, t, 'L');
 		coalesce(fn, t);
 		dumpif(fn, t, 'O');
 		int done = regalloc(fn, t);
+		lap("regalloc");
 		if (getenv("QHASM_DEBUG_ALLOC"))
 			fprintf(stderr, "%s: allocation round %d: %d temporaries, %d slots%s\n", fn->name, fn->round, fn->ntmp,
 				fn->nslot, done ? ", done" : "");
@@ -62,6 +88,7 @@ static void allocate(Fn *fn, const Target *t)
 			die("register allocation of %s did not converge", fn->name);
 	}
 	spillopt(fn, t);
+	lap("spillopt");
 	dumpif(fn, t, 'A');
 }
 
@@ -132,8 +159,10 @@ static void run(Fn *fn, const Target *t, FILE *out)
 		report(stdout, fn, t, model);
 	if (out)
 		emitfn(out, fn, t);
+	lap("emit");
 	freefn(fn);
 	freeall();
+	lap("free");
 }
 
 /* translate every function of the parsed file */
@@ -185,6 +214,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 int main(int argc, char **argv)
 {
+	lap(NULL);
 	const char *tname = "amd64", *out = NULL, *in = NULL, *exts = NULL, *uname = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -286,6 +316,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "qhasm: cannot write %s\n", tmp);
 			return 1;
 		}
+		setvbuf(f, NULL, _IOFBF, 1 << 16); /* fewer writes for long outputs */
 		outtmp = tmp;
 	}
 	translate(t, extra, f);

@@ -39,6 +39,8 @@ const MdLine **mdlookup(const char *shape, int *n)
 static int isassignop(const char *s)
 {
 	static const char *a[] = {"+=", "-=", "*=", "&=", "|=", "^=", "<<=", ">>=", "<<<=", ">>>=", 0};
+	if (!s[0] || !s[1])
+		return 0;
 	for (int i = 0; a[i]; i++)
 		if (!strcmp(s, a[i]))
 			return 1;
@@ -275,6 +277,7 @@ static void parsepattern(MdLine *m)
 	}
 	*p = 0;
 	m->shape = s;
+	free(t0);
 }
 
 void mdload(const Target *t)

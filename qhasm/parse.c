@@ -94,7 +94,7 @@ int findconst(const char *s)
 static int typebyname(const char *s)
 {
 	for (int t = 1; t < NTYPE; t++)
-		if (!strcmp(typename(t), s))
+		if (typename(t)[0] == s[0] && !strcmp(typename(t), s))
 			return t;
 	return TNONE;
 }
@@ -227,7 +227,8 @@ static void pcond(Stmt *s)
 			if (s->cond < 0)
 				err(s->tok[0].pos, "unknown condition '%s'", buf);
 			s->condpos = s->tok[0].pos;
-			s->tok += i + 1;
+			/* moved down, not skipped: s->tok is freed by check.c */
+			memmove(s->tok, s->tok + i + 1, (s->ntok - i) * sizeof *s->tok);
 			s->ntok -= i + 1;
 			if (!s->ntok)
 				err(s->condpos, "expected an instruction after '%s?'", buf);
@@ -272,6 +273,7 @@ void parsereset(void)
 		Fn *fn = fns[i];
 		for (int j = 0; j < fn->nstmt; j++) {
 			free(fn->stmt[j].op);
+			free(fn->stmt[j].tok);
 		}
 		free(fn->stmt);
 		free(fn->lab);
@@ -362,8 +364,11 @@ void parselines(char **text, const int *lineno, const int *col, int nline, const
 		int n;
 		Tok *t = lex(text[ln], lineno ? lineno[ln] : ln + 1, &n);
 
-		if (!n)
+		if (!n) {
+			free(t);
 			continue;
+		}
+		int kept = 1;  /* the statement keeps t; declarations free it */
 		if (col)
 			for (int i = 0; i <= n; i++)
 				t[i].pos.col = col[ln];
@@ -371,14 +376,18 @@ void parselines(char **text, const int *lineno, const int *col, int nline, const
 		const char *w = t[0].s;
 		if (type) {
 			pdecl(t, n, type, tg);
+			kept = 0;
 		} else if (!strcmp(w, "const")) {
 			pconst(t, n);
+			kept = 0;
 		} else if (!strcmp(w, "extern")) {
 			pextern(t, n);
+			kept = 0;
 		} else if (!strcmp(w, "cpu")) {
 			if (fn)
 				err(t[0].pos, "'cpu' must come before 'enter'");
 			pcpu(t, n, tg);
+			kept = 0;
 		} else if (!strcmp(w, "enter")) {
 			if (fn)
 				err(t[0].pos, "'enter' inside function '%s' (missing 'leave'?)", fn->name);
@@ -396,6 +405,7 @@ void parselines(char **text, const int *lineno, const int *col, int nline, const
 			inputs = 0;
 			GROW(fns, nfns, capfns);
 			fns[nfns++] = fn;
+			kept = 0;
 		} else if (!fn) {
 			err(t[0].pos, "statement outside a function (missing 'enter'?)");
 		} else if (!strcmp(w, "input")) {
@@ -428,6 +438,8 @@ void parselines(char **text, const int *lineno, const int *col, int nline, const
 		} else {
 			pcond(addstmt(fn, &scap, SINS, t, n));
 		}
+		if (!kept)
+			free(t);
 	}
 	if (fn)
 		err(fn->pos, "function '%s' has no 'leave'", fn->name);

@@ -806,6 +806,14 @@ void selectfn(Fn *fn, const Target *t)
 		emitmatch(m, s);
 		if (m->attr & (AJUMP | ACJUMP))
 			ended = 1;
+		/* the instructions now hold what the operands said: freed as
+		 * selection goes (a long block has millions), and the freed
+		 * memory given back to the system while the instructions grow */
+		free(s->op);
+		s->op = NULL;
+		s->nop = 0;
+		if ((si & 0xffff) == 0xffff)
+			trimheap();
 	}
 	/* successors */
 	for (int b = 0; b < fn->nblk; b++) {

@@ -2,6 +2,9 @@
  * errors), memory (xmalloc and the per-function arena), bitsets, and the
  * table of variable types. */
 #include <setjmp.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include "all.h"
 
 const char *infile = "<input>";
@@ -83,6 +86,16 @@ char *xstrndup(const char *s, size_t n)
 }
 
 char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+
+/* give freed heap memory back to the system (glibc keeps freed small
+ * blocks in its heap; a pass freeing millions of them as it goes lets
+ * the next one reuse the pages) */
+void trimheap(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
 
 /* The arena: big chunks, freed together once a function is emitted. */
 typedef struct Chunk { struct Chunk *next; size_t used, size; } Chunk;
@@ -185,8 +198,7 @@ unsigned strhash(const char *s)
 
 int bswords(int n) { return (n + 63) / 64; }
 u64 *bsnew(int n) { return alloc(bswords(n) * sizeof(u64)); }
-int popcnt(u64 x) { return __builtin_popcountll(x); }
-int ctz(u64 x) { return __builtin_ctzll(x); }
+
 
 static const struct { const char *name; int bits, file, stack; } types[NTYPE] = {
 	[TNONE] = {"none", 0, -1, 0},

@@ -1286,61 +1286,44 @@ align 32
 	vpsllq ymm0, ymm6, 2
 ; 4x Ws2 = W2 + Wt
 %line 516+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm6, ymm0
-	vmovdqu [rsp + 160], ymm0
+	vpaddq ymm10, ymm6, ymm0
+	vmovdqu [rsp + 32], ymm10
 ; 4x Wt = W3 << 2
 %line 517+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm0, ymm8, 2
 ; 4x Ws3 = W3 + Wt
 %line 518+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm10, ymm8, ymm0
+	vpaddq ymm14, ymm8, ymm0
 ; 4x Wt = W4 << 2
 %line 519+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm0, ymm1, 2
 ; 4x Ws4 = W4 + Wt
 %line 520+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm14, ymm1, ymm0
+	vpaddq ymm15, ymm1, ymm0
 ; Ad0 = 0
 %line 521+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm9
-; Ad1 = 0
-%line 522+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm0
-	vmovdqu [rsp + 32], ymm0
-; Ad2 = 0
-%line 523+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm0
-	vmovdqu [rsp + 64], ymm0
-; Ad3 = 0
-%line 524+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm0
-	vmovdqu [rsp + 96], ymm0
-; Ad4 = 0
-%line 525+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm0
-	vmovdqu [rsp + 128], ymm0
 ; 4x Ap = A0 * W0
 %line 532+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm3, ymm2
+	vpmuludq ymm9, ymm3, ymm2
 ; 4x Ad0 = Ad0 + Ap
 %line 533+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm9, ymm0
+	vpaddq ymm0, ymm0, ymm9
 ; 4x Ap = A1 * Ws4
 %line 534+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm9, ymm4, ymm14
+	vpmuludq ymm9, ymm4, ymm15
 ; 4x Ad0 = Ad0 + Ap
 %line 535+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm9
 ; 4x Ap = A2 * Ws3
 %line 536+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm9, ymm11, ymm10
+	vpmuludq ymm9, ymm11, ymm14
 ; 4x Ad0 = Ad0 + Ap
 %line 537+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm9
 ; 4x Ap = A3 * Ws2
 %line 538+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 160]
-	vpmuludq ymm9, ymm12, ymm9
+	vpmuludq ymm9, ymm12, ymm10
 ; 4x Ad0 = Ad0 + Ap
 %line 539+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm9
@@ -1353,65 +1336,65 @@ align 32
 	vpaddq ymm9, ymm0, ymm9
 ; 4x Ap = A0 * W1
 %line 542+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm15, ymm3, ymm5
+	vpmuludq ymm10, ymm3, ymm5
 ; 4x Ad1 = Ad1 + Ap
 %line 543+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 32]
-	vpaddq ymm0, ymm0, ymm15
+	vpxor ymm0, ymm0, ymm0
+	vpaddq ymm0, ymm0, ymm10
 ; 4x Ap = A1 * W0
 %line 544+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm15, ymm4, ymm2
+	vpmuludq ymm10, ymm4, ymm2
 ; 4x Ad1 = Ad1 + Ap
 %line 545+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm15
+	vpaddq ymm0, ymm0, ymm10
 ; 4x Ap = A2 * Ws4
 %line 546+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm15, ymm11, ymm14
+	vpmuludq ymm10, ymm11, ymm15
 ; 4x Ad1 = Ad1 + Ap
 %line 547+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm15
+	vpaddq ymm0, ymm0, ymm10
 ; 4x Ap = A3 * Ws3
 %line 548+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm15, ymm12, ymm10
+	vpmuludq ymm10, ymm12, ymm14
 ; 4x Ad1 = Ad1 + Ap
 %line 549+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm15, ymm0, ymm15
+	vpaddq ymm10, ymm0, ymm10
 ; 4x Ap = A4 * Ws2
 %line 550+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 160]
+	vmovdqu ymm0, [rsp + 32]
 	vpmuludq ymm0, ymm13, ymm0
 ; 4x Ad1 = Ad1 + Ap
 %line 551+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm15, ymm0
+	vpaddq ymm0, ymm10, ymm0
 	vmovdqu [rsp + 0], ymm0
 ; 4x Ap = A0 * W2
 %line 552+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm0, ymm3, ymm6
 ; 4x Ad2 = Ad2 + Ap
 %line 553+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 64]
-	vpaddq ymm0, ymm15, ymm0
+	vpxor ymm10, ymm10, ymm10
+	vpaddq ymm0, ymm10, ymm0
 ; 4x Ap = A1 * W1
 %line 554+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm15, ymm4, ymm5
+	vpmuludq ymm10, ymm4, ymm5
 ; 4x Ad2 = Ad2 + Ap
 %line 555+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm15
+	vpaddq ymm0, ymm0, ymm10
 ; 4x Ap = A2 * W0
 %line 556+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm15, ymm11, ymm2
+	vpmuludq ymm10, ymm11, ymm2
 ; 4x Ad2 = Ad2 + Ap
 %line 557+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm15
+	vpaddq ymm0, ymm0, ymm10
 ; 4x Ap = A3 * Ws4
 %line 558+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm15, ymm12, ymm14
+	vpmuludq ymm10, ymm12, ymm15
 ; 4x Ad2 = Ad2 + Ap
 %line 559+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm15
+	vpaddq ymm0, ymm0, ymm10
 ; 4x Ap = A4 * Ws3
 %line 560+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm10, ymm13, ymm10
+	vpmuludq ymm10, ymm13, ymm14
 ; 4x Ad2 = Ad2 + Ap
 %line 561+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm10, ymm0, ymm10
@@ -1420,29 +1403,29 @@ align 32
 	vpmuludq ymm0, ymm3, ymm8
 ; 4x Ad3 = Ad3 + Ap
 %line 563+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 96]
-	vpaddq ymm0, ymm15, ymm0
+	vpxor ymm14, ymm14, ymm14
+	vpaddq ymm0, ymm14, ymm0
 ; 4x Ap = A1 * W2
 %line 564+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm15, ymm4, ymm6
+	vpmuludq ymm14, ymm4, ymm6
 ; 4x Ad3 = Ad3 + Ap
 %line 565+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm15
+	vpaddq ymm0, ymm0, ymm14
 ; 4x Ap = A2 * W1
 %line 566+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm15, ymm11, ymm5
+	vpmuludq ymm14, ymm11, ymm5
 ; 4x Ad3 = Ad3 + Ap
 %line 567+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm15
+	vpaddq ymm0, ymm0, ymm14
 ; 4x Ap = A3 * W0
 %line 568+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm15, ymm12, ymm2
+	vpmuludq ymm14, ymm12, ymm2
 ; 4x Ad3 = Ad3 + Ap
 %line 569+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm15
+	vpaddq ymm0, ymm0, ymm14
 ; 4x Ap = A4 * Ws4
 %line 570+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm14, ymm13, ymm14
+	vpmuludq ymm14, ymm13, ymm15
 ; 4x Ad3 = Ad3 + Ap
 %line 571+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm14, ymm0, ymm14
@@ -1451,7 +1434,7 @@ align 32
 	vpmuludq ymm0, ymm3, ymm1
 ; 4x Ad4 = Ad4 + Ap
 %line 573+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 128]
+	vpxor ymm1, ymm1, ymm1
 	vpaddq ymm0, ymm1, ymm0
 ; 4x Ap = A1 * W3
 %line 574+0 specs/poly1305/generated/poly1305_amd64_avx2.q

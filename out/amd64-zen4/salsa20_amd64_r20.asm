@@ -649,7 +649,7 @@ qhasm_kernel_salsa20_amd64_zen4_core:
 	sub rsp, 72
 ; input out in
 %line 228+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 32], rdi
+	mov [rsp + 24], rdi
 ; x0 = mem32[in + 0]
 %line 230+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r15d, [rsi]
@@ -694,36 +694,38 @@ qhasm_kernel_salsa20_amd64_zen4_core:
 	mov r12d, [rsi + 48]
 ; x13 = mem32[in + 52]
 %line 243+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 8], rdi
+	mov [rsp + 0], rdi
 ; x14 = mem32[in + 56]
 %line 244+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov edi, [rsi + 56]
 ; x15 = mem32[in + 60]
 %line 245+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov esi, [rsi + 60]
-; x14 = mem32[in + 56]
-%line 244+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 16], rdi
-; x15 = mem32[in + 60]
-%line 245+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 24], rsi
 ; i = 10
 %line 246+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov rsi, 10
-	mov [rsp + 0], rsi
-	mov [rsp + 48], r9
+	mov [rsp + 40], r9
+	mov [rsp + 32], r15
+; x14 = mem32[in + 56]
+%line 244+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov [rsp + 8], rdi
+; x15 = mem32[in + 60]
+%line 245+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov [rsp + 16], rsi
+; i = 10
+%line 246+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r9, r14
-	mov [rsp + 40], r15
-	mov [rsp + 56], r8
+	mov [rsp + 48], r8
 	mov rsi, r11
-	mov rdi, [rsp + 8]
-	mov r14, [rsp + 16]
-	mov r11, [rsp + 24]
+	mov rdi, [rsp + 0]
+	mov r8, 10
+	mov r14, [rsp + 8]
+	mov r11, [rsp + 16]
+	mov [rsp + 0], r8
 align 32
 .Lcoreround:
 ; (uint32) t0 = x0 + x12
 %line 248+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 40]
+	mov r8, [rsp + 32]
 	lea r8d, [r8 + r12]
 ; (uint32) t0 <<<= 7
 %line 249+0 specs/salsa20/generated/salsa20_amd64_r20.q
@@ -733,7 +735,7 @@ align 32
 	xor r9d, r8d
 ; (uint32) t0 = x5 + x1
 %line 251+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 48]
+	mov r8, [rsp + 40]
 	lea r8d, [rdx + r8]
 ; (uint32) t0 <<<= 7
 %line 252+0 specs/salsa20/generated/salsa20_amd64_r20.q
@@ -761,7 +763,7 @@ align 32
 	xor ecx, r8d
 ; (uint32) t0 = x4 + x0
 %line 260+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 40]
+	mov r8, [rsp + 32]
 	lea r8d, [r9 + r8]
 ; (uint32) t0 <<<= 9
 %line 261+0 specs/salsa20/generated/salsa20_amd64_r20.q
@@ -786,9 +788,9 @@ align 32
 	rol r8d, 9
 ; (uint32) x2 ^= t0
 %line 268+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 56]
+	mov r15, [rsp + 48]
 	xor r15d, r8d
-	mov [rsp + 56], r15
+	mov [rsp + 48], r15
 ; (uint32) t0 = x3 + x15
 %line 269+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rcx + r11]
@@ -815,12 +817,12 @@ align 32
 	rol r15d, 13
 ; (uint32) x1 ^= t0
 %line 277+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 48]
+	mov r8, [rsp + 40]
 	xor r8d, r15d
-	mov [rsp + 48], r8
+	mov [rsp + 40], r8
 ; (uint32) t0 = x2 + x14
 %line 278+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 56]
+	mov r8, [rsp + 48]
 	lea r8d, [r8 + r14]
 ; (uint32) t0 <<<= 13
 %line 279+0 specs/salsa20/generated/salsa20_amd64_r20.q
@@ -845,12 +847,12 @@ align 32
 	rol r8d, 18
 ; (uint32) x0 ^= t0
 %line 286+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 40]
+	mov r15, [rsp + 32]
 	xor r15d, r8d
-	mov [rsp + 40], r15
+	mov [rsp + 32], r15
 ; (uint32) t0 = x1 + x13
 %line 287+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 48]
+	mov r8, [rsp + 40]
 	lea r8d, [r8 + rdi]
 ; (uint32) t0 <<<= 18
 %line 288+0 specs/salsa20/generated/salsa20_amd64_r20.q
@@ -860,7 +862,7 @@ align 32
 	xor edx, r8d
 ; (uint32) t0 = x6 + x2
 %line 290+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 56]
+	mov r8, [rsp + 48]
 	lea r8d, [rbx + r8]
 ; (uint32) t0 <<<= 18
 %line 291+0 specs/salsa20/generated/salsa20_amd64_r20.q
@@ -885,9 +887,9 @@ align 32
 	rol r8d, 7
 ; (uint32) x1 ^= t0
 %line 298+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 48]
+	mov r15, [rsp + 40]
 	xor r15d, r8d
-	mov [rsp + 48], r15
+	mov [rsp + 40], r15
 ; (uint32) t0 = x5 + x4
 %line 299+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rdx + r9]
@@ -917,16 +919,16 @@ align 32
 	xor r12d, r8d
 ; (uint32) t0 = x1 + x0
 %line 308+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 40]
+	mov r8, [rsp + 32]
 	lea r8d, [r15 + r8]
 ; (uint32) t0 <<<= 9
 %line 309+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x2 ^= t0
 %line 310+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 56]
+	mov r15, [rsp + 48]
 	xor r15d, r8d
-	mov [rsp + 56], r15
+	mov [rsp + 48], r15
 ; (uint32) t0 = x6 + x5
 %line 311+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rbx + rdx]
@@ -956,7 +958,7 @@ align 32
 	xor edi, r8d
 ; (uint32) t0 = x2 + x1
 %line 320+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 48]
+	mov r8, [rsp + 40]
 	lea r8d, [r15 + r8]
 ; (uint32) t0 <<<= 13
 %line 321+0 specs/salsa20/generated/salsa20_amd64_r20.q
@@ -1000,9 +1002,9 @@ align 32
 	rol r15d, 18
 ; (uint32) x0 ^= t0
 %line 334+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 40]
+	mov r8, [rsp + 32]
 	xor r8d, r15d
-	mov [rsp + 40], r8
+	mov [rsp + 32], r8
 ; (uint32) t0 = x4 + x7
 %line 335+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r9 + rax]
@@ -1040,15 +1042,15 @@ align 32
 	jne .Lcoreround
 ; mem32[out + 0] = x0
 %line 346+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 24], r11
-	mov [rsp + 16], r14
-	mov [rsp + 8], rdi
+	mov [rsp + 16], r11
+	mov [rsp + 8], r14
+	mov [rsp + 0], rdi
 	mov r11, rsi
 	mov r14, r9
-	mov r8, [rsp + 56]
-	mov r9, [rsp + 48]
-	mov r15, [rsp + 40]
-	mov rdi, [rsp + 32]
+	mov r8, [rsp + 48]
+	mov r9, [rsp + 40]
+	mov r15, [rsp + 32]
+	mov rdi, [rsp + 24]
 	mov dword [rdi], r15d
 ; mem32[out + 4] = x1
 %line 347+0 specs/salsa20/generated/salsa20_amd64_r20.q
@@ -1088,15 +1090,15 @@ align 32
 	mov dword [rdi + 48], r12d
 ; mem32[out + 52] = x13
 %line 359+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 8]
+	mov r8, [rsp + 0]
 	mov dword [rdi + 52], r8d
 ; mem32[out + 56] = x14
 %line 360+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 16]
+	mov r8, [rsp + 8]
 	mov dword [rdi + 56], r8d
 ; mem32[out + 60] = x15
 %line 361+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 24]
+	mov r8, [rsp + 16]
 	mov dword [rdi + 60], r8d
 ; leave
 %line 362+0 specs/salsa20/generated/salsa20_amd64_r20.q

@@ -34,11 +34,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a20 = mem32[in + 256]
 %line 13+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 256]
-	mov [esp + 16], eax
+	mov [esp + 12], eax
 ; a21 = mem32[in + 260]
 %line 14+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 260]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
 ; a30 = mem32[in + 384]
 %line 15+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 384]
@@ -51,13 +51,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 18+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, ebp
-; mk = 0xffff
-%line 19+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
-	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 20+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 12]
+	mov eax, 65535
+	and ebx, eax
 ; a10 = a10 ^ t0
 %line 21+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
@@ -71,16 +68,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 24+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 25+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edi
-; mk = 0xffff
-%line 26+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 27+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 28+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -90,9 +85,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 30+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 12], ebx
 ; t0 = a01 >> 16
 %line 31+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [esp + 4]
@@ -100,11 +95,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 32+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 8]
-; mk = 0xffff
-%line 33+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 34+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 35+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -121,16 +114,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 38+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 39+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 40+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 41+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 42+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -140,7 +131,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 44+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	xor ebx, eax
 ; mem32[out + 0] = a00
 %line 45+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -148,7 +139,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx], eax
 ; mem32[out + 4] = a20
 %line 46+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	mov [ecx + 4], eax
 ; mem32[out + 128] = a10
 %line 47+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -189,11 +180,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a20 = mem32[in + 264]
 %line 57+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 264]
-	mov [esp + 16], eax
+	mov [esp + 12], eax
 ; a21 = mem32[in + 268]
 %line 58+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 268]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
 ; a30 = mem32[in + 392]
 %line 59+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 392]
@@ -206,13 +197,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 62+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, ebp
-; mk = 0xffff
-%line 63+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
-	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 64+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 12]
+	mov eax, 65535
+	and ebx, eax
 ; a10 = a10 ^ t0
 %line 65+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
@@ -226,16 +214,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 68+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 69+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edi
-; mk = 0xffff
-%line 70+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 71+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 72+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -245,9 +231,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 74+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 12], ebx
 ; t0 = a01 >> 16
 %line 75+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [esp + 4]
@@ -255,11 +241,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 76+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 8]
-; mk = 0xffff
-%line 77+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 78+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 79+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -276,16 +260,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 82+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 83+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 84+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 85+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 86+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -295,7 +277,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 88+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	xor ebx, eax
 ; mem32[out + 8] = a00
 %line 89+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -303,7 +285,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx + 8], eax
 ; mem32[out + 12] = a20
 %line 90+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	mov [ecx + 12], eax
 ; mem32[out + 136] = a10
 %line 91+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -344,11 +326,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a20 = mem32[in + 272]
 %line 101+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 272]
-	mov [esp + 16], eax
+	mov [esp + 12], eax
 ; a21 = mem32[in + 276]
 %line 102+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 276]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
 ; a30 = mem32[in + 400]
 %line 103+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 400]
@@ -361,13 +343,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 106+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, ebp
-; mk = 0xffff
-%line 107+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
-	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 108+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 12]
+	mov eax, 65535
+	and ebx, eax
 ; a10 = a10 ^ t0
 %line 109+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
@@ -381,16 +360,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 112+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 113+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edi
-; mk = 0xffff
-%line 114+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 115+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 116+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -400,9 +377,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 118+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 12], ebx
 ; t0 = a01 >> 16
 %line 119+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [esp + 4]
@@ -410,11 +387,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 120+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 8]
-; mk = 0xffff
-%line 121+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 122+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 123+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -431,16 +406,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 126+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 127+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 128+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 129+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 130+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -450,7 +423,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 132+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	xor ebx, eax
 ; mem32[out + 16] = a00
 %line 133+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -458,7 +431,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx + 16], eax
 ; mem32[out + 20] = a20
 %line 134+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	mov [ecx + 20], eax
 ; mem32[out + 144] = a10
 %line 135+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -499,11 +472,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a20 = mem32[in + 280]
 %line 145+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 280]
-	mov [esp + 16], eax
+	mov [esp + 12], eax
 ; a21 = mem32[in + 284]
 %line 146+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 284]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
 ; a30 = mem32[in + 408]
 %line 147+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 408]
@@ -516,13 +489,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 150+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, ebp
-; mk = 0xffff
-%line 151+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
-	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 152+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 12]
+	mov eax, 65535
+	and ebx, eax
 ; a10 = a10 ^ t0
 %line 153+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
@@ -536,16 +506,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 156+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 157+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edi
-; mk = 0xffff
-%line 158+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 159+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 160+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -555,9 +523,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 162+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 12], ebx
 ; t0 = a01 >> 16
 %line 163+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [esp + 4]
@@ -565,11 +533,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 164+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 8]
-; mk = 0xffff
-%line 165+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 166+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 167+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -586,16 +552,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 170+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 171+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 172+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 173+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 174+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -605,7 +569,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 176+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	xor ebx, eax
 ; mem32[out + 24] = a00
 %line 177+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -613,7 +577,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx + 24], eax
 ; mem32[out + 28] = a20
 %line 178+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	mov [ecx + 28], eax
 ; mem32[out + 152] = a10
 %line 179+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -654,11 +618,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a20 = mem32[in + 288]
 %line 189+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 288]
-	mov [esp + 16], eax
+	mov [esp + 12], eax
 ; a21 = mem32[in + 292]
 %line 190+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 292]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
 ; a30 = mem32[in + 416]
 %line 191+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 416]
@@ -671,13 +635,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 194+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, ebp
-; mk = 0xffff
-%line 195+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
-	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 196+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 12]
+	mov eax, 65535
+	and ebx, eax
 ; a10 = a10 ^ t0
 %line 197+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
@@ -691,16 +652,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 200+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 201+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edi
-; mk = 0xffff
-%line 202+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 203+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 204+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -710,9 +669,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 206+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 12], ebx
 ; t0 = a01 >> 16
 %line 207+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [esp + 4]
@@ -720,11 +679,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 208+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 8]
-; mk = 0xffff
-%line 209+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 210+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 211+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -741,16 +698,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 214+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 215+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 216+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 217+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 218+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -760,7 +715,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 220+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	xor ebx, eax
 ; mem32[out + 32] = a00
 %line 221+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -768,7 +723,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx + 32], eax
 ; mem32[out + 36] = a20
 %line 222+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	mov [ecx + 36], eax
 ; mem32[out + 160] = a10
 %line 223+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -809,11 +764,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a20 = mem32[in + 296]
 %line 233+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 296]
-	mov [esp + 16], eax
+	mov [esp + 12], eax
 ; a21 = mem32[in + 300]
 %line 234+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 300]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
 ; a30 = mem32[in + 424]
 %line 235+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 424]
@@ -826,13 +781,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 238+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, ebp
-; mk = 0xffff
-%line 239+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
-	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 240+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 12]
+	mov eax, 65535
+	and ebx, eax
 ; a10 = a10 ^ t0
 %line 241+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
@@ -846,16 +798,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 244+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 245+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edi
-; mk = 0xffff
-%line 246+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 247+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 248+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -865,9 +815,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 250+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 12], ebx
 ; t0 = a01 >> 16
 %line 251+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [esp + 4]
@@ -875,11 +825,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 252+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 8]
-; mk = 0xffff
-%line 253+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 254+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 255+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -896,16 +844,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 258+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 259+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 260+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 261+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 262+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -915,7 +861,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 264+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	xor ebx, eax
 ; mem32[out + 40] = a00
 %line 265+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -923,7 +869,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx + 40], eax
 ; mem32[out + 44] = a20
 %line 266+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	mov [ecx + 44], eax
 ; mem32[out + 168] = a10
 %line 267+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -964,11 +910,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a20 = mem32[in + 304]
 %line 277+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 304]
-	mov [esp + 16], eax
+	mov [esp + 12], eax
 ; a21 = mem32[in + 308]
 %line 278+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 308]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
 ; a30 = mem32[in + 432]
 %line 279+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 432]
@@ -981,13 +927,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 282+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, ebp
-; mk = 0xffff
-%line 283+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
-	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 284+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 12]
+	mov eax, 65535
+	and ebx, eax
 ; a10 = a10 ^ t0
 %line 285+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
@@ -1001,16 +944,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 288+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 289+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edi
-; mk = 0xffff
-%line 290+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 291+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 292+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1020,9 +961,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 294+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 12], ebx
 ; t0 = a01 >> 16
 %line 295+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [esp + 4]
@@ -1030,11 +971,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 296+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 8]
-; mk = 0xffff
-%line 297+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 298+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 299+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1051,16 +990,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 302+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 303+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 304+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 305+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 306+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1070,7 +1007,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 308+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	xor ebx, eax
 ; mem32[out + 48] = a00
 %line 309+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1078,7 +1015,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx + 48], eax
 ; mem32[out + 52] = a20
 %line 310+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	mov [ecx + 52], eax
 ; mem32[out + 176] = a10
 %line 311+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1119,11 +1056,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a20 = mem32[in + 312]
 %line 321+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 312]
-	mov [esp + 16], eax
+	mov [esp + 12], eax
 ; a21 = mem32[in + 316]
 %line 322+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 316]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
 ; a30 = mem32[in + 440]
 %line 323+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 440]
@@ -1136,13 +1073,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 326+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, ebp
-; mk = 0xffff
-%line 327+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
-	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 328+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 12]
+	mov eax, 65535
+	and ebx, eax
 ; a10 = a10 ^ t0
 %line 329+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
@@ -1156,16 +1090,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 332+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 333+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edi
-; mk = 0xffff
-%line 334+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 335+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 336+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1175,9 +1107,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 338+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 12], ebx
 ; t0 = a01 >> 16
 %line 339+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [esp + 4]
@@ -1185,11 +1117,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 340+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 8]
-; mk = 0xffff
-%line 341+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 342+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 343+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1206,16 +1136,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 346+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 347+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 348+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 349+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 350+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1225,7 +1153,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 352+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	xor ebx, eax
 ; mem32[out + 56] = a00
 %line 353+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1233,7 +1161,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx + 56], eax
 ; mem32[out + 60] = a20
 %line 354+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	mov [ecx + 60], eax
 ; mem32[out + 184] = a10
 %line 355+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1274,11 +1202,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a20 = mem32[in + 320]
 %line 365+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 320]
-	mov [esp + 16], eax
+	mov [esp + 12], eax
 ; a21 = mem32[in + 324]
 %line 366+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 324]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
 ; a30 = mem32[in + 448]
 %line 367+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 448]
@@ -1291,13 +1219,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 370+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, ebp
-; mk = 0xffff
-%line 371+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
-	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 372+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 12]
+	mov eax, 65535
+	and ebx, eax
 ; a10 = a10 ^ t0
 %line 373+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
@@ -1311,16 +1236,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 376+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 377+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edi
-; mk = 0xffff
-%line 378+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 379+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 380+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1330,9 +1253,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 382+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 12], ebx
 ; t0 = a01 >> 16
 %line 383+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [esp + 4]
@@ -1340,11 +1263,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 384+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 8]
-; mk = 0xffff
-%line 385+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 386+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 387+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1361,16 +1282,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 390+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 391+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 392+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 393+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 394+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1380,7 +1299,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 396+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	xor ebx, eax
 ; mem32[out + 64] = a00
 %line 397+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1388,7 +1307,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx + 64], eax
 ; mem32[out + 68] = a20
 %line 398+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	mov [ecx + 68], eax
 ; mem32[out + 192] = a10
 %line 399+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1429,11 +1348,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a20 = mem32[in + 328]
 %line 409+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 328]
-	mov [esp + 16], eax
+	mov [esp + 12], eax
 ; a21 = mem32[in + 332]
 %line 410+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 332]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
 ; a30 = mem32[in + 456]
 %line 411+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 456]
@@ -1446,13 +1365,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 414+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, ebp
-; mk = 0xffff
-%line 415+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
-	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 416+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 12]
+	mov eax, 65535
+	and ebx, eax
 ; a10 = a10 ^ t0
 %line 417+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
@@ -1466,16 +1382,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 420+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 421+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edi
-; mk = 0xffff
-%line 422+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 423+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 424+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1485,9 +1399,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 426+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 12], ebx
 ; t0 = a01 >> 16
 %line 427+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [esp + 4]
@@ -1495,11 +1409,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 428+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 8]
-; mk = 0xffff
-%line 429+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 430+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 431+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1516,16 +1428,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 434+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 435+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 436+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 437+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 438+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1535,7 +1445,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 440+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	xor ebx, eax
 ; mem32[out + 72] = a00
 %line 441+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1543,7 +1453,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx + 72], eax
 ; mem32[out + 76] = a20
 %line 442+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	mov [ecx + 76], eax
 ; mem32[out + 200] = a10
 %line 443+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1584,11 +1494,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a20 = mem32[in + 336]
 %line 453+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 336]
-	mov [esp + 16], eax
+	mov [esp + 12], eax
 ; a21 = mem32[in + 340]
 %line 454+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 340]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
 ; a30 = mem32[in + 464]
 %line 455+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 464]
@@ -1601,13 +1511,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 458+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, ebp
-; mk = 0xffff
-%line 459+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
-	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 460+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 12]
+	mov eax, 65535
+	and ebx, eax
 ; a10 = a10 ^ t0
 %line 461+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
@@ -1621,16 +1528,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 464+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 465+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edi
-; mk = 0xffff
-%line 466+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 467+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 468+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1640,9 +1545,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 470+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 12], ebx
 ; t0 = a01 >> 16
 %line 471+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [esp + 4]
@@ -1650,11 +1555,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 472+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 8]
-; mk = 0xffff
-%line 473+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 474+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 475+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1671,16 +1574,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 478+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 479+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 480+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 481+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 482+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1690,7 +1591,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 484+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	xor ebx, eax
 ; mem32[out + 80] = a00
 %line 485+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1698,7 +1599,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx + 80], eax
 ; mem32[out + 84] = a20
 %line 486+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	mov [ecx + 84], eax
 ; mem32[out + 208] = a10
 %line 487+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1739,11 +1640,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a20 = mem32[in + 344]
 %line 497+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 344]
-	mov [esp + 16], eax
+	mov [esp + 12], eax
 ; a21 = mem32[in + 348]
 %line 498+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 348]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
 ; a30 = mem32[in + 472]
 %line 499+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 472]
@@ -1756,13 +1657,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 502+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, ebp
-; mk = 0xffff
-%line 503+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
-	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 504+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 12]
+	mov eax, 65535
+	and ebx, eax
 ; a10 = a10 ^ t0
 %line 505+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
@@ -1776,16 +1674,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 508+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 509+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edi
-; mk = 0xffff
-%line 510+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 511+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 512+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1795,9 +1691,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 514+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 12], ebx
 ; t0 = a01 >> 16
 %line 515+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [esp + 4]
@@ -1805,11 +1701,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 516+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 8]
-; mk = 0xffff
-%line 517+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 518+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 519+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1826,16 +1720,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 522+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 523+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 524+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 525+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 526+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1845,7 +1737,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 528+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	xor ebx, eax
 ; mem32[out + 88] = a00
 %line 529+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1853,7 +1745,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx + 88], eax
 ; mem32[out + 92] = a20
 %line 530+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	mov [ecx + 92], eax
 ; mem32[out + 216] = a10
 %line 531+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1894,11 +1786,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a20 = mem32[in + 352]
 %line 541+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 352]
-	mov [esp + 16], eax
+	mov [esp + 12], eax
 ; a21 = mem32[in + 356]
 %line 542+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 356]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
 ; a30 = mem32[in + 480]
 %line 543+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 480]
@@ -1911,13 +1803,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 546+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, ebp
-; mk = 0xffff
-%line 547+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
-	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 548+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 12]
+	mov eax, 65535
+	and ebx, eax
 ; a10 = a10 ^ t0
 %line 549+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
@@ -1931,16 +1820,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 552+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 553+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edi
-; mk = 0xffff
-%line 554+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 555+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 556+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1950,9 +1837,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 558+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 12], ebx
 ; t0 = a01 >> 16
 %line 559+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [esp + 4]
@@ -1960,11 +1847,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 560+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 8]
-; mk = 0xffff
-%line 561+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 562+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 563+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -1981,16 +1866,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 566+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 567+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 568+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 569+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 570+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2000,7 +1883,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 572+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	xor ebx, eax
 ; mem32[out + 96] = a00
 %line 573+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2008,7 +1891,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx + 96], eax
 ; mem32[out + 100] = a20
 %line 574+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	mov [ecx + 100], eax
 ; mem32[out + 224] = a10
 %line 575+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2049,11 +1932,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a20 = mem32[in + 360]
 %line 585+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 360]
-	mov [esp + 16], eax
+	mov [esp + 12], eax
 ; a21 = mem32[in + 364]
 %line 586+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 364]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
 ; a30 = mem32[in + 488]
 %line 587+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 488]
@@ -2066,13 +1949,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 590+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, ebp
-; mk = 0xffff
-%line 591+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
-	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 592+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 12]
+	mov eax, 65535
+	and ebx, eax
 ; a10 = a10 ^ t0
 %line 593+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
@@ -2086,16 +1966,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 596+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 597+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edi
-; mk = 0xffff
-%line 598+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 599+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 600+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2105,9 +1983,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 602+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 12], ebx
 ; t0 = a01 >> 16
 %line 603+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [esp + 4]
@@ -2115,11 +1993,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 604+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 8]
-; mk = 0xffff
-%line 605+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 606+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 607+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2136,16 +2012,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 610+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 611+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 612+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 613+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 614+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2155,7 +2029,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 616+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	xor ebx, eax
 ; mem32[out + 104] = a00
 %line 617+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2163,7 +2037,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx + 104], eax
 ; mem32[out + 108] = a20
 %line 618+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	mov [ecx + 108], eax
 ; mem32[out + 232] = a10
 %line 619+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2204,11 +2078,11 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; a20 = mem32[in + 368]
 %line 629+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 368]
-	mov [esp + 16], eax
+	mov [esp + 12], eax
 ; a21 = mem32[in + 372]
 %line 630+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov eax, [edx + 372]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
 ; a30 = mem32[in + 496]
 %line 631+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov edi, [edx + 496]
@@ -2221,13 +2095,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 634+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, ebp
-; mk = 0xffff
-%line 635+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
-	mov [esp + 12], eax
 ; t0 = t0 & mk
 %line 636+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 12]
+	mov eax, 65535
+	and ebx, eax
 ; a10 = a10 ^ t0
 %line 637+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
@@ -2241,16 +2112,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 0], eax
 ; t0 = a20 >> 16
 %line 640+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	shr eax, 16
 ; t0 = t0 ^ a30
 %line 641+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edi
-; mk = 0xffff
-%line 642+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 643+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 644+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2260,9 +2129,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a20 = a20 ^ t0
 %line 646+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 16], ebx
+	mov [esp + 12], ebx
 ; t0 = a01 >> 16
 %line 647+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	mov ebx, [esp + 4]
@@ -2270,11 +2139,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 648+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 8]
-; mk = 0xffff
-%line 649+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 650+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 651+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2291,16 +2158,14 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [esp + 4], eax
 ; t0 = a21 >> 16
 %line 654+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	shr eax, 16
 ; t0 = t0 ^ a31
 %line 655+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 656+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 657+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 658+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2310,7 +2175,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	shl eax, 16
 ; a21 = a21 ^ t0
 %line 660+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	xor ebx, eax
 ; mem32[out + 112] = a00
 %line 661+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2318,7 +2183,7 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 	mov [ecx + 112], eax
 ; mem32[out + 116] = a20
 %line 662+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 12]
 	mov [ecx + 116], eax
 ; mem32[out + 240] = a10
 %line 663+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2375,13 +2240,10 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 678+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, eax
-; mk = 0xffff
-%line 679+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 65535
-	mov [esp + 8], ebp
 ; t0 = t0 & mk
 %line 680+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	and ebx, [esp + 8]
+	mov ebp, 65535
+	and ebx, ebp
 ; a10 = a10 ^ t0
 %line 681+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, ebx
@@ -2401,11 +2263,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 685+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xffff
-%line 686+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 687+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a30 = a30 ^ t0
 %line 688+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2425,11 +2285,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 692+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebx, [esp + 12]
-; mk = 0xffff
-%line 693+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 65535
 ; t0 = t0 & mk
 %line 694+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 65535
 	and ebx, eax
 ; a11 = a11 ^ t0
 %line 695+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2451,11 +2309,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 699+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xffff
-%line 700+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebx, 65535
 ; t0 = t0 & mk
 %line 701+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebx, 65535
 	and eax, ebx
 ; a31 = a31 ^ t0
 %line 702+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2529,11 +2385,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 722+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 723+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 724+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 725+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2553,11 +2407,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 729+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 730+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 731+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 732+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2577,11 +2429,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 736+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 737+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 738+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 739+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2601,11 +2451,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 743+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 744+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 745+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 746+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2625,11 +2473,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 750+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 751+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 752+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 753+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2651,11 +2497,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 757+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 758+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 759+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 760+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2677,11 +2521,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 764+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 765+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 766+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 767+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2699,11 +2541,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 771+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 772+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 773+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 774+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2776,11 +2616,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 794+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 795+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 796+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 797+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2800,11 +2638,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 801+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 802+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 803+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 804+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2824,11 +2660,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 808+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 809+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 810+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 811+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2848,11 +2682,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 815+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 816+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 817+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 818+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2872,11 +2704,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 822+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 823+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 824+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 825+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2898,11 +2728,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 829+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 830+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 831+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 832+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2924,11 +2752,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 836+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 837+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 838+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 839+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -2946,11 +2772,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 843+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 844+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 845+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 846+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3023,11 +2847,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 866+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 867+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 868+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 869+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3047,11 +2869,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 873+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 874+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 875+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 876+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3071,11 +2891,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 880+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 881+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 882+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 883+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3095,11 +2913,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 887+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 888+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 889+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 890+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3119,11 +2935,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 894+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 895+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 896+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 897+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3145,11 +2959,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 901+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 902+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 903+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 904+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3171,11 +2983,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 908+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 909+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 910+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 911+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3193,11 +3003,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 915+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 916+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 917+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 918+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3270,11 +3078,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 938+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 939+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 940+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 941+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3294,11 +3100,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 945+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 946+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 947+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 948+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3318,11 +3122,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 952+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 953+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 954+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 955+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3342,11 +3144,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 959+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 960+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 961+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 962+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3366,11 +3166,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 966+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 967+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 968+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 969+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3392,11 +3190,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 973+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 974+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 975+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 976+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3418,11 +3214,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 980+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 981+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 982+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 983+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3440,11 +3234,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 987+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 988+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 989+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 990+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3517,11 +3309,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 1010+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 1011+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1012+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 1013+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3541,11 +3331,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 1017+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 1018+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1019+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 1020+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3565,11 +3353,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1024+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 1025+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1026+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 1027+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3589,11 +3375,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1031+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 1032+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1033+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 1034+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3613,11 +3397,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 1038+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 1039+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1040+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1041+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3639,11 +3421,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 1045+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 1046+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1047+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1048+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3665,11 +3445,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1052+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 1053+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1054+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 1055+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3687,11 +3465,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1059+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 1060+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1061+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 1062+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3764,11 +3540,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 1082+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 1083+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1084+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 1085+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3788,11 +3562,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 1089+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 1090+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1091+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 1092+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3812,11 +3584,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1096+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 1097+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1098+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 1099+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3836,11 +3606,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1103+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 1104+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1105+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 1106+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3860,11 +3628,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 1110+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 1111+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1112+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1113+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3886,11 +3652,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 1117+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 1118+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1119+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1120+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3912,11 +3676,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1124+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 1125+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1126+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 1127+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -3934,11 +3696,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1131+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 1132+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1133+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 1134+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4011,11 +3771,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 1154+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 1155+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1156+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 1157+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4035,11 +3793,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 1161+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 1162+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1163+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 1164+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4059,11 +3815,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1168+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 1169+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1170+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 1171+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4083,11 +3837,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1175+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 1176+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1177+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 1178+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4107,11 +3859,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 1182+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 1183+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1184+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1185+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4133,11 +3883,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 1189+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 1190+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1191+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1192+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4159,11 +3907,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1196+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 1197+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1198+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 1199+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4181,11 +3927,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1203+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 1204+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1205+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 1206+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4258,11 +4002,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 1226+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 1227+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1228+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 1229+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4282,11 +4024,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 1233+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 1234+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1235+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 1236+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4306,11 +4046,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1240+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 1241+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1242+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 1243+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4330,11 +4068,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1247+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 1248+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1249+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 1250+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4354,11 +4090,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 1254+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 1255+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1256+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1257+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4380,11 +4114,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 1261+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 1262+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1263+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1264+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4406,11 +4138,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1268+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 1269+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1270+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 1271+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4428,11 +4158,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1275+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 1276+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1277+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 1278+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4505,11 +4233,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 1298+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 1299+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1300+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 1301+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4529,11 +4255,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 1305+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 1306+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1307+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 1308+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4553,11 +4277,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1312+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 1313+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1314+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 1315+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4577,11 +4299,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1319+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 1320+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1321+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 1322+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4601,11 +4321,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 1326+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 1327+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1328+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1329+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4627,11 +4345,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 1333+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 1334+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1335+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1336+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4653,11 +4369,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1340+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 1341+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1342+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 1343+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4675,11 +4389,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1347+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 1348+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1349+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 1350+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4752,11 +4464,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 1370+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 1371+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1372+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 1373+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4776,11 +4486,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 1377+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 1378+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1379+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 1380+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4800,11 +4508,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1384+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 1385+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1386+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 1387+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4824,11 +4530,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1391+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 1392+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1393+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 1394+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4848,11 +4552,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 1398+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 1399+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1400+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1401+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4874,11 +4576,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 1405+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 1406+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1407+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1408+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4900,11 +4600,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1412+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 1413+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1414+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 1415+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4922,11 +4620,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1419+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 1420+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1421+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 1422+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -4999,11 +4695,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 1442+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 1443+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1444+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 1445+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5023,11 +4717,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 1449+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 1450+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1451+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 1452+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5047,11 +4739,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1456+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 1457+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1458+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 1459+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5071,11 +4761,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1463+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 1464+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1465+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 1466+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5095,11 +4783,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 1470+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 1471+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1472+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1473+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5121,11 +4807,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 1477+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 1478+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1479+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1480+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5147,11 +4831,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1484+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 1485+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1486+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 1487+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5169,11 +4851,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1491+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 1492+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1493+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 1494+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5246,11 +4926,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 1514+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 1515+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1516+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 1517+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5270,11 +4948,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 1521+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 1522+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1523+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 1524+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5294,11 +4970,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1528+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 1529+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1530+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 1531+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5318,11 +4992,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1535+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 1536+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1537+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 1538+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5342,11 +5014,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 1542+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 1543+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1544+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1545+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5368,11 +5038,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 1549+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 1550+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1551+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1552+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5394,11 +5062,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1556+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 1557+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1558+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 1559+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5416,11 +5082,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1563+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 1564+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1565+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 1566+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5493,11 +5157,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 1586+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 1587+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1588+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 1589+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5517,11 +5179,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 1593+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 1594+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1595+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 1596+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5541,11 +5201,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1600+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 1601+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1602+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 1603+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5565,11 +5223,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1607+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 1608+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1609+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 1610+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5589,11 +5245,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 1614+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 1615+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1616+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1617+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5615,11 +5269,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 1621+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 1622+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1623+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1624+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5641,11 +5293,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1628+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 1629+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1630+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 1631+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5663,11 +5313,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1635+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 1636+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1637+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 1638+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5740,11 +5388,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 1658+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 1659+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1660+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 1661+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5764,11 +5410,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 1665+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 1666+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1667+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 1668+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5788,11 +5432,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1672+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 1673+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1674+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 1675+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5812,11 +5454,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1679+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 1680+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1681+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 1682+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5836,11 +5476,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 1686+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 1687+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1688+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1689+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5862,11 +5500,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 1693+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 1694+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1695+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1696+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5888,11 +5524,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1700+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 1701+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1702+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 1703+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5910,11 +5544,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1707+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 1708+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1709+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 1710+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -5987,11 +5619,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 1730+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 1731+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1732+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 1733+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6011,11 +5641,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 1737+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 1738+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1739+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 1740+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6035,11 +5663,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1744+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 1745+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1746+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 1747+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6059,11 +5685,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1751+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 1752+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1753+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 1754+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6083,11 +5707,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 1758+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 1759+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1760+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1761+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6109,11 +5731,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 1765+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 1766+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1767+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1768+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6135,11 +5755,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1772+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 1773+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1774+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 1775+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6157,11 +5775,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1779+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 1780+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1781+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 1782+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6234,11 +5850,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 1802+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0xff00ff
-%line 1803+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1804+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 1805+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6258,11 +5872,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 1809+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0xff00ff
-%line 1810+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1811+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 1812+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6282,11 +5894,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1816+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0xff00ff
-%line 1817+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1818+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 1819+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6306,11 +5916,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1823+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0xff00ff
-%line 1824+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 16711935
 ; t0 = t0 & mk
 %line 1825+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 16711935
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 1826+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6330,11 +5938,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 1830+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0xf0f0f0f
-%line 1831+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1832+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1833+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6356,11 +5962,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 1837+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0xf0f0f0f
-%line 1838+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 252645135
 ; t0 = t0 & mk
 %line 1839+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 252645135
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1840+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6382,11 +5986,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1844+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0xf0f0f0f
-%line 1845+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1846+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 1847+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6404,11 +6006,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1851+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0xf0f0f0f
-%line 1852+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 252645135
 ; t0 = t0 & mk
 %line 1853+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 252645135
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 1854+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6481,11 +6081,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 1874+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 1875+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 1876+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 1877+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6505,11 +6103,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 1881+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 1882+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 1883+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 1884+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6529,11 +6125,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1888+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 1889+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 1890+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 1891+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6553,11 +6147,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1895+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 1896+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 1897+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 1898+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6577,11 +6169,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 1902+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 1903+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 1904+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1905+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6603,11 +6193,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 1909+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 1910+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 1911+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1912+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6629,11 +6217,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1916+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 1917+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 1918+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 1919+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6651,11 +6237,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1923+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 1924+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 1925+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 1926+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6728,11 +6312,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 1946+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 1947+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 1948+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 1949+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6752,11 +6334,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 1953+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 1954+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 1955+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 1956+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6776,11 +6356,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1960+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 1961+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 1962+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 1963+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6800,11 +6378,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1967+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 1968+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 1969+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 1970+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6824,11 +6400,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 1974+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 1975+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 1976+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 1977+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6850,11 +6424,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 1981+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 1982+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 1983+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 1984+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6876,11 +6448,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 1988+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 1989+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 1990+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 1991+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6898,11 +6468,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 1995+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 1996+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 1997+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 1998+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6975,11 +6543,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 2018+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 2019+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2020+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 2021+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -6999,11 +6565,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 2025+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 2026+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2027+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 2028+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7023,11 +6587,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2032+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 2033+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2034+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 2035+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7047,11 +6609,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2039+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 2040+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2041+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 2042+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7071,11 +6631,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 2046+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 2047+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2048+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2049+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7097,11 +6655,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 2053+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 2054+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2055+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2056+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7123,11 +6679,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2060+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 2061+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2062+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 2063+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7145,11 +6699,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2067+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 2068+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2069+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 2070+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7222,11 +6774,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 2090+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 2091+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2092+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 2093+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7246,11 +6796,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 2097+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 2098+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2099+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 2100+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7270,11 +6818,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2104+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 2105+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2106+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 2107+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7294,11 +6840,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2111+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 2112+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2113+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 2114+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7318,11 +6862,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 2118+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 2119+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2120+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2121+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7344,11 +6886,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 2125+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 2126+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2127+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2128+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7370,11 +6910,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2132+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 2133+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2134+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 2135+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7392,11 +6930,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2139+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 2140+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2141+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 2142+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7469,11 +7005,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 2162+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 2163+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2164+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 2165+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7493,11 +7027,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 2169+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 2170+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2171+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 2172+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7517,11 +7049,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2176+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 2177+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2178+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 2179+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7541,11 +7071,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2183+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 2184+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2185+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 2186+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7565,11 +7093,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 2190+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 2191+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2192+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2193+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7591,11 +7117,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 2197+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 2198+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2199+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2200+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7617,11 +7141,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2204+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 2205+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2206+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 2207+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7639,11 +7161,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2211+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 2212+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2213+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 2214+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7716,11 +7236,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 2234+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 2235+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2236+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 2237+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7740,11 +7258,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 2241+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 2242+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2243+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 2244+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7764,11 +7280,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2248+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 2249+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2250+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 2251+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7788,11 +7302,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2255+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 2256+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2257+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 2258+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7812,11 +7324,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 2262+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 2263+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2264+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2265+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7838,11 +7348,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 2269+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 2270+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2271+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2272+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7864,11 +7372,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2276+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 2277+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2278+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 2279+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7886,11 +7392,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2283+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 2284+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2285+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 2286+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7963,11 +7467,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 2306+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 2307+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2308+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 2309+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -7987,11 +7489,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 2313+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 2314+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2315+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 2316+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8011,11 +7511,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2320+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 2321+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2322+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 2323+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8035,11 +7533,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2327+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 2328+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2329+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 2330+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8059,11 +7555,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 2334+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 2335+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2336+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2337+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8085,11 +7579,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 2341+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 2342+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2343+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2344+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8111,11 +7603,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2348+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 2349+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2350+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 2351+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8133,11 +7623,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2355+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 2356+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2357+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 2358+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8210,11 +7698,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 2378+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 2379+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2380+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 2381+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8234,11 +7720,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 2385+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 2386+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2387+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 2388+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8258,11 +7742,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2392+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 2393+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2394+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 2395+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8282,11 +7764,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2399+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 2400+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2401+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 2402+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8306,11 +7786,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 2406+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 2407+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2408+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2409+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8332,11 +7810,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 2413+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 2414+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2415+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2416+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8358,11 +7834,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2420+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 2421+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2422+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 2423+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8380,11 +7854,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2427+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 2428+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2429+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 2430+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8457,11 +7929,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 2450+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 2451+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2452+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 2453+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8481,11 +7951,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 2457+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 2458+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2459+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 2460+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8505,11 +7973,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2464+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 2465+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2466+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 2467+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8529,11 +7995,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2471+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 2472+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2473+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 2474+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8553,11 +8017,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 2478+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 2479+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2480+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2481+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8579,11 +8041,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 2485+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 2486+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2487+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2488+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8605,11 +8065,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2492+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 2493+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2494+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 2495+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8627,11 +8085,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2499+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 2500+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2501+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 2502+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8704,11 +8160,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 2522+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 2523+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2524+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 2525+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8728,11 +8182,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 2529+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 2530+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2531+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 2532+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8752,11 +8204,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2536+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 2537+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2538+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 2539+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8776,11 +8226,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2543+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 2544+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2545+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 2546+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8800,11 +8248,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 2550+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 2551+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2552+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2553+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8826,11 +8272,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 2557+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 2558+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2559+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2560+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8852,11 +8296,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2564+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 2565+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2566+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 2567+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8874,11 +8316,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2571+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 2572+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2573+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 2574+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8951,11 +8391,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 2594+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 2595+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2596+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 2597+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8975,11 +8413,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 2601+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 2602+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2603+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 2604+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -8999,11 +8435,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2608+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 2609+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2610+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 2611+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9023,11 +8457,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2615+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 2616+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2617+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 2618+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9047,11 +8479,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 2622+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 2623+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2624+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2625+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9073,11 +8503,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 2629+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 2630+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2631+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2632+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9099,11 +8527,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2636+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 2637+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2638+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 2639+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9121,11 +8547,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2643+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 2644+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2645+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 2646+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9198,11 +8622,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 2666+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 2667+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2668+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 2669+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9222,11 +8644,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 2673+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 2674+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2675+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 2676+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9246,11 +8666,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2680+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 2681+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2682+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 2683+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9270,11 +8688,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2687+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 2688+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2689+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 2690+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9294,11 +8710,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 2694+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 2695+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2696+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2697+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9320,11 +8734,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 2701+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 2702+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2703+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2704+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9346,11 +8758,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2708+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 2709+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2710+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 2711+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9368,11 +8778,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2715+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 2716+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2717+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 2718+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9445,11 +8853,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 2738+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 2739+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2740+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 2741+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9469,11 +8875,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 2745+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 2746+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2747+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 2748+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9493,11 +8897,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2752+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 2753+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2754+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 2755+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9517,11 +8919,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2759+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 2760+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2761+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 2762+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9541,11 +8941,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 2766+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 2767+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2768+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2769+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9567,11 +8965,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 2773+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 2774+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2775+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2776+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9593,11 +8989,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2780+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 2781+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2782+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 2783+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9615,11 +9009,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2787+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 2788+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2789+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 2790+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9692,11 +9084,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 2810+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 2811+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2812+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 2813+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9716,11 +9106,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 2817+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 2818+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2819+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 2820+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9740,11 +9128,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2824+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 2825+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2826+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 2827+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9764,11 +9150,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2831+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 2832+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2833+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 2834+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9788,11 +9172,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 2838+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 2839+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2840+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2841+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9814,11 +9196,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 2845+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 2846+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2847+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2848+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9840,11 +9220,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2852+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 2853+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2854+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 2855+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9862,11 +9240,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2859+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 2860+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2861+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 2862+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9939,11 +9315,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 2882+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 2883+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2884+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 2885+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9963,11 +9337,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 2889+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 2890+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2891+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 2892+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -9987,11 +9359,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2896+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 2897+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2898+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 2899+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10011,11 +9381,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2903+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 2904+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2905+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 2906+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10035,11 +9403,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 2910+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 2911+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2912+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2913+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10061,11 +9427,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 2917+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 2918+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2919+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2920+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10087,11 +9451,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2924+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 2925+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2926+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 2927+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10109,11 +9471,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2931+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 2932+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2933+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 2934+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10186,11 +9546,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a20
 %line 2954+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, ebx
-; mk = 0x33333333
-%line 2955+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2956+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a20 = a20 ^ t0
 %line 2957+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10210,11 +9568,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a21
 %line 2961+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edi
-; mk = 0x33333333
-%line 2962+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2963+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a21 = a21 ^ t0
 %line 2964+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10234,11 +9590,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2968+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, esi
-; mk = 0x33333333
-%line 2969+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2970+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a30 = a30 ^ t0
 %line 2971+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10258,11 +9612,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 2975+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, edx
-; mk = 0x33333333
-%line 2976+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 858993459
 ; t0 = t0 & mk
 %line 2977+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 858993459
 	and ebp, eax
 ; a31 = a31 ^ t0
 %line 2978+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10282,11 +9634,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a10
 %line 2982+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 8]
-; mk = 0x55555555
-%line 2983+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2984+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a10 = a10 ^ t0
 %line 2985+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10308,11 +9658,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a11
 %line 2989+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor ebp, [esp + 12]
-; mk = 0x55555555
-%line 2990+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov eax, 1431655765
 ; t0 = t0 & mk
 %line 2991+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov eax, 1431655765
 	and ebp, eax
 ; a11 = a11 ^ t0
 %line 2992+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10334,11 +9682,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a30
 %line 2996+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, esi
-; mk = 0x55555555
-%line 2997+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 2998+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a30 = a30 ^ t0
 %line 2999+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
@@ -10356,11 +9702,9 @@ qhasm_kernel_mceliece_transpose_64x64_x86_transpose:
 ; t0 = t0 ^ a31
 %line 3003+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
 	xor eax, edx
-; mk = 0x55555555
-%line 3004+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
-	mov ebp, 1431655765
 ; t0 = t0 & mk
 %line 3005+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q
+	mov ebp, 1431655765
 	and eax, ebp
 ; a31 = a31 ^ t0
 %line 3006+0 specs/mceliece/generated/mceliece_transpose_64x64_x86.q

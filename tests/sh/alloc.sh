@@ -4,6 +4,7 @@
 # (`#! spills function|loop NAME loads<=N stores<=M`), and each program run
 # against its C reference, so that a regression of the allocator fails here.
 #   tests/alloc/chacha.q   a user's ChaCha20 block: 17 values in a 20-round loop
+#   tests/alloc/remat.q    spilled constants and a stack address made again, not reloaded
 #   benchgen spilling 300  40 live int64 values on 15 registers
 #   salsa20_amd64_r20.q    the integer Salsa20 double round (kernel in out/)
 set -u
@@ -61,6 +62,9 @@ run() { # name q-file c-file
 run chacha tests/alloc/chacha.q tests/alloc/chacha.c
 directives tests/alloc/chacha.q "$T/chacha.rep" chacha
 
+run remat tests/alloc/remat.q tests/alloc/remat.c
+directives tests/alloc/remat.q "$T/remat.rep" remat
+
 python3 -m gen.benchgen --emit spilling 300 > "$T/spill40.q"
 python3 -m gen.benchgen --emit-c spilling 300 > "$T/spill40.c"
 run spill40 "$T/spill40.q" "$T/spill40.c"
@@ -72,5 +76,5 @@ S=specs/salsa20/generated/salsa20_amd64_r20.q
 "$Q" --report "$S" > "$T/salsa.rep" || { echo "FAIL salsa20: --report"; fail=1; }
 bound "$T/salsa.rep" "loop doubleround" 26 12 salsa20_amd64_r20
 
-[ $fail = 0 ] && echo "alloc: spill counts within their bounds; chacha and spill40 kernels correct"
+[ $fail = 0 ] && echo "alloc: spill counts within their bounds; chacha, remat and spill40 kernels correct"
 exit $fail
