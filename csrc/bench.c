@@ -46,7 +46,11 @@ void _nettle_poly1305_block(struct poly1305_ctx *ctx, const uint8_t *m, unsigned
 #define TIMINGS 32
 #define ROUNDS 15
 #define MAXLEN 18205
-#define MAXCOLS 20
+/* columns per table (every implementation of a primitive, its variants
+ * included, and the peers); a table wider than PERPART columns is printed
+ * in parts of PERPART, none dropped */
+#define MAXCOLS 64
+#define PERPART 6
 
 static const long long salsa_lens[] = { 64, 576, 1536, 4096, 18205 };
 static const long long poly_lens[] = { 11, 26, 61, 139, 314, 709, 1597, 3595, 8090, 18205 };
@@ -191,26 +195,32 @@ static void run(const char *prim, const column *cols, int ncols, const long long
 static void print_table(const char *title, const char *prim, const column *cols, int ncols,
                         const long long *lens, int nlens, const meas *m)
 {
-    int k, c, npeers = m->npeers;
+    int k, c, c0, npeers = m->npeers;
+    (void)prim;
     printf("\n== %s: ticks per byte, median of %d rounds of IQM of %d; (ratio) = implementation / %s\n", title,
            ROUNDS, TIMINGS,
            npeers == 0 ? "nothing (no peer installed)" : npeers == 1 ? cols[ncols - 1].name : "fastest peer");
-    printf("%6s", "bytes");
-    for (c = 0; c < ncols; c++) {
-        char h[64];
-        snprintf(h, sizeof h, "%s", cols[c].name);
-        printf(" %*s", cols[c].impl != PEER && npeers ? 17 : 10, h);
-    }
-    printf("\n");
-    for (k = 0; k < nlens; k++) {
-        printf("%6lld", lens[k]);
-        for (c = 0; c < ncols; c++) {
-            if (cols[c].impl != PEER && npeers)
-                printf(" %9.2f (%5.2f)", med(m, k, c, -1), med(m, k, c, -2));
-            else
-                printf(" %10.2f", med(m, k, c, -1));
+    for (c0 = 0; c0 < ncols; c0 += PERPART) {
+        int c1 = c0 + PERPART < ncols ? c0 + PERPART : ncols;
+        if (ncols > PERPART)
+            printf("(columns %d-%d of %d)\n", c0 + 1, c1, ncols);
+        printf("%6s", "bytes");
+        for (c = c0; c < c1; c++) {
+            char h[64];
+            snprintf(h, sizeof h, "%s", cols[c].name);
+            printf(" %*s", cols[c].impl != PEER && npeers ? 17 : 10, h);
         }
         printf("\n");
+        for (k = 0; k < nlens; k++) {
+            printf("%6lld", lens[k]);
+            for (c = c0; c < c1; c++) {
+                if (cols[c].impl != PEER && npeers)
+                    printf(" %9.2f (%5.2f)", med(m, k, c, -1), med(m, k, c, -2));
+                else
+                    printf(" %10.2f", med(m, k, c, -1));
+            }
+            printf("\n");
+        }
     }
     printf("(selected = the library's choice by CPU and length, as a caller gets it)\n");
 }

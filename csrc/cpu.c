@@ -156,6 +156,12 @@ static const char *uarch_x86(void)
             return "zen2";
         if (family == 0x19 && ((model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0x7f) || (model >= 0xa0 && model <= 0xaf)))
             return "zen4";
+        /* Zen 3: Milan 0x01, Chagall 0x08, Vermeer 0x21, Cezanne 0x50, Rembrandt 0x44 (Zen 3+) */
+        if (family == 0x19 && (model <= 0x0f || (model >= 0x20 && model <= 0x5f)))
+            return "zen3";
+        /* Zen 5: family 0x1A (Turin 0x02/0x11, Strix Point 0x24, Granite Ridge 0x44, Krackan 0x60, Strix Halo 0x70) */
+        if (family == 0x1a)
+            return "zen5";
     }
     if (!strcmp(vendor, "GenuineIntel") && family == 6) {
         switch (model) {

@@ -196,6 +196,28 @@ static int lengths(const op *o, long long *lens)
     return n;
 }
 
+/* Core cycles per tick of the counter: a chain of 2000 dependent adds
+ * (one core cycle each on every x86 core) timed like a kernel (the IQM of
+ * ntimings counts).  The counter (TSC) ticks at a fixed rate while the core
+ * clock varies, so the bound check converts ticks to cycles with this. */
+static double cycles_per_tick(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    long long t[MAX_TIMINGS + 1], q1, iqm, q3;
+    int i;
+    for (i = 0; i <= ntimings; i++) {
+        long x = i;
+        t[i] = cpucycles();
+        __asm__ volatile(".rept 2000\n\tadd $1, %0\n\t.endr" : "+r"(x));
+    }
+    for (i = 0; i < ntimings; i++) t[i] = t[i + 1] - t[i];
+    stats(t, ntimings, &q1, &iqm, &q3);
+    return iqm > 0 ? 2000.0 / (double)iqm : 0;
+#else
+    return 0;
+#endif
+}
+
 /* the cost report's bound for an implementation on the running CPU's
  * model, beside the measured figure at the longest length */
 static void print_bound(const op *o, const char *label, const char *impl, long long len, long long iqm)
@@ -205,9 +227,14 @@ static void print_bound(const op *o, const char *label, const char *impl, long l
         return;
     for (const struct qhasm_speedbound *b = qhasm_speedbounds; b->prim; b++)
         if (!strcmp(b->prim, prim) && !strcmp(b->impl, impl) && !strcmp(b->model, model)) {
-            double measured = (double)iqm / (double)len;
-            printf("%s %s bound %s %.3f cycles/byte (cost report) measured %.3f ticks/byte at %lld bytes ratio %.2f\n",
-                   o->name, label, model, b->cpb, measured, len, measured / b->cpb);
+            double measured = (double)iqm / (double)len, cpt = cycles_per_tick();
+            printf("%s %s bound %s %.3f cycles/byte (cost report: %s binds) measured %.3f ticks/byte at %lld bytes",
+                   o->name, label, model, b->cpb, b->binds, measured, len);
+            if (cpt > 0)
+                printf(" = %.3f cycles/byte (%.3f cycles per tick) ratio %.2f\n", measured * cpt, cpt,
+                       measured * cpt / b->cpb);
+            else
+                printf(" ratio %.2f (ticks per cycle unknown)\n", measured / b->cpb);
             return;
         }
 }
@@ -626,7 +653,8 @@ int main(int argc, char **argv)
         print_timings("cpucycles selected", 0, ov, iqm);
         if (*qhasm_cpu_uarch())
             printf("qhasm-speed bounds model %s: 'bound' lines give the cost report's lower bound in core cycles "
-                   "beside measured ticks; their ratio includes the tick/core clock ratio\n", qhasm_cpu_uarch());
+                   "beside the measurement, in ticks and in core cycles (ticks times the core cycles per tick of a "
+                   "chain of dependent adds measured just before); their ratio must be at least 1\n", qhasm_cpu_uarch());
         else
             printf("qhasm-speed bounds none: no microarchitecture model for this CPU (set QHASM_UARCH=model)\n");
     }

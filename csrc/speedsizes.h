@@ -16,6 +16,7 @@ extern const struct qhasm_codesize qhasm_codesizes[];   /* ends with prim == 0 *
 struct qhasm_speedbound {
     const char *prim, *impl, *model;
     double cpb;
+    const char *binds;   /* which bound binds: resource, recurrence, ... */
 };
 extern const struct qhasm_speedbound qhasm_speedbounds[];  /* ends with prim == 0 */
 

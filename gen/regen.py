@@ -33,13 +33,14 @@ import sys
 import tempfile
 
 from gen import forms  # docs/forms.md, the forms of each machine description
+from gen import modeldoc  # docs/model-classes.md, the classes and models
 from gen import manifest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # generated files besides the implementations' .q and assembly, each owned
 # by a generator: (module, glob patterns of its files; relative to the root)
-EXTRA_GENERATORS: list[tuple[object, list[str]]] = [(forms, ["docs/forms.md"])]
+EXTRA_GENERATORS: list[tuple[object, list[str]]] = [(forms, ["docs/forms.md"]), (modeldoc, ["docs/model-classes.md"])]
 
 
 def owned_patterns(m: manifest.Manifest) -> list[str]:

@@ -193,6 +193,7 @@ struct Target {
 	u64 baseext;                         /* always enabled */
 	int addrtype;                        /* type of address registers */
 	int bigendian;
+	int destlast;                        /* template instructions write their last operand (SPARC) */
 	const unsigned *condflags;           /* flag groups per condition, NULL: x86-like */
 	int spbytes;                         /* pointer size */
 	/* the ABI: where input i of type t arrives (register or NOREG =
@@ -456,6 +457,7 @@ typedef struct Model {
 	char *name, *target, *source;
 	int issue;        /* instructions issued per cycle */
 	int window;       /* out-of-order lookahead in instructions (0: in order) */
+	int rob;          /* reorder-buffer entries (0: unknown) */
 	int nunit;
 	char *unit[MAXUNIT];
 	UClass *cls;
@@ -466,6 +468,12 @@ extern const char *const qhasm_models[];  /* embedded model texts (build/md.c) *
 const Model *modelload(const char *nameorpath, const Target *t);
 int modelclass(const Model *m, const char *name);
 int insops(const Model *m, const Fn *fn, const Ins *x, int *cls, int max);
+void modelcheck(const Model *m, const Target *t, const char *origin);
+
+/* ---------- latency.c ---------- */
+enum { LFLAGS = MAXOP };  /* the flags' row and column of inslats() */
+void inslats(const Model *m, const Target *t, const Fn *fn, const Ins *x, int lat[MAXOP + 1][MAXOP + 1]);
+int inslatmax(const Model *m, const Target *t, const Fn *fn, const Ins *x);
 
 /* ---------- schedule.c ---------- */
 typedef struct BStat {
@@ -477,7 +485,18 @@ typedef struct BStat {
 } BStat;
 void schedule(Fn *fn, const Target *t, const Model *m);
 void postschedule(Fn *fn, const Target *t, const Model *m);
-void blockstat(Fn *fn, int b, const Model *m, BStat *st);
+void blockstat(Fn *fn, int b, const Target *t, const Model *m, BStat *st);
+
+/* ---------- chain.c ---------- */
+typedef struct Chains {
+	int linear;       /* one path per iteration (else no recurrence bound) */
+	int carried;      /* values carried around the loop */
+	double recurrence;/* longest carried cycle, cycles per iteration */
+	int critical;     /* one iteration, everything ready at its start */
+	int criticalrun;  /* a counted loop's whole run (0: not computed) */
+	int body;         /* instructions per iteration */
+} Chains;
+void chains(Fn *fn, const Target *t, const Model *m, int s, int b, const char *skip, long trip, Chains *c);
 
 /* ---------- report.c ---------- */
 void report(FILE *f, Fn *fn, const Target *t, const Model *m);   /* m may be NULL */

@@ -39,7 +39,7 @@ static char *readall(const char *path)
 }
 
 /* model   = { line }
- * line    = 'model' NAME TARGET | 'source' TEXT | 'issue' N | 'window' N | 'units' U {U}
+ * line    = 'model' NAME TARGET | 'source' TEXT | 'issue' N | 'window' N | 'rob' N | 'units' U {U}
  *         | 'class' NAME 'latency' N 'units' U {U} ['slots' N] ['estimate']
  *         | 'default' NAME */
 static Model *parsemodel(char *text, const char *origin)
@@ -76,6 +76,11 @@ static Model *parsemodel(char *text, const char *origin)
 		} else if (!strcmp(w[0], "issue") && n == 2) {
 			if ((m->issue = number(w[1])) < 1)
 				merr(origin, line, "issue width must be a number of at least 1: ", w[1]);
+		} else if (!strcmp(w[0], "rob") && n == 2) {
+			/* reorder-buffer entries: how far apart in program order two
+			 * instructions can be in flight together (the cost report) */
+			if ((m->rob = number(w[1])) < 1)
+				merr(origin, line, "rob must be a number of at least 1: ", w[1]);
 		} else if (!strcmp(w[0], "window") && n == 2) {
 			/* out-of-order scheduler entries; absent: in order */
 			if ((m->window = number(w[1])) < 0)
@@ -118,7 +123,16 @@ static Model *parsemodel(char *text, const char *origin)
 	}
 	if (!m->name || !m->issue || !m->nunit || !m->ncls)
 		merr(origin, line, "needs model, issue, units and class lines", "");
-	m->dflt = dflt ? modelclass(m, dflt) : 0;
+	m->dflt = 0;
+	if (dflt) {
+		/* obsolete: every machine-description line names its classes */
+		int i;
+		for (i = 0; i < m->ncls && strcmp(m->cls[i].name, dflt); i++)
+			;
+		if (i == m->ncls)
+			merr(origin, line, "default names no class of the model: ", dflt);
+		m->dflt = i;
+	}
 	return m;
 }
 
@@ -127,7 +141,8 @@ int modelclass(const Model *m, const char *name)
 	for (int i = 0; i < m->ncls; i++)
 		if (!strcmp(m->cls[i].name, name))
 			return i;
-	return m->dflt;
+	die("model %s has no class '%s' (modelcheck() lets no such model through)", m->name, name);
+	return -1;
 }
 
 const Model *modelload(const char *arg, const Target *t)
@@ -160,10 +175,18 @@ const Model *modelload(const char *arg, const Target *t)
 		fprintf(stderr, "qhasm: model %s is for %s, not %s\n", m->name, m->target, t->name);
 		exit(2);
 	}
+	char where[256];
+	if (strchr(arg, '/') || strstr(arg, ".model"))
+		snprintf(where, sizeof where, "%s", arg);
+	else
+		snprintf(where, sizeof where, "%s.model", m->name);
+	modelcheck(m, t, where);
 	return m;
 }
 
-/* the model classes of an instruction's machine operations (unit=a,b,c) */
+/* the model classes of an instruction's machine operations (unit=a,b+c:
+ * `,` between instructions or micro-operations, `+` between the
+ * micro-operations of one instruction, `-` none) */
 int insops(const Model *m, const Fn *fn, const Ins *x, int *cls, int max)
 {
 	const char *u = x->md->unit;
@@ -175,16 +198,38 @@ int insops(const Model *m, const Fn *fn, const Ins *x, int *cls, int max)
 		if (a != NOREG && a == b)
 			return 0; /* a copy the allocator made disappear */
 	}
-	if (!u || !*u) {
-		cls[n++] = m->dflt;
-		return n;
-	}
+	if (!u || !*u)
+		die("machine-description line %d (%s) names no class (unit=)", x->md->lineno, x->md->pattern);
 	while (*u && n < max) {
 		char name[32];
-		size_t k = strcspn(u, ",");
+		size_t k = strcspn(u, ",+");
 		snprintf(name, sizeof name, "%.*s", (int)(k < 31 ? k : 31), u);
-		cls[n++] = modelclass(m, name);
-		u += k + (u[k] == ',');
+		if (strcmp(name, "-"))
+			cls[n++] = modelclass(m, name);
+		u += k + (u[k] == ',' || u[k] == '+');
 	}
 	return n;
+}
+
+/* Every class the target's machine description names must be in the
+ * model: a missing one is an error naming it, not a silent default. */
+void modelcheck(const Model *m, const Target *t, const char *origin)
+{
+	for (int i = 0; i < nmd; i++) {
+		const char *u = md[i].unit ? md[i].unit : "";
+		while (*u) {
+			char name[32];
+			size_t k = strcspn(u, ",+");
+			snprintf(name, sizeof name, "%.*s", (int)(k < 31 ? k : 31), u);
+			int c;
+			for (c = 0; c < m->ncls && strcmp(m->cls[c].name, name); c++)
+				;
+			if (c == m->ncls && strcmp(name, "-")) {
+				fprintf(stderr, "%s:1:1: error: model %s has no class '%s', which the %s instruction '%s' uses "
+					"(machine description line %d)\n", origin, m->name, name, t->name, md[i].pattern, md[i].lineno);
+				exit(1);
+			}
+			u += k + (u[k] == ',' || u[k] == '+');
+		}
+	}
 }

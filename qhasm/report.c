@@ -55,90 +55,139 @@ static void loopctl(Fn *fn, int s, int b, char **ctl)
 	}
 }
 
-static void add(BStat *to, const BStat *st, int m)
+/* operations per class of the blocks in [s, b] whose skip[] is 0, loop
+ * control apart, times mult, added to ops[] (and ctl[]) */
+static void count(Fn *fn, const Target *t, const Model *m, int s, int b, const char *skip, char **ctl, double mult,
+		  double *ops, double *ctlops)
 {
-	for (int i = 0; i < m; i++) {
-		to->ops[i] += st->ops[i];
-		to->ctl[i] += st->ctl[i];
+	for (int x = s; x <= b; x++) {
+		if (skip && skip[x])
+			continue;
+		for (int i = 0; i < fn->blk[x].nins; i++) {
+			int c[64], n = insops(m, fn, &fn->blk[x].ins[i], c, 64);
+			for (int j = 0; j < n; j++) {
+				if (ctl[x][i])
+					ctlops[c[j]] += mult;
+				else
+					ops[c[j]] += mult;
+			}
+		}
 	}
-	to->nops += st->nops;
-	to->critical += st->critical;
-	to->length += st->length;
+	(void)t;
 }
 
-/* statistics of the blocks in [s, b] whose skip[] is 0; prints them when f
- * is set; returns the resource lower bound in cycles */
-static double region(FILE *f, Fn *fn, const Model *m, int s, int b, const char *skip, char **ctl, const char *what)
+/* the resource bound of ops[]: for every set S of units, the operations
+ * that can only use units in S, in unit-cycles, divided by |S|; or the
+ * issue width */
+typedef struct Res { double bound, ops, cyc, total; u64 set; int issue; } Res;
+
+static Res resource(const Model *m, const double *ops)
 {
-	BStat sum;
-	memset(&sum, 0, sizeof sum);
+	Res r = {0, 0, 0, 0, 0, 0};
+	for (int i = 0; i < m->ncls; i++)
+		r.total += ops[i];
+	for (u64 set = 1; set < (1ull << m->nunit); set++) {
+		double cyc = 0, n = 0;
+		for (int i = 0; i < m->ncls; i++)
+			if (!(m->cls[i].units & ~set)) {
+				cyc += ops[i] * m->cls[i].slots;
+				n += ops[i];
+			}
+		double bound = cyc / popcnt(set);
+		if (bound > r.bound + 1e-9) {
+			r.bound = bound;
+			r.set = set;
+			r.ops = n;
+			r.cyc = cyc;
+		}
+	}
+	if (r.total / m->issue > r.bound + 1e-9) {
+		r.bound = r.total / m->issue;
+		r.issue = 1;
+	}
+	return r;
+}
+
+static void printres(FILE *f, const Model *m, const Res *r)
+{
+	if (r->issue) {
+		fprintf(f, "  resource bound: %.0f operations at %d per cycle: at least %.1f cycles (issue width)\n", r->total,
+			m->issue, r->bound);
+	} else if (r->set) {
+		int units = popcnt(r->set);
+		fprintf(f, "  resource bound: %.0f operations", r->ops);
+		if (r->cyc != r->ops)
+			fprintf(f, " (%.0f counting multi-cycle ones)", r->cyc);
+		fprintf(f, " on %d unit%s (", units, units > 1 ? "s" : "");
+		for (int u = 0, first = 1; u < m->nunit; u++)
+			if (r->set >> u & 1) {
+				fprintf(f, "%s%s", first ? "" : " ", m->unit[u]);
+				first = 0;
+			}
+		fprintf(f, "): at least %.1f cycles\n", r->bound);
+	}
+}
+
+/* Statistics of the blocks in [s, b] whose skip[] is 0, printed: the
+ * operations per class, the resource bound, and for a loop (loop set) the
+ * recurrence bound, the critical path of one iteration (of the whole run
+ * for a counted loop) and the lower bound per iteration, their maximum,
+ * naming the one that binds; for the whole function the critical path of
+ * its longest block. */
+static void region(FILE *f, Fn *fn, const Target *t, const Model *m, int s, int b, const char *skip, char **ctl,
+		   const char *what, int loop, long trip)
+{
+	double ops[64] = {0}, ctlops[64] = {0};
+	count(fn, t, m, s, b, skip, ctl, 1, ops, ctlops);
+	Res r = resource(m, ops);
+	double totalctl = 0;
+	for (int i = 0; i < m->ncls; i++)
+		totalctl += ctlops[i];
+	fprintf(f, "%s:\n  operations:", what);
+	for (int i = 0; i < m->ncls; i++)
+		if (ops[i] > 0)
+			fprintf(f, " %s %.0f", m->cls[i].name, ops[i]);
+	fprintf(f, " (%.0f in all", r.total);
+	if (totalctl)
+		fprintf(f, ", plus %.0f of loop control", totalctl);
+	fprintf(f, ")\n");
+	printres(f, m, &r);
+	int length = 0, critical = 0;
 	for (int x = s; x <= b; x++) {
 		if (skip && skip[x])
 			continue;
 		BStat st;
-		blockstat(fn, x, m, &st);
-		for (int i = 0; i < fn->blk[x].nins; i++)
-			if (ctl[x][i]) {
-				int c[64], n = insops(m, fn, &fn->blk[x].ins[i], c, 64);
-				for (int j = 0; j < n; j++)
-					st.ctl[c[j]]++;
-			}
-		add(&sum, &st, m->ncls);
-	}
-	int total = 0, totalctl = 0;
-	for (int i = 0; i < m->ncls; i++) {
-		total += sum.ops[i] - sum.ctl[i];
-		totalctl += sum.ctl[i];
-	}
-	/* the resource bound, over every set of units */
-	double best = 0;
-	u64 bestset = 0;
-	int bestops = 0, bestcyc = 0;
-	for (u64 set = 1; set < (1ull << m->nunit); set++) {
-		int cyc = 0, ops = 0;
-		for (int i = 0; i < m->ncls; i++)
-			if (!(m->cls[i].units & ~set)) {
-				cyc += (sum.ops[i] - sum.ctl[i]) * m->cls[i].slots;
-				ops += sum.ops[i] - sum.ctl[i];
-			}
-		double bound = (double)cyc / popcnt(set);
-		if (bound > best + 1e-9) {
-			best = bound;
-			bestset = set;
-			bestops = ops;
-			bestcyc = cyc;
+		blockstat(fn, x, t, m, &st);
+		length += st.length;
+		if (!loop) {
+			Chains c;
+			chains(fn, t, m, x, x, NULL, 0, &c);
+			if (c.critical > critical)
+				critical = c.critical;
 		}
 	}
-	double issue = (double)total / m->issue;
-	if (!f)
-		return issue > best ? issue : best;
-	fprintf(f, "%s:\n  operations:", what);
-	for (int i = 0; i < m->ncls; i++)
-		if (sum.ops[i] > sum.ctl[i])
-			fprintf(f, " %s %d", m->cls[i].name, sum.ops[i] - sum.ctl[i]);
-	fprintf(f, " (%d in all", total);
-	if (totalctl)
-		fprintf(f, ", plus %d of loop control", totalctl);
-	fprintf(f, ")\n");
-	if (issue > best + 1e-9) {
-		fprintf(f, "  resource bound: %d operations at %d per cycle: at least %.1f cycles (issue width)\n", total,
-			m->issue, issue);
-	} else if (bestset) {
-		int units = popcnt(bestset);
-		fprintf(f, "  resource bound: %d operations", bestops);
-		if (bestcyc != bestops)
-			fprintf(f, " (%d counting multi-cycle ones)", bestcyc);
-		fprintf(f, " on %d unit%s (", units, units > 1 ? "s" : "");
-		for (int u = 0, first = 1; u < m->nunit; u++)
-			if (bestset >> u & 1) {
-				fprintf(f, "%s%s", first ? "" : " ", m->unit[u]);
-				first = 0;
-			}
-		fprintf(f, "): at least %.1f cycles\n", best);
+	if (!loop) {
+		fprintf(f, "  critical path: at least %d cycles (the longest block)\n", critical);
+		fprintf(f, "  schedule estimate: %d cycles\n", length);
+		return;
 	}
-	fprintf(f, "  critical path: at least %d cycles\n", sum.critical);
-	fprintf(f, "  schedule estimate: %d cycles\n", sum.length);
-	return issue > best ? issue : best;
+	Chains c;
+	chains(fn, t, m, s, b, skip, trip, &c);
+	if (!c.linear)
+		fprintf(f, "  recurrence bound: not computed (the loop body branches)\n");
+	else if (!c.carried)
+		fprintf(f, "  recurrence bound: no value carried around the loop\n");
+	else
+		fprintf(f, "  recurrence bound: %d values carried around the loop, their longest cycle: at least %.1f cycles\n",
+			c.carried, c.recurrence);
+	fprintf(f, "  critical path of one iteration: %d cycles", c.critical);
+	if (c.criticalrun)
+		fprintf(f, "; of its %ld iterations chained: at least %d cycles per entry", trip, c.criticalrun);
+	fprintf(f, "\n");
+	fprintf(f, "  schedule estimate: %d cycles\n", length);
+	int rec = c.recurrence > r.bound + 1e-9;
+	fprintf(f, "  lower bound: at least %.1f cycles per iteration (%s binds)\n", rec ? c.recurrence : r.bound,
+		rec ? "recurrence" : r.issue ? "issue width" : "resource");
 }
 
 /* does y store into stack variable or spill slot (kind, obj)? */
@@ -263,16 +312,23 @@ static long advance(Fn *fn, int s, int b, const char *skip)
 	return best;
 }
 
-/* the bound of one iteration of loop (s, b), its inner loops included */
-static double nest(Fn *fn, const Model *m, int (*lp)[2], int nl, int l, char **ctl, int *known)
+/* The bound of one iteration of loop l with its inner loops: the resource
+ * bound of all their operations (an inner loop's times its trip count),
+ * the recurrence of l's own blocks, and each inner loop's chain: its
+ * trip count times its recurrence, less the iterations that may overlap
+ * with the next entry's (those within the model's reorder buffer, `rob`,
+ * of it, and one more), since an instruction cannot issue before the one
+ * `rob` places earlier has retired. */
+typedef struct Nest { double bound, res, rec, chain; int known; char binds[160]; } Nest;
+
+static void nestops(Fn *fn, const Target *t, const Model *m, int (*lp)[2], int nl, int l, char **ctl, double mult,
+		    double *ops, double *ctlops, int *known)
 {
 	int s = lp[l][0], b = lp[l][1];
 	char *skip = xcalloc(fn->nblk, 1);
-	double inner = 0;
 	for (int j = 0; j < nl; j++) {
 		if (j == l || lp[j][0] < s || lp[j][1] > b)
 			continue;
-		/* directly inside: no loop between j and l */
 		int direct = 1;
 		for (int k = 0; k < nl; k++)
 			if (k != l && k != j && lp[k][0] <= lp[j][0] && lp[k][1] >= lp[j][1] && lp[k][0] >= s && lp[k][1] <= b
@@ -285,11 +341,66 @@ static double nest(Fn *fn, const Model *m, int (*lp)[2], int nl, int l, char **c
 		long trip = tripcount(fn, lp[j][0], lp[j][1]);
 		if (!trip)
 			*known = 0;
-		inner += trip * nest(fn, m, lp, nl, j, ctl, known);
+		nestops(fn, t, m, lp, nl, j, ctl, mult * trip, ops, ctlops, known);
 	}
-	double own = region(NULL, fn, m, s, b, skip, ctl, NULL);
+	count(fn, t, m, s, b, skip, ctl, mult, ops, ctlops);
 	free(skip);
-	return own + inner;
+}
+
+static Nest nest(Fn *fn, const Target *t, const Model *m, int (*lp)[2], int nl, int l, char **ctl)
+{
+	Nest r;
+	memset(&r, 0, sizeof r);
+	r.known = 1;
+	double ops[64] = {0}, ctlops[64] = {0};
+	nestops(fn, t, m, lp, nl, l, ctl, 1, ops, ctlops, &r.known);
+	/* loop control is real work in a nest: the inner loops' run every iteration */
+	for (int i = 0; i < m->ncls; i++)
+		ops[i] += ctlops[i];
+	Res res = resource(m, ops);
+	r.res = res.bound;
+	snprintf(r.binds, sizeof r.binds, "%s", res.issue ? "issue width" : "resource");
+	r.bound = r.res;
+	int s = lp[l][0], b = lp[l][1];
+	char *skip = xcalloc(fn->nblk, 1);
+	for (int j = 0; j < nl; j++) {
+		if (j == l || lp[j][0] < s || lp[j][1] > b)
+			continue;
+		for (int x = lp[j][0]; x <= lp[j][1]; x++)
+			skip[x] = 1;
+	}
+	Chains c;
+	chains(fn, t, m, s, b, skip, 0, &c);
+	r.rec = c.recurrence;
+	if (r.rec > r.bound + 1e-9) {
+		r.bound = r.rec;
+		snprintf(r.binds, sizeof r.binds, "recurrence");
+	}
+	for (int j = 0; j < nl && m->rob; j++) {
+		if (j == l || lp[j][0] < s || lp[j][1] > b)
+			continue;
+		int direct = 1;
+		for (int k = 0; k < nl; k++)
+			if (k != l && k != j && lp[k][0] <= lp[j][0] && lp[k][1] >= lp[j][1] && lp[k][0] >= s && lp[k][1] <= b
+			    && (lp[k][0] != lp[j][0] || lp[k][1] != lp[j][1]))
+				direct = 0;
+		long trip = tripcount(fn, lp[j][0], lp[j][1]);
+		if (!direct || !trip)
+			continue;
+		Nest in = nest(fn, t, m, lp, nl, j, ctl);
+		Chains ic;
+		chains(fn, t, m, lp[j][0], lp[j][1], NULL, 0, &ic);
+		double per = in.rec > in.chain ? in.rec : in.chain;
+		long overlap = ic.body ? (m->rob + ic.body - 1) / ic.body + 1 : trip;
+		double ch = trip > overlap ? (trip - overlap) * per : 0;
+		r.chain += ch;
+	}
+	if (r.chain > r.bound + 1e-9) {
+		r.bound = r.chain;
+		snprintf(r.binds, sizeof r.binds, "recurrence of the inner loops");
+	}
+	free(skip);
+	return r;
 }
 
 /* static spill code of blocks [s, b]: instructions reading and writing
@@ -336,7 +447,6 @@ void spillreport(FILE *f, Fn *fn)
 
 void report(FILE *f, Fn *fn, const Target *t, const Model *m)
 {
-	(void)t;
 	if (!m) {
 		fprintf(f, "function %s:\n", fn->name);
 		spillreport(f, fn);
@@ -361,7 +471,7 @@ void report(FILE *f, Fn *fn, const Target *t, const Model *m)
 			long trip = tripcount(fn, s, b);
 			snprintf(what, sizeof what, "loop %s (line %d), per iteration%s", name,
 				 fn->blk[s].label >= 0 ? fn->lab[fn->blk[s].label].pos.line : 0, trip ? "" : "");
-			region(f, fn, m, s, b, NULL, ctl, what);
+			region(f, fn, t, m, s, b, NULL, ctl, what, 1, trip);
 			if (trip)
 				fprintf(f, "  runs %ld times per entry\n", trip);
 		}
@@ -373,10 +483,10 @@ void report(FILE *f, Fn *fn, const Target *t, const Model *m)
 				outer = 0;
 		if (!outer)
 			continue;
-		int known = 1;
-		double bound = nest(fn, m, lp, nl, l, ctl, &known);
+		Nest nb = nest(fn, t, m, lp, nl, l, ctl);
+		double bound = nb.bound;
 		const char *name = fn->blk[lp[l][0]].label >= 0 ? fn->lab[fn->blk[lp[l][0]].label].name : "?";
-		if (!known) {
+		if (!nb.known) {
 			fprintf(f, "loop %s with its inner loops: trip counts unknown\n", name);
 			continue;
 		}
@@ -386,12 +496,12 @@ void report(FILE *f, Fn *fn, const Target *t, const Model *m)
 		fprintf(f, "loop %s with its inner loops: at least %.1f cycles per iteration", name, bound);
 		if (bytes)
 			fprintf(f, ", %ld bytes: at least %.3f cycles per byte", bytes, bound / bytes);
-		fprintf(f, "\n");
+		fprintf(f, " (%s binds; resource %.1f, recurrence %.1f, inner chains %.1f)\n", nb.binds, nb.res, nb.rec, nb.chain);
 	}
 	free(lp);
 	for (int b = 0; b < fn->nblk; b++)
 		memset(ctl[b], 0, fn->blk[b].nins + 1);
-	region(f, fn, m, 0, fn->nblk - 1, NULL, ctl, "whole function, each block once");
+	region(f, fn, t, m, 0, fn->nblk - 1, NULL, ctl, "whole function, each block once", 0, 0);
 	for (int b = 0; b < fn->nblk; b++)
 		free(ctl[b]);
 	free(ctl);

@@ -48,12 +48,11 @@ static int gfind(int *uf, int x)
 	return x;
 }
 
+/* an instruction's latency: the longest chain through its template
+ * (latency.c), not the sum of its parts */
 static int inslat(const Ins *x)
 {
-	int c[64], n = insops(M, F, x, c, 64), lat = 0;
-	for (int i = 0; i < n; i++)
-		lat += M->cls[c[i]].lat;
-	return lat;
+	return inslatmax(M, T, F, x);
 }
 
 static void addsucc(Node *x, int nb, int lat)
@@ -864,8 +863,9 @@ static void reorder(Fn *fn, int b, const Model *m, int pressure)
 }
 
 /* operation counts, critical path and schedule length of block b */
-void blockstat(Fn *fn, int b, const Model *m, BStat *st)
+void blockstat(Fn *fn, int b, const Target *t, const Model *m, BStat *st)
 {
+	T = t;
 	int allocated = 0;
 	for (int i = 0; i < fn->ntmp && !allocated; i++)
 		allocated = fn->tmp[i].reg != NOREG;

@@ -191,30 +191,30 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; goto havepowers if !=
 %line 110+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jne .Lhavepowers
-; mem64[st + 56] = 1
-%line 113+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov qword [rdi + 56], 1
-; g0 = h0
-%line 114+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 0], r12
 ; g1 = h1
 %line 115+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rsp + 8], rbp
+; g0 = h0
+%line 114+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rsp + 0], r12
 ; g2 = h2
 %line 116+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rsp + 16], rbx
+; mem64[st + 56] = 1
+%line 113+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov qword [rdi + 56], 1
 ; h2 = 0
 %line 119+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, 0
+; l1 = h0
+%line 123+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, r8
 ; l0 = h0
 %line 121+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbx, r8
 ; l0 &= k44
 %line 122+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and rbx, rax
-; l1 = h0
-%line 123+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, r8
 ; l1 >>= 44
 %line 124+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr rbp, 44
@@ -227,9 +227,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 |= x
 %line 127+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rbp, rdx
-; l1 &= k44
-%line 128+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, rax
 ; l2 = h1
 %line 129+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r9
@@ -242,6 +239,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 132+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r12, 40
+; l1 &= k44
+%line 128+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbp, rax
 ; l2 |= x
 %line 133+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rdx, r12
@@ -317,9 +317,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; h2 = t1h
 %line 164+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, rbp
-; h2 &= 3
-%line 165+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
 ; c = t1h
 %line 166+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
@@ -332,27 +329,30 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; c += t1h
 %line 169+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rdx, rbp
+; h2 &= 3
+%line 165+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, 3
 ; carry? h0 += c
 %line 170+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbx, rdx
 ; carry? h1 += 0 + carry
 %line 171+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rcx, 0
-; h2 += 0 + carry
-%line 172+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
-; l0 = h0
-%line 174+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, rbx
-; l0 &= k44
-%line 175+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, rax
 ; l1 = h0
 %line 176+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbx
+; l0 = h0
+%line 174+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, rbx
+; h2 += 0 + carry
+%line 172+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, 0
 ; l1 >>= 44
 %line 177+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r13, 44
+; l0 &= k44
+%line 175+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbp, rax
 ; x = h1
 %line 178+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -362,9 +362,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 |= x
 %line 180+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r13, rdx
-; l1 &= k44
-%line 181+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, rax
 ; l2 = h1
 %line 182+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -377,6 +374,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 185+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r14, 40
+; l1 &= k44
+%line 181+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r13, rax
 ; l2 |= x
 %line 186+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rdx, r14
@@ -452,9 +452,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; h2 = t1h
 %line 217+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, rbx
-; h2 &= 3
-%line 218+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
 ; c = t1h
 %line 219+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbx
@@ -467,27 +464,30 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; c += t1h
 %line 222+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rdx, rbx
+; h2 &= 3
+%line 218+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, 3
 ; carry? h0 += c
 %line 223+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbp, rdx
 ; carry? h1 += 0 + carry
 %line 224+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rcx, 0
-; h2 += 0 + carry
-%line 225+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
-; l0 = h0
-%line 227+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbx, rbp
-; l0 &= k44
-%line 228+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, rax
 ; l1 = h0
 %line 229+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbp
+; l0 = h0
+%line 227+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbx, rbp
+; h2 += 0 + carry
+%line 225+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, 0
 ; l1 >>= 44
 %line 230+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r13, 44
+; l0 &= k44
+%line 228+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbx, rax
 ; x = h1
 %line 231+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -497,9 +497,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 |= x
 %line 233+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r13, rdx
-; l1 &= k44
-%line 234+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, rax
 ; l2 = h1
 %line 235+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -512,6 +509,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 238+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r14, 40
+; l1 &= k44
+%line 234+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r13, rax
 ; l2 |= x
 %line 239+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rdx, r14
@@ -587,9 +587,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; h2 = t1h
 %line 270+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, rbp
-; h2 &= 3
-%line 271+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
 ; c = t1h
 %line 272+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
@@ -602,27 +599,30 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; c += t1h
 %line 275+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rdx, rbp
+; h2 &= 3
+%line 271+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, 3
 ; carry? h0 += c
 %line 276+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbx, rdx
 ; carry? h1 += 0 + carry
 %line 277+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rcx, 0
-; h2 += 0 + carry
-%line 278+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
-; l0 = h0
-%line 280+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, rbx
-; l0 &= k44
-%line 281+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, rax
 ; l1 = h0
 %line 282+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbx
+; l0 = h0
+%line 280+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, rbx
+; h2 += 0 + carry
+%line 278+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, 0
 ; l1 >>= 44
 %line 283+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r13, 44
+; l0 &= k44
+%line 281+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbp, rax
 ; x = h1
 %line 284+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -632,9 +632,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 |= x
 %line 286+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r13, rdx
-; l1 &= k44
-%line 287+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, rax
 ; l2 = h1
 %line 288+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -647,6 +644,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 291+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r14, 40
+; l1 &= k44
+%line 287+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r13, rax
 ; l2 |= x
 %line 292+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rdx, r14
@@ -722,9 +722,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; h2 = t1h
 %line 323+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, rbx
-; h2 &= 3
-%line 324+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
 ; c = t1h
 %line 325+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbx
@@ -737,27 +734,30 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; c += t1h
 %line 328+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rdx, rbx
+; h2 &= 3
+%line 324+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, 3
 ; carry? h0 += c
 %line 329+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbp, rdx
 ; carry? h1 += 0 + carry
 %line 330+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rcx, 0
-; h2 += 0 + carry
-%line 331+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
-; l0 = h0
-%line 333+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbx, rbp
-; l0 &= k44
-%line 334+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, rax
 ; l1 = h0
 %line 335+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbp
+; l0 = h0
+%line 333+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbx, rbp
+; h2 += 0 + carry
+%line 331+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, 0
 ; l1 >>= 44
 %line 336+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r13, 44
+; l0 &= k44
+%line 334+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbx, rax
 ; x = h1
 %line 337+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -767,9 +767,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 |= x
 %line 339+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r13, rdx
-; l1 &= k44
-%line 340+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, rax
 ; l2 = h1
 %line 341+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -782,6 +779,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 344+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r14, 40
+; l1 &= k44
+%line 340+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r13, rax
 ; l2 |= x
 %line 345+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rdx, r14
@@ -857,9 +857,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; h2 = t1h
 %line 376+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, rbp
-; h2 &= 3
-%line 377+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
 ; c = t1h
 %line 378+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
@@ -872,27 +869,30 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; c += t1h
 %line 381+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rdx, rbp
+; h2 &= 3
+%line 377+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, 3
 ; carry? h0 += c
 %line 382+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbx, rdx
 ; carry? h1 += 0 + carry
 %line 383+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rcx, 0
-; h2 += 0 + carry
-%line 384+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
-; l0 = h0
-%line 386+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, rbx
-; l0 &= k44
-%line 387+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, rax
 ; l1 = h0
 %line 388+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbx
+; l0 = h0
+%line 386+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, rbx
+; h2 += 0 + carry
+%line 384+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, 0
 ; l1 >>= 44
 %line 389+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r13, 44
+; l0 &= k44
+%line 387+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbp, rax
 ; x = h1
 %line 390+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -902,9 +902,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 |= x
 %line 392+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r13, rdx
-; l1 &= k44
-%line 393+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, rax
 ; l2 = h1
 %line 394+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
@@ -917,6 +914,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 397+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r14, 40
+; l1 &= k44
+%line 393+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r13, rax
 ; l2 |= x
 %line 398+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rdx, r14
@@ -992,9 +992,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; h2 = t1h
 %line 429+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, rbx
-; h2 &= 3
-%line 430+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
 ; c = t1h
 %line 431+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, rbx
@@ -1007,27 +1004,30 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; c += t1h
 %line 434+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rcx, rbx
+; h2 &= 3
+%line 430+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, 3
 ; carry? h0 += c
 %line 435+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbp, rcx
 ; carry? h1 += 0 + carry
 %line 436+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r13, 0
-; h2 += 0 + carry
-%line 437+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
-; l0 = h0
-%line 439+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rbp
-; l0 &= k44
-%line 440+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rdx, rax
 ; l1 = h0
 %line 441+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbx, rbp
+; l0 = h0
+%line 439+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; h2 += 0 + carry
+%line 437+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, 0
 ; l1 >>= 44
 %line 442+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr rbx, 44
+; l0 &= k44
+%line 440+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rdx, rax
 ; x = h1
 %line 443+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, r13
@@ -1037,9 +1037,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 |= x
 %line 445+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rbx, rcx
-; l1 &= k44
-%line 446+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, rax
 ; l2 = h1
 %line 447+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, r13
@@ -1052,6 +1049,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 450+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r14, 40
+; l1 &= k44
+%line 446+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbx, rax
 ; l2 |= x
 %line 451+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rcx, r14
@@ -1061,12 +1061,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; mem64[st + 144] = l1
 %line 453+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 144], rbx
-; mem64[st + 208] = l2
-%line 454+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 208], rcx
 ; x = h0
 %line 460+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
+; mem64[st + 208] = l2
+%line 454+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 208], rcx
 ; (uint128) t0h t0l = x * r0
 %line 461+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mulx rcx, rbx, r8
@@ -1124,9 +1124,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; h2 = t1h
 %line 482+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, rbp
-; h2 &= 3
-%line 483+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
 ; c = t1h
 %line 484+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, rbp
@@ -1139,24 +1136,27 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; c += t1h
 %line 487+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rcx, rbp
+; h2 &= 3
+%line 483+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, 3
 ; carry? h0 += c
 %line 488+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbx, rcx
 ; carry? h1 += 0 + carry
 %line 489+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, 0
-; h2 += 0 + carry
-%line 490+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
 ; l0 = h0
 %line 492+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, rbx
-; l0 &= k44
-%line 493+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rcx, rax
+; h2 += 0 + carry
+%line 490+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, 0
 ; l1 >>= 44
 %line 495+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr rbx, 44
+; l0 &= k44
+%line 493+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rcx, rax
 ; x = h1
 %line 496+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r14
@@ -1166,42 +1166,42 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 |= x
 %line 498+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rbx, rdx
-; l1 &= k44
-%line 499+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, rax
 ; l2 >>= 24
 %line 501+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r14, 24
+; l1 &= k44
+%line 499+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbx, rax
 ; x <<= 40
 %line 503+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r12, 40
+; mem64[st + 128] = l1
+%line 506+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 128], rbx
 ; l2 |= x
 %line 504+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r14, r12
 ; mem64[st + 64] = l0
 %line 505+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 64], rcx
-; mem64[st + 128] = l1
-%line 506+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 128], rbx
-; mem64[st + 192] = l2
-%line 507+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 192], r14
 ; h0 = g0
 %line 508+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, [rsp + 0]
+; mem64[st + 192] = l2
+%line 507+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 192], r14
 ; h1 = g1
 %line 509+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, [rsp + 8]
 ; h2 = g2
 %line 510+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbx, [rsp + 16]
-; 8x E0 = mem64[st + 64]
-%line 511+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm0, [rdi + 64]
 ; 8x E1 = mem64[st + 128]
 %line 512+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm1, [rdi + 128]
+; 8x E0 = mem64[st + 64]
+%line 511+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpbroadcastq zmm0, [rdi + 64]
 ; 8x E2 = mem64[st + 192]
 %line 513+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm2, [rdi + 192]
@@ -1220,6 +1220,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Wt = W2 << 2
 %line 522+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm2, 2
+; Eh0 = 0
+%line 537+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm6, zmm6, zmm6
 ; 8x Ws2 = Ws2 + Wt
 %line 523+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm12, zmm3, zmm4
@@ -1232,63 +1235,66 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; El2 = 0
 %line 526+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm5, zmm5, zmm5
-; Eh0 = 0
-%line 537+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm6
-; Eh1 = 0
-%line 538+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm7, zmm7, zmm7
-; Eh2 = 0
-%line 539+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm8, zmm8, zmm8
 ; 8x El0 += madd52lo(E0, W0)
 %line 540+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm3, zmm0, zmm0
 ; 8x Eh0 += madd52hi(E0, W0)
 %line 541+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm6, zmm0, zmm0
+; Eh1 = 0
+%line 538+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm7, zmm7, zmm7
+; Eh2 = 0
+%line 539+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm8, zmm8, zmm8
+; 8x El1 += madd52lo(E0, W1)
+%line 546+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm4, zmm0, zmm1
 ; 8x El0 += madd52lo(E1, Ws2)
 %line 542+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm3, zmm1, zmm12
 ; 8x Eh0 += madd52hi(E1, Ws2)
 %line 543+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm6, zmm1, zmm12
-; 8x El0 += madd52lo(E2, Ws1)
-%line 544+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm3, zmm2, zmm11
-; 8x Eh0 += madd52hi(E2, Ws1)
-%line 545+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm6, zmm2, zmm11
-; 8x El1 += madd52lo(E0, W1)
-%line 546+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm4, zmm0, zmm1
 ; 8x Eh1 += madd52hi(E0, W1)
 %line 547+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm7, zmm0, zmm1
 ; 8x El1 += madd52lo(E1, W0)
 %line 548+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm4, zmm1, zmm0
-; 8x Eh1 += madd52hi(E1, W0)
-%line 549+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm7, zmm1, zmm0
-; 8x El1 += madd52lo(E2, Ws2)
-%line 550+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm4, zmm2, zmm12
-; 8x Eh1 += madd52hi(E2, Ws2)
-%line 551+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm7, zmm2, zmm12
+; 8x El0 += madd52lo(E2, Ws1)
+%line 544+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm3, zmm2, zmm11
+; 8x Eh0 += madd52hi(E2, Ws1)
+%line 545+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm6, zmm2, zmm11
 ; 8x El2 += madd52lo(E0, W2)
 %line 552+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm5, zmm0, zmm2
 ; 8x Eh2 += madd52hi(E0, W2)
 %line 553+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm8, zmm0, zmm2
+; 8x Eh1 += madd52hi(E1, W0)
+%line 549+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm7, zmm1, zmm0
+; 8x El1 += madd52lo(E2, Ws2)
+%line 550+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm4, zmm2, zmm12
 ; 8x El2 += madd52lo(E1, W1)
 %line 554+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm5, zmm1, zmm1
 ; 8x Eh2 += madd52hi(E1, W1)
 %line 555+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm8, zmm1, zmm1
+; 8x Eh1 += madd52hi(E2, Ws2)
+%line 551+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm7, zmm2, zmm12
+; 8x Eh0 = Eh0 << 8
+%line 559+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm6, zmm6, 8
+; E0 = El0 & mask44
+%line 560+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm1, zmm3, zmm9
 ; 8x El2 += madd52lo(E2, W0)
 %line 556+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm5, zmm2, zmm0
@@ -1298,12 +1304,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Et = El0 >> 44
 %line 558+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm3, 44
-; 8x Eh0 = Eh0 << 8
-%line 559+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm6, zmm6, 8
-; E0 = El0 & mask44
-%line 560+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm1, zmm3, zmm9
+; 8x Eh1 = Eh1 << 8
+%line 564+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm7, zmm7, 8
 ; 8x Eh0 = Eh0 + Et
 %line 561+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm6, zmm6, zmm0
@@ -1313,24 +1316,21 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Et = El1 >> 44
 %line 563+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm4, 44
-; 8x Eh1 = Eh1 << 8
-%line 564+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm7, zmm7, 8
 ; E1 = El1 & mask44
 %line 565+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm2, zmm4, zmm9
 ; 8x Eh1 = Eh1 + Et
 %line 566+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm7, zmm7, zmm0
+; 8x Eh2 = Eh2 << 10
+%line 569+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm8, zmm8, 10
 ; 8x El2 = El2 + Eh1
 %line 567+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm5, zmm5, zmm7
 ; 8x Et = El2 >> 42
 %line 568+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm5, 42
-; 8x Eh2 = Eh2 << 10
-%line 569+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm8, zmm8, 10
 ; E2 = El2 & mask42
 %line 570+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm3, zmm5, zmm10
@@ -1352,18 +1352,18 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; E0 = E0 & mask44
 %line 576+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm1, zmm1, zmm9
-; 8x E1 = E1 + Et
-%line 577+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm2, zmm0
 ; mem64[st + 256] = E0
 %line 578+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq [rdi + 256], xmm1
-; mem64[st + 264] = E1
-%line 579+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq [rdi + 264], xmm2
 ; mem64[st + 272] = E2
 %line 580+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq [rdi + 272], xmm3
+; 8x E1 = E1 + Et
+%line 577+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm2, zmm2, zmm0
+; mem64[st + 264] = E1
+%line 579+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq [rdi + 264], xmm2
 .Lhavepowers:
 ; 8x P1 = mem64[st + 264]
 %line 587+0 specs/poly1305/generated/poly1305_amd64_avx512.q
@@ -1371,15 +1371,15 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x = hib
 %line 583+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, r15
+; x <<= 40
+%line 584+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl rcx, 40
 ; 8x P0 = mem64[st + 256]
 %line 586+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm7, [rdi + 256]
 ; 8x P2 = mem64[st + 272]
 %line 588+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm11, [rdi + 272]
-; x <<= 40
-%line 584+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl rcx, 40
 ; 8x hibv = x
 %line 585+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm6, rcx
@@ -1416,12 +1416,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 20
 %line 604+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rcx, 20
-; l2 >>= 24
-%line 608+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rbp, 24
 ; l1 |= x
 %line 605+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r12, rcx
+; l2 >>= 24
+%line 608+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr rbp, 24
 ; x <<= 40
 %line 610+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rbx, 40
@@ -1500,21 +1500,21 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; v0 = l0
 %line 642+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq xmm0, rdx
-; 8x A0 = Al0 + v0
-%line 645+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm4, zmm4, zmm0
 ; 8x A1 = Al1 + v1
 %line 646+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm17, zmm1, zmm2
-; m += 256
-%line 651+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rsi, 256
 ; 8x A2 = Al2 + v2
 %line 647+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm5, zmm5, zmm3
+; 8x A0 = Al0 + v0
+%line 645+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm4, zmm4, zmm0
 ; n -= 16
 %line 652+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	sub r10, 16
+; m += 256
+%line 651+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add rsi, 256
 ; unsigned<? n - 16
 %line 653+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	cmp r10, 16

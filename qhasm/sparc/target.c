@@ -129,6 +129,7 @@ const Target T_sparc64 = {
 	.baseext = 0,
 	.addrtype = TINT64,
 	.bigendian = 1,
+	.destlast = 1,
 	.condflags = sparcflags,
 	.spbytes = 8,
 	.argreg = argreg,
