@@ -281,6 +281,20 @@ int qhasm_kem_mceliece6960119_dec(unsigned char *k, const unsigned char *c, cons
  * Process-wide; set it before KEM calls run in other threads. */
 void qhasm_randombytes_set(void (*fn)(unsigned char *x, unsigned long long xlen));
 
+/* ---- Classic McEliece Benes network, additive FFT and transpose (issue 18;
+ * docs/mceliece-fft.md).  A bit-plane is 2^m bits in 2^m/64 uint64_t words,
+ * position e at bit e%64 of word e/64; c is the secret key's control bits
+ * ((2m-1)2^(m-1) bits, bit k in bit k%8 of byte k/8: 5888 bytes for m = 12,
+ * 12800 for m = 13).  In place: y[i] = x[pi(i)] (benes, benes_bits) or
+ * y[pi(i)] = x[i] (benes_bits_inv), pi the permutation of the control bits.
+ * benes: m planes (uint64_t v[m * 2^m/64]); _bits: one plane. */
+void qhasm_mceliece_gf12_benes(uint64_t *v, const unsigned char *c);
+void qhasm_mceliece_gf12_benes_bits(uint64_t *v, const unsigned char *c);
+void qhasm_mceliece_gf12_benes_bits_inv(uint64_t *v, const unsigned char *c);
+void qhasm_mceliece_gf13_benes(uint64_t *v, const unsigned char *c);
+void qhasm_mceliece_gf13_benes_bits(uint64_t *v, const unsigned char *c);
+void qhasm_mceliece_gf13_benes_bits_inv(uint64_t *v, const unsigned char *c);
+
 #ifdef __cplusplus
 }
 #endif
