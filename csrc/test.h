@@ -68,6 +68,7 @@ typedef struct {
     unsigned char before[GUARD], after[GUARD];
 } gbuf;
 unsigned char *galloc(gbuf *g, size_t len, unsigned align);   /* at 64-byte boundary + align */
+unsigned char *galloc_fill(gbuf *g, size_t len, unsigned align, unsigned char byte); /* filled with byte */
 int gcheck(const gbuf *g);                                    /* 0 if both canaries are intact */
 void gfree(gbuf *g);
 long diffat(const unsigned char *a, const unsigned char *b, size_t n);   /* -1 if equal */

@@ -52,6 +52,7 @@ class Tgt:
     ternlog: bool    # three-input logic (vpternlogd)
     asm: str         # .asm or .s
     big_endian: bool = False
+    vec_align: int = 0  # vector loads/stores need this alignment (AltiVec lvx/stvx: 16)
 
 
 IMPLS: dict[str, Tgt] = {
@@ -61,6 +62,9 @@ IMPLS: dict[str, Tgt] = {
     "x86": Tgt("x86", "int32", 32, "int32", "", False, ".asm"),
     "x86-sse2": Tgt("x86", "reg128", 128, "int32", "sse2", False, ".asm"),
     "ppc32": Tgt("ppc32", "int32", 32, "int32", "", False, ".s", True),
+    # AltiVec: a 128-bit register holds two 64-lane words; lvx/stvx ignore
+    # the low four address bits, so misaligned buffers go through aligned copies
+    "ppc32-altivec": Tgt("ppc32", "reg128", 128, "int32", "altivec", False, ".s", True, 16),
     "ppc64": Tgt("ppc64", "int64", 64, "int64", "", False, ".s", True),
     "sparc64": Tgt("sparc64", "int64", 64, "int64", "", False, ".s", True),
 }
@@ -204,7 +208,46 @@ MULCOL = {
     "amd64": ("memop", True), "x86": ("memop", True), "x86-sse2": ("load", True),
     "amd64-avx2": ("reg", True), "amd64-avx512": ("reg", False),
     "ppc32": ("reg", False), "ppc64": ("reg", False), "sparc64": ("reg", False),
+    "ppc32-altivec": ("reg", False),
 }
+
+
+def copy_words(dst: str, src: str, nbytes: int, lab: str) -> list[str]:
+    """nbytes (a multiple of 16) from src to dst by 32-bit words, four per
+    iteration (dst and src are advanced)"""
+    L = [f"i = {nbytes // 16}", f"{lab}:"]
+    for k in range(4):
+        L.append(f"  t{k} = mem32[{src} + {4 * k}]")
+    for k in range(4):
+        L.append(f"  mem32[{dst} + {4 * k}] = t{k}")
+    L += [f"  {dst} = {dst} + 16", f"  {src} = {src} + 16", "  i = i - 1", "  =? i - 0", f"  goto {lab} if !="]
+    return L
+
+
+def aligned_io(t: Tgt, m: int, lanes: int, ins: list[str], body: list[str]) -> list[str]:
+    """Wrap a kernel body for a target whose vector loads and stores need
+    t.vec_align-byte alignment (the API's buffers are 8-byte aligned): an
+    input not so aligned is first copied into an aligned stack buffer (word
+    by word; both inputs are copied before anything is written, so h may
+    equal f or g), a misaligned h gets the result in a stack buffer that is
+    then copied out.  Aligned buffers go straight to the vector code.  The
+    tests are on the addresses only (public)."""
+    if not t.vec_align:
+        return body
+    nbytes = m * lanes // 8
+    a = t.vec_align - 1
+    L: list[str] = []
+    for x in ins:
+        L += [f"=? {x} & {a}", f"goto {x}aligned if =", f"pa = &{x.upper()}B", "pb = {x}".replace("{x}", x)]
+        L += ["  " + y for y in copy_words("pa", "pb", nbytes, f"{x}copy")]
+        L += [f"{x} = &{x.upper()}B", f"{x}aligned:"]
+    L += ["hs = h", f"=? h & {a}", "goto haligned if =", "h = &HB", "haligned:"]
+    L += body
+    L += [f"=? hs & {a}", "goto done if =", "pa = &HB"]
+    L += copy_words("hs", "pa", nbytes, "hcopy")
+    L += ["done:"]
+    return L
+
 
 
 def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
@@ -304,13 +347,15 @@ def function(impl: str, m: int, lanes: int, op: str, em: Emitter) -> list[str]:
              f"enter {name}", "input h f g" if op == "mul" else "input h f",
              "secret [f] [g]" if op == "mul" else "secret [f]"]
     body = em.body(net, out, stride, {"f": "f", "g": "g"})
+    core: list[str] = []
     if passes == 1:
-        lines += body
+        core += body
     else:
-        lines += [f"i = {passes}", "pass:"] + ["  " + x for x in body]
+        core += [f"i = {passes}", "pass:"] + ["  " + x for x in body]
         step = t.bits // 8
-        lines += [f"  h = h + {step}", f"  f = f + {step}"] + ([f"  g = g + {step}"] if op == "mul" else [])
-        lines += ["  i = i - 1", "  =? i - 0", "  goto pass if !="]
+        core += [f"  h = h + {step}", f"  f = f + {step}"] + ([f"  g = g + {step}"] if op == "mul" else [])
+        core += ["  i = i - 1", "  =? i - 0", "  goto pass if !="]
+    lines += aligned_io(t, m, lanes, ["f", "g"] if op == "mul" else ["f"], core)
     lines.append("leave")
     return lines
 
@@ -326,13 +371,15 @@ def function_mul(impl: str, m: int, lanes: int, em: Emitter) -> list[str]:
     lines = ["", f"# {vec}_mul in GF(2^{m}): {lanes} lanes, {passes} pass(es) of the column multiplier"
              f" ({nops} operations; f {fmode}, high columns {'on the stack' if hstack else 'in variables'})",
              f"enter {name}", "input h f g", "secret [f] [g]"]
+    core: list[str] = []
     if passes == 1:
-        lines += body
+        core += body
     else:
         step = t.bits // 8
-        lines += [f"i = {passes}", "pass:"] + ["  " + x for x in body]
-        lines += [f"  h = h + {step}", f"  f = f + {step}", f"  g = g + {step}"]
-        lines += ["  i = i - 1", "  =? i - 0", "  goto pass if !="]
+        core += [f"i = {passes}", "pass:"] + ["  " + x for x in body]
+        core += [f"  h = h + {step}", f"  f = f + {step}", f"  g = g + {step}"]
+        core += ["  i = i - 1", "  =? i - 0", "  goto pass if !="]
+    lines += aligned_io(t, m, lanes, ["f", "g"], core)
     lines.append("leave")
     return lines
 
@@ -362,6 +409,11 @@ def render_vec(impl: str, m: int, only: tuple[int, str] | None = None) -> str:
     stype = {"int64": "stack64", "int32": "stack32", "reg128": "stack128", "reg256": "stack256",
              "reg512": "stack512"}[t.vtype]
     head.append(f"{stype} " + " ".join(f"S{k}" for k in range(m, 2 * m - 1)))
+    if t.vec_align and only is not None:
+        nv = m * only[0] // t.bits
+        head.append(f"{t.ptr} hs pa pb t0 t1 t2 t3")
+        bufs = ("F", "G", "H") if only[1] == "mul" else ("F", "H")
+        head.append(f"stack{t.bits} " + " ".join(f"{x}B[{nv}]" for x in bufs))
     return "\n".join(head + funcs) + "\n"
 
 

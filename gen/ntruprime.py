@@ -81,6 +81,13 @@ class Isa:
     big_endian: bool = False
     unroll: int = 4       # vectors per iteration of the linear passes
     work_arg: bool = False  # the work area is a fourth argument (else a stack array)
+    # vector loads and stores only at vbytes-aligned addresses, no memory
+    # operands, no constant section (AltiVec): the work area's addresses are
+    # known modulo 16, so misaligned windows are two aligned loads and a
+    # byte shift; the base case keeps a in registers; constants are built
+    # in the work area; inputs and outputs are copied by bytes
+    valign: bool = False
+    mulhi_fn: str = "mulhi"  # the multiply-high statement (AltiVec: mulhis15, a shift of 15)
 
     @property
     def pre(self) -> str:
@@ -124,7 +131,7 @@ class Isa:
     def mulhi(self, d: str, a: str, b: str) -> list[str]:
         if self.scalar:
             return [f"{d} = {a} * {b}", f"(int64) {d} >>= {self.mulhi_shift}"]
-        return [f"{self.pre} {d} = mulhi({a}, {b})"]
+        return [f"{self.pre} {d} = {self.mulhi_fn}({a}, {b})"]
 
     def sra(self, d: str, i: int) -> list[str]:
         return [f"(int64) {d} >>= {i}"] if self.scalar else [f"(int16) {self.pre} {d} >>= {i}"]
@@ -171,6 +178,12 @@ ISAS: dict[str, Isa] = {
                  imm_max=32767, big_endian=True, unroll=8, work_arg=True),
     "sparc64": Isa("sparc64", 1, "int64", "stack64", "", "int64", 8, nregs=15, pack="bytes",
                    imm_max=4095, big_endian=True, unroll=8, work_arg=True),
+    # AltiVec: 8 lanes, 32 registers; vmhaddshs is the multiply-high (a
+    # shift of 15: the constants are proved for it), vmladduhm multiplies
+    # and adds; 32 KB displacements, so the work area is an argument
+    "ppc32-altivec": Isa("ppc32-altivec", 8, "reg128", "stack128", "altivec", "int32", 4, nregs=32,
+                         mulhi_shift=15, pack="packs16", imm_max=32767, big_endian=True,
+                         work_arg=True, valign=True, mulhi_fn="mulhis15"),
 }
 
 
@@ -301,7 +314,7 @@ def macs(S: int, L: int) -> int:
     return n
 
 
-def shape(p: int, L: int, nregs: int = 16) -> tuple[int, int]:
+def shape(p: int, L: int, nregs: int = 16, areg: bool = False) -> tuple[int, int]:
     """(levels d, base size S) with S*2^d >= p, S a multiple of L, minimising
     an estimate: base multiply-adds plus the per-level linear work.  The
     base case keeps 2S/L accumulators, a broadcast and two scratch
@@ -310,7 +323,8 @@ def shape(p: int, L: int, nregs: int = 16) -> tuple[int, int]:
     for d in range(1, 9):
         S = -(-p // (L << d))
         S *= L
-        if 2 * S // L + 3 > nregs:
+        # base_products_regs keeps a (S/L vectors) in registers as well
+        if (3 * S // L + 4 if areg else 2 * S // L + 3) > nregs:
             continue
         N = S << d
         cost = 3 ** d * macs(S, L) * 2 + sum(3 ** l * (N >> l) // L * 6 for l in range(d))
@@ -360,7 +374,7 @@ class Kernel:
         self.isa = isa
         self.p, self.q = p, q
         self.L = isa.lanes
-        self.d, self.S = shape(p, self.L, isa.nregs)
+        self.d, self.S = shape(p, self.L, isa.nregs, isa.valign)
         self.N = self.S << self.d
         self.c = make_consts(p, q, isa.mulhi_shift)
         mh = isa.mulhi_shift
@@ -381,7 +395,41 @@ class Kernel:
             e(f"{reg} = {base} + {reg}")
 
     def cld(self, e: Q, d: str, name: str) -> None:
+        if self.isa.valign:
+            e(f"{d} = mem{16 * self.L}[w + {self.koff(name)}]")
+            return
         e(self.isa.cld(d, name, self.cv[name]))
+
+    def knames(self) -> list[str]:
+        return list(self.cv) + ["LANE0OFF"]
+
+    def koff(self, name: str) -> int:
+        """offset of a constant vector in the work area (valign targets)"""
+        return self.knames().index(name) * self.isa.vbytes
+
+    def build_consts(self, e: Q) -> None:
+        """valign targets: every constant vector at the start of the work
+        area, stored by halfwords"""
+        for name in self.knames():
+            vals = [self.cv[name]] * self.L if name != "LANE0OFF" else [0] + [65535] * (self.L - 1)
+            base = self.koff(name)
+            last = None
+            for k, v in enumerate(vals):
+                v = v - 65536 if v >= 32768 else v
+                if v != last:
+                    e(f"t0 = {v}")
+                    last = v
+                e(f"mem16[w + {base + 2 * k}] = t0")
+
+    def ldu(self, e: Q, d: str, tmp: str, ptr: str, off: int, mis: int) -> None:
+        """d = the vector at ptr + off, where ptr + off is mis bytes past a
+        16-byte boundary (valign: two aligned loads and a byte shift)"""
+        if not mis:
+            e(self.isa.ld(d, ptr, off))
+            return
+        e(self.isa.ld(d, ptr, off - mis))
+        e(self.isa.ld(tmp, ptr, off - mis + 16))
+        e(f"{d} = shiftleftbytes({d}, {tmp}, {mis})")
 
     def loop(self, e: Q, count: int, body, ptrs: list[tuple[str, int]], ctr: str = "i0") -> None:
         """count iterations of body(); after each, ptr += step."""
@@ -430,7 +478,7 @@ class Kernel:
     def copy_bytes(self, e: Q, dst: str, src: str, n: int) -> None:
         """n bytes from src to dst (pointer registers): whole vectors, then
         the widest scalars."""
-        if self.isa.scalar:
+        if self.isa.scalar or self.isa.valign:
             def one(u: int) -> None:
                 e(f"t0 = {self.isa.m(src, u, 8)}")
                 e(f"{self.isa.m(dst, u, 8)} = t0")
@@ -536,6 +584,53 @@ class Kernel:
                     e(I.st("pc", kk * far + 2 * k * L, acc))
         self.loop(e, count, body, [("pa", 4 * S), ("pb", 2 * S), ("pc", 4 * S)])
 
+    def base_products_regs(self, e: Q, aoff: int, boff: int, coff: int, count: int) -> None:
+        """The base products of base_products with a held in registers
+        (valign targets: no misaligned loads): E_q = (a_Lq .. a_Lq+L-1) for
+        q = 0 .. S/L-1 (zero outside), the window of b_j = b_(Lu+r) for
+        accumulator k is E_(k-u) (r = 0) or the byte shift of
+        E_(k-u-1) || E_(k-u) by 2(L-r); b_j is a lane splat of the aligned
+        vector holding it; acc = window * b_j + acc in one instruction."""
+        I = self.isa
+        S, L = self.S, self.L
+        nb, ne = 2 * S // L, S // L
+        self.addr(e, "pa", "w", aoff)
+        self.addr(e, "pb", "w", boff)
+        self.addr(e, "pc", "w", coff)
+
+        def E(q: int) -> str | None:
+            return f"e{q}" if 0 <= q < ne else None
+
+        def body() -> None:
+            e(I.zero("z0"))
+            for q in range(ne):
+                e(I.ld(f"e{q}", "pa", 2 * S + I.vbytes * q))
+            first = [True] * nb
+            for j in range(S):
+                u, r = divmod(j, L)
+                if r == 0:
+                    e(I.ld("x2", "pb", 2 * j))
+                e(f"{I.pre} x0 = x2[{r}]")
+                for k in range(nb):
+                    hi, lo = E(k - u), E(k - u - 1)
+                    if r == 0:
+                        if hi is None:
+                            continue
+                        win = hi
+                    else:
+                        if hi is None and lo is None:
+                            continue
+                        e(f"x1 = shiftleftbytes({lo or 'z0'}, {hi or 'z0'}, {2 * (L - r)})")
+                        win = "x1"
+                    acc = f"a{k}"
+                    e(f"{I.pre} {acc} = {win} * x0 + {'z0' if first[k] else acc}")
+                    first[k] = False
+            for k in range(nb):
+                if first[k]:
+                    e(I.zero(f"a{k}"))
+                e(I.st("pc", 2 * k * L, f"a{k}"))
+        self.loop(e, count, body, [("pa", 4 * S), ("pb", 2 * S), ("pc", 4 * S)])
+
     def interpolate(self, e: Q, src: int, cnt: int, m: int, dst: int) -> None:
         """cnt groups of three products (2m coefficients each, at w+src)
         become cnt products of 4m coefficients at w+dst:
@@ -591,7 +686,10 @@ class Kernel:
         self.addr(e, "pa", "w", ea[-1] + K * 3 ** d * 4 * S)
         self.zero_bytes(e, "pa", 2 * S)
         cnt = 3 ** d
-        if K * 2 * S // self.L + 3 <= self.isa.nregs and self.isa.imm_max >= K * cnt * 4 * S:
+        if self.isa.valign:
+            for kk in range(K):
+                self.base_products_regs(e, ea[-1] + kk * cnt * 4 * S, eb[-1], lay.off[f"C{d}"] + kk * cnt * 4 * S, cnt)
+        elif K * 2 * S // self.L + 3 <= self.isa.nregs and self.isa.imm_max >= K * cnt * 4 * S:
             self.base_products(e, ea[-1], eb[-1], lay.off[f"C{d}"], cnt, K)
         else:
             for kk in range(K):
@@ -615,6 +713,8 @@ class Kernel:
         eb = {l: 2 * N * 3 ** l // 2 ** l for l in range(1, d + 1)}
         cs = {l: K * 3 ** l * 4 * (N >> l) for l in range(d + 1)}
         lay = Layout(max(self.isa.vbytes, 8))
+        if self.isa.valign:
+            lay.add("KON", len(self.knames()) * self.isa.vbytes)
         lay.add("A", 2 * K * N)
         lay.add("B", 2 * N)
         ra = [max([ea[l] for l in ea if l % 2 == r] or [0]) for r in (0, 1)]
@@ -683,18 +783,35 @@ class Kernel:
         self.addr(e, "pa", "w", src)
         self.addr(e, "pb", "w", dst)
 
+        def one(x: str, u: int) -> None:
+            e(I.and_("x1", x, "x7"))
+            e(I.srl(x, 1))
+            e(I.and_(x, x, "x1"))
+            e(I.op("x1", "x1", "-", x))
+            e(I.op("x1", "x1", "-", x))
+            e(I.st("pb", 2 * u * L, "x1"))
+
         def body(u: int) -> None:
             e(I.zext8("x0", "pa", u * L))
-            e(I.and_("x1", "x0", "x7"))
-            e(I.srl("x0", 1))
-            e(I.and_("x0", "x0", "x1"))
-            e(I.op("x1", "x1", "-", "x0"))
-            e(I.op("x1", "x1", "-", "x0"))
-            e(I.st("pb", 2 * u * L, "x1"))
+            one("x0", u)
+        if I.valign:
+            # 2L bytes per aligned load, zero-extended by merging with zero
+            # (big-endian: the zero byte is the high half of each lane)
+            assert n % (2 * L) == 0
+
+            def body2(u: int) -> None:
+                e(I.ld("x2", "pa", 2 * L * u))
+                e("x0 = unpacklo8(z0, x2)")
+                e("x3 = unpackhi8(z0, x2)")
+                one("x0", 2 * u)
+                one("x3", 2 * u + 1)
+            e(I.zero("z0"))
+            self.vpass(e, n // (2 * L), [("pa", 2 * L), ("pb", 4 * L)], body2)
+            return
         self.vpass(e, n // L, [("pa", L), ("pb", 2 * L)], body)
 
     def consts(self, e: Q) -> None:
-        if self.isa.scalar:
+        if self.isa.scalar or self.isa.valign:
             return
         for name, v in self.cv.items():
             e(f"const {name} u16 " + " ".join([str(v & 0xFFFF)] * self.L))
@@ -704,11 +821,18 @@ class Kernel:
         sb = max(self.isa.vbytes, 8)
         nv = -(-lay.size // sb)
         if self.isa.work_arg:
-            assert lay.size <= WORK_BYTES, (name, lay.size)
-            e(f"# work: {lay.size} bytes, 16-byte aligned (at most WORK_BYTES = {WORK_BYTES})")
+            assert lay.size + 15 <= WORK_BYTES, (name, lay.size)
+            e(f"# work: {lay.size} bytes from the argument rounded up to 16 bytes (at most WORK_BYTES = {WORK_BYTES})")
             e(f"enter {name}")
             e("input out in k c w")      # c: the 0-byte SUPERCOP argument, unused
             e("secret [in] [k]")
+            # the caller's area may have any alignment (SUPERCOP's buffers
+            # do; SPARC traps on a misaligned mem16/mem64): round w up
+            e("w = w + 15")
+            e("t0 = -16")
+            e("w = w & t0")
+            if self.isa.valign:
+                self.build_consts(e)
             return
         e(f"{self.isa.stack} work{name}[{nv}]")
         e(f"enter {name}")
@@ -722,6 +846,9 @@ class Kernel:
         e(I.mulhi(t, x, "x6"))
         if I.scalar:
             e(f"{t} = {t} + {self.cv['BRND']}")
+        elif I.valign:
+            self.cld(e, "tv", "BRND")
+            e(I.op(t, t, "+", "tv"))
         else:
             e(f"{I.pre} {t} = {t} + {I.mem}[BRND]")
         e(I.sra(t, self.c.bs))
@@ -733,17 +860,24 @@ class Kernel:
         finish(x) on it, stored at w+dst; nvp vectors"""
         I = self.isa
         vb, p = I.vbytes, self.p
+        # valign: pb, pc at the 16-byte boundaries below h + 2p, h + 2p - 2
+        # (w is aligned, so their misalignments are known here)
+        mb = (h + 2 * p) % 16 if I.valign else 0
+        mc = (h + 2 * (p - 1)) % 16 if I.valign else 0
         self.addr(e, "pa", "w", h)
-        self.addr(e, "pb", "w", h + 2 * p)
-        self.addr(e, "pc", "w", h + 2 * (p - 1))
+        self.addr(e, "pb", "w", h + 2 * p - mb)
+        self.addr(e, "pc", "w", h + 2 * (p - 1) - mc)
         self.addr(e, "qd", "w", dst)
 
         def body(u: int, first: bool = False) -> None:
             v = u * vb
             e(I.ld("x0", "pa", v))
-            e(I.ld("x1", "pb", v))
-            e(I.ld("x2", "pc", v))
-            if first:
+            self.ldu(e, "x1", "x3", "pb", v + mb, mb)
+            self.ldu(e, "x2", "x3", "pc", v + mc, mc)
+            if first and I.valign:
+                self.cld(e, "x3", "LANE0OFF")
+                e(I.and_("x2", "x2", "x3"))
+            elif first:
                 e(I.lane0zero("x2"))
             e(I.op("x0", "x0", "+", "x1"))
             e(I.op("x0", "x0", "+", "x2"))
@@ -908,8 +1042,10 @@ def generate(impl: str, p: int, fn: str) -> str:
     nb = (2 if fn == "mult" else 1) * 2 * kn.S // kn.L
     e(f"{isa.ptr} out in k c w pa pb pc qa qb qc qd i0 i1 t0 t1")
     e(f"{isa.reg} z0 x0 x1 x2 x3 x4 x5 x6 x7 " + " ".join(f"a{k}" for k in range(nb)))
-    if isa.scalar:
+    if isa.scalar or isa.valign:
         e(f"{isa.reg} tv")
+    if isa.valign:
+        e(f"{isa.reg} " + " ".join(f"e{q}" for q in range(kn.S // kn.L)))
     if isa.pack == "truncate8" and fn == "mult3":
         e(f"reg{8 * kn.L} y0")
     kn.consts(e)

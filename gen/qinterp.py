@@ -696,8 +696,9 @@ class Interp:
             self.put(d, v + bytes(nb - len(v)))
             return None
         if op == "splat":
-            v = qsem.lanes(self.vget(ops[1], nb), 32, big)[ops[2][1]]
-            self.put(d, qsem.unlanes([v] * (nb // 4), 32, big))
+            lw = nb * 8 // lanes if lanes else 32     # the Nx prefix's lane width
+            v = qsem.lanes(self.vget(ops[1], nb), lw, big)[ops[2][1]]
+            self.put(d, qsem.unlanes([v] * (nb * 8 // lw), lw, big))
             return None
         isv = lambda o: o[0] == "var" and self.isvec(o[1])
         if op == "move":
@@ -736,6 +737,10 @@ class Interp:
             raise Undefined(f"vector operation {op} without a lane count")
         lw = nb * 8 // lanes
         L = lambda b: qsem.lanes(b, lw, big)
+        if op == "madd":
+            s, t, u = (L(self.vget(o, nb)) for o in ops[1:4])
+            self.put(d, qsem.unlanes([(x * y + z) & mask(lw) for x, y, z in zip(s, t, u)], lw, big))
+            return None
         if op in ("madd52lo", "madd52hi"):
             r, s, t = (L(self.vget(o, nb)) for o in ops[1:4])
             sh = 0 if op.endswith("lo") else 52

@@ -187,15 +187,16 @@ CORE: dict[str, tuple[str, str]] = {
     "$ & $": ("test", "flags only: flags_logic(a & b)"),
     "goto $": ("goto", "jump"),
     "$ = & $": ("addr", "address of a stack variable or memory operand"),
-    "$ = $ [ $ ]": ("splat", "every 32-bit lane = lane i of s"),
+    "$ = $ [ $ ]": ("splat", "every lane = lane i of s (lanes of the Nx prefix: 4x 32-bit, 8x 16-bit)"),
     "$ = $ , $": ("movlo", "r = m , 0: the narrower memory operand in the low bytes, the rest zero"),
+    "$ = $ * $ + $": ("madd", "lanes: low w bits of s*t + u"),
     "$ = $ + madd52lo ( $ , $ )": ("madd52lo", "64-bit lanes: r + low 52 bits of (s mod 2^52)(t mod 2^52)"),
     "$ = $ + madd52hi ( $ , $ )": ("madd52hi", "64-bit lanes: r + bits 52..103 of the same product"),
 }
 VFUNCS = ["shuffle32", "unpacklo32", "unpackhi32", "unpacklo64", "unpackhi64", "shuffle128",
           "permute128", "permute64", "permute2x32", "permute2x64", "extract128", "extract256",
           "insert128", "shufbytes", "low128", "evexadd32", "evexxor", "ternlog", "permute",
-          "shiftleftbytes", "loadperm", "mulhi", "zeroext8", "packs16", "truncate8", "alignr", "blend32",
+          "shiftleftbytes", "loadperm", "unpacklo8", "unpackhi8", "mulhis15", "mulhi", "zeroext8", "packs16", "truncate8", "alignr", "blend32",
           "fmul", "fadd", "fsub", "fround", "ftrunc"]
 
 
@@ -268,6 +269,23 @@ def vfunc(name: str, args: list, big: bool, nbytes: int, addr: int = 0) -> bytes
     U32 = lambda v: unlanes(v, 32, big)
     L64 = lambda b: lanes(b, 64, big)
     U64 = lambda v: unlanes(v, 64, big)
+    L16 = lambda b: lanes(b, 16, big)
+    S16 = lambda x: x - 65536 if x >= 32768 else x
+    if name in ("unpacklo8", "unpackhi8"):
+        # bytes s0 t0 s1 t1 ... of the low (lo8) or high half of each 16-byte block
+        s, t = args
+        o = 0 if name.endswith("lo8") else 8
+        return per128(lambda x, y: bytes(b for k in range(8) for b in (x[o + k], y[o + k])), s, t)
+    if name == "packs16":
+        # signed 16-bit lanes of s, then of t, saturated to int8, per 16-byte block
+        s, t = args
+        sat = lambda v: max(-128, min(127, S16(v))) & 255
+        return per128(lambda x, y: bytes(sat(v) for v in L16(x) + L16(y)), s, t)
+    if name == "mulhis15":
+        # 16-bit lanes: floor(s*t / 2^15), saturated to int16
+        s, t = args
+        out = [max(-32768, min(32767, (S16(x) * S16(y)) >> 15)) for x, y in zip(L16(s), L16(t))]
+        return unlanes(out, 16, big)
     if name == "shuffle32":
         s, i = args
         return per128(lambda x: U32([L32(x)[i >> 2 * j & 3] for j in range(4)]), s)
@@ -354,11 +372,6 @@ def vfunc(name: str, args: list, big: bool, nbytes: int, addr: int = 0) -> bytes
     if name == "zeroext8":
         # each byte of the memory operand zero-extended to a 16-bit lane
         return unlanes(list(args[0]), 16, big)
-    if name == "packs16":
-        # per 128-bit lane: the 16-bit lanes of s then of t, each saturated
-        # to a signed byte (packsswb)
-        sat = lambda w: max(-128, min(127, sx(w, 16))) & 255
-        return per128(lambda x, y: bytes(sat(w) for w in lanes(x, 16, big) + lanes(y, 16, big)), *args)
     if name == "truncate8":
         # each 16-bit lane cut to its low byte (vpmovwb)
         return bytes(w & 255 for w in lanes(args[0], 16, big))

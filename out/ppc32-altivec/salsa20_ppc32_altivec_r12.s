@@ -53,123 +53,123 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	li %r9, -16
 # base &= w
 	.loc 1 78
-	and %r12, %r8, %r9
+	and %r9, %r8, %r9
 .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.quad:
 # p = base
 	.loc 1 82
 	mr %r10, %r6
-	mr %r9, %r5
+	mr %r11, %r5
 	mr %r8, %r4
-	mr %r31, %r3
+	mr %r12, %r3
 # w = mem32[x + 0]
 	.loc 1 83
 	lwz %r3, 0(%r7)
 # mem32[p + 0] = w
 	.loc 1 84
-	stw %r3, 0(%r12)
+	stw %r3, 0(%r9)
 # w = mem32[x + 4]
 	.loc 1 85
 	lwz %r3, 4(%r7)
 # mem32[p + 4] = w
 	.loc 1 86
-	stw %r3, 4(%r12)
+	stw %r3, 4(%r9)
 # w = mem32[x + 8]
 	.loc 1 87
 	lwz %r3, 8(%r7)
 # mem32[p + 8] = w
 	.loc 1 88
-	stw %r3, 8(%r12)
+	stw %r3, 8(%r9)
 # w = mem32[x + 12]
 	.loc 1 89
 	lwz %r3, 12(%r7)
 # mem32[p + 12] = w
 	.loc 1 90
-	stw %r3, 12(%r12)
+	stw %r3, 12(%r9)
 # w = mem32[x + 16]
 	.loc 1 91
 	lwz %r3, 16(%r7)
 # mem32[p + 16] = w
 	.loc 1 92
-	stw %r3, 16(%r12)
+	stw %r3, 16(%r9)
 # w = mem32[x + 20]
 	.loc 1 93
 	lwz %r3, 20(%r7)
 # mem32[p + 20] = w
 	.loc 1 94
-	stw %r3, 20(%r12)
+	stw %r3, 20(%r9)
 # w = mem32[x + 24]
 	.loc 1 95
 	lwz %r3, 24(%r7)
 # mem32[p + 24] = w
 	.loc 1 96
-	stw %r3, 24(%r12)
+	stw %r3, 24(%r9)
 # w = mem32[x + 28]
 	.loc 1 97
 	lwz %r3, 28(%r7)
 # mem32[p + 28] = w
 	.loc 1 98
-	stw %r3, 28(%r12)
+	stw %r3, 28(%r9)
 # w = mem32[x + 32]
 	.loc 1 99
 	lwz %r3, 32(%r7)
 # mem32[p + 32] = w
 	.loc 1 100
-	stw %r3, 32(%r12)
+	stw %r3, 32(%r9)
 # w = mem32[x + 36]
 	.loc 1 101
 	lwz %r3, 36(%r7)
 # mem32[p + 36] = w
 	.loc 1 102
-	stw %r3, 36(%r12)
+	stw %r3, 36(%r9)
 # w = mem32[x + 40]
 	.loc 1 103
 	lwz %r3, 40(%r7)
 # mem32[p + 40] = w
 	.loc 1 104
-	stw %r3, 40(%r12)
+	stw %r3, 40(%r9)
 # w = mem32[x + 44]
 	.loc 1 105
 	lwz %r3, 44(%r7)
 # mem32[p + 44] = w
 	.loc 1 106
-	stw %r3, 44(%r12)
+	stw %r3, 44(%r9)
 # w = mem32[x + 48]
 	.loc 1 107
 	lwz %r3, 48(%r7)
 # mem32[p + 48] = w
 	.loc 1 108
-	stw %r3, 48(%r12)
+	stw %r3, 48(%r9)
 # w = mem32[x + 52]
 	.loc 1 109
 	lwz %r3, 52(%r7)
 # mem32[p + 52] = w
 	.loc 1 110
-	stw %r3, 52(%r12)
+	stw %r3, 52(%r9)
 # w = mem32[x + 56]
 	.loc 1 111
 	lwz %r3, 56(%r7)
 # mem32[p + 56] = w
 	.loc 1 112
-	stw %r3, 56(%r12)
+	stw %r3, 56(%r9)
 # w = mem32[x + 60]
 	.loc 1 113
 	lwz %r3, 60(%r7)
 # mem32[p + 60] = w
 	.loc 1 114
-	stw %r3, 60(%r12)
+	stw %r3, 60(%r9)
 # q = base + 64
 	.loc 1 116
-	addi %r3, %r12, 64
+	addi %r3, %r9, 64
 # lo = mem32[x + 32]
 	.loc 1 117
-	mr %r30, %r12
+	mr %r31, %r9
 	lwz %r4, 32(%r7)
 # hi = mem32[x + 36]
 	.loc 1 118
 	lwz %r5, 36(%r7)
 # carry? t = lo + 0
 	.loc 1 119
-	mr %r11, %r7
+	mr %r29, %r7
 	addic %r6, %r4, 0
 # u = hi + 0 + carry
 	.loc 1 120
@@ -218,19 +218,19 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	stw %r5, 28(%r3)
 # v0 = mem128[p]
 	.loc 1 135
-	lvx %v0, 0, %r12
+	lvx %v0, 0, %r9
 # v1 = mem128[p + 16]
 	.loc 1 136
-	li %r4, 16
-	lvx %v1, %r12, %r4
+	li %r0, 16
+	lvx %v1, %r9, %r0
 # v2 = mem128[p + 32]
 	.loc 1 137
-	li %r4, 32
-	lvx %v2, %r12, %r4
+	li %r0, 32
+	lvx %v2, %r9, %r0
 # v3 = mem128[p + 48]
 	.loc 1 138
-	li %r4, 48
-	lvx %v3, %r12, %r4
+	li %r0, 48
+	lvx %v3, %r9, %r0
 # 4x z0 = v0 [ 0 ]
 	.loc 1 139
 	vspltw %v13, %v0, 0
@@ -260,8 +260,8 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	lvx %v7, 0, %r3
 # z9 = mem128[q + 16]
 	.loc 1 148
-	li %r4, 16
-	lvx %v21, %r3, %r4
+	li %r0, 16
+	lvx %v21, %r3, %r0
 # 4x z10 = v2 [ 2 ]
 	.loc 1 149
 	vspltw %v17, %v2, 2
@@ -583,28 +583,28 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	bne %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.doubleround
 # p = base
 	.loc 1 259
-	mr %r12, %r30
+	mr %r9, %r31
 # q = base + 64
 	.loc 1 260
-	addi %r4, %r12, 64
+	addi %r3, %r9, 64
 # v0 = mem128[p]
 	.loc 1 261
-	lvx %v0, 0, %r12
+	lvx %v0, 0, %r9
 # v1 = mem128[p + 16]
 	.loc 1 262
-	li %r3, 16
-	lvx %v24, %r12, %r3
+	li %r0, 16
+	lvx %v24, %r9, %r0
 # v2 = mem128[p + 32]
 	.loc 1 263
-	li %r3, 32
-	lvx %v3, %r12, %r3
+	li %r0, 32
+	lvx %v3, %r9, %r0
 # v3 = mem128[p + 48]
 	.loc 1 264
-	li %r3, 48
-	lvx %v2, %r12, %r3
+	li %r0, 48
+	lvx %v2, %r9, %r0
 # bp = base + 96
 	.loc 1 265
-	addi %r30, %r12, 96
+	addi %r31, %r9, 96
 # 4x e0 = v0 [ 0 ]
 	.loc 1 266
 	vspltw %v1, %v0, 0
@@ -613,7 +613,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vadduwm %v13, %v13, %v1
 # mem128[bp] = z0
 	.loc 1 268
-	stvx %v13, 0, %r30
+	stvx %v13, 0, %r31
 # 4x e0 = v0 [ 1 ]
 	.loc 1 269
 	vspltw %v1, %v0, 1
@@ -622,8 +622,8 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vadduwm %v14, %v14, %v1
 # mem128[bp + 16] = z1
 	.loc 1 271
-	li %r3, 16
-	stvx %v14, %r30, %r3
+	li %r0, 16
+	stvx %v14, %r31, %r0
 # 4x e0 = v0 [ 2 ]
 	.loc 1 272
 	vspltw %v1, %v0, 2
@@ -632,8 +632,8 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vadduwm %v15, %v15, %v1
 # mem128[bp + 32] = z2
 	.loc 1 274
-	li %r3, 32
-	stvx %v15, %r30, %r3
+	li %r0, 32
+	stvx %v15, %r31, %r0
 # 4x e0 = v0 [ 3 ]
 	.loc 1 275
 	vspltw %v0, %v0, 3
@@ -642,8 +642,8 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vadduwm %v23, %v23, %v0
 # mem128[bp + 48] = z3
 	.loc 1 277
-	li %r3, 48
-	stvx %v23, %r30, %r3
+	li %r0, 48
+	stvx %v23, %r31, %r0
 # 4x e0 = v1 [ 0 ]
 	.loc 1 278
 	vspltw %v0, %v24, 0
@@ -652,8 +652,8 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vadduwm %v20, %v20, %v0
 # mem128[bp + 64] = z4
 	.loc 1 280
-	li %r3, 64
-	stvx %v20, %r30, %r3
+	li %r0, 64
+	stvx %v20, %r31, %r0
 # 4x e0 = v1 [ 1 ]
 	.loc 1 281
 	vspltw %v0, %v24, 1
@@ -662,8 +662,8 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vadduwm %v8, %v8, %v0
 # mem128[bp + 80] = z5
 	.loc 1 283
-	li %r3, 80
-	stvx %v8, %r30, %r3
+	li %r0, 80
+	stvx %v8, %r31, %r0
 # 4x e0 = v1 [ 2 ]
 	.loc 1 284
 	vspltw %v0, %v24, 2
@@ -672,8 +672,8 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vadduwm %v16, %v16, %v0
 # mem128[bp + 96] = z6
 	.loc 1 286
-	li %r3, 96
-	stvx %v16, %r30, %r3
+	li %r0, 96
+	stvx %v16, %r31, %r0
 # 4x e0 = v1 [ 3 ]
 	.loc 1 287
 	vspltw %v0, %v24, 3
@@ -682,29 +682,29 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vadduwm %v6, %v6, %v0
 # mem128[bp + 112] = z7
 	.loc 1 289
-	li %r3, 112
-	stvx %v6, %r30, %r3
+	li %r0, 112
+	stvx %v6, %r31, %r0
 # e0 = mem128[q]
 	.loc 1 290
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r3
 # 4x z8 = z8 + e0
 	.loc 1 291
 	vadduwm %v7, %v7, %v0
 # mem128[bp + 128] = z8
 	.loc 1 292
-	li %r3, 128
-	stvx %v7, %r30, %r3
+	li %r0, 128
+	stvx %v7, %r31, %r0
 # e0 = mem128[q + 16]
 	.loc 1 293
-	li %r3, 16
-	lvx %v0, %r4, %r3
+	li %r0, 16
+	lvx %v0, %r3, %r0
 # 4x z9 = z9 + e0
 	.loc 1 294
 	vadduwm %v21, %v21, %v0
 # mem128[bp + 144] = z9
 	.loc 1 295
-	li %r3, 144
-	stvx %v21, %r30, %r3
+	li %r0, 144
+	stvx %v21, %r31, %r0
 # 4x e0 = v2 [ 2 ]
 	.loc 1 296
 	vspltw %v0, %v3, 2
@@ -713,8 +713,8 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vadduwm %v17, %v17, %v0
 # mem128[bp + 160] = z10
 	.loc 1 298
-	li %r3, 160
-	stvx %v17, %r30, %r3
+	li %r0, 160
+	stvx %v17, %r31, %r0
 # 4x e0 = v2 [ 3 ]
 	.loc 1 299
 	vspltw %v0, %v3, 3
@@ -723,8 +723,8 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vadduwm %v4, %v4, %v0
 # mem128[bp + 176] = z11
 	.loc 1 301
-	li %r3, 176
-	stvx %v4, %r30, %r3
+	li %r0, 176
+	stvx %v4, %r31, %r0
 # 4x e0 = v3 [ 0 ]
 	.loc 1 302
 	vspltw %v0, %v2, 0
@@ -733,8 +733,8 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vadduwm %v5, %v5, %v0
 # mem128[bp + 192] = z12
 	.loc 1 304
-	li %r3, 192
-	stvx %v5, %r30, %r3
+	li %r0, 192
+	stvx %v5, %r31, %r0
 # 4x e0 = v3 [ 1 ]
 	.loc 1 305
 	vspltw %v0, %v2, 1
@@ -743,8 +743,8 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vadduwm %v18, %v18, %v0
 # mem128[bp + 208] = z13
 	.loc 1 307
-	li %r3, 208
-	stvx %v18, %r30, %r3
+	li %r0, 208
+	stvx %v18, %r31, %r0
 # 4x e0 = v3 [ 2 ]
 	.loc 1 308
 	vspltw %v0, %v2, 2
@@ -753,8 +753,8 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vadduwm %v22, %v22, %v0
 # mem128[bp + 224] = z14
 	.loc 1 310
-	li %r3, 224
-	stvx %v22, %r30, %r3
+	li %r0, 224
+	stvx %v22, %r31, %r0
 # 4x e0 = v3 [ 3 ]
 	.loc 1 311
 	vspltw %v0, %v2, 3
@@ -763,21 +763,21 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vadduwm %v19, %v19, %v0
 # mem128[bp + 240] = z15
 	.loc 1 313
-	li %r3, 240
-	stvx %v19, %r30, %r3
+	li %r0, 240
+	stvx %v19, %r31, %r0
 # nb = 4
 	.loc 1 316
-	li %r29, 4
+	li %r30, 4
 # =? nhi - 0
 	.loc 1 317
-	mr %r5, %r9
+	mr %r5, %r11
 	cmplwi %cr0, %r5, 0
 # goto xorblock if !=
 	.loc 1 318
-	mr %r3, %r31
+	mr %r3, %r12
 	mr %r4, %r8
 	mr %r6, %r10
-	mr %r7, %r11
+	mr %r7, %r29
 	bne %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.xorblock
 # unsigned<? nlo - 4
 	.loc 1 319
@@ -787,248 +787,248 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	bge %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.xorblock
 # nb = nlo
 	.loc 1 321
-	mr %r29, %r6
+	mr %r30, %r6
 .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.xorblock:
 # w = mem32[bp + 0]
 	.loc 1 325
-	lwz %r8, 0(%r30)
+	lwz %r8, 0(%r31)
 # t = mem32le[m]
 	.loc 1 326
-	lwbrx %r9, 0, %r4
+	lwbrx %r10, 0, %r4
 # w ^= t
 	.loc 1 327
-	xor %r8, %r8, %r9
+	xor %r8, %r8, %r10
 # mem32le[c] = w
 	.loc 1 328
 	stwbrx %r8, 0, %r3
 # w = mem32[bp + 16]
 	.loc 1 329
-	lwz %r9, 16(%r30)
+	lwz %r10, 16(%r31)
 # o = 4
 	.loc 1 330
 	li %r8, 4
 # t = mem32le[m + o]
 	.loc 1 331
-	lwbrx %r10, %r4,%r8
+	lwbrx %r11, %r4,%r8
 # w ^= t
 	.loc 1 332
-	xor %r9, %r9, %r10
+	xor %r10, %r10, %r11
 # mem32le[c + o] = w
 	.loc 1 333
-	stwbrx %r9, %r3,%r8
+	stwbrx %r10, %r3,%r8
 # w = mem32[bp + 32]
 	.loc 1 334
-	lwz %r8, 32(%r30)
+	lwz %r8, 32(%r31)
 # o = 8
 	.loc 1 335
-	li %r9, 8
+	li %r10, 8
 # t = mem32le[m + o]
 	.loc 1 336
-	lwbrx %r10, %r4,%r9
+	lwbrx %r11, %r4,%r10
 # w ^= t
 	.loc 1 337
-	xor %r8, %r8, %r10
+	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 338
-	stwbrx %r8, %r3,%r9
+	stwbrx %r8, %r3,%r10
 # w = mem32[bp + 48]
 	.loc 1 339
-	lwz %r8, 48(%r30)
+	lwz %r8, 48(%r31)
 # o = 12
 	.loc 1 340
-	li %r9, 12
+	li %r10, 12
 # t = mem32le[m + o]
 	.loc 1 341
-	lwbrx %r10, %r4,%r9
+	lwbrx %r11, %r4,%r10
 # w ^= t
 	.loc 1 342
-	xor %r8, %r8, %r10
+	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 343
-	stwbrx %r8, %r3,%r9
+	stwbrx %r8, %r3,%r10
 # w = mem32[bp + 64]
 	.loc 1 344
-	lwz %r8, 64(%r30)
+	lwz %r8, 64(%r31)
 # o = 16
 	.loc 1 345
-	li %r9, 16
+	li %r10, 16
 # t = mem32le[m + o]
 	.loc 1 346
-	lwbrx %r10, %r4,%r9
+	lwbrx %r11, %r4,%r10
 # w ^= t
 	.loc 1 347
-	xor %r8, %r8, %r10
+	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 348
-	stwbrx %r8, %r3,%r9
+	stwbrx %r8, %r3,%r10
 # w = mem32[bp + 80]
 	.loc 1 349
-	lwz %r8, 80(%r30)
+	lwz %r8, 80(%r31)
 # o = 20
 	.loc 1 350
-	li %r9, 20
+	li %r10, 20
 # t = mem32le[m + o]
 	.loc 1 351
-	lwbrx %r10, %r4,%r9
+	lwbrx %r11, %r4,%r10
 # w ^= t
 	.loc 1 352
-	xor %r8, %r8, %r10
+	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 353
-	stwbrx %r8, %r3,%r9
+	stwbrx %r8, %r3,%r10
 # w = mem32[bp + 96]
 	.loc 1 354
-	lwz %r8, 96(%r30)
+	lwz %r8, 96(%r31)
 # o = 24
 	.loc 1 355
-	li %r9, 24
+	li %r10, 24
 # t = mem32le[m + o]
 	.loc 1 356
-	lwbrx %r10, %r4,%r9
+	lwbrx %r11, %r4,%r10
 # w ^= t
 	.loc 1 357
-	xor %r8, %r8, %r10
+	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 358
-	stwbrx %r8, %r3,%r9
+	stwbrx %r8, %r3,%r10
 # w = mem32[bp + 112]
 	.loc 1 359
-	lwz %r8, 112(%r30)
+	lwz %r8, 112(%r31)
 # o = 28
 	.loc 1 360
-	li %r9, 28
+	li %r10, 28
 # t = mem32le[m + o]
 	.loc 1 361
-	lwbrx %r10, %r4,%r9
+	lwbrx %r11, %r4,%r10
 # w ^= t
 	.loc 1 362
-	xor %r8, %r8, %r10
+	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 363
-	stwbrx %r8, %r3,%r9
+	stwbrx %r8, %r3,%r10
 # w = mem32[bp + 128]
 	.loc 1 364
-	lwz %r8, 128(%r30)
+	lwz %r8, 128(%r31)
 # o = 32
 	.loc 1 365
-	li %r9, 32
+	li %r10, 32
 # t = mem32le[m + o]
 	.loc 1 366
-	lwbrx %r10, %r4,%r9
+	lwbrx %r11, %r4,%r10
 # w ^= t
 	.loc 1 367
-	xor %r8, %r8, %r10
+	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 368
-	stwbrx %r8, %r3,%r9
+	stwbrx %r8, %r3,%r10
 # w = mem32[bp + 144]
 	.loc 1 369
-	lwz %r8, 144(%r30)
+	lwz %r8, 144(%r31)
 # o = 36
 	.loc 1 370
-	li %r9, 36
+	li %r10, 36
 # t = mem32le[m + o]
 	.loc 1 371
-	lwbrx %r10, %r4,%r9
+	lwbrx %r11, %r4,%r10
 # w ^= t
 	.loc 1 372
-	xor %r8, %r8, %r10
+	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 373
-	stwbrx %r8, %r3,%r9
+	stwbrx %r8, %r3,%r10
 # w = mem32[bp + 160]
 	.loc 1 374
-	lwz %r8, 160(%r30)
+	lwz %r8, 160(%r31)
 # o = 40
 	.loc 1 375
-	li %r9, 40
+	li %r10, 40
 # t = mem32le[m + o]
 	.loc 1 376
-	lwbrx %r10, %r4,%r9
+	lwbrx %r11, %r4,%r10
 # w ^= t
 	.loc 1 377
-	xor %r8, %r8, %r10
+	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 378
-	stwbrx %r8, %r3,%r9
+	stwbrx %r8, %r3,%r10
 # w = mem32[bp + 176]
 	.loc 1 379
-	lwz %r8, 176(%r30)
+	lwz %r8, 176(%r31)
 # o = 44
 	.loc 1 380
-	li %r9, 44
+	li %r10, 44
 # t = mem32le[m + o]
 	.loc 1 381
-	lwbrx %r10, %r4,%r9
+	lwbrx %r11, %r4,%r10
 # w ^= t
 	.loc 1 382
-	xor %r8, %r8, %r10
+	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 383
-	stwbrx %r8, %r3,%r9
+	stwbrx %r8, %r3,%r10
 # w = mem32[bp + 192]
 	.loc 1 384
-	lwz %r8, 192(%r30)
+	lwz %r8, 192(%r31)
 # o = 48
 	.loc 1 385
-	li %r9, 48
+	li %r10, 48
 # t = mem32le[m + o]
 	.loc 1 386
-	lwbrx %r10, %r4,%r9
+	lwbrx %r11, %r4,%r10
 # w ^= t
 	.loc 1 387
-	xor %r8, %r8, %r10
+	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 388
-	stwbrx %r8, %r3,%r9
+	stwbrx %r8, %r3,%r10
 # w = mem32[bp + 208]
 	.loc 1 389
-	lwz %r8, 208(%r30)
+	lwz %r8, 208(%r31)
 # o = 52
 	.loc 1 390
-	li %r9, 52
+	li %r10, 52
 # t = mem32le[m + o]
 	.loc 1 391
-	lwbrx %r10, %r4,%r9
+	lwbrx %r11, %r4,%r10
 # w ^= t
 	.loc 1 392
-	xor %r8, %r8, %r10
+	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 393
-	stwbrx %r8, %r3,%r9
+	stwbrx %r8, %r3,%r10
 # w = mem32[bp + 224]
 	.loc 1 394
-	lwz %r8, 224(%r30)
+	lwz %r8, 224(%r31)
 # o = 56
 	.loc 1 395
-	li %r9, 56
+	li %r10, 56
 # t = mem32le[m + o]
 	.loc 1 396
-	lwbrx %r10, %r4,%r9
+	lwbrx %r11, %r4,%r10
 # w ^= t
 	.loc 1 397
-	xor %r8, %r8, %r10
+	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 398
-	stwbrx %r8, %r3,%r9
+	stwbrx %r8, %r3,%r10
 # w = mem32[bp + 240]
 	.loc 1 399
-	lwz %r8, 240(%r30)
+	lwz %r8, 240(%r31)
 # o = 60
 	.loc 1 400
-	li %r9, 60
+	li %r10, 60
 # t = mem32le[m + o]
 	.loc 1 401
-	lwbrx %r10, %r4,%r9
+	lwbrx %r11, %r4,%r10
 # w ^= t
 	.loc 1 402
-	xor %r8, %r8, %r10
+	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 403
-	stwbrx %r8, %r3,%r9
+	stwbrx %r8, %r3,%r10
 # bp += 4
 	.loc 1 404
-	addi %r30, %r30, 4
+	addi %r31, %r31, 4
 # c += 64
 	.loc 1 405
 	addi %r3, %r3, 64
@@ -1064,10 +1064,10 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	adde %r5, %r5, %r8
 # nb -= 1
 	.loc 1 418
-	addi %r29, %r29, -1
+	addi %r30, %r30, -1
 # =? nb - 0
 	.loc 1 419
-	cmplwi %cr0, %r29, 0
+	cmplwi %cr0, %r30, 0
 # goto xorblock if !=
 	.loc 1 420
 	bne %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.xorblock

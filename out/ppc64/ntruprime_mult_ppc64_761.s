@@ -25,8773 +25,8744 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	.loc 1 12
 	mr %r8, %r3
 	mr %r9, %r5
-# pa = 294842
+# w = w + 15
 	.loc 1 14
+	addi %r7, %r7, 15
+# t0 = -16
+	.loc 1 15
+	li %r3, -16
+# w = w & t0
+	.loc 1 16
+	and %r11, %r7, %r3
+# pa = 294842
+	.loc 1 17
 	li %r3, 0
 	oris %r3, %r3, 4
 	ori %r3, %r3, 32698
 # pa = w + pa
-	.loc 1 15
-	add %r5, %r7, %r3
+	.loc 1 18
+	add %r5, %r11, %r3
 # z0 = 0
-	.loc 1 16
+	.loc 1 19
 	li %r3, 0
 # mem16[pa] = z0
-	.loc 1 17
+	.loc 1 20
 	sth %r3, 0(%r5)
 # mem16[pa + 2] = z0
-	.loc 1 18
+	.loc 1 21
 	sth %r3, 2(%r5)
 # mem16[pa + 4] = z0
-	.loc 1 19
+	.loc 1 22
 	sth %r3, 4(%r5)
 # mem16[pa + 6] = z0
-	.loc 1 20
+	.loc 1 23
 	sth %r3, 6(%r5)
 # mem16[pa + 8] = z0
-	.loc 1 21
+	.loc 1 24
 	sth %r3, 8(%r5)
 # mem16[pa + 10] = z0
-	.loc 1 22
+	.loc 1 25
 	sth %r3, 10(%r5)
 # mem16[pa + 12] = z0
-	.loc 1 23
+	.loc 1 26
 	sth %r3, 12(%r5)
 # pa = 293320
-	.loc 1 24
+	.loc 1 27
 	li %r3, 0
 	oris %r3, %r3, 4
 	ori %r3, %r3, 31176
 # pa = w + pa
-	.loc 1 25
-	add %r5, %r7, %r3
+	.loc 1 28
+	add %r5, %r11, %r3
+# pb = in
+	.loc 1 29
+	mr %r6, %r11
 # i1 = 95
-	.loc 1 27
+	.loc 1 30
 	li %r3, 95
-	mr %r6, %r4
+	mr %r7, %r4
 	mr %r10, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop1:
 # t0 = mem8[pb]
-	.loc 1 29
-	lbz %r3, 0(%r6)
-# t1 = mem8[pb + 1]
-	.loc 1 30
-	lbz %r4, 1(%r6)
-# t1 = t1 << 8
-	.loc 1 31
-	sldi %r4, %r4, 8
-# t0 = t0 | t1
 	.loc 1 32
-	or %r3, %r3, %r4
-# mem16[pa] = t0
+	lbz %r4, 0(%r7)
+# t1 = mem8[pb + 1]
 	.loc 1 33
-	sth %r3, 0(%r5)
-# t0 = mem8[pb + 2]
-	.loc 1 34
-	lbz %r3, 2(%r6)
-# t1 = mem8[pb + 3]
-	.loc 1 35
-	lbz %r4, 3(%r6)
+	lbz %r3, 1(%r7)
 # t1 = t1 << 8
+	.loc 1 34
+	sldi %r3, %r3, 8
+# t0 = t0 | t1
+	.loc 1 35
+	or %r4, %r4, %r3
+# mem16[pa] = t0
 	.loc 1 36
+	sth %r4, 0(%r5)
+# t0 = mem8[pb + 2]
+	.loc 1 37
+	lbz %r3, 2(%r7)
+# t1 = mem8[pb + 3]
+	.loc 1 38
+	lbz %r4, 3(%r7)
+# t1 = t1 << 8
+	.loc 1 39
 	sldi %r4, %r4, 8
 # t0 = t0 | t1
-	.loc 1 37
+	.loc 1 40
 	or %r3, %r3, %r4
 # mem16[pa + 2] = t0
-	.loc 1 38
+	.loc 1 41
 	sth %r3, 2(%r5)
 # t0 = mem8[pb + 4]
-	.loc 1 39
-	lbz %r3, 4(%r6)
+	.loc 1 42
+	lbz %r3, 4(%r7)
 # t1 = mem8[pb + 5]
-	.loc 1 40
-	lbz %r4, 5(%r6)
+	.loc 1 43
+	lbz %r4, 5(%r7)
 # t1 = t1 << 8
-	.loc 1 41
+	.loc 1 44
 	sldi %r4, %r4, 8
 # t0 = t0 | t1
-	.loc 1 42
+	.loc 1 45
 	or %r3, %r3, %r4
 # mem16[pa + 4] = t0
-	.loc 1 43
+	.loc 1 46
 	sth %r3, 4(%r5)
 # t0 = mem8[pb + 6]
-	.loc 1 44
-	lbz %r3, 6(%r6)
+	.loc 1 47
+	lbz %r3, 6(%r7)
 # t1 = mem8[pb + 7]
-	.loc 1 45
-	lbz %r4, 7(%r6)
+	.loc 1 48
+	lbz %r4, 7(%r7)
 # t1 = t1 << 8
-	.loc 1 46
+	.loc 1 49
 	sldi %r4, %r4, 8
 # t0 = t0 | t1
-	.loc 1 47
+	.loc 1 50
 	or %r3, %r3, %r4
 # mem16[pa + 6] = t0
-	.loc 1 48
+	.loc 1 51
 	sth %r3, 6(%r5)
 # t0 = mem8[pb + 8]
-	.loc 1 49
-	lbz %r3, 8(%r6)
+	.loc 1 52
+	lbz %r3, 8(%r7)
 # t1 = mem8[pb + 9]
-	.loc 1 50
-	lbz %r4, 9(%r6)
+	.loc 1 53
+	lbz %r4, 9(%r7)
 # t1 = t1 << 8
-	.loc 1 51
+	.loc 1 54
 	sldi %r4, %r4, 8
 # t0 = t0 | t1
-	.loc 1 52
+	.loc 1 55
 	or %r3, %r3, %r4
 # mem16[pa + 8] = t0
-	.loc 1 53
+	.loc 1 56
 	sth %r3, 8(%r5)
 # t0 = mem8[pb + 10]
-	.loc 1 54
-	lbz %r3, 10(%r6)
+	.loc 1 57
+	lbz %r3, 10(%r7)
 # t1 = mem8[pb + 11]
-	.loc 1 55
-	lbz %r4, 11(%r6)
+	.loc 1 58
+	lbz %r4, 11(%r7)
 # t1 = t1 << 8
-	.loc 1 56
+	.loc 1 59
 	sldi %r4, %r4, 8
 # t0 = t0 | t1
-	.loc 1 57
+	.loc 1 60
 	or %r3, %r3, %r4
 # mem16[pa + 10] = t0
-	.loc 1 58
+	.loc 1 61
 	sth %r3, 10(%r5)
 # t0 = mem8[pb + 12]
-	.loc 1 59
-	lbz %r3, 12(%r6)
+	.loc 1 62
+	lbz %r3, 12(%r7)
 # t1 = mem8[pb + 13]
-	.loc 1 60
-	lbz %r4, 13(%r6)
+	.loc 1 63
+	lbz %r4, 13(%r7)
 # t1 = t1 << 8
-	.loc 1 61
+	.loc 1 64
 	sldi %r4, %r4, 8
 # t0 = t0 | t1
-	.loc 1 62
+	.loc 1 65
 	or %r3, %r3, %r4
 # mem16[pa + 12] = t0
-	.loc 1 63
+	.loc 1 66
 	sth %r3, 12(%r5)
 # t0 = mem8[pb + 14]
-	.loc 1 64
-	lbz %r3, 14(%r6)
+	.loc 1 67
+	lbz %r3, 14(%r7)
 # t1 = mem8[pb + 15]
-	.loc 1 65
-	lbz %r4, 15(%r6)
+	.loc 1 68
+	lbz %r4, 15(%r7)
 # t1 = t1 << 8
-	.loc 1 66
+	.loc 1 69
 	sldi %r4, %r4, 8
 # t0 = t0 | t1
-	.loc 1 67
+	.loc 1 70
 	or %r3, %r3, %r4
 # mem16[pa + 14] = t0
-	.loc 1 68
+	.loc 1 71
 	sth %r3, 14(%r5)
 # pa = pa + 16
-	.loc 1 69
+	.loc 1 72
 	addi %r5, %r5, 16
 # pb = pb + 16
-	.loc 1 70
-	addi %r6, %r6, 16
+	.loc 1 73
+	addi %r7, %r7, 16
 # i1 = i1 - 1
-	.loc 1 71
+	.loc 1 74
 	addi %r10, %r10, -1
 # =? i1 - 0
-	.loc 1 72
+	.loc 1 75
 	cmpldi %cr0, %r10, 0
 # goto loop1 if !=
-	.loc 1 73
+	.loc 1 76
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop1
 # t0 = mem8[pb]
-	.loc 1 74
-	mr %r4, %r6
+	.loc 1 77
+	mr %r4, %r7
 	lbz %r3, 0(%r4)
 # t1 = mem8[pb + 1]
-	.loc 1 75
+	.loc 1 78
 	lbz %r4, 1(%r4)
 # t1 = t1 << 8
-	.loc 1 76
+	.loc 1 79
 	sldi %r4, %r4, 8
 # t0 = t0 | t1
-	.loc 1 77
+	.loc 1 80
 	or %r3, %r3, %r4
 # mem16[pa] = t0
-	.loc 1 78
+	.loc 1 81
 	sth %r3, 0(%r5)
 # pa = 295616
-	.loc 1 79
+	.loc 1 82
 	li %r3, 0
 	oris %r3, %r3, 4
 	ori %r3, %r3, 33472
 # pa = w + pa
-	.loc 1 80
-	add %r3, %r7, %r3
+	.loc 1 83
+	mr %r11, %r6
+	add %r3, %r11, %r3
 # z0 = 0
-	.loc 1 81
+	.loc 1 84
 	li %r4, 0
 # mem16[pa] = z0
-	.loc 1 82
+	.loc 1 85
 	sth %r4, 0(%r3)
 # mem16[pa + 2] = z0
-	.loc 1 83
+	.loc 1 86
 	sth %r4, 2(%r3)
 # mem16[pa + 4] = z0
-	.loc 1 84
+	.loc 1 87
 	sth %r4, 4(%r3)
 # mem16[pa + 6] = z0
-	.loc 1 85
+	.loc 1 88
 	sth %r4, 6(%r3)
 # pa = 294856
-	.loc 1 86
+	.loc 1 89
 	li %r4, 0
 	oris %r4, %r4, 4
 	ori %r4, %r4, 32712
 # pa = w + pa
-	.loc 1 87
-	add %r4, %r7, %r4
+	.loc 1 90
+	add %r4, %r11, %r4
 # qa = k
-	.loc 1 88
+	.loc 1 91
 	mr %r5, %r9
 # i1 = 95
-	.loc 1 90
+	.loc 1 93
 	li %r6, 95
 	mr %r3, %r8
-	mr %r8, %r3
+	mr %r9, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop2:
 # t0 = mem8[qa]
-	.loc 1 92
+	.loc 1 95
 	lbz %r3, 0(%r5)
 # mem8[qb] = t0
-	.loc 1 93
+	.loc 1 96
 	stb %r3, 0(%r4)
 # t0 = mem8[qa + 1]
-	.loc 1 94
+	.loc 1 97
 	lbz %r3, 1(%r5)
 # mem8[qb + 1] = t0
-	.loc 1 95
+	.loc 1 98
 	stb %r3, 1(%r4)
 # t0 = mem8[qa + 2]
-	.loc 1 96
+	.loc 1 99
 	lbz %r3, 2(%r5)
 # mem8[qb + 2] = t0
-	.loc 1 97
+	.loc 1 100
 	stb %r3, 2(%r4)
 # t0 = mem8[qa + 3]
-	.loc 1 98
+	.loc 1 101
 	lbz %r3, 3(%r5)
 # mem8[qb + 3] = t0
-	.loc 1 99
+	.loc 1 102
 	stb %r3, 3(%r4)
 # t0 = mem8[qa + 4]
-	.loc 1 100
+	.loc 1 103
 	lbz %r3, 4(%r5)
 # mem8[qb + 4] = t0
-	.loc 1 101
+	.loc 1 104
 	stb %r3, 4(%r4)
 # t0 = mem8[qa + 5]
-	.loc 1 102
+	.loc 1 105
 	lbz %r3, 5(%r5)
 # mem8[qb + 5] = t0
-	.loc 1 103
+	.loc 1 106
 	stb %r3, 5(%r4)
 # t0 = mem8[qa + 6]
-	.loc 1 104
+	.loc 1 107
 	lbz %r3, 6(%r5)
 # mem8[qb + 6] = t0
-	.loc 1 105
+	.loc 1 108
 	stb %r3, 6(%r4)
 # t0 = mem8[qa + 7]
-	.loc 1 106
+	.loc 1 109
 	lbz %r3, 7(%r5)
 # mem8[qb + 7] = t0
-	.loc 1 107
+	.loc 1 110
 	stb %r3, 7(%r4)
 # qa = qa + 8
-	.loc 1 108
+	.loc 1 111
 	addi %r5, %r5, 8
 # qb = qb + 8
-	.loc 1 109
+	.loc 1 112
 	addi %r4, %r4, 8
 # i1 = i1 - 1
-	.loc 1 110
+	.loc 1 113
 	addi %r6, %r6, -1
 # =? i1 - 0
-	.loc 1 111
+	.loc 1 114
 	cmpldi %cr0, %r6, 0
 # goto loop2 if !=
-	.loc 1 112
+	.loc 1 115
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop2
 # t0 = mem8[qa]
-	.loc 1 113
+	.loc 1 116
 	lbz %r3, 0(%r5)
 # mem8[qb] = t0
-	.loc 1 114
+	.loc 1 117
 	stb %r3, 0(%r4)
 # x7 = 1
-	.loc 1 115
+	.loc 1 118
 	li %r4, 1
 # pa = 294856
-	.loc 1 116
+	.loc 1 119
 	li %r3, 0
 	oris %r3, %r3, 4
 	ori %r3, %r3, 32712
 # pa = w + pa
-	.loc 1 117
-	add %r5, %r7, %r3
+	.loc 1 120
+	add %r5, %r11, %r3
 # pb = w + 3072
-	.loc 1 118
-	addi %r6, %r7, 3072
+	.loc 1 121
+	addi %r6, %r11, 3072
 # i1 = 96
-	.loc 1 119
-	mr %r9, %r7
+	.loc 1 122
+	mr %r8, %r11
 	li %r7, 96
-	mr %r3, %r8
-	mr %r10, %r3
-	mr %r8, %r4
+	mr %r3, %r9
+	mr %r9, %r3
+	mr %r10, %r4
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop3:
 # x0 = mem8[pa]
-	.loc 1 121
+	.loc 1 124
 	lbz %r3, 0(%r5)
 # x1 = x0 & x7
-	.loc 1 122
-	and %r4, %r3, %r8
+	.loc 1 125
+	and %r4, %r3, %r10
 # x0 >>= 1
-	.loc 1 123
+	.loc 1 126
 	srdi %r3, %r3, 1
 # x0 = x0 & x1
-	.loc 1 124
+	.loc 1 127
 	and %r3, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 125
+	.loc 1 128
 	subf %r4, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 126
+	.loc 1 129
 	subf %r4, %r3, %r4
 # mem16[pb] = x1
-	.loc 1 127
+	.loc 1 130
 	sth %r4, 0(%r6)
 # x0 = mem8[pa + 1]
-	.loc 1 128
+	.loc 1 131
 	lbz %r3, 1(%r5)
 # x1 = x0 & x7
-	.loc 1 129
-	and %r4, %r3, %r8
+	.loc 1 132
+	and %r4, %r3, %r10
 # x0 >>= 1
-	.loc 1 130
+	.loc 1 133
 	srdi %r3, %r3, 1
 # x0 = x0 & x1
-	.loc 1 131
+	.loc 1 134
 	and %r3, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 132
+	.loc 1 135
 	subf %r4, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 133
+	.loc 1 136
 	subf %r4, %r3, %r4
 # mem16[pb + 2] = x1
-	.loc 1 134
+	.loc 1 137
 	sth %r4, 2(%r6)
 # x0 = mem8[pa + 2]
-	.loc 1 135
+	.loc 1 138
 	lbz %r3, 2(%r5)
 # x1 = x0 & x7
-	.loc 1 136
-	and %r4, %r3, %r8
+	.loc 1 139
+	and %r4, %r3, %r10
 # x0 >>= 1
-	.loc 1 137
+	.loc 1 140
 	srdi %r3, %r3, 1
 # x0 = x0 & x1
-	.loc 1 138
+	.loc 1 141
 	and %r3, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 139
+	.loc 1 142
 	subf %r4, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 140
+	.loc 1 143
 	subf %r4, %r3, %r4
 # mem16[pb + 4] = x1
-	.loc 1 141
+	.loc 1 144
 	sth %r4, 4(%r6)
 # x0 = mem8[pa + 3]
-	.loc 1 142
+	.loc 1 145
 	lbz %r3, 3(%r5)
 # x1 = x0 & x7
-	.loc 1 143
-	and %r4, %r3, %r8
+	.loc 1 146
+	and %r4, %r3, %r10
 # x0 >>= 1
-	.loc 1 144
+	.loc 1 147
 	srdi %r3, %r3, 1
 # x0 = x0 & x1
-	.loc 1 145
+	.loc 1 148
 	and %r3, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 146
+	.loc 1 149
 	subf %r4, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 147
+	.loc 1 150
 	subf %r4, %r3, %r4
 # mem16[pb + 6] = x1
-	.loc 1 148
+	.loc 1 151
 	sth %r4, 6(%r6)
 # x0 = mem8[pa + 4]
-	.loc 1 149
+	.loc 1 152
 	lbz %r3, 4(%r5)
 # x1 = x0 & x7
-	.loc 1 150
-	and %r4, %r3, %r8
+	.loc 1 153
+	and %r4, %r3, %r10
 # x0 >>= 1
-	.loc 1 151
+	.loc 1 154
 	srdi %r3, %r3, 1
 # x0 = x0 & x1
-	.loc 1 152
+	.loc 1 155
 	and %r3, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 153
+	.loc 1 156
 	subf %r4, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 154
+	.loc 1 157
 	subf %r4, %r3, %r4
 # mem16[pb + 8] = x1
-	.loc 1 155
+	.loc 1 158
 	sth %r4, 8(%r6)
 # x0 = mem8[pa + 5]
-	.loc 1 156
+	.loc 1 159
 	lbz %r3, 5(%r5)
 # x1 = x0 & x7
-	.loc 1 157
-	and %r4, %r3, %r8
+	.loc 1 160
+	and %r4, %r3, %r10
 # x0 >>= 1
-	.loc 1 158
+	.loc 1 161
 	srdi %r3, %r3, 1
 # x0 = x0 & x1
-	.loc 1 159
+	.loc 1 162
 	and %r3, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 160
+	.loc 1 163
 	subf %r4, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 161
+	.loc 1 164
 	subf %r4, %r3, %r4
 # mem16[pb + 10] = x1
-	.loc 1 162
+	.loc 1 165
 	sth %r4, 10(%r6)
 # x0 = mem8[pa + 6]
-	.loc 1 163
+	.loc 1 166
 	lbz %r3, 6(%r5)
 # x1 = x0 & x7
-	.loc 1 164
-	and %r4, %r3, %r8
+	.loc 1 167
+	and %r4, %r3, %r10
 # x0 >>= 1
-	.loc 1 165
+	.loc 1 168
 	srdi %r3, %r3, 1
 # x0 = x0 & x1
-	.loc 1 166
+	.loc 1 169
 	and %r3, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 167
+	.loc 1 170
 	subf %r4, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 168
+	.loc 1 171
 	subf %r4, %r3, %r4
 # mem16[pb + 12] = x1
-	.loc 1 169
+	.loc 1 172
 	sth %r4, 12(%r6)
 # x0 = mem8[pa + 7]
-	.loc 1 170
+	.loc 1 173
 	lbz %r3, 7(%r5)
 # x1 = x0 & x7
-	.loc 1 171
-	and %r4, %r3, %r8
+	.loc 1 174
+	and %r4, %r3, %r10
 # x0 >>= 1
-	.loc 1 172
+	.loc 1 175
 	srdi %r3, %r3, 1
 # x0 = x0 & x1
-	.loc 1 173
+	.loc 1 176
 	and %r3, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 174
+	.loc 1 177
 	subf %r4, %r3, %r4
 # x1 = x1 - x0
-	.loc 1 175
+	.loc 1 178
 	subf %r4, %r3, %r4
 # mem16[pb + 14] = x1
-	.loc 1 176
+	.loc 1 179
 	sth %r4, 14(%r6)
 # pa = pa + 8
-	.loc 1 177
+	.loc 1 180
 	addi %r5, %r5, 8
 # pb = pb + 16
-	.loc 1 178
+	.loc 1 181
 	addi %r6, %r6, 16
 # i1 = i1 - 1
-	.loc 1 179
+	.loc 1 182
 	addi %r7, %r7, -1
 # =? i1 - 0
-	.loc 1 180
+	.loc 1 183
 	cmpldi %cr0, %r7, 0
 # goto loop3 if !=
-	.loc 1 181
+	.loc 1 184
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop3
 # x4 = 67
-	.loc 1 182
+	.loc 1 185
 	li %r4, 67
 # x5 = 978
-	.loc 1 183
+	.loc 1 186
 	li %r5, 978
 # x6 = 14617
-	.loc 1 184
+	.loc 1 187
 	li %r6, 14617
 # x7 = 4591
-	.loc 1 185
-	li %r11, 4591
+	.loc 1 188
+	li %r10, 4591
 # x3 = 33
-	.loc 1 186
-	li %r8, 33
+	.loc 1 189
+	li %r7, 33
 # pa = 293320
-	.loc 1 187
+	.loc 1 190
 	li %r3, 0
 	oris %r3, %r3, 4
 	ori %r3, %r3, 31176
 # pa = w + pa
-	.loc 1 188
-	mr %r7, %r9
-	add %r12, %r7, %r3
-# pc = w + 1536
-	.loc 1 190
-	addi %r9, %r7, 1536
-# i1 = 96
 	.loc 1 191
-	mr %r30, %r7
+	mr %r11, %r8
+	add %r12, %r11, %r3
+# pc = w + 1536
+	.loc 1 193
+	addi %r8, %r11, 1536
+# i1 = 96
+	.loc 1 194
+	mr %r30, %r11
 	li %r31, 96
-	mr %r3, %r10
-	mr %r10, %r3
+	mr %r3, %r9
+	mr %r9, %r3
 	mr %r29, %r4
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop4:
 # (int64) x0 = mem16[pa]
-	.loc 1 193
+	.loc 1 196
 	lha %r3, 0(%r12)
 # x1 = x0 * x6
-	.loc 1 194
+	.loc 1 197
 	mulld %r4, %r3, %r6
 # (int64) x1 >>= 16
-	.loc 1 195
+	.loc 1 198
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 196
+	.loc 1 199
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 197
+	.loc 1 200
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 198
-	mulld %r4, %r4, %r11
+	.loc 1 201
+	mulld %r4, %r4, %r10
 # x0 = x0 - x1
-	.loc 1 199
+	.loc 1 202
 	subf %r3, %r4, %r3
 # x1 = x0 + x3
-	.loc 1 200
-	add %r4, %r3, %r8
+	.loc 1 203
+	add %r4, %r3, %r7
 # x1 = x1 * x5
-	.loc 1 201
+	.loc 1 204
 	mulld %r4, %r4, %r5
 # (int64) x1 >>= 16
-	.loc 1 202
+	.loc 1 205
 	sradi %r4, %r4, 16
 # mem16[pc] = x1
-	.loc 1 203
-	sth %r4, 0(%r9)
+	.loc 1 206
+	sth %r4, 0(%r8)
 # x1 = x1 * x4
-	.loc 1 204
+	.loc 1 207
 	mulld %r4, %r4, %r29
 # x0 = x0 - x1
-	.loc 1 205
+	.loc 1 208
 	subf %r3, %r4, %r3
 # mem16[pb] = x0
-	.loc 1 206
-	sth %r3, 0(%r7)
+	.loc 1 209
+	sth %r3, 0(%r11)
 # (int64) x0 = mem16[pa + 2]
-	.loc 1 207
+	.loc 1 210
 	lha %r3, 2(%r12)
 # x1 = x0 * x6
-	.loc 1 208
+	.loc 1 211
 	mulld %r4, %r3, %r6
 # (int64) x1 >>= 16
-	.loc 1 209
+	.loc 1 212
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 210
+	.loc 1 213
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 211
+	.loc 1 214
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 212
-	mulld %r4, %r4, %r11
+	.loc 1 215
+	mulld %r4, %r4, %r10
 # x0 = x0 - x1
-	.loc 1 213
+	.loc 1 216
 	subf %r3, %r4, %r3
 # x1 = x0 + x3
-	.loc 1 214
-	add %r4, %r3, %r8
+	.loc 1 217
+	add %r4, %r3, %r7
 # x1 = x1 * x5
-	.loc 1 215
+	.loc 1 218
 	mulld %r4, %r4, %r5
 # (int64) x1 >>= 16
-	.loc 1 216
+	.loc 1 219
 	sradi %r4, %r4, 16
 # mem16[pc + 2] = x1
-	.loc 1 217
-	sth %r4, 2(%r9)
+	.loc 1 220
+	sth %r4, 2(%r8)
 # x1 = x1 * x4
-	.loc 1 218
+	.loc 1 221
 	mulld %r4, %r4, %r29
 # x0 = x0 - x1
-	.loc 1 219
+	.loc 1 222
 	subf %r3, %r4, %r3
 # mem16[pb + 2] = x0
-	.loc 1 220
-	sth %r3, 2(%r7)
+	.loc 1 223
+	sth %r3, 2(%r11)
 # (int64) x0 = mem16[pa + 4]
-	.loc 1 221
+	.loc 1 224
 	lha %r3, 4(%r12)
 # x1 = x0 * x6
-	.loc 1 222
+	.loc 1 225
 	mulld %r4, %r3, %r6
 # (int64) x1 >>= 16
-	.loc 1 223
+	.loc 1 226
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 224
+	.loc 1 227
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 225
+	.loc 1 228
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 226
-	mulld %r4, %r4, %r11
+	.loc 1 229
+	mulld %r4, %r4, %r10
 # x0 = x0 - x1
-	.loc 1 227
+	.loc 1 230
 	subf %r3, %r4, %r3
 # x1 = x0 + x3
-	.loc 1 228
-	add %r4, %r3, %r8
+	.loc 1 231
+	add %r4, %r3, %r7
 # x1 = x1 * x5
-	.loc 1 229
+	.loc 1 232
 	mulld %r4, %r4, %r5
 # (int64) x1 >>= 16
-	.loc 1 230
+	.loc 1 233
 	sradi %r4, %r4, 16
 # mem16[pc + 4] = x1
-	.loc 1 231
-	sth %r4, 4(%r9)
+	.loc 1 234
+	sth %r4, 4(%r8)
 # x1 = x1 * x4
-	.loc 1 232
+	.loc 1 235
 	mulld %r4, %r4, %r29
 # x0 = x0 - x1
-	.loc 1 233
+	.loc 1 236
 	subf %r3, %r4, %r3
 # mem16[pb + 4] = x0
-	.loc 1 234
-	sth %r3, 4(%r7)
+	.loc 1 237
+	sth %r3, 4(%r11)
 # (int64) x0 = mem16[pa + 6]
-	.loc 1 235
+	.loc 1 238
 	lha %r3, 6(%r12)
 # x1 = x0 * x6
-	.loc 1 236
+	.loc 1 239
 	mulld %r4, %r3, %r6
 # (int64) x1 >>= 16
-	.loc 1 237
+	.loc 1 240
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 238
+	.loc 1 241
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 239
+	.loc 1 242
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 240
-	mulld %r4, %r4, %r11
+	.loc 1 243
+	mulld %r4, %r4, %r10
 # x0 = x0 - x1
-	.loc 1 241
+	.loc 1 244
 	subf %r3, %r4, %r3
 # x1 = x0 + x3
-	.loc 1 242
-	add %r4, %r3, %r8
+	.loc 1 245
+	add %r4, %r3, %r7
 # x1 = x1 * x5
-	.loc 1 243
+	.loc 1 246
 	mulld %r4, %r4, %r5
 # (int64) x1 >>= 16
-	.loc 1 244
+	.loc 1 247
 	sradi %r4, %r4, 16
 # mem16[pc + 6] = x1
-	.loc 1 245
-	sth %r4, 6(%r9)
+	.loc 1 248
+	sth %r4, 6(%r8)
 # x1 = x1 * x4
-	.loc 1 246
+	.loc 1 249
 	mulld %r4, %r4, %r29
 # x0 = x0 - x1
-	.loc 1 247
+	.loc 1 250
 	subf %r3, %r4, %r3
 # mem16[pb + 6] = x0
-	.loc 1 248
-	sth %r3, 6(%r7)
+	.loc 1 251
+	sth %r3, 6(%r11)
 # (int64) x0 = mem16[pa + 8]
-	.loc 1 249
+	.loc 1 252
 	lha %r3, 8(%r12)
 # x1 = x0 * x6
-	.loc 1 250
+	.loc 1 253
 	mulld %r4, %r3, %r6
 # (int64) x1 >>= 16
-	.loc 1 251
+	.loc 1 254
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 252
+	.loc 1 255
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 253
+	.loc 1 256
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 254
-	mulld %r4, %r4, %r11
+	.loc 1 257
+	mulld %r4, %r4, %r10
 # x0 = x0 - x1
-	.loc 1 255
+	.loc 1 258
 	subf %r3, %r4, %r3
 # x1 = x0 + x3
-	.loc 1 256
-	add %r4, %r3, %r8
+	.loc 1 259
+	add %r4, %r3, %r7
 # x1 = x1 * x5
-	.loc 1 257
+	.loc 1 260
 	mulld %r4, %r4, %r5
 # (int64) x1 >>= 16
-	.loc 1 258
+	.loc 1 261
 	sradi %r4, %r4, 16
 # mem16[pc + 8] = x1
-	.loc 1 259
-	sth %r4, 8(%r9)
+	.loc 1 262
+	sth %r4, 8(%r8)
 # x1 = x1 * x4
-	.loc 1 260
+	.loc 1 263
 	mulld %r4, %r4, %r29
 # x0 = x0 - x1
-	.loc 1 261
+	.loc 1 264
 	subf %r3, %r4, %r3
 # mem16[pb + 8] = x0
-	.loc 1 262
-	sth %r3, 8(%r7)
+	.loc 1 265
+	sth %r3, 8(%r11)
 # (int64) x0 = mem16[pa + 10]
-	.loc 1 263
+	.loc 1 266
 	lha %r3, 10(%r12)
 # x1 = x0 * x6
-	.loc 1 264
+	.loc 1 267
 	mulld %r4, %r3, %r6
 # (int64) x1 >>= 16
-	.loc 1 265
+	.loc 1 268
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 266
+	.loc 1 269
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 267
+	.loc 1 270
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 268
-	mulld %r4, %r4, %r11
+	.loc 1 271
+	mulld %r4, %r4, %r10
 # x0 = x0 - x1
-	.loc 1 269
+	.loc 1 272
 	subf %r3, %r4, %r3
 # x1 = x0 + x3
-	.loc 1 270
-	add %r4, %r3, %r8
+	.loc 1 273
+	add %r4, %r3, %r7
 # x1 = x1 * x5
-	.loc 1 271
+	.loc 1 274
 	mulld %r4, %r4, %r5
 # (int64) x1 >>= 16
-	.loc 1 272
+	.loc 1 275
 	sradi %r4, %r4, 16
 # mem16[pc + 10] = x1
-	.loc 1 273
-	sth %r4, 10(%r9)
+	.loc 1 276
+	sth %r4, 10(%r8)
 # x1 = x1 * x4
-	.loc 1 274
+	.loc 1 277
 	mulld %r4, %r4, %r29
 # x0 = x0 - x1
-	.loc 1 275
+	.loc 1 278
 	subf %r3, %r4, %r3
 # mem16[pb + 10] = x0
-	.loc 1 276
-	sth %r3, 10(%r7)
+	.loc 1 279
+	sth %r3, 10(%r11)
 # (int64) x0 = mem16[pa + 12]
-	.loc 1 277
+	.loc 1 280
 	lha %r3, 12(%r12)
 # x1 = x0 * x6
-	.loc 1 278
+	.loc 1 281
 	mulld %r4, %r3, %r6
 # (int64) x1 >>= 16
-	.loc 1 279
+	.loc 1 282
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 280
+	.loc 1 283
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 281
+	.loc 1 284
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 282
-	mulld %r4, %r4, %r11
+	.loc 1 285
+	mulld %r4, %r4, %r10
 # x0 = x0 - x1
-	.loc 1 283
+	.loc 1 286
 	subf %r3, %r4, %r3
 # x1 = x0 + x3
-	.loc 1 284
-	add %r4, %r3, %r8
+	.loc 1 287
+	add %r4, %r3, %r7
 # x1 = x1 * x5
-	.loc 1 285
+	.loc 1 288
 	mulld %r4, %r4, %r5
 # (int64) x1 >>= 16
-	.loc 1 286
+	.loc 1 289
 	sradi %r4, %r4, 16
 # mem16[pc + 12] = x1
-	.loc 1 287
-	sth %r4, 12(%r9)
+	.loc 1 290
+	sth %r4, 12(%r8)
 # x1 = x1 * x4
-	.loc 1 288
+	.loc 1 291
 	mulld %r4, %r4, %r29
 # x0 = x0 - x1
-	.loc 1 289
+	.loc 1 292
 	subf %r3, %r4, %r3
 # mem16[pb + 12] = x0
-	.loc 1 290
-	sth %r3, 12(%r7)
+	.loc 1 293
+	sth %r3, 12(%r11)
 # (int64) x0 = mem16[pa + 14]
-	.loc 1 291
+	.loc 1 294
 	lha %r3, 14(%r12)
 # x1 = x0 * x6
-	.loc 1 292
+	.loc 1 295
 	mulld %r4, %r3, %r6
 # (int64) x1 >>= 16
-	.loc 1 293
+	.loc 1 296
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 294
+	.loc 1 297
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 295
+	.loc 1 298
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 296
-	mulld %r4, %r4, %r11
+	.loc 1 299
+	mulld %r4, %r4, %r10
 # x0 = x0 - x1
-	.loc 1 297
+	.loc 1 300
 	subf %r3, %r4, %r3
 # x1 = x0 + x3
-	.loc 1 298
-	add %r4, %r3, %r8
+	.loc 1 301
+	add %r4, %r3, %r7
 # x1 = x1 * x5
-	.loc 1 299
+	.loc 1 302
 	mulld %r4, %r4, %r5
 # (int64) x1 >>= 16
-	.loc 1 300
+	.loc 1 303
 	sradi %r4, %r4, 16
 # mem16[pc + 14] = x1
-	.loc 1 301
-	sth %r4, 14(%r9)
+	.loc 1 304
+	sth %r4, 14(%r8)
 # x1 = x1 * x4
-	.loc 1 302
+	.loc 1 305
 	mulld %r4, %r4, %r29
 # x0 = x0 - x1
-	.loc 1 303
+	.loc 1 306
 	subf %r3, %r4, %r3
 # mem16[pb + 14] = x0
-	.loc 1 304
-	sth %r3, 14(%r7)
+	.loc 1 307
+	sth %r3, 14(%r11)
 # pa = pa + 16
-	.loc 1 305
+	.loc 1 308
 	addi %r12, %r12, 16
 # pb = pb + 16
-	.loc 1 306
-	addi %r7, %r7, 16
+	.loc 1 309
+	addi %r11, %r11, 16
 # pc = pc + 16
-	.loc 1 307
-	addi %r9, %r9, 16
+	.loc 1 310
+	addi %r8, %r8, 16
 # i1 = i1 - 1
-	.loc 1 308
+	.loc 1 311
 	addi %r31, %r31, -1
 # =? i1 - 0
-	.loc 1 309
+	.loc 1 312
 	cmpldi %cr0, %r31, 0
 # goto loop4 if !=
-	.loc 1 310
+	.loc 1 313
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop4
 # pa = w
-	.loc 1 311
-	mr %r7, %r30
-	mr %r8, %r7
+	.loc 1 314
+	mr %r11, %r30
+	mr %r8, %r11
 # pb = 39600
-	.loc 1 312
+	.loc 1 315
 	li %r3, 0
 	oris %r3, %r3, 0
 	ori %r3, %r3, 39600
 # pb = w + pb
-	.loc 1 313
-	add %r9, %r7, %r3
+	.loc 1 316
+	add %r10, %r11, %r3
 # i0 = 2
-	.loc 1 314
+	.loc 1 317
 	li %r4, 2
-	mr %r3, %r10
+	mr %r3, %r9
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop5:
 # qa = pa
-	.loc 1 316
-	mr %r10, %r4
-	mr %r11, %r7
-	mr %r12, %r3
+	.loc 1 319
+	mr %r12, %r4
+	mr %r9, %r3
 # qb = pa + 768
-	.loc 1 317
+	.loc 1 320
 	addi %r6, %r8, 768
 # qc = pb
-	.loc 1 318
+	.loc 1 321
 	mr %r31, %r8
 # i1 = 48
-	.loc 1 319
-	mr %r7, %r9
+	.loc 1 322
+	mr %r7, %r10
 	li %r5, 48
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop6:
 # (int64) x0 = mem16[qa]
-	.loc 1 321
+	.loc 1 324
 	lha %r3, 0(%r8)
 # (int64) x1 = mem16[qb]
-	.loc 1 322
+	.loc 1 325
 	lha %r4, 0(%r6)
 # mem16[qc] = x0
-	.loc 1 323
-	sth %r3, 0(%r9)
+	.loc 1 326
+	sth %r3, 0(%r10)
 # mem16[qc + 1536] = x1
-	.loc 1 324
-	sth %r4, 1536(%r9)
+	.loc 1 327
+	sth %r4, 1536(%r10)
 # x0 = x0 + x1
-	.loc 1 325
+	.loc 1 328
 	add %r3, %r3, %r4
 # mem16[qc + 768] = x0
-	.loc 1 326
-	sth %r3, 768(%r9)
+	.loc 1 329
+	sth %r3, 768(%r10)
 # (int64) x0 = mem16[qa + 2]
-	.loc 1 327
+	.loc 1 330
 	lha %r3, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
-	.loc 1 328
+	.loc 1 331
 	lha %r4, 2(%r6)
 # mem16[qc + 2] = x0
-	.loc 1 329
-	sth %r3, 2(%r9)
+	.loc 1 332
+	sth %r3, 2(%r10)
 # mem16[qc + 1538] = x1
-	.loc 1 330
-	sth %r4, 1538(%r9)
+	.loc 1 333
+	sth %r4, 1538(%r10)
 # x0 = x0 + x1
-	.loc 1 331
+	.loc 1 334
 	add %r3, %r3, %r4
 # mem16[qc + 770] = x0
-	.loc 1 332
-	sth %r3, 770(%r9)
+	.loc 1 335
+	sth %r3, 770(%r10)
 # (int64) x0 = mem16[qa + 4]
-	.loc 1 333
+	.loc 1 336
 	lha %r3, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
-	.loc 1 334
+	.loc 1 337
 	lha %r4, 4(%r6)
 # mem16[qc + 4] = x0
-	.loc 1 335
-	sth %r3, 4(%r9)
+	.loc 1 338
+	sth %r3, 4(%r10)
 # mem16[qc + 1540] = x1
-	.loc 1 336
-	sth %r4, 1540(%r9)
+	.loc 1 339
+	sth %r4, 1540(%r10)
 # x0 = x0 + x1
-	.loc 1 337
+	.loc 1 340
 	add %r3, %r3, %r4
 # mem16[qc + 772] = x0
-	.loc 1 338
-	sth %r3, 772(%r9)
+	.loc 1 341
+	sth %r3, 772(%r10)
 # (int64) x0 = mem16[qa + 6]
-	.loc 1 339
+	.loc 1 342
 	lha %r3, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
-	.loc 1 340
+	.loc 1 343
 	lha %r4, 6(%r6)
 # mem16[qc + 6] = x0
-	.loc 1 341
-	sth %r3, 6(%r9)
+	.loc 1 344
+	sth %r3, 6(%r10)
 # mem16[qc + 1542] = x1
-	.loc 1 342
-	sth %r4, 1542(%r9)
+	.loc 1 345
+	sth %r4, 1542(%r10)
 # x0 = x0 + x1
-	.loc 1 343
+	.loc 1 346
 	add %r3, %r3, %r4
 # mem16[qc + 774] = x0
-	.loc 1 344
-	sth %r3, 774(%r9)
+	.loc 1 347
+	sth %r3, 774(%r10)
 # (int64) x0 = mem16[qa + 8]
-	.loc 1 345
+	.loc 1 348
 	lha %r3, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
-	.loc 1 346
+	.loc 1 349
 	lha %r4, 8(%r6)
 # mem16[qc + 8] = x0
-	.loc 1 347
-	sth %r3, 8(%r9)
+	.loc 1 350
+	sth %r3, 8(%r10)
 # mem16[qc + 1544] = x1
-	.loc 1 348
-	sth %r4, 1544(%r9)
+	.loc 1 351
+	sth %r4, 1544(%r10)
 # x0 = x0 + x1
-	.loc 1 349
+	.loc 1 352
 	add %r3, %r3, %r4
 # mem16[qc + 776] = x0
-	.loc 1 350
-	sth %r3, 776(%r9)
+	.loc 1 353
+	sth %r3, 776(%r10)
 # (int64) x0 = mem16[qa + 10]
-	.loc 1 351
+	.loc 1 354
 	lha %r3, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
-	.loc 1 352
+	.loc 1 355
 	lha %r4, 10(%r6)
 # mem16[qc + 10] = x0
-	.loc 1 353
-	sth %r3, 10(%r9)
+	.loc 1 356
+	sth %r3, 10(%r10)
 # mem16[qc + 1546] = x1
-	.loc 1 354
-	sth %r4, 1546(%r9)
+	.loc 1 357
+	sth %r4, 1546(%r10)
 # x0 = x0 + x1
-	.loc 1 355
+	.loc 1 358
 	add %r3, %r3, %r4
 # mem16[qc + 778] = x0
-	.loc 1 356
-	sth %r3, 778(%r9)
+	.loc 1 359
+	sth %r3, 778(%r10)
 # (int64) x0 = mem16[qa + 12]
-	.loc 1 357
+	.loc 1 360
 	lha %r3, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
-	.loc 1 358
+	.loc 1 361
 	lha %r4, 12(%r6)
 # mem16[qc + 12] = x0
-	.loc 1 359
-	sth %r3, 12(%r9)
+	.loc 1 362
+	sth %r3, 12(%r10)
 # mem16[qc + 1548] = x1
-	.loc 1 360
-	sth %r4, 1548(%r9)
+	.loc 1 363
+	sth %r4, 1548(%r10)
 # x0 = x0 + x1
-	.loc 1 361
+	.loc 1 364
 	add %r3, %r3, %r4
 # mem16[qc + 780] = x0
-	.loc 1 362
-	sth %r3, 780(%r9)
+	.loc 1 365
+	sth %r3, 780(%r10)
 # (int64) x0 = mem16[qa + 14]
-	.loc 1 363
+	.loc 1 366
 	lha %r3, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
-	.loc 1 364
+	.loc 1 367
 	lha %r4, 14(%r6)
 # mem16[qc + 14] = x0
-	.loc 1 365
-	sth %r3, 14(%r9)
+	.loc 1 368
+	sth %r3, 14(%r10)
 # mem16[qc + 1550] = x1
-	.loc 1 366
-	sth %r4, 1550(%r9)
+	.loc 1 369
+	sth %r4, 1550(%r10)
 # x0 = x0 + x1
-	.loc 1 367
+	.loc 1 370
 	add %r3, %r3, %r4
 # mem16[qc + 782] = x0
-	.loc 1 368
-	sth %r3, 782(%r9)
+	.loc 1 371
+	sth %r3, 782(%r10)
 # qa = qa + 16
-	.loc 1 369
+	.loc 1 372
 	addi %r8, %r8, 16
 # qb = qb + 16
-	.loc 1 370
+	.loc 1 373
 	addi %r6, %r6, 16
 # qc = qc + 16
-	.loc 1 371
-	addi %r9, %r9, 16
+	.loc 1 374
+	addi %r10, %r10, 16
 # i1 = i1 - 1
-	.loc 1 372
+	.loc 1 375
 	addi %r5, %r5, -1
 # =? i1 - 0
-	.loc 1 373
+	.loc 1 376
 	cmpldi %cr0, %r5, 0
 # goto loop6 if !=
-	.loc 1 374
+	.loc 1 377
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop6
 # pa = pa + 1536
-	.loc 1 375
+	.loc 1 378
 	mr %r8, %r31
 	addi %r8, %r8, 1536
 # pb = pb + 2304
-	.loc 1 376
-	mr %r9, %r7
-	addi %r9, %r9, 2304
+	.loc 1 379
+	mr %r10, %r7
+	addi %r10, %r10, 2304
 # i0 = i0 - 1
-	.loc 1 377
-	mr %r4, %r10
+	.loc 1 380
+	mr %r4, %r12
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 378
+	.loc 1 381
 	cmpldi %cr0, %r4, 0
 # goto loop5 if !=
-	.loc 1 379
-	mr %r3, %r12
-	mr %r7, %r11
+	.loc 1 382
+	mr %r3, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop5
 # pa = w + 3072
-	.loc 1 380
-	mr %r8, %r3
-	addi %r4, %r7, 3072
+	.loc 1 383
+	mr %r7, %r3
+	addi %r4, %r11, 3072
 # pb = 162096
-	.loc 1 381
+	.loc 1 384
 	li %r3, 0
 	oris %r3, %r3, 2
 	ori %r3, %r3, 31024
 # pb = w + pb
-	.loc 1 382
-	add %r5, %r7, %r3
+	.loc 1 385
+	add %r5, %r11, %r3
 # qb = pa + 768
-	.loc 1 384
+	.loc 1 387
 	addi %r3, %r4, 768
 # i1 = 48
-	.loc 1 386
+	.loc 1 389
 	li %r6, 48
-	mr %r9, %r4
-	mr %r10, %r3
+	mr %r8, %r4
+	mr %r9, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop7:
 # (int64) x0 = mem16[qa]
-	.loc 1 388
-	lha %r3, 0(%r9)
+	.loc 1 391
+	lha %r3, 0(%r8)
 # (int64) x1 = mem16[qb]
-	.loc 1 389
-	lha %r4, 0(%r10)
+	.loc 1 392
+	lha %r4, 0(%r9)
 # mem16[qc] = x0
-	.loc 1 390
+	.loc 1 393
 	sth %r3, 0(%r5)
 # mem16[qc + 1536] = x1
-	.loc 1 391
+	.loc 1 394
 	sth %r4, 1536(%r5)
 # x0 = x0 + x1
-	.loc 1 392
+	.loc 1 395
 	add %r3, %r3, %r4
 # mem16[qc + 768] = x0
-	.loc 1 393
+	.loc 1 396
 	sth %r3, 768(%r5)
 # (int64) x0 = mem16[qa + 2]
-	.loc 1 394
-	lha %r3, 2(%r9)
+	.loc 1 397
+	lha %r3, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
-	.loc 1 395
-	lha %r4, 2(%r10)
+	.loc 1 398
+	lha %r4, 2(%r9)
 # mem16[qc + 2] = x0
-	.loc 1 396
+	.loc 1 399
 	sth %r3, 2(%r5)
 # mem16[qc + 1538] = x1
-	.loc 1 397
+	.loc 1 400
 	sth %r4, 1538(%r5)
 # x0 = x0 + x1
-	.loc 1 398
+	.loc 1 401
 	add %r3, %r3, %r4
 # mem16[qc + 770] = x0
-	.loc 1 399
+	.loc 1 402
 	sth %r3, 770(%r5)
 # (int64) x0 = mem16[qa + 4]
-	.loc 1 400
-	lha %r3, 4(%r9)
+	.loc 1 403
+	lha %r3, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
-	.loc 1 401
-	lha %r4, 4(%r10)
+	.loc 1 404
+	lha %r4, 4(%r9)
 # mem16[qc + 4] = x0
-	.loc 1 402
+	.loc 1 405
 	sth %r3, 4(%r5)
 # mem16[qc + 1540] = x1
-	.loc 1 403
+	.loc 1 406
 	sth %r4, 1540(%r5)
 # x0 = x0 + x1
-	.loc 1 404
+	.loc 1 407
 	add %r3, %r3, %r4
 # mem16[qc + 772] = x0
-	.loc 1 405
+	.loc 1 408
 	sth %r3, 772(%r5)
 # (int64) x0 = mem16[qa + 6]
-	.loc 1 406
-	lha %r3, 6(%r9)
+	.loc 1 409
+	lha %r3, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
-	.loc 1 407
-	lha %r4, 6(%r10)
+	.loc 1 410
+	lha %r4, 6(%r9)
 # mem16[qc + 6] = x0
-	.loc 1 408
+	.loc 1 411
 	sth %r3, 6(%r5)
 # mem16[qc + 1542] = x1
-	.loc 1 409
+	.loc 1 412
 	sth %r4, 1542(%r5)
 # x0 = x0 + x1
-	.loc 1 410
+	.loc 1 413
 	add %r3, %r3, %r4
 # mem16[qc + 774] = x0
-	.loc 1 411
+	.loc 1 414
 	sth %r3, 774(%r5)
 # (int64) x0 = mem16[qa + 8]
-	.loc 1 412
-	lha %r3, 8(%r9)
+	.loc 1 415
+	lha %r3, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
-	.loc 1 413
-	lha %r4, 8(%r10)
+	.loc 1 416
+	lha %r4, 8(%r9)
 # mem16[qc + 8] = x0
-	.loc 1 414
+	.loc 1 417
 	sth %r3, 8(%r5)
 # mem16[qc + 1544] = x1
-	.loc 1 415
+	.loc 1 418
 	sth %r4, 1544(%r5)
 # x0 = x0 + x1
-	.loc 1 416
+	.loc 1 419
 	add %r3, %r3, %r4
 # mem16[qc + 776] = x0
-	.loc 1 417
+	.loc 1 420
 	sth %r3, 776(%r5)
 # (int64) x0 = mem16[qa + 10]
-	.loc 1 418
-	lha %r3, 10(%r9)
+	.loc 1 421
+	lha %r3, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
-	.loc 1 419
-	lha %r4, 10(%r10)
+	.loc 1 422
+	lha %r4, 10(%r9)
 # mem16[qc + 10] = x0
-	.loc 1 420
+	.loc 1 423
 	sth %r3, 10(%r5)
 # mem16[qc + 1546] = x1
-	.loc 1 421
+	.loc 1 424
 	sth %r4, 1546(%r5)
 # x0 = x0 + x1
-	.loc 1 422
+	.loc 1 425
 	add %r3, %r3, %r4
 # mem16[qc + 778] = x0
-	.loc 1 423
+	.loc 1 426
 	sth %r3, 778(%r5)
 # (int64) x0 = mem16[qa + 12]
-	.loc 1 424
-	lha %r3, 12(%r9)
+	.loc 1 427
+	lha %r3, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
-	.loc 1 425
-	lha %r4, 12(%r10)
+	.loc 1 428
+	lha %r4, 12(%r9)
 # mem16[qc + 12] = x0
-	.loc 1 426
+	.loc 1 429
 	sth %r3, 12(%r5)
 # mem16[qc + 1548] = x1
-	.loc 1 427
+	.loc 1 430
 	sth %r4, 1548(%r5)
 # x0 = x0 + x1
-	.loc 1 428
+	.loc 1 431
 	add %r3, %r3, %r4
 # mem16[qc + 780] = x0
-	.loc 1 429
+	.loc 1 432
 	sth %r3, 780(%r5)
 # (int64) x0 = mem16[qa + 14]
-	.loc 1 430
-	lha %r3, 14(%r9)
+	.loc 1 433
+	lha %r3, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
-	.loc 1 431
-	lha %r4, 14(%r10)
+	.loc 1 434
+	lha %r4, 14(%r9)
 # mem16[qc + 14] = x0
-	.loc 1 432
+	.loc 1 435
 	sth %r3, 14(%r5)
 # mem16[qc + 1550] = x1
-	.loc 1 433
+	.loc 1 436
 	sth %r4, 1550(%r5)
 # x0 = x0 + x1
-	.loc 1 434
+	.loc 1 437
 	add %r3, %r3, %r4
 # mem16[qc + 782] = x0
-	.loc 1 435
+	.loc 1 438
 	sth %r3, 782(%r5)
 # qa = qa + 16
-	.loc 1 436
-	addi %r9, %r9, 16
+	.loc 1 439
+	addi %r8, %r8, 16
 # qb = qb + 16
-	.loc 1 437
-	addi %r10, %r10, 16
+	.loc 1 440
+	addi %r9, %r9, 16
 # qc = qc + 16
-	.loc 1 438
+	.loc 1 441
 	addi %r5, %r5, 16
 # i1 = i1 - 1
-	.loc 1 439
+	.loc 1 442
 	addi %r6, %r6, -1
 # =? i1 - 0
-	.loc 1 440
+	.loc 1 443
 	cmpldi %cr0, %r6, 0
 # goto loop7 if !=
-	.loc 1 441
+	.loc 1 444
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop7
 # pa = 39600
-	.loc 1 442
+	.loc 1 445
 	li %r3, 0
 	oris %r3, %r3, 0
 	ori %r3, %r3, 39600
 # pa = w + pa
-	.loc 1 443
-	add %r10, %r7, %r3
+	.loc 1 446
+	add %r9, %r11, %r3
 # pb = w + 4608
-	.loc 1 444
-	addi %r9, %r7, 4608
+	.loc 1 447
+	addi %r8, %r11, 4608
 # i0 = 6
-	.loc 1 445
+	.loc 1 448
 	li %r4, 6
-	mr %r3, %r8
+	mr %r3, %r7
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop8:
 # qa = pa
-	.loc 1 447
-	mr %r11, %r4
-	mr %r8, %r7
+	.loc 1 450
+	mr %r10, %r4
 	mr %r12, %r3
 # qb = pa + 384
-	.loc 1 448
-	addi %r5, %r10, 384
+	.loc 1 451
+	addi %r5, %r9, 384
 # qc = pb
-	.loc 1 449
-	mr %r7, %r10
+	.loc 1 452
+	mr %r7, %r9
 # i1 = 24
-	.loc 1 450
-	mr %r31, %r9
+	.loc 1 453
+	mr %r31, %r8
 	li %r6, 24
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop9:
 # (int64) x0 = mem16[qa]
-	.loc 1 452
-	lha %r3, 0(%r10)
-# (int64) x1 = mem16[qb]
-	.loc 1 453
-	lha %r4, 0(%r5)
-# mem16[qc] = x0
-	.loc 1 454
-	sth %r3, 0(%r9)
-# mem16[qc + 768] = x1
 	.loc 1 455
-	sth %r4, 768(%r9)
-# x0 = x0 + x1
-	.loc 1 456
-	add %r3, %r3, %r4
-# mem16[qc + 384] = x0
-	.loc 1 457
-	sth %r3, 384(%r9)
-# (int64) x0 = mem16[qa + 2]
-	.loc 1 458
-	lha %r3, 2(%r10)
-# (int64) x1 = mem16[qb + 2]
-	.loc 1 459
-	lha %r4, 2(%r5)
-# mem16[qc + 2] = x0
-	.loc 1 460
-	sth %r3, 2(%r9)
-# mem16[qc + 770] = x1
-	.loc 1 461
-	sth %r4, 770(%r9)
-# x0 = x0 + x1
-	.loc 1 462
-	add %r3, %r3, %r4
-# mem16[qc + 386] = x0
-	.loc 1 463
-	sth %r3, 386(%r9)
-# (int64) x0 = mem16[qa + 4]
-	.loc 1 464
-	lha %r3, 4(%r10)
-# (int64) x1 = mem16[qb + 4]
-	.loc 1 465
-	lha %r4, 4(%r5)
-# mem16[qc + 4] = x0
-	.loc 1 466
-	sth %r3, 4(%r9)
-# mem16[qc + 772] = x1
-	.loc 1 467
-	sth %r4, 772(%r9)
-# x0 = x0 + x1
-	.loc 1 468
-	add %r3, %r3, %r4
-# mem16[qc + 388] = x0
-	.loc 1 469
-	sth %r3, 388(%r9)
-# (int64) x0 = mem16[qa + 6]
-	.loc 1 470
-	lha %r3, 6(%r10)
-# (int64) x1 = mem16[qb + 6]
-	.loc 1 471
-	lha %r4, 6(%r5)
-# mem16[qc + 6] = x0
-	.loc 1 472
-	sth %r3, 6(%r9)
-# mem16[qc + 774] = x1
-	.loc 1 473
-	sth %r4, 774(%r9)
-# x0 = x0 + x1
-	.loc 1 474
-	add %r3, %r3, %r4
-# mem16[qc + 390] = x0
-	.loc 1 475
-	sth %r3, 390(%r9)
-# (int64) x0 = mem16[qa + 8]
-	.loc 1 476
-	lha %r3, 8(%r10)
-# (int64) x1 = mem16[qb + 8]
-	.loc 1 477
-	lha %r4, 8(%r5)
-# mem16[qc + 8] = x0
-	.loc 1 478
-	sth %r3, 8(%r9)
-# mem16[qc + 776] = x1
-	.loc 1 479
-	sth %r4, 776(%r9)
-# x0 = x0 + x1
-	.loc 1 480
-	add %r3, %r3, %r4
-# mem16[qc + 392] = x0
-	.loc 1 481
-	sth %r3, 392(%r9)
-# (int64) x0 = mem16[qa + 10]
-	.loc 1 482
-	lha %r3, 10(%r10)
-# (int64) x1 = mem16[qb + 10]
-	.loc 1 483
-	lha %r4, 10(%r5)
-# mem16[qc + 10] = x0
-	.loc 1 484
-	sth %r3, 10(%r9)
-# mem16[qc + 778] = x1
-	.loc 1 485
-	sth %r4, 778(%r9)
-# x0 = x0 + x1
-	.loc 1 486
-	add %r3, %r3, %r4
-# mem16[qc + 394] = x0
-	.loc 1 487
-	sth %r3, 394(%r9)
-# (int64) x0 = mem16[qa + 12]
-	.loc 1 488
-	lha %r3, 12(%r10)
-# (int64) x1 = mem16[qb + 12]
-	.loc 1 489
-	lha %r4, 12(%r5)
-# mem16[qc + 12] = x0
-	.loc 1 490
-	sth %r3, 12(%r9)
-# mem16[qc + 780] = x1
-	.loc 1 491
-	sth %r4, 780(%r9)
-# x0 = x0 + x1
-	.loc 1 492
-	add %r3, %r3, %r4
-# mem16[qc + 396] = x0
-	.loc 1 493
-	sth %r3, 396(%r9)
-# (int64) x0 = mem16[qa + 14]
-	.loc 1 494
-	lha %r3, 14(%r10)
-# (int64) x1 = mem16[qb + 14]
-	.loc 1 495
-	lha %r4, 14(%r5)
-# mem16[qc + 14] = x0
-	.loc 1 496
-	sth %r3, 14(%r9)
-# mem16[qc + 782] = x1
-	.loc 1 497
-	sth %r4, 782(%r9)
-# x0 = x0 + x1
-	.loc 1 498
-	add %r3, %r3, %r4
-# mem16[qc + 398] = x0
-	.loc 1 499
-	sth %r3, 398(%r9)
-# qa = qa + 16
-	.loc 1 500
-	addi %r10, %r10, 16
-# qb = qb + 16
-	.loc 1 501
-	addi %r5, %r5, 16
-# qc = qc + 16
-	.loc 1 502
-	addi %r9, %r9, 16
-# i1 = i1 - 1
-	.loc 1 503
-	addi %r6, %r6, -1
-# =? i1 - 0
-	.loc 1 504
-	cmpldi %cr0, %r6, 0
-# goto loop9 if !=
-	.loc 1 505
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop9
-# pa = pa + 768
-	.loc 1 506
-	mr %r10, %r7
-	addi %r10, %r10, 768
-# pb = pb + 1152
-	.loc 1 507
-	mr %r9, %r31
-	addi %r9, %r9, 1152
-# i0 = i0 - 1
-	.loc 1 508
-	mr %r4, %r11
-	addi %r4, %r4, -1
-# =? i0 - 0
-	.loc 1 509
-	cmpldi %cr0, %r4, 0
-# goto loop8 if !=
-	.loc 1 510
-	mr %r3, %r12
-	mr %r7, %r8
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop8
-# pa = 162096
-	.loc 1 511
-	li %r4, 0
-	oris %r4, %r4, 2
-	ori %r4, %r4, 31024
-# pa = w + pa
-	.loc 1 512
-	add %r9, %r7, %r4
-# pb = 144600
-	.loc 1 513
-	li %r4, 0
-	oris %r4, %r4, 2
-	ori %r4, %r4, 13528
-# pb = w + pb
-	.loc 1 514
-	add %r10, %r7, %r4
-# i0 = 3
-	.loc 1 515
-	li %r4, 3
-.Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop10:
-# qa = pa
-	.loc 1 517
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
-# qb = pa + 384
-	.loc 1 518
-	addi %r5, %r9, 384
-# qc = pb
-	.loc 1 519
-	mr %r7, %r9
-# i1 = 24
-	.loc 1 520
-	mr %r31, %r10
-	li %r6, 24
-.Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop11:
-# (int64) x0 = mem16[qa]
-	.loc 1 522
 	lha %r3, 0(%r9)
 # (int64) x1 = mem16[qb]
-	.loc 1 523
+	.loc 1 456
 	lha %r4, 0(%r5)
 # mem16[qc] = x0
-	.loc 1 524
-	sth %r3, 0(%r10)
+	.loc 1 457
+	sth %r3, 0(%r8)
 # mem16[qc + 768] = x1
-	.loc 1 525
-	sth %r4, 768(%r10)
+	.loc 1 458
+	sth %r4, 768(%r8)
 # x0 = x0 + x1
-	.loc 1 526
+	.loc 1 459
 	add %r3, %r3, %r4
 # mem16[qc + 384] = x0
-	.loc 1 527
-	sth %r3, 384(%r10)
+	.loc 1 460
+	sth %r3, 384(%r8)
 # (int64) x0 = mem16[qa + 2]
-	.loc 1 528
+	.loc 1 461
 	lha %r3, 2(%r9)
 # (int64) x1 = mem16[qb + 2]
-	.loc 1 529
+	.loc 1 462
 	lha %r4, 2(%r5)
 # mem16[qc + 2] = x0
-	.loc 1 530
-	sth %r3, 2(%r10)
+	.loc 1 463
+	sth %r3, 2(%r8)
 # mem16[qc + 770] = x1
-	.loc 1 531
-	sth %r4, 770(%r10)
+	.loc 1 464
+	sth %r4, 770(%r8)
 # x0 = x0 + x1
-	.loc 1 532
+	.loc 1 465
 	add %r3, %r3, %r4
 # mem16[qc + 386] = x0
-	.loc 1 533
-	sth %r3, 386(%r10)
+	.loc 1 466
+	sth %r3, 386(%r8)
 # (int64) x0 = mem16[qa + 4]
-	.loc 1 534
+	.loc 1 467
 	lha %r3, 4(%r9)
 # (int64) x1 = mem16[qb + 4]
-	.loc 1 535
+	.loc 1 468
 	lha %r4, 4(%r5)
 # mem16[qc + 4] = x0
-	.loc 1 536
-	sth %r3, 4(%r10)
+	.loc 1 469
+	sth %r3, 4(%r8)
 # mem16[qc + 772] = x1
-	.loc 1 537
-	sth %r4, 772(%r10)
+	.loc 1 470
+	sth %r4, 772(%r8)
 # x0 = x0 + x1
-	.loc 1 538
+	.loc 1 471
 	add %r3, %r3, %r4
 # mem16[qc + 388] = x0
-	.loc 1 539
-	sth %r3, 388(%r10)
+	.loc 1 472
+	sth %r3, 388(%r8)
 # (int64) x0 = mem16[qa + 6]
-	.loc 1 540
+	.loc 1 473
 	lha %r3, 6(%r9)
 # (int64) x1 = mem16[qb + 6]
-	.loc 1 541
+	.loc 1 474
 	lha %r4, 6(%r5)
 # mem16[qc + 6] = x0
-	.loc 1 542
-	sth %r3, 6(%r10)
+	.loc 1 475
+	sth %r3, 6(%r8)
 # mem16[qc + 774] = x1
-	.loc 1 543
-	sth %r4, 774(%r10)
+	.loc 1 476
+	sth %r4, 774(%r8)
 # x0 = x0 + x1
-	.loc 1 544
+	.loc 1 477
 	add %r3, %r3, %r4
 # mem16[qc + 390] = x0
-	.loc 1 545
-	sth %r3, 390(%r10)
+	.loc 1 478
+	sth %r3, 390(%r8)
 # (int64) x0 = mem16[qa + 8]
-	.loc 1 546
+	.loc 1 479
 	lha %r3, 8(%r9)
 # (int64) x1 = mem16[qb + 8]
-	.loc 1 547
+	.loc 1 480
 	lha %r4, 8(%r5)
 # mem16[qc + 8] = x0
-	.loc 1 548
-	sth %r3, 8(%r10)
+	.loc 1 481
+	sth %r3, 8(%r8)
 # mem16[qc + 776] = x1
-	.loc 1 549
-	sth %r4, 776(%r10)
+	.loc 1 482
+	sth %r4, 776(%r8)
 # x0 = x0 + x1
-	.loc 1 550
+	.loc 1 483
 	add %r3, %r3, %r4
 # mem16[qc + 392] = x0
-	.loc 1 551
-	sth %r3, 392(%r10)
+	.loc 1 484
+	sth %r3, 392(%r8)
 # (int64) x0 = mem16[qa + 10]
-	.loc 1 552
+	.loc 1 485
 	lha %r3, 10(%r9)
 # (int64) x1 = mem16[qb + 10]
-	.loc 1 553
+	.loc 1 486
 	lha %r4, 10(%r5)
 # mem16[qc + 10] = x0
-	.loc 1 554
-	sth %r3, 10(%r10)
+	.loc 1 487
+	sth %r3, 10(%r8)
 # mem16[qc + 778] = x1
-	.loc 1 555
-	sth %r4, 778(%r10)
+	.loc 1 488
+	sth %r4, 778(%r8)
 # x0 = x0 + x1
-	.loc 1 556
+	.loc 1 489
 	add %r3, %r3, %r4
 # mem16[qc + 394] = x0
-	.loc 1 557
-	sth %r3, 394(%r10)
+	.loc 1 490
+	sth %r3, 394(%r8)
 # (int64) x0 = mem16[qa + 12]
-	.loc 1 558
+	.loc 1 491
 	lha %r3, 12(%r9)
 # (int64) x1 = mem16[qb + 12]
-	.loc 1 559
+	.loc 1 492
 	lha %r4, 12(%r5)
 # mem16[qc + 12] = x0
-	.loc 1 560
-	sth %r3, 12(%r10)
+	.loc 1 493
+	sth %r3, 12(%r8)
 # mem16[qc + 780] = x1
-	.loc 1 561
-	sth %r4, 780(%r10)
+	.loc 1 494
+	sth %r4, 780(%r8)
 # x0 = x0 + x1
-	.loc 1 562
+	.loc 1 495
 	add %r3, %r3, %r4
 # mem16[qc + 396] = x0
-	.loc 1 563
-	sth %r3, 396(%r10)
+	.loc 1 496
+	sth %r3, 396(%r8)
 # (int64) x0 = mem16[qa + 14]
-	.loc 1 564
+	.loc 1 497
 	lha %r3, 14(%r9)
 # (int64) x1 = mem16[qb + 14]
-	.loc 1 565
+	.loc 1 498
 	lha %r4, 14(%r5)
 # mem16[qc + 14] = x0
-	.loc 1 566
-	sth %r3, 14(%r10)
+	.loc 1 499
+	sth %r3, 14(%r8)
 # mem16[qc + 782] = x1
-	.loc 1 567
-	sth %r4, 782(%r10)
+	.loc 1 500
+	sth %r4, 782(%r8)
 # x0 = x0 + x1
-	.loc 1 568
+	.loc 1 501
 	add %r3, %r3, %r4
 # mem16[qc + 398] = x0
-	.loc 1 569
-	sth %r3, 398(%r10)
+	.loc 1 502
+	sth %r3, 398(%r8)
 # qa = qa + 16
-	.loc 1 570
+	.loc 1 503
 	addi %r9, %r9, 16
 # qb = qb + 16
-	.loc 1 571
+	.loc 1 504
 	addi %r5, %r5, 16
 # qc = qc + 16
-	.loc 1 572
-	addi %r10, %r10, 16
+	.loc 1 505
+	addi %r8, %r8, 16
 # i1 = i1 - 1
-	.loc 1 573
+	.loc 1 506
 	addi %r6, %r6, -1
 # =? i1 - 0
-	.loc 1 574
+	.loc 1 507
 	cmpldi %cr0, %r6, 0
-# goto loop11 if !=
-	.loc 1 575
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop11
+# goto loop9 if !=
+	.loc 1 508
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop9
 # pa = pa + 768
-	.loc 1 576
+	.loc 1 509
 	mr %r9, %r7
 	addi %r9, %r9, 768
 # pb = pb + 1152
-	.loc 1 577
-	mr %r10, %r31
-	addi %r10, %r10, 1152
+	.loc 1 510
+	mr %r8, %r31
+	addi %r8, %r8, 1152
 # i0 = i0 - 1
-	.loc 1 578
-	mr %r4, %r11
+	.loc 1 511
+	mr %r4, %r10
 	addi %r4, %r4, -1
 # =? i0 - 0
+	.loc 1 512
+	cmpldi %cr0, %r4, 0
+# goto loop8 if !=
+	.loc 1 513
+	mr %r3, %r12
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop8
+# pa = 162096
+	.loc 1 514
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 31024
+# pa = w + pa
+	.loc 1 515
+	add %r8, %r11, %r4
+# pb = 144600
+	.loc 1 516
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 13528
+# pb = w + pb
+	.loc 1 517
+	add %r9, %r11, %r4
+# i0 = 3
+	.loc 1 518
+	li %r4, 3
+.Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop10:
+# qa = pa
+	.loc 1 520
+	mr %r10, %r4
+	mr %r12, %r3
+# qb = pa + 384
+	.loc 1 521
+	addi %r5, %r8, 384
+# qc = pb
+	.loc 1 522
+	mr %r7, %r8
+# i1 = 24
+	.loc 1 523
+	mr %r31, %r9
+	li %r6, 24
+.Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop11:
+# (int64) x0 = mem16[qa]
+	.loc 1 525
+	lha %r3, 0(%r8)
+# (int64) x1 = mem16[qb]
+	.loc 1 526
+	lha %r4, 0(%r5)
+# mem16[qc] = x0
+	.loc 1 527
+	sth %r3, 0(%r9)
+# mem16[qc + 768] = x1
+	.loc 1 528
+	sth %r4, 768(%r9)
+# x0 = x0 + x1
+	.loc 1 529
+	add %r3, %r3, %r4
+# mem16[qc + 384] = x0
+	.loc 1 530
+	sth %r3, 384(%r9)
+# (int64) x0 = mem16[qa + 2]
+	.loc 1 531
+	lha %r3, 2(%r8)
+# (int64) x1 = mem16[qb + 2]
+	.loc 1 532
+	lha %r4, 2(%r5)
+# mem16[qc + 2] = x0
+	.loc 1 533
+	sth %r3, 2(%r9)
+# mem16[qc + 770] = x1
+	.loc 1 534
+	sth %r4, 770(%r9)
+# x0 = x0 + x1
+	.loc 1 535
+	add %r3, %r3, %r4
+# mem16[qc + 386] = x0
+	.loc 1 536
+	sth %r3, 386(%r9)
+# (int64) x0 = mem16[qa + 4]
+	.loc 1 537
+	lha %r3, 4(%r8)
+# (int64) x1 = mem16[qb + 4]
+	.loc 1 538
+	lha %r4, 4(%r5)
+# mem16[qc + 4] = x0
+	.loc 1 539
+	sth %r3, 4(%r9)
+# mem16[qc + 772] = x1
+	.loc 1 540
+	sth %r4, 772(%r9)
+# x0 = x0 + x1
+	.loc 1 541
+	add %r3, %r3, %r4
+# mem16[qc + 388] = x0
+	.loc 1 542
+	sth %r3, 388(%r9)
+# (int64) x0 = mem16[qa + 6]
+	.loc 1 543
+	lha %r3, 6(%r8)
+# (int64) x1 = mem16[qb + 6]
+	.loc 1 544
+	lha %r4, 6(%r5)
+# mem16[qc + 6] = x0
+	.loc 1 545
+	sth %r3, 6(%r9)
+# mem16[qc + 774] = x1
+	.loc 1 546
+	sth %r4, 774(%r9)
+# x0 = x0 + x1
+	.loc 1 547
+	add %r3, %r3, %r4
+# mem16[qc + 390] = x0
+	.loc 1 548
+	sth %r3, 390(%r9)
+# (int64) x0 = mem16[qa + 8]
+	.loc 1 549
+	lha %r3, 8(%r8)
+# (int64) x1 = mem16[qb + 8]
+	.loc 1 550
+	lha %r4, 8(%r5)
+# mem16[qc + 8] = x0
+	.loc 1 551
+	sth %r3, 8(%r9)
+# mem16[qc + 776] = x1
+	.loc 1 552
+	sth %r4, 776(%r9)
+# x0 = x0 + x1
+	.loc 1 553
+	add %r3, %r3, %r4
+# mem16[qc + 392] = x0
+	.loc 1 554
+	sth %r3, 392(%r9)
+# (int64) x0 = mem16[qa + 10]
+	.loc 1 555
+	lha %r3, 10(%r8)
+# (int64) x1 = mem16[qb + 10]
+	.loc 1 556
+	lha %r4, 10(%r5)
+# mem16[qc + 10] = x0
+	.loc 1 557
+	sth %r3, 10(%r9)
+# mem16[qc + 778] = x1
+	.loc 1 558
+	sth %r4, 778(%r9)
+# x0 = x0 + x1
+	.loc 1 559
+	add %r3, %r3, %r4
+# mem16[qc + 394] = x0
+	.loc 1 560
+	sth %r3, 394(%r9)
+# (int64) x0 = mem16[qa + 12]
+	.loc 1 561
+	lha %r3, 12(%r8)
+# (int64) x1 = mem16[qb + 12]
+	.loc 1 562
+	lha %r4, 12(%r5)
+# mem16[qc + 12] = x0
+	.loc 1 563
+	sth %r3, 12(%r9)
+# mem16[qc + 780] = x1
+	.loc 1 564
+	sth %r4, 780(%r9)
+# x0 = x0 + x1
+	.loc 1 565
+	add %r3, %r3, %r4
+# mem16[qc + 396] = x0
+	.loc 1 566
+	sth %r3, 396(%r9)
+# (int64) x0 = mem16[qa + 14]
+	.loc 1 567
+	lha %r3, 14(%r8)
+# (int64) x1 = mem16[qb + 14]
+	.loc 1 568
+	lha %r4, 14(%r5)
+# mem16[qc + 14] = x0
+	.loc 1 569
+	sth %r3, 14(%r9)
+# mem16[qc + 782] = x1
+	.loc 1 570
+	sth %r4, 782(%r9)
+# x0 = x0 + x1
+	.loc 1 571
+	add %r3, %r3, %r4
+# mem16[qc + 398] = x0
+	.loc 1 572
+	sth %r3, 398(%r9)
+# qa = qa + 16
+	.loc 1 573
+	addi %r8, %r8, 16
+# qb = qb + 16
+	.loc 1 574
+	addi %r5, %r5, 16
+# qc = qc + 16
+	.loc 1 575
+	addi %r9, %r9, 16
+# i1 = i1 - 1
+	.loc 1 576
+	addi %r6, %r6, -1
+# =? i1 - 0
+	.loc 1 577
+	cmpldi %cr0, %r6, 0
+# goto loop11 if !=
+	.loc 1 578
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop11
+# pa = pa + 768
 	.loc 1 579
+	mr %r8, %r7
+	addi %r8, %r8, 768
+# pb = pb + 1152
+	.loc 1 580
+	mr %r9, %r31
+	addi %r9, %r9, 1152
+# i0 = i0 - 1
+	.loc 1 581
+	mr %r4, %r10
+	addi %r4, %r4, -1
+# =? i0 - 0
+	.loc 1 582
 	cmpldi %cr0, %r4, 0
 # goto loop10 if !=
-	.loc 1 580
+	.loc 1 583
 	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop10
 # pa = w + 4608
-	.loc 1 581
-	addi %r9, %r7, 4608
+	.loc 1 584
+	addi %r8, %r11, 4608
 # pb = 39600
-	.loc 1 582
+	.loc 1 585
 	li %r4, 0
 	oris %r4, %r4, 0
 	ori %r4, %r4, 39600
 # pb = w + pb
-	.loc 1 583
-	add %r10, %r7, %r4
+	.loc 1 586
+	add %r9, %r11, %r4
 # i0 = 18
-	.loc 1 584
+	.loc 1 587
 	li %r4, 18
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop12:
 # qa = pa
-	.loc 1 586
-	mr %r11, %r4
-	mr %r8, %r7
+	.loc 1 589
+	mr %r10, %r4
 	mr %r12, %r3
 # qb = pa + 192
-	.loc 1 587
-	addi %r5, %r9, 192
+	.loc 1 590
+	addi %r5, %r8, 192
 # qc = pb
-	.loc 1 588
-	mr %r7, %r9
+	.loc 1 591
+	mr %r7, %r8
 # i1 = 12
-	.loc 1 589
-	mr %r31, %r10
+	.loc 1 592
+	mr %r31, %r9
 	li %r6, 12
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop13:
 # (int64) x0 = mem16[qa]
-	.loc 1 591
-	lha %r3, 0(%r9)
+	.loc 1 594
+	lha %r3, 0(%r8)
 # (int64) x1 = mem16[qb]
-	.loc 1 592
+	.loc 1 595
 	lha %r4, 0(%r5)
 # mem16[qc] = x0
-	.loc 1 593
-	sth %r3, 0(%r10)
+	.loc 1 596
+	sth %r3, 0(%r9)
 # mem16[qc + 384] = x1
-	.loc 1 594
-	sth %r4, 384(%r10)
+	.loc 1 597
+	sth %r4, 384(%r9)
 # x0 = x0 + x1
-	.loc 1 595
+	.loc 1 598
 	add %r3, %r3, %r4
 # mem16[qc + 192] = x0
-	.loc 1 596
-	sth %r3, 192(%r10)
+	.loc 1 599
+	sth %r3, 192(%r9)
 # (int64) x0 = mem16[qa + 2]
-	.loc 1 597
-	lha %r3, 2(%r9)
+	.loc 1 600
+	lha %r3, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
-	.loc 1 598
+	.loc 1 601
 	lha %r4, 2(%r5)
 # mem16[qc + 2] = x0
-	.loc 1 599
-	sth %r3, 2(%r10)
+	.loc 1 602
+	sth %r3, 2(%r9)
 # mem16[qc + 386] = x1
-	.loc 1 600
-	sth %r4, 386(%r10)
+	.loc 1 603
+	sth %r4, 386(%r9)
 # x0 = x0 + x1
-	.loc 1 601
+	.loc 1 604
 	add %r3, %r3, %r4
 # mem16[qc + 194] = x0
-	.loc 1 602
-	sth %r3, 194(%r10)
+	.loc 1 605
+	sth %r3, 194(%r9)
 # (int64) x0 = mem16[qa + 4]
-	.loc 1 603
-	lha %r3, 4(%r9)
+	.loc 1 606
+	lha %r3, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
-	.loc 1 604
+	.loc 1 607
 	lha %r4, 4(%r5)
 # mem16[qc + 4] = x0
-	.loc 1 605
-	sth %r3, 4(%r10)
+	.loc 1 608
+	sth %r3, 4(%r9)
 # mem16[qc + 388] = x1
-	.loc 1 606
-	sth %r4, 388(%r10)
+	.loc 1 609
+	sth %r4, 388(%r9)
 # x0 = x0 + x1
-	.loc 1 607
+	.loc 1 610
 	add %r3, %r3, %r4
 # mem16[qc + 196] = x0
-	.loc 1 608
-	sth %r3, 196(%r10)
+	.loc 1 611
+	sth %r3, 196(%r9)
 # (int64) x0 = mem16[qa + 6]
-	.loc 1 609
-	lha %r3, 6(%r9)
+	.loc 1 612
+	lha %r3, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
-	.loc 1 610
+	.loc 1 613
 	lha %r4, 6(%r5)
 # mem16[qc + 6] = x0
-	.loc 1 611
-	sth %r3, 6(%r10)
+	.loc 1 614
+	sth %r3, 6(%r9)
 # mem16[qc + 390] = x1
-	.loc 1 612
-	sth %r4, 390(%r10)
+	.loc 1 615
+	sth %r4, 390(%r9)
 # x0 = x0 + x1
-	.loc 1 613
+	.loc 1 616
 	add %r3, %r3, %r4
 # mem16[qc + 198] = x0
-	.loc 1 614
-	sth %r3, 198(%r10)
+	.loc 1 617
+	sth %r3, 198(%r9)
 # (int64) x0 = mem16[qa + 8]
-	.loc 1 615
-	lha %r3, 8(%r9)
+	.loc 1 618
+	lha %r3, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
-	.loc 1 616
+	.loc 1 619
 	lha %r4, 8(%r5)
 # mem16[qc + 8] = x0
-	.loc 1 617
-	sth %r3, 8(%r10)
+	.loc 1 620
+	sth %r3, 8(%r9)
 # mem16[qc + 392] = x1
-	.loc 1 618
-	sth %r4, 392(%r10)
+	.loc 1 621
+	sth %r4, 392(%r9)
 # x0 = x0 + x1
-	.loc 1 619
+	.loc 1 622
 	add %r3, %r3, %r4
 # mem16[qc + 200] = x0
-	.loc 1 620
-	sth %r3, 200(%r10)
+	.loc 1 623
+	sth %r3, 200(%r9)
 # (int64) x0 = mem16[qa + 10]
-	.loc 1 621
-	lha %r3, 10(%r9)
+	.loc 1 624
+	lha %r3, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
-	.loc 1 622
+	.loc 1 625
 	lha %r4, 10(%r5)
 # mem16[qc + 10] = x0
-	.loc 1 623
-	sth %r3, 10(%r10)
+	.loc 1 626
+	sth %r3, 10(%r9)
 # mem16[qc + 394] = x1
-	.loc 1 624
-	sth %r4, 394(%r10)
+	.loc 1 627
+	sth %r4, 394(%r9)
 # x0 = x0 + x1
-	.loc 1 625
+	.loc 1 628
 	add %r3, %r3, %r4
 # mem16[qc + 202] = x0
-	.loc 1 626
-	sth %r3, 202(%r10)
+	.loc 1 629
+	sth %r3, 202(%r9)
 # (int64) x0 = mem16[qa + 12]
-	.loc 1 627
-	lha %r3, 12(%r9)
+	.loc 1 630
+	lha %r3, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
-	.loc 1 628
+	.loc 1 631
 	lha %r4, 12(%r5)
 # mem16[qc + 12] = x0
-	.loc 1 629
-	sth %r3, 12(%r10)
+	.loc 1 632
+	sth %r3, 12(%r9)
 # mem16[qc + 396] = x1
-	.loc 1 630
-	sth %r4, 396(%r10)
+	.loc 1 633
+	sth %r4, 396(%r9)
 # x0 = x0 + x1
-	.loc 1 631
+	.loc 1 634
 	add %r3, %r3, %r4
 # mem16[qc + 204] = x0
-	.loc 1 632
-	sth %r3, 204(%r10)
+	.loc 1 635
+	sth %r3, 204(%r9)
 # (int64) x0 = mem16[qa + 14]
-	.loc 1 633
-	lha %r3, 14(%r9)
+	.loc 1 636
+	lha %r3, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
-	.loc 1 634
+	.loc 1 637
 	lha %r4, 14(%r5)
 # mem16[qc + 14] = x0
-	.loc 1 635
-	sth %r3, 14(%r10)
+	.loc 1 638
+	sth %r3, 14(%r9)
 # mem16[qc + 398] = x1
-	.loc 1 636
-	sth %r4, 398(%r10)
+	.loc 1 639
+	sth %r4, 398(%r9)
 # x0 = x0 + x1
-	.loc 1 637
+	.loc 1 640
 	add %r3, %r3, %r4
 # mem16[qc + 206] = x0
-	.loc 1 638
-	sth %r3, 206(%r10)
+	.loc 1 641
+	sth %r3, 206(%r9)
 # qa = qa + 16
-	.loc 1 639
-	addi %r9, %r9, 16
+	.loc 1 642
+	addi %r8, %r8, 16
 # qb = qb + 16
-	.loc 1 640
+	.loc 1 643
 	addi %r5, %r5, 16
 # qc = qc + 16
-	.loc 1 641
-	addi %r10, %r10, 16
+	.loc 1 644
+	addi %r9, %r9, 16
 # i1 = i1 - 1
-	.loc 1 642
+	.loc 1 645
 	addi %r6, %r6, -1
 # =? i1 - 0
-	.loc 1 643
+	.loc 1 646
 	cmpldi %cr0, %r6, 0
 # goto loop13 if !=
-	.loc 1 644
+	.loc 1 647
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop13
 # pa = pa + 384
-	.loc 1 645
-	mr %r9, %r7
-	addi %r9, %r9, 384
+	.loc 1 648
+	mr %r8, %r7
+	addi %r8, %r8, 384
 # pb = pb + 576
-	.loc 1 646
-	mr %r10, %r31
-	addi %r10, %r10, 576
+	.loc 1 649
+	mr %r9, %r31
+	addi %r9, %r9, 576
 # i0 = i0 - 1
-	.loc 1 647
-	mr %r4, %r11
+	.loc 1 650
+	mr %r4, %r10
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 648
+	.loc 1 651
 	cmpldi %cr0, %r4, 0
 # goto loop12 if !=
-	.loc 1 649
+	.loc 1 652
 	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop12
 # pa = 144600
-	.loc 1 650
+	.loc 1 653
 	li %r4, 0
 	oris %r4, %r4, 2
 	ori %r4, %r4, 13528
 # pa = w + pa
-	.loc 1 651
-	add %r9, %r7, %r4
+	.loc 1 654
+	add %r8, %r11, %r4
 # pb = 162096
-	.loc 1 652
+	.loc 1 655
 	li %r4, 0
 	oris %r4, %r4, 2
 	ori %r4, %r4, 31024
 # pb = w + pb
-	.loc 1 653
-	add %r10, %r7, %r4
+	.loc 1 656
+	add %r9, %r11, %r4
 # i0 = 9
-	.loc 1 654
+	.loc 1 657
 	li %r4, 9
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop14:
 # qa = pa
-	.loc 1 656
-	mr %r11, %r4
-	mr %r8, %r7
+	.loc 1 659
+	mr %r10, %r4
 	mr %r12, %r3
 # qb = pa + 192
-	.loc 1 657
-	addi %r5, %r9, 192
+	.loc 1 660
+	addi %r5, %r8, 192
 # qc = pb
-	.loc 1 658
-	mr %r7, %r9
+	.loc 1 661
+	mr %r7, %r8
 # i1 = 12
-	.loc 1 659
-	mr %r31, %r10
+	.loc 1 662
+	mr %r31, %r9
 	li %r6, 12
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop15:
 # (int64) x0 = mem16[qa]
-	.loc 1 661
-	lha %r3, 0(%r9)
+	.loc 1 664
+	lha %r3, 0(%r8)
 # (int64) x1 = mem16[qb]
-	.loc 1 662
+	.loc 1 665
 	lha %r4, 0(%r5)
 # mem16[qc] = x0
-	.loc 1 663
-	sth %r3, 0(%r10)
+	.loc 1 666
+	sth %r3, 0(%r9)
 # mem16[qc + 384] = x1
-	.loc 1 664
-	sth %r4, 384(%r10)
+	.loc 1 667
+	sth %r4, 384(%r9)
 # x0 = x0 + x1
-	.loc 1 665
+	.loc 1 668
 	add %r3, %r3, %r4
 # mem16[qc + 192] = x0
-	.loc 1 666
-	sth %r3, 192(%r10)
+	.loc 1 669
+	sth %r3, 192(%r9)
 # (int64) x0 = mem16[qa + 2]
-	.loc 1 667
-	lha %r3, 2(%r9)
+	.loc 1 670
+	lha %r3, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
-	.loc 1 668
+	.loc 1 671
 	lha %r4, 2(%r5)
 # mem16[qc + 2] = x0
-	.loc 1 669
-	sth %r3, 2(%r10)
+	.loc 1 672
+	sth %r3, 2(%r9)
 # mem16[qc + 386] = x1
-	.loc 1 670
-	sth %r4, 386(%r10)
+	.loc 1 673
+	sth %r4, 386(%r9)
 # x0 = x0 + x1
-	.loc 1 671
+	.loc 1 674
 	add %r3, %r3, %r4
 # mem16[qc + 194] = x0
-	.loc 1 672
-	sth %r3, 194(%r10)
+	.loc 1 675
+	sth %r3, 194(%r9)
 # (int64) x0 = mem16[qa + 4]
-	.loc 1 673
-	lha %r3, 4(%r9)
+	.loc 1 676
+	lha %r3, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
-	.loc 1 674
+	.loc 1 677
 	lha %r4, 4(%r5)
 # mem16[qc + 4] = x0
-	.loc 1 675
-	sth %r3, 4(%r10)
+	.loc 1 678
+	sth %r3, 4(%r9)
 # mem16[qc + 388] = x1
-	.loc 1 676
-	sth %r4, 388(%r10)
+	.loc 1 679
+	sth %r4, 388(%r9)
 # x0 = x0 + x1
-	.loc 1 677
+	.loc 1 680
 	add %r3, %r3, %r4
 # mem16[qc + 196] = x0
-	.loc 1 678
-	sth %r3, 196(%r10)
+	.loc 1 681
+	sth %r3, 196(%r9)
 # (int64) x0 = mem16[qa + 6]
-	.loc 1 679
-	lha %r3, 6(%r9)
+	.loc 1 682
+	lha %r3, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
-	.loc 1 680
+	.loc 1 683
 	lha %r4, 6(%r5)
 # mem16[qc + 6] = x0
-	.loc 1 681
-	sth %r3, 6(%r10)
+	.loc 1 684
+	sth %r3, 6(%r9)
 # mem16[qc + 390] = x1
-	.loc 1 682
-	sth %r4, 390(%r10)
+	.loc 1 685
+	sth %r4, 390(%r9)
 # x0 = x0 + x1
-	.loc 1 683
+	.loc 1 686
 	add %r3, %r3, %r4
 # mem16[qc + 198] = x0
-	.loc 1 684
-	sth %r3, 198(%r10)
+	.loc 1 687
+	sth %r3, 198(%r9)
 # (int64) x0 = mem16[qa + 8]
-	.loc 1 685
-	lha %r3, 8(%r9)
+	.loc 1 688
+	lha %r3, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
-	.loc 1 686
+	.loc 1 689
 	lha %r4, 8(%r5)
 # mem16[qc + 8] = x0
-	.loc 1 687
-	sth %r3, 8(%r10)
+	.loc 1 690
+	sth %r3, 8(%r9)
 # mem16[qc + 392] = x1
-	.loc 1 688
-	sth %r4, 392(%r10)
+	.loc 1 691
+	sth %r4, 392(%r9)
 # x0 = x0 + x1
-	.loc 1 689
+	.loc 1 692
 	add %r3, %r3, %r4
 # mem16[qc + 200] = x0
-	.loc 1 690
-	sth %r3, 200(%r10)
+	.loc 1 693
+	sth %r3, 200(%r9)
 # (int64) x0 = mem16[qa + 10]
-	.loc 1 691
-	lha %r3, 10(%r9)
+	.loc 1 694
+	lha %r3, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
-	.loc 1 692
+	.loc 1 695
 	lha %r4, 10(%r5)
 # mem16[qc + 10] = x0
-	.loc 1 693
-	sth %r3, 10(%r10)
+	.loc 1 696
+	sth %r3, 10(%r9)
 # mem16[qc + 394] = x1
-	.loc 1 694
-	sth %r4, 394(%r10)
+	.loc 1 697
+	sth %r4, 394(%r9)
 # x0 = x0 + x1
-	.loc 1 695
+	.loc 1 698
 	add %r3, %r3, %r4
 # mem16[qc + 202] = x0
-	.loc 1 696
-	sth %r3, 202(%r10)
+	.loc 1 699
+	sth %r3, 202(%r9)
 # (int64) x0 = mem16[qa + 12]
-	.loc 1 697
-	lha %r3, 12(%r9)
+	.loc 1 700
+	lha %r3, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
-	.loc 1 698
+	.loc 1 701
 	lha %r4, 12(%r5)
 # mem16[qc + 12] = x0
-	.loc 1 699
-	sth %r3, 12(%r10)
+	.loc 1 702
+	sth %r3, 12(%r9)
 # mem16[qc + 396] = x1
-	.loc 1 700
-	sth %r4, 396(%r10)
+	.loc 1 703
+	sth %r4, 396(%r9)
 # x0 = x0 + x1
-	.loc 1 701
+	.loc 1 704
 	add %r3, %r3, %r4
 # mem16[qc + 204] = x0
-	.loc 1 702
-	sth %r3, 204(%r10)
+	.loc 1 705
+	sth %r3, 204(%r9)
 # (int64) x0 = mem16[qa + 14]
-	.loc 1 703
-	lha %r3, 14(%r9)
+	.loc 1 706
+	lha %r3, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
-	.loc 1 704
+	.loc 1 707
 	lha %r4, 14(%r5)
 # mem16[qc + 14] = x0
-	.loc 1 705
-	sth %r3, 14(%r10)
+	.loc 1 708
+	sth %r3, 14(%r9)
 # mem16[qc + 398] = x1
-	.loc 1 706
-	sth %r4, 398(%r10)
+	.loc 1 709
+	sth %r4, 398(%r9)
 # x0 = x0 + x1
-	.loc 1 707
+	.loc 1 710
 	add %r3, %r3, %r4
 # mem16[qc + 206] = x0
-	.loc 1 708
-	sth %r3, 206(%r10)
+	.loc 1 711
+	sth %r3, 206(%r9)
 # qa = qa + 16
-	.loc 1 709
-	addi %r9, %r9, 16
+	.loc 1 712
+	addi %r8, %r8, 16
 # qb = qb + 16
-	.loc 1 710
+	.loc 1 713
 	addi %r5, %r5, 16
 # qc = qc + 16
-	.loc 1 711
-	addi %r10, %r10, 16
+	.loc 1 714
+	addi %r9, %r9, 16
 # i1 = i1 - 1
-	.loc 1 712
+	.loc 1 715
 	addi %r6, %r6, -1
 # =? i1 - 0
-	.loc 1 713
+	.loc 1 716
 	cmpldi %cr0, %r6, 0
 # goto loop15 if !=
-	.loc 1 714
+	.loc 1 717
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop15
 # pa = pa + 384
-	.loc 1 715
-	mr %r9, %r7
-	addi %r9, %r9, 384
+	.loc 1 718
+	mr %r8, %r7
+	addi %r8, %r8, 384
 # pb = pb + 576
-	.loc 1 716
-	mr %r10, %r31
-	addi %r10, %r10, 576
+	.loc 1 719
+	mr %r9, %r31
+	addi %r9, %r9, 576
 # i0 = i0 - 1
-	.loc 1 717
-	mr %r4, %r11
+	.loc 1 720
+	mr %r4, %r10
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 718
+	.loc 1 721
 	cmpldi %cr0, %r4, 0
 # goto loop14 if !=
-	.loc 1 719
+	.loc 1 722
 	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop14
 # pa = 39600
-	.loc 1 720
+	.loc 1 723
 	li %r4, 0
 	oris %r4, %r4, 0
 	ori %r4, %r4, 39600
 # pa = w + pa
-	.loc 1 721
-	add %r10, %r7, %r4
+	.loc 1 724
+	add %r9, %r11, %r4
 # pb = w + 4608
-	.loc 1 722
-	addi %r9, %r7, 4608
+	.loc 1 725
+	addi %r8, %r11, 4608
 # i0 = 54
-	.loc 1 723
+	.loc 1 726
 	li %r4, 54
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop16:
 # qa = pa
-	.loc 1 725
-	mr %r11, %r4
-	mr %r8, %r7
+	.loc 1 728
+	mr %r10, %r4
 	mr %r12, %r3
 # qb = pa + 96
-	.loc 1 726
-	addi %r5, %r10, 96
+	.loc 1 729
+	addi %r5, %r9, 96
 # qc = pb
-	.loc 1 727
-	mr %r7, %r10
+	.loc 1 730
+	mr %r7, %r9
 # i1 = 6
-	.loc 1 728
-	mr %r31, %r9
+	.loc 1 731
+	mr %r31, %r8
 	li %r6, 6
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop17:
 # (int64) x0 = mem16[qa]
-	.loc 1 730
-	lha %r3, 0(%r10)
+	.loc 1 733
+	lha %r3, 0(%r9)
 # (int64) x1 = mem16[qb]
-	.loc 1 731
+	.loc 1 734
 	lha %r4, 0(%r5)
 # mem16[qc] = x0
-	.loc 1 732
-	sth %r3, 0(%r9)
+	.loc 1 735
+	sth %r3, 0(%r8)
 # mem16[qc + 192] = x1
-	.loc 1 733
-	sth %r4, 192(%r9)
+	.loc 1 736
+	sth %r4, 192(%r8)
 # x0 = x0 + x1
-	.loc 1 734
+	.loc 1 737
 	add %r3, %r3, %r4
 # mem16[qc + 96] = x0
-	.loc 1 735
-	sth %r3, 96(%r9)
+	.loc 1 738
+	sth %r3, 96(%r8)
 # (int64) x0 = mem16[qa + 2]
-	.loc 1 736
-	lha %r3, 2(%r10)
+	.loc 1 739
+	lha %r3, 2(%r9)
 # (int64) x1 = mem16[qb + 2]
-	.loc 1 737
+	.loc 1 740
 	lha %r4, 2(%r5)
 # mem16[qc + 2] = x0
-	.loc 1 738
-	sth %r3, 2(%r9)
+	.loc 1 741
+	sth %r3, 2(%r8)
 # mem16[qc + 194] = x1
-	.loc 1 739
-	sth %r4, 194(%r9)
+	.loc 1 742
+	sth %r4, 194(%r8)
 # x0 = x0 + x1
-	.loc 1 740
+	.loc 1 743
 	add %r3, %r3, %r4
 # mem16[qc + 98] = x0
-	.loc 1 741
-	sth %r3, 98(%r9)
+	.loc 1 744
+	sth %r3, 98(%r8)
 # (int64) x0 = mem16[qa + 4]
-	.loc 1 742
-	lha %r3, 4(%r10)
+	.loc 1 745
+	lha %r3, 4(%r9)
 # (int64) x1 = mem16[qb + 4]
-	.loc 1 743
+	.loc 1 746
 	lha %r4, 4(%r5)
 # mem16[qc + 4] = x0
-	.loc 1 744
-	sth %r3, 4(%r9)
+	.loc 1 747
+	sth %r3, 4(%r8)
 # mem16[qc + 196] = x1
-	.loc 1 745
-	sth %r4, 196(%r9)
+	.loc 1 748
+	sth %r4, 196(%r8)
 # x0 = x0 + x1
-	.loc 1 746
+	.loc 1 749
 	add %r3, %r3, %r4
 # mem16[qc + 100] = x0
-	.loc 1 747
-	sth %r3, 100(%r9)
+	.loc 1 750
+	sth %r3, 100(%r8)
 # (int64) x0 = mem16[qa + 6]
-	.loc 1 748
-	lha %r3, 6(%r10)
+	.loc 1 751
+	lha %r3, 6(%r9)
 # (int64) x1 = mem16[qb + 6]
-	.loc 1 749
+	.loc 1 752
 	lha %r4, 6(%r5)
 # mem16[qc + 6] = x0
-	.loc 1 750
-	sth %r3, 6(%r9)
+	.loc 1 753
+	sth %r3, 6(%r8)
 # mem16[qc + 198] = x1
-	.loc 1 751
-	sth %r4, 198(%r9)
+	.loc 1 754
+	sth %r4, 198(%r8)
 # x0 = x0 + x1
-	.loc 1 752
+	.loc 1 755
 	add %r3, %r3, %r4
 # mem16[qc + 102] = x0
-	.loc 1 753
-	sth %r3, 102(%r9)
+	.loc 1 756
+	sth %r3, 102(%r8)
 # (int64) x0 = mem16[qa + 8]
-	.loc 1 754
-	lha %r3, 8(%r10)
+	.loc 1 757
+	lha %r3, 8(%r9)
 # (int64) x1 = mem16[qb + 8]
-	.loc 1 755
+	.loc 1 758
 	lha %r4, 8(%r5)
 # mem16[qc + 8] = x0
-	.loc 1 756
-	sth %r3, 8(%r9)
+	.loc 1 759
+	sth %r3, 8(%r8)
 # mem16[qc + 200] = x1
-	.loc 1 757
-	sth %r4, 200(%r9)
+	.loc 1 760
+	sth %r4, 200(%r8)
 # x0 = x0 + x1
-	.loc 1 758
+	.loc 1 761
 	add %r3, %r3, %r4
 # mem16[qc + 104] = x0
-	.loc 1 759
-	sth %r3, 104(%r9)
+	.loc 1 762
+	sth %r3, 104(%r8)
 # (int64) x0 = mem16[qa + 10]
-	.loc 1 760
-	lha %r3, 10(%r10)
+	.loc 1 763
+	lha %r3, 10(%r9)
 # (int64) x1 = mem16[qb + 10]
-	.loc 1 761
+	.loc 1 764
 	lha %r4, 10(%r5)
 # mem16[qc + 10] = x0
-	.loc 1 762
-	sth %r3, 10(%r9)
+	.loc 1 765
+	sth %r3, 10(%r8)
 # mem16[qc + 202] = x1
-	.loc 1 763
-	sth %r4, 202(%r9)
+	.loc 1 766
+	sth %r4, 202(%r8)
 # x0 = x0 + x1
-	.loc 1 764
+	.loc 1 767
 	add %r3, %r3, %r4
 # mem16[qc + 106] = x0
-	.loc 1 765
-	sth %r3, 106(%r9)
+	.loc 1 768
+	sth %r3, 106(%r8)
 # (int64) x0 = mem16[qa + 12]
-	.loc 1 766
-	lha %r3, 12(%r10)
+	.loc 1 769
+	lha %r3, 12(%r9)
 # (int64) x1 = mem16[qb + 12]
-	.loc 1 767
+	.loc 1 770
 	lha %r4, 12(%r5)
 # mem16[qc + 12] = x0
-	.loc 1 768
-	sth %r3, 12(%r9)
+	.loc 1 771
+	sth %r3, 12(%r8)
 # mem16[qc + 204] = x1
-	.loc 1 769
-	sth %r4, 204(%r9)
+	.loc 1 772
+	sth %r4, 204(%r8)
 # x0 = x0 + x1
-	.loc 1 770
+	.loc 1 773
 	add %r3, %r3, %r4
 # mem16[qc + 108] = x0
-	.loc 1 771
-	sth %r3, 108(%r9)
+	.loc 1 774
+	sth %r3, 108(%r8)
 # (int64) x0 = mem16[qa + 14]
-	.loc 1 772
-	lha %r3, 14(%r10)
+	.loc 1 775
+	lha %r3, 14(%r9)
 # (int64) x1 = mem16[qb + 14]
-	.loc 1 773
+	.loc 1 776
 	lha %r4, 14(%r5)
 # mem16[qc + 14] = x0
-	.loc 1 774
-	sth %r3, 14(%r9)
+	.loc 1 777
+	sth %r3, 14(%r8)
 # mem16[qc + 206] = x1
-	.loc 1 775
-	sth %r4, 206(%r9)
+	.loc 1 778
+	sth %r4, 206(%r8)
 # x0 = x0 + x1
-	.loc 1 776
+	.loc 1 779
 	add %r3, %r3, %r4
 # mem16[qc + 110] = x0
-	.loc 1 777
-	sth %r3, 110(%r9)
+	.loc 1 780
+	sth %r3, 110(%r8)
 # qa = qa + 16
-	.loc 1 778
-	addi %r10, %r10, 16
+	.loc 1 781
+	addi %r9, %r9, 16
 # qb = qb + 16
-	.loc 1 779
+	.loc 1 782
 	addi %r5, %r5, 16
 # qc = qc + 16
-	.loc 1 780
-	addi %r9, %r9, 16
+	.loc 1 783
+	addi %r8, %r8, 16
 # i1 = i1 - 1
-	.loc 1 781
+	.loc 1 784
 	addi %r6, %r6, -1
 # =? i1 - 0
-	.loc 1 782
+	.loc 1 785
 	cmpldi %cr0, %r6, 0
 # goto loop17 if !=
-	.loc 1 783
+	.loc 1 786
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop17
 # pa = pa + 192
-	.loc 1 784
-	mr %r10, %r7
-	addi %r10, %r10, 192
+	.loc 1 787
+	mr %r9, %r7
+	addi %r9, %r9, 192
 # pb = pb + 288
-	.loc 1 785
-	mr %r9, %r31
-	addi %r9, %r9, 288
+	.loc 1 788
+	mr %r8, %r31
+	addi %r8, %r8, 288
 # i0 = i0 - 1
-	.loc 1 786
-	mr %r4, %r11
+	.loc 1 789
+	mr %r4, %r10
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 787
+	.loc 1 790
 	cmpldi %cr0, %r4, 0
 # goto loop16 if !=
-	.loc 1 788
+	.loc 1 791
 	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop16
 # pa = 162096
-	.loc 1 789
+	.loc 1 792
 	li %r4, 0
 	oris %r4, %r4, 2
 	ori %r4, %r4, 31024
 # pa = w + pa
-	.loc 1 790
-	add %r9, %r7, %r4
+	.loc 1 793
+	add %r8, %r11, %r4
 # pb = 144600
-	.loc 1 791
+	.loc 1 794
 	li %r4, 0
 	oris %r4, %r4, 2
 	ori %r4, %r4, 13528
 # pb = w + pb
-	.loc 1 792
-	add %r10, %r7, %r4
+	.loc 1 795
+	add %r9, %r11, %r4
 # i0 = 27
-	.loc 1 793
+	.loc 1 796
 	li %r4, 27
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop18:
 # qa = pa
-	.loc 1 795
-	mr %r11, %r4
-	mr %r8, %r7
+	.loc 1 798
+	mr %r10, %r4
 	mr %r12, %r3
 # qb = pa + 96
-	.loc 1 796
-	addi %r5, %r9, 96
+	.loc 1 799
+	addi %r5, %r8, 96
 # qc = pb
-	.loc 1 797
-	mr %r7, %r9
+	.loc 1 800
+	mr %r7, %r8
 # i1 = 6
-	.loc 1 798
-	mr %r31, %r10
+	.loc 1 801
+	mr %r31, %r9
 	li %r6, 6
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop19:
 # (int64) x0 = mem16[qa]
-	.loc 1 800
-	lha %r3, 0(%r9)
+	.loc 1 803
+	lha %r3, 0(%r8)
 # (int64) x1 = mem16[qb]
-	.loc 1 801
+	.loc 1 804
 	lha %r4, 0(%r5)
 # mem16[qc] = x0
-	.loc 1 802
-	sth %r3, 0(%r10)
+	.loc 1 805
+	sth %r3, 0(%r9)
 # mem16[qc + 192] = x1
-	.loc 1 803
-	sth %r4, 192(%r10)
+	.loc 1 806
+	sth %r4, 192(%r9)
 # x0 = x0 + x1
-	.loc 1 804
+	.loc 1 807
 	add %r3, %r3, %r4
 # mem16[qc + 96] = x0
-	.loc 1 805
-	sth %r3, 96(%r10)
+	.loc 1 808
+	sth %r3, 96(%r9)
 # (int64) x0 = mem16[qa + 2]
-	.loc 1 806
-	lha %r3, 2(%r9)
+	.loc 1 809
+	lha %r3, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
-	.loc 1 807
+	.loc 1 810
 	lha %r4, 2(%r5)
 # mem16[qc + 2] = x0
-	.loc 1 808
-	sth %r3, 2(%r10)
+	.loc 1 811
+	sth %r3, 2(%r9)
 # mem16[qc + 194] = x1
-	.loc 1 809
-	sth %r4, 194(%r10)
+	.loc 1 812
+	sth %r4, 194(%r9)
 # x0 = x0 + x1
-	.loc 1 810
+	.loc 1 813
 	add %r3, %r3, %r4
 # mem16[qc + 98] = x0
-	.loc 1 811
-	sth %r3, 98(%r10)
+	.loc 1 814
+	sth %r3, 98(%r9)
 # (int64) x0 = mem16[qa + 4]
-	.loc 1 812
-	lha %r3, 4(%r9)
+	.loc 1 815
+	lha %r3, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
-	.loc 1 813
+	.loc 1 816
 	lha %r4, 4(%r5)
 # mem16[qc + 4] = x0
-	.loc 1 814
-	sth %r3, 4(%r10)
+	.loc 1 817
+	sth %r3, 4(%r9)
 # mem16[qc + 196] = x1
-	.loc 1 815
-	sth %r4, 196(%r10)
+	.loc 1 818
+	sth %r4, 196(%r9)
 # x0 = x0 + x1
-	.loc 1 816
+	.loc 1 819
 	add %r3, %r3, %r4
 # mem16[qc + 100] = x0
-	.loc 1 817
-	sth %r3, 100(%r10)
+	.loc 1 820
+	sth %r3, 100(%r9)
 # (int64) x0 = mem16[qa + 6]
-	.loc 1 818
-	lha %r3, 6(%r9)
+	.loc 1 821
+	lha %r3, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
-	.loc 1 819
+	.loc 1 822
 	lha %r4, 6(%r5)
 # mem16[qc + 6] = x0
-	.loc 1 820
-	sth %r3, 6(%r10)
+	.loc 1 823
+	sth %r3, 6(%r9)
 # mem16[qc + 198] = x1
-	.loc 1 821
-	sth %r4, 198(%r10)
+	.loc 1 824
+	sth %r4, 198(%r9)
 # x0 = x0 + x1
-	.loc 1 822
+	.loc 1 825
 	add %r3, %r3, %r4
 # mem16[qc + 102] = x0
-	.loc 1 823
-	sth %r3, 102(%r10)
+	.loc 1 826
+	sth %r3, 102(%r9)
 # (int64) x0 = mem16[qa + 8]
-	.loc 1 824
-	lha %r3, 8(%r9)
+	.loc 1 827
+	lha %r3, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
-	.loc 1 825
+	.loc 1 828
 	lha %r4, 8(%r5)
 # mem16[qc + 8] = x0
-	.loc 1 826
-	sth %r3, 8(%r10)
+	.loc 1 829
+	sth %r3, 8(%r9)
 # mem16[qc + 200] = x1
-	.loc 1 827
-	sth %r4, 200(%r10)
+	.loc 1 830
+	sth %r4, 200(%r9)
 # x0 = x0 + x1
-	.loc 1 828
+	.loc 1 831
 	add %r3, %r3, %r4
 # mem16[qc + 104] = x0
-	.loc 1 829
-	sth %r3, 104(%r10)
+	.loc 1 832
+	sth %r3, 104(%r9)
 # (int64) x0 = mem16[qa + 10]
-	.loc 1 830
-	lha %r3, 10(%r9)
+	.loc 1 833
+	lha %r3, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
-	.loc 1 831
+	.loc 1 834
 	lha %r4, 10(%r5)
 # mem16[qc + 10] = x0
-	.loc 1 832
-	sth %r3, 10(%r10)
+	.loc 1 835
+	sth %r3, 10(%r9)
 # mem16[qc + 202] = x1
-	.loc 1 833
-	sth %r4, 202(%r10)
+	.loc 1 836
+	sth %r4, 202(%r9)
 # x0 = x0 + x1
-	.loc 1 834
+	.loc 1 837
 	add %r3, %r3, %r4
 # mem16[qc + 106] = x0
-	.loc 1 835
-	sth %r3, 106(%r10)
+	.loc 1 838
+	sth %r3, 106(%r9)
 # (int64) x0 = mem16[qa + 12]
-	.loc 1 836
-	lha %r3, 12(%r9)
+	.loc 1 839
+	lha %r3, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
-	.loc 1 837
+	.loc 1 840
 	lha %r4, 12(%r5)
 # mem16[qc + 12] = x0
-	.loc 1 838
-	sth %r3, 12(%r10)
+	.loc 1 841
+	sth %r3, 12(%r9)
 # mem16[qc + 204] = x1
-	.loc 1 839
-	sth %r4, 204(%r10)
+	.loc 1 842
+	sth %r4, 204(%r9)
 # x0 = x0 + x1
-	.loc 1 840
+	.loc 1 843
 	add %r3, %r3, %r4
 # mem16[qc + 108] = x0
-	.loc 1 841
-	sth %r3, 108(%r10)
+	.loc 1 844
+	sth %r3, 108(%r9)
 # (int64) x0 = mem16[qa + 14]
-	.loc 1 842
-	lha %r3, 14(%r9)
+	.loc 1 845
+	lha %r3, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
-	.loc 1 843
+	.loc 1 846
 	lha %r4, 14(%r5)
 # mem16[qc + 14] = x0
-	.loc 1 844
-	sth %r3, 14(%r10)
+	.loc 1 847
+	sth %r3, 14(%r9)
 # mem16[qc + 206] = x1
-	.loc 1 845
-	sth %r4, 206(%r10)
+	.loc 1 848
+	sth %r4, 206(%r9)
 # x0 = x0 + x1
-	.loc 1 846
+	.loc 1 849
 	add %r3, %r3, %r4
 # mem16[qc + 110] = x0
-	.loc 1 847
-	sth %r3, 110(%r10)
+	.loc 1 850
+	sth %r3, 110(%r9)
 # qa = qa + 16
-	.loc 1 848
-	addi %r9, %r9, 16
+	.loc 1 851
+	addi %r8, %r8, 16
 # qb = qb + 16
-	.loc 1 849
+	.loc 1 852
 	addi %r5, %r5, 16
 # qc = qc + 16
-	.loc 1 850
-	addi %r10, %r10, 16
+	.loc 1 853
+	addi %r9, %r9, 16
 # i1 = i1 - 1
-	.loc 1 851
+	.loc 1 854
 	addi %r6, %r6, -1
 # =? i1 - 0
-	.loc 1 852
+	.loc 1 855
 	cmpldi %cr0, %r6, 0
 # goto loop19 if !=
-	.loc 1 853
+	.loc 1 856
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop19
 # pa = pa + 192
-	.loc 1 854
-	mr %r9, %r7
-	addi %r9, %r9, 192
+	.loc 1 857
+	mr %r8, %r7
+	addi %r8, %r8, 192
 # pb = pb + 288
-	.loc 1 855
-	mr %r10, %r31
-	addi %r10, %r10, 288
+	.loc 1 858
+	mr %r9, %r31
+	addi %r9, %r9, 288
 # i0 = i0 - 1
-	.loc 1 856
-	mr %r4, %r11
+	.loc 1 859
+	mr %r4, %r10
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 857
+	.loc 1 860
 	cmpldi %cr0, %r4, 0
 # goto loop18 if !=
-	.loc 1 858
+	.loc 1 861
 	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop18
 # pa = w + 4608
-	.loc 1 859
-	addi %r9, %r7, 4608
+	.loc 1 862
+	addi %r8, %r11, 4608
 # pb = 39600
-	.loc 1 860
+	.loc 1 863
 	li %r4, 0
 	oris %r4, %r4, 0
 	ori %r4, %r4, 39600
 # pb = w + pb
-	.loc 1 861
-	add %r10, %r7, %r4
+	.loc 1 864
+	add %r9, %r11, %r4
 # i0 = 162
-	.loc 1 862
+	.loc 1 865
 	li %r4, 162
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop20:
 # qa = pa
-	.loc 1 864
-	mr %r11, %r4
-	mr %r8, %r7
+	.loc 1 867
+	mr %r10, %r4
 	mr %r12, %r3
 # qb = pa + 48
-	.loc 1 865
-	addi %r5, %r9, 48
+	.loc 1 868
+	addi %r5, %r8, 48
 # qc = pb
-	.loc 1 866
-	mr %r7, %r9
+	.loc 1 869
+	mr %r7, %r8
 # i1 = 3
-	.loc 1 867
-	mr %r31, %r10
+	.loc 1 870
+	mr %r31, %r9
 	li %r6, 3
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop21:
 # (int64) x0 = mem16[qa]
-	.loc 1 869
-	lha %r3, 0(%r9)
+	.loc 1 872
+	lha %r3, 0(%r8)
 # (int64) x1 = mem16[qb]
-	.loc 1 870
+	.loc 1 873
 	lha %r4, 0(%r5)
 # mem16[qc] = x0
-	.loc 1 871
-	sth %r3, 0(%r10)
+	.loc 1 874
+	sth %r3, 0(%r9)
 # mem16[qc + 96] = x1
-	.loc 1 872
-	sth %r4, 96(%r10)
+	.loc 1 875
+	sth %r4, 96(%r9)
 # x0 = x0 + x1
-	.loc 1 873
+	.loc 1 876
 	add %r3, %r3, %r4
 # mem16[qc + 48] = x0
-	.loc 1 874
-	sth %r3, 48(%r10)
+	.loc 1 877
+	sth %r3, 48(%r9)
 # (int64) x0 = mem16[qa + 2]
-	.loc 1 875
-	lha %r3, 2(%r9)
+	.loc 1 878
+	lha %r3, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
-	.loc 1 876
+	.loc 1 879
 	lha %r4, 2(%r5)
 # mem16[qc + 2] = x0
-	.loc 1 877
-	sth %r3, 2(%r10)
+	.loc 1 880
+	sth %r3, 2(%r9)
 # mem16[qc + 98] = x1
-	.loc 1 878
-	sth %r4, 98(%r10)
+	.loc 1 881
+	sth %r4, 98(%r9)
 # x0 = x0 + x1
-	.loc 1 879
+	.loc 1 882
 	add %r3, %r3, %r4
 # mem16[qc + 50] = x0
-	.loc 1 880
-	sth %r3, 50(%r10)
+	.loc 1 883
+	sth %r3, 50(%r9)
 # (int64) x0 = mem16[qa + 4]
-	.loc 1 881
-	lha %r3, 4(%r9)
+	.loc 1 884
+	lha %r3, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
-	.loc 1 882
+	.loc 1 885
 	lha %r4, 4(%r5)
 # mem16[qc + 4] = x0
-	.loc 1 883
-	sth %r3, 4(%r10)
+	.loc 1 886
+	sth %r3, 4(%r9)
 # mem16[qc + 100] = x1
-	.loc 1 884
-	sth %r4, 100(%r10)
+	.loc 1 887
+	sth %r4, 100(%r9)
 # x0 = x0 + x1
-	.loc 1 885
+	.loc 1 888
 	add %r3, %r3, %r4
 # mem16[qc + 52] = x0
-	.loc 1 886
-	sth %r3, 52(%r10)
+	.loc 1 889
+	sth %r3, 52(%r9)
 # (int64) x0 = mem16[qa + 6]
-	.loc 1 887
-	lha %r3, 6(%r9)
+	.loc 1 890
+	lha %r3, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
-	.loc 1 888
+	.loc 1 891
 	lha %r4, 6(%r5)
 # mem16[qc + 6] = x0
-	.loc 1 889
-	sth %r3, 6(%r10)
+	.loc 1 892
+	sth %r3, 6(%r9)
 # mem16[qc + 102] = x1
-	.loc 1 890
-	sth %r4, 102(%r10)
+	.loc 1 893
+	sth %r4, 102(%r9)
 # x0 = x0 + x1
-	.loc 1 891
+	.loc 1 894
 	add %r3, %r3, %r4
 # mem16[qc + 54] = x0
-	.loc 1 892
-	sth %r3, 54(%r10)
+	.loc 1 895
+	sth %r3, 54(%r9)
 # (int64) x0 = mem16[qa + 8]
-	.loc 1 893
-	lha %r3, 8(%r9)
+	.loc 1 896
+	lha %r3, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
-	.loc 1 894
+	.loc 1 897
 	lha %r4, 8(%r5)
 # mem16[qc + 8] = x0
-	.loc 1 895
-	sth %r3, 8(%r10)
+	.loc 1 898
+	sth %r3, 8(%r9)
 # mem16[qc + 104] = x1
-	.loc 1 896
-	sth %r4, 104(%r10)
+	.loc 1 899
+	sth %r4, 104(%r9)
 # x0 = x0 + x1
-	.loc 1 897
+	.loc 1 900
 	add %r3, %r3, %r4
 # mem16[qc + 56] = x0
-	.loc 1 898
-	sth %r3, 56(%r10)
+	.loc 1 901
+	sth %r3, 56(%r9)
 # (int64) x0 = mem16[qa + 10]
-	.loc 1 899
-	lha %r3, 10(%r9)
+	.loc 1 902
+	lha %r3, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
-	.loc 1 900
+	.loc 1 903
 	lha %r4, 10(%r5)
 # mem16[qc + 10] = x0
-	.loc 1 901
-	sth %r3, 10(%r10)
+	.loc 1 904
+	sth %r3, 10(%r9)
 # mem16[qc + 106] = x1
-	.loc 1 902
-	sth %r4, 106(%r10)
+	.loc 1 905
+	sth %r4, 106(%r9)
 # x0 = x0 + x1
-	.loc 1 903
+	.loc 1 906
 	add %r3, %r3, %r4
 # mem16[qc + 58] = x0
-	.loc 1 904
-	sth %r3, 58(%r10)
+	.loc 1 907
+	sth %r3, 58(%r9)
 # (int64) x0 = mem16[qa + 12]
-	.loc 1 905
-	lha %r3, 12(%r9)
+	.loc 1 908
+	lha %r3, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
-	.loc 1 906
+	.loc 1 909
 	lha %r4, 12(%r5)
 # mem16[qc + 12] = x0
-	.loc 1 907
-	sth %r3, 12(%r10)
+	.loc 1 910
+	sth %r3, 12(%r9)
 # mem16[qc + 108] = x1
-	.loc 1 908
-	sth %r4, 108(%r10)
+	.loc 1 911
+	sth %r4, 108(%r9)
 # x0 = x0 + x1
-	.loc 1 909
+	.loc 1 912
 	add %r3, %r3, %r4
 # mem16[qc + 60] = x0
-	.loc 1 910
-	sth %r3, 60(%r10)
+	.loc 1 913
+	sth %r3, 60(%r9)
 # (int64) x0 = mem16[qa + 14]
-	.loc 1 911
-	lha %r3, 14(%r9)
+	.loc 1 914
+	lha %r3, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
-	.loc 1 912
+	.loc 1 915
 	lha %r4, 14(%r5)
 # mem16[qc + 14] = x0
-	.loc 1 913
-	sth %r3, 14(%r10)
+	.loc 1 916
+	sth %r3, 14(%r9)
 # mem16[qc + 110] = x1
-	.loc 1 914
-	sth %r4, 110(%r10)
+	.loc 1 917
+	sth %r4, 110(%r9)
 # x0 = x0 + x1
-	.loc 1 915
+	.loc 1 918
 	add %r3, %r3, %r4
 # mem16[qc + 62] = x0
-	.loc 1 916
-	sth %r3, 62(%r10)
+	.loc 1 919
+	sth %r3, 62(%r9)
 # qa = qa + 16
-	.loc 1 917
-	addi %r9, %r9, 16
+	.loc 1 920
+	addi %r8, %r8, 16
 # qb = qb + 16
-	.loc 1 918
+	.loc 1 921
 	addi %r5, %r5, 16
 # qc = qc + 16
-	.loc 1 919
-	addi %r10, %r10, 16
+	.loc 1 922
+	addi %r9, %r9, 16
 # i1 = i1 - 1
-	.loc 1 920
+	.loc 1 923
 	addi %r6, %r6, -1
 # =? i1 - 0
-	.loc 1 921
+	.loc 1 924
 	cmpldi %cr0, %r6, 0
 # goto loop21 if !=
-	.loc 1 922
+	.loc 1 925
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop21
 # pa = pa + 96
-	.loc 1 923
-	mr %r9, %r7
-	addi %r9, %r9, 96
+	.loc 1 926
+	mr %r8, %r7
+	addi %r8, %r8, 96
 # pb = pb + 144
-	.loc 1 924
-	mr %r10, %r31
-	addi %r10, %r10, 144
+	.loc 1 927
+	mr %r9, %r31
+	addi %r9, %r9, 144
 # i0 = i0 - 1
-	.loc 1 925
-	mr %r4, %r11
+	.loc 1 928
+	mr %r4, %r10
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 926
+	.loc 1 929
 	cmpldi %cr0, %r4, 0
 # goto loop20 if !=
-	.loc 1 927
+	.loc 1 930
 	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop20
 # pa = 144600
-	.loc 1 928
+	.loc 1 931
 	li %r4, 0
 	oris %r4, %r4, 2
 	ori %r4, %r4, 13528
 # pa = w + pa
-	.loc 1 929
-	add %r9, %r7, %r4
+	.loc 1 932
+	add %r8, %r11, %r4
 # pb = 162096
-	.loc 1 930
+	.loc 1 933
 	li %r4, 0
 	oris %r4, %r4, 2
 	ori %r4, %r4, 31024
 # pb = w + pb
-	.loc 1 931
-	add %r10, %r7, %r4
+	.loc 1 934
+	add %r9, %r11, %r4
 # i0 = 81
-	.loc 1 932
+	.loc 1 935
 	li %r4, 81
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop22:
 # qa = pa
-	.loc 1 934
-	mr %r11, %r4
-	mr %r8, %r7
+	.loc 1 937
+	mr %r10, %r4
 	mr %r12, %r3
 # qb = pa + 48
-	.loc 1 935
-	addi %r5, %r9, 48
+	.loc 1 938
+	addi %r5, %r8, 48
 # qc = pb
-	.loc 1 936
-	mr %r7, %r9
+	.loc 1 939
+	mr %r7, %r8
 # i1 = 3
-	.loc 1 937
-	mr %r31, %r10
+	.loc 1 940
+	mr %r31, %r9
 	li %r6, 3
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop23:
 # (int64) x0 = mem16[qa]
-	.loc 1 939
-	lha %r3, 0(%r9)
+	.loc 1 942
+	lha %r3, 0(%r8)
 # (int64) x1 = mem16[qb]
-	.loc 1 940
+	.loc 1 943
 	lha %r4, 0(%r5)
 # mem16[qc] = x0
-	.loc 1 941
-	sth %r3, 0(%r10)
+	.loc 1 944
+	sth %r3, 0(%r9)
 # mem16[qc + 96] = x1
-	.loc 1 942
-	sth %r4, 96(%r10)
+	.loc 1 945
+	sth %r4, 96(%r9)
 # x0 = x0 + x1
-	.loc 1 943
+	.loc 1 946
 	add %r3, %r3, %r4
 # mem16[qc + 48] = x0
-	.loc 1 944
-	sth %r3, 48(%r10)
+	.loc 1 947
+	sth %r3, 48(%r9)
 # (int64) x0 = mem16[qa + 2]
-	.loc 1 945
-	lha %r3, 2(%r9)
+	.loc 1 948
+	lha %r3, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
-	.loc 1 946
+	.loc 1 949
 	lha %r4, 2(%r5)
 # mem16[qc + 2] = x0
-	.loc 1 947
-	sth %r3, 2(%r10)
+	.loc 1 950
+	sth %r3, 2(%r9)
 # mem16[qc + 98] = x1
-	.loc 1 948
-	sth %r4, 98(%r10)
+	.loc 1 951
+	sth %r4, 98(%r9)
 # x0 = x0 + x1
-	.loc 1 949
+	.loc 1 952
 	add %r3, %r3, %r4
 # mem16[qc + 50] = x0
-	.loc 1 950
-	sth %r3, 50(%r10)
+	.loc 1 953
+	sth %r3, 50(%r9)
 # (int64) x0 = mem16[qa + 4]
-	.loc 1 951
-	lha %r3, 4(%r9)
+	.loc 1 954
+	lha %r3, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
-	.loc 1 952
+	.loc 1 955
 	lha %r4, 4(%r5)
 # mem16[qc + 4] = x0
-	.loc 1 953
-	sth %r3, 4(%r10)
+	.loc 1 956
+	sth %r3, 4(%r9)
 # mem16[qc + 100] = x1
-	.loc 1 954
-	sth %r4, 100(%r10)
+	.loc 1 957
+	sth %r4, 100(%r9)
 # x0 = x0 + x1
-	.loc 1 955
+	.loc 1 958
 	add %r3, %r3, %r4
 # mem16[qc + 52] = x0
-	.loc 1 956
-	sth %r3, 52(%r10)
+	.loc 1 959
+	sth %r3, 52(%r9)
 # (int64) x0 = mem16[qa + 6]
-	.loc 1 957
-	lha %r3, 6(%r9)
+	.loc 1 960
+	lha %r3, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
-	.loc 1 958
+	.loc 1 961
 	lha %r4, 6(%r5)
 # mem16[qc + 6] = x0
-	.loc 1 959
-	sth %r3, 6(%r10)
+	.loc 1 962
+	sth %r3, 6(%r9)
 # mem16[qc + 102] = x1
-	.loc 1 960
-	sth %r4, 102(%r10)
+	.loc 1 963
+	sth %r4, 102(%r9)
 # x0 = x0 + x1
-	.loc 1 961
+	.loc 1 964
 	add %r3, %r3, %r4
 # mem16[qc + 54] = x0
-	.loc 1 962
-	sth %r3, 54(%r10)
+	.loc 1 965
+	sth %r3, 54(%r9)
 # (int64) x0 = mem16[qa + 8]
-	.loc 1 963
-	lha %r3, 8(%r9)
+	.loc 1 966
+	lha %r3, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
-	.loc 1 964
+	.loc 1 967
 	lha %r4, 8(%r5)
 # mem16[qc + 8] = x0
-	.loc 1 965
-	sth %r3, 8(%r10)
+	.loc 1 968
+	sth %r3, 8(%r9)
 # mem16[qc + 104] = x1
-	.loc 1 966
-	sth %r4, 104(%r10)
+	.loc 1 969
+	sth %r4, 104(%r9)
 # x0 = x0 + x1
-	.loc 1 967
+	.loc 1 970
 	add %r3, %r3, %r4
 # mem16[qc + 56] = x0
-	.loc 1 968
-	sth %r3, 56(%r10)
+	.loc 1 971
+	sth %r3, 56(%r9)
 # (int64) x0 = mem16[qa + 10]
-	.loc 1 969
-	lha %r3, 10(%r9)
+	.loc 1 972
+	lha %r3, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
-	.loc 1 970
+	.loc 1 973
 	lha %r4, 10(%r5)
 # mem16[qc + 10] = x0
-	.loc 1 971
-	sth %r3, 10(%r10)
+	.loc 1 974
+	sth %r3, 10(%r9)
 # mem16[qc + 106] = x1
-	.loc 1 972
-	sth %r4, 106(%r10)
+	.loc 1 975
+	sth %r4, 106(%r9)
 # x0 = x0 + x1
-	.loc 1 973
+	.loc 1 976
 	add %r3, %r3, %r4
 # mem16[qc + 58] = x0
-	.loc 1 974
-	sth %r3, 58(%r10)
+	.loc 1 977
+	sth %r3, 58(%r9)
 # (int64) x0 = mem16[qa + 12]
-	.loc 1 975
-	lha %r3, 12(%r9)
+	.loc 1 978
+	lha %r3, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
-	.loc 1 976
+	.loc 1 979
 	lha %r4, 12(%r5)
 # mem16[qc + 12] = x0
-	.loc 1 977
-	sth %r3, 12(%r10)
+	.loc 1 980
+	sth %r3, 12(%r9)
 # mem16[qc + 108] = x1
-	.loc 1 978
-	sth %r4, 108(%r10)
+	.loc 1 981
+	sth %r4, 108(%r9)
 # x0 = x0 + x1
-	.loc 1 979
+	.loc 1 982
 	add %r3, %r3, %r4
 # mem16[qc + 60] = x0
-	.loc 1 980
-	sth %r3, 60(%r10)
+	.loc 1 983
+	sth %r3, 60(%r9)
 # (int64) x0 = mem16[qa + 14]
-	.loc 1 981
-	lha %r3, 14(%r9)
+	.loc 1 984
+	lha %r3, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
-	.loc 1 982
+	.loc 1 985
 	lha %r4, 14(%r5)
 # mem16[qc + 14] = x0
-	.loc 1 983
-	sth %r3, 14(%r10)
+	.loc 1 986
+	sth %r3, 14(%r9)
 # mem16[qc + 110] = x1
-	.loc 1 984
-	sth %r4, 110(%r10)
+	.loc 1 987
+	sth %r4, 110(%r9)
 # x0 = x0 + x1
-	.loc 1 985
+	.loc 1 988
 	add %r3, %r3, %r4
 # mem16[qc + 62] = x0
-	.loc 1 986
-	sth %r3, 62(%r10)
+	.loc 1 989
+	sth %r3, 62(%r9)
 # qa = qa + 16
-	.loc 1 987
-	addi %r9, %r9, 16
+	.loc 1 990
+	addi %r8, %r8, 16
 # qb = qb + 16
-	.loc 1 988
+	.loc 1 991
 	addi %r5, %r5, 16
 # qc = qc + 16
-	.loc 1 989
-	addi %r10, %r10, 16
+	.loc 1 992
+	addi %r9, %r9, 16
 # i1 = i1 - 1
-	.loc 1 990
+	.loc 1 993
 	addi %r6, %r6, -1
 # =? i1 - 0
-	.loc 1 991
+	.loc 1 994
 	cmpldi %cr0, %r6, 0
 # goto loop23 if !=
-	.loc 1 992
+	.loc 1 995
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop23
 # pa = pa + 96
-	.loc 1 993
-	mr %r9, %r7
-	addi %r9, %r9, 96
+	.loc 1 996
+	mr %r8, %r7
+	addi %r8, %r8, 96
 # pb = pb + 144
-	.loc 1 994
-	mr %r10, %r31
-	addi %r10, %r10, 144
+	.loc 1 997
+	mr %r9, %r31
+	addi %r9, %r9, 144
 # i0 = i0 - 1
-	.loc 1 995
-	mr %r4, %r11
+	.loc 1 998
+	mr %r4, %r10
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 996
+	.loc 1 999
 	cmpldi %cr0, %r4, 0
 # goto loop22 if !=
-	.loc 1 997
+	.loc 1 1000
 	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop22
 # pa = 39600
-	.loc 1 998
+	.loc 1 1001
 	mr %r6, %r3
 	li %r3, 0
 	oris %r3, %r3, 0
 	ori %r3, %r3, 39600
 # pa = w + pa
-	.loc 1 999
-	add %r3, %r7, %r3
+	.loc 1 1002
+	add %r3, %r11, %r3
 # pb = w + 4608
-	.loc 1 1000
-	addi %r4, %r7, 4608
+	.loc 1 1003
+	addi %r4, %r11, 4608
 # i0 = 486
-	.loc 1 1001
+	.loc 1 1004
 	li %r5, 486
-	mr %r8, %r3
-	mr %r9, %r4
+	mr %r7, %r3
+	mr %r8, %r4
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop24:
 # qb = pa + 24
-	.loc 1 1004
-	addi %r10, %r8, 24
-# (int64) x0 = mem16[qa]
-	.loc 1 1006
-	lha %r3, 0(%r8)
-# (int64) x1 = mem16[qb]
 	.loc 1 1007
-	lha %r4, 0(%r10)
-# mem16[qc] = x0
-	.loc 1 1008
-	sth %r3, 0(%r9)
-# mem16[qc + 48] = x1
+	addi %r9, %r7, 24
+# (int64) x0 = mem16[qa]
 	.loc 1 1009
-	sth %r4, 48(%r9)
-# x0 = x0 + x1
+	lha %r3, 0(%r7)
+# (int64) x1 = mem16[qb]
 	.loc 1 1010
+	lha %r4, 0(%r9)
+# mem16[qc] = x0
+	.loc 1 1011
+	sth %r3, 0(%r8)
+# mem16[qc + 48] = x1
+	.loc 1 1012
+	sth %r4, 48(%r8)
+# x0 = x0 + x1
+	.loc 1 1013
 	add %r3, %r3, %r4
 # mem16[qc + 24] = x0
-	.loc 1 1011
-	sth %r3, 24(%r9)
-# (int64) x0 = mem16[qa + 2]
-	.loc 1 1012
-	lha %r3, 2(%r8)
-# (int64) x1 = mem16[qb + 2]
-	.loc 1 1013
-	lha %r4, 2(%r10)
-# mem16[qc + 2] = x0
 	.loc 1 1014
-	sth %r3, 2(%r9)
-# mem16[qc + 50] = x1
+	sth %r3, 24(%r8)
+# (int64) x0 = mem16[qa + 2]
 	.loc 1 1015
-	sth %r4, 50(%r9)
-# x0 = x0 + x1
+	lha %r3, 2(%r7)
+# (int64) x1 = mem16[qb + 2]
 	.loc 1 1016
+	lha %r4, 2(%r9)
+# mem16[qc + 2] = x0
+	.loc 1 1017
+	sth %r3, 2(%r8)
+# mem16[qc + 50] = x1
+	.loc 1 1018
+	sth %r4, 50(%r8)
+# x0 = x0 + x1
+	.loc 1 1019
 	add %r3, %r3, %r4
 # mem16[qc + 26] = x0
-	.loc 1 1017
-	sth %r3, 26(%r9)
-# (int64) x0 = mem16[qa + 4]
-	.loc 1 1018
-	lha %r3, 4(%r8)
-# (int64) x1 = mem16[qb + 4]
-	.loc 1 1019
-	lha %r4, 4(%r10)
-# mem16[qc + 4] = x0
 	.loc 1 1020
-	sth %r3, 4(%r9)
-# mem16[qc + 52] = x1
+	sth %r3, 26(%r8)
+# (int64) x0 = mem16[qa + 4]
 	.loc 1 1021
-	sth %r4, 52(%r9)
-# x0 = x0 + x1
+	lha %r3, 4(%r7)
+# (int64) x1 = mem16[qb + 4]
 	.loc 1 1022
+	lha %r4, 4(%r9)
+# mem16[qc + 4] = x0
+	.loc 1 1023
+	sth %r3, 4(%r8)
+# mem16[qc + 52] = x1
+	.loc 1 1024
+	sth %r4, 52(%r8)
+# x0 = x0 + x1
+	.loc 1 1025
 	add %r3, %r3, %r4
 # mem16[qc + 28] = x0
-	.loc 1 1023
-	sth %r3, 28(%r9)
-# (int64) x0 = mem16[qa + 6]
-	.loc 1 1024
-	lha %r3, 6(%r8)
-# (int64) x1 = mem16[qb + 6]
-	.loc 1 1025
-	lha %r4, 6(%r10)
-# mem16[qc + 6] = x0
 	.loc 1 1026
-	sth %r3, 6(%r9)
-# mem16[qc + 54] = x1
+	sth %r3, 28(%r8)
+# (int64) x0 = mem16[qa + 6]
 	.loc 1 1027
-	sth %r4, 54(%r9)
-# x0 = x0 + x1
+	lha %r3, 6(%r7)
+# (int64) x1 = mem16[qb + 6]
 	.loc 1 1028
+	lha %r4, 6(%r9)
+# mem16[qc + 6] = x0
+	.loc 1 1029
+	sth %r3, 6(%r8)
+# mem16[qc + 54] = x1
+	.loc 1 1030
+	sth %r4, 54(%r8)
+# x0 = x0 + x1
+	.loc 1 1031
 	add %r3, %r3, %r4
 # mem16[qc + 30] = x0
-	.loc 1 1029
-	sth %r3, 30(%r9)
-# (int64) x0 = mem16[qa + 8]
-	.loc 1 1030
-	lha %r3, 8(%r8)
-# (int64) x1 = mem16[qb + 8]
-	.loc 1 1031
-	lha %r4, 8(%r10)
-# mem16[qc + 8] = x0
 	.loc 1 1032
-	sth %r3, 8(%r9)
-# mem16[qc + 56] = x1
+	sth %r3, 30(%r8)
+# (int64) x0 = mem16[qa + 8]
 	.loc 1 1033
-	sth %r4, 56(%r9)
-# x0 = x0 + x1
+	lha %r3, 8(%r7)
+# (int64) x1 = mem16[qb + 8]
 	.loc 1 1034
+	lha %r4, 8(%r9)
+# mem16[qc + 8] = x0
+	.loc 1 1035
+	sth %r3, 8(%r8)
+# mem16[qc + 56] = x1
+	.loc 1 1036
+	sth %r4, 56(%r8)
+# x0 = x0 + x1
+	.loc 1 1037
 	add %r3, %r3, %r4
 # mem16[qc + 32] = x0
-	.loc 1 1035
-	sth %r3, 32(%r9)
-# (int64) x0 = mem16[qa + 10]
-	.loc 1 1036
-	lha %r3, 10(%r8)
-# (int64) x1 = mem16[qb + 10]
-	.loc 1 1037
-	lha %r4, 10(%r10)
-# mem16[qc + 10] = x0
 	.loc 1 1038
-	sth %r3, 10(%r9)
-# mem16[qc + 58] = x1
+	sth %r3, 32(%r8)
+# (int64) x0 = mem16[qa + 10]
 	.loc 1 1039
-	sth %r4, 58(%r9)
-# x0 = x0 + x1
+	lha %r3, 10(%r7)
+# (int64) x1 = mem16[qb + 10]
 	.loc 1 1040
+	lha %r4, 10(%r9)
+# mem16[qc + 10] = x0
+	.loc 1 1041
+	sth %r3, 10(%r8)
+# mem16[qc + 58] = x1
+	.loc 1 1042
+	sth %r4, 58(%r8)
+# x0 = x0 + x1
+	.loc 1 1043
 	add %r3, %r3, %r4
 # mem16[qc + 34] = x0
-	.loc 1 1041
-	sth %r3, 34(%r9)
-# (int64) x0 = mem16[qa + 12]
-	.loc 1 1042
-	lha %r3, 12(%r8)
-# (int64) x1 = mem16[qb + 12]
-	.loc 1 1043
-	lha %r4, 12(%r10)
-# mem16[qc + 12] = x0
 	.loc 1 1044
-	sth %r3, 12(%r9)
-# mem16[qc + 60] = x1
+	sth %r3, 34(%r8)
+# (int64) x0 = mem16[qa + 12]
 	.loc 1 1045
-	sth %r4, 60(%r9)
-# x0 = x0 + x1
+	lha %r3, 12(%r7)
+# (int64) x1 = mem16[qb + 12]
 	.loc 1 1046
+	lha %r4, 12(%r9)
+# mem16[qc + 12] = x0
+	.loc 1 1047
+	sth %r3, 12(%r8)
+# mem16[qc + 60] = x1
+	.loc 1 1048
+	sth %r4, 60(%r8)
+# x0 = x0 + x1
+	.loc 1 1049
 	add %r3, %r3, %r4
 # mem16[qc + 36] = x0
-	.loc 1 1047
-	sth %r3, 36(%r9)
-# (int64) x0 = mem16[qa + 14]
-	.loc 1 1048
-	lha %r3, 14(%r8)
-# (int64) x1 = mem16[qb + 14]
-	.loc 1 1049
-	lha %r4, 14(%r10)
-# mem16[qc + 14] = x0
 	.loc 1 1050
-	sth %r3, 14(%r9)
-# mem16[qc + 62] = x1
+	sth %r3, 36(%r8)
+# (int64) x0 = mem16[qa + 14]
 	.loc 1 1051
-	sth %r4, 62(%r9)
-# x0 = x0 + x1
+	lha %r3, 14(%r7)
+# (int64) x1 = mem16[qb + 14]
 	.loc 1 1052
+	lha %r4, 14(%r9)
+# mem16[qc + 14] = x0
+	.loc 1 1053
+	sth %r3, 14(%r8)
+# mem16[qc + 62] = x1
+	.loc 1 1054
+	sth %r4, 62(%r8)
+# x0 = x0 + x1
+	.loc 1 1055
 	add %r3, %r3, %r4
 # mem16[qc + 38] = x0
-	.loc 1 1053
-	sth %r3, 38(%r9)
-# (int64) x0 = mem16[qa + 16]
-	.loc 1 1054
-	lha %r3, 16(%r8)
-# (int64) x1 = mem16[qb + 16]
-	.loc 1 1055
-	lha %r4, 16(%r10)
-# mem16[qc + 16] = x0
 	.loc 1 1056
-	sth %r3, 16(%r9)
-# mem16[qc + 64] = x1
+	sth %r3, 38(%r8)
+# (int64) x0 = mem16[qa + 16]
 	.loc 1 1057
-	sth %r4, 64(%r9)
-# x0 = x0 + x1
+	lha %r3, 16(%r7)
+# (int64) x1 = mem16[qb + 16]
 	.loc 1 1058
+	lha %r4, 16(%r9)
+# mem16[qc + 16] = x0
+	.loc 1 1059
+	sth %r3, 16(%r8)
+# mem16[qc + 64] = x1
+	.loc 1 1060
+	sth %r4, 64(%r8)
+# x0 = x0 + x1
+	.loc 1 1061
 	add %r3, %r3, %r4
 # mem16[qc + 40] = x0
-	.loc 1 1059
-	sth %r3, 40(%r9)
-# (int64) x0 = mem16[qa + 18]
-	.loc 1 1060
-	lha %r3, 18(%r8)
-# (int64) x1 = mem16[qb + 18]
-	.loc 1 1061
-	lha %r4, 18(%r10)
-# mem16[qc + 18] = x0
 	.loc 1 1062
-	sth %r3, 18(%r9)
-# mem16[qc + 66] = x1
+	sth %r3, 40(%r8)
+# (int64) x0 = mem16[qa + 18]
 	.loc 1 1063
-	sth %r4, 66(%r9)
-# x0 = x0 + x1
+	lha %r3, 18(%r7)
+# (int64) x1 = mem16[qb + 18]
 	.loc 1 1064
+	lha %r4, 18(%r9)
+# mem16[qc + 18] = x0
+	.loc 1 1065
+	sth %r3, 18(%r8)
+# mem16[qc + 66] = x1
+	.loc 1 1066
+	sth %r4, 66(%r8)
+# x0 = x0 + x1
+	.loc 1 1067
 	add %r3, %r3, %r4
 # mem16[qc + 42] = x0
-	.loc 1 1065
-	sth %r3, 42(%r9)
-# (int64) x0 = mem16[qa + 20]
-	.loc 1 1066
-	lha %r3, 20(%r8)
-# (int64) x1 = mem16[qb + 20]
-	.loc 1 1067
-	lha %r4, 20(%r10)
-# mem16[qc + 20] = x0
 	.loc 1 1068
-	sth %r3, 20(%r9)
-# mem16[qc + 68] = x1
+	sth %r3, 42(%r8)
+# (int64) x0 = mem16[qa + 20]
 	.loc 1 1069
-	sth %r4, 68(%r9)
-# x0 = x0 + x1
+	lha %r3, 20(%r7)
+# (int64) x1 = mem16[qb + 20]
 	.loc 1 1070
+	lha %r4, 20(%r9)
+# mem16[qc + 20] = x0
+	.loc 1 1071
+	sth %r3, 20(%r8)
+# mem16[qc + 68] = x1
+	.loc 1 1072
+	sth %r4, 68(%r8)
+# x0 = x0 + x1
+	.loc 1 1073
 	add %r3, %r3, %r4
 # mem16[qc + 44] = x0
-	.loc 1 1071
-	sth %r3, 44(%r9)
-# (int64) x0 = mem16[qa + 22]
-	.loc 1 1072
-	lha %r3, 22(%r8)
-# (int64) x1 = mem16[qb + 22]
-	.loc 1 1073
-	lha %r4, 22(%r10)
-# mem16[qc + 22] = x0
 	.loc 1 1074
-	sth %r3, 22(%r9)
-# mem16[qc + 70] = x1
+	sth %r3, 44(%r8)
+# (int64) x0 = mem16[qa + 22]
 	.loc 1 1075
-	sth %r4, 70(%r9)
-# x0 = x0 + x1
+	lha %r3, 22(%r7)
+# (int64) x1 = mem16[qb + 22]
 	.loc 1 1076
+	lha %r4, 22(%r9)
+# mem16[qc + 22] = x0
+	.loc 1 1077
+	sth %r3, 22(%r8)
+# mem16[qc + 70] = x1
+	.loc 1 1078
+	sth %r4, 70(%r8)
+# x0 = x0 + x1
+	.loc 1 1079
 	add %r3, %r3, %r4
 # mem16[qc + 46] = x0
-	.loc 1 1077
-	sth %r3, 46(%r9)
-# pa = pa + 48
-	.loc 1 1078
-	addi %r8, %r8, 48
-# pb = pb + 72
-	.loc 1 1079
-	addi %r9, %r9, 72
-# i0 = i0 - 1
 	.loc 1 1080
+	sth %r3, 46(%r8)
+# pa = pa + 48
+	.loc 1 1081
+	addi %r7, %r7, 48
+# pb = pb + 72
+	.loc 1 1082
+	addi %r8, %r8, 72
+# i0 = i0 - 1
+	.loc 1 1083
 	addi %r5, %r5, -1
 # =? i0 - 0
-	.loc 1 1081
+	.loc 1 1084
 	cmpldi %cr0, %r5, 0
 # goto loop24 if !=
-	.loc 1 1082
+	.loc 1 1085
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop24
 # pa = 162096
-	.loc 1 1083
+	.loc 1 1086
 	li %r3, 0
 	oris %r3, %r3, 2
 	ori %r3, %r3, 31024
 # pa = w + pa
-	.loc 1 1084
-	add %r4, %r7, %r3
+	.loc 1 1087
+	add %r4, %r11, %r3
 # pb = 144600
-	.loc 1 1085
+	.loc 1 1088
 	li %r3, 0
 	oris %r3, %r3, 2
 	ori %r3, %r3, 13528
 # pb = w + pb
-	.loc 1 1086
-	add %r5, %r7, %r3
+	.loc 1 1089
+	add %r5, %r11, %r3
 # i0 = 243
-	.loc 1 1087
-	mr %r8, %r7
+	.loc 1 1090
 	li %r7, 243
 	mr %r3, %r6
 	mr %r6, %r3
-	mr %r9, %r4
+	mr %r8, %r4
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop25:
 # qb = pa + 24
-	.loc 1 1090
-	addi %r10, %r9, 24
-# (int64) x0 = mem16[qa]
-	.loc 1 1092
-	lha %r3, 0(%r9)
-# (int64) x1 = mem16[qb]
 	.loc 1 1093
-	lha %r4, 0(%r10)
+	addi %r9, %r8, 24
+# (int64) x0 = mem16[qa]
+	.loc 1 1095
+	lha %r3, 0(%r8)
+# (int64) x1 = mem16[qb]
+	.loc 1 1096
+	lha %r4, 0(%r9)
 # mem16[qc] = x0
-	.loc 1 1094
+	.loc 1 1097
 	sth %r3, 0(%r5)
 # mem16[qc + 48] = x1
-	.loc 1 1095
+	.loc 1 1098
 	sth %r4, 48(%r5)
 # x0 = x0 + x1
-	.loc 1 1096
+	.loc 1 1099
 	add %r3, %r3, %r4
 # mem16[qc + 24] = x0
-	.loc 1 1097
+	.loc 1 1100
 	sth %r3, 24(%r5)
 # (int64) x0 = mem16[qa + 2]
-	.loc 1 1098
-	lha %r3, 2(%r9)
+	.loc 1 1101
+	lha %r3, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
-	.loc 1 1099
-	lha %r4, 2(%r10)
+	.loc 1 1102
+	lha %r4, 2(%r9)
 # mem16[qc + 2] = x0
-	.loc 1 1100
+	.loc 1 1103
 	sth %r3, 2(%r5)
 # mem16[qc + 50] = x1
-	.loc 1 1101
+	.loc 1 1104
 	sth %r4, 50(%r5)
 # x0 = x0 + x1
-	.loc 1 1102
+	.loc 1 1105
 	add %r3, %r3, %r4
 # mem16[qc + 26] = x0
-	.loc 1 1103
+	.loc 1 1106
 	sth %r3, 26(%r5)
 # (int64) x0 = mem16[qa + 4]
-	.loc 1 1104
-	lha %r3, 4(%r9)
+	.loc 1 1107
+	lha %r3, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
-	.loc 1 1105
-	lha %r4, 4(%r10)
+	.loc 1 1108
+	lha %r4, 4(%r9)
 # mem16[qc + 4] = x0
-	.loc 1 1106
+	.loc 1 1109
 	sth %r3, 4(%r5)
 # mem16[qc + 52] = x1
-	.loc 1 1107
+	.loc 1 1110
 	sth %r4, 52(%r5)
 # x0 = x0 + x1
-	.loc 1 1108
+	.loc 1 1111
 	add %r3, %r3, %r4
 # mem16[qc + 28] = x0
-	.loc 1 1109
+	.loc 1 1112
 	sth %r3, 28(%r5)
 # (int64) x0 = mem16[qa + 6]
-	.loc 1 1110
-	lha %r3, 6(%r9)
+	.loc 1 1113
+	lha %r3, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
-	.loc 1 1111
-	lha %r4, 6(%r10)
+	.loc 1 1114
+	lha %r4, 6(%r9)
 # mem16[qc + 6] = x0
-	.loc 1 1112
+	.loc 1 1115
 	sth %r3, 6(%r5)
 # mem16[qc + 54] = x1
-	.loc 1 1113
+	.loc 1 1116
 	sth %r4, 54(%r5)
 # x0 = x0 + x1
-	.loc 1 1114
+	.loc 1 1117
 	add %r3, %r3, %r4
 # mem16[qc + 30] = x0
-	.loc 1 1115
+	.loc 1 1118
 	sth %r3, 30(%r5)
 # (int64) x0 = mem16[qa + 8]
-	.loc 1 1116
-	lha %r3, 8(%r9)
+	.loc 1 1119
+	lha %r3, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
-	.loc 1 1117
-	lha %r4, 8(%r10)
+	.loc 1 1120
+	lha %r4, 8(%r9)
 # mem16[qc + 8] = x0
-	.loc 1 1118
+	.loc 1 1121
 	sth %r3, 8(%r5)
 # mem16[qc + 56] = x1
-	.loc 1 1119
+	.loc 1 1122
 	sth %r4, 56(%r5)
 # x0 = x0 + x1
-	.loc 1 1120
+	.loc 1 1123
 	add %r3, %r3, %r4
 # mem16[qc + 32] = x0
-	.loc 1 1121
+	.loc 1 1124
 	sth %r3, 32(%r5)
 # (int64) x0 = mem16[qa + 10]
-	.loc 1 1122
-	lha %r3, 10(%r9)
+	.loc 1 1125
+	lha %r3, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
-	.loc 1 1123
-	lha %r4, 10(%r10)
+	.loc 1 1126
+	lha %r4, 10(%r9)
 # mem16[qc + 10] = x0
-	.loc 1 1124
+	.loc 1 1127
 	sth %r3, 10(%r5)
 # mem16[qc + 58] = x1
-	.loc 1 1125
+	.loc 1 1128
 	sth %r4, 58(%r5)
 # x0 = x0 + x1
-	.loc 1 1126
+	.loc 1 1129
 	add %r3, %r3, %r4
 # mem16[qc + 34] = x0
-	.loc 1 1127
+	.loc 1 1130
 	sth %r3, 34(%r5)
 # (int64) x0 = mem16[qa + 12]
-	.loc 1 1128
-	lha %r3, 12(%r9)
+	.loc 1 1131
+	lha %r3, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
-	.loc 1 1129
-	lha %r4, 12(%r10)
+	.loc 1 1132
+	lha %r4, 12(%r9)
 # mem16[qc + 12] = x0
-	.loc 1 1130
+	.loc 1 1133
 	sth %r3, 12(%r5)
 # mem16[qc + 60] = x1
-	.loc 1 1131
+	.loc 1 1134
 	sth %r4, 60(%r5)
 # x0 = x0 + x1
-	.loc 1 1132
+	.loc 1 1135
 	add %r3, %r3, %r4
 # mem16[qc + 36] = x0
-	.loc 1 1133
+	.loc 1 1136
 	sth %r3, 36(%r5)
 # (int64) x0 = mem16[qa + 14]
-	.loc 1 1134
-	lha %r3, 14(%r9)
+	.loc 1 1137
+	lha %r3, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
-	.loc 1 1135
-	lha %r4, 14(%r10)
+	.loc 1 1138
+	lha %r4, 14(%r9)
 # mem16[qc + 14] = x0
-	.loc 1 1136
+	.loc 1 1139
 	sth %r3, 14(%r5)
 # mem16[qc + 62] = x1
-	.loc 1 1137
+	.loc 1 1140
 	sth %r4, 62(%r5)
 # x0 = x0 + x1
-	.loc 1 1138
+	.loc 1 1141
 	add %r3, %r3, %r4
 # mem16[qc + 38] = x0
-	.loc 1 1139
+	.loc 1 1142
 	sth %r3, 38(%r5)
 # (int64) x0 = mem16[qa + 16]
-	.loc 1 1140
-	lha %r3, 16(%r9)
+	.loc 1 1143
+	lha %r3, 16(%r8)
 # (int64) x1 = mem16[qb + 16]
-	.loc 1 1141
-	lha %r4, 16(%r10)
+	.loc 1 1144
+	lha %r4, 16(%r9)
 # mem16[qc + 16] = x0
-	.loc 1 1142
+	.loc 1 1145
 	sth %r3, 16(%r5)
 # mem16[qc + 64] = x1
-	.loc 1 1143
+	.loc 1 1146
 	sth %r4, 64(%r5)
 # x0 = x0 + x1
-	.loc 1 1144
+	.loc 1 1147
 	add %r3, %r3, %r4
 # mem16[qc + 40] = x0
-	.loc 1 1145
+	.loc 1 1148
 	sth %r3, 40(%r5)
 # (int64) x0 = mem16[qa + 18]
-	.loc 1 1146
-	lha %r3, 18(%r9)
+	.loc 1 1149
+	lha %r3, 18(%r8)
 # (int64) x1 = mem16[qb + 18]
-	.loc 1 1147
-	lha %r4, 18(%r10)
+	.loc 1 1150
+	lha %r4, 18(%r9)
 # mem16[qc + 18] = x0
-	.loc 1 1148
+	.loc 1 1151
 	sth %r3, 18(%r5)
 # mem16[qc + 66] = x1
-	.loc 1 1149
+	.loc 1 1152
 	sth %r4, 66(%r5)
 # x0 = x0 + x1
-	.loc 1 1150
+	.loc 1 1153
 	add %r3, %r3, %r4
 # mem16[qc + 42] = x0
-	.loc 1 1151
+	.loc 1 1154
 	sth %r3, 42(%r5)
 # (int64) x0 = mem16[qa + 20]
-	.loc 1 1152
-	lha %r3, 20(%r9)
+	.loc 1 1155
+	lha %r3, 20(%r8)
 # (int64) x1 = mem16[qb + 20]
-	.loc 1 1153
-	lha %r4, 20(%r10)
+	.loc 1 1156
+	lha %r4, 20(%r9)
 # mem16[qc + 20] = x0
-	.loc 1 1154
+	.loc 1 1157
 	sth %r3, 20(%r5)
 # mem16[qc + 68] = x1
-	.loc 1 1155
+	.loc 1 1158
 	sth %r4, 68(%r5)
 # x0 = x0 + x1
-	.loc 1 1156
+	.loc 1 1159
 	add %r3, %r3, %r4
 # mem16[qc + 44] = x0
-	.loc 1 1157
+	.loc 1 1160
 	sth %r3, 44(%r5)
 # (int64) x0 = mem16[qa + 22]
-	.loc 1 1158
-	lha %r3, 22(%r9)
+	.loc 1 1161
+	lha %r3, 22(%r8)
 # (int64) x1 = mem16[qb + 22]
-	.loc 1 1159
-	lha %r4, 22(%r10)
+	.loc 1 1162
+	lha %r4, 22(%r9)
 # mem16[qc + 22] = x0
-	.loc 1 1160
+	.loc 1 1163
 	sth %r3, 22(%r5)
 # mem16[qc + 70] = x1
-	.loc 1 1161
+	.loc 1 1164
 	sth %r4, 70(%r5)
 # x0 = x0 + x1
-	.loc 1 1162
+	.loc 1 1165
 	add %r3, %r3, %r4
 # mem16[qc + 46] = x0
-	.loc 1 1163
+	.loc 1 1166
 	sth %r3, 46(%r5)
 # pa = pa + 48
-	.loc 1 1164
-	addi %r9, %r9, 48
+	.loc 1 1167
+	addi %r8, %r8, 48
 # pb = pb + 72
-	.loc 1 1165
+	.loc 1 1168
 	addi %r5, %r5, 72
 # i0 = i0 - 1
-	.loc 1 1166
+	.loc 1 1169
 	addi %r7, %r7, -1
 # =? i0 - 0
-	.loc 1 1167
+	.loc 1 1170
 	cmpldi %cr0, %r7, 0
 # goto loop25 if !=
-	.loc 1 1168
+	.loc 1 1171
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop25
 # pa = w + 4608
-	.loc 1 1169
-	mr %r7, %r8
-	addi %r4, %r7, 4608
+	.loc 1 1172
+	addi %r4, %r11, 4608
 # pb = 39600
-	.loc 1 1170
+	.loc 1 1173
 	li %r3, 0
 	oris %r3, %r3, 0
 	ori %r3, %r3, 39600
 # pb = w + pb
-	.loc 1 1171
-	add %r5, %r7, %r3
+	.loc 1 1174
+	add %r5, %r11, %r3
 # z0 = 0
-	.loc 1 1172
-	mr %r9, %r7
+	.loc 1 1175
 	li %r7, 0
 # i0 = 1458
-	.loc 1 1173
+	.loc 1 1176
 	li %r8, 1458
 	mr %r3, %r6
-	mr %r10, %r3
-	mr %r11, %r7
+	mr %r9, %r3
+	mr %r10, %r7
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop26:
 # qb = pa + 12
-	.loc 1 1176
+	.loc 1 1179
 	addi %r3, %r4, 12
 # (int64) x0 = mem16[qa]
-	.loc 1 1178
+	.loc 1 1181
 	lha %r6, 0(%r4)
 # (int64) x1 = mem16[qb]
-	.loc 1 1179
+	.loc 1 1182
 	lha %r7, 0(%r3)
 # mem16[qc + 12] = x0
-	.loc 1 1180
+	.loc 1 1183
 	sth %r6, 12(%r5)
 # mem16[qc + 60] = x1
-	.loc 1 1181
+	.loc 1 1184
 	sth %r7, 60(%r5)
 # x0 = x0 + x1
-	.loc 1 1182
+	.loc 1 1185
 	add %r6, %r6, %r7
 # mem16[qc + 36] = x0
-	.loc 1 1183
+	.loc 1 1186
 	sth %r6, 36(%r5)
 # mem16[qc] = z0
-	.loc 1 1184
-	sth %r11, 0(%r5)
-# mem16[qc + 24] = z0
-	.loc 1 1185
-	sth %r11, 24(%r5)
-# mem16[qc + 48] = z0
-	.loc 1 1186
-	sth %r11, 48(%r5)
-# (int64) x0 = mem16[qa + 2]
 	.loc 1 1187
+	sth %r10, 0(%r5)
+# mem16[qc + 24] = z0
+	.loc 1 1188
+	sth %r10, 24(%r5)
+# mem16[qc + 48] = z0
+	.loc 1 1189
+	sth %r10, 48(%r5)
+# (int64) x0 = mem16[qa + 2]
+	.loc 1 1190
 	lha %r6, 2(%r4)
 # (int64) x1 = mem16[qb + 2]
-	.loc 1 1188
+	.loc 1 1191
 	lha %r7, 2(%r3)
 # mem16[qc + 14] = x0
-	.loc 1 1189
+	.loc 1 1192
 	sth %r6, 14(%r5)
 # mem16[qc + 62] = x1
-	.loc 1 1190
+	.loc 1 1193
 	sth %r7, 62(%r5)
 # x0 = x0 + x1
-	.loc 1 1191
+	.loc 1 1194
 	add %r6, %r6, %r7
 # mem16[qc + 38] = x0
-	.loc 1 1192
+	.loc 1 1195
 	sth %r6, 38(%r5)
 # mem16[qc + 2] = z0
-	.loc 1 1193
-	sth %r11, 2(%r5)
-# mem16[qc + 26] = z0
-	.loc 1 1194
-	sth %r11, 26(%r5)
-# mem16[qc + 50] = z0
-	.loc 1 1195
-	sth %r11, 50(%r5)
-# (int64) x0 = mem16[qa + 4]
 	.loc 1 1196
+	sth %r10, 2(%r5)
+# mem16[qc + 26] = z0
+	.loc 1 1197
+	sth %r10, 26(%r5)
+# mem16[qc + 50] = z0
+	.loc 1 1198
+	sth %r10, 50(%r5)
+# (int64) x0 = mem16[qa + 4]
+	.loc 1 1199
 	lha %r6, 4(%r4)
 # (int64) x1 = mem16[qb + 4]
-	.loc 1 1197
+	.loc 1 1200
 	lha %r7, 4(%r3)
 # mem16[qc + 16] = x0
-	.loc 1 1198
+	.loc 1 1201
 	sth %r6, 16(%r5)
 # mem16[qc + 64] = x1
-	.loc 1 1199
+	.loc 1 1202
 	sth %r7, 64(%r5)
 # x0 = x0 + x1
-	.loc 1 1200
+	.loc 1 1203
 	add %r6, %r6, %r7
 # mem16[qc + 40] = x0
-	.loc 1 1201
+	.loc 1 1204
 	sth %r6, 40(%r5)
 # mem16[qc + 4] = z0
-	.loc 1 1202
-	sth %r11, 4(%r5)
-# mem16[qc + 28] = z0
-	.loc 1 1203
-	sth %r11, 28(%r5)
-# mem16[qc + 52] = z0
-	.loc 1 1204
-	sth %r11, 52(%r5)
-# (int64) x0 = mem16[qa + 6]
 	.loc 1 1205
+	sth %r10, 4(%r5)
+# mem16[qc + 28] = z0
+	.loc 1 1206
+	sth %r10, 28(%r5)
+# mem16[qc + 52] = z0
+	.loc 1 1207
+	sth %r10, 52(%r5)
+# (int64) x0 = mem16[qa + 6]
+	.loc 1 1208
 	lha %r6, 6(%r4)
 # (int64) x1 = mem16[qb + 6]
-	.loc 1 1206
+	.loc 1 1209
 	lha %r7, 6(%r3)
 # mem16[qc + 18] = x0
-	.loc 1 1207
+	.loc 1 1210
 	sth %r6, 18(%r5)
 # mem16[qc + 66] = x1
-	.loc 1 1208
+	.loc 1 1211
 	sth %r7, 66(%r5)
 # x0 = x0 + x1
-	.loc 1 1209
+	.loc 1 1212
 	add %r6, %r6, %r7
 # mem16[qc + 42] = x0
-	.loc 1 1210
+	.loc 1 1213
 	sth %r6, 42(%r5)
 # mem16[qc + 6] = z0
-	.loc 1 1211
-	sth %r11, 6(%r5)
-# mem16[qc + 30] = z0
-	.loc 1 1212
-	sth %r11, 30(%r5)
-# mem16[qc + 54] = z0
-	.loc 1 1213
-	sth %r11, 54(%r5)
-# (int64) x0 = mem16[qa + 8]
 	.loc 1 1214
+	sth %r10, 6(%r5)
+# mem16[qc + 30] = z0
+	.loc 1 1215
+	sth %r10, 30(%r5)
+# mem16[qc + 54] = z0
+	.loc 1 1216
+	sth %r10, 54(%r5)
+# (int64) x0 = mem16[qa + 8]
+	.loc 1 1217
 	lha %r6, 8(%r4)
 # (int64) x1 = mem16[qb + 8]
-	.loc 1 1215
+	.loc 1 1218
 	lha %r7, 8(%r3)
 # mem16[qc + 20] = x0
-	.loc 1 1216
+	.loc 1 1219
 	sth %r6, 20(%r5)
 # mem16[qc + 68] = x1
-	.loc 1 1217
+	.loc 1 1220
 	sth %r7, 68(%r5)
 # x0 = x0 + x1
-	.loc 1 1218
+	.loc 1 1221
 	add %r6, %r6, %r7
 # mem16[qc + 44] = x0
-	.loc 1 1219
+	.loc 1 1222
 	sth %r6, 44(%r5)
 # mem16[qc + 8] = z0
-	.loc 1 1220
-	sth %r11, 8(%r5)
-# mem16[qc + 32] = z0
-	.loc 1 1221
-	sth %r11, 32(%r5)
-# mem16[qc + 56] = z0
-	.loc 1 1222
-	sth %r11, 56(%r5)
-# (int64) x0 = mem16[qa + 10]
 	.loc 1 1223
+	sth %r10, 8(%r5)
+# mem16[qc + 32] = z0
+	.loc 1 1224
+	sth %r10, 32(%r5)
+# mem16[qc + 56] = z0
+	.loc 1 1225
+	sth %r10, 56(%r5)
+# (int64) x0 = mem16[qa + 10]
+	.loc 1 1226
 	lha %r6, 10(%r4)
 # (int64) x1 = mem16[qb + 10]
-	.loc 1 1224
+	.loc 1 1227
 	lha %r3, 10(%r3)
 # mem16[qc + 22] = x0
-	.loc 1 1225
+	.loc 1 1228
 	sth %r6, 22(%r5)
 # mem16[qc + 70] = x1
-	.loc 1 1226
+	.loc 1 1229
 	sth %r3, 70(%r5)
 # x0 = x0 + x1
-	.loc 1 1227
+	.loc 1 1230
 	add %r6, %r6, %r3
 # mem16[qc + 46] = x0
-	.loc 1 1228
+	.loc 1 1231
 	sth %r6, 46(%r5)
 # mem16[qc + 10] = z0
-	.loc 1 1229
-	sth %r11, 10(%r5)
-# mem16[qc + 34] = z0
-	.loc 1 1230
-	sth %r11, 34(%r5)
-# mem16[qc + 58] = z0
-	.loc 1 1231
-	sth %r11, 58(%r5)
-# pa = pa + 24
 	.loc 1 1232
+	sth %r10, 10(%r5)
+# mem16[qc + 34] = z0
+	.loc 1 1233
+	sth %r10, 34(%r5)
+# mem16[qc + 58] = z0
+	.loc 1 1234
+	sth %r10, 58(%r5)
+# pa = pa + 24
+	.loc 1 1235
 	addi %r4, %r4, 24
 # pb = pb + 72
-	.loc 1 1233
+	.loc 1 1236
 	addi %r5, %r5, 72
 # i0 = i0 - 1
-	.loc 1 1234
+	.loc 1 1237
 	addi %r8, %r8, -1
 # =? i0 - 0
-	.loc 1 1235
+	.loc 1 1238
 	cmpldi %cr0, %r8, 0
 # goto loop26 if !=
-	.loc 1 1236
+	.loc 1 1239
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop26
 # pa = 144600
-	.loc 1 1237
+	.loc 1 1240
 	li %r3, 0
 	oris %r3, %r3, 2
 	ori %r3, %r3, 13528
 # pa = w + pa
-	.loc 1 1238
-	mr %r7, %r9
-	add %r4, %r7, %r3
+	.loc 1 1241
+	add %r4, %r11, %r3
 # pb = 162096
-	.loc 1 1239
+	.loc 1 1242
 	li %r3, 0
 	oris %r3, %r3, 2
 	ori %r3, %r3, 31024
 # pb = w + pb
-	.loc 1 1240
-	add %r5, %r7, %r3
+	.loc 1 1243
+	add %r5, %r11, %r3
 # i0 = 729
-	.loc 1 1241
-	mr %r8, %r7
+	.loc 1 1244
 	li %r6, 729
-	mr %r3, %r10
-	mr %r9, %r3
-	mr %r10, %r6
+	mr %r3, %r9
+	mr %r8, %r3
+	mr %r9, %r6
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop27:
 # qb = pa + 12
-	.loc 1 1244
+	.loc 1 1247
 	addi %r3, %r4, 12
 # (int64) x0 = mem16[qa]
-	.loc 1 1246
+	.loc 1 1249
 	lha %r6, 0(%r4)
 # (int64) x1 = mem16[qb]
-	.loc 1 1247
+	.loc 1 1250
 	lha %r7, 0(%r3)
 # mem16[qc] = x0
-	.loc 1 1248
+	.loc 1 1251
 	sth %r6, 0(%r5)
 # mem16[qc + 24] = x1
-	.loc 1 1249
+	.loc 1 1252
 	sth %r7, 24(%r5)
 # x0 = x0 + x1
-	.loc 1 1250
+	.loc 1 1253
 	add %r6, %r6, %r7
 # mem16[qc + 12] = x0
-	.loc 1 1251
+	.loc 1 1254
 	sth %r6, 12(%r5)
 # (int64) x0 = mem16[qa + 2]
-	.loc 1 1252
+	.loc 1 1255
 	lha %r6, 2(%r4)
 # (int64) x1 = mem16[qb + 2]
-	.loc 1 1253
+	.loc 1 1256
 	lha %r7, 2(%r3)
 # mem16[qc + 2] = x0
-	.loc 1 1254
+	.loc 1 1257
 	sth %r6, 2(%r5)
 # mem16[qc + 26] = x1
-	.loc 1 1255
+	.loc 1 1258
 	sth %r7, 26(%r5)
 # x0 = x0 + x1
-	.loc 1 1256
+	.loc 1 1259
 	add %r6, %r6, %r7
 # mem16[qc + 14] = x0
-	.loc 1 1257
+	.loc 1 1260
 	sth %r6, 14(%r5)
 # (int64) x0 = mem16[qa + 4]
-	.loc 1 1258
+	.loc 1 1261
 	lha %r6, 4(%r4)
 # (int64) x1 = mem16[qb + 4]
-	.loc 1 1259
+	.loc 1 1262
 	lha %r7, 4(%r3)
 # mem16[qc + 4] = x0
-	.loc 1 1260
+	.loc 1 1263
 	sth %r6, 4(%r5)
 # mem16[qc + 28] = x1
-	.loc 1 1261
+	.loc 1 1264
 	sth %r7, 28(%r5)
 # x0 = x0 + x1
-	.loc 1 1262
+	.loc 1 1265
 	add %r6, %r6, %r7
 # mem16[qc + 16] = x0
-	.loc 1 1263
+	.loc 1 1266
 	sth %r6, 16(%r5)
 # (int64) x0 = mem16[qa + 6]
-	.loc 1 1264
+	.loc 1 1267
 	lha %r6, 6(%r4)
 # (int64) x1 = mem16[qb + 6]
-	.loc 1 1265
+	.loc 1 1268
 	lha %r7, 6(%r3)
 # mem16[qc + 6] = x0
-	.loc 1 1266
+	.loc 1 1269
 	sth %r6, 6(%r5)
 # mem16[qc + 30] = x1
-	.loc 1 1267
+	.loc 1 1270
 	sth %r7, 30(%r5)
 # x0 = x0 + x1
-	.loc 1 1268
+	.loc 1 1271
 	add %r6, %r6, %r7
 # mem16[qc + 18] = x0
-	.loc 1 1269
+	.loc 1 1272
 	sth %r6, 18(%r5)
 # (int64) x0 = mem16[qa + 8]
-	.loc 1 1270
+	.loc 1 1273
 	lha %r6, 8(%r4)
 # (int64) x1 = mem16[qb + 8]
-	.loc 1 1271
+	.loc 1 1274
 	lha %r7, 8(%r3)
 # mem16[qc + 8] = x0
-	.loc 1 1272
+	.loc 1 1275
 	sth %r6, 8(%r5)
 # mem16[qc + 32] = x1
-	.loc 1 1273
+	.loc 1 1276
 	sth %r7, 32(%r5)
 # x0 = x0 + x1
-	.loc 1 1274
+	.loc 1 1277
 	add %r6, %r6, %r7
 # mem16[qc + 20] = x0
-	.loc 1 1275
+	.loc 1 1278
 	sth %r6, 20(%r5)
 # (int64) x0 = mem16[qa + 10]
-	.loc 1 1276
+	.loc 1 1279
 	lha %r6, 10(%r4)
 # (int64) x1 = mem16[qb + 10]
-	.loc 1 1277
+	.loc 1 1280
 	lha %r3, 10(%r3)
 # mem16[qc + 10] = x0
-	.loc 1 1278
+	.loc 1 1281
 	sth %r6, 10(%r5)
 # mem16[qc + 34] = x1
-	.loc 1 1279
+	.loc 1 1282
 	sth %r3, 34(%r5)
 # x0 = x0 + x1
-	.loc 1 1280
+	.loc 1 1283
 	add %r6, %r6, %r3
 # mem16[qc + 22] = x0
-	.loc 1 1281
+	.loc 1 1284
 	sth %r6, 22(%r5)
 # pa = pa + 24
-	.loc 1 1282
+	.loc 1 1285
 	addi %r4, %r4, 24
 # pb = pb + 36
-	.loc 1 1283
+	.loc 1 1286
 	addi %r5, %r5, 36
 # i0 = i0 - 1
-	.loc 1 1284
-	addi %r10, %r10, -1
+	.loc 1 1287
+	addi %r9, %r9, -1
 # =? i0 - 0
-	.loc 1 1285
-	cmpldi %cr0, %r10, 0
+	.loc 1 1288
+	cmpldi %cr0, %r9, 0
 # goto loop27 if !=
-	.loc 1 1286
+	.loc 1 1289
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop27
 # pa = 144576
-	.loc 1 1287
+	.loc 1 1290
 	li %r3, 0
 	oris %r3, %r3, 2
 	ori %r3, %r3, 13504
 # pa = w + pa
-	.loc 1 1288
-	mr %r7, %r8
-	add %r3, %r7, %r3
+	.loc 1 1291
+	add %r3, %r11, %r3
 # z0 = 0
-	.loc 1 1289
+	.loc 1 1292
 	li %r4, 0
 # mem16[pa] = z0
-	.loc 1 1290
+	.loc 1 1293
 	sth %r4, 0(%r3)
 # mem16[pa + 2] = z0
-	.loc 1 1291
+	.loc 1 1294
 	sth %r4, 2(%r3)
 # mem16[pa + 4] = z0
-	.loc 1 1292
+	.loc 1 1295
 	sth %r4, 4(%r3)
 # mem16[pa + 6] = z0
-	.loc 1 1293
+	.loc 1 1296
 	sth %r4, 6(%r3)
 # mem16[pa + 8] = z0
-	.loc 1 1294
+	.loc 1 1297
 	sth %r4, 8(%r3)
 # mem16[pa + 10] = z0
-	.loc 1 1295
+	.loc 1 1298
 	sth %r4, 10(%r3)
 # pa = 39600
-	.loc 1 1296
+	.loc 1 1299
 	li %r3, 0
 	oris %r3, %r3, 0
 	ori %r3, %r3, 39600
 # pa = w + pa
-	.loc 1 1297
-	add %r4, %r7, %r3
+	.loc 1 1300
+	add %r4, %r11, %r3
 # pb = 162096
-	.loc 1 1298
+	.loc 1 1301
 	li %r3, 0
 	oris %r3, %r3, 2
 	ori %r3, %r3, 31024
 # pb = w + pb
-	.loc 1 1299
-	add %r5, %r7, %r3
+	.loc 1 1302
+	add %r5, %r11, %r3
 # pc = 188344
-	.loc 1 1300
+	.loc 1 1303
 	li %r3, 0
 	oris %r3, %r3, 2
 	ori %r3, %r3, 57272
 # pc = w + pc
-	.loc 1 1301
-	add %r6, %r7, %r3
+	.loc 1 1304
+	add %r6, %r11, %r3
 # i0 = 2187
-	.loc 1 1302
-	mr %r10, %r7
+	.loc 1 1305
 	li %r7, 2187
-	mr %r3, %r9
+	mr %r3, %r8
 	mr %r9, %r3
-	mr %r11, %r4
+	mr %r10, %r4
 	mr %r12, %r5
 	mr %r31, %r6
 	mr %r30, %r7
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop28:
 # (int64) x0 = mem16[pb]
-	.loc 1 1304
+	.loc 1 1307
 	lha %r7, 0(%r12)
 # (int64) tv = mem16[pa + 12]
-	.loc 1 1305
-	lha %r3, 12(%r11)
+	.loc 1 1308
+	lha %r3, 12(%r10)
 # a0 = x0 * tv
-	.loc 1 1306
+	.loc 1 1309
 	mulld %r29, %r7, %r3
 # (int64) tv = mem16[pa + 14]
-	.loc 1 1307
-	lha %r3, 14(%r11)
+	.loc 1 1310
+	lha %r3, 14(%r10)
 # a1 = x0 * tv
-	.loc 1 1308
+	.loc 1 1311
 	mulld %r3, %r7, %r3
 # (int64) tv = mem16[pa + 16]
-	.loc 1 1309
-	lha %r4, 16(%r11)
+	.loc 1 1312
+	lha %r4, 16(%r10)
 # a2 = x0 * tv
-	.loc 1 1310
+	.loc 1 1313
 	mulld %r4, %r7, %r4
 # (int64) tv = mem16[pa + 18]
-	.loc 1 1311
-	lha %r5, 18(%r11)
+	.loc 1 1314
+	lha %r5, 18(%r10)
 # a3 = x0 * tv
-	.loc 1 1312
+	.loc 1 1315
 	mulld %r5, %r7, %r5
 # (int64) tv = mem16[pa + 20]
-	.loc 1 1313
-	lha %r6, 20(%r11)
+	.loc 1 1316
+	lha %r6, 20(%r10)
 # a4 = x0 * tv
-	.loc 1 1314
+	.loc 1 1317
 	mulld %r6, %r7, %r6
 # (int64) tv = mem16[pa + 22]
-	.loc 1 1315
-	lha %r8, 22(%r11)
+	.loc 1 1318
+	lha %r8, 22(%r10)
 # a5 = x0 * tv
-	.loc 1 1316
+	.loc 1 1319
 	mulld %r7, %r7, %r8
 # (int64) x0 = mem16[pb + 2]
-	.loc 1 1317
+	.loc 1 1320
 	lha %r28, 2(%r12)
 # (int64) tv = mem16[pa + 12]
-	.loc 1 1318
-	lha %r8, 12(%r11)
-# x1 = x0 * tv
-	.loc 1 1319
-	mulld %r8, %r28, %r8
-# a1 = a1 + x1
-	.loc 1 1320
-	add %r8, %r3, %r8
-# (int64) tv = mem16[pa + 14]
 	.loc 1 1321
-	lha %r3, 14(%r11)
+	lha %r8, 12(%r10)
 # x1 = x0 * tv
 	.loc 1 1322
-	mulld %r3, %r28, %r3
-# a2 = a2 + x1
+	mulld %r8, %r28, %r8
+# a1 = a1 + x1
 	.loc 1 1323
-	add %r4, %r4, %r3
-# (int64) tv = mem16[pa + 16]
+	add %r8, %r3, %r8
+# (int64) tv = mem16[pa + 14]
 	.loc 1 1324
-	lha %r3, 16(%r11)
+	lha %r3, 14(%r10)
 # x1 = x0 * tv
 	.loc 1 1325
 	mulld %r3, %r28, %r3
-# a3 = a3 + x1
+# a2 = a2 + x1
 	.loc 1 1326
-	add %r5, %r5, %r3
-# (int64) tv = mem16[pa + 18]
+	add %r4, %r4, %r3
+# (int64) tv = mem16[pa + 16]
 	.loc 1 1327
-	lha %r3, 18(%r11)
+	lha %r3, 16(%r10)
 # x1 = x0 * tv
 	.loc 1 1328
 	mulld %r3, %r28, %r3
-# a4 = a4 + x1
+# a3 = a3 + x1
 	.loc 1 1329
-	add %r6, %r6, %r3
-# (int64) tv = mem16[pa + 20]
+	add %r5, %r5, %r3
+# (int64) tv = mem16[pa + 18]
 	.loc 1 1330
-	lha %r3, 20(%r11)
+	lha %r3, 18(%r10)
 # x1 = x0 * tv
 	.loc 1 1331
 	mulld %r3, %r28, %r3
-# a5 = a5 + x1
+# a4 = a4 + x1
 	.loc 1 1332
-	add %r7, %r7, %r3
-# (int64) tv = mem16[pa + 22]
+	add %r6, %r6, %r3
+# (int64) tv = mem16[pa + 20]
 	.loc 1 1333
-	lha %r3, 22(%r11)
-# a6 = x0 * tv
+	lha %r3, 20(%r10)
+# x1 = x0 * tv
 	.loc 1 1334
 	mulld %r3, %r28, %r3
-# (int64) x0 = mem16[pb + 4]
+# a5 = a5 + x1
 	.loc 1 1335
+	add %r7, %r7, %r3
+# (int64) tv = mem16[pa + 22]
+	.loc 1 1336
+	lha %r3, 22(%r10)
+# a6 = x0 * tv
+	.loc 1 1337
+	mulld %r3, %r28, %r3
+# (int64) x0 = mem16[pb + 4]
+	.loc 1 1338
 	lha %r27, 4(%r12)
 # (int64) tv = mem16[pa + 12]
-	.loc 1 1336
-	lha %r28, 12(%r11)
-# x1 = x0 * tv
-	.loc 1 1337
-	mulld %r28, %r27, %r28
-# a2 = a2 + x1
-	.loc 1 1338
-	add %r28, %r4, %r28
-# (int64) tv = mem16[pa + 14]
 	.loc 1 1339
-	lha %r4, 14(%r11)
+	lha %r28, 12(%r10)
 # x1 = x0 * tv
 	.loc 1 1340
-	mulld %r4, %r27, %r4
-# a3 = a3 + x1
+	mulld %r28, %r27, %r28
+# a2 = a2 + x1
 	.loc 1 1341
-	add %r5, %r5, %r4
-# (int64) tv = mem16[pa + 16]
+	add %r28, %r4, %r28
+# (int64) tv = mem16[pa + 14]
 	.loc 1 1342
-	lha %r4, 16(%r11)
+	lha %r4, 14(%r10)
 # x1 = x0 * tv
 	.loc 1 1343
 	mulld %r4, %r27, %r4
-# a4 = a4 + x1
+# a3 = a3 + x1
 	.loc 1 1344
-	add %r6, %r6, %r4
-# (int64) tv = mem16[pa + 18]
+	add %r5, %r5, %r4
+# (int64) tv = mem16[pa + 16]
 	.loc 1 1345
-	lha %r4, 18(%r11)
+	lha %r4, 16(%r10)
 # x1 = x0 * tv
 	.loc 1 1346
 	mulld %r4, %r27, %r4
-# a5 = a5 + x1
+# a4 = a4 + x1
 	.loc 1 1347
-	add %r7, %r7, %r4
-# (int64) tv = mem16[pa + 20]
+	add %r6, %r6, %r4
+# (int64) tv = mem16[pa + 18]
 	.loc 1 1348
-	lha %r4, 20(%r11)
+	lha %r4, 18(%r10)
 # x1 = x0 * tv
 	.loc 1 1349
 	mulld %r4, %r27, %r4
-# a6 = a6 + x1
+# a5 = a5 + x1
 	.loc 1 1350
+	add %r7, %r7, %r4
+# (int64) tv = mem16[pa + 20]
+	.loc 1 1351
+	lha %r4, 20(%r10)
+# x1 = x0 * tv
+	.loc 1 1352
+	mulld %r4, %r27, %r4
+# a6 = a6 + x1
+	.loc 1 1353
 	add %r3, %r3, %r4
 # (int64) tv = mem16[pa + 22]
-	.loc 1 1351
-	lha %r4, 22(%r11)
+	.loc 1 1354
+	lha %r4, 22(%r10)
 # a7 = x0 * tv
-	.loc 1 1352
+	.loc 1 1355
 	mulld %r26, %r27, %r4
 # (int64) x0 = mem16[pb + 6]
-	.loc 1 1353
+	.loc 1 1356
 	lha %r27, 6(%r12)
 # (int64) tv = mem16[pa + 12]
-	.loc 1 1354
-	lha %r4, 12(%r11)
-# x1 = x0 * tv
-	.loc 1 1355
-	mulld %r4, %r27, %r4
-# a3 = a3 + x1
-	.loc 1 1356
-	add %r5, %r5, %r4
-# (int64) tv = mem16[pa + 14]
 	.loc 1 1357
-	lha %r4, 14(%r11)
+	lha %r4, 12(%r10)
 # x1 = x0 * tv
 	.loc 1 1358
 	mulld %r4, %r27, %r4
-# a4 = a4 + x1
+# a3 = a3 + x1
 	.loc 1 1359
-	add %r6, %r6, %r4
-# (int64) tv = mem16[pa + 16]
+	add %r5, %r5, %r4
+# (int64) tv = mem16[pa + 14]
 	.loc 1 1360
-	lha %r4, 16(%r11)
+	lha %r4, 14(%r10)
 # x1 = x0 * tv
 	.loc 1 1361
 	mulld %r4, %r27, %r4
-# a5 = a5 + x1
+# a4 = a4 + x1
 	.loc 1 1362
-	add %r25, %r7, %r4
-# (int64) tv = mem16[pa + 18]
+	add %r6, %r6, %r4
+# (int64) tv = mem16[pa + 16]
 	.loc 1 1363
-	lha %r4, 18(%r11)
+	lha %r4, 16(%r10)
 # x1 = x0 * tv
 	.loc 1 1364
 	mulld %r4, %r27, %r4
-# a6 = a6 + x1
+# a5 = a5 + x1
 	.loc 1 1365
-	add %r7, %r3, %r4
-# (int64) tv = mem16[pa + 20]
+	add %r25, %r7, %r4
+# (int64) tv = mem16[pa + 18]
 	.loc 1 1366
-	lha %r3, 20(%r11)
+	lha %r4, 18(%r10)
 # x1 = x0 * tv
 	.loc 1 1367
+	mulld %r4, %r27, %r4
+# a6 = a6 + x1
+	.loc 1 1368
+	add %r7, %r3, %r4
+# (int64) tv = mem16[pa + 20]
+	.loc 1 1369
+	lha %r3, 20(%r10)
+# x1 = x0 * tv
+	.loc 1 1370
 	mulld %r3, %r27, %r3
 # a7 = a7 + x1
-	.loc 1 1368
+	.loc 1 1371
 	add %r24, %r26, %r3
 # (int64) tv = mem16[pa + 22]
-	.loc 1 1369
-	lha %r3, 22(%r11)
+	.loc 1 1372
+	lha %r3, 22(%r10)
 # a8 = x0 * tv
-	.loc 1 1370
+	.loc 1 1373
 	mulld %r27, %r27, %r3
 # (int64) x0 = mem16[pb + 8]
-	.loc 1 1371
+	.loc 1 1374
 	lha %r26, 8(%r12)
 # (int64) tv = mem16[pa + 12]
-	.loc 1 1372
-	lha %r3, 12(%r11)
-# x1 = x0 * tv
-	.loc 1 1373
-	mulld %r3, %r26, %r3
-# a4 = a4 + x1
-	.loc 1 1374
-	add %r6, %r6, %r3
-# (int64) tv = mem16[pa + 14]
 	.loc 1 1375
-	lha %r3, 14(%r11)
+	lha %r3, 12(%r10)
 # x1 = x0 * tv
 	.loc 1 1376
 	mulld %r3, %r26, %r3
-# a5 = a5 + x1
+# a4 = a4 + x1
 	.loc 1 1377
-	add %r4, %r25, %r3
-# (int64) tv = mem16[pa + 16]
+	add %r6, %r6, %r3
+# (int64) tv = mem16[pa + 14]
 	.loc 1 1378
-	lha %r3, 16(%r11)
+	lha %r3, 14(%r10)
 # x1 = x0 * tv
 	.loc 1 1379
 	mulld %r3, %r26, %r3
-# a6 = a6 + x1
+# a5 = a5 + x1
 	.loc 1 1380
-	add %r25, %r7, %r3
-# (int64) tv = mem16[pa + 18]
+	add %r4, %r25, %r3
+# (int64) tv = mem16[pa + 16]
 	.loc 1 1381
-	lha %r3, 18(%r11)
+	lha %r3, 16(%r10)
 # x1 = x0 * tv
 	.loc 1 1382
 	mulld %r3, %r26, %r3
-# a7 = a7 + x1
+# a6 = a6 + x1
 	.loc 1 1383
-	add %r7, %r24, %r3
-# (int64) tv = mem16[pa + 20]
+	add %r25, %r7, %r3
+# (int64) tv = mem16[pa + 18]
 	.loc 1 1384
-	lha %r3, 20(%r11)
+	lha %r3, 18(%r10)
 # x1 = x0 * tv
 	.loc 1 1385
 	mulld %r3, %r26, %r3
-# a8 = a8 + x1
+# a7 = a7 + x1
 	.loc 1 1386
+	add %r7, %r24, %r3
+# (int64) tv = mem16[pa + 20]
+	.loc 1 1387
+	lha %r3, 20(%r10)
+# x1 = x0 * tv
+	.loc 1 1388
+	mulld %r3, %r26, %r3
+# a8 = a8 + x1
+	.loc 1 1389
 	add %r27, %r27, %r3
 # (int64) tv = mem16[pa + 22]
-	.loc 1 1387
-	lha %r3, 22(%r11)
+	.loc 1 1390
+	lha %r3, 22(%r10)
 # a9 = x0 * tv
-	.loc 1 1388
+	.loc 1 1391
 	mulld %r24, %r26, %r3
 # (int64) x0 = mem16[pb + 10]
-	.loc 1 1389
+	.loc 1 1392
 	lha %r26, 10(%r12)
 # (int64) tv = mem16[pa + 12]
-	.loc 1 1390
-	lha %r3, 12(%r11)
-# x1 = x0 * tv
-	.loc 1 1391
-	mulld %r3, %r26, %r3
-# a5 = a5 + x1
-	.loc 1 1392
-	add %r23, %r4, %r3
-# (int64) tv = mem16[pa + 14]
 	.loc 1 1393
-	lha %r3, 14(%r11)
+	lha %r3, 12(%r10)
 # x1 = x0 * tv
 	.loc 1 1394
 	mulld %r3, %r26, %r3
-# a6 = a6 + x1
+# a5 = a5 + x1
 	.loc 1 1395
-	add %r4, %r25, %r3
-# (int64) tv = mem16[pa + 16]
+	add %r23, %r4, %r3
+# (int64) tv = mem16[pa + 14]
 	.loc 1 1396
-	lha %r3, 16(%r11)
+	lha %r3, 14(%r10)
 # x1 = x0 * tv
 	.loc 1 1397
 	mulld %r3, %r26, %r3
-# a7 = a7 + x1
+# a6 = a6 + x1
 	.loc 1 1398
-	add %r7, %r7, %r3
-# (int64) tv = mem16[pa + 18]
+	add %r4, %r25, %r3
+# (int64) tv = mem16[pa + 16]
 	.loc 1 1399
-	lha %r3, 18(%r11)
+	lha %r3, 16(%r10)
 # x1 = x0 * tv
 	.loc 1 1400
 	mulld %r3, %r26, %r3
-# a8 = a8 + x1
+# a7 = a7 + x1
 	.loc 1 1401
-	add %r27, %r27, %r3
-# (int64) tv = mem16[pa + 20]
+	add %r7, %r7, %r3
+# (int64) tv = mem16[pa + 18]
 	.loc 1 1402
-	lha %r3, 20(%r11)
+	lha %r3, 18(%r10)
 # x1 = x0 * tv
 	.loc 1 1403
 	mulld %r3, %r26, %r3
-# a9 = a9 + x1
+# a8 = a8 + x1
 	.loc 1 1404
-	add %r24, %r24, %r3
-# (int64) tv = mem16[pa + 22]
+	add %r27, %r27, %r3
+# (int64) tv = mem16[pa + 20]
 	.loc 1 1405
-	lha %r3, 22(%r11)
-# a10 = x0 * tv
+	lha %r3, 20(%r10)
+# x1 = x0 * tv
 	.loc 1 1406
 	mulld %r3, %r26, %r3
-# mem16[pc] = a0
+# a9 = a9 + x1
 	.loc 1 1407
+	add %r24, %r24, %r3
+# (int64) tv = mem16[pa + 22]
+	.loc 1 1408
+	lha %r3, 22(%r10)
+# a10 = x0 * tv
+	.loc 1 1409
+	mulld %r3, %r26, %r3
+# mem16[pc] = a0
+	.loc 1 1410
 	sth %r29, 0(%r31)
 # mem16[pc + 2] = a1
-	.loc 1 1408
+	.loc 1 1411
 	sth %r8, 2(%r31)
 # mem16[pc + 4] = a2
-	.loc 1 1409
+	.loc 1 1412
 	sth %r28, 4(%r31)
 # mem16[pc + 6] = a3
-	.loc 1 1410
+	.loc 1 1413
 	sth %r5, 6(%r31)
 # mem16[pc + 8] = a4
-	.loc 1 1411
+	.loc 1 1414
 	sth %r6, 8(%r31)
 # mem16[pc + 10] = a5
-	.loc 1 1412
+	.loc 1 1415
 	sth %r23, 10(%r31)
 # mem16[pc + 12] = a6
-	.loc 1 1413
+	.loc 1 1416
 	sth %r4, 12(%r31)
 # mem16[pc + 14] = a7
-	.loc 1 1414
+	.loc 1 1417
 	sth %r7, 14(%r31)
 # mem16[pc + 16] = a8
-	.loc 1 1415
+	.loc 1 1418
 	sth %r27, 16(%r31)
 # mem16[pc + 18] = a9
-	.loc 1 1416
+	.loc 1 1419
 	sth %r24, 18(%r31)
 # mem16[pc + 20] = a10
-	.loc 1 1417
+	.loc 1 1420
 	sth %r3, 20(%r31)
 # a11 = 0
-	.loc 1 1418
+	.loc 1 1421
 	li %r3, 0
 # mem16[pc + 22] = a11
-	.loc 1 1419
+	.loc 1 1422
 	sth %r3, 22(%r31)
 # pa = pa + 24
-	.loc 1 1420
-	addi %r11, %r11, 24
+	.loc 1 1423
+	addi %r10, %r10, 24
 # pb = pb + 12
-	.loc 1 1421
+	.loc 1 1424
 	addi %r12, %r12, 12
 # pc = pc + 24
-	.loc 1 1422
+	.loc 1 1425
 	addi %r31, %r31, 24
 # i0 = i0 - 1
-	.loc 1 1423
+	.loc 1 1426
 	addi %r30, %r30, -1
 # =? i0 - 0
-	.loc 1 1424
+	.loc 1 1427
 	cmpldi %cr0, %r30, 0
 # goto loop28 if !=
-	.loc 1 1425
+	.loc 1 1428
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop28
 # pa = 92088
-	.loc 1 1426
+	.loc 1 1429
 	li %r3, 0
 	oris %r3, %r3, 1
 	ori %r3, %r3, 26552
 # pa = w + pa
-	.loc 1 1427
-	mr %r7, %r10
-	add %r4, %r7, %r3
+	.loc 1 1430
+	add %r4, %r11, %r3
 # pb = 162096
-	.loc 1 1428
+	.loc 1 1431
 	li %r3, 0
 	oris %r3, %r3, 2
 	ori %r3, %r3, 31024
 # pb = w + pb
-	.loc 1 1429
-	add %r5, %r7, %r3
+	.loc 1 1432
+	add %r5, %r11, %r3
 # pc = 240832
-	.loc 1 1430
+	.loc 1 1433
 	li %r3, 0
 	oris %r3, %r3, 3
 	ori %r3, %r3, 44224
 # pc = w + pc
-	.loc 1 1431
-	add %r6, %r7, %r3
+	.loc 1 1434
+	add %r6, %r11, %r3
 # i0 = 2187
-	.loc 1 1432
-	mr %r10, %r7
+	.loc 1 1435
 	li %r7, 2187
 	mr %r3, %r9
 	mr %r9, %r3
-	mr %r11, %r4
+	mr %r10, %r4
 	mr %r12, %r5
 	mr %r31, %r6
 	mr %r30, %r7
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop29:
 # (int64) x0 = mem16[pb]
-	.loc 1 1434
+	.loc 1 1437
 	lha %r3, 0(%r12)
 # (int64) tv = mem16[pa + 12]
-	.loc 1 1435
-	lha %r4, 12(%r11)
+	.loc 1 1438
+	lha %r4, 12(%r10)
 # a0 = x0 * tv
-	.loc 1 1436
+	.loc 1 1439
 	mulld %r29, %r3, %r4
 # (int64) tv = mem16[pa + 14]
-	.loc 1 1437
-	lha %r4, 14(%r11)
+	.loc 1 1440
+	lha %r4, 14(%r10)
 # a1 = x0 * tv
-	.loc 1 1438
+	.loc 1 1441
 	mulld %r4, %r3, %r4
 # (int64) tv = mem16[pa + 16]
-	.loc 1 1439
-	lha %r5, 16(%r11)
+	.loc 1 1442
+	lha %r5, 16(%r10)
 # a2 = x0 * tv
-	.loc 1 1440
+	.loc 1 1443
 	mulld %r5, %r3, %r5
 # (int64) tv = mem16[pa + 18]
-	.loc 1 1441
-	lha %r6, 18(%r11)
+	.loc 1 1444
+	lha %r6, 18(%r10)
 # a3 = x0 * tv
-	.loc 1 1442
+	.loc 1 1445
 	mulld %r6, %r3, %r6
 # (int64) tv = mem16[pa + 20]
-	.loc 1 1443
-	lha %r7, 20(%r11)
+	.loc 1 1446
+	lha %r7, 20(%r10)
 # a4 = x0 * tv
-	.loc 1 1444
+	.loc 1 1447
 	mulld %r7, %r3, %r7
 # (int64) tv = mem16[pa + 22]
-	.loc 1 1445
-	lha %r8, 22(%r11)
+	.loc 1 1448
+	lha %r8, 22(%r10)
 # a5 = x0 * tv
-	.loc 1 1446
+	.loc 1 1449
 	mulld %r3, %r3, %r8
 # (int64) x0 = mem16[pb + 2]
-	.loc 1 1447
+	.loc 1 1450
 	lha %r28, 2(%r12)
 # (int64) tv = mem16[pa + 12]
-	.loc 1 1448
-	lha %r8, 12(%r11)
-# x1 = x0 * tv
-	.loc 1 1449
-	mulld %r8, %r28, %r8
-# a1 = a1 + x1
-	.loc 1 1450
-	add %r27, %r4, %r8
-# (int64) tv = mem16[pa + 14]
 	.loc 1 1451
-	lha %r4, 14(%r11)
+	lha %r8, 12(%r10)
 # x1 = x0 * tv
 	.loc 1 1452
-	mulld %r4, %r28, %r4
-# a2 = a2 + x1
+	mulld %r8, %r28, %r8
+# a1 = a1 + x1
 	.loc 1 1453
-	add %r5, %r5, %r4
-# (int64) tv = mem16[pa + 16]
+	add %r27, %r4, %r8
+# (int64) tv = mem16[pa + 14]
 	.loc 1 1454
-	lha %r4, 16(%r11)
+	lha %r4, 14(%r10)
 # x1 = x0 * tv
 	.loc 1 1455
 	mulld %r4, %r28, %r4
-# a3 = a3 + x1
+# a2 = a2 + x1
 	.loc 1 1456
-	add %r6, %r6, %r4
-# (int64) tv = mem16[pa + 18]
+	add %r5, %r5, %r4
+# (int64) tv = mem16[pa + 16]
 	.loc 1 1457
-	lha %r4, 18(%r11)
+	lha %r4, 16(%r10)
 # x1 = x0 * tv
 	.loc 1 1458
 	mulld %r4, %r28, %r4
-# a4 = a4 + x1
+# a3 = a3 + x1
 	.loc 1 1459
-	add %r7, %r7, %r4
-# (int64) tv = mem16[pa + 20]
+	add %r6, %r6, %r4
+# (int64) tv = mem16[pa + 18]
 	.loc 1 1460
-	lha %r4, 20(%r11)
+	lha %r4, 18(%r10)
 # x1 = x0 * tv
 	.loc 1 1461
 	mulld %r4, %r28, %r4
-# a5 = a5 + x1
+# a4 = a4 + x1
 	.loc 1 1462
-	add %r3, %r3, %r4
-# (int64) tv = mem16[pa + 22]
+	add %r7, %r7, %r4
+# (int64) tv = mem16[pa + 20]
 	.loc 1 1463
-	lha %r4, 22(%r11)
-# a6 = x0 * tv
+	lha %r4, 20(%r10)
+# x1 = x0 * tv
 	.loc 1 1464
 	mulld %r4, %r28, %r4
-# (int64) x0 = mem16[pb + 4]
+# a5 = a5 + x1
 	.loc 1 1465
+	add %r3, %r3, %r4
+# (int64) tv = mem16[pa + 22]
+	.loc 1 1466
+	lha %r4, 22(%r10)
+# a6 = x0 * tv
+	.loc 1 1467
+	mulld %r4, %r28, %r4
+# (int64) x0 = mem16[pb + 4]
+	.loc 1 1468
 	lha %r28, 4(%r12)
 # (int64) tv = mem16[pa + 12]
-	.loc 1 1466
-	lha %r8, 12(%r11)
-# x1 = x0 * tv
-	.loc 1 1467
-	mulld %r8, %r28, %r8
-# a2 = a2 + x1
-	.loc 1 1468
-	add %r8, %r5, %r8
-# (int64) tv = mem16[pa + 14]
 	.loc 1 1469
-	lha %r5, 14(%r11)
+	lha %r8, 12(%r10)
 # x1 = x0 * tv
 	.loc 1 1470
-	mulld %r5, %r28, %r5
-# a3 = a3 + x1
+	mulld %r8, %r28, %r8
+# a2 = a2 + x1
 	.loc 1 1471
-	add %r6, %r6, %r5
-# (int64) tv = mem16[pa + 16]
+	add %r8, %r5, %r8
+# (int64) tv = mem16[pa + 14]
 	.loc 1 1472
-	lha %r5, 16(%r11)
+	lha %r5, 14(%r10)
 # x1 = x0 * tv
 	.loc 1 1473
 	mulld %r5, %r28, %r5
-# a4 = a4 + x1
+# a3 = a3 + x1
 	.loc 1 1474
-	add %r7, %r7, %r5
-# (int64) tv = mem16[pa + 18]
+	add %r6, %r6, %r5
+# (int64) tv = mem16[pa + 16]
 	.loc 1 1475
-	lha %r5, 18(%r11)
+	lha %r5, 16(%r10)
 # x1 = x0 * tv
 	.loc 1 1476
 	mulld %r5, %r28, %r5
-# a5 = a5 + x1
+# a4 = a4 + x1
 	.loc 1 1477
-	add %r3, %r3, %r5
-# (int64) tv = mem16[pa + 20]
+	add %r7, %r7, %r5
+# (int64) tv = mem16[pa + 18]
 	.loc 1 1478
-	lha %r5, 20(%r11)
+	lha %r5, 18(%r10)
 # x1 = x0 * tv
 	.loc 1 1479
 	mulld %r5, %r28, %r5
-# a6 = a6 + x1
+# a5 = a5 + x1
 	.loc 1 1480
+	add %r3, %r3, %r5
+# (int64) tv = mem16[pa + 20]
+	.loc 1 1481
+	lha %r5, 20(%r10)
+# x1 = x0 * tv
+	.loc 1 1482
+	mulld %r5, %r28, %r5
+# a6 = a6 + x1
+	.loc 1 1483
 	add %r4, %r4, %r5
 # (int64) tv = mem16[pa + 22]
-	.loc 1 1481
-	lha %r5, 22(%r11)
+	.loc 1 1484
+	lha %r5, 22(%r10)
 # a7 = x0 * tv
-	.loc 1 1482
+	.loc 1 1485
 	mulld %r26, %r28, %r5
 # (int64) x0 = mem16[pb + 6]
-	.loc 1 1483
+	.loc 1 1486
 	lha %r28, 6(%r12)
 # (int64) tv = mem16[pa + 12]
-	.loc 1 1484
-	lha %r5, 12(%r11)
-# x1 = x0 * tv
-	.loc 1 1485
-	mulld %r5, %r28, %r5
-# a3 = a3 + x1
-	.loc 1 1486
-	add %r6, %r6, %r5
-# (int64) tv = mem16[pa + 14]
 	.loc 1 1487
-	lha %r5, 14(%r11)
+	lha %r5, 12(%r10)
 # x1 = x0 * tv
 	.loc 1 1488
 	mulld %r5, %r28, %r5
-# a4 = a4 + x1
+# a3 = a3 + x1
 	.loc 1 1489
-	add %r25, %r7, %r5
-# (int64) tv = mem16[pa + 16]
+	add %r6, %r6, %r5
+# (int64) tv = mem16[pa + 14]
 	.loc 1 1490
-	lha %r5, 16(%r11)
+	lha %r5, 14(%r10)
 # x1 = x0 * tv
 	.loc 1 1491
 	mulld %r5, %r28, %r5
-# a5 = a5 + x1
+# a4 = a4 + x1
 	.loc 1 1492
-	add %r24, %r3, %r5
-# (int64) tv = mem16[pa + 18]
+	add %r25, %r7, %r5
+# (int64) tv = mem16[pa + 16]
 	.loc 1 1493
-	lha %r3, 18(%r11)
+	lha %r5, 16(%r10)
 # x1 = x0 * tv
 	.loc 1 1494
-	mulld %r3, %r28, %r3
-# a6 = a6 + x1
+	mulld %r5, %r28, %r5
+# a5 = a5 + x1
 	.loc 1 1495
-	add %r7, %r4, %r3
-# (int64) tv = mem16[pa + 20]
+	add %r24, %r3, %r5
+# (int64) tv = mem16[pa + 18]
 	.loc 1 1496
-	lha %r3, 20(%r11)
+	lha %r3, 18(%r10)
 # x1 = x0 * tv
 	.loc 1 1497
 	mulld %r3, %r28, %r3
-# a7 = a7 + x1
+# a6 = a6 + x1
 	.loc 1 1498
+	add %r7, %r4, %r3
+# (int64) tv = mem16[pa + 20]
+	.loc 1 1499
+	lha %r3, 20(%r10)
+# x1 = x0 * tv
+	.loc 1 1500
+	mulld %r3, %r28, %r3
+# a7 = a7 + x1
+	.loc 1 1501
 	add %r23, %r26, %r3
 # (int64) tv = mem16[pa + 22]
-	.loc 1 1499
-	lha %r3, 22(%r11)
+	.loc 1 1502
+	lha %r3, 22(%r10)
 # a8 = x0 * tv
-	.loc 1 1500
+	.loc 1 1503
 	mulld %r26, %r28, %r3
 # (int64) x0 = mem16[pb + 8]
-	.loc 1 1501
+	.loc 1 1504
 	lha %r28, 8(%r12)
 # (int64) tv = mem16[pa + 12]
-	.loc 1 1502
-	lha %r3, 12(%r11)
-# x1 = x0 * tv
-	.loc 1 1503
-	mulld %r3, %r28, %r3
-# a4 = a4 + x1
-	.loc 1 1504
-	add %r5, %r25, %r3
-# (int64) tv = mem16[pa + 14]
 	.loc 1 1505
-	lha %r3, 14(%r11)
+	lha %r3, 12(%r10)
 # x1 = x0 * tv
 	.loc 1 1506
 	mulld %r3, %r28, %r3
-# a5 = a5 + x1
+# a4 = a4 + x1
 	.loc 1 1507
-	add %r4, %r24, %r3
-# (int64) tv = mem16[pa + 16]
+	add %r5, %r25, %r3
+# (int64) tv = mem16[pa + 14]
 	.loc 1 1508
-	lha %r3, 16(%r11)
+	lha %r3, 14(%r10)
 # x1 = x0 * tv
 	.loc 1 1509
 	mulld %r3, %r28, %r3
-# a6 = a6 + x1
+# a5 = a5 + x1
 	.loc 1 1510
-	add %r25, %r7, %r3
-# (int64) tv = mem16[pa + 18]
+	add %r4, %r24, %r3
+# (int64) tv = mem16[pa + 16]
 	.loc 1 1511
-	lha %r3, 18(%r11)
+	lha %r3, 16(%r10)
 # x1 = x0 * tv
 	.loc 1 1512
 	mulld %r3, %r28, %r3
-# a7 = a7 + x1
+# a6 = a6 + x1
 	.loc 1 1513
-	add %r7, %r23, %r3
-# (int64) tv = mem16[pa + 20]
+	add %r25, %r7, %r3
+# (int64) tv = mem16[pa + 18]
 	.loc 1 1514
-	lha %r3, 20(%r11)
+	lha %r3, 18(%r10)
 # x1 = x0 * tv
 	.loc 1 1515
 	mulld %r3, %r28, %r3
-# a8 = a8 + x1
+# a7 = a7 + x1
 	.loc 1 1516
+	add %r7, %r23, %r3
+# (int64) tv = mem16[pa + 20]
+	.loc 1 1517
+	lha %r3, 20(%r10)
+# x1 = x0 * tv
+	.loc 1 1518
+	mulld %r3, %r28, %r3
+# a8 = a8 + x1
+	.loc 1 1519
 	add %r26, %r26, %r3
 # (int64) tv = mem16[pa + 22]
-	.loc 1 1517
-	lha %r3, 22(%r11)
+	.loc 1 1520
+	lha %r3, 22(%r10)
 # a9 = x0 * tv
-	.loc 1 1518
+	.loc 1 1521
 	mulld %r24, %r28, %r3
 # (int64) x0 = mem16[pb + 10]
-	.loc 1 1519
+	.loc 1 1522
 	lha %r28, 10(%r12)
 # (int64) tv = mem16[pa + 12]
-	.loc 1 1520
-	lha %r3, 12(%r11)
-# x1 = x0 * tv
-	.loc 1 1521
-	mulld %r3, %r28, %r3
-# a5 = a5 + x1
-	.loc 1 1522
-	add %r23, %r4, %r3
-# (int64) tv = mem16[pa + 14]
 	.loc 1 1523
-	lha %r3, 14(%r11)
+	lha %r3, 12(%r10)
 # x1 = x0 * tv
 	.loc 1 1524
 	mulld %r3, %r28, %r3
-# a6 = a6 + x1
+# a5 = a5 + x1
 	.loc 1 1525
-	add %r3, %r25, %r3
-# (int64) tv = mem16[pa + 16]
+	add %r23, %r4, %r3
+# (int64) tv = mem16[pa + 14]
 	.loc 1 1526
-	lha %r4, 16(%r11)
+	lha %r3, 14(%r10)
 # x1 = x0 * tv
 	.loc 1 1527
-	mulld %r4, %r28, %r4
-# a7 = a7 + x1
+	mulld %r3, %r28, %r3
+# a6 = a6 + x1
 	.loc 1 1528
-	add %r4, %r7, %r4
-# (int64) tv = mem16[pa + 18]
+	add %r3, %r25, %r3
+# (int64) tv = mem16[pa + 16]
 	.loc 1 1529
-	lha %r7, 18(%r11)
+	lha %r4, 16(%r10)
 # x1 = x0 * tv
 	.loc 1 1530
-	mulld %r7, %r28, %r7
-# a8 = a8 + x1
+	mulld %r4, %r28, %r4
+# a7 = a7 + x1
 	.loc 1 1531
-	add %r7, %r26, %r7
-# (int64) tv = mem16[pa + 20]
+	add %r4, %r7, %r4
+# (int64) tv = mem16[pa + 18]
 	.loc 1 1532
-	lha %r26, 20(%r11)
+	lha %r7, 18(%r10)
 # x1 = x0 * tv
 	.loc 1 1533
+	mulld %r7, %r28, %r7
+# a8 = a8 + x1
+	.loc 1 1534
+	add %r7, %r26, %r7
+# (int64) tv = mem16[pa + 20]
+	.loc 1 1535
+	lha %r26, 20(%r10)
+# x1 = x0 * tv
+	.loc 1 1536
 	mulld %r26, %r28, %r26
 # a9 = a9 + x1
-	.loc 1 1534
+	.loc 1 1537
 	add %r24, %r24, %r26
 # (int64) tv = mem16[pa + 22]
-	.loc 1 1535
-	lha %r26, 22(%r11)
+	.loc 1 1538
+	lha %r26, 22(%r10)
 # a10 = x0 * tv
-	.loc 1 1536
+	.loc 1 1539
 	mulld %r28, %r28, %r26
 # mem16[pc] = a0
-	.loc 1 1537
+	.loc 1 1540
 	sth %r29, 0(%r31)
 # mem16[pc + 2] = a1
-	.loc 1 1538
+	.loc 1 1541
 	sth %r27, 2(%r31)
 # mem16[pc + 4] = a2
-	.loc 1 1539
+	.loc 1 1542
 	sth %r8, 4(%r31)
 # mem16[pc + 6] = a3
-	.loc 1 1540
+	.loc 1 1543
 	sth %r6, 6(%r31)
 # mem16[pc + 8] = a4
-	.loc 1 1541
+	.loc 1 1544
 	sth %r5, 8(%r31)
 # mem16[pc + 10] = a5
-	.loc 1 1542
+	.loc 1 1545
 	sth %r23, 10(%r31)
 # mem16[pc + 12] = a6
-	.loc 1 1543
+	.loc 1 1546
 	sth %r3, 12(%r31)
 # mem16[pc + 14] = a7
-	.loc 1 1544
+	.loc 1 1547
 	sth %r4, 14(%r31)
 # mem16[pc + 16] = a8
-	.loc 1 1545
+	.loc 1 1548
 	sth %r7, 16(%r31)
 # mem16[pc + 18] = a9
-	.loc 1 1546
+	.loc 1 1549
 	sth %r24, 18(%r31)
 # mem16[pc + 20] = a10
-	.loc 1 1547
+	.loc 1 1550
 	sth %r28, 20(%r31)
 # a11 = 0
-	.loc 1 1548
+	.loc 1 1551
 	li %r3, 0
 # mem16[pc + 22] = a11
-	.loc 1 1549
+	.loc 1 1552
 	sth %r3, 22(%r31)
 # pa = pa + 24
-	.loc 1 1550
-	addi %r11, %r11, 24
+	.loc 1 1553
+	addi %r10, %r10, 24
 # pb = pb + 12
-	.loc 1 1551
+	.loc 1 1554
 	addi %r12, %r12, 12
 # pc = pc + 24
-	.loc 1 1552
+	.loc 1 1555
 	addi %r31, %r31, 24
 # i0 = i0 - 1
-	.loc 1 1553
+	.loc 1 1556
 	addi %r30, %r30, -1
 # =? i0 - 0
-	.loc 1 1554
+	.loc 1 1557
 	cmpldi %cr0, %r30, 0
 # goto loop29 if !=
-	.loc 1 1555
+	.loc 1 1558
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop29
 # pa = 188344
-	.loc 1 1556
+	.loc 1 1559
 	li %r3, 0
 	oris %r3, %r3, 2
 	ori %r3, %r3, 57272
 # pa = w + pa
-	.loc 1 1557
-	mr %r7, %r10
-	add %r4, %r7, %r3
+	.loc 1 1560
+	add %r4, %r11, %r3
 # pb = w + 4608
-	.loc 1 1558
-	addi %r5, %r7, 4608
+	.loc 1 1561
+	addi %r5, %r11, 4608
 # i0 = 1458
-	.loc 1 1559
-	mr %r8, %r7
+	.loc 1 1562
 	li %r6, 1458
 	mr %r3, %r9
-	mr %r9, %r3
-	mr %r11, %r4
+	mr %r8, %r3
+	mr %r10, %r4
 	mr %r12, %r5
-	mr %r10, %r6
+	mr %r9, %r6
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop30:
 # qb = pa + 24
-	.loc 1 1562
-	addi %r7, %r11, 24
-# qc = pa + 48
-	.loc 1 1563
-	addi %r31, %r11, 48
-# (int64) x0 = mem16[qa]
 	.loc 1 1565
-	lha %r4, 0(%r11)
-# (int64) x1 = mem16[qa + 12]
+	addi %r7, %r10, 24
+# qc = pa + 48
 	.loc 1 1566
-	lha %r5, 12(%r11)
+	addi %r31, %r10, 48
+# (int64) x0 = mem16[qa]
+	.loc 1 1568
+	lha %r4, 0(%r10)
+# (int64) x1 = mem16[qa + 12]
+	.loc 1 1569
+	lha %r5, 12(%r10)
 # (int64) x2 = mem16[qc]
-	.loc 1 1567
+	.loc 1 1570
 	lha %r3, 0(%r31)
 # (int64) x3 = mem16[qc + 12]
-	.loc 1 1568
+	.loc 1 1571
 	lha %r6, 12(%r31)
 # mem16[qd] = x0
-	.loc 1 1569
+	.loc 1 1572
 	sth %r4, 0(%r12)
 # mem16[qd + 36] = x3
-	.loc 1 1570
+	.loc 1 1573
 	sth %r6, 36(%r12)
 # x4 = x1 - x2
-	.loc 1 1571
+	.loc 1 1574
 	subf %r3, %r3, %r5
 # (int64) x5 = mem16[qb]
-	.loc 1 1572
+	.loc 1 1575
 	lha %r5, 0(%r7)
 # x5 = x5 - x0
-	.loc 1 1573
+	.loc 1 1576
 	subf %r5, %r4, %r5
 # x5 = x5 + x4
-	.loc 1 1574
+	.loc 1 1577
 	add %r5, %r5, %r3
 # mem16[qd + 12] = x5
-	.loc 1 1575
+	.loc 1 1578
 	sth %r5, 12(%r12)
 # (int64) x5 = mem16[qb + 12]
-	.loc 1 1576
+	.loc 1 1579
 	lha %r4, 12(%r7)
 # x5 = x5 - x3
-	.loc 1 1577
+	.loc 1 1580
 	subf %r4, %r6, %r4
 # x5 = x5 - x4
-	.loc 1 1578
+	.loc 1 1581
 	subf %r4, %r3, %r4
 # mem16[qd + 24] = x5
-	.loc 1 1579
+	.loc 1 1582
 	sth %r4, 24(%r12)
 # (int64) x0 = mem16[qa + 2]
-	.loc 1 1580
-	lha %r3, 2(%r11)
+	.loc 1 1583
+	lha %r3, 2(%r10)
 # (int64) x1 = mem16[qa + 14]
-	.loc 1 1581
-	lha %r4, 14(%r11)
+	.loc 1 1584
+	lha %r4, 14(%r10)
 # (int64) x2 = mem16[qc + 2]
-	.loc 1 1582
+	.loc 1 1585
 	lha %r5, 2(%r31)
 # (int64) x3 = mem16[qc + 14]
-	.loc 1 1583
+	.loc 1 1586
 	lha %r6, 14(%r31)
 # mem16[qd + 2] = x0
-	.loc 1 1584
+	.loc 1 1587
 	sth %r3, 2(%r12)
 # mem16[qd + 38] = x3
-	.loc 1 1585
+	.loc 1 1588
 	sth %r6, 38(%r12)
 # x4 = x1 - x2
-	.loc 1 1586
+	.loc 1 1589
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 2]
-	.loc 1 1587
+	.loc 1 1590
 	lha %r5, 2(%r7)
 # x5 = x5 - x0
-	.loc 1 1588
+	.loc 1 1591
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1589
+	.loc 1 1592
 	add %r5, %r5, %r4
 # mem16[qd + 14] = x5
-	.loc 1 1590
+	.loc 1 1593
 	sth %r5, 14(%r12)
 # (int64) x5 = mem16[qb + 14]
-	.loc 1 1591
+	.loc 1 1594
 	lha %r3, 14(%r7)
 # x5 = x5 - x3
-	.loc 1 1592
+	.loc 1 1595
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1593
+	.loc 1 1596
 	subf %r3, %r4, %r3
 # mem16[qd + 26] = x5
-	.loc 1 1594
+	.loc 1 1597
 	sth %r3, 26(%r12)
 # (int64) x0 = mem16[qa + 4]
-	.loc 1 1595
-	lha %r3, 4(%r11)
+	.loc 1 1598
+	lha %r3, 4(%r10)
 # (int64) x1 = mem16[qa + 16]
-	.loc 1 1596
-	lha %r4, 16(%r11)
+	.loc 1 1599
+	lha %r4, 16(%r10)
 # (int64) x2 = mem16[qc + 4]
-	.loc 1 1597
+	.loc 1 1600
 	lha %r5, 4(%r31)
 # (int64) x3 = mem16[qc + 16]
-	.loc 1 1598
+	.loc 1 1601
 	lha %r6, 16(%r31)
 # mem16[qd + 4] = x0
-	.loc 1 1599
+	.loc 1 1602
 	sth %r3, 4(%r12)
 # mem16[qd + 40] = x3
-	.loc 1 1600
+	.loc 1 1603
 	sth %r6, 40(%r12)
 # x4 = x1 - x2
-	.loc 1 1601
+	.loc 1 1604
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 4]
-	.loc 1 1602
+	.loc 1 1605
 	lha %r5, 4(%r7)
 # x5 = x5 - x0
-	.loc 1 1603
+	.loc 1 1606
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1604
+	.loc 1 1607
 	add %r5, %r5, %r4
 # mem16[qd + 16] = x5
-	.loc 1 1605
+	.loc 1 1608
 	sth %r5, 16(%r12)
 # (int64) x5 = mem16[qb + 16]
-	.loc 1 1606
+	.loc 1 1609
 	lha %r3, 16(%r7)
 # x5 = x5 - x3
-	.loc 1 1607
+	.loc 1 1610
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1608
+	.loc 1 1611
 	subf %r3, %r4, %r3
 # mem16[qd + 28] = x5
-	.loc 1 1609
+	.loc 1 1612
 	sth %r3, 28(%r12)
 # (int64) x0 = mem16[qa + 6]
-	.loc 1 1610
-	lha %r3, 6(%r11)
+	.loc 1 1613
+	lha %r3, 6(%r10)
 # (int64) x1 = mem16[qa + 18]
-	.loc 1 1611
-	lha %r4, 18(%r11)
+	.loc 1 1614
+	lha %r4, 18(%r10)
 # (int64) x2 = mem16[qc + 6]
-	.loc 1 1612
+	.loc 1 1615
 	lha %r5, 6(%r31)
 # (int64) x3 = mem16[qc + 18]
-	.loc 1 1613
+	.loc 1 1616
 	lha %r6, 18(%r31)
 # mem16[qd + 6] = x0
-	.loc 1 1614
+	.loc 1 1617
 	sth %r3, 6(%r12)
 # mem16[qd + 42] = x3
-	.loc 1 1615
+	.loc 1 1618
 	sth %r6, 42(%r12)
 # x4 = x1 - x2
-	.loc 1 1616
+	.loc 1 1619
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 6]
-	.loc 1 1617
+	.loc 1 1620
 	lha %r5, 6(%r7)
 # x5 = x5 - x0
-	.loc 1 1618
+	.loc 1 1621
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1619
+	.loc 1 1622
 	add %r5, %r5, %r4
 # mem16[qd + 18] = x5
-	.loc 1 1620
+	.loc 1 1623
 	sth %r5, 18(%r12)
 # (int64) x5 = mem16[qb + 18]
-	.loc 1 1621
+	.loc 1 1624
 	lha %r3, 18(%r7)
 # x5 = x5 - x3
-	.loc 1 1622
+	.loc 1 1625
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1623
+	.loc 1 1626
 	subf %r3, %r4, %r3
 # mem16[qd + 30] = x5
-	.loc 1 1624
+	.loc 1 1627
 	sth %r3, 30(%r12)
 # (int64) x0 = mem16[qa + 8]
-	.loc 1 1625
-	lha %r3, 8(%r11)
+	.loc 1 1628
+	lha %r3, 8(%r10)
 # (int64) x1 = mem16[qa + 20]
-	.loc 1 1626
-	lha %r4, 20(%r11)
+	.loc 1 1629
+	lha %r4, 20(%r10)
 # (int64) x2 = mem16[qc + 8]
-	.loc 1 1627
+	.loc 1 1630
 	lha %r5, 8(%r31)
 # (int64) x3 = mem16[qc + 20]
-	.loc 1 1628
+	.loc 1 1631
 	lha %r6, 20(%r31)
 # mem16[qd + 8] = x0
-	.loc 1 1629
+	.loc 1 1632
 	sth %r3, 8(%r12)
 # mem16[qd + 44] = x3
-	.loc 1 1630
+	.loc 1 1633
 	sth %r6, 44(%r12)
 # x4 = x1 - x2
-	.loc 1 1631
+	.loc 1 1634
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 8]
-	.loc 1 1632
+	.loc 1 1635
 	lha %r5, 8(%r7)
 # x5 = x5 - x0
-	.loc 1 1633
+	.loc 1 1636
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1634
+	.loc 1 1637
 	add %r5, %r5, %r4
 # mem16[qd + 20] = x5
-	.loc 1 1635
+	.loc 1 1638
 	sth %r5, 20(%r12)
 # (int64) x5 = mem16[qb + 20]
-	.loc 1 1636
+	.loc 1 1639
 	lha %r3, 20(%r7)
 # x5 = x5 - x3
-	.loc 1 1637
+	.loc 1 1640
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1638
+	.loc 1 1641
 	subf %r3, %r4, %r3
 # mem16[qd + 32] = x5
-	.loc 1 1639
+	.loc 1 1642
 	sth %r3, 32(%r12)
 # (int64) x0 = mem16[qa + 10]
-	.loc 1 1640
-	lha %r3, 10(%r11)
+	.loc 1 1643
+	lha %r3, 10(%r10)
 # (int64) x1 = mem16[qa + 22]
-	.loc 1 1641
-	lha %r4, 22(%r11)
+	.loc 1 1644
+	lha %r4, 22(%r10)
 # (int64) x2 = mem16[qc + 10]
-	.loc 1 1642
+	.loc 1 1645
 	lha %r5, 10(%r31)
 # (int64) x3 = mem16[qc + 22]
-	.loc 1 1643
+	.loc 1 1646
 	lha %r6, 22(%r31)
 # mem16[qd + 10] = x0
-	.loc 1 1644
+	.loc 1 1647
 	sth %r3, 10(%r12)
 # mem16[qd + 46] = x3
-	.loc 1 1645
+	.loc 1 1648
 	sth %r6, 46(%r12)
 # x4 = x1 - x2
-	.loc 1 1646
+	.loc 1 1649
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 10]
-	.loc 1 1647
+	.loc 1 1650
 	lha %r5, 10(%r7)
 # x5 = x5 - x0
-	.loc 1 1648
+	.loc 1 1651
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1649
+	.loc 1 1652
 	add %r5, %r5, %r4
 # mem16[qd + 22] = x5
-	.loc 1 1650
+	.loc 1 1653
 	sth %r5, 22(%r12)
 # (int64) x5 = mem16[qb + 22]
-	.loc 1 1651
+	.loc 1 1654
 	lha %r3, 22(%r7)
 # x5 = x5 - x3
-	.loc 1 1652
+	.loc 1 1655
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1653
+	.loc 1 1656
 	subf %r3, %r4, %r3
 # mem16[qd + 34] = x5
-	.loc 1 1654
+	.loc 1 1657
 	sth %r3, 34(%r12)
 # pa = pa + 72
-	.loc 1 1655
-	addi %r11, %r11, 72
+	.loc 1 1658
+	addi %r10, %r10, 72
 # pb = pb + 48
-	.loc 1 1656
+	.loc 1 1659
 	addi %r12, %r12, 48
 # i0 = i0 - 1
-	.loc 1 1657
-	addi %r10, %r10, -1
+	.loc 1 1660
+	addi %r9, %r9, -1
 # =? i0 - 0
-	.loc 1 1658
-	cmpldi %cr0, %r10, 0
+	.loc 1 1661
+	cmpldi %cr0, %r9, 0
 # goto loop30 if !=
-	.loc 1 1659
+	.loc 1 1662
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop30
 # pa = w + 4608
-	.loc 1 1660
-	mr %r7, %r8
-	addi %r4, %r7, 4608
+	.loc 1 1663
+	addi %r4, %r11, 4608
 # pb = 188344
-	.loc 1 1661
+	.loc 1 1664
 	li %r3, 0
 	oris %r3, %r3, 2
 	ori %r3, %r3, 57272
 # pb = w + pb
-	.loc 1 1662
-	add %r5, %r7, %r3
+	.loc 1 1665
+	add %r5, %r11, %r3
 # i0 = 486
-	.loc 1 1663
-	mr %r8, %r7
+	.loc 1 1666
 	li %r6, 486
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r11, %r4
+	mr %r3, %r8
+	mr %r8, %r3
+	mr %r10, %r4
 	mr %r12, %r5
-	mr %r10, %r6
+	mr %r9, %r6
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop31:
 # qb = pa + 48
-	.loc 1 1666
-	addi %r7, %r11, 48
-# qc = pa + 96
-	.loc 1 1667
-	addi %r31, %r11, 96
-# (int64) x0 = mem16[qa]
 	.loc 1 1669
-	lha %r3, 0(%r11)
-# (int64) x1 = mem16[qa + 24]
+	addi %r7, %r10, 48
+# qc = pa + 96
 	.loc 1 1670
-	lha %r4, 24(%r11)
+	addi %r31, %r10, 96
+# (int64) x0 = mem16[qa]
+	.loc 1 1672
+	lha %r3, 0(%r10)
+# (int64) x1 = mem16[qa + 24]
+	.loc 1 1673
+	lha %r4, 24(%r10)
 # (int64) x2 = mem16[qc]
-	.loc 1 1671
+	.loc 1 1674
 	lha %r5, 0(%r31)
 # (int64) x3 = mem16[qc + 24]
-	.loc 1 1672
+	.loc 1 1675
 	lha %r6, 24(%r31)
 # mem16[qd] = x0
-	.loc 1 1673
+	.loc 1 1676
 	sth %r3, 0(%r12)
 # mem16[qd + 72] = x3
-	.loc 1 1674
+	.loc 1 1677
 	sth %r6, 72(%r12)
 # x4 = x1 - x2
-	.loc 1 1675
+	.loc 1 1678
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb]
-	.loc 1 1676
+	.loc 1 1679
 	lha %r5, 0(%r7)
 # x5 = x5 - x0
-	.loc 1 1677
+	.loc 1 1680
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1678
+	.loc 1 1681
 	add %r5, %r5, %r4
 # mem16[qd + 24] = x5
-	.loc 1 1679
+	.loc 1 1682
 	sth %r5, 24(%r12)
 # (int64) x5 = mem16[qb + 24]
-	.loc 1 1680
+	.loc 1 1683
 	lha %r3, 24(%r7)
 # x5 = x5 - x3
-	.loc 1 1681
+	.loc 1 1684
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1682
+	.loc 1 1685
 	subf %r3, %r4, %r3
 # mem16[qd + 48] = x5
-	.loc 1 1683
+	.loc 1 1686
 	sth %r3, 48(%r12)
 # (int64) x0 = mem16[qa + 2]
-	.loc 1 1684
-	lha %r3, 2(%r11)
+	.loc 1 1687
+	lha %r3, 2(%r10)
 # (int64) x1 = mem16[qa + 26]
-	.loc 1 1685
-	lha %r4, 26(%r11)
+	.loc 1 1688
+	lha %r4, 26(%r10)
 # (int64) x2 = mem16[qc + 2]
-	.loc 1 1686
+	.loc 1 1689
 	lha %r5, 2(%r31)
 # (int64) x3 = mem16[qc + 26]
-	.loc 1 1687
+	.loc 1 1690
 	lha %r6, 26(%r31)
 # mem16[qd + 2] = x0
-	.loc 1 1688
+	.loc 1 1691
 	sth %r3, 2(%r12)
 # mem16[qd + 74] = x3
-	.loc 1 1689
+	.loc 1 1692
 	sth %r6, 74(%r12)
 # x4 = x1 - x2
-	.loc 1 1690
+	.loc 1 1693
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 2]
-	.loc 1 1691
+	.loc 1 1694
 	lha %r5, 2(%r7)
 # x5 = x5 - x0
-	.loc 1 1692
+	.loc 1 1695
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1693
+	.loc 1 1696
 	add %r5, %r5, %r4
 # mem16[qd + 26] = x5
-	.loc 1 1694
+	.loc 1 1697
 	sth %r5, 26(%r12)
 # (int64) x5 = mem16[qb + 26]
-	.loc 1 1695
+	.loc 1 1698
 	lha %r3, 26(%r7)
 # x5 = x5 - x3
-	.loc 1 1696
+	.loc 1 1699
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1697
+	.loc 1 1700
 	subf %r3, %r4, %r3
 # mem16[qd + 50] = x5
-	.loc 1 1698
+	.loc 1 1701
 	sth %r3, 50(%r12)
 # (int64) x0 = mem16[qa + 4]
-	.loc 1 1699
-	lha %r3, 4(%r11)
+	.loc 1 1702
+	lha %r3, 4(%r10)
 # (int64) x1 = mem16[qa + 28]
-	.loc 1 1700
-	lha %r4, 28(%r11)
+	.loc 1 1703
+	lha %r4, 28(%r10)
 # (int64) x2 = mem16[qc + 4]
-	.loc 1 1701
+	.loc 1 1704
 	lha %r5, 4(%r31)
 # (int64) x3 = mem16[qc + 28]
-	.loc 1 1702
+	.loc 1 1705
 	lha %r6, 28(%r31)
 # mem16[qd + 4] = x0
-	.loc 1 1703
+	.loc 1 1706
 	sth %r3, 4(%r12)
 # mem16[qd + 76] = x3
-	.loc 1 1704
+	.loc 1 1707
 	sth %r6, 76(%r12)
 # x4 = x1 - x2
-	.loc 1 1705
+	.loc 1 1708
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 4]
-	.loc 1 1706
+	.loc 1 1709
 	lha %r5, 4(%r7)
 # x5 = x5 - x0
-	.loc 1 1707
+	.loc 1 1710
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1708
+	.loc 1 1711
 	add %r5, %r5, %r4
 # mem16[qd + 28] = x5
-	.loc 1 1709
+	.loc 1 1712
 	sth %r5, 28(%r12)
 # (int64) x5 = mem16[qb + 28]
-	.loc 1 1710
+	.loc 1 1713
 	lha %r3, 28(%r7)
 # x5 = x5 - x3
-	.loc 1 1711
+	.loc 1 1714
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1712
+	.loc 1 1715
 	subf %r3, %r4, %r3
 # mem16[qd + 52] = x5
-	.loc 1 1713
+	.loc 1 1716
 	sth %r3, 52(%r12)
 # (int64) x0 = mem16[qa + 6]
-	.loc 1 1714
-	lha %r3, 6(%r11)
+	.loc 1 1717
+	lha %r3, 6(%r10)
 # (int64) x1 = mem16[qa + 30]
-	.loc 1 1715
-	lha %r4, 30(%r11)
+	.loc 1 1718
+	lha %r4, 30(%r10)
 # (int64) x2 = mem16[qc + 6]
-	.loc 1 1716
+	.loc 1 1719
 	lha %r5, 6(%r31)
 # (int64) x3 = mem16[qc + 30]
-	.loc 1 1717
+	.loc 1 1720
 	lha %r6, 30(%r31)
 # mem16[qd + 6] = x0
-	.loc 1 1718
+	.loc 1 1721
 	sth %r3, 6(%r12)
 # mem16[qd + 78] = x3
-	.loc 1 1719
+	.loc 1 1722
 	sth %r6, 78(%r12)
 # x4 = x1 - x2
-	.loc 1 1720
+	.loc 1 1723
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 6]
-	.loc 1 1721
+	.loc 1 1724
 	lha %r5, 6(%r7)
 # x5 = x5 - x0
-	.loc 1 1722
+	.loc 1 1725
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1723
+	.loc 1 1726
 	add %r5, %r5, %r4
 # mem16[qd + 30] = x5
-	.loc 1 1724
+	.loc 1 1727
 	sth %r5, 30(%r12)
 # (int64) x5 = mem16[qb + 30]
-	.loc 1 1725
+	.loc 1 1728
 	lha %r3, 30(%r7)
 # x5 = x5 - x3
-	.loc 1 1726
+	.loc 1 1729
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1727
+	.loc 1 1730
 	subf %r3, %r4, %r3
 # mem16[qd + 54] = x5
-	.loc 1 1728
+	.loc 1 1731
 	sth %r3, 54(%r12)
 # (int64) x0 = mem16[qa + 8]
-	.loc 1 1729
-	lha %r3, 8(%r11)
+	.loc 1 1732
+	lha %r3, 8(%r10)
 # (int64) x1 = mem16[qa + 32]
-	.loc 1 1730
-	lha %r4, 32(%r11)
+	.loc 1 1733
+	lha %r4, 32(%r10)
 # (int64) x2 = mem16[qc + 8]
-	.loc 1 1731
+	.loc 1 1734
 	lha %r5, 8(%r31)
 # (int64) x3 = mem16[qc + 32]
-	.loc 1 1732
+	.loc 1 1735
 	lha %r6, 32(%r31)
 # mem16[qd + 8] = x0
-	.loc 1 1733
+	.loc 1 1736
 	sth %r3, 8(%r12)
 # mem16[qd + 80] = x3
-	.loc 1 1734
+	.loc 1 1737
 	sth %r6, 80(%r12)
 # x4 = x1 - x2
-	.loc 1 1735
+	.loc 1 1738
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 8]
-	.loc 1 1736
+	.loc 1 1739
 	lha %r5, 8(%r7)
 # x5 = x5 - x0
-	.loc 1 1737
+	.loc 1 1740
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1738
+	.loc 1 1741
 	add %r5, %r5, %r4
 # mem16[qd + 32] = x5
-	.loc 1 1739
+	.loc 1 1742
 	sth %r5, 32(%r12)
 # (int64) x5 = mem16[qb + 32]
-	.loc 1 1740
+	.loc 1 1743
 	lha %r3, 32(%r7)
 # x5 = x5 - x3
-	.loc 1 1741
+	.loc 1 1744
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1742
+	.loc 1 1745
 	subf %r3, %r4, %r3
 # mem16[qd + 56] = x5
-	.loc 1 1743
+	.loc 1 1746
 	sth %r3, 56(%r12)
 # (int64) x0 = mem16[qa + 10]
-	.loc 1 1744
-	lha %r3, 10(%r11)
+	.loc 1 1747
+	lha %r3, 10(%r10)
 # (int64) x1 = mem16[qa + 34]
-	.loc 1 1745
-	lha %r4, 34(%r11)
+	.loc 1 1748
+	lha %r4, 34(%r10)
 # (int64) x2 = mem16[qc + 10]
-	.loc 1 1746
+	.loc 1 1749
 	lha %r5, 10(%r31)
 # (int64) x3 = mem16[qc + 34]
-	.loc 1 1747
+	.loc 1 1750
 	lha %r6, 34(%r31)
 # mem16[qd + 10] = x0
-	.loc 1 1748
+	.loc 1 1751
 	sth %r3, 10(%r12)
 # mem16[qd + 82] = x3
-	.loc 1 1749
+	.loc 1 1752
 	sth %r6, 82(%r12)
 # x4 = x1 - x2
-	.loc 1 1750
+	.loc 1 1753
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 10]
-	.loc 1 1751
+	.loc 1 1754
 	lha %r5, 10(%r7)
 # x5 = x5 - x0
-	.loc 1 1752
+	.loc 1 1755
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1753
+	.loc 1 1756
 	add %r5, %r5, %r4
 # mem16[qd + 34] = x5
-	.loc 1 1754
+	.loc 1 1757
 	sth %r5, 34(%r12)
 # (int64) x5 = mem16[qb + 34]
-	.loc 1 1755
+	.loc 1 1758
 	lha %r3, 34(%r7)
 # x5 = x5 - x3
-	.loc 1 1756
+	.loc 1 1759
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1757
+	.loc 1 1760
 	subf %r3, %r4, %r3
 # mem16[qd + 58] = x5
-	.loc 1 1758
+	.loc 1 1761
 	sth %r3, 58(%r12)
 # (int64) x0 = mem16[qa + 12]
-	.loc 1 1759
-	lha %r3, 12(%r11)
+	.loc 1 1762
+	lha %r3, 12(%r10)
 # (int64) x1 = mem16[qa + 36]
-	.loc 1 1760
-	lha %r4, 36(%r11)
+	.loc 1 1763
+	lha %r4, 36(%r10)
 # (int64) x2 = mem16[qc + 12]
-	.loc 1 1761
+	.loc 1 1764
 	lha %r5, 12(%r31)
 # (int64) x3 = mem16[qc + 36]
-	.loc 1 1762
+	.loc 1 1765
 	lha %r6, 36(%r31)
 # mem16[qd + 12] = x0
-	.loc 1 1763
+	.loc 1 1766
 	sth %r3, 12(%r12)
 # mem16[qd + 84] = x3
-	.loc 1 1764
+	.loc 1 1767
 	sth %r6, 84(%r12)
 # x4 = x1 - x2
-	.loc 1 1765
+	.loc 1 1768
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 12]
-	.loc 1 1766
+	.loc 1 1769
 	lha %r5, 12(%r7)
 # x5 = x5 - x0
-	.loc 1 1767
+	.loc 1 1770
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1768
+	.loc 1 1771
 	add %r5, %r5, %r4
 # mem16[qd + 36] = x5
-	.loc 1 1769
+	.loc 1 1772
 	sth %r5, 36(%r12)
 # (int64) x5 = mem16[qb + 36]
-	.loc 1 1770
+	.loc 1 1773
 	lha %r3, 36(%r7)
 # x5 = x5 - x3
-	.loc 1 1771
+	.loc 1 1774
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1772
+	.loc 1 1775
 	subf %r3, %r4, %r3
 # mem16[qd + 60] = x5
-	.loc 1 1773
+	.loc 1 1776
 	sth %r3, 60(%r12)
 # (int64) x0 = mem16[qa + 14]
-	.loc 1 1774
-	lha %r3, 14(%r11)
+	.loc 1 1777
+	lha %r3, 14(%r10)
 # (int64) x1 = mem16[qa + 38]
-	.loc 1 1775
-	lha %r4, 38(%r11)
+	.loc 1 1778
+	lha %r4, 38(%r10)
 # (int64) x2 = mem16[qc + 14]
-	.loc 1 1776
+	.loc 1 1779
 	lha %r5, 14(%r31)
 # (int64) x3 = mem16[qc + 38]
-	.loc 1 1777
+	.loc 1 1780
 	lha %r6, 38(%r31)
 # mem16[qd + 14] = x0
-	.loc 1 1778
+	.loc 1 1781
 	sth %r3, 14(%r12)
 # mem16[qd + 86] = x3
-	.loc 1 1779
+	.loc 1 1782
 	sth %r6, 86(%r12)
 # x4 = x1 - x2
-	.loc 1 1780
+	.loc 1 1783
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 14]
-	.loc 1 1781
+	.loc 1 1784
 	lha %r5, 14(%r7)
 # x5 = x5 - x0
-	.loc 1 1782
+	.loc 1 1785
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1783
+	.loc 1 1786
 	add %r5, %r5, %r4
 # mem16[qd + 38] = x5
-	.loc 1 1784
+	.loc 1 1787
 	sth %r5, 38(%r12)
 # (int64) x5 = mem16[qb + 38]
-	.loc 1 1785
+	.loc 1 1788
 	lha %r3, 38(%r7)
 # x5 = x5 - x3
-	.loc 1 1786
+	.loc 1 1789
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1787
+	.loc 1 1790
 	subf %r3, %r4, %r3
 # mem16[qd + 62] = x5
-	.loc 1 1788
+	.loc 1 1791
 	sth %r3, 62(%r12)
 # (int64) x0 = mem16[qa + 16]
-	.loc 1 1789
-	lha %r3, 16(%r11)
+	.loc 1 1792
+	lha %r3, 16(%r10)
 # (int64) x1 = mem16[qa + 40]
-	.loc 1 1790
-	lha %r4, 40(%r11)
+	.loc 1 1793
+	lha %r4, 40(%r10)
 # (int64) x2 = mem16[qc + 16]
-	.loc 1 1791
+	.loc 1 1794
 	lha %r5, 16(%r31)
 # (int64) x3 = mem16[qc + 40]
-	.loc 1 1792
+	.loc 1 1795
 	lha %r6, 40(%r31)
 # mem16[qd + 16] = x0
-	.loc 1 1793
+	.loc 1 1796
 	sth %r3, 16(%r12)
 # mem16[qd + 88] = x3
-	.loc 1 1794
+	.loc 1 1797
 	sth %r6, 88(%r12)
 # x4 = x1 - x2
-	.loc 1 1795
+	.loc 1 1798
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 16]
-	.loc 1 1796
+	.loc 1 1799
 	lha %r5, 16(%r7)
 # x5 = x5 - x0
-	.loc 1 1797
+	.loc 1 1800
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1798
+	.loc 1 1801
 	add %r5, %r5, %r4
 # mem16[qd + 40] = x5
-	.loc 1 1799
+	.loc 1 1802
 	sth %r5, 40(%r12)
 # (int64) x5 = mem16[qb + 40]
-	.loc 1 1800
+	.loc 1 1803
 	lha %r3, 40(%r7)
 # x5 = x5 - x3
-	.loc 1 1801
+	.loc 1 1804
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1802
+	.loc 1 1805
 	subf %r3, %r4, %r3
 # mem16[qd + 64] = x5
-	.loc 1 1803
+	.loc 1 1806
 	sth %r3, 64(%r12)
 # (int64) x0 = mem16[qa + 18]
-	.loc 1 1804
-	lha %r3, 18(%r11)
+	.loc 1 1807
+	lha %r3, 18(%r10)
 # (int64) x1 = mem16[qa + 42]
-	.loc 1 1805
-	lha %r4, 42(%r11)
+	.loc 1 1808
+	lha %r4, 42(%r10)
 # (int64) x2 = mem16[qc + 18]
-	.loc 1 1806
+	.loc 1 1809
 	lha %r5, 18(%r31)
 # (int64) x3 = mem16[qc + 42]
-	.loc 1 1807
+	.loc 1 1810
 	lha %r6, 42(%r31)
 # mem16[qd + 18] = x0
-	.loc 1 1808
+	.loc 1 1811
 	sth %r3, 18(%r12)
 # mem16[qd + 90] = x3
-	.loc 1 1809
+	.loc 1 1812
 	sth %r6, 90(%r12)
 # x4 = x1 - x2
-	.loc 1 1810
+	.loc 1 1813
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 18]
-	.loc 1 1811
+	.loc 1 1814
 	lha %r5, 18(%r7)
 # x5 = x5 - x0
-	.loc 1 1812
+	.loc 1 1815
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1813
+	.loc 1 1816
 	add %r5, %r5, %r4
 # mem16[qd + 42] = x5
-	.loc 1 1814
+	.loc 1 1817
 	sth %r5, 42(%r12)
 # (int64) x5 = mem16[qb + 42]
-	.loc 1 1815
+	.loc 1 1818
 	lha %r3, 42(%r7)
 # x5 = x5 - x3
-	.loc 1 1816
+	.loc 1 1819
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1817
+	.loc 1 1820
 	subf %r3, %r4, %r3
 # mem16[qd + 66] = x5
-	.loc 1 1818
+	.loc 1 1821
 	sth %r3, 66(%r12)
 # (int64) x0 = mem16[qa + 20]
-	.loc 1 1819
-	lha %r3, 20(%r11)
+	.loc 1 1822
+	lha %r3, 20(%r10)
 # (int64) x1 = mem16[qa + 44]
-	.loc 1 1820
-	lha %r4, 44(%r11)
+	.loc 1 1823
+	lha %r4, 44(%r10)
 # (int64) x2 = mem16[qc + 20]
-	.loc 1 1821
+	.loc 1 1824
 	lha %r5, 20(%r31)
 # (int64) x3 = mem16[qc + 44]
-	.loc 1 1822
+	.loc 1 1825
 	lha %r6, 44(%r31)
 # mem16[qd + 20] = x0
-	.loc 1 1823
+	.loc 1 1826
 	sth %r3, 20(%r12)
 # mem16[qd + 92] = x3
-	.loc 1 1824
+	.loc 1 1827
 	sth %r6, 92(%r12)
 # x4 = x1 - x2
-	.loc 1 1825
+	.loc 1 1828
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 20]
-	.loc 1 1826
+	.loc 1 1829
 	lha %r5, 20(%r7)
 # x5 = x5 - x0
-	.loc 1 1827
+	.loc 1 1830
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1828
+	.loc 1 1831
 	add %r5, %r5, %r4
 # mem16[qd + 44] = x5
-	.loc 1 1829
+	.loc 1 1832
 	sth %r5, 44(%r12)
 # (int64) x5 = mem16[qb + 44]
-	.loc 1 1830
+	.loc 1 1833
 	lha %r3, 44(%r7)
 # x5 = x5 - x3
-	.loc 1 1831
+	.loc 1 1834
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1832
+	.loc 1 1835
 	subf %r3, %r4, %r3
 # mem16[qd + 68] = x5
-	.loc 1 1833
+	.loc 1 1836
 	sth %r3, 68(%r12)
 # (int64) x0 = mem16[qa + 22]
-	.loc 1 1834
-	lha %r3, 22(%r11)
+	.loc 1 1837
+	lha %r3, 22(%r10)
 # (int64) x1 = mem16[qa + 46]
-	.loc 1 1835
-	lha %r4, 46(%r11)
+	.loc 1 1838
+	lha %r4, 46(%r10)
 # (int64) x2 = mem16[qc + 22]
-	.loc 1 1836
+	.loc 1 1839
 	lha %r5, 22(%r31)
 # (int64) x3 = mem16[qc + 46]
-	.loc 1 1837
+	.loc 1 1840
 	lha %r6, 46(%r31)
 # mem16[qd + 22] = x0
-	.loc 1 1838
+	.loc 1 1841
 	sth %r3, 22(%r12)
 # mem16[qd + 94] = x3
-	.loc 1 1839
+	.loc 1 1842
 	sth %r6, 94(%r12)
 # x4 = x1 - x2
-	.loc 1 1840
+	.loc 1 1843
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 22]
-	.loc 1 1841
+	.loc 1 1844
 	lha %r5, 22(%r7)
 # x5 = x5 - x0
-	.loc 1 1842
+	.loc 1 1845
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1843
+	.loc 1 1846
 	add %r5, %r5, %r4
 # mem16[qd + 46] = x5
-	.loc 1 1844
+	.loc 1 1847
 	sth %r5, 46(%r12)
 # (int64) x5 = mem16[qb + 46]
-	.loc 1 1845
+	.loc 1 1848
 	lha %r3, 46(%r7)
 # x5 = x5 - x3
-	.loc 1 1846
+	.loc 1 1849
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1847
+	.loc 1 1850
 	subf %r3, %r4, %r3
 # mem16[qd + 70] = x5
-	.loc 1 1848
+	.loc 1 1851
 	sth %r3, 70(%r12)
 # pa = pa + 144
-	.loc 1 1849
-	addi %r11, %r11, 144
+	.loc 1 1852
+	addi %r10, %r10, 144
 # pb = pb + 96
-	.loc 1 1850
+	.loc 1 1853
 	addi %r12, %r12, 96
 # i0 = i0 - 1
-	.loc 1 1851
-	addi %r10, %r10, -1
+	.loc 1 1854
+	addi %r9, %r9, -1
 # =? i0 - 0
-	.loc 1 1852
-	cmpldi %cr0, %r10, 0
+	.loc 1 1855
+	cmpldi %cr0, %r9, 0
 # goto loop31 if !=
-	.loc 1 1853
+	.loc 1 1856
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop31
 # pa = 188344
-	.loc 1 1854
+	.loc 1 1857
 	li %r3, 0
 	oris %r3, %r3, 2
 	ori %r3, %r3, 57272
 # pa = w + pa
-	.loc 1 1855
-	mr %r7, %r8
-	add %r12, %r7, %r3
+	.loc 1 1858
+	add %r31, %r11, %r3
 # pb = w + 4608
-	.loc 1 1856
-	addi %r11, %r7, 4608
+	.loc 1 1859
+	addi %r12, %r11, 4608
 # i0 = 162
-	.loc 1 1857
+	.loc 1 1860
 	li %r4, 162
-	mr %r3, %r9
+	mr %r3, %r8
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop32:
 # qa = pa
-	.loc 1 1859
-	mr %r31, %r4
-	mr %r30, %r7
+	.loc 1 1862
+	mr %r30, %r4
 	mr %r29, %r3
 # qb = pa + 96
-	.loc 1 1860
-	addi %r7, %r12, 96
-# qc = pa + 192
-	.loc 1 1861
-	addi %r8, %r12, 192
-# qd = pb
-	.loc 1 1862
-	mr %r10, %r12
-# i1 = 3
 	.loc 1 1863
-	mr %r28, %r11
+	addi %r7, %r31, 96
+# qc = pa + 192
+	.loc 1 1864
+	addi %r8, %r31, 192
+# qd = pb
+	.loc 1 1865
+	mr %r10, %r31
+# i1 = 3
+	.loc 1 1866
+	mr %r28, %r12
 	li %r9, 3
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop33:
 # (int64) x0 = mem16[qa]
-	.loc 1 1865
-	lha %r3, 0(%r12)
+	.loc 1 1868
+	lha %r3, 0(%r31)
 # (int64) x1 = mem16[qa + 48]
-	.loc 1 1866
-	lha %r4, 48(%r12)
+	.loc 1 1869
+	lha %r4, 48(%r31)
 # (int64) x2 = mem16[qc]
-	.loc 1 1867
+	.loc 1 1870
 	lha %r5, 0(%r8)
 # (int64) x3 = mem16[qc + 48]
-	.loc 1 1868
+	.loc 1 1871
 	lha %r6, 48(%r8)
 # mem16[qd] = x0
-	.loc 1 1869
-	sth %r3, 0(%r11)
+	.loc 1 1872
+	sth %r3, 0(%r12)
 # mem16[qd + 144] = x3
-	.loc 1 1870
-	sth %r6, 144(%r11)
+	.loc 1 1873
+	sth %r6, 144(%r12)
 # x4 = x1 - x2
-	.loc 1 1871
+	.loc 1 1874
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb]
-	.loc 1 1872
+	.loc 1 1875
 	lha %r5, 0(%r7)
 # x5 = x5 - x0
-	.loc 1 1873
+	.loc 1 1876
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1874
+	.loc 1 1877
 	add %r5, %r5, %r4
 # mem16[qd + 48] = x5
-	.loc 1 1875
-	sth %r5, 48(%r11)
+	.loc 1 1878
+	sth %r5, 48(%r12)
 # (int64) x5 = mem16[qb + 48]
-	.loc 1 1876
+	.loc 1 1879
 	lha %r3, 48(%r7)
 # x5 = x5 - x3
-	.loc 1 1877
+	.loc 1 1880
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1878
+	.loc 1 1881
 	subf %r3, %r4, %r3
 # mem16[qd + 96] = x5
-	.loc 1 1879
-	sth %r3, 96(%r11)
-# (int64) x0 = mem16[qa + 2]
-	.loc 1 1880
-	lha %r3, 2(%r12)
-# (int64) x1 = mem16[qa + 50]
-	.loc 1 1881
-	lha %r4, 50(%r12)
-# (int64) x2 = mem16[qc + 2]
 	.loc 1 1882
+	sth %r3, 96(%r12)
+# (int64) x0 = mem16[qa + 2]
+	.loc 1 1883
+	lha %r3, 2(%r31)
+# (int64) x1 = mem16[qa + 50]
+	.loc 1 1884
+	lha %r4, 50(%r31)
+# (int64) x2 = mem16[qc + 2]
+	.loc 1 1885
 	lha %r5, 2(%r8)
 # (int64) x3 = mem16[qc + 50]
-	.loc 1 1883
+	.loc 1 1886
 	lha %r6, 50(%r8)
 # mem16[qd + 2] = x0
-	.loc 1 1884
-	sth %r3, 2(%r11)
+	.loc 1 1887
+	sth %r3, 2(%r12)
 # mem16[qd + 146] = x3
-	.loc 1 1885
-	sth %r6, 146(%r11)
+	.loc 1 1888
+	sth %r6, 146(%r12)
 # x4 = x1 - x2
-	.loc 1 1886
+	.loc 1 1889
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 2]
-	.loc 1 1887
+	.loc 1 1890
 	lha %r5, 2(%r7)
 # x5 = x5 - x0
-	.loc 1 1888
+	.loc 1 1891
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1889
+	.loc 1 1892
 	add %r5, %r5, %r4
 # mem16[qd + 50] = x5
-	.loc 1 1890
-	sth %r5, 50(%r11)
+	.loc 1 1893
+	sth %r5, 50(%r12)
 # (int64) x5 = mem16[qb + 50]
-	.loc 1 1891
+	.loc 1 1894
 	lha %r3, 50(%r7)
 # x5 = x5 - x3
-	.loc 1 1892
+	.loc 1 1895
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1893
+	.loc 1 1896
 	subf %r3, %r4, %r3
 # mem16[qd + 98] = x5
-	.loc 1 1894
-	sth %r3, 98(%r11)
-# (int64) x0 = mem16[qa + 4]
-	.loc 1 1895
-	lha %r3, 4(%r12)
-# (int64) x1 = mem16[qa + 52]
-	.loc 1 1896
-	lha %r4, 52(%r12)
-# (int64) x2 = mem16[qc + 4]
 	.loc 1 1897
+	sth %r3, 98(%r12)
+# (int64) x0 = mem16[qa + 4]
+	.loc 1 1898
+	lha %r3, 4(%r31)
+# (int64) x1 = mem16[qa + 52]
+	.loc 1 1899
+	lha %r4, 52(%r31)
+# (int64) x2 = mem16[qc + 4]
+	.loc 1 1900
 	lha %r5, 4(%r8)
 # (int64) x3 = mem16[qc + 52]
-	.loc 1 1898
+	.loc 1 1901
 	lha %r6, 52(%r8)
 # mem16[qd + 4] = x0
-	.loc 1 1899
-	sth %r3, 4(%r11)
+	.loc 1 1902
+	sth %r3, 4(%r12)
 # mem16[qd + 148] = x3
-	.loc 1 1900
-	sth %r6, 148(%r11)
+	.loc 1 1903
+	sth %r6, 148(%r12)
 # x4 = x1 - x2
-	.loc 1 1901
+	.loc 1 1904
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 4]
-	.loc 1 1902
+	.loc 1 1905
 	lha %r5, 4(%r7)
 # x5 = x5 - x0
-	.loc 1 1903
+	.loc 1 1906
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1904
+	.loc 1 1907
 	add %r5, %r5, %r4
 # mem16[qd + 52] = x5
-	.loc 1 1905
-	sth %r5, 52(%r11)
+	.loc 1 1908
+	sth %r5, 52(%r12)
 # (int64) x5 = mem16[qb + 52]
-	.loc 1 1906
+	.loc 1 1909
 	lha %r3, 52(%r7)
 # x5 = x5 - x3
-	.loc 1 1907
+	.loc 1 1910
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1908
+	.loc 1 1911
 	subf %r3, %r4, %r3
 # mem16[qd + 100] = x5
-	.loc 1 1909
-	sth %r3, 100(%r11)
-# (int64) x0 = mem16[qa + 6]
-	.loc 1 1910
-	lha %r3, 6(%r12)
-# (int64) x1 = mem16[qa + 54]
-	.loc 1 1911
-	lha %r4, 54(%r12)
-# (int64) x2 = mem16[qc + 6]
 	.loc 1 1912
+	sth %r3, 100(%r12)
+# (int64) x0 = mem16[qa + 6]
+	.loc 1 1913
+	lha %r3, 6(%r31)
+# (int64) x1 = mem16[qa + 54]
+	.loc 1 1914
+	lha %r4, 54(%r31)
+# (int64) x2 = mem16[qc + 6]
+	.loc 1 1915
 	lha %r5, 6(%r8)
 # (int64) x3 = mem16[qc + 54]
-	.loc 1 1913
+	.loc 1 1916
 	lha %r6, 54(%r8)
 # mem16[qd + 6] = x0
-	.loc 1 1914
-	sth %r3, 6(%r11)
+	.loc 1 1917
+	sth %r3, 6(%r12)
 # mem16[qd + 150] = x3
-	.loc 1 1915
-	sth %r6, 150(%r11)
+	.loc 1 1918
+	sth %r6, 150(%r12)
 # x4 = x1 - x2
-	.loc 1 1916
+	.loc 1 1919
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 6]
-	.loc 1 1917
+	.loc 1 1920
 	lha %r5, 6(%r7)
 # x5 = x5 - x0
-	.loc 1 1918
+	.loc 1 1921
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1919
+	.loc 1 1922
 	add %r5, %r5, %r4
 # mem16[qd + 54] = x5
-	.loc 1 1920
-	sth %r5, 54(%r11)
+	.loc 1 1923
+	sth %r5, 54(%r12)
 # (int64) x5 = mem16[qb + 54]
-	.loc 1 1921
+	.loc 1 1924
 	lha %r3, 54(%r7)
 # x5 = x5 - x3
-	.loc 1 1922
+	.loc 1 1925
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1923
+	.loc 1 1926
 	subf %r3, %r4, %r3
 # mem16[qd + 102] = x5
-	.loc 1 1924
-	sth %r3, 102(%r11)
-# (int64) x0 = mem16[qa + 8]
-	.loc 1 1925
-	lha %r3, 8(%r12)
-# (int64) x1 = mem16[qa + 56]
-	.loc 1 1926
-	lha %r4, 56(%r12)
-# (int64) x2 = mem16[qc + 8]
 	.loc 1 1927
+	sth %r3, 102(%r12)
+# (int64) x0 = mem16[qa + 8]
+	.loc 1 1928
+	lha %r3, 8(%r31)
+# (int64) x1 = mem16[qa + 56]
+	.loc 1 1929
+	lha %r4, 56(%r31)
+# (int64) x2 = mem16[qc + 8]
+	.loc 1 1930
 	lha %r5, 8(%r8)
 # (int64) x3 = mem16[qc + 56]
-	.loc 1 1928
+	.loc 1 1931
 	lha %r6, 56(%r8)
 # mem16[qd + 8] = x0
-	.loc 1 1929
-	sth %r3, 8(%r11)
+	.loc 1 1932
+	sth %r3, 8(%r12)
 # mem16[qd + 152] = x3
-	.loc 1 1930
-	sth %r6, 152(%r11)
+	.loc 1 1933
+	sth %r6, 152(%r12)
 # x4 = x1 - x2
-	.loc 1 1931
+	.loc 1 1934
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 8]
-	.loc 1 1932
+	.loc 1 1935
 	lha %r5, 8(%r7)
 # x5 = x5 - x0
-	.loc 1 1933
+	.loc 1 1936
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1934
+	.loc 1 1937
 	add %r5, %r5, %r4
 # mem16[qd + 56] = x5
-	.loc 1 1935
-	sth %r5, 56(%r11)
+	.loc 1 1938
+	sth %r5, 56(%r12)
 # (int64) x5 = mem16[qb + 56]
-	.loc 1 1936
+	.loc 1 1939
 	lha %r3, 56(%r7)
 # x5 = x5 - x3
-	.loc 1 1937
+	.loc 1 1940
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1938
+	.loc 1 1941
 	subf %r3, %r4, %r3
 # mem16[qd + 104] = x5
-	.loc 1 1939
-	sth %r3, 104(%r11)
-# (int64) x0 = mem16[qa + 10]
-	.loc 1 1940
-	lha %r3, 10(%r12)
-# (int64) x1 = mem16[qa + 58]
-	.loc 1 1941
-	lha %r4, 58(%r12)
-# (int64) x2 = mem16[qc + 10]
 	.loc 1 1942
+	sth %r3, 104(%r12)
+# (int64) x0 = mem16[qa + 10]
+	.loc 1 1943
+	lha %r3, 10(%r31)
+# (int64) x1 = mem16[qa + 58]
+	.loc 1 1944
+	lha %r4, 58(%r31)
+# (int64) x2 = mem16[qc + 10]
+	.loc 1 1945
 	lha %r5, 10(%r8)
 # (int64) x3 = mem16[qc + 58]
-	.loc 1 1943
+	.loc 1 1946
 	lha %r6, 58(%r8)
 # mem16[qd + 10] = x0
-	.loc 1 1944
-	sth %r3, 10(%r11)
+	.loc 1 1947
+	sth %r3, 10(%r12)
 # mem16[qd + 154] = x3
-	.loc 1 1945
-	sth %r6, 154(%r11)
+	.loc 1 1948
+	sth %r6, 154(%r12)
 # x4 = x1 - x2
-	.loc 1 1946
+	.loc 1 1949
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 10]
-	.loc 1 1947
+	.loc 1 1950
 	lha %r5, 10(%r7)
 # x5 = x5 - x0
-	.loc 1 1948
+	.loc 1 1951
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1949
+	.loc 1 1952
 	add %r5, %r5, %r4
 # mem16[qd + 58] = x5
-	.loc 1 1950
-	sth %r5, 58(%r11)
+	.loc 1 1953
+	sth %r5, 58(%r12)
 # (int64) x5 = mem16[qb + 58]
-	.loc 1 1951
+	.loc 1 1954
 	lha %r3, 58(%r7)
 # x5 = x5 - x3
-	.loc 1 1952
+	.loc 1 1955
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1953
+	.loc 1 1956
 	subf %r3, %r4, %r3
 # mem16[qd + 106] = x5
-	.loc 1 1954
-	sth %r3, 106(%r11)
-# (int64) x0 = mem16[qa + 12]
-	.loc 1 1955
-	lha %r3, 12(%r12)
-# (int64) x1 = mem16[qa + 60]
-	.loc 1 1956
-	lha %r4, 60(%r12)
-# (int64) x2 = mem16[qc + 12]
 	.loc 1 1957
+	sth %r3, 106(%r12)
+# (int64) x0 = mem16[qa + 12]
+	.loc 1 1958
+	lha %r3, 12(%r31)
+# (int64) x1 = mem16[qa + 60]
+	.loc 1 1959
+	lha %r4, 60(%r31)
+# (int64) x2 = mem16[qc + 12]
+	.loc 1 1960
 	lha %r5, 12(%r8)
 # (int64) x3 = mem16[qc + 60]
-	.loc 1 1958
+	.loc 1 1961
 	lha %r6, 60(%r8)
 # mem16[qd + 12] = x0
-	.loc 1 1959
-	sth %r3, 12(%r11)
+	.loc 1 1962
+	sth %r3, 12(%r12)
 # mem16[qd + 156] = x3
-	.loc 1 1960
-	sth %r6, 156(%r11)
+	.loc 1 1963
+	sth %r6, 156(%r12)
 # x4 = x1 - x2
-	.loc 1 1961
+	.loc 1 1964
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 12]
-	.loc 1 1962
+	.loc 1 1965
 	lha %r5, 12(%r7)
 # x5 = x5 - x0
-	.loc 1 1963
+	.loc 1 1966
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1964
+	.loc 1 1967
 	add %r5, %r5, %r4
 # mem16[qd + 60] = x5
-	.loc 1 1965
-	sth %r5, 60(%r11)
+	.loc 1 1968
+	sth %r5, 60(%r12)
 # (int64) x5 = mem16[qb + 60]
-	.loc 1 1966
+	.loc 1 1969
 	lha %r3, 60(%r7)
 # x5 = x5 - x3
-	.loc 1 1967
+	.loc 1 1970
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1968
+	.loc 1 1971
 	subf %r3, %r4, %r3
 # mem16[qd + 108] = x5
-	.loc 1 1969
-	sth %r3, 108(%r11)
-# (int64) x0 = mem16[qa + 14]
-	.loc 1 1970
-	lha %r3, 14(%r12)
-# (int64) x1 = mem16[qa + 62]
-	.loc 1 1971
-	lha %r4, 62(%r12)
-# (int64) x2 = mem16[qc + 14]
 	.loc 1 1972
+	sth %r3, 108(%r12)
+# (int64) x0 = mem16[qa + 14]
+	.loc 1 1973
+	lha %r3, 14(%r31)
+# (int64) x1 = mem16[qa + 62]
+	.loc 1 1974
+	lha %r4, 62(%r31)
+# (int64) x2 = mem16[qc + 14]
+	.loc 1 1975
 	lha %r5, 14(%r8)
 # (int64) x3 = mem16[qc + 62]
-	.loc 1 1973
+	.loc 1 1976
 	lha %r6, 62(%r8)
 # mem16[qd + 14] = x0
-	.loc 1 1974
-	sth %r3, 14(%r11)
+	.loc 1 1977
+	sth %r3, 14(%r12)
 # mem16[qd + 158] = x3
-	.loc 1 1975
-	sth %r6, 158(%r11)
+	.loc 1 1978
+	sth %r6, 158(%r12)
 # x4 = x1 - x2
-	.loc 1 1976
+	.loc 1 1979
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 14]
-	.loc 1 1977
+	.loc 1 1980
 	lha %r5, 14(%r7)
 # x5 = x5 - x0
-	.loc 1 1978
+	.loc 1 1981
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 1979
+	.loc 1 1982
 	add %r5, %r5, %r4
 # mem16[qd + 62] = x5
-	.loc 1 1980
-	sth %r5, 62(%r11)
+	.loc 1 1983
+	sth %r5, 62(%r12)
 # (int64) x5 = mem16[qb + 62]
-	.loc 1 1981
+	.loc 1 1984
 	lha %r3, 62(%r7)
 # x5 = x5 - x3
-	.loc 1 1982
+	.loc 1 1985
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 1983
+	.loc 1 1986
 	subf %r3, %r4, %r3
 # mem16[qd + 110] = x5
-	.loc 1 1984
-	sth %r3, 110(%r11)
+	.loc 1 1987
+	sth %r3, 110(%r12)
 # qa = qa + 16
-	.loc 1 1985
-	addi %r12, %r12, 16
+	.loc 1 1988
+	addi %r31, %r31, 16
 # qb = qb + 16
-	.loc 1 1986
+	.loc 1 1989
 	addi %r7, %r7, 16
 # qc = qc + 16
-	.loc 1 1987
+	.loc 1 1990
 	addi %r8, %r8, 16
 # qd = qd + 16
-	.loc 1 1988
-	addi %r11, %r11, 16
+	.loc 1 1991
+	addi %r12, %r12, 16
 # i1 = i1 - 1
-	.loc 1 1989
+	.loc 1 1992
 	addi %r9, %r9, -1
 # =? i1 - 0
-	.loc 1 1990
+	.loc 1 1993
 	cmpldi %cr0, %r9, 0
 # goto loop33 if !=
-	.loc 1 1991
+	.loc 1 1994
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop33
 # pa = pa + 288
-	.loc 1 1992
-	mr %r12, %r10
-	addi %r12, %r12, 288
+	.loc 1 1995
+	mr %r31, %r10
+	addi %r31, %r31, 288
 # pb = pb + 192
-	.loc 1 1993
-	mr %r11, %r28
-	addi %r11, %r11, 192
+	.loc 1 1996
+	mr %r12, %r28
+	addi %r12, %r12, 192
 # i0 = i0 - 1
-	.loc 1 1994
-	mr %r4, %r31
+	.loc 1 1997
+	mr %r4, %r30
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 1995
+	.loc 1 1998
 	cmpldi %cr0, %r4, 0
 # goto loop32 if !=
-	.loc 1 1996
+	.loc 1 1999
 	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop32
 # pa = w + 4608
-	.loc 1 1997
-	addi %r12, %r7, 4608
+	.loc 1 2000
+	addi %r31, %r11, 4608
 # pb = 188344
-	.loc 1 1998
+	.loc 1 2001
 	li %r4, 0
 	oris %r4, %r4, 2
 	ori %r4, %r4, 57272
 # pb = w + pb
-	.loc 1 1999
-	add %r31, %r7, %r4
+	.loc 1 2002
+	add %r30, %r11, %r4
 # i0 = 54
-	.loc 1 2000
+	.loc 1 2003
 	li %r4, 54
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop34:
 # qa = pa
-	.loc 1 2002
-	mr %r11, %r4
-	mr %r30, %r7
+	.loc 1 2005
+	mr %r12, %r4
 	mr %r29, %r3
 # qb = pa + 192
-	.loc 1 2003
-	addi %r7, %r12, 192
-# qc = pa + 384
-	.loc 1 2004
-	addi %r8, %r12, 384
-# qd = pb
-	.loc 1 2005
-	mr %r10, %r12
-# i1 = 6
 	.loc 1 2006
-	mr %r28, %r31
+	addi %r7, %r31, 192
+# qc = pa + 384
+	.loc 1 2007
+	addi %r8, %r31, 384
+# qd = pb
+	.loc 1 2008
+	mr %r10, %r31
+# i1 = 6
+	.loc 1 2009
+	mr %r28, %r30
 	li %r9, 6
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop35:
 # (int64) x0 = mem16[qa]
-	.loc 1 2008
-	lha %r3, 0(%r12)
+	.loc 1 2011
+	lha %r3, 0(%r31)
 # (int64) x1 = mem16[qa + 96]
-	.loc 1 2009
-	lha %r4, 96(%r12)
+	.loc 1 2012
+	lha %r4, 96(%r31)
 # (int64) x2 = mem16[qc]
-	.loc 1 2010
+	.loc 1 2013
 	lha %r5, 0(%r8)
 # (int64) x3 = mem16[qc + 96]
-	.loc 1 2011
+	.loc 1 2014
 	lha %r6, 96(%r8)
 # mem16[qd] = x0
-	.loc 1 2012
-	sth %r3, 0(%r31)
+	.loc 1 2015
+	sth %r3, 0(%r30)
 # mem16[qd + 288] = x3
-	.loc 1 2013
-	sth %r6, 288(%r31)
+	.loc 1 2016
+	sth %r6, 288(%r30)
 # x4 = x1 - x2
-	.loc 1 2014
+	.loc 1 2017
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb]
-	.loc 1 2015
+	.loc 1 2018
 	lha %r5, 0(%r7)
 # x5 = x5 - x0
-	.loc 1 2016
+	.loc 1 2019
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2017
+	.loc 1 2020
 	add %r5, %r5, %r4
 # mem16[qd + 96] = x5
-	.loc 1 2018
-	sth %r5, 96(%r31)
+	.loc 1 2021
+	sth %r5, 96(%r30)
 # (int64) x5 = mem16[qb + 96]
-	.loc 1 2019
+	.loc 1 2022
 	lha %r3, 96(%r7)
 # x5 = x5 - x3
-	.loc 1 2020
+	.loc 1 2023
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2021
+	.loc 1 2024
 	subf %r3, %r4, %r3
 # mem16[qd + 192] = x5
-	.loc 1 2022
-	sth %r3, 192(%r31)
-# (int64) x0 = mem16[qa + 2]
-	.loc 1 2023
-	lha %r3, 2(%r12)
-# (int64) x1 = mem16[qa + 98]
-	.loc 1 2024
-	lha %r4, 98(%r12)
-# (int64) x2 = mem16[qc + 2]
 	.loc 1 2025
+	sth %r3, 192(%r30)
+# (int64) x0 = mem16[qa + 2]
+	.loc 1 2026
+	lha %r3, 2(%r31)
+# (int64) x1 = mem16[qa + 98]
+	.loc 1 2027
+	lha %r4, 98(%r31)
+# (int64) x2 = mem16[qc + 2]
+	.loc 1 2028
 	lha %r5, 2(%r8)
 # (int64) x3 = mem16[qc + 98]
-	.loc 1 2026
+	.loc 1 2029
 	lha %r6, 98(%r8)
 # mem16[qd + 2] = x0
-	.loc 1 2027
-	sth %r3, 2(%r31)
+	.loc 1 2030
+	sth %r3, 2(%r30)
 # mem16[qd + 290] = x3
-	.loc 1 2028
-	sth %r6, 290(%r31)
+	.loc 1 2031
+	sth %r6, 290(%r30)
 # x4 = x1 - x2
-	.loc 1 2029
+	.loc 1 2032
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 2]
-	.loc 1 2030
+	.loc 1 2033
 	lha %r5, 2(%r7)
 # x5 = x5 - x0
-	.loc 1 2031
+	.loc 1 2034
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2032
+	.loc 1 2035
 	add %r5, %r5, %r4
 # mem16[qd + 98] = x5
-	.loc 1 2033
-	sth %r5, 98(%r31)
+	.loc 1 2036
+	sth %r5, 98(%r30)
 # (int64) x5 = mem16[qb + 98]
-	.loc 1 2034
+	.loc 1 2037
 	lha %r3, 98(%r7)
 # x5 = x5 - x3
-	.loc 1 2035
+	.loc 1 2038
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2036
+	.loc 1 2039
 	subf %r3, %r4, %r3
 # mem16[qd + 194] = x5
-	.loc 1 2037
-	sth %r3, 194(%r31)
-# (int64) x0 = mem16[qa + 4]
-	.loc 1 2038
-	lha %r3, 4(%r12)
-# (int64) x1 = mem16[qa + 100]
-	.loc 1 2039
-	lha %r4, 100(%r12)
-# (int64) x2 = mem16[qc + 4]
 	.loc 1 2040
+	sth %r3, 194(%r30)
+# (int64) x0 = mem16[qa + 4]
+	.loc 1 2041
+	lha %r3, 4(%r31)
+# (int64) x1 = mem16[qa + 100]
+	.loc 1 2042
+	lha %r4, 100(%r31)
+# (int64) x2 = mem16[qc + 4]
+	.loc 1 2043
 	lha %r5, 4(%r8)
 # (int64) x3 = mem16[qc + 100]
-	.loc 1 2041
+	.loc 1 2044
 	lha %r6, 100(%r8)
 # mem16[qd + 4] = x0
-	.loc 1 2042
-	sth %r3, 4(%r31)
+	.loc 1 2045
+	sth %r3, 4(%r30)
 # mem16[qd + 292] = x3
-	.loc 1 2043
-	sth %r6, 292(%r31)
+	.loc 1 2046
+	sth %r6, 292(%r30)
 # x4 = x1 - x2
-	.loc 1 2044
+	.loc 1 2047
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 4]
-	.loc 1 2045
+	.loc 1 2048
 	lha %r5, 4(%r7)
 # x5 = x5 - x0
-	.loc 1 2046
+	.loc 1 2049
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2047
+	.loc 1 2050
 	add %r5, %r5, %r4
 # mem16[qd + 100] = x5
-	.loc 1 2048
-	sth %r5, 100(%r31)
+	.loc 1 2051
+	sth %r5, 100(%r30)
 # (int64) x5 = mem16[qb + 100]
-	.loc 1 2049
+	.loc 1 2052
 	lha %r3, 100(%r7)
 # x5 = x5 - x3
-	.loc 1 2050
+	.loc 1 2053
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2051
+	.loc 1 2054
 	subf %r3, %r4, %r3
 # mem16[qd + 196] = x5
-	.loc 1 2052
-	sth %r3, 196(%r31)
-# (int64) x0 = mem16[qa + 6]
-	.loc 1 2053
-	lha %r3, 6(%r12)
-# (int64) x1 = mem16[qa + 102]
-	.loc 1 2054
-	lha %r4, 102(%r12)
-# (int64) x2 = mem16[qc + 6]
 	.loc 1 2055
+	sth %r3, 196(%r30)
+# (int64) x0 = mem16[qa + 6]
+	.loc 1 2056
+	lha %r3, 6(%r31)
+# (int64) x1 = mem16[qa + 102]
+	.loc 1 2057
+	lha %r4, 102(%r31)
+# (int64) x2 = mem16[qc + 6]
+	.loc 1 2058
 	lha %r5, 6(%r8)
 # (int64) x3 = mem16[qc + 102]
-	.loc 1 2056
+	.loc 1 2059
 	lha %r6, 102(%r8)
 # mem16[qd + 6] = x0
-	.loc 1 2057
-	sth %r3, 6(%r31)
+	.loc 1 2060
+	sth %r3, 6(%r30)
 # mem16[qd + 294] = x3
-	.loc 1 2058
-	sth %r6, 294(%r31)
+	.loc 1 2061
+	sth %r6, 294(%r30)
 # x4 = x1 - x2
-	.loc 1 2059
+	.loc 1 2062
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 6]
-	.loc 1 2060
+	.loc 1 2063
 	lha %r5, 6(%r7)
 # x5 = x5 - x0
-	.loc 1 2061
+	.loc 1 2064
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2062
+	.loc 1 2065
 	add %r5, %r5, %r4
 # mem16[qd + 102] = x5
-	.loc 1 2063
-	sth %r5, 102(%r31)
+	.loc 1 2066
+	sth %r5, 102(%r30)
 # (int64) x5 = mem16[qb + 102]
-	.loc 1 2064
+	.loc 1 2067
 	lha %r3, 102(%r7)
 # x5 = x5 - x3
-	.loc 1 2065
+	.loc 1 2068
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2066
+	.loc 1 2069
 	subf %r3, %r4, %r3
 # mem16[qd + 198] = x5
-	.loc 1 2067
-	sth %r3, 198(%r31)
-# (int64) x0 = mem16[qa + 8]
-	.loc 1 2068
-	lha %r3, 8(%r12)
-# (int64) x1 = mem16[qa + 104]
-	.loc 1 2069
-	lha %r4, 104(%r12)
-# (int64) x2 = mem16[qc + 8]
 	.loc 1 2070
+	sth %r3, 198(%r30)
+# (int64) x0 = mem16[qa + 8]
+	.loc 1 2071
+	lha %r3, 8(%r31)
+# (int64) x1 = mem16[qa + 104]
+	.loc 1 2072
+	lha %r4, 104(%r31)
+# (int64) x2 = mem16[qc + 8]
+	.loc 1 2073
 	lha %r5, 8(%r8)
 # (int64) x3 = mem16[qc + 104]
-	.loc 1 2071
+	.loc 1 2074
 	lha %r6, 104(%r8)
 # mem16[qd + 8] = x0
-	.loc 1 2072
-	sth %r3, 8(%r31)
+	.loc 1 2075
+	sth %r3, 8(%r30)
 # mem16[qd + 296] = x3
-	.loc 1 2073
-	sth %r6, 296(%r31)
+	.loc 1 2076
+	sth %r6, 296(%r30)
 # x4 = x1 - x2
-	.loc 1 2074
+	.loc 1 2077
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 8]
-	.loc 1 2075
+	.loc 1 2078
 	lha %r5, 8(%r7)
 # x5 = x5 - x0
-	.loc 1 2076
+	.loc 1 2079
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2077
+	.loc 1 2080
 	add %r5, %r5, %r4
 # mem16[qd + 104] = x5
-	.loc 1 2078
-	sth %r5, 104(%r31)
+	.loc 1 2081
+	sth %r5, 104(%r30)
 # (int64) x5 = mem16[qb + 104]
-	.loc 1 2079
+	.loc 1 2082
 	lha %r3, 104(%r7)
 # x5 = x5 - x3
-	.loc 1 2080
+	.loc 1 2083
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2081
+	.loc 1 2084
 	subf %r3, %r4, %r3
 # mem16[qd + 200] = x5
-	.loc 1 2082
-	sth %r3, 200(%r31)
-# (int64) x0 = mem16[qa + 10]
-	.loc 1 2083
-	lha %r3, 10(%r12)
-# (int64) x1 = mem16[qa + 106]
-	.loc 1 2084
-	lha %r4, 106(%r12)
-# (int64) x2 = mem16[qc + 10]
 	.loc 1 2085
+	sth %r3, 200(%r30)
+# (int64) x0 = mem16[qa + 10]
+	.loc 1 2086
+	lha %r3, 10(%r31)
+# (int64) x1 = mem16[qa + 106]
+	.loc 1 2087
+	lha %r4, 106(%r31)
+# (int64) x2 = mem16[qc + 10]
+	.loc 1 2088
 	lha %r5, 10(%r8)
 # (int64) x3 = mem16[qc + 106]
-	.loc 1 2086
+	.loc 1 2089
 	lha %r6, 106(%r8)
 # mem16[qd + 10] = x0
-	.loc 1 2087
-	sth %r3, 10(%r31)
+	.loc 1 2090
+	sth %r3, 10(%r30)
 # mem16[qd + 298] = x3
-	.loc 1 2088
-	sth %r6, 298(%r31)
+	.loc 1 2091
+	sth %r6, 298(%r30)
 # x4 = x1 - x2
-	.loc 1 2089
+	.loc 1 2092
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 10]
-	.loc 1 2090
+	.loc 1 2093
 	lha %r5, 10(%r7)
 # x5 = x5 - x0
-	.loc 1 2091
+	.loc 1 2094
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2092
+	.loc 1 2095
 	add %r5, %r5, %r4
 # mem16[qd + 106] = x5
-	.loc 1 2093
-	sth %r5, 106(%r31)
+	.loc 1 2096
+	sth %r5, 106(%r30)
 # (int64) x5 = mem16[qb + 106]
-	.loc 1 2094
+	.loc 1 2097
 	lha %r3, 106(%r7)
 # x5 = x5 - x3
-	.loc 1 2095
+	.loc 1 2098
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2096
+	.loc 1 2099
 	subf %r3, %r4, %r3
 # mem16[qd + 202] = x5
-	.loc 1 2097
-	sth %r3, 202(%r31)
-# (int64) x0 = mem16[qa + 12]
-	.loc 1 2098
-	lha %r3, 12(%r12)
-# (int64) x1 = mem16[qa + 108]
-	.loc 1 2099
-	lha %r4, 108(%r12)
-# (int64) x2 = mem16[qc + 12]
 	.loc 1 2100
+	sth %r3, 202(%r30)
+# (int64) x0 = mem16[qa + 12]
+	.loc 1 2101
+	lha %r3, 12(%r31)
+# (int64) x1 = mem16[qa + 108]
+	.loc 1 2102
+	lha %r4, 108(%r31)
+# (int64) x2 = mem16[qc + 12]
+	.loc 1 2103
 	lha %r5, 12(%r8)
 # (int64) x3 = mem16[qc + 108]
-	.loc 1 2101
+	.loc 1 2104
 	lha %r6, 108(%r8)
 # mem16[qd + 12] = x0
-	.loc 1 2102
-	sth %r3, 12(%r31)
+	.loc 1 2105
+	sth %r3, 12(%r30)
 # mem16[qd + 300] = x3
-	.loc 1 2103
-	sth %r6, 300(%r31)
+	.loc 1 2106
+	sth %r6, 300(%r30)
 # x4 = x1 - x2
-	.loc 1 2104
+	.loc 1 2107
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 12]
-	.loc 1 2105
+	.loc 1 2108
 	lha %r5, 12(%r7)
 # x5 = x5 - x0
-	.loc 1 2106
+	.loc 1 2109
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2107
+	.loc 1 2110
 	add %r5, %r5, %r4
 # mem16[qd + 108] = x5
-	.loc 1 2108
-	sth %r5, 108(%r31)
+	.loc 1 2111
+	sth %r5, 108(%r30)
 # (int64) x5 = mem16[qb + 108]
-	.loc 1 2109
+	.loc 1 2112
 	lha %r3, 108(%r7)
 # x5 = x5 - x3
-	.loc 1 2110
+	.loc 1 2113
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2111
+	.loc 1 2114
 	subf %r3, %r4, %r3
 # mem16[qd + 204] = x5
-	.loc 1 2112
-	sth %r3, 204(%r31)
-# (int64) x0 = mem16[qa + 14]
-	.loc 1 2113
-	lha %r3, 14(%r12)
-# (int64) x1 = mem16[qa + 110]
-	.loc 1 2114
-	lha %r4, 110(%r12)
-# (int64) x2 = mem16[qc + 14]
 	.loc 1 2115
+	sth %r3, 204(%r30)
+# (int64) x0 = mem16[qa + 14]
+	.loc 1 2116
+	lha %r3, 14(%r31)
+# (int64) x1 = mem16[qa + 110]
+	.loc 1 2117
+	lha %r4, 110(%r31)
+# (int64) x2 = mem16[qc + 14]
+	.loc 1 2118
 	lha %r5, 14(%r8)
 # (int64) x3 = mem16[qc + 110]
-	.loc 1 2116
+	.loc 1 2119
 	lha %r6, 110(%r8)
 # mem16[qd + 14] = x0
-	.loc 1 2117
-	sth %r3, 14(%r31)
+	.loc 1 2120
+	sth %r3, 14(%r30)
 # mem16[qd + 302] = x3
-	.loc 1 2118
-	sth %r6, 302(%r31)
+	.loc 1 2121
+	sth %r6, 302(%r30)
 # x4 = x1 - x2
-	.loc 1 2119
+	.loc 1 2122
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 14]
-	.loc 1 2120
+	.loc 1 2123
 	lha %r5, 14(%r7)
 # x5 = x5 - x0
-	.loc 1 2121
+	.loc 1 2124
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2122
+	.loc 1 2125
 	add %r5, %r5, %r4
 # mem16[qd + 110] = x5
-	.loc 1 2123
-	sth %r5, 110(%r31)
+	.loc 1 2126
+	sth %r5, 110(%r30)
 # (int64) x5 = mem16[qb + 110]
-	.loc 1 2124
+	.loc 1 2127
 	lha %r3, 110(%r7)
 # x5 = x5 - x3
-	.loc 1 2125
+	.loc 1 2128
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2126
+	.loc 1 2129
 	subf %r3, %r4, %r3
 # mem16[qd + 206] = x5
-	.loc 1 2127
-	sth %r3, 206(%r31)
-# qa = qa + 16
-	.loc 1 2128
-	addi %r12, %r12, 16
-# qb = qb + 16
-	.loc 1 2129
-	addi %r7, %r7, 16
-# qc = qc + 16
 	.loc 1 2130
-	addi %r8, %r8, 16
-# qd = qd + 16
+	sth %r3, 206(%r30)
+# qa = qa + 16
 	.loc 1 2131
 	addi %r31, %r31, 16
-# i1 = i1 - 1
+# qb = qb + 16
 	.loc 1 2132
+	addi %r7, %r7, 16
+# qc = qc + 16
+	.loc 1 2133
+	addi %r8, %r8, 16
+# qd = qd + 16
+	.loc 1 2134
+	addi %r30, %r30, 16
+# i1 = i1 - 1
+	.loc 1 2135
 	addi %r9, %r9, -1
 # =? i1 - 0
-	.loc 1 2133
+	.loc 1 2136
 	cmpldi %cr0, %r9, 0
 # goto loop35 if !=
-	.loc 1 2134
+	.loc 1 2137
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop35
 # pa = pa + 576
-	.loc 1 2135
-	mr %r12, %r10
-	addi %r12, %r12, 576
+	.loc 1 2138
+	mr %r31, %r10
+	addi %r31, %r31, 576
 # pb = pb + 384
-	.loc 1 2136
-	mr %r31, %r28
-	addi %r31, %r31, 384
+	.loc 1 2139
+	mr %r30, %r28
+	addi %r30, %r30, 384
 # i0 = i0 - 1
-	.loc 1 2137
-	mr %r4, %r11
+	.loc 1 2140
+	mr %r4, %r12
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 2138
+	.loc 1 2141
 	cmpldi %cr0, %r4, 0
 # goto loop34 if !=
-	.loc 1 2139
+	.loc 1 2142
 	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop34
 # pa = 188344
-	.loc 1 2140
+	.loc 1 2143
 	li %r4, 0
 	oris %r4, %r4, 2
 	ori %r4, %r4, 57272
 # pa = w + pa
-	.loc 1 2141
-	add %r31, %r7, %r4
+	.loc 1 2144
+	add %r30, %r11, %r4
 # pb = w + 4608
-	.loc 1 2142
-	addi %r12, %r7, 4608
+	.loc 1 2145
+	addi %r31, %r11, 4608
 # i0 = 18
-	.loc 1 2143
+	.loc 1 2146
 	li %r4, 18
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop36:
 # qa = pa
-	.loc 1 2145
-	mr %r11, %r4
-	mr %r30, %r7
+	.loc 1 2148
+	mr %r12, %r4
 	mr %r29, %r3
 # qb = pa + 384
-	.loc 1 2146
-	addi %r7, %r31, 384
-# qc = pa + 768
-	.loc 1 2147
-	addi %r8, %r31, 768
-# qd = pb
-	.loc 1 2148
-	mr %r10, %r31
-# i1 = 12
 	.loc 1 2149
-	mr %r28, %r12
+	addi %r7, %r30, 384
+# qc = pa + 768
+	.loc 1 2150
+	addi %r8, %r30, 768
+# qd = pb
+	.loc 1 2151
+	mr %r10, %r30
+# i1 = 12
+	.loc 1 2152
+	mr %r28, %r31
 	li %r9, 12
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop37:
 # (int64) x0 = mem16[qa]
-	.loc 1 2151
-	lha %r3, 0(%r31)
+	.loc 1 2154
+	lha %r3, 0(%r30)
 # (int64) x1 = mem16[qa + 192]
-	.loc 1 2152
-	lha %r4, 192(%r31)
+	.loc 1 2155
+	lha %r4, 192(%r30)
 # (int64) x2 = mem16[qc]
-	.loc 1 2153
+	.loc 1 2156
 	lha %r5, 0(%r8)
 # (int64) x3 = mem16[qc + 192]
-	.loc 1 2154
+	.loc 1 2157
 	lha %r6, 192(%r8)
 # mem16[qd] = x0
-	.loc 1 2155
-	sth %r3, 0(%r12)
+	.loc 1 2158
+	sth %r3, 0(%r31)
 # mem16[qd + 576] = x3
-	.loc 1 2156
-	sth %r6, 576(%r12)
+	.loc 1 2159
+	sth %r6, 576(%r31)
 # x4 = x1 - x2
-	.loc 1 2157
+	.loc 1 2160
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb]
-	.loc 1 2158
+	.loc 1 2161
 	lha %r5, 0(%r7)
 # x5 = x5 - x0
-	.loc 1 2159
+	.loc 1 2162
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2160
+	.loc 1 2163
 	add %r5, %r5, %r4
 # mem16[qd + 192] = x5
-	.loc 1 2161
-	sth %r5, 192(%r12)
+	.loc 1 2164
+	sth %r5, 192(%r31)
 # (int64) x5 = mem16[qb + 192]
-	.loc 1 2162
+	.loc 1 2165
 	lha %r3, 192(%r7)
 # x5 = x5 - x3
-	.loc 1 2163
+	.loc 1 2166
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2164
+	.loc 1 2167
 	subf %r3, %r4, %r3
 # mem16[qd + 384] = x5
-	.loc 1 2165
-	sth %r3, 384(%r12)
-# (int64) x0 = mem16[qa + 2]
-	.loc 1 2166
-	lha %r3, 2(%r31)
-# (int64) x1 = mem16[qa + 194]
-	.loc 1 2167
-	lha %r4, 194(%r31)
-# (int64) x2 = mem16[qc + 2]
 	.loc 1 2168
+	sth %r3, 384(%r31)
+# (int64) x0 = mem16[qa + 2]
+	.loc 1 2169
+	lha %r3, 2(%r30)
+# (int64) x1 = mem16[qa + 194]
+	.loc 1 2170
+	lha %r4, 194(%r30)
+# (int64) x2 = mem16[qc + 2]
+	.loc 1 2171
 	lha %r5, 2(%r8)
 # (int64) x3 = mem16[qc + 194]
-	.loc 1 2169
+	.loc 1 2172
 	lha %r6, 194(%r8)
 # mem16[qd + 2] = x0
-	.loc 1 2170
-	sth %r3, 2(%r12)
+	.loc 1 2173
+	sth %r3, 2(%r31)
 # mem16[qd + 578] = x3
-	.loc 1 2171
-	sth %r6, 578(%r12)
+	.loc 1 2174
+	sth %r6, 578(%r31)
 # x4 = x1 - x2
-	.loc 1 2172
+	.loc 1 2175
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 2]
-	.loc 1 2173
+	.loc 1 2176
 	lha %r5, 2(%r7)
 # x5 = x5 - x0
-	.loc 1 2174
+	.loc 1 2177
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2175
+	.loc 1 2178
 	add %r5, %r5, %r4
 # mem16[qd + 194] = x5
-	.loc 1 2176
-	sth %r5, 194(%r12)
+	.loc 1 2179
+	sth %r5, 194(%r31)
 # (int64) x5 = mem16[qb + 194]
-	.loc 1 2177
+	.loc 1 2180
 	lha %r3, 194(%r7)
 # x5 = x5 - x3
-	.loc 1 2178
+	.loc 1 2181
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2179
+	.loc 1 2182
 	subf %r3, %r4, %r3
 # mem16[qd + 386] = x5
-	.loc 1 2180
-	sth %r3, 386(%r12)
-# (int64) x0 = mem16[qa + 4]
-	.loc 1 2181
-	lha %r3, 4(%r31)
-# (int64) x1 = mem16[qa + 196]
-	.loc 1 2182
-	lha %r4, 196(%r31)
-# (int64) x2 = mem16[qc + 4]
 	.loc 1 2183
+	sth %r3, 386(%r31)
+# (int64) x0 = mem16[qa + 4]
+	.loc 1 2184
+	lha %r3, 4(%r30)
+# (int64) x1 = mem16[qa + 196]
+	.loc 1 2185
+	lha %r4, 196(%r30)
+# (int64) x2 = mem16[qc + 4]
+	.loc 1 2186
 	lha %r5, 4(%r8)
 # (int64) x3 = mem16[qc + 196]
-	.loc 1 2184
+	.loc 1 2187
 	lha %r6, 196(%r8)
 # mem16[qd + 4] = x0
-	.loc 1 2185
-	sth %r3, 4(%r12)
+	.loc 1 2188
+	sth %r3, 4(%r31)
 # mem16[qd + 580] = x3
-	.loc 1 2186
-	sth %r6, 580(%r12)
+	.loc 1 2189
+	sth %r6, 580(%r31)
 # x4 = x1 - x2
-	.loc 1 2187
+	.loc 1 2190
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 4]
-	.loc 1 2188
+	.loc 1 2191
 	lha %r5, 4(%r7)
 # x5 = x5 - x0
-	.loc 1 2189
+	.loc 1 2192
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2190
+	.loc 1 2193
 	add %r5, %r5, %r4
 # mem16[qd + 196] = x5
-	.loc 1 2191
-	sth %r5, 196(%r12)
+	.loc 1 2194
+	sth %r5, 196(%r31)
 # (int64) x5 = mem16[qb + 196]
-	.loc 1 2192
+	.loc 1 2195
 	lha %r3, 196(%r7)
 # x5 = x5 - x3
-	.loc 1 2193
+	.loc 1 2196
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2194
+	.loc 1 2197
 	subf %r3, %r4, %r3
 # mem16[qd + 388] = x5
-	.loc 1 2195
-	sth %r3, 388(%r12)
-# (int64) x0 = mem16[qa + 6]
-	.loc 1 2196
-	lha %r3, 6(%r31)
-# (int64) x1 = mem16[qa + 198]
-	.loc 1 2197
-	lha %r4, 198(%r31)
-# (int64) x2 = mem16[qc + 6]
 	.loc 1 2198
+	sth %r3, 388(%r31)
+# (int64) x0 = mem16[qa + 6]
+	.loc 1 2199
+	lha %r3, 6(%r30)
+# (int64) x1 = mem16[qa + 198]
+	.loc 1 2200
+	lha %r4, 198(%r30)
+# (int64) x2 = mem16[qc + 6]
+	.loc 1 2201
 	lha %r5, 6(%r8)
 # (int64) x3 = mem16[qc + 198]
-	.loc 1 2199
+	.loc 1 2202
 	lha %r6, 198(%r8)
 # mem16[qd + 6] = x0
-	.loc 1 2200
-	sth %r3, 6(%r12)
+	.loc 1 2203
+	sth %r3, 6(%r31)
 # mem16[qd + 582] = x3
-	.loc 1 2201
-	sth %r6, 582(%r12)
+	.loc 1 2204
+	sth %r6, 582(%r31)
 # x4 = x1 - x2
-	.loc 1 2202
+	.loc 1 2205
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 6]
-	.loc 1 2203
+	.loc 1 2206
 	lha %r5, 6(%r7)
 # x5 = x5 - x0
-	.loc 1 2204
+	.loc 1 2207
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2205
+	.loc 1 2208
 	add %r5, %r5, %r4
 # mem16[qd + 198] = x5
-	.loc 1 2206
-	sth %r5, 198(%r12)
+	.loc 1 2209
+	sth %r5, 198(%r31)
 # (int64) x5 = mem16[qb + 198]
-	.loc 1 2207
+	.loc 1 2210
 	lha %r3, 198(%r7)
 # x5 = x5 - x3
-	.loc 1 2208
+	.loc 1 2211
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2209
+	.loc 1 2212
 	subf %r3, %r4, %r3
 # mem16[qd + 390] = x5
-	.loc 1 2210
-	sth %r3, 390(%r12)
-# (int64) x0 = mem16[qa + 8]
-	.loc 1 2211
-	lha %r3, 8(%r31)
-# (int64) x1 = mem16[qa + 200]
-	.loc 1 2212
-	lha %r4, 200(%r31)
-# (int64) x2 = mem16[qc + 8]
 	.loc 1 2213
+	sth %r3, 390(%r31)
+# (int64) x0 = mem16[qa + 8]
+	.loc 1 2214
+	lha %r3, 8(%r30)
+# (int64) x1 = mem16[qa + 200]
+	.loc 1 2215
+	lha %r4, 200(%r30)
+# (int64) x2 = mem16[qc + 8]
+	.loc 1 2216
 	lha %r5, 8(%r8)
 # (int64) x3 = mem16[qc + 200]
-	.loc 1 2214
+	.loc 1 2217
 	lha %r6, 200(%r8)
 # mem16[qd + 8] = x0
-	.loc 1 2215
-	sth %r3, 8(%r12)
+	.loc 1 2218
+	sth %r3, 8(%r31)
 # mem16[qd + 584] = x3
-	.loc 1 2216
-	sth %r6, 584(%r12)
+	.loc 1 2219
+	sth %r6, 584(%r31)
 # x4 = x1 - x2
-	.loc 1 2217
+	.loc 1 2220
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 8]
-	.loc 1 2218
+	.loc 1 2221
 	lha %r5, 8(%r7)
 # x5 = x5 - x0
-	.loc 1 2219
+	.loc 1 2222
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2220
+	.loc 1 2223
 	add %r5, %r5, %r4
 # mem16[qd + 200] = x5
-	.loc 1 2221
-	sth %r5, 200(%r12)
+	.loc 1 2224
+	sth %r5, 200(%r31)
 # (int64) x5 = mem16[qb + 200]
-	.loc 1 2222
+	.loc 1 2225
 	lha %r3, 200(%r7)
 # x5 = x5 - x3
-	.loc 1 2223
+	.loc 1 2226
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2224
+	.loc 1 2227
 	subf %r3, %r4, %r3
 # mem16[qd + 392] = x5
-	.loc 1 2225
-	sth %r3, 392(%r12)
-# (int64) x0 = mem16[qa + 10]
-	.loc 1 2226
-	lha %r3, 10(%r31)
-# (int64) x1 = mem16[qa + 202]
-	.loc 1 2227
-	lha %r4, 202(%r31)
-# (int64) x2 = mem16[qc + 10]
 	.loc 1 2228
+	sth %r3, 392(%r31)
+# (int64) x0 = mem16[qa + 10]
+	.loc 1 2229
+	lha %r3, 10(%r30)
+# (int64) x1 = mem16[qa + 202]
+	.loc 1 2230
+	lha %r4, 202(%r30)
+# (int64) x2 = mem16[qc + 10]
+	.loc 1 2231
 	lha %r5, 10(%r8)
 # (int64) x3 = mem16[qc + 202]
-	.loc 1 2229
+	.loc 1 2232
 	lha %r6, 202(%r8)
 # mem16[qd + 10] = x0
-	.loc 1 2230
-	sth %r3, 10(%r12)
+	.loc 1 2233
+	sth %r3, 10(%r31)
 # mem16[qd + 586] = x3
-	.loc 1 2231
-	sth %r6, 586(%r12)
+	.loc 1 2234
+	sth %r6, 586(%r31)
 # x4 = x1 - x2
-	.loc 1 2232
+	.loc 1 2235
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 10]
-	.loc 1 2233
+	.loc 1 2236
 	lha %r5, 10(%r7)
 # x5 = x5 - x0
-	.loc 1 2234
+	.loc 1 2237
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2235
+	.loc 1 2238
 	add %r5, %r5, %r4
 # mem16[qd + 202] = x5
-	.loc 1 2236
-	sth %r5, 202(%r12)
+	.loc 1 2239
+	sth %r5, 202(%r31)
 # (int64) x5 = mem16[qb + 202]
-	.loc 1 2237
+	.loc 1 2240
 	lha %r3, 202(%r7)
 # x5 = x5 - x3
-	.loc 1 2238
+	.loc 1 2241
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2239
+	.loc 1 2242
 	subf %r3, %r4, %r3
 # mem16[qd + 394] = x5
-	.loc 1 2240
-	sth %r3, 394(%r12)
-# (int64) x0 = mem16[qa + 12]
-	.loc 1 2241
-	lha %r3, 12(%r31)
-# (int64) x1 = mem16[qa + 204]
-	.loc 1 2242
-	lha %r4, 204(%r31)
-# (int64) x2 = mem16[qc + 12]
 	.loc 1 2243
+	sth %r3, 394(%r31)
+# (int64) x0 = mem16[qa + 12]
+	.loc 1 2244
+	lha %r3, 12(%r30)
+# (int64) x1 = mem16[qa + 204]
+	.loc 1 2245
+	lha %r4, 204(%r30)
+# (int64) x2 = mem16[qc + 12]
+	.loc 1 2246
 	lha %r5, 12(%r8)
 # (int64) x3 = mem16[qc + 204]
-	.loc 1 2244
+	.loc 1 2247
 	lha %r6, 204(%r8)
 # mem16[qd + 12] = x0
-	.loc 1 2245
-	sth %r3, 12(%r12)
+	.loc 1 2248
+	sth %r3, 12(%r31)
 # mem16[qd + 588] = x3
-	.loc 1 2246
-	sth %r6, 588(%r12)
+	.loc 1 2249
+	sth %r6, 588(%r31)
 # x4 = x1 - x2
-	.loc 1 2247
+	.loc 1 2250
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 12]
-	.loc 1 2248
+	.loc 1 2251
 	lha %r5, 12(%r7)
 # x5 = x5 - x0
-	.loc 1 2249
+	.loc 1 2252
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2250
+	.loc 1 2253
 	add %r5, %r5, %r4
 # mem16[qd + 204] = x5
-	.loc 1 2251
-	sth %r5, 204(%r12)
+	.loc 1 2254
+	sth %r5, 204(%r31)
 # (int64) x5 = mem16[qb + 204]
-	.loc 1 2252
+	.loc 1 2255
 	lha %r3, 204(%r7)
 # x5 = x5 - x3
-	.loc 1 2253
+	.loc 1 2256
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2254
+	.loc 1 2257
 	subf %r3, %r4, %r3
 # mem16[qd + 396] = x5
-	.loc 1 2255
-	sth %r3, 396(%r12)
-# (int64) x0 = mem16[qa + 14]
-	.loc 1 2256
-	lha %r3, 14(%r31)
-# (int64) x1 = mem16[qa + 206]
-	.loc 1 2257
-	lha %r4, 206(%r31)
-# (int64) x2 = mem16[qc + 14]
 	.loc 1 2258
+	sth %r3, 396(%r31)
+# (int64) x0 = mem16[qa + 14]
+	.loc 1 2259
+	lha %r3, 14(%r30)
+# (int64) x1 = mem16[qa + 206]
+	.loc 1 2260
+	lha %r4, 206(%r30)
+# (int64) x2 = mem16[qc + 14]
+	.loc 1 2261
 	lha %r5, 14(%r8)
 # (int64) x3 = mem16[qc + 206]
-	.loc 1 2259
+	.loc 1 2262
 	lha %r6, 206(%r8)
 # mem16[qd + 14] = x0
-	.loc 1 2260
-	sth %r3, 14(%r12)
+	.loc 1 2263
+	sth %r3, 14(%r31)
 # mem16[qd + 590] = x3
-	.loc 1 2261
-	sth %r6, 590(%r12)
+	.loc 1 2264
+	sth %r6, 590(%r31)
 # x4 = x1 - x2
-	.loc 1 2262
+	.loc 1 2265
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 14]
-	.loc 1 2263
+	.loc 1 2266
 	lha %r5, 14(%r7)
 # x5 = x5 - x0
-	.loc 1 2264
+	.loc 1 2267
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2265
+	.loc 1 2268
 	add %r5, %r5, %r4
 # mem16[qd + 206] = x5
-	.loc 1 2266
-	sth %r5, 206(%r12)
+	.loc 1 2269
+	sth %r5, 206(%r31)
 # (int64) x5 = mem16[qb + 206]
-	.loc 1 2267
+	.loc 1 2270
 	lha %r3, 206(%r7)
 # x5 = x5 - x3
-	.loc 1 2268
+	.loc 1 2271
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2269
+	.loc 1 2272
 	subf %r3, %r4, %r3
 # mem16[qd + 398] = x5
-	.loc 1 2270
-	sth %r3, 398(%r12)
+	.loc 1 2273
+	sth %r3, 398(%r31)
 # qa = qa + 16
-	.loc 1 2271
-	addi %r31, %r31, 16
+	.loc 1 2274
+	addi %r30, %r30, 16
 # qb = qb + 16
-	.loc 1 2272
+	.loc 1 2275
 	addi %r7, %r7, 16
 # qc = qc + 16
-	.loc 1 2273
+	.loc 1 2276
 	addi %r8, %r8, 16
 # qd = qd + 16
-	.loc 1 2274
-	addi %r12, %r12, 16
+	.loc 1 2277
+	addi %r31, %r31, 16
 # i1 = i1 - 1
-	.loc 1 2275
+	.loc 1 2278
 	addi %r9, %r9, -1
 # =? i1 - 0
-	.loc 1 2276
+	.loc 1 2279
 	cmpldi %cr0, %r9, 0
 # goto loop37 if !=
-	.loc 1 2277
+	.loc 1 2280
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop37
 # pa = pa + 1152
-	.loc 1 2278
-	mr %r31, %r10
-	addi %r31, %r31, 1152
+	.loc 1 2281
+	mr %r30, %r10
+	addi %r30, %r30, 1152
 # pb = pb + 768
-	.loc 1 2279
-	mr %r12, %r28
-	addi %r12, %r12, 768
+	.loc 1 2282
+	mr %r31, %r28
+	addi %r31, %r31, 768
 # i0 = i0 - 1
-	.loc 1 2280
-	mr %r4, %r11
+	.loc 1 2283
+	mr %r4, %r12
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 2281
+	.loc 1 2284
 	cmpldi %cr0, %r4, 0
 # goto loop36 if !=
-	.loc 1 2282
+	.loc 1 2285
 	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop36
 # pa = w + 4608
-	.loc 1 2283
-	addi %r12, %r7, 4608
+	.loc 1 2286
+	addi %r31, %r11, 4608
 # pb = 188344
-	.loc 1 2284
+	.loc 1 2287
 	li %r4, 0
 	oris %r4, %r4, 2
 	ori %r4, %r4, 57272
 # pb = w + pb
-	.loc 1 2285
-	add %r31, %r7, %r4
+	.loc 1 2288
+	add %r30, %r11, %r4
 # i0 = 6
-	.loc 1 2286
+	.loc 1 2289
 	li %r4, 6
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop38:
 # qa = pa
-	.loc 1 2288
-	mr %r11, %r4
-	mr %r30, %r7
+	.loc 1 2291
+	mr %r12, %r4
 	mr %r29, %r3
 # qb = pa + 768
-	.loc 1 2289
-	addi %r7, %r12, 768
-# qc = pa + 1536
-	.loc 1 2290
-	addi %r8, %r12, 1536
-# qd = pb
-	.loc 1 2291
-	mr %r10, %r12
-# i1 = 24
 	.loc 1 2292
-	mr %r28, %r31
+	addi %r7, %r31, 768
+# qc = pa + 1536
+	.loc 1 2293
+	addi %r8, %r31, 1536
+# qd = pb
+	.loc 1 2294
+	mr %r10, %r31
+# i1 = 24
+	.loc 1 2295
+	mr %r28, %r30
 	li %r9, 24
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop39:
 # (int64) x0 = mem16[qa]
-	.loc 1 2294
-	lha %r3, 0(%r12)
+	.loc 1 2297
+	lha %r3, 0(%r31)
 # (int64) x1 = mem16[qa + 384]
-	.loc 1 2295
-	lha %r4, 384(%r12)
+	.loc 1 2298
+	lha %r4, 384(%r31)
 # (int64) x2 = mem16[qc]
-	.loc 1 2296
+	.loc 1 2299
 	lha %r5, 0(%r8)
 # (int64) x3 = mem16[qc + 384]
-	.loc 1 2297
+	.loc 1 2300
 	lha %r6, 384(%r8)
 # mem16[qd] = x0
-	.loc 1 2298
-	sth %r3, 0(%r31)
+	.loc 1 2301
+	sth %r3, 0(%r30)
 # mem16[qd + 1152] = x3
-	.loc 1 2299
-	sth %r6, 1152(%r31)
+	.loc 1 2302
+	sth %r6, 1152(%r30)
 # x4 = x1 - x2
-	.loc 1 2300
+	.loc 1 2303
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb]
-	.loc 1 2301
+	.loc 1 2304
 	lha %r5, 0(%r7)
 # x5 = x5 - x0
-	.loc 1 2302
+	.loc 1 2305
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2303
+	.loc 1 2306
 	add %r5, %r5, %r4
 # mem16[qd + 384] = x5
-	.loc 1 2304
-	sth %r5, 384(%r31)
+	.loc 1 2307
+	sth %r5, 384(%r30)
 # (int64) x5 = mem16[qb + 384]
-	.loc 1 2305
+	.loc 1 2308
 	lha %r3, 384(%r7)
 # x5 = x5 - x3
-	.loc 1 2306
+	.loc 1 2309
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2307
+	.loc 1 2310
 	subf %r3, %r4, %r3
 # mem16[qd + 768] = x5
-	.loc 1 2308
-	sth %r3, 768(%r31)
-# (int64) x0 = mem16[qa + 2]
-	.loc 1 2309
-	lha %r3, 2(%r12)
-# (int64) x1 = mem16[qa + 386]
-	.loc 1 2310
-	lha %r4, 386(%r12)
-# (int64) x2 = mem16[qc + 2]
 	.loc 1 2311
+	sth %r3, 768(%r30)
+# (int64) x0 = mem16[qa + 2]
+	.loc 1 2312
+	lha %r3, 2(%r31)
+# (int64) x1 = mem16[qa + 386]
+	.loc 1 2313
+	lha %r4, 386(%r31)
+# (int64) x2 = mem16[qc + 2]
+	.loc 1 2314
 	lha %r5, 2(%r8)
 # (int64) x3 = mem16[qc + 386]
-	.loc 1 2312
+	.loc 1 2315
 	lha %r6, 386(%r8)
 # mem16[qd + 2] = x0
-	.loc 1 2313
-	sth %r3, 2(%r31)
+	.loc 1 2316
+	sth %r3, 2(%r30)
 # mem16[qd + 1154] = x3
-	.loc 1 2314
-	sth %r6, 1154(%r31)
+	.loc 1 2317
+	sth %r6, 1154(%r30)
 # x4 = x1 - x2
-	.loc 1 2315
+	.loc 1 2318
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 2]
-	.loc 1 2316
+	.loc 1 2319
 	lha %r5, 2(%r7)
 # x5 = x5 - x0
-	.loc 1 2317
+	.loc 1 2320
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2318
+	.loc 1 2321
 	add %r5, %r5, %r4
 # mem16[qd + 386] = x5
-	.loc 1 2319
-	sth %r5, 386(%r31)
+	.loc 1 2322
+	sth %r5, 386(%r30)
 # (int64) x5 = mem16[qb + 386]
-	.loc 1 2320
+	.loc 1 2323
 	lha %r3, 386(%r7)
 # x5 = x5 - x3
-	.loc 1 2321
+	.loc 1 2324
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2322
+	.loc 1 2325
 	subf %r3, %r4, %r3
 # mem16[qd + 770] = x5
-	.loc 1 2323
-	sth %r3, 770(%r31)
-# (int64) x0 = mem16[qa + 4]
-	.loc 1 2324
-	lha %r3, 4(%r12)
-# (int64) x1 = mem16[qa + 388]
-	.loc 1 2325
-	lha %r4, 388(%r12)
-# (int64) x2 = mem16[qc + 4]
 	.loc 1 2326
+	sth %r3, 770(%r30)
+# (int64) x0 = mem16[qa + 4]
+	.loc 1 2327
+	lha %r3, 4(%r31)
+# (int64) x1 = mem16[qa + 388]
+	.loc 1 2328
+	lha %r4, 388(%r31)
+# (int64) x2 = mem16[qc + 4]
+	.loc 1 2329
 	lha %r5, 4(%r8)
 # (int64) x3 = mem16[qc + 388]
-	.loc 1 2327
+	.loc 1 2330
 	lha %r6, 388(%r8)
 # mem16[qd + 4] = x0
-	.loc 1 2328
-	sth %r3, 4(%r31)
+	.loc 1 2331
+	sth %r3, 4(%r30)
 # mem16[qd + 1156] = x3
-	.loc 1 2329
-	sth %r6, 1156(%r31)
+	.loc 1 2332
+	sth %r6, 1156(%r30)
 # x4 = x1 - x2
-	.loc 1 2330
+	.loc 1 2333
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 4]
-	.loc 1 2331
+	.loc 1 2334
 	lha %r5, 4(%r7)
 # x5 = x5 - x0
-	.loc 1 2332
+	.loc 1 2335
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2333
+	.loc 1 2336
 	add %r5, %r5, %r4
 # mem16[qd + 388] = x5
-	.loc 1 2334
-	sth %r5, 388(%r31)
+	.loc 1 2337
+	sth %r5, 388(%r30)
 # (int64) x5 = mem16[qb + 388]
-	.loc 1 2335
+	.loc 1 2338
 	lha %r3, 388(%r7)
 # x5 = x5 - x3
-	.loc 1 2336
+	.loc 1 2339
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2337
+	.loc 1 2340
 	subf %r3, %r4, %r3
 # mem16[qd + 772] = x5
-	.loc 1 2338
-	sth %r3, 772(%r31)
-# (int64) x0 = mem16[qa + 6]
-	.loc 1 2339
-	lha %r3, 6(%r12)
-# (int64) x1 = mem16[qa + 390]
-	.loc 1 2340
-	lha %r4, 390(%r12)
-# (int64) x2 = mem16[qc + 6]
 	.loc 1 2341
+	sth %r3, 772(%r30)
+# (int64) x0 = mem16[qa + 6]
+	.loc 1 2342
+	lha %r3, 6(%r31)
+# (int64) x1 = mem16[qa + 390]
+	.loc 1 2343
+	lha %r4, 390(%r31)
+# (int64) x2 = mem16[qc + 6]
+	.loc 1 2344
 	lha %r5, 6(%r8)
 # (int64) x3 = mem16[qc + 390]
-	.loc 1 2342
+	.loc 1 2345
 	lha %r6, 390(%r8)
 # mem16[qd + 6] = x0
-	.loc 1 2343
-	sth %r3, 6(%r31)
+	.loc 1 2346
+	sth %r3, 6(%r30)
 # mem16[qd + 1158] = x3
-	.loc 1 2344
-	sth %r6, 1158(%r31)
+	.loc 1 2347
+	sth %r6, 1158(%r30)
 # x4 = x1 - x2
-	.loc 1 2345
+	.loc 1 2348
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 6]
-	.loc 1 2346
+	.loc 1 2349
 	lha %r5, 6(%r7)
 # x5 = x5 - x0
-	.loc 1 2347
+	.loc 1 2350
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2348
+	.loc 1 2351
 	add %r5, %r5, %r4
 # mem16[qd + 390] = x5
-	.loc 1 2349
-	sth %r5, 390(%r31)
+	.loc 1 2352
+	sth %r5, 390(%r30)
 # (int64) x5 = mem16[qb + 390]
-	.loc 1 2350
+	.loc 1 2353
 	lha %r3, 390(%r7)
 # x5 = x5 - x3
-	.loc 1 2351
+	.loc 1 2354
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2352
+	.loc 1 2355
 	subf %r3, %r4, %r3
 # mem16[qd + 774] = x5
-	.loc 1 2353
-	sth %r3, 774(%r31)
-# (int64) x0 = mem16[qa + 8]
-	.loc 1 2354
-	lha %r3, 8(%r12)
-# (int64) x1 = mem16[qa + 392]
-	.loc 1 2355
-	lha %r4, 392(%r12)
-# (int64) x2 = mem16[qc + 8]
 	.loc 1 2356
+	sth %r3, 774(%r30)
+# (int64) x0 = mem16[qa + 8]
+	.loc 1 2357
+	lha %r3, 8(%r31)
+# (int64) x1 = mem16[qa + 392]
+	.loc 1 2358
+	lha %r4, 392(%r31)
+# (int64) x2 = mem16[qc + 8]
+	.loc 1 2359
 	lha %r5, 8(%r8)
 # (int64) x3 = mem16[qc + 392]
-	.loc 1 2357
+	.loc 1 2360
 	lha %r6, 392(%r8)
 # mem16[qd + 8] = x0
-	.loc 1 2358
-	sth %r3, 8(%r31)
+	.loc 1 2361
+	sth %r3, 8(%r30)
 # mem16[qd + 1160] = x3
-	.loc 1 2359
-	sth %r6, 1160(%r31)
+	.loc 1 2362
+	sth %r6, 1160(%r30)
 # x4 = x1 - x2
-	.loc 1 2360
+	.loc 1 2363
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 8]
-	.loc 1 2361
+	.loc 1 2364
 	lha %r5, 8(%r7)
 # x5 = x5 - x0
-	.loc 1 2362
+	.loc 1 2365
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2363
+	.loc 1 2366
 	add %r5, %r5, %r4
 # mem16[qd + 392] = x5
-	.loc 1 2364
-	sth %r5, 392(%r31)
+	.loc 1 2367
+	sth %r5, 392(%r30)
 # (int64) x5 = mem16[qb + 392]
-	.loc 1 2365
+	.loc 1 2368
 	lha %r3, 392(%r7)
 # x5 = x5 - x3
-	.loc 1 2366
+	.loc 1 2369
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2367
+	.loc 1 2370
 	subf %r3, %r4, %r3
 # mem16[qd + 776] = x5
-	.loc 1 2368
-	sth %r3, 776(%r31)
-# (int64) x0 = mem16[qa + 10]
-	.loc 1 2369
-	lha %r3, 10(%r12)
-# (int64) x1 = mem16[qa + 394]
-	.loc 1 2370
-	lha %r4, 394(%r12)
-# (int64) x2 = mem16[qc + 10]
 	.loc 1 2371
+	sth %r3, 776(%r30)
+# (int64) x0 = mem16[qa + 10]
+	.loc 1 2372
+	lha %r3, 10(%r31)
+# (int64) x1 = mem16[qa + 394]
+	.loc 1 2373
+	lha %r4, 394(%r31)
+# (int64) x2 = mem16[qc + 10]
+	.loc 1 2374
 	lha %r5, 10(%r8)
 # (int64) x3 = mem16[qc + 394]
-	.loc 1 2372
+	.loc 1 2375
 	lha %r6, 394(%r8)
 # mem16[qd + 10] = x0
-	.loc 1 2373
-	sth %r3, 10(%r31)
+	.loc 1 2376
+	sth %r3, 10(%r30)
 # mem16[qd + 1162] = x3
-	.loc 1 2374
-	sth %r6, 1162(%r31)
+	.loc 1 2377
+	sth %r6, 1162(%r30)
 # x4 = x1 - x2
-	.loc 1 2375
+	.loc 1 2378
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 10]
-	.loc 1 2376
+	.loc 1 2379
 	lha %r5, 10(%r7)
 # x5 = x5 - x0
-	.loc 1 2377
+	.loc 1 2380
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2378
+	.loc 1 2381
 	add %r5, %r5, %r4
 # mem16[qd + 394] = x5
-	.loc 1 2379
-	sth %r5, 394(%r31)
+	.loc 1 2382
+	sth %r5, 394(%r30)
 # (int64) x5 = mem16[qb + 394]
-	.loc 1 2380
+	.loc 1 2383
 	lha %r3, 394(%r7)
 # x5 = x5 - x3
-	.loc 1 2381
+	.loc 1 2384
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2382
+	.loc 1 2385
 	subf %r3, %r4, %r3
 # mem16[qd + 778] = x5
-	.loc 1 2383
-	sth %r3, 778(%r31)
-# (int64) x0 = mem16[qa + 12]
-	.loc 1 2384
-	lha %r3, 12(%r12)
-# (int64) x1 = mem16[qa + 396]
-	.loc 1 2385
-	lha %r4, 396(%r12)
-# (int64) x2 = mem16[qc + 12]
 	.loc 1 2386
+	sth %r3, 778(%r30)
+# (int64) x0 = mem16[qa + 12]
+	.loc 1 2387
+	lha %r3, 12(%r31)
+# (int64) x1 = mem16[qa + 396]
+	.loc 1 2388
+	lha %r4, 396(%r31)
+# (int64) x2 = mem16[qc + 12]
+	.loc 1 2389
 	lha %r5, 12(%r8)
 # (int64) x3 = mem16[qc + 396]
-	.loc 1 2387
+	.loc 1 2390
 	lha %r6, 396(%r8)
 # mem16[qd + 12] = x0
-	.loc 1 2388
-	sth %r3, 12(%r31)
+	.loc 1 2391
+	sth %r3, 12(%r30)
 # mem16[qd + 1164] = x3
-	.loc 1 2389
-	sth %r6, 1164(%r31)
+	.loc 1 2392
+	sth %r6, 1164(%r30)
 # x4 = x1 - x2
-	.loc 1 2390
+	.loc 1 2393
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 12]
-	.loc 1 2391
+	.loc 1 2394
 	lha %r5, 12(%r7)
 # x5 = x5 - x0
-	.loc 1 2392
+	.loc 1 2395
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2393
+	.loc 1 2396
 	add %r5, %r5, %r4
 # mem16[qd + 396] = x5
-	.loc 1 2394
-	sth %r5, 396(%r31)
+	.loc 1 2397
+	sth %r5, 396(%r30)
 # (int64) x5 = mem16[qb + 396]
-	.loc 1 2395
+	.loc 1 2398
 	lha %r3, 396(%r7)
 # x5 = x5 - x3
-	.loc 1 2396
+	.loc 1 2399
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2397
+	.loc 1 2400
 	subf %r3, %r4, %r3
 # mem16[qd + 780] = x5
-	.loc 1 2398
-	sth %r3, 780(%r31)
-# (int64) x0 = mem16[qa + 14]
-	.loc 1 2399
-	lha %r3, 14(%r12)
-# (int64) x1 = mem16[qa + 398]
-	.loc 1 2400
-	lha %r4, 398(%r12)
-# (int64) x2 = mem16[qc + 14]
 	.loc 1 2401
+	sth %r3, 780(%r30)
+# (int64) x0 = mem16[qa + 14]
+	.loc 1 2402
+	lha %r3, 14(%r31)
+# (int64) x1 = mem16[qa + 398]
+	.loc 1 2403
+	lha %r4, 398(%r31)
+# (int64) x2 = mem16[qc + 14]
+	.loc 1 2404
 	lha %r5, 14(%r8)
 # (int64) x3 = mem16[qc + 398]
-	.loc 1 2402
+	.loc 1 2405
 	lha %r6, 398(%r8)
 # mem16[qd + 14] = x0
-	.loc 1 2403
-	sth %r3, 14(%r31)
+	.loc 1 2406
+	sth %r3, 14(%r30)
 # mem16[qd + 1166] = x3
-	.loc 1 2404
-	sth %r6, 1166(%r31)
+	.loc 1 2407
+	sth %r6, 1166(%r30)
 # x4 = x1 - x2
-	.loc 1 2405
+	.loc 1 2408
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 14]
-	.loc 1 2406
+	.loc 1 2409
 	lha %r5, 14(%r7)
 # x5 = x5 - x0
-	.loc 1 2407
+	.loc 1 2410
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2408
+	.loc 1 2411
 	add %r5, %r5, %r4
 # mem16[qd + 398] = x5
-	.loc 1 2409
-	sth %r5, 398(%r31)
+	.loc 1 2412
+	sth %r5, 398(%r30)
 # (int64) x5 = mem16[qb + 398]
-	.loc 1 2410
+	.loc 1 2413
 	lha %r3, 398(%r7)
 # x5 = x5 - x3
-	.loc 1 2411
+	.loc 1 2414
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2412
+	.loc 1 2415
 	subf %r3, %r4, %r3
 # mem16[qd + 782] = x5
-	.loc 1 2413
-	sth %r3, 782(%r31)
-# qa = qa + 16
-	.loc 1 2414
-	addi %r12, %r12, 16
-# qb = qb + 16
-	.loc 1 2415
-	addi %r7, %r7, 16
-# qc = qc + 16
 	.loc 1 2416
-	addi %r8, %r8, 16
-# qd = qd + 16
+	sth %r3, 782(%r30)
+# qa = qa + 16
 	.loc 1 2417
 	addi %r31, %r31, 16
-# i1 = i1 - 1
+# qb = qb + 16
 	.loc 1 2418
+	addi %r7, %r7, 16
+# qc = qc + 16
+	.loc 1 2419
+	addi %r8, %r8, 16
+# qd = qd + 16
+	.loc 1 2420
+	addi %r30, %r30, 16
+# i1 = i1 - 1
+	.loc 1 2421
 	addi %r9, %r9, -1
 # =? i1 - 0
-	.loc 1 2419
+	.loc 1 2422
 	cmpldi %cr0, %r9, 0
 # goto loop39 if !=
-	.loc 1 2420
+	.loc 1 2423
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop39
 # pa = pa + 2304
-	.loc 1 2421
-	mr %r12, %r10
-	addi %r12, %r12, 2304
+	.loc 1 2424
+	mr %r31, %r10
+	addi %r31, %r31, 2304
 # pb = pb + 1536
-	.loc 1 2422
-	mr %r31, %r28
-	addi %r31, %r31, 1536
+	.loc 1 2425
+	mr %r30, %r28
+	addi %r30, %r30, 1536
 # i0 = i0 - 1
-	.loc 1 2423
-	mr %r4, %r11
+	.loc 1 2426
+	mr %r4, %r12
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 2424
+	.loc 1 2427
 	cmpldi %cr0, %r4, 0
 # goto loop38 if !=
-	.loc 1 2425
+	.loc 1 2428
 	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop38
 # pa = 188344
-	.loc 1 2426
+	.loc 1 2429
 	li %r4, 0
 	oris %r4, %r4, 2
 	ori %r4, %r4, 57272
 # pa = w + pa
-	.loc 1 2427
-	add %r31, %r7, %r4
+	.loc 1 2430
+	add %r30, %r11, %r4
 # pb = w + 4608
-	.loc 1 2428
-	addi %r12, %r7, 4608
+	.loc 1 2431
+	addi %r31, %r11, 4608
 # i0 = 2
-	.loc 1 2429
+	.loc 1 2432
 	li %r4, 2
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop40:
 # qa = pa
-	.loc 1 2431
-	mr %r11, %r4
-	mr %r30, %r7
+	.loc 1 2434
+	mr %r12, %r4
 	mr %r29, %r3
 # qb = pa + 1536
-	.loc 1 2432
-	addi %r7, %r31, 1536
-# qc = pa + 3072
-	.loc 1 2433
-	addi %r8, %r31, 3072
-# qd = pb
-	.loc 1 2434
-	mr %r10, %r31
-# i1 = 48
 	.loc 1 2435
-	mr %r28, %r12
+	addi %r7, %r30, 1536
+# qc = pa + 3072
+	.loc 1 2436
+	addi %r8, %r30, 3072
+# qd = pb
+	.loc 1 2437
+	mr %r10, %r30
+# i1 = 48
+	.loc 1 2438
+	mr %r28, %r31
 	li %r9, 48
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop41:
 # (int64) x0 = mem16[qa]
-	.loc 1 2437
-	lha %r3, 0(%r31)
+	.loc 1 2440
+	lha %r3, 0(%r30)
 # (int64) x1 = mem16[qa + 768]
-	.loc 1 2438
-	lha %r4, 768(%r31)
+	.loc 1 2441
+	lha %r4, 768(%r30)
 # (int64) x2 = mem16[qc]
-	.loc 1 2439
+	.loc 1 2442
 	lha %r5, 0(%r8)
 # (int64) x3 = mem16[qc + 768]
-	.loc 1 2440
+	.loc 1 2443
 	lha %r6, 768(%r8)
 # mem16[qd] = x0
-	.loc 1 2441
-	sth %r3, 0(%r12)
+	.loc 1 2444
+	sth %r3, 0(%r31)
 # mem16[qd + 2304] = x3
-	.loc 1 2442
-	sth %r6, 2304(%r12)
+	.loc 1 2445
+	sth %r6, 2304(%r31)
 # x4 = x1 - x2
-	.loc 1 2443
+	.loc 1 2446
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb]
-	.loc 1 2444
+	.loc 1 2447
 	lha %r5, 0(%r7)
 # x5 = x5 - x0
-	.loc 1 2445
+	.loc 1 2448
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2446
+	.loc 1 2449
 	add %r5, %r5, %r4
 # mem16[qd + 768] = x5
-	.loc 1 2447
-	sth %r5, 768(%r12)
+	.loc 1 2450
+	sth %r5, 768(%r31)
 # (int64) x5 = mem16[qb + 768]
-	.loc 1 2448
+	.loc 1 2451
 	lha %r3, 768(%r7)
 # x5 = x5 - x3
-	.loc 1 2449
+	.loc 1 2452
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2450
+	.loc 1 2453
 	subf %r3, %r4, %r3
 # mem16[qd + 1536] = x5
-	.loc 1 2451
-	sth %r3, 1536(%r12)
-# (int64) x0 = mem16[qa + 2]
-	.loc 1 2452
-	lha %r3, 2(%r31)
-# (int64) x1 = mem16[qa + 770]
-	.loc 1 2453
-	lha %r4, 770(%r31)
-# (int64) x2 = mem16[qc + 2]
 	.loc 1 2454
+	sth %r3, 1536(%r31)
+# (int64) x0 = mem16[qa + 2]
+	.loc 1 2455
+	lha %r3, 2(%r30)
+# (int64) x1 = mem16[qa + 770]
+	.loc 1 2456
+	lha %r4, 770(%r30)
+# (int64) x2 = mem16[qc + 2]
+	.loc 1 2457
 	lha %r5, 2(%r8)
 # (int64) x3 = mem16[qc + 770]
-	.loc 1 2455
+	.loc 1 2458
 	lha %r6, 770(%r8)
 # mem16[qd + 2] = x0
-	.loc 1 2456
-	sth %r3, 2(%r12)
+	.loc 1 2459
+	sth %r3, 2(%r31)
 # mem16[qd + 2306] = x3
-	.loc 1 2457
-	sth %r6, 2306(%r12)
+	.loc 1 2460
+	sth %r6, 2306(%r31)
 # x4 = x1 - x2
-	.loc 1 2458
+	.loc 1 2461
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 2]
-	.loc 1 2459
+	.loc 1 2462
 	lha %r5, 2(%r7)
 # x5 = x5 - x0
-	.loc 1 2460
+	.loc 1 2463
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2461
+	.loc 1 2464
 	add %r5, %r5, %r4
 # mem16[qd + 770] = x5
-	.loc 1 2462
-	sth %r5, 770(%r12)
+	.loc 1 2465
+	sth %r5, 770(%r31)
 # (int64) x5 = mem16[qb + 770]
-	.loc 1 2463
+	.loc 1 2466
 	lha %r3, 770(%r7)
 # x5 = x5 - x3
-	.loc 1 2464
+	.loc 1 2467
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2465
+	.loc 1 2468
 	subf %r3, %r4, %r3
 # mem16[qd + 1538] = x5
-	.loc 1 2466
-	sth %r3, 1538(%r12)
-# (int64) x0 = mem16[qa + 4]
-	.loc 1 2467
-	lha %r3, 4(%r31)
-# (int64) x1 = mem16[qa + 772]
-	.loc 1 2468
-	lha %r4, 772(%r31)
-# (int64) x2 = mem16[qc + 4]
 	.loc 1 2469
+	sth %r3, 1538(%r31)
+# (int64) x0 = mem16[qa + 4]
+	.loc 1 2470
+	lha %r3, 4(%r30)
+# (int64) x1 = mem16[qa + 772]
+	.loc 1 2471
+	lha %r4, 772(%r30)
+# (int64) x2 = mem16[qc + 4]
+	.loc 1 2472
 	lha %r5, 4(%r8)
 # (int64) x3 = mem16[qc + 772]
-	.loc 1 2470
+	.loc 1 2473
 	lha %r6, 772(%r8)
 # mem16[qd + 4] = x0
-	.loc 1 2471
-	sth %r3, 4(%r12)
+	.loc 1 2474
+	sth %r3, 4(%r31)
 # mem16[qd + 2308] = x3
-	.loc 1 2472
-	sth %r6, 2308(%r12)
+	.loc 1 2475
+	sth %r6, 2308(%r31)
 # x4 = x1 - x2
-	.loc 1 2473
+	.loc 1 2476
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 4]
-	.loc 1 2474
+	.loc 1 2477
 	lha %r5, 4(%r7)
 # x5 = x5 - x0
-	.loc 1 2475
+	.loc 1 2478
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2476
+	.loc 1 2479
 	add %r5, %r5, %r4
 # mem16[qd + 772] = x5
-	.loc 1 2477
-	sth %r5, 772(%r12)
+	.loc 1 2480
+	sth %r5, 772(%r31)
 # (int64) x5 = mem16[qb + 772]
-	.loc 1 2478
+	.loc 1 2481
 	lha %r3, 772(%r7)
 # x5 = x5 - x3
-	.loc 1 2479
+	.loc 1 2482
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2480
+	.loc 1 2483
 	subf %r3, %r4, %r3
 # mem16[qd + 1540] = x5
-	.loc 1 2481
-	sth %r3, 1540(%r12)
-# (int64) x0 = mem16[qa + 6]
-	.loc 1 2482
-	lha %r3, 6(%r31)
-# (int64) x1 = mem16[qa + 774]
-	.loc 1 2483
-	lha %r4, 774(%r31)
-# (int64) x2 = mem16[qc + 6]
 	.loc 1 2484
+	sth %r3, 1540(%r31)
+# (int64) x0 = mem16[qa + 6]
+	.loc 1 2485
+	lha %r3, 6(%r30)
+# (int64) x1 = mem16[qa + 774]
+	.loc 1 2486
+	lha %r4, 774(%r30)
+# (int64) x2 = mem16[qc + 6]
+	.loc 1 2487
 	lha %r5, 6(%r8)
 # (int64) x3 = mem16[qc + 774]
-	.loc 1 2485
+	.loc 1 2488
 	lha %r6, 774(%r8)
 # mem16[qd + 6] = x0
-	.loc 1 2486
-	sth %r3, 6(%r12)
+	.loc 1 2489
+	sth %r3, 6(%r31)
 # mem16[qd + 2310] = x3
-	.loc 1 2487
-	sth %r6, 2310(%r12)
+	.loc 1 2490
+	sth %r6, 2310(%r31)
 # x4 = x1 - x2
-	.loc 1 2488
+	.loc 1 2491
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 6]
-	.loc 1 2489
+	.loc 1 2492
 	lha %r5, 6(%r7)
 # x5 = x5 - x0
-	.loc 1 2490
+	.loc 1 2493
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2491
+	.loc 1 2494
 	add %r5, %r5, %r4
 # mem16[qd + 774] = x5
-	.loc 1 2492
-	sth %r5, 774(%r12)
+	.loc 1 2495
+	sth %r5, 774(%r31)
 # (int64) x5 = mem16[qb + 774]
-	.loc 1 2493
+	.loc 1 2496
 	lha %r3, 774(%r7)
 # x5 = x5 - x3
-	.loc 1 2494
+	.loc 1 2497
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2495
+	.loc 1 2498
 	subf %r3, %r4, %r3
 # mem16[qd + 1542] = x5
-	.loc 1 2496
-	sth %r3, 1542(%r12)
-# (int64) x0 = mem16[qa + 8]
-	.loc 1 2497
-	lha %r3, 8(%r31)
-# (int64) x1 = mem16[qa + 776]
-	.loc 1 2498
-	lha %r4, 776(%r31)
-# (int64) x2 = mem16[qc + 8]
 	.loc 1 2499
+	sth %r3, 1542(%r31)
+# (int64) x0 = mem16[qa + 8]
+	.loc 1 2500
+	lha %r3, 8(%r30)
+# (int64) x1 = mem16[qa + 776]
+	.loc 1 2501
+	lha %r4, 776(%r30)
+# (int64) x2 = mem16[qc + 8]
+	.loc 1 2502
 	lha %r5, 8(%r8)
 # (int64) x3 = mem16[qc + 776]
-	.loc 1 2500
+	.loc 1 2503
 	lha %r6, 776(%r8)
 # mem16[qd + 8] = x0
-	.loc 1 2501
-	sth %r3, 8(%r12)
+	.loc 1 2504
+	sth %r3, 8(%r31)
 # mem16[qd + 2312] = x3
-	.loc 1 2502
-	sth %r6, 2312(%r12)
+	.loc 1 2505
+	sth %r6, 2312(%r31)
 # x4 = x1 - x2
-	.loc 1 2503
+	.loc 1 2506
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 8]
-	.loc 1 2504
+	.loc 1 2507
 	lha %r5, 8(%r7)
 # x5 = x5 - x0
-	.loc 1 2505
+	.loc 1 2508
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2506
+	.loc 1 2509
 	add %r5, %r5, %r4
 # mem16[qd + 776] = x5
-	.loc 1 2507
-	sth %r5, 776(%r12)
+	.loc 1 2510
+	sth %r5, 776(%r31)
 # (int64) x5 = mem16[qb + 776]
-	.loc 1 2508
+	.loc 1 2511
 	lha %r3, 776(%r7)
 # x5 = x5 - x3
-	.loc 1 2509
+	.loc 1 2512
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2510
+	.loc 1 2513
 	subf %r3, %r4, %r3
 # mem16[qd + 1544] = x5
-	.loc 1 2511
-	sth %r3, 1544(%r12)
-# (int64) x0 = mem16[qa + 10]
-	.loc 1 2512
-	lha %r3, 10(%r31)
-# (int64) x1 = mem16[qa + 778]
-	.loc 1 2513
-	lha %r4, 778(%r31)
-# (int64) x2 = mem16[qc + 10]
 	.loc 1 2514
+	sth %r3, 1544(%r31)
+# (int64) x0 = mem16[qa + 10]
+	.loc 1 2515
+	lha %r3, 10(%r30)
+# (int64) x1 = mem16[qa + 778]
+	.loc 1 2516
+	lha %r4, 778(%r30)
+# (int64) x2 = mem16[qc + 10]
+	.loc 1 2517
 	lha %r5, 10(%r8)
 # (int64) x3 = mem16[qc + 778]
-	.loc 1 2515
+	.loc 1 2518
 	lha %r6, 778(%r8)
 # mem16[qd + 10] = x0
-	.loc 1 2516
-	sth %r3, 10(%r12)
+	.loc 1 2519
+	sth %r3, 10(%r31)
 # mem16[qd + 2314] = x3
-	.loc 1 2517
-	sth %r6, 2314(%r12)
+	.loc 1 2520
+	sth %r6, 2314(%r31)
 # x4 = x1 - x2
-	.loc 1 2518
+	.loc 1 2521
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 10]
-	.loc 1 2519
+	.loc 1 2522
 	lha %r5, 10(%r7)
 # x5 = x5 - x0
-	.loc 1 2520
+	.loc 1 2523
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2521
+	.loc 1 2524
 	add %r5, %r5, %r4
 # mem16[qd + 778] = x5
-	.loc 1 2522
-	sth %r5, 778(%r12)
+	.loc 1 2525
+	sth %r5, 778(%r31)
 # (int64) x5 = mem16[qb + 778]
-	.loc 1 2523
+	.loc 1 2526
 	lha %r3, 778(%r7)
 # x5 = x5 - x3
-	.loc 1 2524
+	.loc 1 2527
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2525
+	.loc 1 2528
 	subf %r3, %r4, %r3
 # mem16[qd + 1546] = x5
-	.loc 1 2526
-	sth %r3, 1546(%r12)
-# (int64) x0 = mem16[qa + 12]
-	.loc 1 2527
-	lha %r3, 12(%r31)
-# (int64) x1 = mem16[qa + 780]
-	.loc 1 2528
-	lha %r4, 780(%r31)
-# (int64) x2 = mem16[qc + 12]
 	.loc 1 2529
+	sth %r3, 1546(%r31)
+# (int64) x0 = mem16[qa + 12]
+	.loc 1 2530
+	lha %r3, 12(%r30)
+# (int64) x1 = mem16[qa + 780]
+	.loc 1 2531
+	lha %r4, 780(%r30)
+# (int64) x2 = mem16[qc + 12]
+	.loc 1 2532
 	lha %r5, 12(%r8)
 # (int64) x3 = mem16[qc + 780]
-	.loc 1 2530
+	.loc 1 2533
 	lha %r6, 780(%r8)
 # mem16[qd + 12] = x0
-	.loc 1 2531
-	sth %r3, 12(%r12)
+	.loc 1 2534
+	sth %r3, 12(%r31)
 # mem16[qd + 2316] = x3
-	.loc 1 2532
-	sth %r6, 2316(%r12)
+	.loc 1 2535
+	sth %r6, 2316(%r31)
 # x4 = x1 - x2
-	.loc 1 2533
+	.loc 1 2536
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 12]
-	.loc 1 2534
+	.loc 1 2537
 	lha %r5, 12(%r7)
 # x5 = x5 - x0
-	.loc 1 2535
+	.loc 1 2538
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2536
+	.loc 1 2539
 	add %r5, %r5, %r4
 # mem16[qd + 780] = x5
-	.loc 1 2537
-	sth %r5, 780(%r12)
+	.loc 1 2540
+	sth %r5, 780(%r31)
 # (int64) x5 = mem16[qb + 780]
-	.loc 1 2538
+	.loc 1 2541
 	lha %r3, 780(%r7)
 # x5 = x5 - x3
-	.loc 1 2539
+	.loc 1 2542
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2540
+	.loc 1 2543
 	subf %r3, %r4, %r3
 # mem16[qd + 1548] = x5
-	.loc 1 2541
-	sth %r3, 1548(%r12)
-# (int64) x0 = mem16[qa + 14]
-	.loc 1 2542
-	lha %r3, 14(%r31)
-# (int64) x1 = mem16[qa + 782]
-	.loc 1 2543
-	lha %r4, 782(%r31)
-# (int64) x2 = mem16[qc + 14]
 	.loc 1 2544
+	sth %r3, 1548(%r31)
+# (int64) x0 = mem16[qa + 14]
+	.loc 1 2545
+	lha %r3, 14(%r30)
+# (int64) x1 = mem16[qa + 782]
+	.loc 1 2546
+	lha %r4, 782(%r30)
+# (int64) x2 = mem16[qc + 14]
+	.loc 1 2547
 	lha %r5, 14(%r8)
 # (int64) x3 = mem16[qc + 782]
-	.loc 1 2545
+	.loc 1 2548
 	lha %r6, 782(%r8)
 # mem16[qd + 14] = x0
-	.loc 1 2546
-	sth %r3, 14(%r12)
+	.loc 1 2549
+	sth %r3, 14(%r31)
 # mem16[qd + 2318] = x3
-	.loc 1 2547
-	sth %r6, 2318(%r12)
+	.loc 1 2550
+	sth %r6, 2318(%r31)
 # x4 = x1 - x2
-	.loc 1 2548
+	.loc 1 2551
 	subf %r4, %r5, %r4
 # (int64) x5 = mem16[qb + 14]
-	.loc 1 2549
+	.loc 1 2552
 	lha %r5, 14(%r7)
 # x5 = x5 - x0
-	.loc 1 2550
+	.loc 1 2553
 	subf %r5, %r3, %r5
 # x5 = x5 + x4
-	.loc 1 2551
+	.loc 1 2554
 	add %r5, %r5, %r4
 # mem16[qd + 782] = x5
-	.loc 1 2552
-	sth %r5, 782(%r12)
+	.loc 1 2555
+	sth %r5, 782(%r31)
 # (int64) x5 = mem16[qb + 782]
-	.loc 1 2553
+	.loc 1 2556
 	lha %r3, 782(%r7)
 # x5 = x5 - x3
-	.loc 1 2554
+	.loc 1 2557
 	subf %r3, %r6, %r3
 # x5 = x5 - x4
-	.loc 1 2555
+	.loc 1 2558
 	subf %r3, %r4, %r3
 # mem16[qd + 1550] = x5
-	.loc 1 2556
-	sth %r3, 1550(%r12)
+	.loc 1 2559
+	sth %r3, 1550(%r31)
 # qa = qa + 16
-	.loc 1 2557
-	addi %r31, %r31, 16
+	.loc 1 2560
+	addi %r30, %r30, 16
 # qb = qb + 16
-	.loc 1 2558
+	.loc 1 2561
 	addi %r7, %r7, 16
 # qc = qc + 16
-	.loc 1 2559
+	.loc 1 2562
 	addi %r8, %r8, 16
 # qd = qd + 16
-	.loc 1 2560
-	addi %r12, %r12, 16
+	.loc 1 2563
+	addi %r31, %r31, 16
 # i1 = i1 - 1
-	.loc 1 2561
+	.loc 1 2564
 	addi %r9, %r9, -1
 # =? i1 - 0
-	.loc 1 2562
+	.loc 1 2565
 	cmpldi %cr0, %r9, 0
 # goto loop41 if !=
-	.loc 1 2563
+	.loc 1 2566
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop41
 # pa = pa + 4608
-	.loc 1 2564
-	mr %r31, %r10
-	addi %r31, %r31, 4608
+	.loc 1 2567
+	mr %r30, %r10
+	addi %r30, %r30, 4608
 # pb = pb + 3072
-	.loc 1 2565
-	mr %r12, %r28
-	addi %r12, %r12, 3072
+	.loc 1 2568
+	mr %r31, %r28
+	addi %r31, %r31, 3072
 # i0 = i0 - 1
-	.loc 1 2566
-	mr %r4, %r11
+	.loc 1 2569
+	mr %r4, %r12
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 2567
+	.loc 1 2570
 	cmpldi %cr0, %r4, 0
 # goto loop40 if !=
-	.loc 1 2568
+	.loc 1 2571
 	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop40
 # x4 = 67
-	.loc 1 2569
+	.loc 1 2572
 	mr %r10, %r3
 	li %r3, 67
 # x5 = 956
-	.loc 1 2570
+	.loc 1 2573
 	li %r4, 956
 # x6 = 14617
-	.loc 1 2571
-	li %r11, 14617
+	.loc 1 2574
+	li %r29, 14617
 # x7 = 4591
-	.loc 1 2572
+	.loc 1 2575
 	li %r30, 4591
 # pa = w + 4608
-	.loc 1 2573
-	addi %r5, %r7, 4608
-# pb = w + 7680
-	.loc 1 2574
-	addi %r6, %r7, 7680
-# pc = 295624
-	.loc 1 2575
-	li %r8, 0
-	oris %r8, %r8, 4
-	ori %r8, %r8, 33480
-# pc = w + pc
 	.loc 1 2576
-	add %r8, %r7, %r8
-# i1 = 192
+	addi %r5, %r11, 4608
+# pb = w + 7680
 	.loc 1 2577
-	mr %r12, %r7
-	li %r7, 192
+	addi %r6, %r11, 7680
+# pc = 295624
+	.loc 1 2578
+	li %r7, 0
+	oris %r7, %r7, 4
+	ori %r7, %r7, 33480
+# pc = w + pc
+	.loc 1 2579
+	add %r7, %r11, %r7
+# i1 = 192
+	.loc 1 2580
+	mr %r12, %r11
+	li %r8, 192
 	mr %r31, %r3
 	mr %r9, %r4
+	mr %r11, %r29
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop42:
 # (int64) x1 = mem16[pb]
-	.loc 1 2579
+	.loc 1 2582
 	lha %r3, 0(%r6)
 # x2 = x1 * x5
-	.loc 1 2580
+	.loc 1 2583
 	mulld %r4, %r3, %r9
 # (int64) x2 >>= 16
-	.loc 1 2581
+	.loc 1 2584
 	sradi %r4, %r4, 16
 # x1 = x1 * x4
-	.loc 1 2582
+	.loc 1 2585
 	mulld %r3, %r3, %r31
 # x2 = x2 * x7
-	.loc 1 2583
+	.loc 1 2586
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2584
+	.loc 1 2587
 	subf %r3, %r4, %r3
 # (int64) x3 = mem16[pa]
-	.loc 1 2585
+	.loc 1 2588
 	lha %r4, 0(%r5)
 # x1 = x1 + x3
-	.loc 1 2586
+	.loc 1 2589
 	add %r3, %r3, %r4
 # x2 = x1 * x6
-	.loc 1 2587
+	.loc 1 2590
 	mulld %r4, %r3, %r11
 # (int64) x2 >>= 16
-	.loc 1 2588
+	.loc 1 2591
 	sradi %r4, %r4, 16
 # x2 = x2 + 512
-	.loc 1 2589
+	.loc 1 2592
 	addi %r4, %r4, 512
 # (int64) x2 >>= 10
-	.loc 1 2590
+	.loc 1 2593
 	sradi %r4, %r4, 10
 # x2 = x2 * x7
-	.loc 1 2591
+	.loc 1 2594
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2592
+	.loc 1 2595
 	subf %r3, %r4, %r3
 # mem16[pc] = x1
-	.loc 1 2593
-	sth %r3, 0(%r8)
+	.loc 1 2596
+	sth %r3, 0(%r7)
 # (int64) x1 = mem16[pb + 2]
-	.loc 1 2594
+	.loc 1 2597
 	lha %r3, 2(%r6)
 # x2 = x1 * x5
-	.loc 1 2595
+	.loc 1 2598
 	mulld %r4, %r3, %r9
 # (int64) x2 >>= 16
-	.loc 1 2596
+	.loc 1 2599
 	sradi %r4, %r4, 16
 # x1 = x1 * x4
-	.loc 1 2597
+	.loc 1 2600
 	mulld %r3, %r3, %r31
 # x2 = x2 * x7
-	.loc 1 2598
+	.loc 1 2601
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2599
+	.loc 1 2602
 	subf %r3, %r4, %r3
 # (int64) x3 = mem16[pa + 2]
-	.loc 1 2600
+	.loc 1 2603
 	lha %r4, 2(%r5)
 # x1 = x1 + x3
-	.loc 1 2601
+	.loc 1 2604
 	add %r3, %r3, %r4
 # x2 = x1 * x6
-	.loc 1 2602
+	.loc 1 2605
 	mulld %r4, %r3, %r11
 # (int64) x2 >>= 16
-	.loc 1 2603
+	.loc 1 2606
 	sradi %r4, %r4, 16
 # x2 = x2 + 512
-	.loc 1 2604
+	.loc 1 2607
 	addi %r4, %r4, 512
 # (int64) x2 >>= 10
-	.loc 1 2605
+	.loc 1 2608
 	sradi %r4, %r4, 10
 # x2 = x2 * x7
-	.loc 1 2606
+	.loc 1 2609
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2607
+	.loc 1 2610
 	subf %r3, %r4, %r3
 # mem16[pc + 2] = x1
-	.loc 1 2608
-	sth %r3, 2(%r8)
+	.loc 1 2611
+	sth %r3, 2(%r7)
 # (int64) x1 = mem16[pb + 4]
-	.loc 1 2609
+	.loc 1 2612
 	lha %r3, 4(%r6)
 # x2 = x1 * x5
-	.loc 1 2610
+	.loc 1 2613
 	mulld %r4, %r3, %r9
 # (int64) x2 >>= 16
-	.loc 1 2611
+	.loc 1 2614
 	sradi %r4, %r4, 16
 # x1 = x1 * x4
-	.loc 1 2612
+	.loc 1 2615
 	mulld %r3, %r3, %r31
 # x2 = x2 * x7
-	.loc 1 2613
+	.loc 1 2616
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2614
+	.loc 1 2617
 	subf %r3, %r4, %r3
 # (int64) x3 = mem16[pa + 4]
-	.loc 1 2615
+	.loc 1 2618
 	lha %r4, 4(%r5)
 # x1 = x1 + x3
-	.loc 1 2616
+	.loc 1 2619
 	add %r3, %r3, %r4
 # x2 = x1 * x6
-	.loc 1 2617
+	.loc 1 2620
 	mulld %r4, %r3, %r11
 # (int64) x2 >>= 16
-	.loc 1 2618
+	.loc 1 2621
 	sradi %r4, %r4, 16
 # x2 = x2 + 512
-	.loc 1 2619
+	.loc 1 2622
 	addi %r4, %r4, 512
 # (int64) x2 >>= 10
-	.loc 1 2620
+	.loc 1 2623
 	sradi %r4, %r4, 10
 # x2 = x2 * x7
-	.loc 1 2621
+	.loc 1 2624
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2622
+	.loc 1 2625
 	subf %r3, %r4, %r3
 # mem16[pc + 4] = x1
-	.loc 1 2623
-	sth %r3, 4(%r8)
+	.loc 1 2626
+	sth %r3, 4(%r7)
 # (int64) x1 = mem16[pb + 6]
-	.loc 1 2624
+	.loc 1 2627
 	lha %r3, 6(%r6)
 # x2 = x1 * x5
-	.loc 1 2625
+	.loc 1 2628
 	mulld %r4, %r3, %r9
 # (int64) x2 >>= 16
-	.loc 1 2626
+	.loc 1 2629
 	sradi %r4, %r4, 16
 # x1 = x1 * x4
-	.loc 1 2627
+	.loc 1 2630
 	mulld %r3, %r3, %r31
 # x2 = x2 * x7
-	.loc 1 2628
+	.loc 1 2631
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2629
+	.loc 1 2632
 	subf %r3, %r4, %r3
 # (int64) x3 = mem16[pa + 6]
-	.loc 1 2630
+	.loc 1 2633
 	lha %r4, 6(%r5)
 # x1 = x1 + x3
-	.loc 1 2631
+	.loc 1 2634
 	add %r3, %r3, %r4
 # x2 = x1 * x6
-	.loc 1 2632
+	.loc 1 2635
 	mulld %r4, %r3, %r11
 # (int64) x2 >>= 16
-	.loc 1 2633
+	.loc 1 2636
 	sradi %r4, %r4, 16
 # x2 = x2 + 512
-	.loc 1 2634
+	.loc 1 2637
 	addi %r4, %r4, 512
 # (int64) x2 >>= 10
-	.loc 1 2635
+	.loc 1 2638
 	sradi %r4, %r4, 10
 # x2 = x2 * x7
-	.loc 1 2636
+	.loc 1 2639
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2637
+	.loc 1 2640
 	subf %r3, %r4, %r3
 # mem16[pc + 6] = x1
-	.loc 1 2638
-	sth %r3, 6(%r8)
+	.loc 1 2641
+	sth %r3, 6(%r7)
 # (int64) x1 = mem16[pb + 8]
-	.loc 1 2639
+	.loc 1 2642
 	lha %r3, 8(%r6)
 # x2 = x1 * x5
-	.loc 1 2640
+	.loc 1 2643
 	mulld %r4, %r3, %r9
 # (int64) x2 >>= 16
-	.loc 1 2641
+	.loc 1 2644
 	sradi %r4, %r4, 16
 # x1 = x1 * x4
-	.loc 1 2642
+	.loc 1 2645
 	mulld %r3, %r3, %r31
 # x2 = x2 * x7
-	.loc 1 2643
+	.loc 1 2646
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2644
+	.loc 1 2647
 	subf %r3, %r4, %r3
 # (int64) x3 = mem16[pa + 8]
-	.loc 1 2645
+	.loc 1 2648
 	lha %r4, 8(%r5)
 # x1 = x1 + x3
-	.loc 1 2646
+	.loc 1 2649
 	add %r3, %r3, %r4
 # x2 = x1 * x6
-	.loc 1 2647
+	.loc 1 2650
 	mulld %r4, %r3, %r11
 # (int64) x2 >>= 16
-	.loc 1 2648
+	.loc 1 2651
 	sradi %r4, %r4, 16
 # x2 = x2 + 512
-	.loc 1 2649
+	.loc 1 2652
 	addi %r4, %r4, 512
 # (int64) x2 >>= 10
-	.loc 1 2650
+	.loc 1 2653
 	sradi %r4, %r4, 10
 # x2 = x2 * x7
-	.loc 1 2651
+	.loc 1 2654
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2652
+	.loc 1 2655
 	subf %r3, %r4, %r3
 # mem16[pc + 8] = x1
-	.loc 1 2653
-	sth %r3, 8(%r8)
+	.loc 1 2656
+	sth %r3, 8(%r7)
 # (int64) x1 = mem16[pb + 10]
-	.loc 1 2654
+	.loc 1 2657
 	lha %r3, 10(%r6)
 # x2 = x1 * x5
-	.loc 1 2655
+	.loc 1 2658
 	mulld %r4, %r3, %r9
 # (int64) x2 >>= 16
-	.loc 1 2656
+	.loc 1 2659
 	sradi %r4, %r4, 16
 # x1 = x1 * x4
-	.loc 1 2657
+	.loc 1 2660
 	mulld %r3, %r3, %r31
 # x2 = x2 * x7
-	.loc 1 2658
+	.loc 1 2661
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2659
+	.loc 1 2662
 	subf %r3, %r4, %r3
 # (int64) x3 = mem16[pa + 10]
-	.loc 1 2660
+	.loc 1 2663
 	lha %r4, 10(%r5)
 # x1 = x1 + x3
-	.loc 1 2661
+	.loc 1 2664
 	add %r3, %r3, %r4
 # x2 = x1 * x6
-	.loc 1 2662
+	.loc 1 2665
 	mulld %r4, %r3, %r11
 # (int64) x2 >>= 16
-	.loc 1 2663
+	.loc 1 2666
 	sradi %r4, %r4, 16
 # x2 = x2 + 512
-	.loc 1 2664
+	.loc 1 2667
 	addi %r4, %r4, 512
 # (int64) x2 >>= 10
-	.loc 1 2665
+	.loc 1 2668
 	sradi %r4, %r4, 10
 # x2 = x2 * x7
-	.loc 1 2666
+	.loc 1 2669
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2667
+	.loc 1 2670
 	subf %r3, %r4, %r3
 # mem16[pc + 10] = x1
-	.loc 1 2668
-	sth %r3, 10(%r8)
+	.loc 1 2671
+	sth %r3, 10(%r7)
 # (int64) x1 = mem16[pb + 12]
-	.loc 1 2669
+	.loc 1 2672
 	lha %r3, 12(%r6)
 # x2 = x1 * x5
-	.loc 1 2670
+	.loc 1 2673
 	mulld %r4, %r3, %r9
 # (int64) x2 >>= 16
-	.loc 1 2671
+	.loc 1 2674
 	sradi %r4, %r4, 16
 # x1 = x1 * x4
-	.loc 1 2672
+	.loc 1 2675
 	mulld %r3, %r3, %r31
 # x2 = x2 * x7
-	.loc 1 2673
+	.loc 1 2676
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2674
+	.loc 1 2677
 	subf %r3, %r4, %r3
 # (int64) x3 = mem16[pa + 12]
-	.loc 1 2675
+	.loc 1 2678
 	lha %r4, 12(%r5)
 # x1 = x1 + x3
-	.loc 1 2676
+	.loc 1 2679
 	add %r3, %r3, %r4
 # x2 = x1 * x6
-	.loc 1 2677
+	.loc 1 2680
 	mulld %r4, %r3, %r11
 # (int64) x2 >>= 16
-	.loc 1 2678
+	.loc 1 2681
 	sradi %r4, %r4, 16
 # x2 = x2 + 512
-	.loc 1 2679
+	.loc 1 2682
 	addi %r4, %r4, 512
 # (int64) x2 >>= 10
-	.loc 1 2680
+	.loc 1 2683
 	sradi %r4, %r4, 10
 # x2 = x2 * x7
-	.loc 1 2681
+	.loc 1 2684
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2682
+	.loc 1 2685
 	subf %r3, %r4, %r3
 # mem16[pc + 12] = x1
-	.loc 1 2683
-	sth %r3, 12(%r8)
+	.loc 1 2686
+	sth %r3, 12(%r7)
 # (int64) x1 = mem16[pb + 14]
-	.loc 1 2684
+	.loc 1 2687
 	lha %r3, 14(%r6)
 # x2 = x1 * x5
-	.loc 1 2685
+	.loc 1 2688
 	mulld %r4, %r3, %r9
 # (int64) x2 >>= 16
-	.loc 1 2686
+	.loc 1 2689
 	sradi %r4, %r4, 16
 # x1 = x1 * x4
-	.loc 1 2687
+	.loc 1 2690
 	mulld %r3, %r3, %r31
 # x2 = x2 * x7
-	.loc 1 2688
+	.loc 1 2691
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2689
+	.loc 1 2692
 	subf %r3, %r4, %r3
 # (int64) x3 = mem16[pa + 14]
-	.loc 1 2690
+	.loc 1 2693
 	lha %r4, 14(%r5)
 # x1 = x1 + x3
-	.loc 1 2691
+	.loc 1 2694
 	add %r3, %r3, %r4
 # x2 = x1 * x6
-	.loc 1 2692
+	.loc 1 2695
 	mulld %r4, %r3, %r11
 # (int64) x2 >>= 16
-	.loc 1 2693
+	.loc 1 2696
 	sradi %r4, %r4, 16
 # x2 = x2 + 512
-	.loc 1 2694
+	.loc 1 2697
 	addi %r4, %r4, 512
 # (int64) x2 >>= 10
-	.loc 1 2695
+	.loc 1 2698
 	sradi %r4, %r4, 10
 # x2 = x2 * x7
-	.loc 1 2696
+	.loc 1 2699
 	mulld %r4, %r4, %r30
 # x1 = x1 - x2
-	.loc 1 2697
+	.loc 1 2700
 	subf %r3, %r4, %r3
 # mem16[pc + 14] = x1
-	.loc 1 2698
-	sth %r3, 14(%r8)
+	.loc 1 2701
+	sth %r3, 14(%r7)
 # pa = pa + 16
-	.loc 1 2699
+	.loc 1 2702
 	addi %r5, %r5, 16
 # pb = pb + 16
-	.loc 1 2700
+	.loc 1 2703
 	addi %r6, %r6, 16
 # pc = pc + 16
-	.loc 1 2701
-	addi %r8, %r8, 16
-# i1 = i1 - 1
-	.loc 1 2702
-	addi %r7, %r7, -1
-# =? i1 - 0
-	.loc 1 2703
-	cmpldi %cr0, %r7, 0
-# goto loop42 if !=
 	.loc 1 2704
+	addi %r7, %r7, 16
+# i1 = i1 - 1
+	.loc 1 2705
+	addi %r8, %r8, -1
+# =? i1 - 0
+	.loc 1 2706
+	cmpldi %cr0, %r8, 0
+# goto loop42 if !=
+	.loc 1 2707
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop42
 # pa = 298696
-	.loc 1 2705
+	.loc 1 2708
+	mr %r29, %r11
 	li %r3, 0
 	oris %r3, %r3, 4
 	ori %r3, %r3, 36552
 # pa = w + pa
-	.loc 1 2706
-	mr %r7, %r12
-	add %r3, %r7, %r3
+	.loc 1 2709
+	mr %r11, %r12
+	add %r3, %r11, %r3
 # z0 = 0
-	.loc 1 2707
+	.loc 1 2710
 	li %r4, 0
 # mem16[pa] = z0
-	.loc 1 2708
+	.loc 1 2711
 	sth %r4, 0(%r3)
 # mem16[pa + 2] = z0
-	.loc 1 2709
+	.loc 1 2712
 	sth %r4, 2(%r3)
 # pa = 295624
-	.loc 1 2710
+	.loc 1 2713
 	li %r3, 0
 	oris %r3, %r3, 4
 	ori %r3, %r3, 33480
 # pa = w + pa
-	.loc 1 2711
-	add %r3, %r7, %r3
+	.loc 1 2714
+	add %r3, %r11, %r3
 # pb = 297146
-	.loc 1 2712
+	.loc 1 2715
 	li %r4, 0
 	oris %r4, %r4, 4
 	ori %r4, %r4, 35002
 # pb = w + pb
-	.loc 1 2713
-	add %r4, %r7, %r4
+	.loc 1 2716
+	add %r4, %r11, %r4
 # pc = 297144
-	.loc 1 2714
+	.loc 1 2717
 	li %r5, 0
 	oris %r5, %r5, 4
 	ori %r5, %r5, 35000
 # pc = w + pc
-	.loc 1 2715
-	add %r5, %r7, %r5
+	.loc 1 2718
+	add %r5, %r11, %r5
 # qd = 298704
-	.loc 1 2716
+	.loc 1 2719
 	li %r6, 0
 	oris %r6, %r6, 4
 	ori %r6, %r6, 36560
 # qd = w + qd
-	.loc 1 2717
-	add %r6, %r7, %r6
+	.loc 1 2720
+	add %r6, %r11, %r6
 # (int64) x0 = mem16[pa]
-	.loc 1 2718
-	mr %r12, %r7
+	.loc 1 2721
 	lha %r7, 0(%r3)
 # (int64) x1 = mem16[pb]
-	.loc 1 2719
+	.loc 1 2722
 	lha %r8, 0(%r4)
 # (int64) x2 = mem16[pc]
-	.loc 1 2720
+	.loc 1 2723
 	lha %r9, 0(%r5)
 # x2 = 0
-	.loc 1 2721
+	.loc 1 2724
 	li %r9, 0
 # x0 = x0 + x1
-	.loc 1 2722
+	.loc 1 2725
 	add %r7, %r7, %r8
 # x0 = x0 + x2
-	.loc 1 2723
+	.loc 1 2726
 	add %r7, %r7, %r9
 # x1 = x0 * x6
-	.loc 1 2724
-	mulld %r8, %r7, %r11
+	.loc 1 2727
+	mulld %r8, %r7, %r29
 # (int64) x1 >>= 16
-	.loc 1 2725
+	.loc 1 2728
 	sradi %r8, %r8, 16
 # x1 = x1 + 512
-	.loc 1 2726
+	.loc 1 2729
 	addi %r8, %r8, 512
 # (int64) x1 >>= 10
-	.loc 1 2727
+	.loc 1 2730
 	sradi %r8, %r8, 10
 # x1 = x1 * x7
-	.loc 1 2728
+	.loc 1 2731
 	mulld %r8, %r8, %r30
 # x0 = x0 - x1
-	.loc 1 2729
+	.loc 1 2732
 	subf %r7, %r8, %r7
 # mem16[qd] = x0
-	.loc 1 2730
+	.loc 1 2733
 	sth %r7, 0(%r6)
 # pa = pa + 2
-	.loc 1 2731
+	.loc 1 2734
 	addi %r7, %r3, 2
 # pb = pb + 2
-	.loc 1 2732
+	.loc 1 2735
 	addi %r4, %r4, 2
 # pc = pc + 2
-	.loc 1 2733
+	.loc 1 2736
 	addi %r5, %r5, 2
 # qd = qd + 2
-	.loc 1 2734
+	.loc 1 2737
 	addi %r6, %r6, 2
 # i1 = 95
-	.loc 1 2735
+	.loc 1 2738
 	li %r8, 95
 	mr %r3, %r10
 	mr %r9, %r3
 	mr %r10, %r4
-	mr %r31, %r5
+	mr %r12, %r5
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop43:
 # (int64) x0 = mem16[pa]
-	.loc 1 2737
+	.loc 1 2740
 	lha %r3, 0(%r7)
 # (int64) x1 = mem16[pb]
-	.loc 1 2738
+	.loc 1 2741
 	lha %r4, 0(%r10)
 # (int64) x2 = mem16[pc]
-	.loc 1 2739
-	lha %r5, 0(%r31)
+	.loc 1 2742
+	lha %r5, 0(%r12)
 # x0 = x0 + x1
-	.loc 1 2740
+	.loc 1 2743
 	add %r3, %r3, %r4
 # x0 = x0 + x2
-	.loc 1 2741
+	.loc 1 2744
 	add %r3, %r3, %r5
 # x1 = x0 * x6
-	.loc 1 2742
-	mulld %r4, %r3, %r11
+	.loc 1 2745
+	mulld %r4, %r3, %r29
 # (int64) x1 >>= 16
-	.loc 1 2743
+	.loc 1 2746
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 2744
+	.loc 1 2747
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 2745
+	.loc 1 2748
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 2746
+	.loc 1 2749
 	mulld %r4, %r4, %r30
 # x0 = x0 - x1
-	.loc 1 2747
+	.loc 1 2750
 	subf %r3, %r4, %r3
 # mem16[qd] = x0
-	.loc 1 2748
+	.loc 1 2751
 	sth %r3, 0(%r6)
 # (int64) x0 = mem16[pa + 2]
-	.loc 1 2749
+	.loc 1 2752
 	lha %r3, 2(%r7)
 # (int64) x1 = mem16[pb + 2]
-	.loc 1 2750
+	.loc 1 2753
 	lha %r4, 2(%r10)
 # (int64) x2 = mem16[pc + 2]
-	.loc 1 2751
-	lha %r5, 2(%r31)
+	.loc 1 2754
+	lha %r5, 2(%r12)
 # x0 = x0 + x1
-	.loc 1 2752
+	.loc 1 2755
 	add %r3, %r3, %r4
 # x0 = x0 + x2
-	.loc 1 2753
+	.loc 1 2756
 	add %r3, %r3, %r5
 # x1 = x0 * x6
-	.loc 1 2754
-	mulld %r4, %r3, %r11
+	.loc 1 2757
+	mulld %r4, %r3, %r29
 # (int64) x1 >>= 16
-	.loc 1 2755
+	.loc 1 2758
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 2756
+	.loc 1 2759
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 2757
+	.loc 1 2760
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 2758
+	.loc 1 2761
 	mulld %r4, %r4, %r30
 # x0 = x0 - x1
-	.loc 1 2759
+	.loc 1 2762
 	subf %r3, %r4, %r3
 # mem16[qd + 2] = x0
-	.loc 1 2760
+	.loc 1 2763
 	sth %r3, 2(%r6)
 # (int64) x0 = mem16[pa + 4]
-	.loc 1 2761
+	.loc 1 2764
 	lha %r3, 4(%r7)
 # (int64) x1 = mem16[pb + 4]
-	.loc 1 2762
+	.loc 1 2765
 	lha %r4, 4(%r10)
 # (int64) x2 = mem16[pc + 4]
-	.loc 1 2763
-	lha %r5, 4(%r31)
+	.loc 1 2766
+	lha %r5, 4(%r12)
 # x0 = x0 + x1
-	.loc 1 2764
+	.loc 1 2767
 	add %r3, %r3, %r4
 # x0 = x0 + x2
-	.loc 1 2765
+	.loc 1 2768
 	add %r3, %r3, %r5
 # x1 = x0 * x6
-	.loc 1 2766
-	mulld %r4, %r3, %r11
+	.loc 1 2769
+	mulld %r4, %r3, %r29
 # (int64) x1 >>= 16
-	.loc 1 2767
+	.loc 1 2770
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 2768
+	.loc 1 2771
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 2769
+	.loc 1 2772
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 2770
+	.loc 1 2773
 	mulld %r4, %r4, %r30
 # x0 = x0 - x1
-	.loc 1 2771
+	.loc 1 2774
 	subf %r3, %r4, %r3
 # mem16[qd + 4] = x0
-	.loc 1 2772
+	.loc 1 2775
 	sth %r3, 4(%r6)
 # (int64) x0 = mem16[pa + 6]
-	.loc 1 2773
+	.loc 1 2776
 	lha %r3, 6(%r7)
 # (int64) x1 = mem16[pb + 6]
-	.loc 1 2774
+	.loc 1 2777
 	lha %r4, 6(%r10)
 # (int64) x2 = mem16[pc + 6]
-	.loc 1 2775
-	lha %r5, 6(%r31)
+	.loc 1 2778
+	lha %r5, 6(%r12)
 # x0 = x0 + x1
-	.loc 1 2776
+	.loc 1 2779
 	add %r3, %r3, %r4
 # x0 = x0 + x2
-	.loc 1 2777
+	.loc 1 2780
 	add %r3, %r3, %r5
 # x1 = x0 * x6
-	.loc 1 2778
-	mulld %r4, %r3, %r11
+	.loc 1 2781
+	mulld %r4, %r3, %r29
 # (int64) x1 >>= 16
-	.loc 1 2779
+	.loc 1 2782
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 2780
+	.loc 1 2783
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 2781
+	.loc 1 2784
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 2782
+	.loc 1 2785
 	mulld %r4, %r4, %r30
 # x0 = x0 - x1
-	.loc 1 2783
+	.loc 1 2786
 	subf %r3, %r4, %r3
 # mem16[qd + 6] = x0
-	.loc 1 2784
+	.loc 1 2787
 	sth %r3, 6(%r6)
 # (int64) x0 = mem16[pa + 8]
-	.loc 1 2785
+	.loc 1 2788
 	lha %r3, 8(%r7)
 # (int64) x1 = mem16[pb + 8]
-	.loc 1 2786
+	.loc 1 2789
 	lha %r4, 8(%r10)
 # (int64) x2 = mem16[pc + 8]
-	.loc 1 2787
-	lha %r5, 8(%r31)
+	.loc 1 2790
+	lha %r5, 8(%r12)
 # x0 = x0 + x1
-	.loc 1 2788
+	.loc 1 2791
 	add %r3, %r3, %r4
 # x0 = x0 + x2
-	.loc 1 2789
+	.loc 1 2792
 	add %r3, %r3, %r5
 # x1 = x0 * x6
-	.loc 1 2790
-	mulld %r4, %r3, %r11
+	.loc 1 2793
+	mulld %r4, %r3, %r29
 # (int64) x1 >>= 16
-	.loc 1 2791
+	.loc 1 2794
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 2792
+	.loc 1 2795
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 2793
+	.loc 1 2796
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 2794
+	.loc 1 2797
 	mulld %r4, %r4, %r30
 # x0 = x0 - x1
-	.loc 1 2795
+	.loc 1 2798
 	subf %r3, %r4, %r3
 # mem16[qd + 8] = x0
-	.loc 1 2796
+	.loc 1 2799
 	sth %r3, 8(%r6)
 # (int64) x0 = mem16[pa + 10]
-	.loc 1 2797
+	.loc 1 2800
 	lha %r3, 10(%r7)
 # (int64) x1 = mem16[pb + 10]
-	.loc 1 2798
+	.loc 1 2801
 	lha %r4, 10(%r10)
 # (int64) x2 = mem16[pc + 10]
-	.loc 1 2799
-	lha %r5, 10(%r31)
+	.loc 1 2802
+	lha %r5, 10(%r12)
 # x0 = x0 + x1
-	.loc 1 2800
+	.loc 1 2803
 	add %r3, %r3, %r4
 # x0 = x0 + x2
-	.loc 1 2801
+	.loc 1 2804
 	add %r3, %r3, %r5
 # x1 = x0 * x6
-	.loc 1 2802
-	mulld %r4, %r3, %r11
+	.loc 1 2805
+	mulld %r4, %r3, %r29
 # (int64) x1 >>= 16
-	.loc 1 2803
+	.loc 1 2806
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 2804
+	.loc 1 2807
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 2805
+	.loc 1 2808
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 2806
+	.loc 1 2809
 	mulld %r4, %r4, %r30
 # x0 = x0 - x1
-	.loc 1 2807
+	.loc 1 2810
 	subf %r3, %r4, %r3
 # mem16[qd + 10] = x0
-	.loc 1 2808
+	.loc 1 2811
 	sth %r3, 10(%r6)
 # (int64) x0 = mem16[pa + 12]
-	.loc 1 2809
+	.loc 1 2812
 	lha %r3, 12(%r7)
 # (int64) x1 = mem16[pb + 12]
-	.loc 1 2810
+	.loc 1 2813
 	lha %r4, 12(%r10)
 # (int64) x2 = mem16[pc + 12]
-	.loc 1 2811
-	lha %r5, 12(%r31)
+	.loc 1 2814
+	lha %r5, 12(%r12)
 # x0 = x0 + x1
-	.loc 1 2812
+	.loc 1 2815
 	add %r3, %r3, %r4
 # x0 = x0 + x2
-	.loc 1 2813
+	.loc 1 2816
 	add %r3, %r3, %r5
 # x1 = x0 * x6
-	.loc 1 2814
-	mulld %r4, %r3, %r11
+	.loc 1 2817
+	mulld %r4, %r3, %r29
 # (int64) x1 >>= 16
-	.loc 1 2815
+	.loc 1 2818
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 2816
+	.loc 1 2819
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 2817
+	.loc 1 2820
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 2818
+	.loc 1 2821
 	mulld %r4, %r4, %r30
 # x0 = x0 - x1
-	.loc 1 2819
+	.loc 1 2822
 	subf %r3, %r4, %r3
 # mem16[qd + 12] = x0
-	.loc 1 2820
+	.loc 1 2823
 	sth %r3, 12(%r6)
 # (int64) x0 = mem16[pa + 14]
-	.loc 1 2821
+	.loc 1 2824
 	lha %r3, 14(%r7)
 # (int64) x1 = mem16[pb + 14]
-	.loc 1 2822
+	.loc 1 2825
 	lha %r4, 14(%r10)
 # (int64) x2 = mem16[pc + 14]
-	.loc 1 2823
-	lha %r5, 14(%r31)
+	.loc 1 2826
+	lha %r5, 14(%r12)
 # x0 = x0 + x1
-	.loc 1 2824
+	.loc 1 2827
 	add %r3, %r3, %r4
 # x0 = x0 + x2
-	.loc 1 2825
+	.loc 1 2828
 	add %r3, %r3, %r5
 # x1 = x0 * x6
-	.loc 1 2826
-	mulld %r4, %r3, %r11
+	.loc 1 2829
+	mulld %r4, %r3, %r29
 # (int64) x1 >>= 16
-	.loc 1 2827
+	.loc 1 2830
 	sradi %r4, %r4, 16
 # x1 = x1 + 512
-	.loc 1 2828
+	.loc 1 2831
 	addi %r4, %r4, 512
 # (int64) x1 >>= 10
-	.loc 1 2829
+	.loc 1 2832
 	sradi %r4, %r4, 10
 # x1 = x1 * x7
-	.loc 1 2830
+	.loc 1 2833
 	mulld %r4, %r4, %r30
 # x0 = x0 - x1
-	.loc 1 2831
+	.loc 1 2834
 	subf %r3, %r4, %r3
 # mem16[qd + 14] = x0
-	.loc 1 2832
+	.loc 1 2835
 	sth %r3, 14(%r6)
 # pa = pa + 16
-	.loc 1 2833
+	.loc 1 2836
 	addi %r7, %r7, 16
 # pb = pb + 16
-	.loc 1 2834
+	.loc 1 2837
 	addi %r10, %r10, 16
 # pc = pc + 16
-	.loc 1 2835
-	addi %r31, %r31, 16
+	.loc 1 2838
+	addi %r12, %r12, 16
 # qd = qd + 16
-	.loc 1 2836
+	.loc 1 2839
 	addi %r6, %r6, 16
 # i1 = i1 - 1
-	.loc 1 2837
+	.loc 1 2840
 	addi %r8, %r8, -1
 # =? i1 - 0
-	.loc 1 2838
+	.loc 1 2841
 	cmpldi %cr0, %r8, 0
 # goto loop43 if !=
-	.loc 1 2839
+	.loc 1 2842
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop43
 # pa = 298704
-	.loc 1 2840
+	.loc 1 2843
 	li %r3, 0
 	oris %r3, %r3, 4
 	ori %r3, %r3, 36560
 # pa = w + pa
-	.loc 1 2841
-	mr %r7, %r12
-	add %r4, %r7, %r3
+	.loc 1 2844
+	add %r4, %r11, %r3
 # pb = out
-	.loc 1 2842
+	.loc 1 2845
 	mr %r3, %r9
 # i1 = 95
-	.loc 1 2843
+	.loc 1 2846
 	li %r5, 95
 	mr %r6, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop44:
 # t0 = mem16[pa]
-	.loc 1 2845
+	.loc 1 2848
 	lhz %r3, 0(%r4)
 # mem8[pb] = t0
-	.loc 1 2846
+	.loc 1 2849
 	stb %r3, 0(%r6)
 # t0 = t0 >> 8
-	.loc 1 2847
+	.loc 1 2850
 	srdi %r3, %r3, 8
 # mem8[pb + 1] = t0
-	.loc 1 2848
+	.loc 1 2851
 	stb %r3, 1(%r6)
 # t0 = mem16[pa + 2]
-	.loc 1 2849
+	.loc 1 2852
 	lhz %r3, 2(%r4)
 # mem8[pb + 2] = t0
-	.loc 1 2850
+	.loc 1 2853
 	stb %r3, 2(%r6)
 # t0 = t0 >> 8
-	.loc 1 2851
+	.loc 1 2854
 	srdi %r3, %r3, 8
 # mem8[pb + 3] = t0
-	.loc 1 2852
+	.loc 1 2855
 	stb %r3, 3(%r6)
 # t0 = mem16[pa + 4]
-	.loc 1 2853
+	.loc 1 2856
 	lhz %r3, 4(%r4)
 # mem8[pb + 4] = t0
-	.loc 1 2854
+	.loc 1 2857
 	stb %r3, 4(%r6)
 # t0 = t0 >> 8
-	.loc 1 2855
+	.loc 1 2858
 	srdi %r3, %r3, 8
 # mem8[pb + 5] = t0
-	.loc 1 2856
+	.loc 1 2859
 	stb %r3, 5(%r6)
 # t0 = mem16[pa + 6]
-	.loc 1 2857
+	.loc 1 2860
 	lhz %r3, 6(%r4)
 # mem8[pb + 6] = t0
-	.loc 1 2858
+	.loc 1 2861
 	stb %r3, 6(%r6)
 # t0 = t0 >> 8
-	.loc 1 2859
+	.loc 1 2862
 	srdi %r3, %r3, 8
 # mem8[pb + 7] = t0
-	.loc 1 2860
+	.loc 1 2863
 	stb %r3, 7(%r6)
 # t0 = mem16[pa + 8]
-	.loc 1 2861
+	.loc 1 2864
 	lhz %r3, 8(%r4)
 # mem8[pb + 8] = t0
-	.loc 1 2862
+	.loc 1 2865
 	stb %r3, 8(%r6)
 # t0 = t0 >> 8
-	.loc 1 2863
+	.loc 1 2866
 	srdi %r3, %r3, 8
 # mem8[pb + 9] = t0
-	.loc 1 2864
+	.loc 1 2867
 	stb %r3, 9(%r6)
 # t0 = mem16[pa + 10]
-	.loc 1 2865
+	.loc 1 2868
 	lhz %r3, 10(%r4)
 # mem8[pb + 10] = t0
-	.loc 1 2866
+	.loc 1 2869
 	stb %r3, 10(%r6)
 # t0 = t0 >> 8
-	.loc 1 2867
+	.loc 1 2870
 	srdi %r3, %r3, 8
 # mem8[pb + 11] = t0
-	.loc 1 2868
+	.loc 1 2871
 	stb %r3, 11(%r6)
 # t0 = mem16[pa + 12]
-	.loc 1 2869
+	.loc 1 2872
 	lhz %r3, 12(%r4)
 # mem8[pb + 12] = t0
-	.loc 1 2870
+	.loc 1 2873
 	stb %r3, 12(%r6)
 # t0 = t0 >> 8
-	.loc 1 2871
+	.loc 1 2874
 	srdi %r3, %r3, 8
 # mem8[pb + 13] = t0
-	.loc 1 2872
+	.loc 1 2875
 	stb %r3, 13(%r6)
 # t0 = mem16[pa + 14]
-	.loc 1 2873
+	.loc 1 2876
 	lhz %r3, 14(%r4)
 # mem8[pb + 14] = t0
-	.loc 1 2874
+	.loc 1 2877
 	stb %r3, 14(%r6)
 # t0 = t0 >> 8
-	.loc 1 2875
+	.loc 1 2878
 	srdi %r3, %r3, 8
 # mem8[pb + 15] = t0
-	.loc 1 2876
+	.loc 1 2879
 	stb %r3, 15(%r6)
 # pa = pa + 16
-	.loc 1 2877
+	.loc 1 2880
 	addi %r4, %r4, 16
 # pb = pb + 16
-	.loc 1 2878
+	.loc 1 2881
 	addi %r6, %r6, 16
 # i1 = i1 - 1
-	.loc 1 2879
+	.loc 1 2882
 	addi %r5, %r5, -1
 # =? i1 - 0
-	.loc 1 2880
+	.loc 1 2883
 	cmpldi %cr0, %r5, 0
 # goto loop44 if !=
-	.loc 1 2881
+	.loc 1 2884
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop44
 # t0 = mem16[pa]
-	.loc 1 2882
+	.loc 1 2885
 	mr %r3, %r6
 	lhz %r4, 0(%r4)
 # mem8[pb] = t0
-	.loc 1 2883
+	.loc 1 2886
 	stb %r4, 0(%r3)
 # t0 = t0 >> 8
-	.loc 1 2884
+	.loc 1 2887
 	srdi %r4, %r4, 8
 # mem8[pb + 1] = t0
-	.loc 1 2885
+	.loc 1 2888
 	stb %r4, 1(%r3)
 # leave
-	.loc 1 2886
+	.loc 1 2889
 	ld %r23, 112(%r1)
 	ld %r24, 120(%r1)
 	ld %r25, 128(%r1)

@@ -51,6 +51,7 @@ static const u64 implies[] = {0, 0, 0};
 	CLSIMM("imm5s", -16, 15), \
 	CLSIMM("lane2", 0, 3), \
 	CLSIMM("uimm4", 0, 15), /* vsldoi: a 4-bit byte count */ \
+	CLSIMM("lane3", 0, 7), \
 	CLSMEM("mem8", 8, MDISP, -32768, 32767, 0), \
 	CLSMEM("mem16", 16, MDISP, -32768, 32767, 0), \
 	CLSMEM("mem32", 32, MDISP, -32768, 32767, 0), \

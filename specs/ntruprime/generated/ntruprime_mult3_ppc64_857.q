@@ -6,10 +6,13 @@ int64 z0 x0 x1 x2 x3 x4 x5 x6 x7 a0 a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 a12 a13
 int64 tv
 
 # void qhasm_kernel_core_mult3sntrup857_ppc64_mul(unsigned char *out /* p bytes */, const unsigned char *in /* p */, const unsigned char *k /* p */, const unsigned char *c, void *work)
-# work: 201917 bytes, 16-byte aligned (at most WORK_BYTES = 622592)
+# work: 201917 bytes from the argument rounded up to 16 bytes (at most WORK_BYTES = 622592)
 enter qhasm_kernel_core_mult3sntrup857_ppc64_mul
 input out in k c w
 secret [in] [k]
+w = w + 15
+t0 = -16
+w = w & t0
 pa = 198400
 pa = w + pa
 z0 = 0

@@ -7,10 +7,13 @@ int64 z0 x0 x1 x2 x3 x4 x5 x6 x7 a0 a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 a12 a13 a
 int64 tv
 
 # void qhasm_kernel_core_multsntrup653_ppc64_mul(unsigned char *out /* 2p bytes */, const unsigned char *in /* 2p */, const unsigned char *k /* p */, const unsigned char *c, void *work)
-# work: 300010 bytes, 16-byte aligned (at most WORK_BYTES = 622592)
+# work: 300010 bytes from the argument rounded up to 16 bytes (at most WORK_BYTES = 622592)
 enter qhasm_kernel_core_multsntrup653_ppc64_mul
 input out in k c w
 secret [in] [k]
+w = w + 15
+t0 = -16
+w = w & t0
 pa = 294626
 pa = w + pa
 z0 = 0
