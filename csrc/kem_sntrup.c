@@ -410,11 +410,13 @@ static uint32_t divmod(uint32_t *rem, uint32_t r, uint32_t m, uint32_t v)
 
 /* the inverse of encode for valid strings, and some R[i] < M[i] for any
  * string (reduced modulo M[i] as the specification says) */
-static void decode_rec(uint32_t *out, const unsigned char *S, const uint32_t *M, int len)
+static void decode_rec(uint32_t *out, const unsigned char *S, const uint32_t *M, int len, uint32_t *work)
 {
-    uint32_t R2[MAXP / 2 + 1], M2[MAXP / 2 + 1], bottomr[MAXP / 2 + 1], bottomt[MAXP / 2 + 1];
-    uint32_t m0 = 0, v0 = 0, m1 = 0, v1 = 0;
+    /* this level's lists in work (4 (len+1)/2 words), the next levels' after
+     * them: at most 4 (p + log2 p) words in all, instead of a frame per level */
     int i, k = 0, half = (len + 1) / 2;
+    uint32_t *R2 = work, *M2 = work + half, *bottomr = work + 2 * half, *bottomt = work + 3 * half;
+    uint32_t m0 = 0, v0 = 0, m1 = 0, v1 = 0;
     if (len == 0) return;
     if (len == 1) {
         uint32_t r = 0, t = 1, m;
@@ -429,7 +431,7 @@ static void decode_rec(uint32_t *out, const unsigned char *S, const uint32_t *M,
         bottomr[i / 2] = r; bottomt[i / 2] = t; M2[i / 2] = m;
     }
     if (i < len) M2[i / 2] = M[i];
-    decode_rec(R2, S + k, M2, half);
+    decode_rec(R2, S + k, M2, half, work + 4 * half);
     for (i = 0; i + 1 < len; i += 2) {
         uint32_t r = bottomr[i / 2] + bottomt[i / 2] * R2[i / 2], r1;
         if (M[i] != m0) { m0 = M[i]; v0 = 0xffffffffu / m0; }       /* per distinct M: public */
@@ -442,10 +444,10 @@ static void decode_rec(uint32_t *out, const unsigned char *S, const uint32_t *M,
 
 static void decode(uint32_t *out, const unsigned char *S, uint32_t m0, int len)
 {
-    uint32_t M[MAXP];
+    uint32_t M[MAXP], work[4 * (MAXP + 16)];
     int i;
     for (i = 0; i < len; i++) M[i] = m0;
-    decode_rec(out, S, M, len);
+    decode_rec(out, S, M, len, work);
 }
 
 static void small_encode(const sntrup_params *P, unsigned char *s, const small *f)
