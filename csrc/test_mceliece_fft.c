@@ -10,14 +10,23 @@
  *          by swapping pi's entries), y[i] = x[pi(i)] (forward) or
  *          y[pi(i)] = x[i] (inverse) for random planes and control bits;
  *          all-zero control bits are the identity, all-one control bits;
- *          every plane an index pattern (plane b = bit b of the position). */
+ *          every plane an index pattern (plane b = bit b of the position).
+ *   fft:   monomials c x^k (k = 0, 1, 2, 3, 5, 63, 64, 100, 127) against
+ *          c P(e)^k by repeated multiplication (the point order P(e) =
+ *          bitrev_m(e) and every coefficient lane), the zero polynomial, a
+ *          degree-t polynomial (t = 64, 119) against the reference.
+ *   fft_tr: r a single point e (e = 0, 1, 2, 3, 2^m-1 and random) with value
+ *          c: s_j = c P(e)^j by repeated multiplication; r = 0. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "test.h"
 #include "ref/mceliece_fft_ref.h"
+#include "ref/mceliece_ref.h"
 
 int qhasm_test_mceliece_benes(int p, int i);
+int qhasm_test_mceliece_fft(int p, int i);
+int qhasm_test_mceliece_fft_tr(int p, int i);
 
 typedef void benes_fn(uint64_t *v, const unsigned char *c);
 
@@ -74,5 +83,78 @@ int qhasm_test_mceliece_benes(int p, int i)
     }
     free(c);
     free(x);
+    return bad;
+}
+
+typedef void fft_fn(uint64_t *v, const uint64_t *f);
+
+int qhasm_test_mceliece_fft(int p, int i)
+{
+    static const int ks[] = {0, 1, 2, 3, 5, 63, 64, 100, 127};
+    int m = (int)qhasm_prim_param_long(p, "m", 12), t = m == 12 ? 64 : 119, bad = 0, r, k;
+    long n = 1L << m, e;
+    uint64_t f[26], *v = malloc((size_t)(m * n / 8)), *want = malloc((size_t)(m * n / 8));
+    fft_fn *fn = (fft_fn *)qhasm_prims[p].impls[i].fn[0];
+    if (!v || !want) die("malloc");
+    for (r = 0; r < (int)(sizeof ks / sizeof ks[0]) && !bad; r++) {
+        uint16_t c = (uint16_t)(1 + rnd_below((1u << m) - 1));
+        memset(f, 0, sizeof f);
+        qhasm_ref_mceliece_set(m, 128, f, ks[r], c);
+        fn(v, f);
+        for (e = 0; e < n && !bad; e++) {
+            uint16_t a = qhasm_ref_mceliece_point(m, e), y = c, got = qhasm_ref_mceliece_get(m, (int)n, v, (int)e);
+            for (k = 0; k < ks[r]; k++) y = qhasm_ref_mceliece_gf_mul(m, y, a);
+            if (got != y)
+                bad = fail("f = 0x%x x^%d: position %ld (point 0x%x) is 0x%x, expected 0x%x", c, ks[r], e, a, got, y);
+        }
+    }
+    if (!bad) {
+        memset(f, 0, sizeof f);
+        memset(v, 0xa5, (size_t)(m * n / 8));
+        fn(v, f);
+        for (e = 0; e < m * n / 64 && !bad; e++)
+            if (v[e]) bad = fail("zero polynomial: word %ld is 0x%llx", e, (unsigned long long)v[e]);
+    }
+    for (r = 0; r < 2 && !bad; r++) {
+        memset(f, 0, sizeof f);
+        for (k = 0; k <= t; k++) qhasm_ref_mceliece_set(m, 128, f, k, (uint16_t)rnd_below(1u << m));
+        qhasm_ref_mceliece_fft(m, want, f);
+        fn(v, f);
+        if (memcmp(v, want, (size_t)(m * n / 8))) bad = fail("degree-%d polynomial differs from the reference", t);
+    }
+    free(v);
+    free(want);
+    return bad;
+}
+
+int qhasm_test_mceliece_fft_tr(int p, int i)
+{
+    int m = (int)qhasm_prim_param_long(p, "m", 12), K = m == 12 ? 128 : 256, bad = 0, r, j;
+    long n = 1L << m;
+    long es[8] = {0, 1, 2, 3, n - 1, 0, 0, 0};
+    uint64_t s[13 * 4], *v = calloc((size_t)(m * n / 64), 8);
+    fft_fn *fn = (fft_fn *)qhasm_prims[p].impls[i].fn[0];
+    if (!v) die("calloc");
+    for (r = 5; r < 8; r++) es[r] = (long)rnd_below((size_t)n);
+    for (r = 0; r < 8 && !bad; r++) {
+        uint16_t c = (uint16_t)(1 + rnd_below((1u << m) - 1)), a = qhasm_ref_mceliece_point(m, es[r]), y = c;
+        memset(v, 0, (size_t)(m * n / 8));
+        qhasm_ref_mceliece_set(m, (int)n, v, (int)es[r], c);
+        fn(s, v);
+        for (j = 0; j < K && !bad; j++) {
+            uint16_t got = qhasm_ref_mceliece_get(m, K, s, j);
+            if (got != y)
+                bad = fail("r = 0x%x at position %ld (point 0x%x): s_%d is 0x%x, expected 0x%x", c, es[r], a, j, got, y);
+            y = qhasm_ref_mceliece_gf_mul(m, y, a);
+        }
+    }
+    if (!bad) {
+        memset(v, 0, (size_t)(m * n / 8));
+        memset(s, 0xa5, sizeof s);
+        fn(s, v);
+        for (j = 0; j < m * K / 64 && !bad; j++)
+            if (s[j]) bad = fail("r = 0: word %d is 0x%llx", j, (unsigned long long)s[j]);
+    }
+    free(v);
     return bad;
 }

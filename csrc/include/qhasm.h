@@ -294,6 +294,16 @@ void qhasm_mceliece_gf12_benes_bits_inv(uint64_t *v, const unsigned char *c);
 void qhasm_mceliece_gf13_benes(uint64_t *v, const unsigned char *c);
 void qhasm_mceliece_gf13_benes_bits(uint64_t *v, const unsigned char *c);
 void qhasm_mceliece_gf13_benes_bits_inv(uint64_t *v, const unsigned char *c);
+/* additive FFT: v (m planes of 2^m bits) = f at the points P(e) =
+ * bitrev_m(e), f 128 coefficients bitsliced (uint64_t f[2m]: coefficient k
+ * of plane b at bit k%64 of f[2b + k/64]); v 6144 / 13312 bytes */
+void qhasm_mceliece_gf12_fft(uint64_t *v, const uint64_t *f);
+void qhasm_mceliece_gf13_fft(uint64_t *v, const uint64_t *f);
+/* transposed FFT: s_j = sum_e r_e P(e)^j, j < K (K = 128 for m = 12, 256
+ * for m = 13), r m planes of 2^m bits, s m planes of K/64 words
+ * (coefficient j of plane b at bit j%64 of s[(K/64) b + j/64]) */
+void qhasm_mceliece_gf12_fft_tr(uint64_t *s, const uint64_t *r);
+void qhasm_mceliece_gf13_fft_tr(uint64_t *s, const uint64_t *r);
 
 #ifdef __cplusplus
 }

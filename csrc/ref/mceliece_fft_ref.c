@@ -15,6 +15,15 @@
  *   The control bits are stored as in the secret key: c_k is bit k%8 of
  *   byte floor(k/8).
  *
+ *   Additive FFT: the value of f(x) = f_0 + f_1 x + ... + f_127 x^127 at every
+ *   field element, by Horner's rule at each point (the obviously correct
+ *   evaluation, on 64 points at once with a schoolbook bitsliced product;
+ *   the kernels use the Gao-Mateer recursion).
+ *
+ *   Transposed FFT: the sums s_j = sum_e r_e P(e)^j (j < 2t rounded up to
+ *   128 or 256), directly: the powers of the 64 points of a group by
+ *   repeated multiplication, the sum over the group by XOR of its lanes.
+ *
  * Simple and slow; deliberately unlike the generated kernels. */
 #include "ref/mceliece_fft_ref.h"
 #include "ref/mceliece_ref.h"
@@ -73,3 +82,89 @@ BENES_REF(12, benes_bits_inv, 1, 1)
 BENES_REF(13, benes, 13, 0)
 BENES_REF(13, benes_bits, 1, 0)
 BENES_REF(13, benes_bits_inv, 1, 1)
+
+uint16_t qhasm_ref_mceliece_point(int m, long e)
+{
+    uint16_t a = 0;
+    int b;
+    for (b = 0; b < m; b++) a |= (uint16_t)(((e >> b) & 1) << (m - 1 - b));
+    return a;
+}
+
+/* 64 products at once on bitsliced words (h may equal a or b): the
+ * schoolbook product of the polynomials over GF(2), then the terms z^k,
+ * k >= m, folded down by z^m = f(z) - z^m */
+static void bs_mul(int m, uint64_t *h, const uint64_t *a, const uint64_t *b)
+{
+    uint64_t p[25] = {0};
+    uint32_t f = qhasm_ref_mceliece_modulus(m);
+    int i, j, e;
+    for (i = 0; i < m; i++)
+        for (j = 0; j < m; j++) p[i + j] ^= a[i] & b[j];
+    for (i = 2 * m - 2; i >= m; i--)
+        for (e = 0; e < m; e++)
+            if ((f >> e) & 1) p[i - m + e] ^= p[i];
+    for (i = 0; i < m; i++) h[i] = p[i];
+}
+
+void qhasm_ref_mceliece_fft(int m, uint64_t *v, const uint64_t *f)
+{
+    uint64_t c[128][13], a[13], y[13];
+    long n = 1L << m, g, e;
+    int k, b;
+    /* all of f read first; coefficient k broadcast to every lane */
+    for (k = 0; k < 128; k++) {
+        uint16_t x = qhasm_ref_mceliece_get(m, 128, f, k);
+        for (b = 0; b < m; b++) c[k][b] = 0 - (uint64_t)((x >> b) & 1);
+    }
+    for (g = 0; g < n / 64; g++) {              /* the points 64g .. 64g+63 */
+        for (b = 0; b < m; b++) a[b] = 0;
+        for (e = 0; e < 64; e++) {
+            uint16_t x = qhasm_ref_mceliece_point(m, 64 * g + e);
+            for (b = 0; b < m; b++) a[b] |= (uint64_t)((x >> b) & 1) << e;
+        }
+        for (b = 0; b < m; b++) y[b] = c[127][b];
+        for (k = 126; k >= 0; k--) {            /* Horner: y = y a + c_k */
+            bs_mul(m, y, y, a);
+            for (b = 0; b < m; b++) y[b] ^= c[k][b];
+        }
+        for (b = 0; b < m; b++) v[(long)b * (n / 64) + g] = y[b];
+    }
+}
+
+void qhasm_kernel_mceliece_gf12_fft_ref_fft(uint64_t *v, const uint64_t *f);
+void qhasm_kernel_mceliece_gf12_fft_ref_fft(uint64_t *v, const uint64_t *f) { qhasm_ref_mceliece_fft(12, v, f); }
+void qhasm_kernel_mceliece_gf13_fft_ref_fft(uint64_t *v, const uint64_t *f);
+void qhasm_kernel_mceliece_gf13_fft_ref_fft(uint64_t *v, const uint64_t *f) { qhasm_ref_mceliece_fft(13, v, f); }
+
+static uint64_t parity64(uint64_t x)
+{
+    int sh;
+    for (sh = 32; sh; sh >>= 1) x ^= x >> sh;
+    return x & 1;
+}
+
+void qhasm_ref_mceliece_fft_tr(int m, uint64_t *s, const uint64_t *r)
+{
+    long n = 1L << m, g, e;
+    int K = m == 12 ? 128 : 256, nw = K / 64, j, b;
+    uint64_t acc[13 * 4] = {0}, a[13], y[13];
+    for (g = 0; g < n / 64; g++) {              /* the points 64g .. 64g+63 */
+        for (b = 0; b < m; b++) a[b] = 0;
+        for (e = 0; e < 64; e++) {
+            uint16_t x = qhasm_ref_mceliece_point(m, 64 * g + e);
+            for (b = 0; b < m; b++) a[b] |= (uint64_t)((x >> b) & 1) << e;
+        }
+        for (b = 0; b < m; b++) y[b] = r[(long)b * (n / 64) + g];   /* r_e P(e)^0 */
+        for (j = 0; j < K; j++) {               /* y = r_e P(e)^j */
+            for (b = 0; b < m; b++) acc[nw * b + j / 64] ^= parity64(y[b]) << (j % 64);
+            bs_mul(m, y, y, a);
+        }
+    }
+    for (j = 0; j < m * nw; j++) s[j] = acc[j];   /* all of r read first */
+}
+
+void qhasm_kernel_mceliece_gf12_fft_tr_ref_fft_tr(uint64_t *s, const uint64_t *r);
+void qhasm_kernel_mceliece_gf12_fft_tr_ref_fft_tr(uint64_t *s, const uint64_t *r) { qhasm_ref_mceliece_fft_tr(12, s, r); }
+void qhasm_kernel_mceliece_gf13_fft_tr_ref_fft_tr(uint64_t *s, const uint64_t *r);
+void qhasm_kernel_mceliece_gf13_fft_tr_ref_fft_tr(uint64_t *s, const uint64_t *r) { qhasm_ref_mceliece_fft_tr(13, s, r); }

@@ -17,4 +17,19 @@ void qhasm_ref_mceliece_benes(int m, int planes, int inverse, uint64_t *v, const
  * definition (start from the identity, apply the layers' swaps to pi) */
 void qhasm_ref_mceliece_benes_pi(int m, const unsigned char *c, int32_t *pi);
 
+/* Additive FFT (evaluation): f is 128 coefficients over GF(2^m), bitsliced
+ * (uint64_t f[2m]: coefficient k of plane b at bit k%64 of f[2b + k/64]);
+ * v (m planes of 2^m bits) gets f(P(e)) at position e, P(e) the field
+ * element whose integer is bitrev_m(e).  Horner at every point. */
+void qhasm_ref_mceliece_fft(int m, uint64_t *v, const uint64_t *f);
+
+/* Transposed additive FFT (the syndrome sums of decoding): r is 2^m field
+ * elements, bitsliced (m planes of 2^m bits, r_e at position e); s gets
+ * s_j = sum_e r_e P(e)^j for j < K (K = 128 for m = 12, 256 for m = 13),
+ * bitsliced: coefficient j of plane b at bit j%64 of s[(K/64) b + j/64]. */
+void qhasm_ref_mceliece_fft_tr(int m, uint64_t *s, const uint64_t *r);
+
+/* bitrev_m(e) */
+uint16_t qhasm_ref_mceliece_point(int m, long e);
+
 #endif

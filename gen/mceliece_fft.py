@@ -1,0 +1,544 @@
+"""The additive FFT of Classic McEliece as generated kernels (docs/mceliece-fft.md).
+
+    python3 -m gen.mceliece_fft [--impl IMPL] [--params m=12]
+
+qhasm_kernel_mceliece_gf<m>_fft_<impl>_fft(uint64_t *v, const uint64_t *f):
+f is 128 coefficients over GF(2^m), bitsliced (plane b = words f[2b],
+f[2b+1], coefficient k at bit k%64 of word k/64); v is f evaluated at the
+2^m points P(e) = bitrev_m(e), m bit-planes of 2^m bits.
+
+The Gao-Mateer recursion and every constant come from
+gen/mceliece_fft_math.py (basis, scalings b_d, butterfly constants X_d;
+its model() is checked there against naive evaluation):
+1. f is copied into the stack (C: 2m words);
+2. levels d = 0..6 on C: the scaling by b_d^k (lane k, d >= 1) is a
+   multiplication by a constant vector (the column multiplier of
+   gen/mceliece.py with the constant's planes as immediates), the radix
+   conversion a few shift-mask-xor steps per plane;
+3. level 7: coefficient lane L is broadcast to positions L*2^(m-7).. of v;
+4. butterflies d = 6..0 on v: for the pairs (p, p + D), D = 2^(m-d-1),
+   lo ^= X_d * hi (the column multiplier, X_d's planes read from a stack
+   table built from immediates at the start), hi ^= lo.  D = 32 (m = 12,
+   d = 6): both halves of a word, through two small stack buffers.
+int64 targets with stack addresses (amd64, ppc64).
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+from gen import mceliece as mc
+from gen import mceliece_fft_math as fm
+
+GENERATED = "specs/mceliece/generated"
+IMPLS = ["amd64", "ppc64"]
+M64 = (1 << 64) - 1
+
+
+def impl_id(impl: str) -> str:
+    return impl.replace("-", "_")
+
+
+def words(x: int, n: int) -> list[int]:
+    return [(x >> (64 * k)) & M64 for k in range(n)]
+
+
+class Gen:
+    def __init__(self, impl: str, m: int, lev: int = fm.LEVELS) -> None:
+        self.impl, self.m, self.lev = impl, m, lev
+        self.n = 1 << m
+        self.PB = self.n // 8
+        self.L: list[str] = []
+        self.nlab = 0
+        # table layout: per level d, nwd(d) entries of m words
+        self.tab: dict[int, int] = {}
+        off = 0
+        for d in range(lev):
+            self.tab[d] = off
+            off += self.nwd(d) * m
+        self.tabwords = off
+
+    def nwd(self, d: int) -> int:
+        D = 1 << (self.m - d - 1)
+        return max(1, D // 64)
+
+    def __call__(self, s: str) -> None:
+        self.L.append(s)
+
+    def label(self) -> str:
+        self.nlab += 1
+        return f"l{self.nlab}"
+
+    # ---- the column multiplier of gen/mceliece.py, re-addressed
+    def mul(self, fs: int, gs: int, hs: int, xor_into: bool, gconst: list[int] | None = None,
+            indent: str = "") -> None:
+        """h (op)= f * g, f/g/h pointers with strides fs/gs/hs bytes; g from
+        immediates when gconst is given; h ^= f*g when xor_into"""
+        lines, _ = mc.mul_columns(self.impl, self.m, 1)
+        for ln in lines:
+            mg = re.fullmatch(r"G = mem64\[g \+ (\d+)\]", ln)
+            if mg and gconst is not None:
+                self(f"{indent}G = {hex(gconst[int(mg.group(1))])}")
+                continue
+            ln = re.sub(r"\[f \+ (\d+)\]", lambda q: f"[f + {int(q.group(1)) * fs}]", ln)
+            ln = re.sub(r"\[g \+ (\d+)\]", lambda q: f"[g + {int(q.group(1)) * gs}]", ln)
+            mh = re.fullmatch(r"mem64\[h \+ (\d+)\] = (\w+)", ln)
+            if mh:
+                off, a = int(mh.group(1)) * hs, mh.group(2)
+                if xor_into:
+                    self(f"{indent}T = mem64[h + {off}]")
+                    self(f"{indent}{a} = {a} ^ T")
+                self(f"{indent}mem64[h + {off}] = {a}")
+                continue
+            assert "[h" not in ln, ln
+            self(indent + ln)
+
+    # ---- 128-lane plane operations on the two words (lo, hi) of C
+    def shr128(self, s: int) -> None:
+        """(x0, x1) = (lo, hi) >> s into y0, y1"""
+        self("y0 = lo >> %d" % s)
+        self("y1 = hi << %d" % (64 - s))
+        self("y0 = y0 | y1")
+        self("y1 = hi >> %d" % s)
+
+    def step(self, kind: str, s: int) -> None:
+        if kind == "xor":
+            for blk in (2, 1):
+                mk = words(fm.lane_mask(s, blk), 2)
+                self.shr128(s)
+                for w, y, k in (("lo", "y0", mk[0]), ("hi", "y1", mk[1])):
+                    if k:
+                        self(f"k = {hex(k)}")
+                        self(f"{y} = {y} & k")
+                        self(f"{w} = {w} ^ {y}")
+        else:
+            mk = words(fm.lane_mask(s, 1), 2)
+            self.shr128(s)
+            self("y0 = y0 ^ lo")
+            self("y1 = y1 ^ hi")
+            self(f"k = {hex(mk[0])}")
+            self("y0 = y0 & k")
+            self(f"k = {hex(mk[1])}")
+            self("y1 = y1 & k")
+            self("lo = lo ^ y0")
+            self("hi = hi ^ y1")
+            # (y0, y1) << s
+            self(f"y1 = y1 << {s}")
+            self(f"k = y0 >> {64 - s}")
+            self("y1 = y1 | k")
+            self(f"y0 = y0 << {s}")
+            self("lo = lo ^ y0")
+            self("hi = hi ^ y1")
+
+    def radix(self, d: int) -> None:
+        m = self.m
+        if d:
+            consts = fm.planes_of(m, fm.lane_consts(m, d))
+            for w in range(2):
+                self(f"# level {d}: lanes times b_{d}^(k mod {fm.NCOEF >> d}), word {w}")
+                self(f"f = &C")
+                if w:
+                    self("f = f + 8")
+                self("g = f")
+                self("h = f")
+                self.mul(16, 0, 16, False, [words(c, 2)[w] for c in consts])
+        self(f"# level {d}: radix conversion of the {1 << d} polynomials of {fm.NCOEF >> d} coefficients")
+        self("f = &C")
+        for b in range(m):
+            self(f"lo = mem64[f + {16 * b}]")
+            self(f"hi = mem64[f + {16 * b + 8}]")
+            for st in fm.radix_steps(fm.NCOEF >> d):
+                self.step(*st)
+            self(f"mem64[f + {16 * b}] = lo")
+            self(f"mem64[f + {16 * b + 8}] = hi")
+
+    def broadcast(self) -> None:
+        m = self.m
+        per = self.n >> fm.LEVELS            # positions per coefficient lane: 32 or 64
+        self(f"# level 7: coefficient lane L to positions {per}L .. {per}L+{per - 1}")
+        self("f = &C")
+        self("h = v")
+        for b in range(m):
+            for w in range(2):
+                self(f"lo = mem64[f + {16 * b + 8 * w}]")
+                lab = self.label()
+                if per == 32:
+                    self("o0 = 32")
+                    self(f"{lab}:")
+                    self("  y0 = lo << 63")
+                    self("  (int64) y0 >>= 63")
+                    self("  y1 = lo << 62")
+                    self("  (int64) y1 >>= 63")
+                    self("  y0 = y0 >> 32")
+                    self("  y1 = y1 << 32")
+                    self("  y0 = y0 | y1")
+                    self(f"  mem64[h + {b * self.PB + 256 * w}] = y0")
+                    self("  lo = lo >> 2")
+                else:
+                    self("o0 = 64")
+                    self(f"{lab}:")
+                    self("  y0 = lo << 63")
+                    self("  (int64) y0 >>= 63")
+                    self(f"  mem64[h + {b * self.PB + 512 * w}] = y0")
+                    self("  lo = lo >> 1")
+                self("  h = h + 8")
+                self("  o0 = o0 - 1")
+                self("  =? o0 - 0")
+                self(f"  goto {lab} if !=")
+                self(f"h = h - {8 * (32 if per == 32 else 64)}")
+
+    def table(self) -> None:
+        m = self.m
+        self("# the butterfly constants X_d (docs/mceliece-fft.md), m words per 64 points")
+        self("g = &TB")
+        for d in range(self.lev):
+            D = 1 << (m - d - 1)
+            for w in range(self.nwd(d)):
+                vals = [fm.xconst(m, d, 64 * w + r) if 64 * w + r < D else 0 for r in range(64)]
+                for b, pl in enumerate(fm.planes_of(m, vals)):
+                    self(f"k = {hex(pl)}")
+                    self(f"mem64[g + {8 * (self.tab[d] + w * m + b)}] = k")
+
+    def butterflies(self, d: int) -> None:
+        m, PB = self.m, self.PB
+        D = 1 << (m - d - 1)
+        self(f"# level {d}: butterflies at distance {D}: lo ^= X_{d} hi, hi ^= lo")
+        if D == 32:
+            lab = self.label()
+            self("p = v")
+            self("o1 = 64")
+            self(f"{lab}:")
+            self("  f = &HI")
+            for b in range(m):
+                self(f"  lo = mem64[p + {b * PB}]")
+                self("  lo = lo >> 32")
+                self(f"  mem64[f + {8 * b}] = lo")
+            self("  g = &TB")
+            if self.tab[d]:
+                self(f"  g = g + {8 * self.tab[d]}")
+            self("  h = &PR")
+            self.mul(8, 8, 8, False, None, "  ")
+            self("  h = &PR")
+            for b in range(m):
+                self(f"  lo = mem64[p + {b * PB}]")
+                self(f"  hi = mem64[h + {8 * b}]")
+                self("  lo = lo ^ hi")
+                self("  hi = lo << 32")
+                self("  lo = lo ^ hi")
+                self(f"  mem64[p + {b * PB}] = lo")
+            self("  p = p + 8")
+            self("  o1 = o1 - 1")
+            self("  =? o1 - 0")
+            self(f"  goto {lab} if !=")
+            return
+        Dw = D // 64
+        nblk = self.n // (2 * D)
+        outer, inner = self.label(), self.label()
+        self("p = v")
+        self(f"o1 = {nblk}")
+        self(f"{outer}:")
+        self("  g = &TB")
+        if self.tab[d]:
+            self(f"  g = g + {8 * self.tab[d]}")
+        self(f"  o0 = {Dw}")
+        self(f"  {inner}:")
+        self(f"    f = p + {8 * Dw}")
+        self("    h = p")
+        self.mul(PB, 8, PB, True, None, "    ")
+        for b in range(m):
+            self(f"    lo = mem64[p + {b * PB}]")
+            self(f"    hi = mem64[p + {b * PB + 8 * Dw}]")
+            self("    hi = hi ^ lo")
+            self(f"    mem64[p + {b * PB + 8 * Dw}] = hi")
+        self("    p = p + 8")
+        self(f"    g = g + {8 * m}")
+        self("    o0 = o0 - 1")
+        self("    =? o0 - 0")
+        self(f"    goto {inner} if !=")
+        self(f"  p = p + {8 * Dw}")
+        self("  o1 = o1 - 1")
+        self("  =? o1 - 0")
+        self(f"  goto {outer} if !=")
+
+    def render(self) -> str:
+        m = self.m
+        name = f"qhasm_kernel_mceliece_gf{m}_fft_{impl_id(self.impl)}_fft"
+        self("# f to the stack (every input read before v is written)")
+        self("h = &C")
+        for k in range(2 * m):
+            self(f"lo = mem64[fi + {8 * k}]")
+            self(f"mem64[h + {8 * k}] = lo")
+        for d in range(fm.LEVELS):
+            self.radix(d)
+        self.table()
+        self.broadcast()
+        for d in range(fm.LEVELS - 1, -1, -1):
+            self.butterflies(d)
+        t = mc.IMPLS[self.impl]
+        head = [f"# generated by gen/mceliece_fft.py (additive FFT over GF(2^{m}), {self.impl}). DO NOT EDIT.",
+                f"# 128 bitsliced coefficients evaluated at the {self.n} points bitrev_{m}(e);"
+                " constants from gen/mceliece_fft_math.py; docs/mceliece-fft.md.",
+                "int64 v fi f g h p o0 o1 lo hi y0 y1 k",
+                f"{t.vtype} A B G T " + " ".join(f"F{i}" for i in range(m)),
+                f"{t.vtype} " + " ".join(f"H{k}" for k in range(m, 2 * m - 1)),
+                "stack64 " + " ".join(f"S{k}" for k in range(m, 2 * m - 1)),
+                f"stack64 C[{2 * m}]", f"stack64 HI[{m}]", f"stack64 PR[{m}]", f"stack64 TB[{self.tabwords}]",
+                "", f"enter {name}", "input v fi", "secret [fi]"]
+        return "\n".join(head + self.L + ["leave"]) + "\n"
+
+
+class TGen(Gen):
+    """The transposed FFT: s_j = sum_e r_e P(e)^j for j < K (K = 128 for
+    m = 12, 256 for m = 13: the 2t syndrome sums), r bitsliced (m planes
+    of 2^m bits), s bitsliced (m planes of K/64 words).  The forward
+    steps transposed, in reverse order (gen/mceliece_fft_math.py tmodel):
+    butterflies d = 0..L-1 as lo ^= hi, hi ^= X_d lo; the broadcast as the
+    XOR of each lane's 2^m/K positions; the radix steps transposed
+    (x ^= (x & M) << s for x ^= (x >> s) & M) in reverse order; the
+    scalings.  r is copied into a stack array E first."""
+
+    def __init__(self, impl: str, m: int) -> None:
+        self.K = 128 if m == 12 else 256
+        self.nw = self.K // 64
+        super().__init__(impl, m, self.K.bit_length() - 1)
+
+    def tbutterflies(self, d: int) -> None:
+        m, PB = self.m, self.PB
+        D = 1 << (m - d - 1)
+        self(f"# level {d} (transposed): distance {D}: lo ^= hi, hi ^= X_{d} lo")
+        if D == 32:
+            lab = self.label()
+            self("p = &E")
+            self(f"o1 = {self.n // 64}")
+            self(f"{lab}:")
+            self("  f = &HI")
+            for b in range(m):
+                self(f"  lo = mem64[p + {b * PB}]")
+                self("  hi = lo >> 32")
+                self("  lo = lo ^ hi")
+                self(f"  mem64[p + {b * PB}] = lo")
+                self("  lo = (uint32) lo" if False else "  k = 0xffffffff")
+                self("  lo = lo & k")
+                self(f"  mem64[f + {8 * b}] = lo")
+            self("  g = &TB")
+            if self.tab[d]:
+                self(f"  g = g + {8 * self.tab[d]}")
+            self("  h = &PR")
+            self.mul(8, 8, 8, False, None, "  ")
+            self("  h = &PR")
+            for b in range(m):
+                self(f"  lo = mem64[p + {b * PB}]")
+                self(f"  hi = mem64[h + {8 * b}]")
+                self("  hi = hi << 32")
+                self("  lo = lo ^ hi")
+                self(f"  mem64[p + {b * PB}] = lo")
+            self("  p = p + 8")
+            self("  o1 = o1 - 1")
+            self("  =? o1 - 0")
+            self(f"  goto {lab} if !=")
+            return
+        Dw = D // 64
+        nblk = self.n // (2 * D)
+        outer, inner = self.label(), self.label()
+        self("p = &E")
+        self(f"o1 = {nblk}")
+        self(f"{outer}:")
+        self("  g = &TB")
+        if self.tab[d]:
+            self(f"  g = g + {8 * self.tab[d]}")
+        self(f"  o0 = {Dw}")
+        self(f"  {inner}:")
+        for b in range(m):
+            self(f"    lo = mem64[p + {b * PB}]")
+            self(f"    hi = mem64[p + {b * PB + 8 * Dw}]")
+            self("    lo = lo ^ hi")
+            self(f"    mem64[p + {b * PB}] = lo")
+        self("    f = p")
+        self(f"    h = p + {8 * Dw}")
+        self.mul(PB, 8, PB, True, None, "    ")
+        self("    p = p + 8")
+        self(f"    g = g + {8 * m}")
+        self("    o0 = o0 - 1")
+        self("    =? o0 - 0")
+        self(f"    goto {inner} if !=")
+        self(f"  p = p + {8 * Dw}")
+        self("  o1 = o1 - 1")
+        self("  =? o1 - 0")
+        self(f"  goto {outer} if !=")
+
+    def tbroadcast(self) -> None:
+        """lane L of C = XOR of positions 32L .. 32L+31 of E (2^m / K = 32)"""
+        m, nw = self.m, self.nw
+        assert self.n // self.K == 32
+        self("# broadcast (transposed): coefficient lane L = XOR of positions 32L .. 32L+31")
+        self("p = &E")
+        self("h = &C")
+        for b in range(m):
+            for w in range(nw):
+                lab = self.label()
+                self("lo = 0")
+                self(f"f = p + {b * self.PB + 256 * w}")
+                self("o0 = 32")
+                self(f"{lab}:")
+                self("  hi = mem64[f + 0]")
+                for sh in (16, 8, 4, 2, 1):
+                    self(f"  y0 = hi >> {sh}")
+                    self("  hi = hi ^ y0")
+                self("  y0 = hi & 1")
+                self("  hi = hi >> 31")
+                self("  k = 2")
+                self("  hi = hi & k")
+                self("  y0 = y0 | hi")
+                self("  y0 = y0 << 62")
+                self("  lo = lo >> 2")
+                self("  lo = lo | y0")
+                self("  f = f + 8")
+                self("  o0 = o0 - 1")
+                self("  =? o0 - 0")
+                self(f"  goto {lab} if !=")
+                self(f"mem64[h + {8 * (nw * b + w)}] = lo")
+
+    # multiword lane operations on the plane words X = x0 .. x(nw-1)
+    def tstep(self, kind: str, s: int, blk: int) -> None:
+        nw = self.nw
+        X = [f"x{k}" for k in range(nw)]
+        q, r = divmod(s, 64)
+        if kind == "xorT":
+            mk = words(fm.lane_mask(s, blk, self.K), nw)
+            for k in range(nw - 1, -1, -1):           # descending: lower words still old
+                # word k of (x & M) << s: (Z[k-q] << r) | (Z[k-q-1] >> (64-r)), Z = x & M
+                parts = []
+                for src, sh in ((k - q, r), (k - q - 1, r - 64)):
+                    if 0 <= src < nw and (sh > -64) and not (sh < 0 and r == 0):
+                        parts.append((src, sh))
+                parts = [(src, sh) for src, sh in parts if mk[src]]
+                if not parts:
+                    continue
+                self("y0 = 0")
+                for src, sh in parts:
+                    zm = mk[src]
+                    self(f"k = {hex(zm)}")
+                    self(f"y1 = {X[src]} & k")
+                    if sh > 0:
+                        self(f"y1 = y1 << {sh}")
+                    elif sh < 0:
+                        self(f"y1 = y1 >> {-sh}")
+                    self("y0 = y0 | y1")
+                self(f"{X[k]} = {X[k]} ^ y0")
+            return
+        # swap: t = ((x >> s) ^ x) & M1; x ^= t ^ (t << s)
+        mk = words(fm.lane_mask(s, 1, self.K), nw)
+        T = [f"t{k}" for k in range(nw)]
+        for k in range(nw):
+            self(f"{T[k]} = 0")
+            if not mk[k]:
+                continue
+            for src, sh in ((k + q, r), (k + q + 1, 64 - r)):
+                if src < nw and not (src == k + q + 1 and r == 0):
+                    self(f"y1 = {X[src]}")
+                    if src == k + q and sh:
+                        self(f"y1 = y1 >> {sh}")
+                    elif src == k + q + 1:
+                        self(f"y1 = y1 << {sh}")
+                    self(f"{T[k]} = {T[k]} | y1")
+            self(f"{T[k]} = {T[k]} ^ {X[k]}")
+            self(f"k = {hex(mk[k])}")
+            self(f"{T[k]} = {T[k]} & k")
+        for k in range(nw):
+            self(f"{X[k]} = {X[k]} ^ {T[k]}")
+        for k in range(nw - 1, -1, -1):
+            self("y0 = 0")
+            for src, sh in ((k - q, r), (k - q - 1, r - 64)):
+                if 0 <= src < nw and not (sh < 0 and r == 0):
+                    self(f"y1 = {T[src]}")
+                    if sh > 0:
+                        self(f"y1 = y1 << {sh}")
+                    elif sh < 0:
+                        self(f"y1 = y1 >> {-sh}")
+                    self("y0 = y0 | y1")
+            self(f"{X[k]} = {X[k]} ^ y0")
+
+    def tradix(self, d: int) -> None:
+        m, nw = self.m, self.nw
+        self(f"# level {d} (transposed): radix conversion steps of {self.K >> d} lanes, transposed")
+        self("f = &C")
+        for b in range(m):
+            for k in range(nw):
+                self(f"x{k} = mem64[f + {8 * (nw * b + k)}]")
+            for st in fm.tsteps(self.K >> d):
+                self.tstep(*st)
+            for k in range(nw):
+                self(f"mem64[f + {8 * (nw * b + k)}] = x{k}")
+        if d:
+            consts = fm.planes_of(m, fm.lane_consts(m, d, self.K))
+            for w in range(nw):
+                self(f"# level {d}: lanes times b_{d}^(k mod {self.K >> d}), word {w}")
+                self("f = &C")
+                if w:
+                    self(f"f = f + {8 * w}")
+                self("g = f")
+                self("h = f")
+                self.mul(8 * nw, 0, 8 * nw, False, [words(c, nw)[w] for c in consts])
+
+    def render(self) -> str:
+        m, nw = self.m, self.nw
+        name = f"qhasm_kernel_mceliece_gf{m}_fft_tr_{impl_id(self.impl)}_fft_tr"
+        self("# r to the stack (every input read before s is written)")
+        self("h = &E")
+        lab = self.label()
+        self(f"o0 = {m * self.n // 64}")
+        self(f"{lab}:")
+        self("  lo = mem64[ri + 0]")
+        self("  mem64[h + 0] = lo")
+        self("  ri = ri + 8")
+        self("  h = h + 8")
+        self("  o0 = o0 - 1")
+        self("  =? o0 - 0")
+        self(f"  goto {lab} if !=")
+        self.table()
+        for d in range(self.lev):
+            self.tbutterflies(d)
+        self.tbroadcast()
+        for d in range(self.lev - 1, -1, -1):
+            self.tradix(d)
+        self("h = &C")
+        for k in range(m * nw):
+            self(f"lo = mem64[h + {8 * k}]")
+            self(f"mem64[so + {8 * k}] = lo")
+        t = mc.IMPLS[self.impl]
+        head = [f"# generated by gen/mceliece_fft.py (transposed additive FFT over GF(2^{m}), {self.impl}). DO NOT EDIT.",
+                f"# s_j = sum_e r_e P(e)^j, j < {self.K}, P(e) = bitrev_{m}(e);"
+                " constants from gen/mceliece_fft_math.py; docs/mceliece-fft.md.",
+                "int64 so ri f g h p o0 o1 lo hi y0 y1 k " + " ".join(f"x{k} t{k}" for k in range(nw)),
+                f"{t.vtype} A B G T " + " ".join(f"F{i}" for i in range(m)),
+                f"{t.vtype} " + " ".join(f"H{k}" for k in range(m, 2 * m - 1)),
+                "stack64 " + " ".join(f"S{k}" for k in range(m, 2 * m - 1)),
+                f"stack64 C[{nw * m}]", f"stack64 HI[{m}]", f"stack64 PR[{m}]", f"stack64 TB[{self.tabwords}]",
+                f"stack64 E[{m * self.n // 64}]",
+                "", f"enter {name}", "input so ri", "secret [ri]"]
+        return "\n".join(head + self.L + ["leave"]) + "\n"
+
+
+def qpath(impl: str, params: dict[str, str]) -> str:
+    tr = "_tr" if params.get("dir") == "tr" else ""
+    return f"{GENERATED}/mceliece_gf{params['m']}_fft{tr}_{impl_id(impl)}.q"
+
+
+def text(impl: str, params: dict[str, str], root: str = "") -> str:
+    if params.get("dir") == "tr":
+        return TGen(impl, int(params["m"])).render()
+    return Gen(impl, int(params["m"])).render()
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python3 -m gen.mceliece_fft", description=__doc__.splitlines()[0])
+    ap.add_argument("--impl", default="amd64", choices=IMPLS)
+    ap.add_argument("--params", default="m=12")
+    a = ap.parse_args(argv)
+    sys.stdout.write(text(a.impl, dict(kv.split("=", 1) for kv in a.params.split(","))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
