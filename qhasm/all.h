@@ -321,7 +321,9 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 void trimheap(void);            /* return freed memory to the system, where the C library can */
 void *alloc(size_t n);          /* from the per-function arena */
-void freeall(void);             /* free the arena */
+void freeall(void);             /* free the arena (and the round arena) */
+void *ralloc(size_t n);         /* from the round arena (one pass's scratch) */
+void freeround(void);           /* free the round arena */
 void *falloc(size_t n);         /* from the file arena */
 void ffreeall(void);
 char *fstrndup(const char *s, size_t n);
