@@ -210,15 +210,17 @@ struct Target {
 enum OpndKind { ONONE, OTMP, OIMM, OMEM, OLAB };
 enum MemBase { MBREG, MBSTACK, MBSPILL, MBSYM, MBARG };
 struct Opnd {
-	/* compact (32 bytes): a long block holds millions of these */
+	/* compact: a long block holds millions of these */
 	signed char kind;
 	signed char mkind; /* OMEM: MemBase */
 	signed char scale; /* OMEM */
 	signed char addr;  /* OMEM, MBSTACK: the address itself (lea) */
-	int tmp;          /* OTMP */
-	int lab;          /* OLAB */
+	union {           /* one of them, by kind (24 bytes: Ins is 160) */
+		int tmp;      /* OTMP */
+		int lab;      /* OLAB */
+		int obj;      /* OMEM, MBSTACK: var, MBSPILL: slot, MBSYM: const, MBARG: arg index */
+	};
 	int base, index;  /* OMEM: temps or -1 (MBREG) */
-	int obj;          /* MBSTACK: var, MBSPILL: slot, MBSYM: const, MBARG: arg index */
 	union {
 		i64 imm;      /* OIMM */
 		i64 disp;     /* OMEM */
