@@ -211,15 +211,17 @@ struct Target {
 enum OpndKind { ONONE, OTMP, OIMM, OMEM, OLAB };
 enum MemBase { MBREG, MBSTACK, MBSPILL, MBSYM, MBARG };
 struct Opnd {
-	/* compact (32 bytes): a long block holds millions of these */
+	/* compact: a long block holds millions of these */
 	signed char kind;
 	signed char mkind; /* OMEM: MemBase */
 	signed char scale; /* OMEM */
 	signed char addr;  /* OMEM, MBSTACK: the address itself (lea) */
-	int tmp;          /* OTMP */
-	int lab;          /* OLAB */
+	union {           /* one of them, by kind (24 bytes: Ins is 160) */
+		int tmp;      /* OTMP */
+		int lab;      /* OLAB */
+		int obj;      /* OMEM, MBSTACK: var, MBSPILL: slot, MBSYM: const, MBARG: arg index */
+	};
 	int base, index;  /* OMEM: temps or -1 (MBREG) */
-	int obj;          /* MBSTACK: var, MBSPILL: slot, MBSYM: const, MBARG: arg index */
 	union {
 		i64 imm;      /* OIMM */
 		i64 disp;     /* OMEM */
@@ -322,7 +324,9 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 void trimheap(void);            /* return freed memory to the system, where the C library can */
 void *alloc(size_t n);          /* from the per-function arena */
-void freeall(void);             /* free the arena */
+void freeall(void);             /* free the arena (and the round arena) */
+void *ralloc(size_t n);         /* from the round arena (one pass's scratch) */
+void freeround(void);           /* free the round arena */
 void *falloc(size_t n);         /* from the file arena */
 void ffreeall(void);
 char *fstrndup(const char *s, size_t n);

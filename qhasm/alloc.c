@@ -424,11 +424,11 @@ int regalloc(Fn *fn, const Target *t)
 	G = fn->graph;
 	T = t;
 	int n = fn->ntmp;
-	int *deg = alloc(n * sizeof(int)), *removed = alloc(n * sizeof(int));
-	int *stack = alloc(n * sizeof(int)), nstack = 0;
-	int *spilled = alloc(n * sizeof(int)), nspilled = 0;
-	int *color = alloc(n * sizeof(int));
-	int *work = alloc(n * sizeof(int)), nwork = 0;
+	int *deg = ralloc(n * sizeof(int)), *removed = ralloc(n * sizeof(int));
+	int *stack = ralloc(n * sizeof(int)), nstack = 0;
+	int *spilled = ralloc(n * sizeof(int)), nspilled = 0;
+	int *color = ralloc(n * sizeof(int));
+	int *work = ralloc(n * sizeof(int)), nwork = 0;
 	int remaining = 0, heapinit = 0;
 	Heap hp = {0};
 #define SKEY(i) (fn->tmp[i].nospill ? 1e300 : fn->tmp[i].cost / (deg[i] + 1))
@@ -458,7 +458,7 @@ int regalloc(Fn *fn, const Target *t)
 					pr[npr++][1] = s;
 				}
 		}
-	int *pstart = alloc((n + 1) * sizeof(int)), *plist = alloc((2 * npr + 1) * sizeof(int));
+	int *pstart = ralloc((n + 1) * sizeof(int)), *plist = ralloc((2 * npr + 1) * sizeof(int));
 	for (int i = 0; i < npr; i++) {
 		pstart[rep(G, pr[i][0])]++;
 		pstart[rep(G, pr[i][1])]++;
@@ -468,7 +468,7 @@ int regalloc(Fn *fn, const Target *t)
 		pstart[i] = acc;
 		acc += c;
 	}
-	int *pfill = alloc((n + 1) * sizeof(int));
+	int *pfill = ralloc((n + 1) * sizeof(int));
 	memcpy(pfill, pstart, (n + 1) * sizeof(int));
 	for (int i = 0; i < npr; i++) {
 		int a = rep(G, pr[i][0]), b = rep(G, pr[i][1]);
@@ -493,7 +493,7 @@ int regalloc(Fn *fn, const Target *t)
 		remaining++;
 	}
 	/* registers each node may take (popcount once, not per edge) */
-	int *K = alloc((n + 1) * sizeof(int));
+	int *K = ralloc((n + 1) * sizeof(int));
 	for (int i = 0; i < n; i++)
 		K[i] = popcnt(fn->tmp[i].mask);
 	for (int i = 0; i < n; i++)
@@ -610,6 +610,7 @@ int regalloc(Fn *fn, const Target *t)
 	}
 	free(pr);
 	free(hp.e);
+	freeround();
 #undef SKEY
 	return nspilled == 0;
 }

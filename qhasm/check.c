@@ -81,7 +81,7 @@ static int pmem(Tok *t, int n, int i, SOp *o)
 {
 	Tok *start = &t[i];
 	o->kind = SMEM;
-	int endian;
+	int endian = 0;
 	o->width = memwidth(t[i].s, &endian);
 	o->endian = endian;
 	o->base = o->index = o->sym = o->var = -1;

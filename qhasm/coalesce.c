@@ -79,13 +79,13 @@ static void build(Fn *fn)
 	G = fn->graph = newgraph(fn->ntmp);
 	for (int i = 0; i < G->n; i++)
 		fn->tmp[i].cost = 0;
-	dense = alloc(G->n * sizeof(int));
-	sparse = alloc(G->n * sizeof(int));
+	dense = ralloc(G->n * sizeof(int));
+	sparse = ralloc(G->n * sizeof(int));
 	/* stamp[t] == at: t is already a neighbour of the definition being
 	 * joined to the live set (most of those edges exist already: a value
 	 * redefined in place meets the same neighbours again), which spares
 	 * the hash lookups */
-	int *stamp = alloc(G->n * sizeof(int)), at = 0;
+	int *stamp = ralloc(G->n * sizeof(int)), at = 0;
 	for (int b = 0; b < fn->nblk; b++) {
 		Blk *bl = &fn->blk[b];
 		double w = 1;
@@ -245,8 +245,8 @@ void coalesce(Fn *fn, const Target *t)
 {
 	(void)t;
 	build(fn);
-	ma = alloc(G->n * sizeof(int));
-	mb = alloc(G->n * sizeof(int));
+	ma = ralloc(G->n * sizeof(int));
+	mb = ralloc(G->n * sizeof(int));
 	mark = 0;
 	for (int changed = 1, pass = 0; changed && pass < 4; pass++) {
 		changed = 0;
@@ -263,4 +263,5 @@ void coalesce(Fn *fn, const Target *t)
 			changed = 1;
 		}
 	}
+	freeround();
 }

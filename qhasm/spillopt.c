@@ -35,6 +35,16 @@ static int spillstore(const Ins *x)
 enum { NR = MAXFILE * 64 };
 static int holds[NR];      /* 1 + slot whose value the register holds, or 0 */
 static int holdtmp[NR];    /* a temporary in the register then */
+static u64 (*held)[MAXFILE];  /* per slot, the registers holding its value (the inverse of holds) */
+
+static void sethold(int r, int slot1)
+{
+	if (holds[r])
+		held[holds[r] - 1][r / 64] &= ~(1ull << (r % 64));
+	holds[r] = slot1;
+	if (slot1)
+		held[slot1 - 1][r / 64] |= 1ull << (r % 64);
+}
 
 static int regkey(int t)
 {
@@ -45,9 +55,10 @@ static int regkey(int t)
 
 static void forget(int slot)
 {
-	for (int r = 0; r < NR; r++)
-		if (holds[r] == slot + 1)
-			holds[r] = 0;
+	for (int f = 0; f < MAXFILE; f++)
+		for (u64 m = held[slot][f]; m; m &= m - 1)
+			holds[f * 64 + ctz(m)] = 0;
+	memset(held[slot], 0, sizeof held[slot]);
 }
 
 /* forward, per block: drop or turn into copies the redundant reloads and
@@ -55,7 +66,9 @@ static void forget(int slot)
 static int redundant(Blk *bl)
 {
 	int dropped = 0;
-	memset(holds, 0, sizeof holds);
+	for (int r = 0; r < NR; r++)
+		if (holds[r])
+			sethold(r, 0);
 	for (int i = 0; i < bl->nins; i++) {
 		Ins *x = &bl->ins[i];
 		int s = spillload(x);
@@ -67,15 +80,18 @@ static int redundant(Blk *bl)
 				continue;
 			}
 			int from = -1;
-			for (int q = 0; q < NR && from < 0; q++)
-				if (holds[q] == s + 1 && q != r && F->tmp[holdtmp[q]].type == F->tmp[t].type
-				    && F->tmp[holdtmp[q]].file == F->tmp[t].file)
-					from = q;
+			for (int f = 0; f < MAXFILE && from < 0; f++)
+				for (u64 m = held[s][f]; m && from < 0; m &= m - 1) {
+					int q = f * 64 + ctz(m);
+					if (q != r && F->tmp[holdtmp[q]].type == F->tmp[t].type
+					    && F->tmp[holdtmp[q]].file == F->tmp[t].file)
+						from = q;
+				}
 			if (from >= 0) {
 				x->md = findmove(T, F, F->tmp[t].type, MVREG);
 				x->op[1] = (Opnd){.kind = OTMP, .tmp = holdtmp[from], .base = -1, .index = -1};
 			}
-			holds[r] = s + 1;
+			sethold(r, s + 1);
 			holdtmp[r] = t;
 			continue;
 		}
@@ -88,18 +104,29 @@ static int redundant(Blk *bl)
 				continue;
 			}
 			forget(s);
-			holds[r] = s + 1;
+			sethold(r, s + 1);
 			holdtmp[r] = t;
 			continue;
 		}
 		for (int k = 0; k < x->md->nop; k++) {
 			if (opwrites(x, k) && F->tmp[x->op[k].tmp].reg != NOREG)
-				holds[regkey(x->op[k].tmp)] = 0;
+				sethold(regkey(x->op[k].tmp), 0);
 			if (x->op[k].kind == OMEM && x->op[k].mkind == MBSPILL && (x->md->op[k].acc & AW))
 				forget(x->op[k].obj);
 		}
 	}
 	return dropped;
+}
+
+/* redundant() on every block, with the slot numbering of the moment */
+static void redundantall(void)
+{
+	memset(holds, 0, sizeof holds);
+	held = xcalloc(F->nslot + 1, sizeof *held);
+	for (int b = 0; b < F->nblk; b++)
+		redundant(&F->blk[b]);
+	free(held);
+	held = NULL;
 }
 
 /* slots read (gen) before written, and written (kill), in block b */
@@ -259,8 +286,7 @@ void spillopt(Fn *fn, const Target *t)
 	T = t;
 	if (!fn->nslot)
 		return;
-	for (int b = 0; b < fn->nblk; b++)
-		redundant(&fn->blk[b]);
+	redundantall();
 	compact();
 	/* a slot too many for a bit matrix is left alone (not met in practice) */
 	int ns = fn->nslot, w = bswords(ns);
@@ -279,8 +305,7 @@ void spillopt(Fn *fn, const Target *t)
 		free(conflict);
 		/* slots now shared: a store of what a register reloaded from
 		 * what is now the same slot is redundant */
-		for (int b = 0; b < fn->nblk; b++)
-			redundant(&fn->blk[b]);
+		redundantall();
 		compact();
 	}
 }

@@ -99,7 +99,7 @@ void trimheap(void)
 
 /* The arena: big chunks, freed together once a function is emitted. */
 typedef struct Chunk { struct Chunk *next; size_t used, size; } Chunk;
-static Chunk *arena, *farena;
+static Chunk *arena, *farena, *rarena;
 
 static void *chunkalloc(Chunk **arena, size_t n)
 {
@@ -129,7 +129,17 @@ static void chunkfree(Chunk **arena)
 
 /* the function arena: freed once a function is emitted */
 void *alloc(size_t n) { return chunkalloc(&arena, n); }
-void freeall(void) { chunkfree(&arena); }
+void freeall(void)
+{
+	chunkfree(&arena);
+	chunkfree(&rarena);
+}
+
+/* the round arena: one pass's arrays sized by the temporaries, freed when
+ * the pass ends (coalescing and colouring run once per allocation round;
+ * in the function arena they added up over the rounds) */
+void *ralloc(size_t n) { return chunkalloc(&rarena, n); }
+void freeround(void) { chunkfree(&rarena); }
 
 /* interned strings (in the file arena): a long block repeats the same
  * few names and operators millions of times */
