@@ -277,9 +277,57 @@ static long tripcount(Fn *fn, int s, int b)
 
 /* bytes a loop iteration advances its pointers: the largest constant added
  * in place to a temporary the loop uses as an address */
+/* the temporaries the loop's addresses come from: used as a base or an
+ * index, or copied (directly or through a stack or spill slot, as a
+ * pointer kept on the stack is) into one that is */
+static char *addrtemps(Fn *fn, int s, int b)
+{
+	char *addr = xcalloc(fn->ntmp + 1, 1);
+	int nslot = 0, cslot = 0, (*slot)[2] = NULL;
+	for (int z = s; z <= b; z++)
+		for (int j = 0; j < fn->blk[z].nins; j++)
+			for (int k = 0; k < fn->blk[z].ins[j].md->nop; k++) {
+				const Opnd *o = &fn->blk[z].ins[j].op[k];
+				if (o->kind == OMEM && o->base >= 0)
+					addr[o->base] = 1;
+				if (o->kind == OMEM && o->index >= 0)
+					addr[o->index] = 1;
+			}
+	for (int changed = 1, round = 0; changed && round < 8; round++) {
+		changed = 0;
+		for (int z = s; z <= b; z++)
+			for (int j = 0; j < fn->blk[z].nins; j++) {
+				const Ins *y = &fn->blk[z].ins[j];
+				if (!(y->md->attr & AMOV) || y->md->nop != 2)
+					continue;
+				const Opnd *d = &y->op[0], *r = &y->op[1];
+				int sl = -1;
+				if (d->kind == OTMP && addr[d->tmp] && r->kind == OTMP && !addr[r->tmp])
+					addr[r->tmp] = changed = 1;
+				if (d->kind == OTMP && addr[d->tmp] && r->kind == OMEM && (r->mkind == MBSTACK || r->mkind == MBSPILL)) {
+					for (sl = 0; sl < nslot && (slot[sl][0] != r->mkind || slot[sl][1] != r->obj); sl++)
+						;
+					if (sl == nslot) {
+						GROW(slot, nslot, cslot);
+						slot[nslot][0] = r->mkind;
+						slot[nslot++][1] = r->obj;
+						changed = 1;
+					}
+				}
+				if (d->kind == OMEM && r->kind == OTMP && !addr[r->tmp])
+					for (sl = 0; sl < nslot; sl++)
+						if (slot[sl][0] == d->mkind && slot[sl][1] == d->obj)
+							addr[r->tmp] = changed = 1;
+			}
+	}
+	free(slot);
+	return addr;
+}
+
 static long advance(Fn *fn, int s, int b, const char *skip)
 {
 	long best = 0;
+	char *addr = addrtemps(fn, s, b);
 	for (int x = s; x <= b; x++) {
 		if (skip[x])
 			continue;
@@ -295,20 +343,11 @@ static long advance(Fn *fn, int s, int b, const char *skip)
 			}
 			if (t < 0 || c <= best || strchr(y->md->pattern, '-'))
 				continue;
-			/* used as an address in the loop? */
-			for (int z = s; z <= b && t >= 0; z++)
-				for (int j = 0; j < fn->blk[z].nins; j++)
-					for (int k = 0; k < fn->blk[z].ins[j].md->nop; k++) {
-						const Opnd *o = &fn->blk[z].ins[j].op[k];
-						if (o->kind == OMEM && (o->base == t || o->index == t)) {
-							best = c;
-							t = -1;
-							goto next;
-						}
-					}
-		next:;
+			if (addr[t])
+				best = c;
 		}
 	}
+	free(addr);
 	return best;
 }
 
