@@ -212,7 +212,7 @@ class Runner:
             obj, err = self.translate(qpath, v, vi, f"f{seed}")
             if not obj:
                 self.stats["rejected"] += 1
-                self.mismatch(seed, "-", v, "translation failed: " + err.splitlines()[0] if err else "?", text, "", data[0])
+                self.mismatch(seed, "-", v, "translation failed: " + next((l for l in err.splitlines() if "error" in l), err.splitlines()[0]) if err else "?", text, "", data[0])
                 continue
             objs.append(obj)
             if norun:
