@@ -129,6 +129,7 @@ class Runner:
         self.coverage: set[int] = set()      # md lines of programs that ran
         self.translated: set[int] = set()    # of programs only translated and assembled (AVX-512 here)
         self.running = True
+        self.items = 24                      # statement groups per function (--items)
         self.stats = {"programs": 0, "functions": 0, "statements": 0, "steps": 0, "runs": 0,
                       "mismatches": 0, "rejected": 0, "undefined": 0}
         self.mismatches: list[dict] = []
@@ -191,7 +192,8 @@ class Runner:
                   "checked on the interpreter, tests/diff/kernels.py)", flush=True)
             self.said = True
         self.running = not norun
-        text, names, used = qgen.batch(self.target, seed, n, extset=extset, exclude_known=exclude_known)
+        text, names, used = qgen.batch(self.target, seed, n, extset=extset, items=self.items,
+                                       exclude_known=exclude_known)
         qpath = os.path.join(self.tmp, f"s{seed}.q")
         with open(qpath, "w") as f:
             f.write(text)
@@ -491,6 +493,8 @@ def main(argv: list[str]) -> int:
             targets.remove(t)
     tmp = tempfile.mkdtemp(prefix="qdiff-")
     runners = {t: Runner(t, tmp, not a.no_models) for t in targets}
+    for r in runners.values():
+        r.items = a.items
     t0 = time.time()
     if a.seconds:
         base = int(time.time()) % 1000000 * 100
