@@ -284,7 +284,8 @@ class Gen:
     def memref(self, c: qmd.Cls, write: bool, base: str | None = None) -> str | None:
         """a memory operand of class c into the p buffer (or a constant)"""
         rng, nb = self.rng, c.width // 8
-        suffix = "le" if c.endian == "l" else ("le" if not qinterp_big(self.target) and rng.random() < 0.2 else "")
+        suffix = "le" if c.endian == "l" else "be" if c.endian == "b" else (
+            "le" if not qinterp_big(self.target) and rng.random() < 0.2 else "")
         name = f"mem{c.width}{suffix}"
         al = nb if nb < 16 else 16 if self.target.startswith(("ppc", "x86")) else nb
         al = max(al, 1)

@@ -754,8 +754,13 @@ class Interp:
                 t = [ops[2][1]] * lanes
             else:
                 t = L(self.vget(ops[2], nb))
+            m, m32 = mask(lw), mask(32)
             if o == "*":
-                out = [(x & mask(32)) * (y & mask(32)) & mask(lw) for x, y in zip(s, t)]
+                out = [(x & m32) * (y & m32) & m for x, y in zip(s, t)]
+            elif o == "+":
+                out = [x + y for x, y in zip(s, t)]           # unlanes reduces modulo 2^lw
+            elif o == "-":
+                out = [x - y for x, y in zip(s, t)]
             elif o == ">>" and cast in ("int8", "int16", "int32", "int64"):   # a signed cast: arithmetic
                 out = [qsem.sar(x, y, lw) for x, y in zip(s, t)]
             else:

@@ -33,7 +33,7 @@ class Cls:
     hi: int = 0
     width: int = 0            # reg: view bits; mem: access bits
     mode: str = "MANY"        # mem: MANY MBASE MDISP MDISP4 MINDEX
-    endian: str = ""          # mem: 'l' for byte-reversed classes
+    endian: str = ""          # mem: 'l' little-endian (byte-reversed on BE targets), 'b' big-endian classes
 
 
 @dataclass
@@ -107,7 +107,7 @@ def classes(target: str) -> dict[str, Cls]:
             c.lo, c.hi = _num(a[1]), _num(a[2])
         elif kind == "mem":
             c.width, c.mode, c.lo, c.hi = _num(a[1]), a[2], _num(a[3]), _num(a[4])
-            c.endian = "l" if "'l'" in a[5] else ""
+            c.endian = "l" if "'l'" in a[5] else "b" if "'b'" in a[5] else ""
         out.setdefault(name, c)
     return out
 
