@@ -311,7 +311,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    const char *prims[16], *impls[16];
+    const char *prims[256], *impls[256];
     int nprims = 0, nimpls = 0, quiet = 0, list = 0, a, p, i, j;
     int passed = 0, failed = 0, skipped = 0, ctskipped = 0, aliases = 0;
     static char skiplist[8192];
@@ -322,8 +322,8 @@ int main(int argc, char **argv)
         if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) { usage(stdout); return 0; }
         else if (!strcmp(argv[a], "-q")) quiet = 1;
         else if (!strcmp(argv[a], "-l")) list = 1;
-        else if (!strcmp(argv[a], "-p") && a + 1 < argc && nprims < 16) prims[nprims++] = argv[++a];
-        else if (!strcmp(argv[a], "-i") && a + 1 < argc && nimpls < 16) impls[nimpls++] = argv[++a];
+        else if (!strcmp(argv[a], "-p") && a + 1 < argc && nprims < 256) prims[nprims++] = argv[++a];
+        else if (!strcmp(argv[a], "-i") && a + 1 < argc && nimpls < 256) impls[nimpls++] = argv[++a];
         else if (!strcmp(argv[a], "-s") && a + 1 < argc) seed = strtoull(argv[++a], NULL, 0);
         else if (!strcmp(argv[a], "--abi-only")) abi_only = 1;
         else if (!strcmp(argv[a], "--no-abi")) no_abi = 1;

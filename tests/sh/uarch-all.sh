@@ -128,8 +128,12 @@ for t in $targets; do
   [ -x "$bin" ] || fail "$bin was not built"
   if [ -n "$run" ]; then e=1; else e=0; fi
   # shellcheck disable=SC2086
+  # only the primitives with a model variant on this target: the others'
+  # code is the one cross.sh and qhasm-test already check
+  prims=$(awk -v t="$t" '$1 == t { print "-p", $2 }' "$tmp/expected" | sort -u | tr '\n' ' ')
+  [ -n "$prims" ] || continue
   ( QHASM_EMULATED=$e $run "$bin" -l > "$logs/list-$t" 2>&1; echo $? > "$logs/list-$t.rc"
-    QHASM_EMULATED=$e $run "$bin" > "$logs/test-$t" 2>&1; echo $? > "$logs/test-$t.rc" ) &
+    QHASM_EMULATED=$e $run "$bin" $prims > "$logs/test-$t" 2>&1; echo $? > "$logs/test-$t.rc" ) &
 done
 wait
 
@@ -140,6 +144,7 @@ runs=0
 cpuskips=""
 failed=""
 for t in $targets; do
+  grep -q "^$t " "$tmp/expected" || continue
   was=$bad
   bad=0
   tl="$logs/test-$t"
