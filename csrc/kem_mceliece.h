@@ -636,15 +636,18 @@ static void mc_fixed_weight(unsigned char *e)
         if (!eq) break;
     }
     {
+        /* e as 64-bit words, then bytes (little-endian bit order) */
+        uint64_t w[(MC_N + 63) / 64];
         int i, j;
-        for (i = 0; i < MC_EBYTES; i++) {
-            unsigned char b = 0;
+        for (i = 0; i < (MC_N + 63) / 64; i++) {
+            uint64_t b = 0;
             for (j = 0; j < MC_T; j++) {
-                unsigned char here = (unsigned char)mc_iszero16((uint32_t)(ind[j] >> 3) ^ (uint32_t)i);
-                b |= (unsigned char)((1u << (ind[j] & 7)) & here);
+                uint64_t here = 0 - (uint64_t)(mc_iszero16((uint32_t)(ind[j] >> 6) ^ (uint32_t)i) & 1);
+                b |= ((uint64_t)1 << (ind[j] & 63)) & here;
             }
-            e[i] = b;
+            w[i] = b;
         }
+        for (i = 0; i < MC_EBYTES; i++) e[i] = (unsigned char)(w[i / 8] >> (8 * (i % 8)));
     }
 }
 
