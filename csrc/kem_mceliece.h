@@ -636,39 +636,49 @@ static void mc_fixed_weight(unsigned char *e)
         if (!eq) break;
     }
     {
+        /* e as 64-bit words, then bytes (little-endian bit order) */
+        uint64_t w[(MC_N + 63) / 64];
         int i, j;
-        for (i = 0; i < MC_EBYTES; i++) {
-            unsigned char b = 0;
+        for (i = 0; i < (MC_N + 63) / 64; i++) {
+            uint64_t b = 0;
             for (j = 0; j < MC_T; j++) {
-                unsigned char here = (unsigned char)mc_iszero16((uint32_t)(ind[j] >> 3) ^ (uint32_t)i);
-                b |= (unsigned char)((1u << (ind[j] & 7)) & here);
+                uint64_t here = 0 - (uint64_t)(mc_iszero16((uint32_t)(ind[j] >> 6) ^ (uint32_t)i) & 1);
+                b |= ((uint64_t)1 << (ind[j] & 63)) & here;
             }
-            e[i] = b;
+            w[i] = b;
         }
+        for (i = 0; i < MC_EBYTES; i++) e[i] = (unsigned char)(w[i / 8] >> (8 * (i % 8)));
     }
 }
 
-/* the padding bits (above k in each row's last byte) must be zero */
-static int mc_pk_padding_ok(const unsigned char *pk)
+/* 0xff if a padding bit (above k in a public-key row's last byte, above mt
+ * in the ciphertext's last byte) is set, else 0; without branches (the
+ * constant-time check marks the ciphertext secret) */
+static inline unsigned char mc_nonzero8(uint32_t x)
+{
+    return (unsigned char)(0u - ((x + 0xff) >> 8));     /* x <= 0xff */
+}
+
+static unsigned char mc_pk_padding_bad(const unsigned char *pk)
 {
 #if MC_K % 8
     unsigned char b = 0;
     long i;
     for (i = 0; i < MC_MT; i++) b |= pk[i * MC_ROWBYTES + MC_ROWBYTES - 1];
-    return (b >> (MC_K % 8)) == 0;
+    return mc_nonzero8((uint32_t)b >> (MC_K % 8));
 #else
     (void)pk;
-    return 1;
+    return 0;
 #endif
 }
 
-static int mc_c_padding_ok(const unsigned char *c)
+static unsigned char mc_c_padding_bad(const unsigned char *c)
 {
 #if MC_MT % 8
-    return (c[MC_SYNDBYTES - 1] >> (MC_MT % 8)) == 0;
+    return mc_nonzero8((uint32_t)c[MC_SYNDBYTES - 1] >> (MC_MT % 8));
 #else
     (void)c;
-    return 1;
+    return 0;
 #endif
 }
 
@@ -676,19 +686,19 @@ int MC_PREFIX(enc)(unsigned char *c, unsigned char *key, const unsigned char *pk
 {
     unsigned char buf[1 + MC_EBYTES + MC_SYNDBYTES], k[32];
     unsigned char *e = buf + 1, *s = buf + 1 + MC_EBYTES;
-    int ok = mc_pk_padding_ok(pk);
+    unsigned char bad = mc_pk_padding_bad(pk);
+    int i;
     mc_fixed_weight(e);
     MC_SYNDROME(s, pk, e);
     buf[0] = 1;
     MC_SHAKE(k, 32, buf, sizeof buf);
-    if (!ok) {                    /* the round-4 reference: zero outputs, -1 */
-        memset(s, 0, MC_SYNDBYTES);
-        memset(k, 0, 32);
-    }
+    /* the round-4 reference: a padding bit set gives zero outputs and -1 */
+    for (i = 0; i < MC_SYNDBYTES; i++) s[i] &= (unsigned char)~bad;
+    for (i = 0; i < 32; i++) k[i] &= (unsigned char)~bad;
     memcpy(c, s, MC_SYNDBYTES);
     memcpy(key, k, 32);
     memset(buf, 0, sizeof buf);
-    return ok ? 0 : -1;
+    return -(int)(bad & 1);
 }
 
 /* ---- decapsulation ---------------------------------------------------- */
@@ -765,7 +775,8 @@ int MC_PREFIX(dec)(unsigned char *key, const unsigned char *c, const unsigned ch
     unsigned char buf[1 + MC_EBYTES + MC_SYNDBYTES], k[32], cc[MC_SYNDBYTES];
     unsigned char *e = buf + 1;
     const unsigned char *s = sk + 40 + MC_IRRBYTES + MC_CONDBYTES;
-    int ok = mc_c_padding_ok(c), i;
+    unsigned char bad = mc_c_padding_bad(c);
+    int i;
     uint16_t good;
     memcpy(cc, c, MC_SYNDBYTES);
 #if MC_MT % 8
@@ -777,8 +788,9 @@ int MC_PREFIX(dec)(unsigned char *key, const unsigned char *c, const unsigned ch
     for (i = 0; i < MC_EBYTES; i++) e[i] = (unsigned char)((e[i] & good) | (s[i] & ~good));
     memcpy(buf + 1 + MC_EBYTES, c, MC_SYNDBYTES);
     MC_SHAKE(k, 32, buf, sizeof buf);
-    if (!ok) memset(k, 0, 32);    /* the round-4 reference: zero key, -1 */
+    /* the round-4 reference: a padding bit set gives a zero key and -1 */
+    for (i = 0; i < 32; i++) k[i] &= (unsigned char)~bad;
     memcpy(key, k, 32);
     memset(buf, 0, sizeof buf);
-    return ok ? 0 : -1;
+    return -(int)(bad & 1);
 }

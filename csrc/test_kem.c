@@ -508,10 +508,17 @@ static int kem_abi(int p, int i)
     uint64_t seed = rnd(), r;
     char what[160];
     int pub;
+    /* emulated=light under qemu: one key pair only, the kernel's through the
+     * checker (its result is the reference); the public function's keypair
+     * is not called (slow key generation); enc and dec are checked as usual */
+    int light = emulated_light(p);
+    uint64_t after_kp = 0;
     if (!pk || !sk || !c || !k || !pk2 || !sk2 || !c2 || !k2) die("malloc");
     src_seed(seed);
-    K.keypair(pk, sk);
-    K.enc(c, k, pk);
+    if (!light) {
+        K.keypair(pk, sk);
+        K.enc(c, k, pk);
+    }
     for (pub = 0; pub < 2; pub++) {
         unsigned flags = pub ? QHASM_ABICHECK_COMPILED : kernel_abi_flags(im->name);
         void (*kp)(void) = pub ? FN(A->keypair) : FN(K.keypair), (*en)(void) = pub ? FN(A->enc) : FN(K.enc),
@@ -520,8 +527,20 @@ static int kem_abi(int p, int i)
         src_seed(seed);
         snprintf(what, sizeof what, "%s keypair (%s)", qhasm_prim_name(p), who);
         r = 1;
-        if (abicall(what, kp, "ww", flags, U(pk2), U(sk2), 0, 0, 0, 0, &r)) return 1;
-        if ((int)r || memcmp(pk, pk2, s.pk) || memcmp(sk, sk2, s.sk)) return fail("%s: through the ABI checker: wrong result", what);
+        if (light && pub) {
+            src_state = after_kp;
+        } else {
+            if (abicall(what, kp, "ww", flags, U(pk2), U(sk2), 0, 0, 0, 0, &r)) return 1;
+            if (light) {
+                if ((int)r) return fail("%s: through the ABI checker: returned %d", what, (int)r);
+                memcpy(pk, pk2, s.pk);
+                memcpy(sk, sk2, s.sk);
+                after_kp = src_state;
+                K.enc(c, k, pk);
+                src_state = after_kp;
+            } else if ((int)r || memcmp(pk, pk2, s.pk) || memcmp(sk, sk2, s.sk))
+                return fail("%s: through the ABI checker: wrong result", what);
+        }
         snprintf(what, sizeof what, "%s enc (%s)", qhasm_prim_name(p), who);
         r = 1;
         if (abicall(what, en, "www", flags, U(c2), U(k2), U(pk), 0, 0, 0, &r)) return 1;
