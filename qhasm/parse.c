@@ -201,8 +201,14 @@ static void pcpu(Tok *t, int n, const Target *tg)
 	}
 }
 
+/* the current line's tokens until a statement owns them or they are
+ * freed: an error in between (longjmp in the fuzzer) leaves them here for
+ * parsereset */
+static Tok *pending;
+
 static Stmt *addstmt(Fn *fn, int *cap, int kind, Tok *t, int n)
 {
+	pending = NULL;
 	GROW(fn->stmt, fn->nstmt, *cap);
 	Stmt *s = &fn->stmt[fn->nstmt++];
 	memset(s, 0, sizeof *s);
@@ -267,6 +273,8 @@ static char *readfile(const char *path, size_t *len)
 /* Forget everything parsed so far (for running many inputs in one process). */
 void parsereset(void)
 {
+	free(pending);
+	pending = NULL;
 	free(vars);
 	free(consts);
 	for (int i = 0; i < nfns; i++) {
@@ -363,9 +371,11 @@ void parselines(char **text, const int *lineno, const int *col, int nline, const
 	for (int ln = 0; ln < nline; ln++) {
 		int n;
 		Tok *t = lex(text[ln], lineno ? lineno[ln] : ln + 1, &n);
+		pending = t;
 
 		if (!n) {
 			free(t);
+			pending = NULL;
 			continue;
 		}
 		int kept = 1;  /* the statement keeps t; declarations free it */
@@ -440,6 +450,7 @@ void parselines(char **text, const int *lineno, const int *col, int nline, const
 		}
 		if (!kept)
 			free(t);
+		pending = NULL;
 	}
 	if (fn)
 		err(fn->pos, "function '%s' has no 'leave'", fn->name);

@@ -40,8 +40,8 @@ TARGETS = ["amd64", "x86", "ppc32", "ppc64", "sparc64"]
 
 def libref() -> ctypes.CDLL:
     out = os.path.join(BUILD, "diff", "libqhasmref.so")
-    srcs = [os.path.join(ROOT, "csrc", "ref", f) for f in
-            ("salsa20_ref.c", "poly1305_ref.c", "sha512_ref.c", "keccak_ref.c", "ntruprime_ref.c", "mceliece_ref.c")]
+    # every reference of csrc/ref (the manifest's `ref` files of the kernels)
+    srcs = sorted(glob.glob(os.path.join(ROOT, "csrc", "ref", "*.c")))
     if not os.path.exists(out) or any(os.path.getmtime(s) > os.path.getmtime(out) for s in srcs + [__file__]):
         os.makedirs(os.path.dirname(out), exist_ok=True)
         subprocess.run([os.environ.get("CC", "cc"), "-O2", "-shared", "-fPIC", "-I", os.path.join(ROOT, "csrc", "include"), "-I", os.path.join(ROOT, "csrc"), "-o", out, *srcs], check=True)
