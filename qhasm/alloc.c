@@ -385,9 +385,23 @@ typedef struct Heap { HEnt *e; int n, cap; } Heap;
 
 static int hless(HEnt a, HEnt b) { return a.key < b.key || (a.key == b.key && a.v < b.v); }
 
+/* grown in the round arena: an error (longjmp in the fuzzer) frees it
+ * with the rest of the round */
+static void *rgrow(void *old, size_t used, size_t size)
+{
+	void *p = ralloc(size);
+	if (used)
+		memcpy(p, old, used);
+	return p;
+}
+
 static void hpush(Heap *h, double key, int v)
 {
-	GROW(h->e, h->n, h->cap);
+	if (h->n == h->cap) {
+		int c = h->cap ? 2 * h->cap : 64;
+		h->e = rgrow(h->e, h->n * sizeof *h->e, c * sizeof *h->e);
+		h->cap = c;
+	}
 	int i = h->n++;
 	h->e[i] = (HEnt){key, v};
 	while (i && hless(h->e[i], h->e[(i - 1) / 2])) {
@@ -439,7 +453,7 @@ int regalloc(Fn *fn, const Target *t)
 	 * colouring of the webs alone can miss (they form a cycle through
 	 * the back edge, and Chaitin's heuristic then spills) */
 	int npr = G->nmv, cpr = G->nmv + 16;
-	int (*pr)[2] = xmalloc(cpr * sizeof *pr);
+	int (*pr)[2] = ralloc(cpr * sizeof *pr);
 	if (G->nmv)
 		memcpy(pr, G->mv, G->nmv * sizeof *pr);
 	for (int b = 0; b < fn->nblk; b++)
@@ -453,7 +467,7 @@ int regalloc(Fn *fn, const Target *t)
 					    || fn->tmp[d].file != fn->tmp[s].file || rep(G, d) == rep(G, s))
 						continue;
 					if (npr == cpr)
-						pr = xrealloc(pr, (cpr *= 2) * sizeof *pr);
+						pr = rgrow(pr, npr * sizeof *pr, (cpr *= 2) * sizeof *pr);
 					pr[npr][0] = d;
 					pr[npr++][1] = s;
 				}
@@ -608,8 +622,6 @@ int regalloc(Fn *fn, const Target *t)
 				fn->usedregs[fn->tmp[i].file] |= 1ull << fn->tmp[i].reg;
 		}
 	}
-	free(pr);
-	free(hp.e);
 	freeround();
 #undef SKEY
 	return nspilled == 0;
