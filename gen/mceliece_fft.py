@@ -200,6 +200,20 @@ class Gen:
                     self(f"k = {hex(pl)}")
                     self(f"mem64[g + {8 * (self.tab[d] + w * m + b)}] = k")
 
+
+    def block_loops(self, start: str, nblk: int, Dw: int, d: int) -> tuple[str, str]:
+        """the heads of a layer's two loops: nblk blocks from start, Dw
+        words per block, g at the layer's twiddle table; returns the labels"""
+        outer, inner = self.label(), self.label()
+        self(f"p = {start}")
+        self(f"o1 = {nblk}")
+        self(f"{outer}:")
+        self("  g = &TB")
+        if self.tab[d]:
+            self(f"  g = g + {8 * self.tab[d]}")
+        self(f"  o0 = {Dw}")
+        self(f"  {inner}:")
+        return outer, inner
     def butterflies(self, d: int) -> None:
         m, PB = self.m, self.PB
         D = 1 << (m - d - 1)
@@ -234,15 +248,7 @@ class Gen:
             return
         Dw = D // 64
         nblk = self.n // (2 * D)
-        outer, inner = self.label(), self.label()
-        self("p = v")
-        self(f"o1 = {nblk}")
-        self(f"{outer}:")
-        self("  g = &TB")
-        if self.tab[d]:
-            self(f"  g = g + {8 * self.tab[d]}")
-        self(f"  o0 = {Dw}")
-        self(f"  {inner}:")
+        outer, inner = self.block_loops("v", nblk, Dw, d)
         self(f"    f = p + {8 * Dw}")
         self("    h = p")
         self.mul(PB, 8, PB, True, None, "    ")
@@ -340,15 +346,7 @@ class TGen(Gen):
             return
         Dw = D // 64
         nblk = self.n // (2 * D)
-        outer, inner = self.label(), self.label()
-        self("p = &E")
-        self(f"o1 = {nblk}")
-        self(f"{outer}:")
-        self("  g = &TB")
-        if self.tab[d]:
-            self(f"  g = g + {8 * self.tab[d]}")
-        self(f"  o0 = {Dw}")
-        self(f"  {inner}:")
+        outer, inner = self.block_loops("&E", nblk, Dw, d)
         for b in range(m):
             self(f"    lo = mem64[p + {b * PB}]")
             self(f"    hi = mem64[p + {b * PB + 8 * Dw}]")
