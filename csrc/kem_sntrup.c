@@ -358,23 +358,35 @@ static void small_random(const sntrup_params *P, small *out)
 }
 
 /* ---- Encode / Decode (section 4) ---------------------------------------------------- */
-/* the length of Encode's output for len values below m each */
+/* the length of Encode's output for len values below m0 each.  Every
+ * level's list is k copies of one bound a, then perhaps one other bound b
+ * (the odd element carried, or merged with the last copy of a), so the
+ * levels are followed as (a, k, b): O(log len) steps, not a walk over the
+ * list (sizes_of is called per KEM operation; the walk cost 8k cycles) */
+static int emitted(uint32_t *m)   /* the bytes a merged bound emits, *m reduced */
+{
+    int n = 0;
+    while (*m >= 16384) { n++; *m = (*m + 255) >> 8; }
+    return n;
+}
+
 static int encode_len(uint32_t m0, int len)
 {
-    uint32_t M[MAXP];
-    int n = 0, i, j;
-    for (i = 0; i < len; i++) M[i] = m0;
-    while (len > 1) {
-        for (i = j = 0; i + 1 < len; i += 2) {
-            uint32_t m = M[i] * M[i + 1];
-            while (m >= 16384) { n++; m = (m + 255) >> 8; }
-            M[j++] = m;
-        }
-        if (i < len) M[j++] = M[i];
-        len = j;
+    uint32_t a = m0, b = 0;   /* b = 0: no tail */
+    int k = len, n = 0;
+    if (len == 0) return 0;
+    while (k + (b != 0) > 1) {
+        uint32_t aa = a * a, nb = 0;
+        int pairs = k / 2, e = emitted(&aa);
+        n += pairs * e;
+        if (k % 2) {                  /* the last a pairs with b, or is carried */
+            if (b) { nb = a * b; n += emitted(&nb); }
+            else nb = a;
+        } else nb = b;                /* b (or nothing) carried */
+        if (pairs == 0) { a = nb; k = 1; b = 0; }
+        else { a = aa; k = pairs; b = nb; }
     }
-    if (len == 1)
-        for (uint32_t m = M[0]; m > 1; m = (m + 255) >> 8) n++;
+    for (uint32_t m = a; m > 1; m = (m + 255) >> 8) n++;
     return n;
 }
 
