@@ -149,6 +149,11 @@ VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq
     for (i = 0; i < p; i++) g[p - 1 - i] = in[i];
     for (loop = 0; loop < 2 * p - 1; loop++) {
         int n = loop + 2 < p + 1 ? loop + 2 : p + 1;   /* v and r have at most loop+2 coefficients */
+        /* the 2p-2-loop steps after this one depend on f and g modulo
+         * x^(2p-2-loop) only (a divstep reads f[0], g[0] and computes g
+         * mod x^(k-1) from f, g mod x^k): the second half of the steps
+         * updates fewer coefficients; the ones above are never read */
+        int m = 2 * p - 2 - loop < p ? 2 * p - 2 - loop : p;
         int16_t swap, f0, g0, f0s, g0s, t;
         v--;                                            /* v = x v (v[0] is a zero slot) */
         f0 = fq_freeze(P, f[0]);
@@ -160,7 +165,7 @@ VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq
         f0 ^= t; g0 ^= t;
         f0s = shoup_prep(P, f0); g0s = shoup_prep(P, g0);
         f[0] = f0;
-        for (i = 0; i < p; i++) {                       /* g = (f0 g - g0 f) / x */
+        for (i = 0; i < m; i++) {                       /* g = (f0 g - g0 f) / x */
             int16_t a = f[i + 1], b = g[i + 1], m = (int16_t)(swap & (a ^ b));
             a ^= m; b ^= m;
             f[i + 1] = a;
