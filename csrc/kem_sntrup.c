@@ -705,23 +705,24 @@ static void hash_prefix(const sntrup_params *P, unsigned char *out, int b, const
     memcpy(out, h, 32);
 }
 
-/* HashConfirm(r, pk) = Hash2(Hash3(r) || Hash4(pk)), Hash4(pk) cached */
-static void hash_confirm(const sntrup_params *P, unsigned char *h, const unsigned char *r_enc,
+/* HashConfirm(r, pk) = Hash2(Hash3(r) || Hash4(pk)), Hash4(pk) cached;
+ * h3 = Hash3(r) is given (enc's session key hashes it too) */
+static void hash_confirm(const sntrup_params *P, unsigned char *h, const unsigned char *h3,
                          const unsigned char *cache)
 {
     unsigned char x[64];
-    hash_prefix(P, x, 3, r_enc, sizes_of(P).small_bytes);
+    memcpy(x, h3, 32);
     memcpy(x + 32, cache, 32);
     hash_prefix(P, h, 2, x, 64);
 }
 
-/* HashSession(b, y, z) = Hash_b(Hash3(y) || z), z the whole ciphertext */
-static void hash_session(const sntrup_params *P, unsigned char *k, int b, const unsigned char *y,
+/* HashSession(b, y, z) = Hash_b(Hash3(y) || z), z the whole ciphertext, from h3 = Hash3(y) */
+static void hash_session(const sntrup_params *P, unsigned char *k, int b, const unsigned char *h3,
                          const unsigned char *z)
 {
     sntrup_sizes S = sizes_of(P);
     unsigned char x[32 + 2 * MAXP + 64];
-    hash_prefix(P, x, 3, y, S.small_bytes);
+    memcpy(x, h3, 32);
     memcpy(x + 32, z, (size_t)S.ct);
     hash_prefix(P, k, b, x, 32 + S.ct);
 }
@@ -743,9 +744,9 @@ static int kem_keypair(const sntrup_params *P, unsigned char *pk, unsigned char 
     return 0;
 }
 
-/* c = Rounded(Round(h r)) || HashConfirm(r, pk); r_enc = Small(r) */
-static void hide(const sntrup_params *P, unsigned char *c, unsigned char *r_enc, const small *r,
-                 const unsigned char *pk, const unsigned char *cache)
+/* c = Rounded(Round(h r)) || HashConfirm(r, pk); r_enc = Small(r), h3 = Hash3(r_enc) */
+static void hide(const sntrup_params *P, unsigned char *c, unsigned char *r_enc, unsigned char *h3,
+                 const small *r, const unsigned char *pk, const unsigned char *cache)
 {
     sntrup_sizes S = sizes_of(P);
     Fq h[MAXP], cc[MAXP];
@@ -753,19 +754,20 @@ static void hide(const sntrup_params *P, unsigned char *c, unsigned char *r_enc,
     rq_decode(P, h, pk);
     encrypt(P, cc, r, h);
     rounded_encode(P, c, cc);
-    hash_confirm(P, c + S.rounded_bytes, r_enc, cache);
+    hash_prefix(P, h3, 3, r_enc, S.small_bytes);
+    hash_confirm(P, c + S.rounded_bytes, h3, cache);
 }
 
 static int kem_enc(const sntrup_params *P, unsigned char *c, unsigned char *k, const unsigned char *pk_in)
 {
     sntrup_sizes S = sizes_of(P);
-    unsigned char pk[2 * MAXP], cache[32], r_enc[MAXP / 4 + 1], cc[2 * MAXP + 32];
+    unsigned char pk[2 * MAXP], cache[32], r_enc[MAXP / 4 + 1], h3[32], cc[2 * MAXP + 32];
     small r[MAXP];
     memcpy(pk, pk_in, (size_t)S.pk);          /* c and k may alias pk */
     hash_prefix(P, cache, 4, pk, S.pk);
     short_random(P, r);
-    hide(P, cc, r_enc, r, pk, cache);
-    hash_session(P, k, 1, r_enc, cc);
+    hide(P, cc, r_enc, h3, r, pk, cache);
+    hash_session(P, k, 1, h3, cc);
     memcpy(c, cc, (size_t)S.ct);
     return 0;
 }
@@ -773,7 +775,7 @@ static int kem_enc(const sntrup_params *P, unsigned char *c, unsigned char *k, c
 static int kem_dec(const sntrup_params *P, unsigned char *k, const unsigned char *c_in, const unsigned char *sk_in)
 {
     sntrup_sizes S = sizes_of(P);
-    unsigned char sk[4 * MAXP + 32], c[2 * MAXP + 32], cnew[2 * MAXP + 32], r_enc[MAXP / 4 + 1];
+    unsigned char sk[4 * MAXP + 32], c[2 * MAXP + 32], cnew[2 * MAXP + 32], r_enc[MAXP / 4 + 1], h3[32];
     const unsigned char *pk, *rho, *cache;
     Fq cc[MAXP];
     small f[MAXP], v[MAXP], r[MAXP];
@@ -789,11 +791,12 @@ static int kem_dec(const sntrup_params *P, unsigned char *k, const unsigned char
     small_decode(P, v, sk + S.small_bytes);
     rounded_decode(P, cc, c);
     decrypt(P, r, cc, f, v);
-    hide(P, cnew, r_enc, r, pk, cache);
+    hide(P, cnew, r_enc, h3, r, pk, cache);
     for (i = 0; i < S.ct; i++) diff |= (uint32_t)(c[i] ^ cnew[i]);
     mask = (int32_t)((diff - 1) >> 31) - 1;   /* 0 if c = cnew, else -1 */
     for (i = 0; i < S.small_bytes; i++) r_enc[i] ^= (unsigned char)(mask & (r_enc[i] ^ rho[i]));
-    hash_session(P, k, 1 + mask, r_enc, c);
+    hash_prefix(P, h3, 3, r_enc, S.small_bytes);   /* of r_enc or rho (one hash either way) */
+    hash_session(P, k, 1 + mask, h3, c);
     return 0;
 }
 
