@@ -381,6 +381,19 @@ static inline __attribute__((always_inline)) void sort_rows3(sort_v8 *Z, int d)
     Z[0] = v0; Z[d] = v1; Z[2 * d] = v2; Z[3 * d] = v3; Z[4 * d] = v4; Z[5 * d] = v5; Z[6 * d] = v6; Z[7 * d] = v7;
 }
 
+/* block sizes 2, 4, 8 of the network on the rows Z[0..7], in registers */
+static inline __attribute__((always_inline)) void sort_rows8(sort_v8 *Z)
+{
+    sort_v8 v0 = Z[0], v1 = Z[1], v2 = Z[2], v3 = Z[3], v4 = Z[4], v5 = Z[5], v6 = Z[6], v7 = Z[7];
+    VCS(v0, v1); VCS(v2, v3); VCS(v4, v5); VCS(v6, v7);                       /* k = 2 */
+    VCS(v0, v3); VCS(v1, v2); VCS(v4, v7); VCS(v5, v6);                       /* k = 4: flip, j = 1 */
+    VCS(v0, v1); VCS(v2, v3); VCS(v4, v5); VCS(v6, v7);
+    VCS(v0, v7); VCS(v1, v6); VCS(v2, v5); VCS(v3, v4);                       /* k = 8: flip, j = 2, 1 */
+    VCS(v0, v2); VCS(v1, v3); VCS(v4, v6); VCS(v5, v7);
+    VCS(v0, v1); VCS(v2, v3); VCS(v4, v5); VCS(v6, v7);
+    Z[0] = v0; Z[1] = v1; Z[2] = v2; Z[3] = v3; Z[4] = v4; Z[5] = v5; Z[6] = v6; Z[7] = v7;
+}
+
 VEC_CLONES static void sort_u32(uint32_t *x, int n)
 {
     sort_v8 Z[MAXP / 8];
@@ -391,7 +404,8 @@ VEC_CLONES static void sort_u32(uint32_t *x, int n)
     R = N / 8;
     for (i = 0; i < n; i++) z[i] = (int32_t)(x[i] ^ 0x80000000u);
     for (i = n; i < N; i++) z[i] = INT32_MAX;
-    for (k = 2; k <= N; k *= 2) {
+    for (b = 0; b < R; b += 8) sort_rows8(Z + b);   /* k = 2, 4, 8 (R >= 8) */
+    for (k = 16; k <= N; k *= 2) {
         if (k <= R) {
             for (b = 0; b < R; b += k)
                 for (i = 0; i < k / 2; i++) VROWS(Z, b + i, b + k - 1 - i);
