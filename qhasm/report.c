@@ -218,6 +218,17 @@ static long tripcount(Fn *fn, int s, int b)
 		}
 	if (!x)
 		return 0;
+	/* a compare with zero (`=? i - 0`) after the step (`i = i - 1`): the
+	 * step is the last write of the compared temporary before it */
+	if (x->md->nop == 2 && !opwrites(x, 0) && opreads(x, 0) && x->op[1].kind == OIMM && x->op[1].imm == 0) {
+		int ct = x->op[0].tmp;
+		const Ins *y = x - 1;
+		while (y >= bl->ins && !(y->md->nop >= 1 && opwrites(y, 0) && y->op[0].tmp == ct))
+			y--;
+		if (y < bl->ins)
+			return 0;
+		x = y;
+	}
 	int t = -1;
 	i64 step = 0;
 	for (int k = 0; k < x->md->nop; k++) {
@@ -269,6 +280,12 @@ static long tripcount(Fn *fn, int s, int b)
 			if (slot < 0 && opwrites(y, k) && y->op[k].kind == OTMP && y->op[k].tmp == t) {
 				if (y->md->nop == 2 && y->op[1].kind == OIMM && y->op[1].imm > 0 && y->op[1].imm % step == 0)
 					return y->op[1].imm / step;
+				/* a copy at the loop entry (the allocator's web
+				 * copies): follow its source */
+				if ((y->md->attr & AMOV) && y->md->nop == 2 && k == 0 && y->op[1].kind == OTMP) {
+					t = y->op[1].tmp;
+					break;
+				}
 				return 0;
 			}
 	}
@@ -442,6 +459,119 @@ static Nest nest(Fn *fn, const Target *t, const Model *m, int (*lp)[2], int nl, 
 	return r;
 }
 
+/* Blocks that run on every call: those dominating the exit in the graph
+ * without back edges (block order is topological there).  every[x] = 1
+ * for them. */
+static void everycall(Fn *fn, char *every)
+{
+	int n = fn->nblk, *idom = xmalloc((n + 1) * sizeof(int)), exit = -2;
+	for (int x = 0; x < n; x++)
+		idom[x] = -2; /* unreached */
+	idom[0] = 0;
+	for (int y = 1; y < n; y++)
+		for (int x = 0; x < y; x++) {
+			if (idom[x] == -2 || (fn->blk[x].succ[0] != y && fn->blk[x].succ[1] != y))
+				continue;
+			int a = x, b = idom[y];
+			if (b == -2) {
+				idom[y] = x;
+				continue;
+			}
+			while (a != b)
+				if (a > b)
+					a = idom[a];
+				else
+					b = idom[b];
+			idom[y] = a;
+		}
+	/* the exit: the common dominator of the blocks without successors */
+	for (int x = 0; x < n; x++) {
+		if (idom[x] == -2 || fn->blk[x].succ[0] >= 0 || fn->blk[x].succ[1] >= 0)
+			continue;
+		if (exit == -2) {
+			exit = x;
+			continue;
+		}
+		int a = x, b = exit;
+		while (a != b)
+			if (a > b)
+				a = idom[a];
+			else
+				b = idom[b];
+		exit = a;
+	}
+	for (int x = exit; x >= 0 && x != -2; x = idom[x]) {
+		every[x] = 1;
+		if (x == 0)
+			break;
+	}
+	free(idom);
+}
+
+/* Does loop [s, b] leave only from its latch b (so a counted loop runs its
+ * trip count)? */
+static int oneexit(const Fn *fn, int s, int b)
+{
+	for (int x = s; x < b; x++)
+		for (int k = 0; k < 2; k++) {
+			int y = fn->blk[x].succ[k];
+			if (y >= 0 && (y < s || y > b))
+				return 0;
+		}
+	return 1;
+}
+
+/* The bound of one call: every block that runs on every call, times the
+ * trip counts of the loops around it that it runs in every iteration of
+ * (known counts, loops leaving only from their latch; else once), all
+ * operations counted (loop control included); and the chain of the whole
+ * call (callchain()).  Branches that skip code make blocks count 0 times
+ * and the chain uncomputed: a lower bound for every path. */
+static void callbound(FILE *f, Fn *fn, const Target *t, const Model *m, int (*lp)[2], int nl)
+{
+	char *every = xcalloc(fn->nblk + 1, 1);
+	everycall(fn, every);
+	long *trip = xcalloc(nl + 1, sizeof(long));
+	for (int l = 0; l < nl; l++) {
+		trip[l] = oneexit(fn, lp[l][0], lp[l][1]) ? tripcount(fn, lp[l][0], lp[l][1]) : 0;
+		for (int j = 0; j < l; j++)
+			if (lp[j][0] == lp[l][0])
+				trip[l] = trip[j] = 0; /* two latches of one head: counts unclear */
+	}
+	double ops[64] = {0};
+	for (int x = 0; x < fn->nblk; x++) {
+		if (!every[x])
+			continue;
+		double mult = 1;
+		for (int l = 0; l < nl; l++)
+			if (lp[l][0] <= x && x <= lp[l][1] && trip[l] > 0)
+				mult *= trip[l];
+		for (int i = 0; i < fn->blk[x].nins; i++) {
+			int c[64], n = insops(m, fn, &fn->blk[x].ins[i], c, 64);
+			for (int j = 0; j < n; j++)
+				ops[c[j]] += mult;
+		}
+	}
+	Res r = resource(m, ops);
+	int ch = callchain(fn, t, m, lp, nl, trip, every);
+	int chain = ch > r.bound + 1e-9;
+	double bound = chain ? ch : r.bound;
+	fprintf(f, "call: at least %.1f cycles (%s binds; resource %.1f, ", bound,
+		chain ? "critical path" : r.issue ? "issue width" : "resource", r.bound);
+	if (ch >= 0)
+		fprintf(f, "critical path %d", ch);
+	else
+		fprintf(f, "critical path not computed: some calls skip code");
+	int unknown = 0;
+	for (int l = 0; l < nl; l++)
+		unknown += trip[l] == 0;
+	if (unknown)
+		fprintf(f, "; %d loop%s of unknown trip count counted once", unknown, unknown > 1 ? "s" : "");
+	fprintf(f, ")\n");
+	free(trip);
+	free(every);
+}
+
 /* static spill code of blocks [s, b]: instructions reading and writing
  * spill slots (a folded operand counts as a load) */
 static void spills(const Fn *fn, int s, int b, int *loads, int *stores)
@@ -537,6 +667,7 @@ void report(FILE *f, Fn *fn, const Target *t, const Model *m)
 			fprintf(f, ", %ld bytes: at least %.3f cycles per byte", bytes, bound / bytes);
 		fprintf(f, " (%s binds; resource %.1f, recurrence %.1f, inner chains %.1f)\n", nb.binds, nb.res, nb.rec, nb.chain);
 	}
+	callbound(f, fn, t, m, lp, nl);
 	free(lp);
 	for (int b = 0; b < fn->nblk; b++)
 		memset(ctl[b], 0, fn->blk[b].nins + 1);

@@ -45,6 +45,28 @@ grep -q 'lower bound: at least 12.0 cycles per iteration (recurrence binds)' <<<
 # the SSE2 rotate (movdqa, pslld, psrld, por) is vmov + vshift + valu
 # (0 + 1 + 1 on zen3), so the SSE2 double-round's recurrence is 4 x 4 x 2 = 32
 LOOP=rounds4 check amd64 zen3 $S/salsa20_amd64_sse2_r20.q 'their longest cycle: at least 32\.0 cycles'
+# the bound of one call (issue 19: kernels without a _blocks loop): a
+# straight-line chain load (4 on zen3), add, add: 6 cycles, also when the
+# value comes from an input or a constant
+tmpq=$(mktemp /tmp/report-XXXXXX.q)
+trap 'rm -f "$tmpq"' EXIT
+printf 'int64 a b c\nenter f\ninput a b\nc = mem64[a + 0]\nc += b\nc += 1\nmem64[a + 8] = c\nleave\n' > "$tmpq"
+out=$("$Q" --report -u zen3 "$tmpq")
+grep -q '^call: at least 6.0 cycles (critical path binds; resource 0.7, critical path 6)' <<<"$out" ||
+	{ echo "FAIL call bound of a 6-cycle chain:"; echo "$out"; fail=1; }
+grep -q 'critical path: at least 6 cycles (the longest block)' <<<"$out" ||
+	{ echo "FAIL critical path of a block whose chain starts at an input:"; echo "$out"; fail=1; }
+# counted loops with `i = i - 1; =? i - 0` (the NTRU Prime kernels) and
+# the allocator's copies at the loop entry: loop1 runs 24 times, the nest
+# loop3 (2 x loop4 of 12) has a bound, and the call counts every iteration
+N=specs/ntruprime/generated/ntruprime_mult_amd64_761.q
+out=$("$Q" --report -u zen3 $N)
+grep -A8 '^loop loop1 ' <<<"$out" | grep -q 'runs 24 times per entry' ||
+	{ echo "FAIL $N: loop1's trip count (24) not found"; fail=1; }
+grep -Eq '^loop loop3 with its inner loops: at least [0-9.]+ cycles per iteration' <<<"$out" ||
+	{ echo "FAIL $N: loop3's nest has no bound"; grep '^loop loop3 with' <<<"$out"; fail=1; }
+grep -Eq '^call: at least [0-9]{5}\.[0-9] cycles \(issue width binds; resource [0-9.]+, critical path [0-9]+\)$' <<<"$out" ||
+	{ echo "FAIL $N: no call bound over all iterations"; grep '^call' <<<"$out"; fail=1; }
 
 [ $fail = 0 ] && echo "report: classical Salsa20 bounds reproduced (64, 48, 80, 80 cycles per double-round)"
 exit $fail
