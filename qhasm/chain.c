@@ -23,6 +23,8 @@ typedef struct Body {
 	Key *mem;
 	int nmem, cmem;
 	int *memkey; /* per instruction and operand: the slot key or -1 */
+	char *kill;  /* per instruction: in a skipped block (an inner loop) */
+	int nlive;   /* instructions not in skipped blocks */
 } Body;
 
 static int memkey(Body *b, const Opnd *o)
@@ -53,6 +55,23 @@ static int passrange(const Body *b, int *avail, int fromstart, int i0, int i1)
 	for (int i = i0; i < i1; i++) {
 		const Ins *x = b->ins[i];
 		const MdLine *m = x->md;
+		if (b->kill[i]) {
+			/* an inner loop's write: its chain is not followed, so the
+			 * value is only known to be ready at the start (not to
+			 * depend on the followed source) */
+			int v = fromstart ? 0 : NONE;
+			for (int k = 0; k < m->nop; k++) {
+				int key = b->memkey[i * MAXOP + k];
+				if (x->op[k].kind == OTMP && (m->op[k].acc & AW))
+					avail[x->op[k].tmp] = v;
+				if (key >= 0 && (m->op[k].acc & AW))
+					avail[key] = v;
+			}
+			for (int g = 0; g < 3; g++)
+				if (m->def >> g & 1)
+					avail[b->ntmp + g] = v;
+			continue;
+		}
 		int ready[MAXOP + 1], data[MAXOP];
 		for (int k = 0; k <= MAXOP; k++)
 			ready[k] = NONE;
@@ -179,18 +198,19 @@ static void bodybuild(Fn *fn, const Target *t, const Model *m, int s, int b, con
 	memset(B, 0, sizeof *B);
 	B->ntmp = fn->ntmp;
 	for (int x = s; x <= b; x++)
-		if (!skip || !skip[x])
-			B->n += fn->blk[x].nins;
+		B->n += fn->blk[x].nins;
 	B->ins = xmalloc((B->n + 1) * sizeof *B->ins);
 	B->lat = xmalloc((B->n + 1) * sizeof *B->lat);
 	B->memkey = xmalloc((B->n + 1) * MAXOP * sizeof(int));
+	B->kill = xcalloc(B->n + 1, 1);
 	B->n = 0;
 	for (int x = s; x <= b; x++) {
 		if (off)
 			off[x] = B->n;
-		if (!skip || !skip[x])
-			for (int i = 0; i < fn->blk[x].nins; i++) {
+		for (int i = 0; i < fn->blk[x].nins; i++) {
 				const Ins *y = &fn->blk[x].ins[i];
+				B->kill[B->n] = skip && skip[x];
+				B->nlive += !B->kill[B->n];
 				B->ins[B->n] = y;
 				inslats(m, t, fn, y, B->lat[B->n]);
 				for (int k = 0; k < MAXOP; k++)
@@ -212,6 +232,54 @@ static void bodyfree(Body *B)
 	free(B->lat);
 	free(B->memkey);
 	free(B->mem);
+	free(B->kill);
+}
+
+/* One iteration of blocks [s, b] along all its paths at once (forward
+ * edges; the back edges and the exits dropped): each block starts from the
+ * element-wise minimum of its reached predecessors' end states, a lower
+ * bound of the state on whichever path runs.  state: the state at s, and
+ * on return b's end state.  Returns the latest time in b's end state and
+ * s's outputs (s runs every iteration), or NONE if b is not reached. */
+static int dagpass(const Fn *fn, const Body *B, const int *off, int s, int b, int *state, int fromstart)
+{
+	int nb = b - s + 1, nk = B->nkey, latest = NONE;
+	int *st = xmalloc(((size_t)nb * nk + 1) * sizeof(int));
+	char *reached = xcalloc(nb + 1, 1);
+	for (int x = s; x <= b; x++) {
+		int *cur = st + (size_t)(x - s) * nk;
+		if (x == s) {
+			memcpy(cur, state, nk * sizeof(int));
+		} else {
+			int any = 0;
+			for (int y = s; y < x; y++) {
+				if (!reached[y - s] || (fn->blk[y].succ[0] != x && fn->blk[y].succ[1] != x))
+					continue;
+				const int *py = st + (size_t)(y - s) * nk;
+				for (int k = 0; k < nk; k++)
+					cur[k] = !any || py[k] < cur[k] ? py[k] : cur[k];
+				any = 1;
+			}
+			if (!any)
+				continue;
+		}
+		reached[x - s] = 1;
+		int l = passrange(B, cur, fromstart, off[x], off[x + 1]);
+		if (x == s)
+			latest = mx(latest, l);
+	}
+	if (reached[nb - 1]) {
+		memcpy(state, st + (size_t)(nb - 1) * nk, nk * sizeof(int));
+		for (int k = 0; k < nk; k++)
+			latest = mx(latest, state[k]);
+	} else {
+		latest = NONE;
+		for (int k = 0; k < nk; k++)
+			state[k] = NONE;
+	}
+	free(st);
+	free(reached);
+	return latest;
 }
 
 void chains(Fn *fn, const Target *t, const Model *m, int s, int b, const char *skip, long trip, Chains *c)
@@ -219,13 +287,14 @@ void chains(Fn *fn, const Target *t, const Model *m, int s, int b, const char *s
 	memset(c, 0, sizeof *c);
 	c->linear = linear(fn, s, b, skip);
 	Body B;
-	bodybuild(fn, t, m, s, b, skip, &B, NULL);
+	int *off = xmalloc((fn->nblk + 1) * sizeof(int));
+	bodybuild(fn, t, m, s, b, skip, &B, off);
 	int *avail = xmalloc((B.nkey + 1) * sizeof(int));
 	/* one iteration's critical path, everything ready at its start */
 	for (int k = 0; k < B.nkey; k++)
 		avail[k] = 0;
-	c->critical = mx(pass(&B, avail, 1), 0);
-	c->body = B.n;
+	c->critical = mx(c->linear ? pass(&B, avail, 1) : dagpass(fn, &B, off, s, b, avail, 1), 0);
+	c->body = B.nlive;
 	/* a counted loop's whole run: iterations chained through their values */
 	if (trip > 1 && c->linear) {
 		for (int k = 0; k < B.nkey; k++)
@@ -239,7 +308,7 @@ void chains(Fn *fn, const Target *t, const Model *m, int s, int b, const char *s
 	char *rd = xcalloc(B.nkey + 1, 1), *wr = xcalloc(B.nkey + 1, 1);
 	for (int i = 0; i < B.n; i++) {
 		const Ins *x = B.ins[i];
-		for (int k = 0; k < x->md->nop; k++) {
+		for (int k = 0; k < x->md->nop && !B.kill[i]; k++) {
 			const Opnd *o = &x->op[k];
 			int key = B.memkey[i * MAXOP + k];
 			if (opreads(x, k) && !wr[o->tmp])
@@ -251,7 +320,7 @@ void chains(Fn *fn, const Target *t, const Model *m, int s, int b, const char *s
 			if (key >= 0 && !(x->md->op[k].acc & AW) && !wr[key])
 				rd[key] = 1;
 		}
-		for (int g = 0; g < 3; g++)
+		for (int g = 0; g < 3 && !B.kill[i]; g++)
 			if ((x->md->use >> g & 1) && !wr[B.ntmp + g])
 				rd[B.ntmp + g] = 1;
 		for (int k = 0; k < x->md->nop; k++) {
@@ -270,13 +339,16 @@ void chains(Fn *fn, const Target *t, const Model *m, int s, int b, const char *s
 		if (rd[k] && wr[k])
 			v[n++] = k;
 	c->carried = n;
-	if (c->linear && n) {
+	if (n) {
 		int *w = xmalloc((size_t)n * n * sizeof(int));
 		for (int u = 0; u < n; u++) {
 			for (int k = 0; k < B.nkey; k++)
 				avail[k] = NONE;
 			avail[v[u]] = 0;
-			pass(&B, avail, 0);
+			if (c->linear)
+				pass(&B, avail, 0);
+			else
+				dagpass(fn, &B, off, s, b, avail, 0);
 			for (int j = 0; j < n; j++)
 				w[u * n + j] = avail[v[j]];
 		}
@@ -287,6 +359,7 @@ void chains(Fn *fn, const Target *t, const Model *m, int s, int b, const char *s
 	free(rd);
 	free(wr);
 	free(avail);
+	free(off);
 	bodyfree(&B);
 }
 

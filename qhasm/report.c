@@ -128,6 +128,69 @@ static void printres(FILE *f, const Model *m, const Res *r)
 	}
 }
 
+/* immediate dominators of blocks [s, e] in the graph of their forward
+ * edges (block order is topological there) from s; -2: not reached */
+static int *idoms(const Fn *fn, int s, int e)
+{
+	int *idom = xmalloc((fn->nblk + 1) * sizeof(int));
+	for (int x = 0; x < fn->nblk; x++)
+		idom[x] = -2;
+	idom[s] = s;
+	for (int y = s + 1; y <= e; y++)
+		for (int x = s; x < y; x++) {
+			if (idom[x] == -2 || (fn->blk[x].succ[0] != y && fn->blk[x].succ[1] != y))
+				continue;
+			int a = x, b = idom[y];
+			if (b == -2) {
+				idom[y] = x;
+				continue;
+			}
+			while (a != b)
+				if (a > b)
+					a = idom[a];
+				else
+					b = idom[b];
+			idom[y] = a;
+		}
+	return idom;
+}
+
+/* every[x] = 1 for the blocks of [s, e] on every path from s to target
+ * (its dominators) */
+static void onevery(const int *idom, int s, int target, char *every)
+{
+	for (int x = target; x >= s && idom[x] != -2; x = idom[x]) {
+		every[x] = 1;
+		if (x == s)
+			break;
+	}
+}
+
+/* Blocks that run on every call: those dominating the exit (the common
+ * dominator of the blocks without successors) */
+static void everycall(Fn *fn, char *every)
+{
+	int n = fn->nblk, *idom = idoms(fn, 0, n - 1), exit = -2;
+	for (int x = 0; x < n; x++) {
+		if (idom[x] == -2 || fn->blk[x].succ[0] >= 0 || fn->blk[x].succ[1] >= 0)
+			continue;
+		if (exit == -2) {
+			exit = x;
+			continue;
+		}
+		int a = x, b = exit;
+		while (a != b)
+			if (a > b)
+				a = idom[a];
+			else
+				b = idom[b];
+		exit = a;
+	}
+	if (exit >= 0)
+		onevery(idom, 0, exit, every);
+	free(idom);
+}
+
 /* Statistics of the blocks in [s, b] whose skip[] is 0, printed: the
  * operations per class, the resource bound, and for a loop (loop set) the
  * recurrence bound, the critical path of one iteration (of the whole run
@@ -138,7 +201,29 @@ static void region(FILE *f, Fn *fn, const Target *t, const Model *m, int s, int 
 		   const char *what, int loop, long trip)
 {
 	double ops[64] = {0}, ctlops[64] = {0};
-	count(fn, t, m, s, b, skip, ctl, 1, ops, ctlops);
+	/* a loop counts the blocks every iteration runs (a lower bound for
+	 * each of its paths) */
+	char *cnt = xcalloc(fn->nblk + 1, 1), *inner = NULL;
+	if (loop) {
+		int *idom = idoms(fn, s, b);
+		char *every = xcalloc(fn->nblk + 1, 1);
+		onevery(idom, s, b, every);
+		for (int x = 0; x < fn->nblk; x++)
+			cnt[x] = !every[x] || (skip && skip[x]);
+		free(every);
+		free(idom);
+		inner = xcalloc(fn->nblk + 1, 1);
+		for (int y = s; y <= b; y++)
+			for (int k = 0; k < 2; k++) {
+				int z = fn->blk[y].succ[k];
+				if (z >= s && z <= y && !(z == s && y == b))
+					for (int x = z; x <= y; x++)
+						inner[x] = 1;
+			}
+	} else if (skip)
+		memcpy(cnt, skip, fn->nblk);
+	count(fn, t, m, s, b, cnt, ctl, 1, ops, ctlops);
+	free(cnt);
 	Res r = resource(m, ops);
 	double totalctl = 0;
 	for (int i = 0; i < m->ncls; i++)
@@ -172,14 +257,13 @@ static void region(FILE *f, Fn *fn, const Target *t, const Model *m, int s, int 
 		return;
 	}
 	Chains c;
-	chains(fn, t, m, s, b, skip, trip, &c);
-	if (!c.linear)
-		fprintf(f, "  recurrence bound: not computed (the loop body branches)\n");
-	else if (!c.carried)
+	chains(fn, t, m, s, b, inner, trip, &c);
+	free(inner);
+	if (!c.carried)
 		fprintf(f, "  recurrence bound: no value carried around the loop\n");
 	else
-		fprintf(f, "  recurrence bound: %d values carried around the loop, their longest cycle: at least %.1f cycles\n",
-			c.carried, c.recurrence);
+		fprintf(f, "  recurrence bound: %d values carried around the loop, their longest cycle: at least %.1f cycles%s\n",
+			c.carried, c.recurrence, c.linear ? "" : " (over all its paths: each edge's shortest)");
 	fprintf(f, "  critical path of one iteration: %d cycles", c.critical);
 	if (c.criticalrun)
 		fprintf(f, "; of its %ld iterations chained: at least %d cycles per entry", trip, c.criticalrun);
@@ -382,6 +466,11 @@ static void nestops(Fn *fn, const Target *t, const Model *m, int (*lp)[2], int n
 {
 	int s = lp[l][0], b = lp[l][1];
 	char *skip = xcalloc(fn->nblk, 1);
+	/* only the blocks every iteration runs, and the inner loops whose head
+	 * every iteration reaches (a lower bound for each path) */
+	int *idom = idoms(fn, s, b);
+	char *every = xcalloc(fn->nblk + 1, 1);
+	onevery(idom, s, b, every);
 	for (int j = 0; j < nl; j++) {
 		if (j == l || lp[j][0] < s || lp[j][1] > b)
 			continue;
@@ -392,13 +481,18 @@ static void nestops(Fn *fn, const Target *t, const Model *m, int (*lp)[2], int n
 				direct = 0;
 		for (int x = lp[j][0]; x <= lp[j][1]; x++)
 			skip[x] = 1;
-		if (!direct)
+		if (!direct || !every[lp[j][0]])
 			continue;
 		long trip = tripcount(fn, lp[j][0], lp[j][1]);
 		if (!trip)
 			*known = 0;
 		nestops(fn, t, m, lp, nl, j, ctl, mult * trip, ops, ctlops, known);
 	}
+	for (int x = s; x <= b; x++)
+		if (!every[x])
+			skip[x] = 1;
+	free(every);
+	free(idom);
 	count(fn, t, m, s, b, skip, ctl, mult, ops, ctlops);
 	free(skip);
 }
@@ -457,55 +551,6 @@ static Nest nest(Fn *fn, const Target *t, const Model *m, int (*lp)[2], int nl, 
 	}
 	free(skip);
 	return r;
-}
-
-/* Blocks that run on every call: those dominating the exit in the graph
- * without back edges (block order is topological there).  every[x] = 1
- * for them. */
-static void everycall(Fn *fn, char *every)
-{
-	int n = fn->nblk, *idom = xmalloc((n + 1) * sizeof(int)), exit = -2;
-	for (int x = 0; x < n; x++)
-		idom[x] = -2; /* unreached */
-	idom[0] = 0;
-	for (int y = 1; y < n; y++)
-		for (int x = 0; x < y; x++) {
-			if (idom[x] == -2 || (fn->blk[x].succ[0] != y && fn->blk[x].succ[1] != y))
-				continue;
-			int a = x, b = idom[y];
-			if (b == -2) {
-				idom[y] = x;
-				continue;
-			}
-			while (a != b)
-				if (a > b)
-					a = idom[a];
-				else
-					b = idom[b];
-			idom[y] = a;
-		}
-	/* the exit: the common dominator of the blocks without successors */
-	for (int x = 0; x < n; x++) {
-		if (idom[x] == -2 || fn->blk[x].succ[0] >= 0 || fn->blk[x].succ[1] >= 0)
-			continue;
-		if (exit == -2) {
-			exit = x;
-			continue;
-		}
-		int a = x, b = exit;
-		while (a != b)
-			if (a > b)
-				a = idom[a];
-			else
-				b = idom[b];
-		exit = a;
-	}
-	for (int x = exit; x >= 0 && x != -2; x = idom[x]) {
-		every[x] = 1;
-		if (x == 0)
-			break;
-	}
-	free(idom);
 }
 
 /* Does loop [s, b] leave only from its latch b (so a counted loop runs its

@@ -67,6 +67,16 @@ grep -Eq '^loop loop3 with its inner loops: at least [0-9.]+ cycles per iteratio
 	{ echo "FAIL $N: loop3's nest has no bound"; grep '^loop loop3 with' <<<"$out"; fail=1; }
 grep -Eq '^call: at least [0-9]{5}\.[0-9] cycles \(issue width binds; resource [0-9.]+, critical path [0-9]+\)$' <<<"$out" ||
 	{ echo "FAIL $N: no call bound over all iterations"; grep '^call' <<<"$out"; fail=1; }
+# a loop that branches (issue 19): the recurrence is computed over all its
+# paths at once, each carried edge taking its shortest path (x = x*x + 1 on
+# one path, 4 cycles; x = (x ^ 5) + 1 on the other, 2), and the resource
+# bound counts only the blocks every iteration runs
+printf 'int64 p n x t\nenter f\ninput p n\nx = mem64[p + 0]\nloop:\nt = x\nt *= x\n=? n - 7\ngoto other if =\nx = t\ngoto join\nother:\nx ^= 5\njoin:\nx += 1\n=? n -= 1\ngoto loop if !=\nmem64[p + 0] = x\nleave\n' > "$tmpq"
+out=$("$Q" --report -u zen3 "$tmpq")
+grep -q 'their longest cycle: at least 2.0 cycles (over all its paths: each edge.s shortest)' <<<"$out" ||
+	{ echo "FAIL branching loop: recurrence not the shortest path's 2 cycles:"; echo "$out"; fail=1; }
+grep -q 'operations: alu 2 copy 1 mul 1 branch 1 (5 in all, plus 2 of loop control)' <<<"$out" ||
+	{ echo "FAIL branching loop: operations of blocks some iterations skip counted:"; echo "$out"; fail=1; }
 
 [ $fail = 0 ] && echo "report: classical Salsa20 bounds reproduced (64, 48, 80, 80 cycles per double-round)"
 exit $fail
