@@ -281,6 +281,71 @@ static int storesto(const Ins *y, int kind, int obj)
 	       && (y->md->op[0].acc & AW);
 }
 
+/* the value of temporary t just before bl->ins[at] as a constant's
+ * address plus an offset (`t = &mem8[sym]`, `t += c`); 0 if not one */
+static int symval(const Blk *bl, int at, int t, int *sym, i64 *off)
+{
+	i64 add = 0;
+	for (int i = at - 1; i >= 0; i--) {
+		const Ins *y = &bl->ins[i];
+		if (!(y->md->nop >= 1 && opwrites(y, 0) && y->op[0].tmp == t))
+			continue;
+		if (y->md->nop == 2 && opreads(y, 0) && y->op[1].kind == OIMM && strchr(y->md->pattern, '+')) {
+			add += y->op[1].imm;
+			continue;
+		}
+		if (y->md->nop == 2 && y->op[1].kind == OMEM && y->op[1].mkind == MBSYM && y->op[1].base < 0
+		    && y->op[1].index < 0 && strchr(y->md->pattern, '&')) {
+			*sym = y->op[1].obj;
+			*off = y->op[1].disp + add;
+			return 1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* A loop stepping a pointer through a constant table: `p = stack slot;
+ * p += c; slot = p; e = &mem8[sym] + d; =? p - e`, the slot set to
+ * &mem8[sym] + d0 before the loop (the Keccak round constants): trip
+ * count (d - d0) / c, or 0 */
+static long ptrtrip(Fn *fn, int s, int b, int cmp)
+{
+	Blk *bl = &fn->blk[b];
+	const Ins *x = &bl->ins[cmp];
+	int sym, sym0;
+	i64 end, start;
+	if (!symval(bl, cmp, x->op[1].tmp, &sym, &end))
+		return 0;
+	int p = x->op[0].tmp, i = cmp - 1;
+	while (i >= 0 && !(opwrites(&bl->ins[i], 0) && bl->ins[i].op[0].tmp == p))
+		i--;
+	const Ins *st = i >= 0 ? &bl->ins[i] : NULL;
+	if (!st || st->md->nop != 2 || !opreads(st, 0) || st->op[1].kind != OIMM || st->op[1].imm <= 0
+	    || !strchr(st->md->pattern, '+'))
+		return 0;
+	i64 step = st->op[1].imm;
+	for (i--; i >= 0 && !(opwrites(&bl->ins[i], 0) && bl->ins[i].op[0].tmp == p); i--)
+		;
+	const Ins *ld = i >= 0 ? &bl->ins[i] : NULL;
+	if (!ld || !(ld->md->attr & AMOV) || ld->md->nop != 2 || ld->op[1].kind != OMEM
+	    || (ld->op[1].mkind != MBSTACK && ld->op[1].mkind != MBSPILL) || s != b || s == 0)
+		return 0;
+	/* the slot's value when the loop is entered */
+	Blk *pre = &fn->blk[s - 1];
+	for (int j = pre->nins - 1; j >= 0; j--) {
+		const Ins *y = &pre->ins[j];
+		if (storesto(y, ld->op[1].mkind, ld->op[1].obj) && y->op[0].disp == ld->op[1].disp) {
+			if (y->op[1].kind != OTMP || !symval(pre, j, y->op[1].tmp, &sym0, &start) || sym0 != sym)
+				return 0;
+			/* the loop's first compare sees start + step */
+			i64 d = end - start;
+			return d > 0 && d % step == 0 ? (long)(d / step) : 0;
+		}
+	}
+	return 0;
+}
+
 /* A counted loop: its counter is set to a constant before the loop and
  * stepped by a constant to zero (`i = 10` ... `=? i -= 1`, `goto L if !=`).
  * Returns the trip count, or 0 if it cannot tell. */
@@ -302,6 +367,8 @@ static long tripcount(Fn *fn, int s, int b)
 		}
 	if (!x)
 		return 0;
+	if (x->md->nop == 2 && !opwrites(x, 0) && opreads(x, 0) && opreads(x, 1))
+		return ptrtrip(fn, s, b, (int)(x - bl->ins));
 	/* a compare with zero (`=? i - 0`) after the step (`i = i - 1`): the
 	 * step is the last write of the compared temporary before it */
 	if (x->md->nop == 2 && !opwrites(x, 0) && opreads(x, 0) && x->op[1].kind == OIMM && x->op[1].imm == 0) {

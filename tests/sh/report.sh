@@ -67,6 +67,15 @@ grep -Eq '^loop loop3 with its inner loops: at least [0-9.]+ cycles per iteratio
 	{ echo "FAIL $N: loop3's nest has no bound"; grep '^loop loop3 with' <<<"$out"; fail=1; }
 grep -Eq '^call: at least [0-9]{5}\.[0-9] cycles \(issue width binds; resource [0-9.]+, critical path [0-9]+\)$' <<<"$out" ||
 	{ echo "FAIL $N: no call bound over all iterations"; grep '^call' <<<"$out"; fail=1; }
+# a pointer stepped through a constant table (Keccak's round constants:
+# 16 bytes per iteration up to &keccak_rc + 192): 12 iterations, and the
+# absorb loop gets a per-byte bound
+K=specs/keccak/generated/keccak_amd64.q
+out=$("$Q" --report -u zen3 $K)
+grep -A8 '^loop rounds ' <<<"$out" | grep -q 'runs 12 times per entry' ||
+	{ echo "FAIL $K: the round loop's trip count (12) not found"; fail=1; }
+grep -Eq '^loop block with its inner loops: .* 136 bytes: at least [0-9.]+ cycles per byte' <<<"$out" ||
+	{ echo "FAIL $K: no per-byte bound of the absorb loop"; grep '^loop block with' <<<"$out"; fail=1; }
 # a loop that branches (issue 19): the recurrence is computed over all its
 # paths at once, each carried edge taking its shortest path (x = x*x + 1 on
 # one path, 4 cycles; x = (x ^ 5) + 1 on the other, 2), and the resource
