@@ -223,18 +223,23 @@ static double cycles_per_tick(void)
 static void print_bound(const op *o, const char *label, const char *impl, long long len, long long iqm)
 {
     const char *prim = qhasm_prim_name(o->prim), *model = qhasm_cpu_uarch();
-    if (table_mode || len <= 0 || !*model || !o->f->column)
+    if (table_mode || len <= 0 || !*model)
         return;
     for (const struct qhasm_speedbound *b = qhasm_speedbounds; b->prim; b++)
-        if (!strcmp(b->prim, prim) && !strcmp(b->impl, impl) && !strcmp(b->model, model)) {
+        if (!strcmp(b->prim, prim) && !strcmp(b->impl, impl) && !strcmp(b->model, model)
+            && (o->f->column || b->cpb <= 0)) {   /* per byte: the tables' operations; per call: the one call */
             double measured = (double)iqm / (double)len, cpt = cycles_per_tick();
-            printf("%s %s bound %s %.3f cycles/byte (cost report: %s binds) measured %.3f ticks/byte at %lld bytes",
-                   o->name, label, model, b->cpb, b->binds, measured, len);
+            /* a fixed-size kernel's bound is per call */
+            double cpb = b->cpb > 0 ? b->cpb : b->call / (double)len;
+            printf("%s %s bound %s %.3f cycles/byte (cost report: %s binds", o->name, label, model, cpb, b->binds);
+            if (b->cpb <= 0)
+                printf("; %.0f cycles per call", b->call);
+            printf(") measured %.3f ticks/byte at %lld bytes", measured, len);
             if (cpt > 0)
                 printf(" = %.3f cycles/byte (%.3f cycles per tick) ratio %.2f\n", measured * cpt, cpt,
-                       measured * cpt / b->cpb);
+                       measured * cpt / cpb);
             else
-                printf(" ratio %.2f (ticks per cycle unknown)\n", measured / b->cpb);
+                printf(" ratio %.2f (ticks per cycle unknown)\n", measured / cpb);
             return;
         }
 }

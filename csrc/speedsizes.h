@@ -17,6 +17,7 @@ struct qhasm_speedbound {
     const char *prim, *impl, *model;
     double cpb;
     const char *binds;   /* which bound binds: resource, recurrence, ... */
+    double call;         /* cpb 0: the bound of one call in cycles (fixed-size kernels) */
 };
 extern const struct qhasm_speedbound qhasm_speedbounds[];  /* ends with prim == 0 */
 

@@ -501,6 +501,7 @@ typedef struct Chains {
 	int body;         /* instructions per iteration */
 } Chains;
 void chains(Fn *fn, const Target *t, const Model *m, int s, int b, const char *skip, long trip, Chains *c);
+int callchain(Fn *fn, const Target *t, const Model *m, int (*lp)[2], int nl, const long *trip, const char *every);
 
 /* ---------- report.c ---------- */
 void report(FILE *f, Fn *fn, const Target *t, const Model *m);   /* m may be NULL */

@@ -128,6 +128,69 @@ static void printres(FILE *f, const Model *m, const Res *r)
 	}
 }
 
+/* immediate dominators of blocks [s, e] in the graph of their forward
+ * edges (block order is topological there) from s; -2: not reached */
+static int *idoms(const Fn *fn, int s, int e)
+{
+	int *idom = xmalloc((fn->nblk + 1) * sizeof(int));
+	for (int x = 0; x < fn->nblk; x++)
+		idom[x] = -2;
+	idom[s] = s;
+	for (int y = s + 1; y <= e; y++)
+		for (int x = s; x < y; x++) {
+			if (idom[x] == -2 || (fn->blk[x].succ[0] != y && fn->blk[x].succ[1] != y))
+				continue;
+			int a = x, b = idom[y];
+			if (b == -2) {
+				idom[y] = x;
+				continue;
+			}
+			while (a != b)
+				if (a > b)
+					a = idom[a];
+				else
+					b = idom[b];
+			idom[y] = a;
+		}
+	return idom;
+}
+
+/* every[x] = 1 for the blocks of [s, e] on every path from s to target
+ * (its dominators) */
+static void onevery(const int *idom, int s, int target, char *every)
+{
+	for (int x = target; x >= s && idom[x] != -2; x = idom[x]) {
+		every[x] = 1;
+		if (x == s)
+			break;
+	}
+}
+
+/* Blocks that run on every call: those dominating the exit (the common
+ * dominator of the blocks without successors) */
+static void everycall(Fn *fn, char *every)
+{
+	int n = fn->nblk, *idom = idoms(fn, 0, n - 1), exit = -2;
+	for (int x = 0; x < n; x++) {
+		if (idom[x] == -2 || fn->blk[x].succ[0] >= 0 || fn->blk[x].succ[1] >= 0)
+			continue;
+		if (exit == -2) {
+			exit = x;
+			continue;
+		}
+		int a = x, b = exit;
+		while (a != b)
+			if (a > b)
+				a = idom[a];
+			else
+				b = idom[b];
+		exit = a;
+	}
+	if (exit >= 0)
+		onevery(idom, 0, exit, every);
+	free(idom);
+}
+
 /* Statistics of the blocks in [s, b] whose skip[] is 0, printed: the
  * operations per class, the resource bound, and for a loop (loop set) the
  * recurrence bound, the critical path of one iteration (of the whole run
@@ -138,7 +201,29 @@ static void region(FILE *f, Fn *fn, const Target *t, const Model *m, int s, int 
 		   const char *what, int loop, long trip)
 {
 	double ops[64] = {0}, ctlops[64] = {0};
-	count(fn, t, m, s, b, skip, ctl, 1, ops, ctlops);
+	/* a loop counts the blocks every iteration runs (a lower bound for
+	 * each of its paths) */
+	char *cnt = xcalloc(fn->nblk + 1, 1), *inner = NULL;
+	if (loop) {
+		int *idom = idoms(fn, s, b);
+		char *every = xcalloc(fn->nblk + 1, 1);
+		onevery(idom, s, b, every);
+		for (int x = 0; x < fn->nblk; x++)
+			cnt[x] = !every[x] || (skip && skip[x]);
+		free(every);
+		free(idom);
+		inner = xcalloc(fn->nblk + 1, 1);
+		for (int y = s; y <= b; y++)
+			for (int k = 0; k < 2; k++) {
+				int z = fn->blk[y].succ[k];
+				if (z >= s && z <= y && !(z == s && y == b))
+					for (int x = z; x <= y; x++)
+						inner[x] = 1;
+			}
+	} else if (skip)
+		memcpy(cnt, skip, fn->nblk);
+	count(fn, t, m, s, b, cnt, ctl, 1, ops, ctlops);
+	free(cnt);
 	Res r = resource(m, ops);
 	double totalctl = 0;
 	for (int i = 0; i < m->ncls; i++)
@@ -172,14 +257,13 @@ static void region(FILE *f, Fn *fn, const Target *t, const Model *m, int s, int 
 		return;
 	}
 	Chains c;
-	chains(fn, t, m, s, b, skip, trip, &c);
-	if (!c.linear)
-		fprintf(f, "  recurrence bound: not computed (the loop body branches)\n");
-	else if (!c.carried)
+	chains(fn, t, m, s, b, inner, trip, &c);
+	free(inner);
+	if (!c.carried)
 		fprintf(f, "  recurrence bound: no value carried around the loop\n");
 	else
-		fprintf(f, "  recurrence bound: %d values carried around the loop, their longest cycle: at least %.1f cycles\n",
-			c.carried, c.recurrence);
+		fprintf(f, "  recurrence bound: %d values carried around the loop, their longest cycle: at least %.1f cycles%s\n",
+			c.carried, c.recurrence, c.linear ? "" : " (over all its paths: each edge's shortest)");
 	fprintf(f, "  critical path of one iteration: %d cycles", c.critical);
 	if (c.criticalrun)
 		fprintf(f, "; of its %ld iterations chained: at least %d cycles per entry", trip, c.criticalrun);
@@ -195,6 +279,71 @@ static int storesto(const Ins *y, int kind, int obj)
 {
 	return y->md->nop == 2 && y->op[0].kind == OMEM && y->op[0].mkind == kind && y->op[0].obj == obj
 	       && (y->md->op[0].acc & AW);
+}
+
+/* the value of temporary t just before bl->ins[at] as a constant's
+ * address plus an offset (`t = &mem8[sym]`, `t += c`); 0 if not one */
+static int symval(const Blk *bl, int at, int t, int *sym, i64 *off)
+{
+	i64 add = 0;
+	for (int i = at - 1; i >= 0; i--) {
+		const Ins *y = &bl->ins[i];
+		if (!(y->md->nop >= 1 && opwrites(y, 0) && y->op[0].tmp == t))
+			continue;
+		if (y->md->nop == 2 && opreads(y, 0) && y->op[1].kind == OIMM && strchr(y->md->pattern, '+')) {
+			add += y->op[1].imm;
+			continue;
+		}
+		if (y->md->nop == 2 && y->op[1].kind == OMEM && y->op[1].mkind == MBSYM && y->op[1].base < 0
+		    && y->op[1].index < 0 && strchr(y->md->pattern, '&')) {
+			*sym = y->op[1].obj;
+			*off = y->op[1].disp + add;
+			return 1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* A loop stepping a pointer through a constant table: `p = stack slot;
+ * p += c; slot = p; e = &mem8[sym] + d; =? p - e`, the slot set to
+ * &mem8[sym] + d0 before the loop (the Keccak round constants): trip
+ * count (d - d0) / c, or 0 */
+static long ptrtrip(Fn *fn, int s, int b, int cmp)
+{
+	Blk *bl = &fn->blk[b];
+	const Ins *x = &bl->ins[cmp];
+	int sym, sym0;
+	i64 end, start;
+	if (!symval(bl, cmp, x->op[1].tmp, &sym, &end))
+		return 0;
+	int p = x->op[0].tmp, i = cmp - 1;
+	while (i >= 0 && !(opwrites(&bl->ins[i], 0) && bl->ins[i].op[0].tmp == p))
+		i--;
+	const Ins *st = i >= 0 ? &bl->ins[i] : NULL;
+	if (!st || st->md->nop != 2 || !opreads(st, 0) || st->op[1].kind != OIMM || st->op[1].imm <= 0
+	    || !strchr(st->md->pattern, '+'))
+		return 0;
+	i64 step = st->op[1].imm;
+	for (i--; i >= 0 && !(opwrites(&bl->ins[i], 0) && bl->ins[i].op[0].tmp == p); i--)
+		;
+	const Ins *ld = i >= 0 ? &bl->ins[i] : NULL;
+	if (!ld || !(ld->md->attr & AMOV) || ld->md->nop != 2 || ld->op[1].kind != OMEM
+	    || (ld->op[1].mkind != MBSTACK && ld->op[1].mkind != MBSPILL) || s != b || s == 0)
+		return 0;
+	/* the slot's value when the loop is entered */
+	Blk *pre = &fn->blk[s - 1];
+	for (int j = pre->nins - 1; j >= 0; j--) {
+		const Ins *y = &pre->ins[j];
+		if (storesto(y, ld->op[1].mkind, ld->op[1].obj) && y->op[0].disp == ld->op[1].disp) {
+			if (y->op[1].kind != OTMP || !symval(pre, j, y->op[1].tmp, &sym0, &start) || sym0 != sym)
+				return 0;
+			/* the loop's first compare sees start + step */
+			i64 d = end - start;
+			return d > 0 && d % step == 0 ? (long)(d / step) : 0;
+		}
+	}
+	return 0;
 }
 
 /* A counted loop: its counter is set to a constant before the loop and
@@ -218,6 +367,19 @@ static long tripcount(Fn *fn, int s, int b)
 		}
 	if (!x)
 		return 0;
+	if (x->md->nop == 2 && !opwrites(x, 0) && opreads(x, 0) && opreads(x, 1))
+		return ptrtrip(fn, s, b, (int)(x - bl->ins));
+	/* a compare with zero (`=? i - 0`) after the step (`i = i - 1`): the
+	 * step is the last write of the compared temporary before it */
+	if (x->md->nop == 2 && !opwrites(x, 0) && opreads(x, 0) && x->op[1].kind == OIMM && x->op[1].imm == 0) {
+		int ct = x->op[0].tmp;
+		const Ins *y = x - 1;
+		while (y >= bl->ins && !(y->md->nop >= 1 && opwrites(y, 0) && y->op[0].tmp == ct))
+			y--;
+		if (y < bl->ins)
+			return 0;
+		x = y;
+	}
 	int t = -1;
 	i64 step = 0;
 	for (int k = 0; k < x->md->nop; k++) {
@@ -269,6 +431,12 @@ static long tripcount(Fn *fn, int s, int b)
 			if (slot < 0 && opwrites(y, k) && y->op[k].kind == OTMP && y->op[k].tmp == t) {
 				if (y->md->nop == 2 && y->op[1].kind == OIMM && y->op[1].imm > 0 && y->op[1].imm % step == 0)
 					return y->op[1].imm / step;
+				/* a copy at the loop entry (the allocator's web
+				 * copies): follow its source */
+				if ((y->md->attr & AMOV) && y->md->nop == 2 && k == 0 && y->op[1].kind == OTMP) {
+					t = y->op[1].tmp;
+					break;
+				}
 				return 0;
 			}
 	}
@@ -365,6 +533,11 @@ static void nestops(Fn *fn, const Target *t, const Model *m, int (*lp)[2], int n
 {
 	int s = lp[l][0], b = lp[l][1];
 	char *skip = xcalloc(fn->nblk, 1);
+	/* only the blocks every iteration runs, and the inner loops whose head
+	 * every iteration reaches (a lower bound for each path) */
+	int *idom = idoms(fn, s, b);
+	char *every = xcalloc(fn->nblk + 1, 1);
+	onevery(idom, s, b, every);
 	for (int j = 0; j < nl; j++) {
 		if (j == l || lp[j][0] < s || lp[j][1] > b)
 			continue;
@@ -375,13 +548,18 @@ static void nestops(Fn *fn, const Target *t, const Model *m, int (*lp)[2], int n
 				direct = 0;
 		for (int x = lp[j][0]; x <= lp[j][1]; x++)
 			skip[x] = 1;
-		if (!direct)
+		if (!direct || !every[lp[j][0]])
 			continue;
 		long trip = tripcount(fn, lp[j][0], lp[j][1]);
 		if (!trip)
 			*known = 0;
 		nestops(fn, t, m, lp, nl, j, ctl, mult * trip, ops, ctlops, known);
 	}
+	for (int x = s; x <= b; x++)
+		if (!every[x])
+			skip[x] = 1;
+	free(every);
+	free(idom);
 	count(fn, t, m, s, b, skip, ctl, mult, ops, ctlops);
 	free(skip);
 }
@@ -440,6 +618,70 @@ static Nest nest(Fn *fn, const Target *t, const Model *m, int (*lp)[2], int nl, 
 	}
 	free(skip);
 	return r;
+}
+
+/* Does loop [s, b] leave only from its latch b (so a counted loop runs its
+ * trip count)? */
+static int oneexit(const Fn *fn, int s, int b)
+{
+	for (int x = s; x < b; x++)
+		for (int k = 0; k < 2; k++) {
+			int y = fn->blk[x].succ[k];
+			if (y >= 0 && (y < s || y > b))
+				return 0;
+		}
+	return 1;
+}
+
+/* The bound of one call: every block that runs on every call, times the
+ * trip counts of the loops around it that it runs in every iteration of
+ * (known counts, loops leaving only from their latch; else once), all
+ * operations counted (loop control included); and the chain of the whole
+ * call (callchain()).  Branches that skip code make blocks count 0 times
+ * and the chain uncomputed: a lower bound for every path. */
+static void callbound(FILE *f, Fn *fn, const Target *t, const Model *m, int (*lp)[2], int nl)
+{
+	char *every = xcalloc(fn->nblk + 1, 1);
+	everycall(fn, every);
+	long *trip = xcalloc(nl + 1, sizeof(long));
+	for (int l = 0; l < nl; l++) {
+		trip[l] = oneexit(fn, lp[l][0], lp[l][1]) ? tripcount(fn, lp[l][0], lp[l][1]) : 0;
+		for (int j = 0; j < l; j++)
+			if (lp[j][0] == lp[l][0])
+				trip[l] = trip[j] = 0; /* two latches of one head: counts unclear */
+	}
+	double ops[64] = {0};
+	for (int x = 0; x < fn->nblk; x++) {
+		if (!every[x])
+			continue;
+		double mult = 1;
+		for (int l = 0; l < nl; l++)
+			if (lp[l][0] <= x && x <= lp[l][1] && trip[l] > 0)
+				mult *= trip[l];
+		for (int i = 0; i < fn->blk[x].nins; i++) {
+			int c[64], n = insops(m, fn, &fn->blk[x].ins[i], c, 64);
+			for (int j = 0; j < n; j++)
+				ops[c[j]] += mult;
+		}
+	}
+	Res r = resource(m, ops);
+	int ch = callchain(fn, t, m, lp, nl, trip, every);
+	int chain = ch > r.bound + 1e-9;
+	double bound = chain ? ch : r.bound;
+	fprintf(f, "call: at least %.1f cycles (%s binds; resource %.1f, ", bound,
+		chain ? "critical path" : r.issue ? "issue width" : "resource", r.bound);
+	if (ch >= 0)
+		fprintf(f, "critical path %d", ch);
+	else
+		fprintf(f, "critical path not computed: some calls skip code");
+	int unknown = 0;
+	for (int l = 0; l < nl; l++)
+		unknown += trip[l] == 0;
+	if (unknown)
+		fprintf(f, "; %d loop%s of unknown trip count counted once", unknown, unknown > 1 ? "s" : "");
+	fprintf(f, ")\n");
+	free(trip);
+	free(every);
 }
 
 /* static spill code of blocks [s, b]: instructions reading and writing
@@ -537,6 +779,7 @@ void report(FILE *f, Fn *fn, const Target *t, const Model *m)
 			fprintf(f, ", %ld bytes: at least %.3f cycles per byte", bytes, bound / bytes);
 		fprintf(f, " (%s binds; resource %.1f, recurrence %.1f, inner chains %.1f)\n", nb.binds, nb.res, nb.rec, nb.chain);
 	}
+	callbound(f, fn, t, m, lp, nl);
 	free(lp);
 	for (int b = 0; b < fn->nblk; b++)
 		memset(ctl[b], 0, fn->blk[b].nins + 1);

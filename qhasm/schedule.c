@@ -34,6 +34,10 @@ static int NN;
 /* After register allocation the dependences are on registers: every
  * temporary is represented by the first temporary holding its register. */
 static int *regrep;
+/* the list scheduler's priority function (reorder() tries each and keeps
+ * the order the model's machine runs fastest) */
+enum { PHEIGHT, PSOURCE, PBLEND, PFANOUT, NPRIO };
+static int prio;
 static int window;  /* 0: any ready node; else at most this far past the first unplaced one */
 
 static int R(int t)
@@ -625,7 +629,10 @@ static int listsched(Blk *bl, int *out, int pressure_aware)
 						continue;
 					if (x->nops && !unitfree(busy, x, 0, cycle))
 						continue;
-					int key = x->height;
+					int key = prio == PHEIGHT ? x->height       /* the longest path to the end */
+						  : prio == PSOURCE ? -k              /* the oldest ready node */
+						  : prio == PBLEND ? 2 * x->height - (k - firstleft) /* long paths, older first */
+								   : 4 * x->height + x->nsucc; /* long paths, then the most users */
 					if (pressure_aware)
 						key -= pdelta(x, bl, live, islivet, remain, K) * 100000; /* near the register count, first what frees registers */
 					if (best < 0 || key > bestkey) {
@@ -831,8 +838,22 @@ static void reorder(Fn *fn, int b, const Model *m, int pressure)
 {
 	{
 		setup(fn, b, m);
-		int *out = xmalloc((NN + 1) * sizeof(int));
+		int *out = xmalloc((NN + 1) * sizeof(int)), *alt = xmalloc((NN + 1) * sizeof(int));
+		/* every priority function; the fastest on the model's machine
+		 * (ties: the first) */
+		prio = PHEIGHT;
 		listsched(&fn->blk[b], out, pressure);
+		int tbest = machinetime(out);
+		for (prio = PHEIGHT + 1; prio < NPRIO && NN > 2; prio++) {
+			listsched(&fn->blk[b], alt, pressure);
+			int ta = machinetime(alt);
+			if (ta < tbest) {
+				tbest = ta;
+				memcpy(out, alt, NN * sizeof(int));
+			}
+		}
+		prio = PHEIGHT;
+		free(alt);
 		/* a reordering the model does not expect to gain from (3% of the
 		 * block's time on the modelled machine, out-of-order window
 		 * included, and at least 2 cycles) is not worth its risk:
@@ -841,7 +862,7 @@ static void reorder(Fn *fn, int b, const Model *m, int pressure)
 		int *src = xmalloc((NN + 1) * sizeof(int));
 		for (int k = 0; k < NN; k++)
 			src[k] = k;
-		int tsched = machinetime(out), tsrc = machinetime(src);
+		int tsched = tbest, tsrc = machinetime(src);
 		if (tsrc - tsched < 2 || 100 * tsched > 97 * tsrc)
 			memcpy(out, src, NN * sizeof(int));
 		free(src);
