@@ -159,6 +159,39 @@ static int rematerialise(int b, Ins *const *remat, int r, int t, int stmt)
 	return n;
 }
 
+/* the registers operand k of x may be in: its class, or its fixed
+ * register.  A spilled value's reload or definition temporary takes
+ * this, not its class's mask: a class joined to a fixed register (rcx
+ * of a shift count) is spilled because it cannot stay there, and its
+ * pieces elsewhere need not be in that register (two of them live at
+ * once, or one live across the fixed use, could not be coloured) */
+static u64 usemask(const Ins *x, int k)
+{
+	const MdOp *o = &x->md->op[k];
+	u64 whole = F->tmp[rep(G, x->op[k].tmp)].mask;
+	/* a pseudo-instruction (input, a declaration) has no real operand
+	 * class nor fixed register: the class's registers then */
+	if (!x->md->tmpl[0])
+		return whole;
+	if (o->fixed != NOREG)
+		return 1ull << o->fixed;
+	if (T->cls[o->cls].kind != CREG || !(T->cls[o->cls].mask & F->tmp[x->op[k].tmp].mask))
+		return whole;
+	return T->cls[o->cls].mask;
+}
+
+/* can the temporary h holding a slot's value serve operand k of x?  It
+ * is narrowed to what x needs, unless that leaves it few registers */
+static int canreuse(int h, const Ins *x, int k)
+{
+	u64 m = F->tmp[h].mask, n = m & usemask(x, k);
+	if (n == m || popcnt(n) >= 4) {
+		F->tmp[h].mask = n;
+		return 1;
+	}
+	return 0;
+}
+
 /* rewrite the code so that spilled temporaries live in stack slots, or
  * are made again where they are read (rematerialisation) */
 static void spill(const int *spilled)
@@ -254,7 +287,7 @@ static void spill(const int *spilled)
 				Opnd *o = &x.op[k];
 				int s = o->kind == OTMP ? SLOT(o->tmp) : -1, acc = x.md->op[k].acc;
 				if (s >= 0 && holder[s] >= 0 && i - holdat[s] <= REUSE && (acc == AR || acc == ARW) && !noreuse[o->tmp]
-				    && F->tmp[holder[s]].type == F->tmp[o->tmp].type) {
+				    && F->tmp[holder[s]].type == F->tmp[o->tmp].type && canreuse(holder[s], &x, k)) {
 					o->tmp = holder[s];
 					F->tmp[holder[s]].nospill = 0; /* its range grew: it may be spilled in turn */
 					if (acc == ARW) {
@@ -328,7 +361,7 @@ static void spill(const int *spilled)
 				int old_t = o->tmp;
 				int t = newtmp(F, -1, F->tmp[old_t].type, F->tmp[old_t].file);
 				F->tmp[t].nospill = 1;
-				F->tmp[t].mask = F->tmp[rep(G, old_t)].mask & F->tmp[t].mask;
+				F->tmp[t].mask &= usemask(&x, k);
 				/* read from the slot, or stored to it right after: the
 				 * slot holds its value wherever it is read (not a scratch) */
 				if (x.md->op[k].acc != ASCR)

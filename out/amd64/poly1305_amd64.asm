@@ -331,34 +331,34 @@ qhasm_kernel_poly1305_amd64_auth:
 ; r1 = mem64[k + 8]
 %line 146+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r8, [rsp + 24]
-	mov rbp, [r8 + 8]
+	mov rbx, [r8 + 8]
 ; t = 0x0ffffffc0ffffffc
 %line 147+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r8, 1152921487695413244
 ; r1 &= t
 %line 148+0 specs/poly1305/generated/poly1305_amd64.q
-	and rbp, r8
+	and rbx, r8
 ; s1 = r1
 %line 149+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rbx, rbp
+	mov rcx, rbx
 ; s1 >>= 2
 %line 150+0 specs/poly1305/generated/poly1305_amd64.q
-	shr rbx, 2
+	shr rcx, 2
 ; s1 += r1
 %line 151+0 specs/poly1305/generated/poly1305_amd64.q
-	add rbx, rbp
+	add rcx, rbx
 ; h0 = 0
 %line 152+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8, 0
+	mov r10, 0
 ; h1 = 0
 %line 153+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, 0
+	mov r8, 0
 ; h2 = 0
 %line 154+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r10, 0
+	mov r9, 0
 ; hib = 1
 %line 155+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rcx, 1
+	mov rbp, 1
 ; =? n - 0
 %line 156+0 specs/poly1305/generated/poly1305_amd64.q
 	cmp r12, 0
@@ -370,16 +370,16 @@ align 32
 ; carry? h0 += mem64[m + 0]
 %line 164+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rsi, [rsp + 8]
-	add r8, [rsi]
+	add r10, [rsi]
 ; carry? h1 += mem64[m + 8] + carry
 %line 165+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r9, [rsi + 8]
+	adc r8, [rsi + 8]
 ; h2 += hib + carry
 %line 166+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r10, rcx
+	adc r9, rbp
 ; x = h0
 %line 172+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r8
+	mov rax, r10
 ; (uint128) t0h t0l = x * r0
 %line 173+0 specs/poly1305/generated/poly1305_amd64.q
 	mul r11
@@ -387,10 +387,10 @@ align 32
 	mov rdi, rax
 ; x = h1
 %line 174+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r9
+	mov rax, r8
 ; (uint128) ah al = x * s1
 %line 175+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rbx
+	mul rcx
 ; carry? t0l += al
 %line 176+0 specs/poly1305/generated/poly1305_amd64.q
 	add rdi, rax
@@ -399,15 +399,15 @@ align 32
 	adc rsi, rdx
 ; x = h0
 %line 178+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r8
+	mov rax, r10
 ; (uint128) t1h t1l = x * r1
 %line 179+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rbp
+	mul rbx
 	mov r13, rdx
 	mov r14, rax
 ; x = h1
 %line 180+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r9
+	mov rax, r8
 ; (uint128) ah al = x * r0
 %line 181+0 specs/poly1305/generated/poly1305_amd64.q
 	mul r11
@@ -419,19 +419,19 @@ align 32
 	adc r13, rdx
 ; x = h2
 %line 184+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8, r10
+	mov r8, r9
 ; x *= s1
 %line 185+0 specs/poly1305/generated/poly1305_amd64.q
-	imul r8, rbx
+	imul r8, rcx
 ; t2 *= r0
 %line 187+0 specs/poly1305/generated/poly1305_amd64.q
-	imul r10, r11
+	imul r9, r11
 ; carry? t1l += x
 %line 188+0 specs/poly1305/generated/poly1305_amd64.q
 	add r14, r8
 ; t1h += t2 + carry
 %line 189+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r13, r10
+	adc r13, r9
 ; carry? t1l += t0h
 %line 190+0 specs/poly1305/generated/poly1305_amd64.q
 	add r14, rsi
@@ -440,16 +440,16 @@ align 32
 	adc r13, 0
 ; h0 = t0l
 %line 192+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8, rdi
+	mov r10, rdi
 ; h1 = t1l
 %line 193+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, r14
+	mov r8, r14
 ; h2 = t1h
 %line 194+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r10, r13
+	mov r9, r13
 ; h2 &= 3
 %line 195+0 specs/poly1305/generated/poly1305_amd64.q
-	and r10, 3
+	and r9, 3
 ; c = t1h
 %line 196+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rsi, r13
@@ -464,13 +464,13 @@ align 32
 	add rsi, r13
 ; carry? h0 += c
 %line 200+0 specs/poly1305/generated/poly1305_amd64.q
-	add r8, rsi
+	add r10, rsi
 ; carry? h1 += 0 + carry
 %line 201+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r9, 0
+	adc r8, 0
 ; h2 += 0 + carry
 %line 202+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r10, 0
+	adc r9, 0
 ; m += 16
 %line 203+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rsi, [rsp + 8]
@@ -485,32 +485,32 @@ align 32
 .Lauthtail:
 ; =? lst - 0
 %line 207+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rcx, [rsp + 16]
-	cmp rcx, 0
+	mov rsi, [rsp + 16]
+	cmp rsi, 0
 ; goto authfinal if =
 %line 208+0 specs/poly1305/generated/poly1305_amd64.q
 	je .Lauthfinal
 ; n = 1
 %line 210+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r13, 1
+	mov r12, 1
 ; hib = 0
 %line 211+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r12, 0
+	mov rbp, 0
 align 32
 .Lauthlast_block:
 ; carry? h0 += mem64[m + 0]
 %line 218+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rsi, [rsp + 16]
-	add r8, [rsi]
+	add r10, [rsi]
 ; carry? h1 += mem64[m + 8] + carry
 %line 219+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r9, [rsi + 8]
+	adc r8, [rsi + 8]
 ; h2 += hib + carry
 %line 220+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r10, r12
+	adc r9, rbp
 ; x = h0
 %line 226+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r8
+	mov rax, r10
 ; (uint128) t0h t0l = x * r0
 %line 227+0 specs/poly1305/generated/poly1305_amd64.q
 	mul r11
@@ -518,10 +518,10 @@ align 32
 	mov rdi, rax
 ; x = h1
 %line 228+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r9
+	mov rax, r8
 ; (uint128) ah al = x * s1
 %line 229+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rbx
+	mul rcx
 ; carry? t0l += al
 %line 230+0 specs/poly1305/generated/poly1305_amd64.q
 	add rdi, rax
@@ -530,15 +530,15 @@ align 32
 	adc rsi, rdx
 ; x = h0
 %line 232+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r8
+	mov rax, r10
 ; (uint128) t1h t1l = x * r1
 %line 233+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rbp
-	mov rcx, rdx
+	mul rbx
+	mov r13, rdx
 	mov r14, rax
 ; x = h1
 %line 234+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r9
+	mov rax, r8
 ; (uint128) ah al = x * r0
 %line 235+0 specs/poly1305/generated/poly1305_amd64.q
 	mul r11
@@ -547,79 +547,79 @@ align 32
 	add r14, rax
 ; t1h += ah + carry
 %line 237+0 specs/poly1305/generated/poly1305_amd64.q
-	adc rcx, rdx
+	adc r13, rdx
 ; x = h2
 %line 238+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8, r10
+	mov r8, r9
 ; x *= s1
 %line 239+0 specs/poly1305/generated/poly1305_amd64.q
-	imul r8, rbx
+	imul r8, rcx
 ; t2 *= r0
 %line 241+0 specs/poly1305/generated/poly1305_amd64.q
-	imul r10, r11
+	imul r9, r11
 ; carry? t1l += x
 %line 242+0 specs/poly1305/generated/poly1305_amd64.q
 	add r14, r8
 ; t1h += t2 + carry
 %line 243+0 specs/poly1305/generated/poly1305_amd64.q
-	adc rcx, r10
+	adc r13, r9
 ; carry? t1l += t0h
 %line 244+0 specs/poly1305/generated/poly1305_amd64.q
 	add r14, rsi
 ; t1h += 0 + carry
 %line 245+0 specs/poly1305/generated/poly1305_amd64.q
-	adc rcx, 0
+	adc r13, 0
 ; h0 = t0l
 %line 246+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8, rdi
+	mov r10, rdi
 ; h1 = t1l
 %line 247+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, r14
+	mov r8, r14
 ; h2 = t1h
 %line 248+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r10, rcx
+	mov r9, r13
 ; h2 &= 3
 %line 249+0 specs/poly1305/generated/poly1305_amd64.q
-	and r10, 3
+	and r9, 3
 ; c = t1h
 %line 250+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rsi, rcx
+	mov rsi, r13
 ; c &= -4
 %line 251+0 specs/poly1305/generated/poly1305_amd64.q
 	and rsi, -4
 ; t1h >>= 2
 %line 252+0 specs/poly1305/generated/poly1305_amd64.q
-	shr rcx, 2
+	shr r13, 2
 ; c += t1h
 %line 253+0 specs/poly1305/generated/poly1305_amd64.q
-	add rsi, rcx
+	add rsi, r13
 ; carry? h0 += c
 %line 254+0 specs/poly1305/generated/poly1305_amd64.q
-	add r8, rsi
+	add r10, rsi
 ; carry? h1 += 0 + carry
 %line 255+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r9, 0
+	adc r8, 0
 ; h2 += 0 + carry
 %line 256+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r10, 0
+	adc r9, 0
 ; m += 16
 %line 257+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rcx, [rsp + 16]
-	add rcx, 16
-	mov [rsp + 16], rcx
+	mov rsi, [rsp + 16]
+	add rsi, 16
+	mov [rsp + 16], rsi
 ; =? n -= 1
 %line 258+0 specs/poly1305/generated/poly1305_amd64.q
-	sub r13, 1
+	sub r12, 1
 ; goto authlast_block if !=
 %line 259+0 specs/poly1305/generated/poly1305_amd64.q
 	jne .Lauthlast_block
 .Lauthfinal:
 ; g0 = h0
 %line 262+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r11, r8
+	mov r11, r10
 ; g1 = h1
 %line 263+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rsi, r9
+	mov rsi, r8
 ; carry? g0 += 5
 %line 265+0 specs/poly1305/generated/poly1305_amd64.q
 	add r11, 5
@@ -628,31 +628,30 @@ align 32
 	adc rsi, 0
 ; g2 += 0 + carry
 %line 267+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r10, 0
+	adc r9, 0
 ; =? g2 >>= 2
 %line 268+0 specs/poly1305/generated/poly1305_amd64.q
-	shr r10, 2
+	shr r9, 2
 ; h0 = g0 if !=
 %line 269+0 specs/poly1305/generated/poly1305_amd64.q
-	cmovne r8, r11
+	cmovne r10, r11
 ; h1 = g1 if !=
 %line 270+0 specs/poly1305/generated/poly1305_amd64.q
-	cmovne r9, rsi
+	cmovne r8, rsi
 ; carry? h0 += mem64[k + 16]
 %line 271+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r10, [rsp + 24]
-	add r8, [r10 + 16]
+	mov r9, [rsp + 24]
+	add r10, [r9 + 16]
 ; h1 += mem64[k + 24] + carry
 %line 272+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r9, [r10 + 24]
+	adc r8, [r9 + 24]
 ; mem64[a + 0] = h0
 %line 273+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r10, [rsp + 0]
-	mov [r10], r8
+	mov r9, [rsp + 0]
+	mov [r9], r10
 ; mem64[a + 8] = h1
 %line 274+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8, r10
-	mov [r8 + 8], r9
+	mov [r9 + 8], r8
 ; leave
 %line 275+0 specs/poly1305/generated/poly1305_amd64.q
 	add rsp, 32

@@ -36,7 +36,8 @@ qhasm_kernel_sha512_ppc64_blocks:
 	std %r5, 120(%r1)
 # =? n - 0
 	.loc 1 44
-	cmpldi %cr0, %r5, 0
+	mr %r3, %r5
+	cmpldi %cr0, %r3, 0
 # goto done if =
 	.loc 1 45
 	beq %cr0, .Lqhasm_kernel_sha512_ppc64_blocks.done
@@ -49,16 +50,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ld %r11, 8(%r3)
 # v2 = mem64[st + 16]
 	.loc 1 48
-	ld %r8, 16(%r3)
+	ld %r10, 16(%r3)
 # v3 = mem64[st + 24]
 	.loc 1 49
 	ld %r30, 24(%r3)
 # v4 = mem64[st + 32]
 	.loc 1 50
-	ld %r10, 32(%r3)
+	ld %r8, 32(%r3)
 # v5 = mem64[st + 40]
 	.loc 1 51
-	ld %r12, 40(%r3)
+	ld %r31, 40(%r3)
 # v6 = mem64[st + 48]
 	.loc 1 52
 	ld %r9, 48(%r3)
@@ -68,7 +69,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 .Lqhasm_kernel_sha512_ppc64_blocks.block:
 # w0 = mem64[in + 0]
 	.loc 1 56
-	ld %r31, 0(%r4)
+	ld %r12, 0(%r4)
 # x = 4794697086780616226
 	.loc 1 57
 	lis %r5, 17034
@@ -78,16 +79,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r5, %r5, 44578
 # x += w0
 	.loc 1 58
-	add %r5, %r5, %r31
+	add %r5, %r5, %r12
 # v7 += x
 	.loc 1 59
 	add %r3, %r3, %r5
 # c ^= v6
 	.loc 1 61
-	xor %r5, %r12, %r9
+	xor %r5, %r31, %r9
 # c &= v4
 	.loc 1 62
-	and %r5, %r5, %r10
+	and %r5, %r5, %r8
 # c ^= v6
 	.loc 1 63
 	xor %r5, %r5, %r9
@@ -96,16 +97,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r5, %r3, %r5
 # s = v4 <<< 50
 	.loc 1 65
-	rotldi %r3, %r10, 50
+	rotldi %r3, %r8, 50
 # c = v4 <<< 46
 	.loc 1 66
-	rotldi %r6, %r10, 46
+	rotldi %r6, %r8, 46
 # s ^= c
 	.loc 1 67
 	xor %r3, %r3, %r6
 # c = v4 <<< 23
 	.loc 1 68
-	rotldi %r6, %r10, 23
+	rotldi %r6, %r8, 23
 # s ^= c
 	.loc 1 69
 	xor %r3, %r3, %r6
@@ -135,25 +136,22 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r5, %r5, %r3
 # mj1 ^= v2
 	.loc 1 79
-	xor %r6, %r11, %r8
-# mj0 = v0
-	.loc 1 80
-	mr %r3, %r7
+	xor %r3, %r11, %r10
 # mj0 ^= v1
 	.loc 1 81
-	xor %r29, %r3, %r11
+	xor %r6, %r7, %r11
 # mj1 &= mj0
 	.loc 1 82
-	and %r6, %r6, %r29
+	and %r3, %r3, %r6
 # mj1 ^= v1
 	.loc 1 83
-	xor %r6, %r6, %r11
+	xor %r3, %r3, %r11
 # v7 += mj1
 	.loc 1 84
-	add %r28, %r5, %r6
+	add %r28, %r5, %r3
 # w1 = mem64[in + 8]
 	.loc 1 85
-	ld %r6, 8(%r4)
+	ld %r29, 8(%r4)
 # x = 8158064640168781261
 	.loc 1 86
 	lis %r3, 28983
@@ -163,19 +161,19 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 26061
 # x += w1
 	.loc 1 87
-	add %r3, %r3, %r6
+	add %r3, %r3, %r29
 # v6 += x
 	.loc 1 88
 	add %r9, %r9, %r3
 # c ^= v5
 	.loc 1 90
-	xor %r3, %r10, %r12
+	xor %r3, %r8, %r31
 # c &= v3
 	.loc 1 91
 	and %r3, %r3, %r30
 # c ^= v5
 	.loc 1 92
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r31
 # v6 += c
 	.loc 1 93
 	add %r9, %r9, %r3
@@ -199,7 +197,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r9, %r9, %r3
 # v2 += v6
 	.loc 1 100
-	add %r8, %r8, %r9
+	add %r10, %r10, %r9
 # s = v7 <<< 36
 	.loc 1 101
 	rotldi %r3, %r28, 36
@@ -223,16 +221,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r27, %r28, %r7
 # mj0 &= mj1
 	.loc 1 109
-	and %r29, %r29, %r27
+	and %r6, %r6, %r27
 # mj0 ^= v0
 	.loc 1 110
-	xor %r29, %r29, %r7
+	xor %r6, %r6, %r7
 # v6 += mj0
 	.loc 1 111
-	add %r29, %r9, %r29
+	add %r9, %r9, %r6
 # w2 = mem64[in + 16]
 	.loc 1 112
-	ld %r9, 16(%r4)
+	ld %r6, 16(%r4)
 # x = 13096744586834688815
 	.loc 1 113
 	lis %r3, 46528
@@ -242,64 +240,64 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 15151
 # x += w2
 	.loc 1 114
-	add %r3, %r3, %r9
+	add %r3, %r3, %r6
 # v5 += x
 	.loc 1 115
-	add %r12, %r12, %r3
+	add %r31, %r31, %r3
 # c ^= v4
 	.loc 1 117
-	xor %r3, %r30, %r10
+	xor %r3, %r30, %r8
 # c &= v2
 	.loc 1 118
-	and %r3, %r3, %r8
+	and %r3, %r3, %r10
 # c ^= v4
 	.loc 1 119
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r8
 # v5 += c
 	.loc 1 120
-	add %r12, %r12, %r3
+	add %r31, %r31, %r3
 # s = v2 <<< 50
 	.loc 1 121
-	rotldi %r3, %r8, 50
+	rotldi %r3, %r10, 50
 # c = v2 <<< 46
 	.loc 1 122
-	rotldi %r5, %r8, 46
+	rotldi %r5, %r10, 46
 # s ^= c
 	.loc 1 123
 	xor %r3, %r3, %r5
 # c = v2 <<< 23
 	.loc 1 124
-	rotldi %r5, %r8, 23
+	rotldi %r5, %r10, 23
 # s ^= c
 	.loc 1 125
 	xor %r3, %r3, %r5
 # v5 += s
 	.loc 1 126
-	add %r12, %r12, %r3
+	add %r31, %r31, %r3
 # v1 += v5
 	.loc 1 127
-	add %r11, %r11, %r12
+	add %r11, %r11, %r31
 # s = v6 <<< 36
 	.loc 1 128
-	rotldi %r3, %r29, 36
+	rotldi %r3, %r9, 36
 # c = v6 <<< 30
 	.loc 1 129
-	rotldi %r5, %r29, 30
+	rotldi %r5, %r9, 30
 # s ^= c
 	.loc 1 130
 	xor %r3, %r3, %r5
 # c = v6 <<< 25
 	.loc 1 131
-	rotldi %r5, %r29, 25
+	rotldi %r5, %r9, 25
 # s ^= c
 	.loc 1 132
 	xor %r3, %r3, %r5
 # v5 += s
 	.loc 1 133
-	add %r12, %r12, %r3
+	add %r31, %r31, %r3
 # mj0 ^= v7
 	.loc 1 135
-	xor %r26, %r29, %r28
+	xor %r26, %r9, %r28
 # mj1 &= mj0
 	.loc 1 136
 	and %r27, %r27, %r26
@@ -308,10 +306,10 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r27, %r27, %r28
 # v5 += mj1
 	.loc 1 138
-	add %r27, %r12, %r27
+	add %r27, %r31, %r27
 # w3 = mem64[in + 24]
 	.loc 1 139
-	ld %r12, 24(%r4)
+	ld %r31, 24(%r4)
 # x = 16840607885511220156
 	.loc 1 140
 	lis %r3, 59829
@@ -321,13 +319,13 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 56252
 # x += w3
 	.loc 1 141
-	add %r3, %r3, %r12
+	add %r3, %r3, %r31
 # v4 += x
 	.loc 1 142
-	add %r10, %r10, %r3
+	add %r8, %r8, %r3
 # c ^= v3
 	.loc 1 144
-	xor %r3, %r8, %r30
+	xor %r3, %r10, %r30
 # c &= v1
 	.loc 1 145
 	and %r3, %r3, %r11
@@ -336,7 +334,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r30
 # v4 += c
 	.loc 1 147
-	add %r10, %r10, %r3
+	add %r8, %r8, %r3
 # s = v1 <<< 50
 	.loc 1 148
 	rotldi %r3, %r11, 50
@@ -354,10 +352,10 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r5
 # v4 += s
 	.loc 1 153
-	add %r10, %r10, %r3
+	add %r8, %r8, %r3
 # v0 += v4
 	.loc 1 154
-	add %r7, %r7, %r10
+	add %r7, %r7, %r8
 # s = v5 <<< 36
 	.loc 1 155
 	rotldi %r3, %r27, 36
@@ -375,22 +373,22 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r5
 # v4 += s
 	.loc 1 160
-	add %r10, %r10, %r3
+	add %r8, %r8, %r3
 # mj1 ^= v6
 	.loc 1 162
-	xor %r25, %r27, %r29
+	xor %r25, %r27, %r9
 # mj0 &= mj1
 	.loc 1 163
 	and %r26, %r26, %r25
 # mj0 ^= v6
 	.loc 1 164
-	xor %r26, %r26, %r29
+	xor %r26, %r26, %r9
 # v4 += mj0
 	.loc 1 165
-	add %r26, %r10, %r26
+	add %r26, %r8, %r26
 # w4 = mem64[in + 32]
 	.loc 1 166
-	ld %r10, 32(%r4)
+	ld %r8, 32(%r4)
 # x = 4131703408338449720
 	.loc 1 167
 	lis %r3, 14678
@@ -400,19 +398,19 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 46392
 # x += w4
 	.loc 1 168
-	add %r3, %r3, %r10
+	add %r3, %r3, %r8
 # v3 += x
 	.loc 1 169
 	add %r30, %r30, %r3
 # c ^= v2
 	.loc 1 171
-	xor %r3, %r11, %r8
+	xor %r3, %r11, %r10
 # c &= v0
 	.loc 1 172
 	and %r3, %r3, %r7
 # c ^= v2
 	.loc 1 173
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r10
 # v3 += c
 	.loc 1 174
 	add %r30, %r30, %r3
@@ -482,7 +480,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r3, %r3, %r30
 # v2 += x
 	.loc 1 196
-	add %r8, %r8, %r3
+	add %r10, %r10, %r3
 # c ^= v1
 	.loc 1 198
 	xor %r3, %r7, %r11
@@ -494,7 +492,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r11
 # v2 += c
 	.loc 1 201
-	add %r8, %r8, %r3
+	add %r10, %r10, %r3
 # s = v7 <<< 50
 	.loc 1 202
 	rotldi %r3, %r28, 50
@@ -512,10 +510,10 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r5
 # v2 += s
 	.loc 1 207
-	add %r8, %r8, %r3
+	add %r10, %r10, %r3
 # v6 += v2
 	.loc 1 208
-	add %r29, %r29, %r8
+	add %r9, %r9, %r10
 # s = v3 <<< 36
 	.loc 1 209
 	rotldi %r3, %r25, 36
@@ -533,7 +531,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r5
 # v2 += s
 	.loc 1 214
-	add %r8, %r8, %r3
+	add %r10, %r10, %r3
 # mj1 ^= v4
 	.loc 1 216
 	xor %r5, %r25, %r26
@@ -545,7 +543,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r24, %r24, %r26
 # v2 += mj0
 	.loc 1 219
-	add %r23, %r8, %r24
+	add %r23, %r10, %r24
 # w6 = mem64[in + 48]
 	.loc 1 220
 	ld %r24, 48(%r4)
@@ -567,7 +565,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r28, %r7
 # c &= v6
 	.loc 1 226
-	and %r3, %r3, %r29
+	and %r3, %r3, %r9
 # c ^= v0
 	.loc 1 227
 	xor %r3, %r3, %r7
@@ -576,19 +574,19 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r11, %r11, %r3
 # s = v6 <<< 50
 	.loc 1 229
-	rotldi %r3, %r29, 50
+	rotldi %r3, %r9, 50
 # c = v6 <<< 46
 	.loc 1 230
-	rotldi %r8, %r29, 46
+	rotldi %r10, %r9, 46
 # s ^= c
 	.loc 1 231
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r10
 # c = v6 <<< 23
 	.loc 1 232
-	rotldi %r8, %r29, 23
+	rotldi %r10, %r9, 23
 # s ^= c
 	.loc 1 233
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r10
 # v1 += s
 	.loc 1 234
 	add %r11, %r11, %r3
@@ -600,25 +598,25 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r3, %r23, 36
 # c = v2 <<< 30
 	.loc 1 237
-	rotldi %r8, %r23, 30
+	rotldi %r10, %r23, 30
 # s ^= c
 	.loc 1 238
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r10
 # c = v2 <<< 25
 	.loc 1 239
-	rotldi %r8, %r23, 25
+	rotldi %r10, %r23, 25
 # s ^= c
 	.loc 1 240
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r10
 # v1 += s
 	.loc 1 241
 	add %r11, %r11, %r3
 # mj0 ^= v3
 	.loc 1 243
-	xor %r8, %r23, %r25
+	xor %r10, %r23, %r25
 # mj1 &= mj0
 	.loc 1 244
-	and %r5, %r5, %r8
+	and %r5, %r5, %r10
 # mj1 ^= v3
 	.loc 1 245
 	xor %r5, %r5, %r25
@@ -643,7 +641,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r7, %r7, %r3
 # c ^= v7
 	.loc 1 252
-	xor %r3, %r29, %r28
+	xor %r3, %r9, %r28
 # c &= v5
 	.loc 1 253
 	and %r3, %r3, %r27
@@ -697,13 +695,13 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r5, %r22, %r23
 # mj0 &= mj1
 	.loc 1 271
-	and %r8, %r8, %r5
+	and %r10, %r10, %r5
 # mj0 ^= v2
 	.loc 1 272
-	xor %r8, %r8, %r23
+	xor %r10, %r10, %r23
 # v0 += mj0
 	.loc 1 273
-	add %r8, %r7, %r8
+	add %r10, %r7, %r10
 # w8 = mem64[in + 64]
 	.loc 1 274
 	ld %r7, 64(%r4)
@@ -722,13 +720,13 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r28, %r28, %r3
 # c ^= v6
 	.loc 1 279
-	xor %r3, %r27, %r29
+	xor %r3, %r27, %r9
 # c &= v4
 	.loc 1 280
 	and %r3, %r3, %r26
 # c ^= v6
 	.loc 1 281
-	xor %r3, %r3, %r29
+	xor %r3, %r3, %r9
 # v7 += c
 	.loc 1 282
 	add %r28, %r28, %r3
@@ -755,16 +753,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r21, %r25, %r28
 # s = v0 <<< 36
 	.loc 1 290
-	rotldi %r3, %r8, 36
+	rotldi %r3, %r10, 36
 # c = v0 <<< 30
 	.loc 1 291
-	rotldi %r25, %r8, 30
+	rotldi %r25, %r10, 30
 # s ^= c
 	.loc 1 292
 	xor %r3, %r3, %r25
 # c = v0 <<< 25
 	.loc 1 293
-	rotldi %r25, %r8, 25
+	rotldi %r25, %r10, 25
 # s ^= c
 	.loc 1 294
 	xor %r3, %r3, %r25
@@ -773,7 +771,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r28, %r28, %r3
 # mj0 ^= v1
 	.loc 1 297
-	xor %r25, %r8, %r22
+	xor %r25, %r10, %r22
 # mj1 &= mj0
 	.loc 1 298
 	and %r5, %r5, %r25
@@ -798,7 +796,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r3, %r3, %r5
 # v6 += x
 	.loc 1 304
-	add %r29, %r29, %r3
+	add %r9, %r9, %r3
 # c ^= v5
 	.loc 1 306
 	xor %r3, %r26, %r27
@@ -810,7 +808,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r27
 # v6 += c
 	.loc 1 309
-	add %r29, %r29, %r3
+	add %r9, %r9, %r3
 # s = v3 <<< 50
 	.loc 1 310
 	rotldi %r3, %r21, 50
@@ -828,10 +826,10 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r20
 # v6 += s
 	.loc 1 315
-	add %r29, %r29, %r3
+	add %r9, %r9, %r3
 # v2 += v6
 	.loc 1 316
-	add %r20, %r23, %r29
+	add %r20, %r23, %r9
 # s = v7 <<< 36
 	.loc 1 317
 	rotldi %r3, %r28, 36
@@ -849,22 +847,22 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r23
 # v6 += s
 	.loc 1 322
-	add %r29, %r29, %r3
+	add %r9, %r9, %r3
 # mj1 ^= v0
 	.loc 1 324
-	xor %r23, %r28, %r8
+	xor %r23, %r28, %r10
 # mj0 &= mj1
 	.loc 1 325
 	and %r25, %r25, %r23
 # mj0 ^= v0
 	.loc 1 326
-	xor %r25, %r25, %r8
+	xor %r25, %r25, %r10
 # v6 += mj0
 	.loc 1 327
-	add %r25, %r29, %r25
+	add %r25, %r9, %r25
 # w10 = mem64[in + 80]
 	.loc 1 328
-	ld %r29, 80(%r4)
+	ld %r9, 80(%r4)
 # x = 2608012711638119052
 	.loc 1 329
 	lis %r3, 9265
@@ -874,7 +872,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 45708
 # x += w10
 	.loc 1 330
-	add %r3, %r3, %r29
+	add %r3, %r3, %r9
 # v5 += x
 	.loc 1 331
 	add %r27, %r27, %r3
@@ -989,31 +987,31 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r26, %r26, %r3
 # v0 += v4
 	.loc 1 370
-	add %r18, %r8, %r26
+	add %r18, %r10, %r26
 # s = v5 <<< 36
 	.loc 1 371
 	rotldi %r3, %r23, 36
 # c = v5 <<< 30
 	.loc 1 372
-	rotldi %r8, %r23, 30
+	rotldi %r10, %r23, 30
 # s ^= c
 	.loc 1 373
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r10
 # c = v5 <<< 25
 	.loc 1 374
-	rotldi %r8, %r23, 25
+	rotldi %r10, %r23, 25
 # s ^= c
 	.loc 1 375
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r10
 # v4 += s
 	.loc 1 376
 	add %r26, %r26, %r3
 # mj1 ^= v6
 	.loc 1 378
-	xor %r8, %r23, %r25
+	xor %r10, %r23, %r25
 # mj0 &= mj1
 	.loc 1 379
-	and %r22, %r22, %r8
+	and %r22, %r22, %r10
 # mj0 ^= v6
 	.loc 1 380
 	xor %r22, %r22, %r25
@@ -1092,16 +1090,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r28, %r22, %r23
 # mj1 &= mj0
 	.loc 1 406
-	and %r8, %r8, %r28
+	and %r10, %r10, %r28
 # mj1 ^= v5
 	.loc 1 407
-	xor %r8, %r8, %r23
+	xor %r10, %r10, %r23
 # v3 += mj1
 	.loc 1 408
-	add %r21, %r21, %r8
+	add %r21, %r21, %r10
 # w13 = mem64[in + 104]
 	.loc 1 409
-	ld %r8, 104(%r4)
+	ld %r10, 104(%r4)
 # x = 9286055187155687089
 	.loc 1 410
 	lis %r3, 32990
@@ -1111,7 +1109,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 38577
 # x += w13
 	.loc 1 411
-	add %r3, %r3, %r8
+	add %r3, %r3, %r10
 # v2 += x
 	.loc 1 412
 	add %r20, %r20, %r3
@@ -1353,25 +1351,25 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r18, %r18, %r3
 # w0 += x
 	.loc 1 496
-	add %r31, %r31, %r18
+	add %r12, %r12, %r18
 # w0 += w9
 	.loc 1 497
-	add %r18, %r31, %r5
+	add %r18, %r12, %r5
 # x = w1 <<< 63
 	.loc 1 498
-	rotldi %r3, %r6, 63
+	rotldi %r3, %r29, 63
 # y = w1 <<< 56
 	.loc 1 499
-	rotldi %r31, %r6, 56
+	rotldi %r12, %r29, 56
 # x ^= y
 	.loc 1 500
-	xor %r3, %r3, %r31
+	xor %r3, %r3, %r12
 # y = w1 >> 7
 	.loc 1 501
-	srdi %r31, %r6, 7
+	srdi %r12, %r29, 7
 # x ^= y
 	.loc 1 502
-	xor %r3, %r3, %r31
+	xor %r3, %r3, %r12
 # w0 += x
 	.loc 1 503
 	add %r18, %r18, %r3
@@ -1405,16 +1403,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r3, %r22, 50
 # c = v4 <<< 46
 	.loc 1 513
-	rotldi %r31, %r22, 46
+	rotldi %r12, %r22, 46
 # s ^= c
 	.loc 1 514
-	xor %r3, %r3, %r31
+	xor %r3, %r3, %r12
 # c = v4 <<< 23
 	.loc 1 515
-	rotldi %r31, %r22, 23
+	rotldi %r12, %r22, 23
 # s ^= c
 	.loc 1 516
-	xor %r3, %r3, %r31
+	xor %r3, %r3, %r12
 # v7 += s
 	.loc 1 517
 	add %r17, %r17, %r3
@@ -1426,16 +1424,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r3, %r14, 36
 # c = v0 <<< 30
 	.loc 1 520
-	rotldi %r31, %r14, 30
+	rotldi %r12, %r14, 30
 # s ^= c
 	.loc 1 521
-	xor %r3, %r3, %r31
+	xor %r3, %r3, %r12
 # c = v0 <<< 25
 	.loc 1 522
-	rotldi %r31, %r14, 25
+	rotldi %r12, %r14, 25
 # s ^= c
 	.loc 1 523
-	xor %r3, %r3, %r31
+	xor %r3, %r3, %r12
 # v7 += s
 	.loc 1 524
 	add %r17, %r17, %r3
@@ -1453,113 +1451,113 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r17, %r17, %r25
 # x = w15 <<< 45
 	.loc 1 531
-	rotldi %r31, %r23, 45
+	rotldi %r12, %r23, 45
 # y = w15 <<< 3
 	.loc 1 532
 	rotldi %r25, %r23, 3
 # x ^= y
 	.loc 1 533
-	xor %r31, %r31, %r25
+	xor %r12, %r12, %r25
 # y = w15 >> 6
 	.loc 1 534
 	srdi %r25, %r23, 6
 # x ^= y
 	.loc 1 535
-	xor %r31, %r31, %r25
+	xor %r12, %r12, %r25
 # w1 += x
 	.loc 1 536
-	add %r6, %r6, %r31
+	add %r29, %r29, %r12
 # w1 += w10
 	.loc 1 537
-	add %r25, %r6, %r29
+	add %r25, %r29, %r9
 # x = w2 <<< 63
 	.loc 1 538
-	rotldi %r6, %r9, 63
+	rotldi %r12, %r6, 63
 # y = w2 <<< 56
 	.loc 1 539
-	rotldi %r31, %r9, 56
+	rotldi %r29, %r6, 56
 # x ^= y
 	.loc 1 540
-	xor %r6, %r6, %r31
+	xor %r12, %r12, %r29
 # y = w2 >> 7
 	.loc 1 541
-	srdi %r31, %r9, 7
+	srdi %r29, %r6, 7
 # x ^= y
 	.loc 1 542
-	xor %r6, %r6, %r31
+	xor %r12, %r12, %r29
 # w1 += x
 	.loc 1 543
-	add %r25, %r25, %r6
+	add %r25, %r25, %r12
 # x = 17275323862435702243
 	.loc 1 544
-	lis %r6, 61374
-	ori %r6, %r6, 18310
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 14415
-	ori %r6, %r6, 9699
+	lis %r12, 61374
+	ori %r12, %r12, 18310
+	sldi %r12, %r12, 32
+	oris %r12, %r12, 14415
+	ori %r12, %r12, 9699
 # x += w1
 	.loc 1 545
-	add %r6, %r6, %r25
+	add %r12, %r12, %r25
 # v6 += x
 	.loc 1 546
-	add %r20, %r20, %r6
+	add %r20, %r20, %r12
 # c ^= v5
 	.loc 1 548
-	xor %r6, %r22, %r19
+	xor %r12, %r22, %r19
 # c &= v3
 	.loc 1 549
-	and %r6, %r6, %r21
+	and %r12, %r12, %r21
 # c ^= v5
 	.loc 1 550
-	xor %r6, %r6, %r19
+	xor %r12, %r12, %r19
 # v6 += c
 	.loc 1 551
-	add %r20, %r20, %r6
+	add %r20, %r20, %r12
 # s = v3 <<< 50
 	.loc 1 552
-	rotldi %r6, %r21, 50
+	rotldi %r12, %r21, 50
 # c = v3 <<< 46
 	.loc 1 553
-	rotldi %r31, %r21, 46
+	rotldi %r29, %r21, 46
 # s ^= c
 	.loc 1 554
-	xor %r6, %r6, %r31
+	xor %r12, %r12, %r29
 # c = v3 <<< 23
 	.loc 1 555
-	rotldi %r31, %r21, 23
+	rotldi %r29, %r21, 23
 # s ^= c
 	.loc 1 556
-	xor %r6, %r6, %r31
+	xor %r12, %r12, %r29
 # v6 += s
 	.loc 1 557
-	add %r20, %r20, %r6
+	add %r20, %r20, %r12
 # v2 += v6
 	.loc 1 558
 	add %r16, %r16, %r20
 # s = v7 <<< 36
 	.loc 1 559
-	rotldi %r6, %r17, 36
+	rotldi %r12, %r17, 36
 # c = v7 <<< 30
 	.loc 1 560
-	rotldi %r31, %r17, 30
+	rotldi %r29, %r17, 30
 # s ^= c
 	.loc 1 561
-	xor %r6, %r6, %r31
+	xor %r12, %r12, %r29
 # c = v7 <<< 25
 	.loc 1 562
-	rotldi %r31, %r17, 25
+	rotldi %r29, %r17, 25
 # s ^= c
 	.loc 1 563
-	xor %r6, %r6, %r31
+	xor %r12, %r12, %r29
 # v6 += s
 	.loc 1 564
-	add %r20, %r20, %r6
+	add %r20, %r20, %r12
 # mj1 ^= v0
 	.loc 1 566
-	xor %r6, %r17, %r14
+	xor %r12, %r17, %r14
 # mj0 &= mj1
 	.loc 1 567
-	and %r3, %r3, %r6
+	and %r3, %r3, %r12
 # mj0 ^= v0
 	.loc 1 568
 	xor %r3, %r3, %r14
@@ -1571,40 +1569,40 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r3, %r18, 45
 # y = w0 <<< 3
 	.loc 1 572
-	rotldi %r31, %r18, 3
+	rotldi %r29, %r18, 3
 # x ^= y
 	.loc 1 573
-	xor %r3, %r3, %r31
+	xor %r3, %r3, %r29
 # y = w0 >> 6
 	.loc 1 574
-	srdi %r31, %r18, 6
+	srdi %r29, %r18, 6
 # x ^= y
 	.loc 1 575
-	xor %r3, %r3, %r31
+	xor %r3, %r3, %r29
 # w2 += x
 	.loc 1 576
-	add %r9, %r9, %r3
+	add %r6, %r6, %r3
 # w2 += w11
 	.loc 1 577
-	add %r31, %r9, %r27
+	add %r29, %r6, %r27
 # x = w3 <<< 63
 	.loc 1 578
-	rotldi %r3, %r12, 63
+	rotldi %r3, %r31, 63
 # y = w3 <<< 56
 	.loc 1 579
-	rotldi %r9, %r12, 56
+	rotldi %r6, %r31, 56
 # x ^= y
 	.loc 1 580
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r6
 # y = w3 >> 7
 	.loc 1 581
-	srdi %r9, %r12, 7
+	srdi %r6, %r31, 7
 # x ^= y
 	.loc 1 582
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r6
 # w2 += x
 	.loc 1 583
-	add %r31, %r31, %r3
+	add %r29, %r29, %r3
 # x = 1135362057144423861
 	.loc 1 584
 	lis %r3, 4033
@@ -1614,7 +1612,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 54709
 # x += w2
 	.loc 1 585
-	add %r3, %r3, %r31
+	add %r3, %r3, %r29
 # v5 += x
 	.loc 1 586
 	add %r19, %r19, %r3
@@ -1635,16 +1633,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r3, %r16, 50
 # c = v2 <<< 46
 	.loc 1 593
-	rotldi %r9, %r16, 46
+	rotldi %r6, %r16, 46
 # s ^= c
 	.loc 1 594
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r6
 # c = v2 <<< 23
 	.loc 1 595
-	rotldi %r9, %r16, 23
+	rotldi %r6, %r16, 23
 # s ^= c
 	.loc 1 596
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r6
 # v5 += s
 	.loc 1 597
 	add %r19, %r19, %r3
@@ -1656,16 +1654,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r3, %r20, 36
 # c = v6 <<< 30
 	.loc 1 600
-	rotldi %r9, %r20, 30
+	rotldi %r6, %r20, 30
 # s ^= c
 	.loc 1 601
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r6
 # c = v6 <<< 25
 	.loc 1 602
-	rotldi %r9, %r20, 25
+	rotldi %r6, %r20, 25
 # s ^= c
 	.loc 1 603
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r6
 # v5 += s
 	.loc 1 604
 	add %r19, %r19, %r3
@@ -1674,52 +1672,52 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r20, %r17
 # mj1 &= mj0
 	.loc 1 607
-	and %r6, %r6, %r3
+	and %r12, %r12, %r3
 # mj1 ^= v7
 	.loc 1 608
-	xor %r6, %r6, %r17
+	xor %r12, %r12, %r17
 # v5 += mj1
 	.loc 1 609
-	add %r19, %r19, %r6
+	add %r19, %r19, %r12
 # x = w1 <<< 45
 	.loc 1 611
 	rotldi %r6, %r25, 45
 # y = w1 <<< 3
 	.loc 1 612
-	rotldi %r9, %r25, 3
+	rotldi %r12, %r25, 3
 # x ^= y
 	.loc 1 613
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r12
 # y = w1 >> 6
 	.loc 1 614
-	srdi %r9, %r25, 6
+	srdi %r12, %r25, 6
 # x ^= y
 	.loc 1 615
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r12
 # w3 += x
 	.loc 1 616
-	add %r12, %r12, %r6
+	add %r31, %r31, %r6
 # w3 += w12
 	.loc 1 617
-	add %r12, %r12, %r26
+	add %r31, %r31, %r26
 # x = w4 <<< 63
 	.loc 1 618
-	rotldi %r6, %r10, 63
+	rotldi %r6, %r8, 63
 # y = w4 <<< 56
 	.loc 1 619
-	rotldi %r9, %r10, 56
+	rotldi %r12, %r8, 56
 # x ^= y
 	.loc 1 620
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r12
 # y = w4 >> 7
 	.loc 1 621
-	srdi %r9, %r10, 7
+	srdi %r12, %r8, 7
 # x ^= y
 	.loc 1 622
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r12
 # w3 += x
 	.loc 1 623
-	add %r12, %r12, %r6
+	add %r31, %r31, %r6
 # x = 2597628984639134821
 	.loc 1 624
 	lis %r6, 9228
@@ -1729,7 +1727,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r6, %r6, 40037
 # x += w3
 	.loc 1 625
-	add %r6, %r6, %r12
+	add %r6, %r6, %r31
 # v4 += x
 	.loc 1 626
 	add %r22, %r22, %r6
@@ -1750,16 +1748,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r6, %r15, 50
 # c = v1 <<< 46
 	.loc 1 633
-	rotldi %r9, %r15, 46
+	rotldi %r12, %r15, 46
 # s ^= c
 	.loc 1 634
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r12
 # c = v1 <<< 23
 	.loc 1 635
-	rotldi %r9, %r15, 23
+	rotldi %r12, %r15, 23
 # s ^= c
 	.loc 1 636
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r12
 # v4 += s
 	.loc 1 637
 	add %r22, %r22, %r6
@@ -1771,16 +1769,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r6, %r19, 36
 # c = v5 <<< 30
 	.loc 1 640
-	rotldi %r9, %r19, 30
+	rotldi %r12, %r19, 30
 # s ^= c
 	.loc 1 641
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r12
 # c = v5 <<< 25
 	.loc 1 642
-	rotldi %r9, %r19, 25
+	rotldi %r12, %r19, 25
 # s ^= c
 	.loc 1 643
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r12
 # v4 += s
 	.loc 1 644
 	add %r22, %r22, %r6
@@ -1798,43 +1796,43 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r22, %r22, %r3
 # x = w2 <<< 45
 	.loc 1 651
-	rotldi %r3, %r31, 45
+	rotldi %r3, %r29, 45
 # y = w2 <<< 3
 	.loc 1 652
-	rotldi %r9, %r31, 3
+	rotldi %r12, %r29, 3
 # x ^= y
 	.loc 1 653
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r12
 # y = w2 >> 6
 	.loc 1 654
-	srdi %r9, %r31, 6
+	srdi %r12, %r29, 6
 # x ^= y
 	.loc 1 655
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r12
 # w4 += x
 	.loc 1 656
-	add %r10, %r10, %r3
+	add %r8, %r8, %r3
 # w4 += w13
 	.loc 1 657
-	add %r10, %r10, %r8
+	add %r12, %r8, %r10
 # x = w5 <<< 63
 	.loc 1 658
 	rotldi %r3, %r30, 63
 # y = w5 <<< 56
 	.loc 1 659
-	rotldi %r9, %r30, 56
+	rotldi %r8, %r30, 56
 # x ^= y
 	.loc 1 660
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # y = w5 >> 7
 	.loc 1 661
-	srdi %r9, %r30, 7
+	srdi %r8, %r30, 7
 # x ^= y
 	.loc 1 662
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # w4 += x
 	.loc 1 663
-	add %r10, %r10, %r3
+	add %r12, %r12, %r3
 # x = 3308224258029322869
 	.loc 1 664
 	lis %r3, 11753
@@ -1844,7 +1842,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 629
 # x += w4
 	.loc 1 665
-	add %r3, %r3, %r10
+	add %r3, %r3, %r12
 # v3 += x
 	.loc 1 666
 	add %r21, %r21, %r3
@@ -1865,16 +1863,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r3, %r14, 50
 # c = v0 <<< 46
 	.loc 1 673
-	rotldi %r9, %r14, 46
+	rotldi %r8, %r14, 46
 # s ^= c
 	.loc 1 674
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # c = v0 <<< 23
 	.loc 1 675
-	rotldi %r9, %r14, 23
+	rotldi %r8, %r14, 23
 # s ^= c
 	.loc 1 676
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # v3 += s
 	.loc 1 677
 	add %r21, %r21, %r3
@@ -1886,16 +1884,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r3, %r22, 36
 # c = v4 <<< 30
 	.loc 1 680
-	rotldi %r9, %r22, 30
+	rotldi %r8, %r22, 30
 # s ^= c
 	.loc 1 681
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # c = v4 <<< 25
 	.loc 1 682
-	rotldi %r9, %r22, 25
+	rotldi %r8, %r22, 25
 # s ^= c
 	.loc 1 683
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # v3 += s
 	.loc 1 684
 	add %r21, %r21, %r3
@@ -1913,19 +1911,19 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r21, %r21, %r6
 # x = w3 <<< 45
 	.loc 1 691
-	rotldi %r6, %r12, 45
+	rotldi %r6, %r31, 45
 # y = w3 <<< 3
 	.loc 1 692
-	rotldi %r9, %r12, 3
+	rotldi %r8, %r31, 3
 # x ^= y
 	.loc 1 693
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # y = w3 >> 6
 	.loc 1 694
-	srdi %r9, %r12, 6
+	srdi %r8, %r31, 6
 # x ^= y
 	.loc 1 695
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # w5 += x
 	.loc 1 696
 	add %r30, %r30, %r6
@@ -1937,16 +1935,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r6, %r24, 63
 # y = w6 <<< 56
 	.loc 1 699
-	rotldi %r9, %r24, 56
+	rotldi %r8, %r24, 56
 # x ^= y
 	.loc 1 700
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # y = w6 >> 7
 	.loc 1 701
-	srdi %r9, %r24, 7
+	srdi %r8, %r24, 7
 # x ^= y
 	.loc 1 702
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # w5 += x
 	.loc 1 703
 	add %r30, %r30, %r6
@@ -1980,16 +1978,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r6, %r17, 50
 # c = v7 <<< 46
 	.loc 1 713
-	rotldi %r9, %r17, 46
+	rotldi %r8, %r17, 46
 # s ^= c
 	.loc 1 714
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # c = v7 <<< 23
 	.loc 1 715
-	rotldi %r9, %r17, 23
+	rotldi %r8, %r17, 23
 # s ^= c
 	.loc 1 716
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # v2 += s
 	.loc 1 717
 	add %r16, %r16, %r6
@@ -2001,16 +1999,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r6, %r21, 36
 # c = v3 <<< 30
 	.loc 1 720
-	rotldi %r9, %r21, 30
+	rotldi %r8, %r21, 30
 # s ^= c
 	.loc 1 721
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # c = v3 <<< 25
 	.loc 1 722
-	rotldi %r9, %r21, 25
+	rotldi %r8, %r21, 25
 # s ^= c
 	.loc 1 723
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # v2 += s
 	.loc 1 724
 	add %r16, %r16, %r6
@@ -2028,19 +2026,19 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r16, %r16, %r3
 # x = w4 <<< 45
 	.loc 1 731
-	rotldi %r3, %r10, 45
+	rotldi %r3, %r12, 45
 # y = w4 <<< 3
 	.loc 1 732
-	rotldi %r9, %r10, 3
+	rotldi %r8, %r12, 3
 # x ^= y
 	.loc 1 733
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # y = w4 >> 6
 	.loc 1 734
-	srdi %r9, %r10, 6
+	srdi %r8, %r12, 6
 # x ^= y
 	.loc 1 735
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # w6 += x
 	.loc 1 736
 	add %r24, %r24, %r3
@@ -2052,16 +2050,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r3, %r11, 63
 # y = w7 <<< 56
 	.loc 1 739
-	rotldi %r9, %r11, 56
+	rotldi %r8, %r11, 56
 # x ^= y
 	.loc 1 740
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # y = w7 >> 7
 	.loc 1 741
-	srdi %r9, %r11, 7
+	srdi %r8, %r11, 7
 # x ^= y
 	.loc 1 742
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # w6 += x
 	.loc 1 743
 	add %r24, %r24, %r3
@@ -2095,16 +2093,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r3, %r20, 50
 # c = v6 <<< 46
 	.loc 1 753
-	rotldi %r9, %r20, 46
+	rotldi %r8, %r20, 46
 # s ^= c
 	.loc 1 754
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # c = v6 <<< 23
 	.loc 1 755
-	rotldi %r9, %r20, 23
+	rotldi %r8, %r20, 23
 # s ^= c
 	.loc 1 756
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # v1 += s
 	.loc 1 757
 	add %r15, %r15, %r3
@@ -2116,16 +2114,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r3, %r16, 36
 # c = v2 <<< 30
 	.loc 1 760
-	rotldi %r9, %r16, 30
+	rotldi %r8, %r16, 30
 # s ^= c
 	.loc 1 761
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # c = v2 <<< 25
 	.loc 1 762
-	rotldi %r9, %r16, 25
+	rotldi %r8, %r16, 25
 # s ^= c
 	.loc 1 763
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # v1 += s
 	.loc 1 764
 	add %r15, %r15, %r3
@@ -2146,16 +2144,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r6, %r30, 45
 # y = w5 <<< 3
 	.loc 1 772
-	rotldi %r9, %r30, 3
+	rotldi %r8, %r30, 3
 # x ^= y
 	.loc 1 773
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # y = w5 >> 6
 	.loc 1 774
-	srdi %r9, %r30, 6
+	srdi %r8, %r30, 6
 # x ^= y
 	.loc 1 775
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # w7 += x
 	.loc 1 776
 	add %r11, %r11, %r6
@@ -2167,16 +2165,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r6, %r7, 63
 # y = w8 <<< 56
 	.loc 1 779
-	rotldi %r9, %r7, 56
+	rotldi %r8, %r7, 56
 # x ^= y
 	.loc 1 780
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # y = w8 >> 7
 	.loc 1 781
-	srdi %r9, %r7, 7
+	srdi %r8, %r7, 7
 # x ^= y
 	.loc 1 782
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # w7 += x
 	.loc 1 783
 	add %r11, %r11, %r6
@@ -2210,16 +2208,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r6, %r19, 50
 # c = v5 <<< 46
 	.loc 1 793
-	rotldi %r9, %r19, 46
+	rotldi %r8, %r19, 46
 # s ^= c
 	.loc 1 794
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # c = v5 <<< 23
 	.loc 1 795
-	rotldi %r9, %r19, 23
+	rotldi %r8, %r19, 23
 # s ^= c
 	.loc 1 796
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # v0 += s
 	.loc 1 797
 	add %r14, %r14, %r6
@@ -2231,16 +2229,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r6, %r15, 36
 # c = v1 <<< 30
 	.loc 1 800
-	rotldi %r9, %r15, 30
+	rotldi %r8, %r15, 30
 # s ^= c
 	.loc 1 801
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # c = v1 <<< 25
 	.loc 1 802
-	rotldi %r9, %r15, 25
+	rotldi %r8, %r15, 25
 # s ^= c
 	.loc 1 803
-	xor %r6, %r6, %r9
+	xor %r6, %r6, %r8
 # v0 += s
 	.loc 1 804
 	add %r14, %r14, %r6
@@ -2261,22 +2259,22 @@ qhasm_kernel_sha512_ppc64_blocks:
 	rotldi %r3, %r24, 45
 # y = w6 <<< 3
 	.loc 1 812
-	rotldi %r9, %r24, 3
+	rotldi %r8, %r24, 3
 # x ^= y
 	.loc 1 813
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # y = w6 >> 6
 	.loc 1 814
-	srdi %r9, %r24, 6
+	srdi %r8, %r24, 6
 # x ^= y
 	.loc 1 815
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r8
 # w8 += x
 	.loc 1 816
 	add %r7, %r7, %r3
 # w8 += w1
 	.loc 1 817
-	add %r9, %r7, %r25
+	add %r8, %r7, %r25
 # x = w9 <<< 63
 	.loc 1 818
 	rotldi %r3, %r5, 63
@@ -2294,7 +2292,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r7
 # w8 += x
 	.loc 1 823
-	add %r9, %r9, %r3
+	add %r8, %r8, %r3
 # x = 10970295158949994411
 	.loc 1 824
 	lis %r3, 38974
@@ -2304,7 +2302,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 57259
 # x += w8
 	.loc 1 825
-	add %r3, %r3, %r9
+	add %r3, %r3, %r8
 # v7 += x
 	.loc 1 826
 	add %r17, %r17, %r3
@@ -2391,19 +2389,19 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r5, %r5, %r6
 # w9 += w2
 	.loc 1 857
-	add %r7, %r5, %r31
+	add %r7, %r5, %r29
 # x = w10 <<< 63
 	.loc 1 858
-	rotldi %r5, %r29, 63
+	rotldi %r5, %r9, 63
 # y = w10 <<< 56
 	.loc 1 859
-	rotldi %r6, %r29, 56
+	rotldi %r6, %r9, 56
 # x ^= y
 	.loc 1 860
 	xor %r5, %r5, %r6
 # y = w10 >> 7
 	.loc 1 861
-	srdi %r6, %r29, 7
+	srdi %r6, %r9, 7
 # x ^= y
 	.loc 1 862
 	xor %r5, %r5, %r6
@@ -2488,25 +2486,25 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r20, %r20, %r3
 # x = w8 <<< 45
 	.loc 1 891
-	rotldi %r3, %r9, 45
+	rotldi %r3, %r8, 45
 # y = w8 <<< 3
 	.loc 1 892
-	rotldi %r6, %r9, 3
+	rotldi %r6, %r8, 3
 # x ^= y
 	.loc 1 893
 	xor %r3, %r3, %r6
 # y = w8 >> 6
 	.loc 1 894
-	srdi %r6, %r9, 6
+	srdi %r6, %r8, 6
 # x ^= y
 	.loc 1 895
 	xor %r3, %r3, %r6
 # w10 += x
 	.loc 1 896
-	add %r29, %r29, %r3
+	add %r9, %r9, %r3
 # w10 += w3
 	.loc 1 897
-	add %r29, %r29, %r12
+	add %r9, %r9, %r31
 # x = w11 <<< 63
 	.loc 1 898
 	rotldi %r3, %r27, 63
@@ -2524,7 +2522,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w10 += x
 	.loc 1 903
-	add %r29, %r29, %r3
+	add %r9, %r9, %r3
 # x = 12683024718118986047
 	.loc 1 904
 	lis %r3, 45059
@@ -2534,7 +2532,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 8511
 # x += w10
 	.loc 1 905
-	add %r3, %r3, %r29
+	add %r3, %r3, %r9
 # v5 += x
 	.loc 1 906
 	add %r19, %r19, %r3
@@ -2621,7 +2619,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r27, %r27, %r5
 # w11 += w4
 	.loc 1 937
-	add %r27, %r27, %r10
+	add %r27, %r27, %r12
 # x = w12 <<< 63
 	.loc 1 938
 	rotldi %r5, %r26, 63
@@ -2718,16 +2716,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r22, %r22, %r3
 # x = w10 <<< 45
 	.loc 1 971
-	rotldi %r3, %r29, 45
+	rotldi %r3, %r9, 45
 # y = w10 <<< 3
 	.loc 1 972
-	rotldi %r6, %r29, 3
+	rotldi %r6, %r9, 3
 # x ^= y
 	.loc 1 973
 	xor %r3, %r3, %r6
 # y = w10 >> 6
 	.loc 1 974
-	srdi %r6, %r29, 6
+	srdi %r6, %r9, 6
 # x ^= y
 	.loc 1 975
 	xor %r3, %r3, %r6
@@ -2739,16 +2737,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r26, %r26, %r30
 # x = w13 <<< 63
 	.loc 1 978
-	rotldi %r3, %r8, 63
+	rotldi %r3, %r10, 63
 # y = w13 <<< 56
 	.loc 1 979
-	rotldi %r6, %r8, 56
+	rotldi %r6, %r10, 56
 # x ^= y
 	.loc 1 980
 	xor %r3, %r3, %r6
 # y = w13 >> 7
 	.loc 1 981
-	srdi %r6, %r8, 7
+	srdi %r6, %r10, 7
 # x ^= y
 	.loc 1 982
 	xor %r3, %r3, %r6
@@ -2848,10 +2846,10 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r5, %r5, %r6
 # w13 += x
 	.loc 1 1016
-	add %r8, %r8, %r5
+	add %r10, %r10, %r5
 # w13 += w6
 	.loc 1 1017
-	add %r8, %r8, %r24
+	add %r10, %r10, %r24
 # x = w14 <<< 63
 	.loc 1 1018
 	rotldi %r5, %r28, 63
@@ -2869,7 +2867,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r5, %r5, %r6
 # w13 += x
 	.loc 1 1023
-	add %r8, %r8, %r5
+	add %r10, %r10, %r5
 # x = 15395433587784984357
 	.loc 1 1024
 	lis %r5, 54695
@@ -2879,7 +2877,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r5, %r5, 42789
 # x += w13
 	.loc 1 1025
-	add %r5, %r5, %r8
+	add %r5, %r5, %r10
 # v2 += x
 	.loc 1 1026
 	add %r16, %r16, %r5
@@ -3063,16 +3061,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r15, %r15, %r5
 # x = w13 <<< 45
 	.loc 1 1091
-	rotldi %r5, %r8, 45
+	rotldi %r5, %r10, 45
 # y = w13 <<< 3
 	.loc 1 1092
-	rotldi %r6, %r8, 3
+	rotldi %r6, %r10, 3
 # x ^= y
 	.loc 1 1093
 	xor %r5, %r5, %r6
 # y = w13 >> 6
 	.loc 1 1094
-	srdi %r6, %r8, 6
+	srdi %r6, %r10, 6
 # x ^= y
 	.loc 1 1095
 	xor %r5, %r5, %r6
@@ -3081,7 +3079,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r23, %r23, %r5
 # w15 += w8
 	.loc 1 1097
-	add %r23, %r23, %r9
+	add %r23, %r23, %r8
 # x = w0 <<< 63
 	.loc 1 1098
 	rotldi %r5, %r18, 63
@@ -3311,19 +3309,19 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r25, %r25, %r5
 # w1 += w10
 	.loc 1 1177
-	add %r25, %r25, %r29
+	add %r25, %r25, %r9
 # x = w2 <<< 63
 	.loc 1 1178
-	rotldi %r5, %r31, 63
+	rotldi %r5, %r29, 63
 # y = w2 <<< 56
 	.loc 1 1179
-	rotldi %r6, %r31, 56
+	rotldi %r6, %r29, 56
 # x ^= y
 	.loc 1 1180
 	xor %r5, %r5, %r6
 # y = w2 >> 7
 	.loc 1 1181
-	srdi %r6, %r31, 7
+	srdi %r6, %r29, 7
 # x ^= y
 	.loc 1 1182
 	xor %r5, %r5, %r6
@@ -3423,28 +3421,28 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w2 += x
 	.loc 1 1216
-	add %r31, %r31, %r3
+	add %r29, %r29, %r3
 # w2 += w11
 	.loc 1 1217
-	add %r31, %r31, %r27
+	add %r29, %r29, %r27
 # x = w3 <<< 63
 	.loc 1 1218
-	rotldi %r3, %r12, 63
+	rotldi %r3, %r31, 63
 # y = w3 <<< 56
 	.loc 1 1219
-	rotldi %r6, %r12, 56
+	rotldi %r6, %r31, 56
 # x ^= y
 	.loc 1 1220
 	xor %r3, %r3, %r6
 # y = w3 >> 7
 	.loc 1 1221
-	srdi %r6, %r12, 7
+	srdi %r6, %r31, 7
 # x ^= y
 	.loc 1 1222
 	xor %r3, %r3, %r6
 # w2 += x
 	.loc 1 1223
-	add %r31, %r31, %r3
+	add %r29, %r29, %r3
 # x = 5560940570517711597
 	.loc 1 1224
 	lis %r3, 19756
@@ -3454,7 +3452,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 10989
 # x += w2
 	.loc 1 1225
-	add %r3, %r3, %r31
+	add %r3, %r3, %r29
 # v5 += x
 	.loc 1 1226
 	add %r19, %r19, %r3
@@ -3538,28 +3536,28 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r5, %r5, %r6
 # w3 += x
 	.loc 1 1256
-	add %r12, %r12, %r5
+	add %r31, %r31, %r5
 # w3 += w12
 	.loc 1 1257
-	add %r12, %r12, %r26
+	add %r31, %r31, %r26
 # x = w4 <<< 63
 	.loc 1 1258
-	rotldi %r5, %r10, 63
+	rotldi %r5, %r12, 63
 # y = w4 <<< 56
 	.loc 1 1259
-	rotldi %r6, %r10, 56
+	rotldi %r6, %r12, 56
 # x ^= y
 	.loc 1 1260
 	xor %r5, %r5, %r6
 # y = w4 >> 7
 	.loc 1 1261
-	srdi %r6, %r10, 7
+	srdi %r6, %r12, 7
 # x ^= y
 	.loc 1 1262
 	xor %r5, %r5, %r6
 # w3 += x
 	.loc 1 1263
-	add %r12, %r12, %r5
+	add %r31, %r31, %r5
 # x = 5996557281743188959
 	.loc 1 1264
 	lis %r5, 21304
@@ -3569,7 +3567,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r5, %r5, 46047
 # x += w3
 	.loc 1 1265
-	add %r5, %r5, %r12
+	add %r5, %r5, %r31
 # v4 += x
 	.loc 1 1266
 	add %r22, %r22, %r5
@@ -3638,25 +3636,25 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r22, %r22, %r3
 # x = w2 <<< 45
 	.loc 1 1291
-	rotldi %r3, %r31, 45
+	rotldi %r3, %r29, 45
 # y = w2 <<< 3
 	.loc 1 1292
-	rotldi %r6, %r31, 3
+	rotldi %r6, %r29, 3
 # x ^= y
 	.loc 1 1293
 	xor %r3, %r3, %r6
 # y = w2 >> 6
 	.loc 1 1294
-	srdi %r6, %r31, 6
+	srdi %r6, %r29, 6
 # x ^= y
 	.loc 1 1295
 	xor %r3, %r3, %r6
 # w4 += x
 	.loc 1 1296
-	add %r10, %r10, %r3
+	add %r12, %r12, %r3
 # w4 += w13
 	.loc 1 1297
-	add %r10, %r10, %r8
+	add %r12, %r12, %r10
 # x = w5 <<< 63
 	.loc 1 1298
 	rotldi %r3, %r30, 63
@@ -3674,7 +3672,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w4 += x
 	.loc 1 1303
-	add %r10, %r10, %r3
+	add %r12, %r12, %r3
 # x = 7280758554555802590
 	.loc 1 1304
 	lis %r3, 25866
@@ -3684,7 +3682,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 25566
 # x += w4
 	.loc 1 1305
-	add %r3, %r3, %r10
+	add %r3, %r3, %r12
 # v3 += x
 	.loc 1 1306
 	add %r21, %r21, %r3
@@ -3753,16 +3751,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r21, %r21, %r5
 # x = w3 <<< 45
 	.loc 1 1331
-	rotldi %r5, %r12, 45
+	rotldi %r5, %r31, 45
 # y = w3 <<< 3
 	.loc 1 1332
-	rotldi %r6, %r12, 3
+	rotldi %r6, %r31, 3
 # x ^= y
 	.loc 1 1333
 	xor %r5, %r5, %r6
 # y = w3 >> 6
 	.loc 1 1334
-	srdi %r6, %r12, 6
+	srdi %r6, %r31, 6
 # x ^= y
 	.loc 1 1335
 	xor %r5, %r5, %r6
@@ -3868,16 +3866,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r16, %r16, %r3
 # x = w4 <<< 45
 	.loc 1 1371
-	rotldi %r3, %r10, 45
+	rotldi %r3, %r12, 45
 # y = w4 <<< 3
 	.loc 1 1372
-	rotldi %r6, %r10, 3
+	rotldi %r6, %r12, 3
 # x ^= y
 	.loc 1 1373
 	xor %r3, %r3, %r6
 # y = w4 >> 6
 	.loc 1 1374
-	srdi %r6, %r10, 6
+	srdi %r6, %r12, 6
 # x ^= y
 	.loc 1 1375
 	xor %r3, %r3, %r6
@@ -4004,16 +4002,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r11, %r11, %r18
 # x = w8 <<< 63
 	.loc 1 1418
-	rotldi %r5, %r9, 63
+	rotldi %r5, %r8, 63
 # y = w8 <<< 56
 	.loc 1 1419
-	rotldi %r6, %r9, 56
+	rotldi %r6, %r8, 56
 # x ^= y
 	.loc 1 1420
 	xor %r5, %r5, %r6
 # y = w8 >> 7
 	.loc 1 1421
-	srdi %r6, %r9, 7
+	srdi %r6, %r8, 7
 # x ^= y
 	.loc 1 1422
 	xor %r5, %r5, %r6
@@ -4113,10 +4111,10 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w8 += x
 	.loc 1 1456
-	add %r9, %r9, %r3
+	add %r8, %r8, %r3
 # w8 += w1
 	.loc 1 1457
-	add %r9, %r9, %r25
+	add %r8, %r8, %r25
 # x = w9 <<< 63
 	.loc 1 1458
 	rotldi %r3, %r7, 63
@@ -4134,7 +4132,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w8 += x
 	.loc 1 1463
-	add %r9, %r9, %r3
+	add %r8, %r8, %r3
 # x = 11727347734174303076
 	.loc 1 1464
 	lis %r3, 41663
@@ -4144,7 +4142,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 868
 # x += w8
 	.loc 1 1465
-	add %r3, %r3, %r9
+	add %r3, %r3, %r8
 # v7 += x
 	.loc 1 1466
 	add %r17, %r17, %r3
@@ -4231,19 +4229,19 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r7, %r7, %r5
 # w9 += w2
 	.loc 1 1497
-	add %r7, %r7, %r31
+	add %r7, %r7, %r29
 # x = w10 <<< 63
 	.loc 1 1498
-	rotldi %r5, %r29, 63
+	rotldi %r5, %r9, 63
 # y = w10 <<< 56
 	.loc 1 1499
-	rotldi %r6, %r29, 56
+	rotldi %r6, %r9, 56
 # x ^= y
 	.loc 1 1500
 	xor %r5, %r5, %r6
 # y = w10 >> 7
 	.loc 1 1501
-	srdi %r6, %r29, 7
+	srdi %r6, %r9, 7
 # x ^= y
 	.loc 1 1502
 	xor %r5, %r5, %r6
@@ -4328,25 +4326,25 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r20, %r20, %r3
 # x = w8 <<< 45
 	.loc 1 1531
-	rotldi %r3, %r9, 45
+	rotldi %r3, %r8, 45
 # y = w8 <<< 3
 	.loc 1 1532
-	rotldi %r6, %r9, 3
+	rotldi %r6, %r8, 3
 # x ^= y
 	.loc 1 1533
 	xor %r3, %r3, %r6
 # y = w8 >> 6
 	.loc 1 1534
-	srdi %r6, %r9, 6
+	srdi %r6, %r8, 6
 # x ^= y
 	.loc 1 1535
 	xor %r3, %r3, %r6
 # w10 += x
 	.loc 1 1536
-	add %r29, %r29, %r3
+	add %r9, %r9, %r3
 # w10 += w3
 	.loc 1 1537
-	add %r29, %r29, %r12
+	add %r9, %r9, %r31
 # x = w11 <<< 63
 	.loc 1 1538
 	rotldi %r3, %r27, 63
@@ -4364,7 +4362,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w10 += x
 	.loc 1 1543
-	add %r29, %r29, %r3
+	add %r9, %r9, %r3
 # x = 14000437183269869457
 	.loc 1 1544
 	lis %r3, 49739
@@ -4374,7 +4372,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 38801
 # x += w10
 	.loc 1 1545
-	add %r3, %r3, %r29
+	add %r3, %r3, %r9
 # v5 += x
 	.loc 1 1546
 	add %r19, %r19, %r3
@@ -4461,7 +4459,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r27, %r27, %r5
 # w11 += w4
 	.loc 1 1577
-	add %r27, %r27, %r10
+	add %r27, %r27, %r12
 # x = w12 <<< 63
 	.loc 1 1578
 	rotldi %r5, %r26, 63
@@ -4558,16 +4556,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r22, %r22, %r3
 # x = w10 <<< 45
 	.loc 1 1611
-	rotldi %r3, %r29, 45
+	rotldi %r3, %r9, 45
 # y = w10 <<< 3
 	.loc 1 1612
-	rotldi %r6, %r29, 3
+	rotldi %r6, %r9, 3
 # x ^= y
 	.loc 1 1613
 	xor %r3, %r3, %r6
 # y = w10 >> 6
 	.loc 1 1614
-	srdi %r6, %r29, 6
+	srdi %r6, %r9, 6
 # x ^= y
 	.loc 1 1615
 	xor %r3, %r3, %r6
@@ -4579,16 +4577,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r26, %r26, %r30
 # x = w13 <<< 63
 	.loc 1 1618
-	rotldi %r3, %r8, 63
+	rotldi %r3, %r10, 63
 # y = w13 <<< 56
 	.loc 1 1619
-	rotldi %r6, %r8, 56
+	rotldi %r6, %r10, 56
 # x ^= y
 	.loc 1 1620
 	xor %r3, %r3, %r6
 # y = w13 >> 7
 	.loc 1 1621
-	srdi %r6, %r8, 7
+	srdi %r6, %r10, 7
 # x ^= y
 	.loc 1 1622
 	xor %r3, %r3, %r6
@@ -4688,10 +4686,10 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r5, %r5, %r6
 # w13 += x
 	.loc 1 1656
-	add %r8, %r8, %r5
+	add %r10, %r10, %r5
 # w13 += w6
 	.loc 1 1657
-	add %r8, %r8, %r24
+	add %r10, %r10, %r24
 # x = w14 <<< 63
 	.loc 1 1658
 	rotldi %r5, %r28, 63
@@ -4709,7 +4707,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r5, %r5, %r6
 # w13 += x
 	.loc 1 1663
-	add %r8, %r8, %r5
+	add %r10, %r10, %r5
 # x = 15463397548674623760
 	.loc 1 1664
 	lis %r5, 54937
@@ -4719,7 +4717,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r5, %r5, 43280
 # x += w13
 	.loc 1 1665
-	add %r5, %r5, %r8
+	add %r5, %r5, %r10
 # v2 += x
 	.loc 1 1666
 	add %r16, %r16, %r5
@@ -4903,16 +4901,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r15, %r15, %r5
 # x = w13 <<< 45
 	.loc 1 1731
-	rotldi %r5, %r8, 45
+	rotldi %r5, %r10, 45
 # y = w13 <<< 3
 	.loc 1 1732
-	rotldi %r6, %r8, 3
+	rotldi %r6, %r10, 3
 # x ^= y
 	.loc 1 1733
 	xor %r5, %r5, %r6
 # y = w13 >> 6
 	.loc 1 1734
-	srdi %r6, %r8, 6
+	srdi %r6, %r10, 6
 # x ^= y
 	.loc 1 1735
 	xor %r5, %r5, %r6
@@ -4921,7 +4919,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r23, %r23, %r5
 # w15 += w8
 	.loc 1 1737
-	add %r23, %r23, %r9
+	add %r23, %r23, %r8
 # x = w0 <<< 63
 	.loc 1 1738
 	rotldi %r5, %r18, 63
@@ -5151,19 +5149,19 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r25, %r25, %r5
 # w1 += w10
 	.loc 1 1817
-	add %r25, %r25, %r29
+	add %r25, %r25, %r9
 # x = w2 <<< 63
 	.loc 1 1818
-	rotldi %r5, %r31, 63
+	rotldi %r5, %r29, 63
 # y = w2 <<< 56
 	.loc 1 1819
-	rotldi %r6, %r31, 56
+	rotldi %r6, %r29, 56
 # x ^= y
 	.loc 1 1820
 	xor %r5, %r5, %r6
 # y = w2 >> 7
 	.loc 1 1821
-	srdi %r6, %r31, 7
+	srdi %r6, %r29, 7
 # x ^= y
 	.loc 1 1822
 	xor %r5, %r5, %r6
@@ -5263,28 +5261,28 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w2 += x
 	.loc 1 1856
-	add %r31, %r31, %r3
+	add %r29, %r29, %r3
 # w2 += w11
 	.loc 1 1857
-	add %r31, %r31, %r27
+	add %r29, %r29, %r27
 # x = w3 <<< 63
 	.loc 1 1858
-	rotldi %r3, %r12, 63
+	rotldi %r3, %r31, 63
 # y = w3 <<< 56
 	.loc 1 1859
-	rotldi %r6, %r12, 56
+	rotldi %r6, %r31, 56
 # x ^= y
 	.loc 1 1860
 	xor %r3, %r3, %r6
 # y = w3 >> 7
 	.loc 1 1861
-	srdi %r6, %r12, 7
+	srdi %r6, %r31, 7
 # x ^= y
 	.loc 1 1862
 	xor %r3, %r3, %r6
 # w2 += x
 	.loc 1 1863
-	add %r31, %r31, %r3
+	add %r29, %r29, %r3
 # x = 2830643537854262169
 	.loc 1 1864
 	lis %r3, 10056
@@ -5294,7 +5292,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 60313
 # x += w2
 	.loc 1 1865
-	add %r3, %r3, %r31
+	add %r3, %r3, %r29
 # v5 += x
 	.loc 1 1866
 	add %r19, %r19, %r3
@@ -5378,28 +5376,28 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r5, %r5, %r6
 # w3 += x
 	.loc 1 1896
-	add %r12, %r12, %r5
+	add %r31, %r31, %r5
 # w3 += w12
 	.loc 1 1897
-	add %r12, %r12, %r26
+	add %r31, %r31, %r26
 # x = w4 <<< 63
 	.loc 1 1898
-	rotldi %r5, %r10, 63
+	rotldi %r5, %r12, 63
 # y = w4 <<< 56
 	.loc 1 1899
-	rotldi %r6, %r10, 56
+	rotldi %r6, %r12, 56
 # x ^= y
 	.loc 1 1900
 	xor %r5, %r5, %r6
 # y = w4 >> 7
 	.loc 1 1901
-	srdi %r6, %r10, 7
+	srdi %r6, %r12, 7
 # x ^= y
 	.loc 1 1902
 	xor %r5, %r5, %r6
 # w3 += x
 	.loc 1 1903
-	add %r12, %r12, %r5
+	add %r31, %r31, %r5
 # x = 3796741975233480872
 	.loc 1 1904
 	lis %r5, 13488
@@ -5409,7 +5407,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r5, %r5, 18600
 # x += w3
 	.loc 1 1905
-	add %r5, %r5, %r12
+	add %r5, %r5, %r31
 # v4 += x
 	.loc 1 1906
 	add %r22, %r22, %r5
@@ -5478,25 +5476,25 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r22, %r22, %r3
 # x = w2 <<< 45
 	.loc 1 1931
-	rotldi %r3, %r31, 45
+	rotldi %r3, %r29, 45
 # y = w2 <<< 3
 	.loc 1 1932
-	rotldi %r6, %r31, 3
+	rotldi %r6, %r29, 3
 # x ^= y
 	.loc 1 1933
 	xor %r3, %r3, %r6
 # y = w2 >> 6
 	.loc 1 1934
-	srdi %r6, %r31, 6
+	srdi %r6, %r29, 6
 # x ^= y
 	.loc 1 1935
 	xor %r3, %r3, %r6
 # w4 += x
 	.loc 1 1936
-	add %r10, %r10, %r3
+	add %r12, %r12, %r3
 # w4 += w13
 	.loc 1 1937
-	add %r10, %r10, %r8
+	add %r12, %r12, %r10
 # x = w5 <<< 63
 	.loc 1 1938
 	rotldi %r3, %r30, 63
@@ -5514,7 +5512,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w4 += x
 	.loc 1 1943
-	add %r10, %r10, %r3
+	add %r12, %r12, %r3
 # x = 4115178125766777443
 	.loc 1 1944
 	lis %r3, 14620
@@ -5524,7 +5522,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 23139
 # x += w4
 	.loc 1 1945
-	add %r3, %r3, %r10
+	add %r3, %r3, %r12
 # v3 += x
 	.loc 1 1946
 	add %r21, %r21, %r3
@@ -5593,16 +5591,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r21, %r21, %r5
 # x = w3 <<< 45
 	.loc 1 1971
-	rotldi %r5, %r12, 45
+	rotldi %r5, %r31, 45
 # y = w3 <<< 3
 	.loc 1 1972
-	rotldi %r6, %r12, 3
+	rotldi %r6, %r31, 3
 # x ^= y
 	.loc 1 1973
 	xor %r5, %r5, %r6
 # y = w3 >> 6
 	.loc 1 1974
-	srdi %r6, %r12, 6
+	srdi %r6, %r31, 6
 # x ^= y
 	.loc 1 1975
 	xor %r5, %r5, %r6
@@ -5708,16 +5706,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r16, %r16, %r3
 # x = w4 <<< 45
 	.loc 1 2011
-	rotldi %r3, %r10, 45
+	rotldi %r3, %r12, 45
 # y = w4 <<< 3
 	.loc 1 2012
-	rotldi %r6, %r10, 3
+	rotldi %r6, %r12, 3
 # x ^= y
 	.loc 1 2013
 	xor %r3, %r3, %r6
 # y = w4 >> 6
 	.loc 1 2014
-	srdi %r6, %r10, 6
+	srdi %r6, %r12, 6
 # x ^= y
 	.loc 1 2015
 	xor %r3, %r3, %r6
@@ -5844,16 +5842,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r11, %r11, %r18
 # x = w8 <<< 63
 	.loc 1 2058
-	rotldi %r5, %r9, 63
+	rotldi %r5, %r8, 63
 # y = w8 <<< 56
 	.loc 1 2059
-	rotldi %r6, %r9, 56
+	rotldi %r6, %r8, 56
 # x ^= y
 	.loc 1 2060
 	xor %r5, %r5, %r6
 # y = w8 >> 7
 	.loc 1 2061
-	srdi %r6, %r9, 7
+	srdi %r6, %r8, 7
 # x ^= y
 	.loc 1 2062
 	xor %r5, %r5, %r6
@@ -5953,10 +5951,10 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w8 += x
 	.loc 1 2096
-	add %r9, %r9, %r3
+	add %r8, %r8, %r3
 # w8 += w1
 	.loc 1 2097
-	add %r9, %r9, %r25
+	add %r8, %r8, %r25
 # x = w9 <<< 63
 	.loc 1 2098
 	rotldi %r3, %r7, 63
@@ -5974,7 +5972,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w8 += x
 	.loc 1 2103
-	add %r9, %r9, %r3
+	add %r8, %r8, %r3
 # x = 8399075790359081724
 	.loc 1 2104
 	lis %r3, 29839
@@ -5984,7 +5982,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 45820
 # x += w8
 	.loc 1 2105
-	add %r3, %r3, %r9
+	add %r3, %r3, %r8
 # v7 += x
 	.loc 1 2106
 	add %r17, %r17, %r3
@@ -6071,19 +6069,19 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r7, %r7, %r5
 # w9 += w2
 	.loc 1 2137
-	add %r7, %r7, %r31
+	add %r7, %r7, %r29
 # x = w10 <<< 63
 	.loc 1 2138
-	rotldi %r5, %r29, 63
+	rotldi %r5, %r9, 63
 # y = w10 <<< 56
 	.loc 1 2139
-	rotldi %r6, %r29, 56
+	rotldi %r6, %r9, 56
 # x ^= y
 	.loc 1 2140
 	xor %r5, %r5, %r6
 # y = w10 >> 7
 	.loc 1 2141
-	srdi %r6, %r29, 7
+	srdi %r6, %r9, 7
 # x ^= y
 	.loc 1 2142
 	xor %r5, %r5, %r6
@@ -6168,25 +6166,25 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r20, %r20, %r3
 # x = w8 <<< 45
 	.loc 1 2171
-	rotldi %r3, %r9, 45
+	rotldi %r3, %r8, 45
 # y = w8 <<< 3
 	.loc 1 2172
-	rotldi %r6, %r9, 3
+	rotldi %r6, %r8, 3
 # x ^= y
 	.loc 1 2173
 	xor %r3, %r3, %r6
 # y = w8 >> 6
 	.loc 1 2174
-	srdi %r6, %r9, 6
+	srdi %r6, %r8, 6
 # x ^= y
 	.loc 1 2175
 	xor %r3, %r3, %r6
 # w10 += x
 	.loc 1 2176
-	add %r29, %r29, %r3
+	add %r9, %r9, %r3
 # w10 += w3
 	.loc 1 2177
-	add %r29, %r29, %r12
+	add %r9, %r9, %r31
 # x = w11 <<< 63
 	.loc 1 2178
 	rotldi %r3, %r27, 63
@@ -6204,7 +6202,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w10 += x
 	.loc 1 2183
-	add %r29, %r29, %r3
+	add %r9, %r9, %r3
 # x = 9568029438360202098
 	.loc 1 2184
 	lis %r3, 33992
@@ -6214,7 +6212,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 43890
 # x += w10
 	.loc 1 2185
-	add %r3, %r3, %r29
+	add %r3, %r3, %r9
 # v5 += x
 	.loc 1 2186
 	add %r19, %r19, %r3
@@ -6301,7 +6299,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r27, %r27, %r5
 # w11 += w4
 	.loc 1 2217
-	add %r27, %r27, %r10
+	add %r27, %r27, %r12
 # x = w12 <<< 63
 	.loc 1 2218
 	rotldi %r5, %r26, 63
@@ -6398,16 +6396,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r22, %r22, %r3
 # x = w10 <<< 45
 	.loc 1 2251
-	rotldi %r3, %r29, 45
+	rotldi %r3, %r9, 45
 # y = w10 <<< 3
 	.loc 1 2252
-	rotldi %r6, %r29, 3
+	rotldi %r6, %r9, 3
 # x ^= y
 	.loc 1 2253
 	xor %r3, %r3, %r6
 # y = w10 >> 6
 	.loc 1 2254
-	srdi %r6, %r29, 6
+	srdi %r6, %r9, 6
 # x ^= y
 	.loc 1 2255
 	xor %r3, %r3, %r6
@@ -6419,16 +6417,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r26, %r26, %r30
 # x = w13 <<< 63
 	.loc 1 2258
-	rotldi %r3, %r8, 63
+	rotldi %r3, %r10, 63
 # y = w13 <<< 56
 	.loc 1 2259
-	rotldi %r6, %r8, 56
+	rotldi %r6, %r10, 56
 # x ^= y
 	.loc 1 2260
 	xor %r3, %r3, %r6
 # y = w13 >> 7
 	.loc 1 2261
-	srdi %r6, %r8, 7
+	srdi %r6, %r10, 7
 # x ^= y
 	.loc 1 2262
 	xor %r3, %r3, %r6
@@ -6528,10 +6526,10 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r5, %r5, %r6
 # w13 += x
 	.loc 1 2296
-	add %r8, %r8, %r5
+	add %r10, %r10, %r5
 # w13 += w6
 	.loc 1 2297
-	add %r8, %r8, %r24
+	add %r10, %r10, %r24
 # x = w14 <<< 63
 	.loc 1 2298
 	rotldi %r5, %r28, 63
@@ -6549,7 +6547,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r5, %r5, %r6
 # w13 += x
 	.loc 1 2303
-	add %r8, %r8, %r5
+	add %r10, %r10, %r5
 # x = 11840083180663258601
 	.loc 1 2304
 	lis %r5, 42064
@@ -6559,7 +6557,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r5, %r5, 48617
 # x += w13
 	.loc 1 2305
-	add %r5, %r5, %r8
+	add %r5, %r5, %r10
 # v2 += x
 	.loc 1 2306
 	add %r16, %r16, %r5
@@ -6743,16 +6741,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r15, %r15, %r5
 # x = w13 <<< 45
 	.loc 1 2371
-	rotldi %r5, %r8, 45
+	rotldi %r5, %r10, 45
 # y = w13 <<< 3
 	.loc 1 2372
-	rotldi %r6, %r8, 3
+	rotldi %r6, %r10, 3
 # x ^= y
 	.loc 1 2373
 	xor %r5, %r5, %r6
 # y = w13 >> 6
 	.loc 1 2374
-	srdi %r6, %r8, 6
+	srdi %r6, %r10, 6
 # x ^= y
 	.loc 1 2375
 	xor %r5, %r5, %r6
@@ -6761,7 +6759,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r23, %r23, %r5
 # w15 += w8
 	.loc 1 2377
-	add %r23, %r23, %r9
+	add %r23, %r23, %r8
 # x = w0 <<< 63
 	.loc 1 2378
 	rotldi %r5, %r18, 63
@@ -6991,19 +6989,19 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r25, %r25, %r5
 # w1 += w10
 	.loc 1 2457
-	add %r25, %r25, %r29
+	add %r25, %r25, %r9
 # x = w2 <<< 63
 	.loc 1 2458
-	rotldi %r5, %r31, 63
+	rotldi %r5, %r29, 63
 # y = w2 <<< 56
 	.loc 1 2459
-	rotldi %r6, %r31, 56
+	rotldi %r6, %r29, 56
 # x ^= y
 	.loc 1 2460
 	xor %r5, %r5, %r6
 # y = w2 >> 7
 	.loc 1 2461
-	srdi %r6, %r31, 7
+	srdi %r6, %r29, 7
 # x ^= y
 	.loc 1 2462
 	xor %r5, %r5, %r6
@@ -7103,28 +7101,28 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w2 += x
 	.loc 1 2496
-	add %r31, %r31, %r3
+	add %r29, %r29, %r3
 # w2 += w11
 	.loc 1 2497
-	add %r31, %r31, %r27
+	add %r29, %r29, %r27
 # x = w3 <<< 63
 	.loc 1 2498
-	rotldi %r3, %r12, 63
+	rotldi %r3, %r31, 63
 # y = w3 <<< 56
 	.loc 1 2499
-	rotldi %r6, %r12, 56
+	rotldi %r6, %r31, 56
 # x ^= y
 	.loc 1 2500
 	xor %r3, %r3, %r6
 # y = w3 >> 7
 	.loc 1 2501
-	srdi %r6, %r12, 7
+	srdi %r6, %r31, 7
 # x ^= y
 	.loc 1 2502
 	xor %r3, %r3, %r6
 # w2 += x
 	.loc 1 2503
-	add %r31, %r31, %r3
+	add %r29, %r29, %r3
 # x = 16922976911328602910
 	.loc 1 2504
 	lis %r3, 60122
@@ -7134,7 +7132,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 60190
 # x += w2
 	.loc 1 2505
-	add %r3, %r3, %r31
+	add %r3, %r3, %r29
 # v5 += x
 	.loc 1 2506
 	add %r19, %r19, %r3
@@ -7218,28 +7216,28 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r5, %r5, %r6
 # w3 += x
 	.loc 1 2536
-	add %r12, %r12, %r5
+	add %r31, %r31, %r5
 # w3 += w12
 	.loc 1 2537
-	add %r12, %r12, %r26
+	add %r31, %r31, %r26
 # x = w4 <<< 63
 	.loc 1 2538
-	rotldi %r5, %r10, 63
+	rotldi %r5, %r12, 63
 # y = w4 <<< 56
 	.loc 1 2539
-	rotldi %r6, %r10, 56
+	rotldi %r6, %r12, 56
 # x ^= y
 	.loc 1 2540
 	xor %r5, %r5, %r6
 # y = w4 >> 7
 	.loc 1 2541
-	srdi %r6, %r10, 7
+	srdi %r6, %r12, 7
 # x ^= y
 	.loc 1 2542
 	xor %r5, %r5, %r6
 # w3 += x
 	.loc 1 2543
-	add %r12, %r12, %r5
+	add %r31, %r31, %r5
 # x = 17689382322260857208
 	.loc 1 2544
 	lis %r5, 62845
@@ -7249,7 +7247,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r5, %r5, 53624
 # x += w3
 	.loc 1 2545
-	add %r5, %r5, %r12
+	add %r5, %r5, %r31
 # v4 += x
 	.loc 1 2546
 	add %r22, %r22, %r5
@@ -7318,25 +7316,25 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r22, %r22, %r3
 # x = w2 <<< 45
 	.loc 1 2571
-	rotldi %r3, %r31, 45
+	rotldi %r3, %r29, 45
 # y = w2 <<< 3
 	.loc 1 2572
-	rotldi %r6, %r31, 3
+	rotldi %r6, %r29, 3
 # x ^= y
 	.loc 1 2573
 	xor %r3, %r3, %r6
 # y = w2 >> 6
 	.loc 1 2574
-	srdi %r6, %r31, 6
+	srdi %r6, %r29, 6
 # x ^= y
 	.loc 1 2575
 	xor %r3, %r3, %r6
 # w4 += x
 	.loc 1 2576
-	add %r10, %r10, %r3
+	add %r12, %r12, %r3
 # w4 += w13
 	.loc 1 2577
-	add %r10, %r10, %r8
+	add %r12, %r12, %r10
 # x = w5 <<< 63
 	.loc 1 2578
 	rotldi %r3, %r30, 63
@@ -7354,7 +7352,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w4 += x
 	.loc 1 2583
-	add %r10, %r10, %r3
+	add %r12, %r12, %r3
 # x = 500013540394364858
 	.loc 1 2584
 	lis %r3, 1776
@@ -7364,7 +7362,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 28602
 # x += w4
 	.loc 1 2585
-	add %r3, %r3, %r10
+	add %r3, %r3, %r12
 # v3 += x
 	.loc 1 2586
 	add %r21, %r21, %r3
@@ -7433,16 +7431,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r21, %r21, %r5
 # x = w3 <<< 45
 	.loc 1 2611
-	rotldi %r5, %r12, 45
+	rotldi %r5, %r31, 45
 # y = w3 <<< 3
 	.loc 1 2612
-	rotldi %r6, %r12, 3
+	rotldi %r6, %r31, 3
 # x ^= y
 	.loc 1 2613
 	xor %r5, %r5, %r6
 # y = w3 >> 6
 	.loc 1 2614
-	srdi %r6, %r12, 6
+	srdi %r6, %r31, 6
 # x ^= y
 	.loc 1 2615
 	xor %r5, %r5, %r6
@@ -7548,16 +7546,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r16, %r16, %r3
 # x = w4 <<< 45
 	.loc 1 2651
-	rotldi %r3, %r10, 45
+	rotldi %r3, %r12, 45
 # y = w4 <<< 3
 	.loc 1 2652
-	rotldi %r6, %r10, 3
+	rotldi %r6, %r12, 3
 # x ^= y
 	.loc 1 2653
 	xor %r3, %r3, %r6
 # y = w4 >> 6
 	.loc 1 2654
-	srdi %r6, %r10, 6
+	srdi %r6, %r12, 6
 # x ^= y
 	.loc 1 2655
 	xor %r3, %r3, %r6
@@ -7684,16 +7682,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r11, %r11, %r18
 # x = w8 <<< 63
 	.loc 1 2698
-	rotldi %r5, %r9, 63
+	rotldi %r5, %r8, 63
 # y = w8 <<< 56
 	.loc 1 2699
-	rotldi %r6, %r9, 56
+	rotldi %r6, %r8, 56
 # x ^= y
 	.loc 1 2700
 	xor %r5, %r5, %r6
 # y = w8 >> 7
 	.loc 1 2701
-	srdi %r6, %r9, 7
+	srdi %r6, %r8, 7
 # x ^= y
 	.loc 1 2702
 	xor %r5, %r5, %r6
@@ -7793,10 +7791,10 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w8 += x
 	.loc 1 2736
-	add %r9, %r9, %r3
+	add %r8, %r8, %r3
 # w8 += w1
 	.loc 1 2737
-	add %r9, %r9, %r25
+	add %r8, %r8, %r25
 # x = w9 <<< 63
 	.loc 1 2738
 	rotldi %r3, %r7, 63
@@ -7814,7 +7812,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w8 += x
 	.loc 1 2743
-	add %r9, %r9, %r3
+	add %r8, %r8, %r3
 # x = 2944078676154940804
 	.loc 1 2744
 	lis %r3, 10459
@@ -7824,7 +7822,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 32132
 # x += w8
 	.loc 1 2745
-	add %r3, %r3, %r9
+	add %r3, %r3, %r8
 # v7 += x
 	.loc 1 2746
 	add %r17, %r17, %r3
@@ -7911,19 +7909,19 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r7, %r7, %r5
 # w9 += w2
 	.loc 1 2777
-	add %r7, %r7, %r31
+	add %r7, %r7, %r29
 # x = w10 <<< 63
 	.loc 1 2778
-	rotldi %r5, %r29, 63
+	rotldi %r5, %r9, 63
 # y = w10 <<< 56
 	.loc 1 2779
-	rotldi %r6, %r29, 56
+	rotldi %r6, %r9, 56
 # x ^= y
 	.loc 1 2780
 	xor %r5, %r5, %r6
 # y = w10 >> 7
 	.loc 1 2781
-	srdi %r6, %r29, 7
+	srdi %r6, %r9, 7
 # x ^= y
 	.loc 1 2782
 	xor %r5, %r5, %r6
@@ -8008,25 +8006,25 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r20, %r20, %r3
 # x = w8 <<< 45
 	.loc 1 2811
-	rotldi %r3, %r9, 45
+	rotldi %r3, %r8, 45
 # y = w8 <<< 3
 	.loc 1 2812
-	rotldi %r6, %r9, 3
+	rotldi %r6, %r8, 3
 # x ^= y
 	.loc 1 2813
 	xor %r3, %r3, %r6
 # y = w8 >> 6
 	.loc 1 2814
-	srdi %r6, %r9, 6
+	srdi %r6, %r8, 6
 # x ^= y
 	.loc 1 2815
 	xor %r3, %r3, %r6
 # w10 += x
 	.loc 1 2816
-	add %r29, %r29, %r3
+	add %r9, %r9, %r3
 # w10 += w3
 	.loc 1 2817
-	add %r29, %r29, %r12
+	add %r9, %r9, %r31
 # x = w11 <<< 63
 	.loc 1 2818
 	rotldi %r3, %r27, 63
@@ -8044,7 +8042,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r6
 # w10 += x
 	.loc 1 2823
-	add %r29, %r29, %r3
+	add %r9, %r9, %r3
 # x = 4368137639120453308
 	.loc 1 2824
 	lis %r3, 15518
@@ -8054,7 +8052,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 48828
 # x += w10
 	.loc 1 2825
-	add %r3, %r3, %r29
+	add %r3, %r3, %r9
 # v5 += x
 	.loc 1 2826
 	add %r19, %r19, %r3
@@ -8141,7 +8139,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r27, %r27, %r3
 # w11 += w4
 	.loc 1 2857
-	add %r27, %r27, %r10
+	add %r27, %r27, %r12
 # x = w12 <<< 63
 	.loc 1 2858
 	rotldi %r3, %r26, 63
@@ -8238,16 +8236,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r22, %r22, %r6
 # x = w10 <<< 45
 	.loc 1 2891
-	rotldi %r3, %r29, 45
+	rotldi %r3, %r9, 45
 # y = w10 <<< 3
 	.loc 1 2892
-	rotldi %r5, %r29, 3
+	rotldi %r5, %r9, 3
 # x ^= y
 	.loc 1 2893
 	xor %r3, %r3, %r5
 # y = w10 >> 6
 	.loc 1 2894
-	srdi %r5, %r29, 6
+	srdi %r5, %r9, 6
 # x ^= y
 	.loc 1 2895
 	xor %r3, %r3, %r5
@@ -8259,16 +8257,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r26, %r26, %r30
 # x = w13 <<< 63
 	.loc 1 2898
-	rotldi %r3, %r8, 63
+	rotldi %r3, %r10, 63
 # y = w13 <<< 56
 	.loc 1 2899
-	rotldi %r5, %r8, 56
+	rotldi %r5, %r10, 56
 # x ^= y
 	.loc 1 2900
 	xor %r3, %r3, %r5
 # y = w13 >> 7
 	.loc 1 2901
-	srdi %r5, %r8, 7
+	srdi %r5, %r10, 7
 # x ^= y
 	.loc 1 2902
 	xor %r3, %r3, %r5
@@ -8368,10 +8366,10 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r5
 # w13 += x
 	.loc 1 2936
-	add %r8, %r8, %r3
+	add %r10, %r10, %r3
 # w13 += w6
 	.loc 1 2937
-	add %r8, %r8, %r24
+	add %r10, %r10, %r24
 # x = w14 <<< 63
 	.loc 1 2938
 	rotldi %r3, %r28, 63
@@ -8389,7 +8387,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r3, %r5
 # w13 += x
 	.loc 1 2943
-	add %r8, %r8, %r3
+	add %r10, %r10, %r3
 # x = 6448918945643986474
 	.loc 1 2944
 	lis %r3, 22911
@@ -8399,7 +8397,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r3, %r3, 32298
 # x += w13
 	.loc 1 2945
-	add %r3, %r3, %r8
+	add %r3, %r3, %r10
 # v2 += x
 	.loc 1 2946
 	add %r16, %r16, %r3
@@ -8435,7 +8433,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r16, %r16, %r3
 # v6 += v2
 	.loc 1 2958
-	add %r20, %r20, %r16
+	add %r9, %r20, %r16
 # s = v3 <<< 36
 	.loc 1 2959
 	rotldi %r3, %r21, 36
@@ -8523,7 +8521,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	xor %r3, %r17, %r14
 # c &= v6
 	.loc 1 2989
-	and %r3, %r3, %r20
+	and %r3, %r3, %r9
 # c ^= v0
 	.loc 1 2990
 	xor %r3, %r3, %r14
@@ -8532,16 +8530,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r15, %r15, %r3
 # s = v6 <<< 50
 	.loc 1 2992
-	rotldi %r3, %r20, 50
+	rotldi %r3, %r9, 50
 # c = v6 <<< 46
 	.loc 1 2993
-	rotldi %r5, %r20, 46
+	rotldi %r5, %r9, 46
 # s ^= c
 	.loc 1 2994
 	xor %r3, %r3, %r5
 # c = v6 <<< 23
 	.loc 1 2995
-	rotldi %r5, %r20, 23
+	rotldi %r5, %r9, 23
 # s ^= c
 	.loc 1 2996
 	xor %r3, %r3, %r5
@@ -8550,7 +8548,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r15, %r15, %r3
 # v5 += v1
 	.loc 1 2998
-	add %r12, %r19, %r15
+	add %r31, %r19, %r15
 # s = v2 <<< 36
 	.loc 1 2999
 	rotldi %r3, %r16, 36
@@ -8583,16 +8581,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r11, %r15, %r7
 # x = w13 <<< 45
 	.loc 1 3011
-	rotldi %r3, %r8, 45
+	rotldi %r3, %r10, 45
 # y = w13 <<< 3
 	.loc 1 3012
-	rotldi %r5, %r8, 3
+	rotldi %r5, %r10, 3
 # x ^= y
 	.loc 1 3013
 	xor %r3, %r3, %r5
 # y = w13 >> 6
 	.loc 1 3014
-	srdi %r5, %r8, 6
+	srdi %r5, %r10, 6
 # x ^= y
 	.loc 1 3015
 	xor %r3, %r3, %r5
@@ -8601,7 +8599,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r23, %r23, %r3
 # w15 += w8
 	.loc 1 3017
-	add %r23, %r23, %r9
+	add %r23, %r23, %r8
 # x = w0 <<< 63
 	.loc 1 3018
 	rotldi %r3, %r18, 63
@@ -8635,10 +8633,10 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r14, %r14, %r3
 # c ^= v7
 	.loc 1 3028
-	xor %r3, %r20, %r17
+	xor %r3, %r9, %r17
 # c &= v5
 	.loc 1 3029
-	and %r3, %r3, %r12
+	and %r3, %r3, %r31
 # c ^= v7
 	.loc 1 3030
 	xor %r3, %r3, %r17
@@ -8647,16 +8645,16 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r14, %r14, %r3
 # s = v5 <<< 50
 	.loc 1 3032
-	rotldi %r3, %r12, 50
+	rotldi %r3, %r31, 50
 # c = v5 <<< 46
 	.loc 1 3033
-	rotldi %r5, %r12, 46
+	rotldi %r5, %r31, 46
 # s ^= c
 	.loc 1 3034
 	xor %r3, %r3, %r5
 # c = v5 <<< 23
 	.loc 1 3035
-	rotldi %r5, %r12, 23
+	rotldi %r5, %r31, 23
 # s ^= c
 	.loc 1 3036
 	xor %r3, %r3, %r5
@@ -8665,7 +8663,7 @@ qhasm_kernel_sha512_ppc64_blocks:
 	add %r14, %r14, %r3
 # v4 += v0
 	.loc 1 3038
-	add %r10, %r22, %r14
+	add %r8, %r22, %r14
 # s = v1 <<< 36
 	.loc 1 3039
 	rotldi %r3, %r11, 36
@@ -8722,11 +8720,11 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ld %r3, 16(%r3)
 # v2 += x
 	.loc 1 3058
-	add %r8, %r16, %r3
+	add %r10, %r16, %r3
 # mem64[st + 16] = v2
 	.loc 1 3059
 	ld %r3, 112(%r1)
-	std %r8, 16(%r3)
+	std %r10, 16(%r3)
 # x = mem64[st + 24]
 	.loc 1 3060
 	ld %r3, 24(%r3)
@@ -8742,27 +8740,27 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ld %r3, 32(%r3)
 # v4 += x
 	.loc 1 3064
-	add %r10, %r10, %r3
+	add %r8, %r8, %r3
 # mem64[st + 32] = v4
 	.loc 1 3065
 	ld %r3, 112(%r1)
-	std %r10, 32(%r3)
+	std %r8, 32(%r3)
 # x = mem64[st + 40]
 	.loc 1 3066
 	ld %r3, 40(%r3)
 # v5 += x
 	.loc 1 3067
-	add %r12, %r12, %r3
+	add %r31, %r31, %r3
 # mem64[st + 40] = v5
 	.loc 1 3068
 	ld %r3, 112(%r1)
-	std %r12, 40(%r3)
+	std %r31, 40(%r3)
 # x = mem64[st + 48]
 	.loc 1 3069
 	ld %r3, 48(%r3)
 # v6 += x
 	.loc 1 3070
-	add %r9, %r20, %r3
+	add %r9, %r9, %r3
 # mem64[st + 48] = v6
 	.loc 1 3071
 	ld %r3, 112(%r1)

@@ -14,7 +14,8 @@ qhasm_kernel_sha512_sparc64_blocks:
 	stx %i2, [%fp + 1959]
 ! =? n - 0
 	.loc 1 44
-	cmp %i2, 0
+	mov %i2, %o0
+	cmp %o0, 0
 ! goto done if =
 	.loc 1 45
 	be,pt %xcc, .Lqhasm_kernel_sha512_sparc64_blocks.done
@@ -22,28 +23,28 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! v0 = mem64[st + 0]
 	.loc 1 46
 	ldx [%fp + 1951], %o0
-	ldx [%o0], %o2
+	ldx [%o0], %o5
 ! v1 = mem64[st + 8]
 	.loc 1 47
-	ldx [%o0 + 8], %o7
+	ldx [%o0 + 8], %o3
 ! v2 = mem64[st + 16]
 	.loc 1 48
-	ldx [%o0 + 16], %o4
+	ldx [%o0 + 16], %l0
 ! v3 = mem64[st + 24]
 	.loc 1 49
-	ldx [%o0 + 24], %l2
+	ldx [%o0 + 24], %l4
 ! v4 = mem64[st + 32]
 	.loc 1 50
-	ldx [%o0 + 32], %o3
+	ldx [%o0 + 32], %o2
 ! v5 = mem64[st + 40]
 	.loc 1 51
-	ldx [%o0 + 40], %o5
+	ldx [%o0 + 40], %o4
 ! v6 = mem64[st + 48]
 	.loc 1 52
-	ldx [%o0 + 48], %l0
+	ldx [%o0 + 48], %l2
 ! v7 = mem64[st + 56]
 	.loc 1 53
-	ldx [%o0 + 56], %l3
+	ldx [%o0 + 56], %l1
 .Lqhasm_kernel_sha512_sparc64_blocks.block:
 ! w0 = mem8[in + 0]
 	.loc 1 56
@@ -110,100 +111,97 @@ qhasm_kernel_sha512_sparc64_blocks:
 	ldub [%i1 + 7], %o0
 ! w0 |= y
 	.loc 1 77
-	or %o1, %o0, %l1
+	or %o1, %o0, %o7
 ! x = 4794697086780616226
 	.loc 1 78
 	setx 4794697086780616226, %o1, %o0
 ! x += w0
 	.loc 1 79
-	add %o0, %l1, %o0
+	add %o0, %o7, %o0
 ! v7 += x
 	.loc 1 80
-	add %l3, %o0, %l3
+	add %l1, %o0, %l1
 ! c ^= v6
 	.loc 1 82
-	xor %o5, %l0, %o0
+	xor %o4, %l2, %o0
 ! c &= v4
 	.loc 1 83
-	and %o0, %o3, %o0
+	and %o0, %o2, %o0
 ! c ^= v6
 	.loc 1 84
-	xor %o0, %l0, %o0
+	xor %o0, %l2, %o0
 ! v7 += c
 	.loc 1 85
-	add %l3, %o0, %l3
+	add %l1, %o0, %l1
 ! s = v4 <<< 50
 	.loc 1 86
-	sllx %o3, 50, %o1
-	srlx %o3, 14, %o0
+	sllx %o2, 50, %o1
+	srlx %o2, 14, %o0
 	or %o0, %o1, %o0
 ! c = v4 <<< 46
 	.loc 1 87
-	sllx %o3, 46, %o1
-	srlx %o3, 18, %l4
-	or %l4, %o1, %l4
+	sllx %o2, 46, %o1
+	srlx %o2, 18, %l3
+	or %l3, %o1, %l3
 ! s ^= c
 	.loc 1 88
-	xor %o0, %l4, %o1
+	xor %o0, %l3, %o1
 ! c = v4 <<< 23
 	.loc 1 89
-	sllx %o3, 23, %o0
-	srlx %o3, 41, %l4
-	or %l4, %o0, %l4
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %l3
+	or %l3, %o0, %l3
 ! s ^= c
 	.loc 1 90
-	xor %o1, %l4, %o1
+	xor %o1, %l3, %o1
 ! v7 += s
 	.loc 1 91
-	add %l3, %o1, %l3
+	add %l1, %o1, %l1
 ! v3 += v7
 	.loc 1 92
-	add %l2, %l3, %o1
+	add %l4, %l1, %o1
 ! s = v0 <<< 36
 	.loc 1 93
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %l2
-	or %l2, %o0, %l2
+	sllx %o5, 36, %o0
+	srlx %o5, 28, %l3
+	or %l3, %o0, %l3
 ! c = v0 <<< 30
 	.loc 1 94
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %l4
+	sllx %o5, 30, %o0
+	srlx %o5, 34, %l4
 	or %l4, %o0, %l4
 ! s ^= c
 	.loc 1 95
-	xor %l2, %l4, %l2
+	xor %l3, %l4, %l3
 ! c = v0 <<< 25
 	.loc 1 96
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %l4
+	sllx %o5, 25, %o0
+	srlx %o5, 39, %l4
 	or %l4, %o0, %l4
 ! s ^= c
 	.loc 1 97
-	xor %l2, %l4, %l2
+	xor %l3, %l4, %l3
 ! v7 += s
 	.loc 1 98
-	add %l3, %l2, %l2
-! mj1 = v1
-	.loc 1 99
-	mov %o7, %o0
+	add %l1, %l3, %l1
 ! mj1 ^= v2
 	.loc 1 100
-	xor %o0, %o4, %l3
+	xor %o3, %l0, %l3
 ! mj0 = v0
 	.loc 1 101
-	mov %o2, %o0
+	mov %o5, %o0
 ! mj0 ^= v1
 	.loc 1 102
-	xor %o0, %o7, %l4
+	xor %o0, %o3, %l4
 ! mj1 &= mj0
 	.loc 1 103
 	and %l3, %l4, %l3
 ! mj1 ^= v1
 	.loc 1 104
-	xor %l3, %o7, %l3
+	xor %l3, %o3, %l3
 ! v7 += mj1
 	.loc 1 105
-	add %l2, %l3, %l2
+	add %l1, %l3, %l1
 ! w1 = mem8[in + 8]
 	.loc 1 106
 	ldub [%i1 + 8], %o0
@@ -278,19 +276,19 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l5, %l3, %l5
 ! v6 += x
 	.loc 1 130
-	add %l0, %l5, %l0
+	add %l2, %l5, %l2
 ! c ^= v5
 	.loc 1 132
-	xor %o3, %o5, %o0
+	xor %o2, %o4, %o0
 ! c &= v3
 	.loc 1 133
 	and %o0, %o1, %o0
 ! c ^= v5
 	.loc 1 134
-	xor %o0, %o5, %o0
+	xor %o0, %o4, %o0
 ! v6 += c
 	.loc 1 135
-	add %l0, %o0, %l0
+	add %l2, %o0, %l2
 ! s = v3 <<< 50
 	.loc 1 136
 	sllx %o1, 50, %o0
@@ -314,46 +312,46 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %l5, %l6, %l5
 ! v6 += s
 	.loc 1 141
-	add %l0, %l5, %l0
+	add %l2, %l5, %l2
 ! v2 += v6
 	.loc 1 142
-	add %o4, %l0, %o4
+	add %l0, %l2, %l0
 ! s = v7 <<< 36
 	.loc 1 143
-	sllx %l2, 36, %o0
-	srlx %l2, 28, %l5
+	sllx %l1, 36, %o0
+	srlx %l1, 28, %l5
 	or %l5, %o0, %l5
 ! c = v7 <<< 30
 	.loc 1 144
-	sllx %l2, 30, %o0
-	srlx %l2, 34, %l6
+	sllx %l1, 30, %o0
+	srlx %l1, 34, %l6
 	or %l6, %o0, %l6
 ! s ^= c
 	.loc 1 145
 	xor %l5, %l6, %l5
 ! c = v7 <<< 25
 	.loc 1 146
-	sllx %l2, 25, %o0
-	srlx %l2, 39, %l6
+	sllx %l1, 25, %o0
+	srlx %l1, 39, %l6
 	or %l6, %o0, %l6
 ! s ^= c
 	.loc 1 147
 	xor %l5, %l6, %l5
 ! v6 += s
 	.loc 1 148
-	add %l0, %l5, %l0
+	add %l2, %l5, %l2
 ! mj1 ^= v0
 	.loc 1 150
-	xor %l2, %o2, %l5
+	xor %l1, %o5, %l5
 ! mj0 &= mj1
 	.loc 1 151
 	and %l4, %l5, %l4
 ! mj0 ^= v0
 	.loc 1 152
-	xor %l4, %o2, %l4
+	xor %l4, %o5, %l4
 ! v6 += mj0
 	.loc 1 153
-	add %l0, %l4, %l0
+	add %l2, %l4, %l2
 ! w2 = mem8[in + 16]
 	.loc 1 154
 	ldub [%i1 + 16], %o0
@@ -428,82 +426,82 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l6, %l4, %l6
 ! v5 += x
 	.loc 1 178
-	add %o5, %l6, %o5
+	add %o4, %l6, %o4
 ! c ^= v4
 	.loc 1 180
-	xor %o1, %o3, %o0
+	xor %o1, %o2, %o0
 ! c &= v2
 	.loc 1 181
-	and %o0, %o4, %o0
+	and %o0, %l0, %o0
 ! c ^= v4
 	.loc 1 182
-	xor %o0, %o3, %o0
+	xor %o0, %o2, %o0
 ! v5 += c
 	.loc 1 183
-	add %o5, %o0, %o5
+	add %o4, %o0, %o4
 ! s = v2 <<< 50
 	.loc 1 184
-	sllx %o4, 50, %o0
-	srlx %o4, 14, %l6
+	sllx %l0, 50, %o0
+	srlx %l0, 14, %l6
 	or %l6, %o0, %l6
 ! c = v2 <<< 46
 	.loc 1 185
-	sllx %o4, 46, %o0
-	srlx %o4, 18, %l7
+	sllx %l0, 46, %o0
+	srlx %l0, 18, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 186
 	xor %l6, %l7, %l6
 ! c = v2 <<< 23
 	.loc 1 187
-	sllx %o4, 23, %o0
-	srlx %o4, 41, %l7
+	sllx %l0, 23, %o0
+	srlx %l0, 41, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 188
 	xor %l6, %l7, %l6
 ! v5 += s
 	.loc 1 189
-	add %o5, %l6, %o5
+	add %o4, %l6, %o4
 ! v1 += v5
 	.loc 1 190
-	add %o7, %o5, %o7
+	add %o3, %o4, %o3
 ! s = v6 <<< 36
 	.loc 1 191
-	sllx %l0, 36, %o0
-	srlx %l0, 28, %l6
+	sllx %l2, 36, %o0
+	srlx %l2, 28, %l6
 	or %l6, %o0, %l6
 ! c = v6 <<< 30
 	.loc 1 192
-	sllx %l0, 30, %o0
-	srlx %l0, 34, %l7
+	sllx %l2, 30, %o0
+	srlx %l2, 34, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 193
 	xor %l6, %l7, %l6
 ! c = v6 <<< 25
 	.loc 1 194
-	sllx %l0, 25, %o0
-	srlx %l0, 39, %l7
+	sllx %l2, 25, %o0
+	srlx %l2, 39, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 195
 	xor %l6, %l7, %l6
 ! v5 += s
 	.loc 1 196
-	add %o5, %l6, %o5
+	add %o4, %l6, %o4
 ! mj0 ^= v7
 	.loc 1 198
-	xor %l0, %l2, %l6
+	xor %l2, %l1, %l6
 ! mj1 &= mj0
 	.loc 1 199
 	and %l5, %l6, %l5
 ! mj1 ^= v7
 	.loc 1 200
-	xor %l5, %l2, %l5
+	xor %l5, %l1, %l5
 ! v5 += mj1
 	.loc 1 201
-	add %o5, %l5, %o5
+	add %o4, %l5, %o4
 ! w3 = mem8[in + 24]
 	.loc 1 202
 	ldub [%i1 + 24], %o0
@@ -578,82 +576,82 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %l5, %l7
 ! v4 += x
 	.loc 1 226
-	add %o3, %l7, %o3
+	add %o2, %l7, %o2
 ! c ^= v3
 	.loc 1 228
-	xor %o4, %o1, %o0
+	xor %l0, %o1, %o0
 ! c &= v1
 	.loc 1 229
-	and %o0, %o7, %o0
+	and %o0, %o3, %o0
 ! c ^= v3
 	.loc 1 230
 	xor %o0, %o1, %o0
 ! v4 += c
 	.loc 1 231
-	add %o3, %o0, %o3
+	add %o2, %o0, %o2
 ! s = v1 <<< 50
 	.loc 1 232
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %l7
+	sllx %o3, 50, %o0
+	srlx %o3, 14, %l7
 	or %l7, %o0, %l7
 ! c = v1 <<< 46
 	.loc 1 233
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %i0
+	sllx %o3, 46, %o0
+	srlx %o3, 18, %i0
 	or %i0, %o0, %i0
 ! s ^= c
 	.loc 1 234
 	xor %l7, %i0, %l7
 ! c = v1 <<< 23
 	.loc 1 235
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %i0
+	sllx %o3, 23, %o0
+	srlx %o3, 41, %i0
 	or %i0, %o0, %i0
 ! s ^= c
 	.loc 1 236
 	xor %l7, %i0, %l7
 ! v4 += s
 	.loc 1 237
-	add %o3, %l7, %o3
+	add %o2, %l7, %o2
 ! v0 += v4
 	.loc 1 238
-	add %o2, %o3, %o2
+	add %o5, %o2, %o5
 ! s = v5 <<< 36
 	.loc 1 239
-	sllx %o5, 36, %o0
-	srlx %o5, 28, %l7
+	sllx %o4, 36, %o0
+	srlx %o4, 28, %l7
 	or %l7, %o0, %l7
 ! c = v5 <<< 30
 	.loc 1 240
-	sllx %o5, 30, %o0
-	srlx %o5, 34, %i0
+	sllx %o4, 30, %o0
+	srlx %o4, 34, %i0
 	or %i0, %o0, %i0
 ! s ^= c
 	.loc 1 241
 	xor %l7, %i0, %l7
 ! c = v5 <<< 25
 	.loc 1 242
-	sllx %o5, 25, %o0
-	srlx %o5, 39, %i0
+	sllx %o4, 25, %o0
+	srlx %o4, 39, %i0
 	or %i0, %o0, %i0
 ! s ^= c
 	.loc 1 243
 	xor %l7, %i0, %l7
 ! v4 += s
 	.loc 1 244
-	add %o3, %l7, %o3
+	add %o2, %l7, %o2
 ! mj1 ^= v6
 	.loc 1 246
-	xor %o5, %l0, %l7
+	xor %o4, %l2, %l7
 ! mj0 &= mj1
 	.loc 1 247
 	and %l6, %l7, %l6
 ! mj0 ^= v6
 	.loc 1 248
-	xor %l6, %l0, %l6
+	xor %l6, %l2, %l6
 ! v4 += mj0
 	.loc 1 249
-	add %o3, %l6, %o3
+	add %o2, %l6, %o2
 ! w4 = mem8[in + 32]
 	.loc 1 250
 	ldub [%i1 + 32], %o0
@@ -731,33 +729,33 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %i0, %o1
 ! c ^= v2
 	.loc 1 276
-	xor %o7, %o4, %o0
+	xor %o3, %l0, %o0
 ! c &= v0
 	.loc 1 277
-	and %o0, %o2, %o0
+	and %o0, %o5, %o0
 ! c ^= v2
 	.loc 1 278
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! v3 += c
 	.loc 1 279
 	add %o1, %o0, %o1
 ! s = v0 <<< 50
 	.loc 1 280
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %i0
+	sllx %o5, 50, %o0
+	srlx %o5, 14, %i0
 	or %i0, %o0, %i0
 ! c = v0 <<< 46
 	.loc 1 281
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %i2
+	sllx %o5, 46, %o0
+	srlx %o5, 18, %i2
 	or %i2, %o0, %i2
 ! s ^= c
 	.loc 1 282
 	xor %i0, %i2, %i0
 ! c = v0 <<< 23
 	.loc 1 283
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %i2
+	sllx %o5, 23, %o0
+	srlx %o5, 41, %i2
 	or %i2, %o0, %i2
 ! s ^= c
 	.loc 1 284
@@ -767,24 +765,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %i0, %o1
 ! v7 += v3
 	.loc 1 286
-	add %l2, %o1, %l2
+	add %l1, %o1, %l1
 ! s = v4 <<< 36
 	.loc 1 287
-	sllx %o3, 36, %o0
-	srlx %o3, 28, %i0
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %i0
 	or %i0, %o0, %i0
 ! c = v4 <<< 30
 	.loc 1 288
-	sllx %o3, 30, %o0
-	srlx %o3, 34, %i2
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %i2
 	or %i2, %o0, %i2
 ! s ^= c
 	.loc 1 289
 	xor %i0, %i2, %i0
 ! c = v4 <<< 25
 	.loc 1 290
-	sllx %o3, 25, %o0
-	srlx %o3, 39, %i2
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %i2
 	or %i2, %o0, %i2
 ! s ^= c
 	.loc 1 291
@@ -794,16 +792,16 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %i0, %o0
 ! mj0 = v4
 	.loc 1 293
-	mov %o3, %o1
+	mov %o2, %o1
 ! mj0 ^= v5
 	.loc 1 294
-	xor %o1, %o5, %o1
+	xor %o1, %o4, %o1
 ! mj1 &= mj0
 	.loc 1 295
 	and %l7, %o1, %l7
 ! mj1 ^= v5
 	.loc 1 296
-	xor %l7, %o5, %l7
+	xor %l7, %o4, %l7
 ! v3 += mj1
 	.loc 1 297
 	add %o0, %l7, %l7
@@ -881,51 +879,51 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i2, %i0, %i2
 ! v2 += x
 	.loc 1 322
-	add %o4, %i2, %o4
+	add %l0, %i2, %l0
 ! c ^= v1
 	.loc 1 324
-	xor %o2, %o7, %o0
+	xor %o5, %o3, %o0
 ! c &= v7
 	.loc 1 325
-	and %o0, %l2, %o0
+	and %o0, %l1, %o0
 ! c ^= v1
 	.loc 1 326
-	xor %o0, %o7, %o0
+	xor %o0, %o3, %o0
 ! v2 += c
 	.loc 1 327
-	add %o4, %o0, %o4
+	add %l0, %o0, %l0
 ! s = v7 <<< 50
 	.loc 1 328
-	sllx %l2, 50, %o0
-	srlx %l2, 14, %i2
+	sllx %l1, 50, %o0
+	srlx %l1, 14, %i2
 	or %i2, %o0, %i2
 ! c = v7 <<< 46
 	.loc 1 329
-	sllx %l2, 46, %o0
-	srlx %l2, 18, %i3
+	sllx %l1, 46, %o0
+	srlx %l1, 18, %i3
 	or %i3, %o0, %i3
 ! s ^= c
 	.loc 1 330
 	xor %i2, %i3, %i2
 ! c = v7 <<< 23
 	.loc 1 331
-	sllx %l2, 23, %o0
-	srlx %l2, 41, %i3
+	sllx %l1, 23, %o0
+	srlx %l1, 41, %i3
 	or %i3, %o0, %i3
 ! s ^= c
 	.loc 1 332
 	xor %i2, %i3, %i2
 ! v2 += s
 	.loc 1 333
-	add %o4, %i2, %i3
+	add %l0, %i2, %i3
 ! v6 += v2
 	.loc 1 334
-	add %l0, %i3, %l0
+	add %l2, %i3, %l2
 ! s = v3 <<< 36
 	.loc 1 335
 	sllx %l7, 36, %o0
-	srlx %l7, 28, %o4
-	or %o4, %o0, %o4
+	srlx %l7, 28, %l0
+	or %l0, %o0, %l0
 ! c = v3 <<< 30
 	.loc 1 336
 	sllx %l7, 30, %o0
@@ -933,7 +931,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %i2, %o0, %i2
 ! s ^= c
 	.loc 1 337
-	xor %o4, %i2, %o4
+	xor %l0, %i2, %l0
 ! c = v3 <<< 25
 	.loc 1 338
 	sllx %l7, 25, %o0
@@ -941,22 +939,22 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %i2, %o0, %i2
 ! s ^= c
 	.loc 1 339
-	xor %o4, %i2, %o4
+	xor %l0, %i2, %l0
 ! v2 += s
 	.loc 1 340
-	add %i3, %o4, %i3
+	add %i3, %l0, %i3
 ! mj1 = v3
 	.loc 1 341
-	mov %l7, %o4
+	mov %l7, %l0
 ! mj1 ^= v4
 	.loc 1 342
-	xor %o4, %o3, %o4
+	xor %l0, %o2, %l0
 ! mj0 &= mj1
 	.loc 1 343
-	and %o1, %o4, %o1
+	and %o1, %l0, %o1
 ! mj0 ^= v4
 	.loc 1 344
-	xor %o1, %o3, %o1
+	xor %o1, %o2, %o1
 ! v2 += mj0
 	.loc 1 345
 	add %i3, %o1, %o1
@@ -1034,51 +1032,51 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i3, %i2, %i3
 ! v1 += x
 	.loc 1 370
-	add %o7, %i3, %o7
+	add %o3, %i3, %o3
 ! c ^= v0
 	.loc 1 372
-	xor %l2, %o2, %o0
+	xor %l1, %o5, %o0
 ! c &= v6
 	.loc 1 373
-	and %o0, %l0, %o0
+	and %o0, %l2, %o0
 ! c ^= v0
 	.loc 1 374
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! v1 += c
 	.loc 1 375
-	add %o7, %o0, %i4
+	add %o3, %o0, %i4
 ! s = v6 <<< 50
 	.loc 1 376
-	sllx %l0, 50, %o0
-	srlx %l0, 14, %o7
-	or %o7, %o0, %o7
+	sllx %l2, 50, %o0
+	srlx %l2, 14, %o3
+	or %o3, %o0, %o3
 ! c = v6 <<< 46
 	.loc 1 377
-	sllx %l0, 46, %o0
-	srlx %l0, 18, %i3
+	sllx %l2, 46, %o0
+	srlx %l2, 18, %i3
 	or %i3, %o0, %i3
 ! s ^= c
 	.loc 1 378
-	xor %o7, %i3, %o7
+	xor %o3, %i3, %o3
 ! c = v6 <<< 23
 	.loc 1 379
-	sllx %l0, 23, %o0
-	srlx %l0, 41, %i3
+	sllx %l2, 23, %o0
+	srlx %l2, 41, %i3
 	or %i3, %o0, %i3
 ! s ^= c
 	.loc 1 380
-	xor %o7, %i3, %o7
+	xor %o3, %i3, %o3
 ! v1 += s
 	.loc 1 381
-	add %i4, %o7, %i4
+	add %i4, %o3, %i4
 ! v5 += v1
 	.loc 1 382
-	add %o5, %i4, %o5
+	add %o4, %i4, %o4
 ! s = v2 <<< 36
 	.loc 1 383
 	sllx %o1, 36, %o0
-	srlx %o1, 28, %o7
-	or %o7, %o0, %o7
+	srlx %o1, 28, %o3
+	or %o3, %o0, %o3
 ! c = v2 <<< 30
 	.loc 1 384
 	sllx %o1, 30, %o0
@@ -1086,7 +1084,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %i3, %o0, %i3
 ! s ^= c
 	.loc 1 385
-	xor %o7, %i3, %o7
+	xor %o3, %i3, %o3
 ! c = v2 <<< 25
 	.loc 1 386
 	sllx %o1, 25, %o0
@@ -1094,22 +1092,22 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %i3, %o0, %i3
 ! s ^= c
 	.loc 1 387
-	xor %o7, %i3, %o7
+	xor %o3, %i3, %o3
 ! v1 += s
 	.loc 1 388
-	add %i4, %o7, %i4
+	add %i4, %o3, %i4
 ! mj0 ^= v3
 	.loc 1 390
-	xor %o1, %l7, %o7
+	xor %o1, %l7, %o3
 ! mj1 &= mj0
 	.loc 1 391
-	and %o4, %o7, %o4
+	and %l0, %o3, %l0
 ! mj1 ^= v3
 	.loc 1 392
-	xor %o4, %l7, %o4
+	xor %l0, %l7, %l0
 ! v1 += mj1
 	.loc 1 393
-	add %i4, %o4, %o4
+	add %i4, %l0, %l0
 ! w7 = mem8[in + 56]
 	.loc 1 394
 	ldub [%i1 + 56], %o0
@@ -1184,85 +1182,85 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i4, %i3, %i4
 ! v0 += x
 	.loc 1 418
-	add %o2, %i4, %o2
+	add %o5, %i4, %o5
 ! c ^= v7
 	.loc 1 420
-	xor %l0, %l2, %o0
+	xor %l2, %l1, %o0
 ! c &= v5
 	.loc 1 421
-	and %o0, %o5, %o0
+	and %o0, %o4, %o0
 ! c ^= v7
 	.loc 1 422
-	xor %o0, %l2, %o0
+	xor %o0, %l1, %o0
 ! v0 += c
 	.loc 1 423
-	add %o2, %o0, %i5
+	add %o5, %o0, %i5
 ! s = v5 <<< 50
 	.loc 1 424
-	sllx %o5, 50, %o0
-	srlx %o5, 14, %o2
-	or %o2, %o0, %o2
+	sllx %o4, 50, %o0
+	srlx %o4, 14, %o5
+	or %o5, %o0, %o5
 ! c = v5 <<< 46
 	.loc 1 425
-	sllx %o5, 46, %o0
-	srlx %o5, 18, %i4
+	sllx %o4, 46, %o0
+	srlx %o4, 18, %i4
 	or %i4, %o0, %i4
 ! s ^= c
 	.loc 1 426
-	xor %o2, %i4, %o2
+	xor %o5, %i4, %o5
 ! c = v5 <<< 23
 	.loc 1 427
-	sllx %o5, 23, %o0
-	srlx %o5, 41, %i4
+	sllx %o4, 23, %o0
+	srlx %o4, 41, %i4
 	or %i4, %o0, %i4
 ! s ^= c
 	.loc 1 428
-	xor %o2, %i4, %o2
+	xor %o5, %i4, %o5
 ! v0 += s
 	.loc 1 429
-	add %i5, %o2, %i5
+	add %i5, %o5, %i5
 ! v4 += v0
 	.loc 1 430
-	add %o3, %i5, %o3
+	add %o2, %i5, %o2
 ! s = v1 <<< 36
 	.loc 1 431
-	sllx %o4, 36, %o0
-	srlx %o4, 28, %o2
-	or %o2, %o0, %o2
+	sllx %l0, 36, %o0
+	srlx %l0, 28, %o5
+	or %o5, %o0, %o5
 ! c = v1 <<< 30
 	.loc 1 432
-	sllx %o4, 30, %o0
-	srlx %o4, 34, %i4
+	sllx %l0, 30, %o0
+	srlx %l0, 34, %i4
 	or %i4, %o0, %i4
 ! s ^= c
 	.loc 1 433
-	xor %o2, %i4, %o2
+	xor %o5, %i4, %o5
 ! c = v1 <<< 25
 	.loc 1 434
-	sllx %o4, 25, %o0
-	srlx %o4, 39, %i4
+	sllx %l0, 25, %o0
+	srlx %l0, 39, %i4
 	or %i4, %o0, %i4
 ! s ^= c
 	.loc 1 435
-	xor %o2, %i4, %o2
+	xor %o5, %i4, %o5
 ! v0 += s
 	.loc 1 436
-	add %i5, %o2, %i5
+	add %i5, %o5, %i5
 ! mj1 = v1
 	.loc 1 437
-	mov %o4, %o2
+	mov %l0, %o5
 ! mj1 ^= v2
 	.loc 1 438
-	xor %o2, %o1, %o2
+	xor %o5, %o1, %o5
 ! mj0 &= mj1
 	.loc 1 439
-	and %o7, %o2, %o7
+	and %o3, %o5, %o3
 ! mj0 ^= v2
 	.loc 1 440
-	xor %o7, %o1, %o7
+	xor %o3, %o1, %o3
 ! v0 += mj0
 	.loc 1 441
-	add %i5, %o7, %o7
+	add %i5, %o3, %o3
 ! w8 = mem8[in + 64]
 	.loc 1 442
 	ldub [%i1 + 64], %o0
@@ -1337,82 +1335,82 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i5, %i4, %i5
 ! v7 += x
 	.loc 1 466
-	add %l2, %i5, %l2
+	add %l1, %i5, %l1
 ! c ^= v6
 	.loc 1 468
-	xor %o5, %l0, %o0
+	xor %o4, %l2, %o0
 ! c &= v4
 	.loc 1 469
-	and %o0, %o3, %o0
+	and %o0, %o2, %o0
 ! c ^= v6
 	.loc 1 470
-	xor %o0, %l0, %o0
+	xor %o0, %l2, %o0
 ! v7 += c
 	.loc 1 471
-	add %l2, %o0, %g1
+	add %l1, %o0, %g1
 ! s = v4 <<< 50
 	.loc 1 472
-	sllx %o3, 50, %o0
-	srlx %o3, 14, %l2
-	or %l2, %o0, %l2
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %l1
+	or %l1, %o0, %l1
 ! c = v4 <<< 46
 	.loc 1 473
-	sllx %o3, 46, %o0
-	srlx %o3, 18, %i5
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %i5
 	or %i5, %o0, %i5
 ! s ^= c
 	.loc 1 474
-	xor %l2, %i5, %l2
+	xor %l1, %i5, %l1
 ! c = v4 <<< 23
 	.loc 1 475
-	sllx %o3, 23, %o0
-	srlx %o3, 41, %i5
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %i5
 	or %i5, %o0, %i5
 ! s ^= c
 	.loc 1 476
-	xor %l2, %i5, %l2
+	xor %l1, %i5, %l1
 ! v7 += s
 	.loc 1 477
-	add %g1, %l2, %g1
+	add %g1, %l1, %g1
 ! v3 += v7
 	.loc 1 478
 	add %l7, %g1, %l7
 ! s = v0 <<< 36
 	.loc 1 479
-	sllx %o7, 36, %o0
-	srlx %o7, 28, %l2
-	or %l2, %o0, %l2
+	sllx %o3, 36, %o0
+	srlx %o3, 28, %l1
+	or %l1, %o0, %l1
 ! c = v0 <<< 30
 	.loc 1 480
-	sllx %o7, 30, %o0
-	srlx %o7, 34, %i5
+	sllx %o3, 30, %o0
+	srlx %o3, 34, %i5
 	or %i5, %o0, %i5
 ! s ^= c
 	.loc 1 481
-	xor %l2, %i5, %l2
+	xor %l1, %i5, %l1
 ! c = v0 <<< 25
 	.loc 1 482
-	sllx %o7, 25, %o0
-	srlx %o7, 39, %i5
+	sllx %o3, 25, %o0
+	srlx %o3, 39, %i5
 	or %i5, %o0, %i5
 ! s ^= c
 	.loc 1 483
-	xor %l2, %i5, %l2
+	xor %l1, %i5, %l1
 ! v7 += s
 	.loc 1 484
-	add %g1, %l2, %g1
+	add %g1, %l1, %g1
 ! mj0 ^= v1
 	.loc 1 486
-	xor %o7, %o4, %l2
+	xor %o3, %l0, %l1
 ! mj1 &= mj0
 	.loc 1 487
-	and %o2, %l2, %o2
+	and %o5, %l1, %o5
 ! mj1 ^= v1
 	.loc 1 488
-	xor %o2, %o4, %o2
+	xor %o5, %l0, %o5
 ! v7 += mj1
 	.loc 1 489
-	add %g1, %o2, %o2
+	add %g1, %o5, %o5
 ! w9 = mem8[in + 72]
 	.loc 1 490
 	ldub [%i1 + 72], %o0
@@ -1487,24 +1485,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %i5, %g1
 ! v6 += x
 	.loc 1 514
-	add %l0, %g1, %l0
+	add %l2, %g1, %l2
 ! c ^= v5
 	.loc 1 516
-	xor %o3, %o5, %o0
+	xor %o2, %o4, %o0
 ! c &= v3
 	.loc 1 517
 	and %o0, %l7, %o0
 ! c ^= v5
 	.loc 1 518
-	xor %o0, %o5, %o0
+	xor %o0, %o4, %o0
 ! v6 += c
 	.loc 1 519
-	add %l0, %o0, %g1
+	add %l2, %o0, %g1
 ! s = v3 <<< 50
 	.loc 1 520
 	sllx %l7, 50, %o0
-	srlx %l7, 14, %l0
-	or %l0, %o0, %l0
+	srlx %l7, 14, %l2
+	or %l2, %o0, %l2
 ! c = v3 <<< 46
 	.loc 1 521
 	sllx %l7, 46, %o0
@@ -1512,7 +1510,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 522
-	xor %l0, %g4, %l0
+	xor %l2, %g4, %l2
 ! c = v3 <<< 23
 	.loc 1 523
 	sllx %l7, 23, %o0
@@ -1520,49 +1518,49 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 524
-	xor %l0, %g4, %l0
+	xor %l2, %g4, %l2
 ! v6 += s
 	.loc 1 525
-	add %g1, %l0, %g1
+	add %g1, %l2, %g1
 ! v2 += v6
 	.loc 1 526
 	add %o1, %g1, %o1
 ! s = v7 <<< 36
 	.loc 1 527
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %l0
-	or %l0, %o0, %l0
+	sllx %o5, 36, %o0
+	srlx %o5, 28, %l2
+	or %l2, %o0, %l2
 ! c = v7 <<< 30
 	.loc 1 528
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %g4
+	sllx %o5, 30, %o0
+	srlx %o5, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 529
-	xor %l0, %g4, %l0
+	xor %l2, %g4, %l2
 ! c = v7 <<< 25
 	.loc 1 530
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %g4
+	sllx %o5, 25, %o0
+	srlx %o5, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 531
-	xor %l0, %g4, %l0
+	xor %l2, %g4, %l2
 ! v6 += s
 	.loc 1 532
-	add %g1, %l0, %g1
+	add %g1, %l2, %g1
 ! mj1 ^= v0
 	.loc 1 534
-	xor %o2, %o7, %l0
+	xor %o5, %o3, %l2
 ! mj0 &= mj1
 	.loc 1 535
-	and %l2, %l0, %l2
+	and %l1, %l2, %l1
 ! mj0 ^= v0
 	.loc 1 536
-	xor %l2, %o7, %l2
+	xor %l1, %o3, %l1
 ! v6 += mj0
 	.loc 1 537
-	add %g1, %l2, %l2
+	add %g1, %l1, %l1
 ! w10 = mem8[in + 80]
 	.loc 1 538
 	ldub [%i1 + 80], %o0
@@ -1638,24 +1636,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %g4, %g1
 ! v5 += x
 	.loc 1 562
-	add %o5, %g1, %o5
+	add %o4, %g1, %o4
 ! c ^= v4
 	.loc 1 564
-	xor %l7, %o3, %o0
+	xor %l7, %o2, %o0
 ! c &= v2
 	.loc 1 565
 	and %o0, %o1, %o0
 ! c ^= v4
 	.loc 1 566
-	xor %o0, %o3, %o0
+	xor %o0, %o2, %o0
 ! v5 += c
 	.loc 1 567
-	add %o5, %o0, %g1
+	add %o4, %o0, %g1
 ! s = v2 <<< 50
 	.loc 1 568
 	sllx %o1, 50, %o0
-	srlx %o1, 14, %o5
-	or %o5, %o0, %o5
+	srlx %o1, 14, %o4
+	or %o4, %o0, %o4
 ! c = v2 <<< 46
 	.loc 1 569
 	sllx %o1, 46, %o0
@@ -1663,7 +1661,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 570
-	xor %o5, %g4, %o5
+	xor %o4, %g4, %o4
 ! c = v2 <<< 23
 	.loc 1 571
 	sllx %o1, 23, %o0
@@ -1671,52 +1669,52 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 572
-	xor %o5, %g4, %o5
+	xor %o4, %g4, %o4
 ! v5 += s
 	.loc 1 573
-	add %g1, %o5, %g1
+	add %g1, %o4, %g1
 ! v1 += v5
 	.loc 1 574
-	add %o4, %g1, %o4
+	add %l0, %g1, %l0
 ! s = v6 <<< 36
 	.loc 1 575
-	sllx %l2, 36, %o0
-	srlx %l2, 28, %o5
-	or %o5, %o0, %o5
+	sllx %l1, 36, %o0
+	srlx %l1, 28, %o4
+	or %o4, %o0, %o4
 ! c = v6 <<< 30
 	.loc 1 576
-	sllx %l2, 30, %o0
-	srlx %l2, 34, %g4
+	sllx %l1, 30, %o0
+	srlx %l1, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 577
-	xor %o5, %g4, %o5
+	xor %o4, %g4, %o4
 ! c = v6 <<< 25
 	.loc 1 578
-	sllx %l2, 25, %o0
-	srlx %l2, 39, %g4
+	sllx %l1, 25, %o0
+	srlx %l1, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 579
-	xor %o5, %g4, %o5
+	xor %o4, %g4, %o4
 ! v5 += s
 	.loc 1 580
-	add %g1, %o5, %g1
+	add %g1, %o4, %g1
 ! mj0 = v6
 	.loc 1 581
-	mov %l2, %o5
+	mov %l1, %o4
 ! mj0 ^= v7
 	.loc 1 582
-	xor %o5, %o2, %o5
+	xor %o4, %o5, %o4
 ! mj1 &= mj0
 	.loc 1 583
-	and %l0, %o5, %l0
+	and %l2, %o4, %l2
 ! mj1 ^= v7
 	.loc 1 584
-	xor %l0, %o2, %l0
+	xor %l2, %o5, %l2
 ! v5 += mj1
 	.loc 1 585
-	add %g1, %l0, %l0
+	add %g1, %l2, %l2
 ! w11 = mem8[in + 88]
 	.loc 1 586
 	ldub [%i1 + 88], %o0
@@ -1792,85 +1790,85 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %g4, %g1
 ! v4 += x
 	.loc 1 610
-	add %o3, %g1, %o3
+	add %o2, %g1, %o2
 ! c ^= v3
 	.loc 1 612
 	xor %o1, %l7, %o0
 ! c &= v1
 	.loc 1 613
-	and %o0, %o4, %o0
+	and %o0, %l0, %o0
 ! c ^= v3
 	.loc 1 614
 	xor %o0, %l7, %o0
 ! v4 += c
 	.loc 1 615
-	add %o3, %o0, %g1
+	add %o2, %o0, %g1
 ! s = v1 <<< 50
 	.loc 1 616
-	sllx %o4, 50, %o0
-	srlx %o4, 14, %o3
-	or %o3, %o0, %o3
+	sllx %l0, 50, %o0
+	srlx %l0, 14, %o2
+	or %o2, %o0, %o2
 ! c = v1 <<< 46
 	.loc 1 617
-	sllx %o4, 46, %o0
-	srlx %o4, 18, %g4
+	sllx %l0, 46, %o0
+	srlx %l0, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 618
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! c = v1 <<< 23
 	.loc 1 619
-	sllx %o4, 23, %o0
-	srlx %o4, 41, %g4
+	sllx %l0, 23, %o0
+	srlx %l0, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 620
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! v4 += s
 	.loc 1 621
-	add %g1, %o3, %g1
+	add %g1, %o2, %g1
 ! v0 += v4
 	.loc 1 622
-	add %o7, %g1, %o7
+	add %o3, %g1, %o3
 ! s = v5 <<< 36
 	.loc 1 623
-	sllx %l0, 36, %o0
-	srlx %l0, 28, %o3
-	or %o3, %o0, %o3
+	sllx %l2, 36, %o0
+	srlx %l2, 28, %o2
+	or %o2, %o0, %o2
 ! c = v5 <<< 30
 	.loc 1 624
-	sllx %l0, 30, %o0
-	srlx %l0, 34, %g4
+	sllx %l2, 30, %o0
+	srlx %l2, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 625
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! c = v5 <<< 25
 	.loc 1 626
-	sllx %l0, 25, %o0
-	srlx %l0, 39, %g4
+	sllx %l2, 25, %o0
+	srlx %l2, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 627
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! v4 += s
 	.loc 1 628
-	add %g1, %o3, %g1
+	add %g1, %o2, %g1
 ! mj1 = v5
 	.loc 1 629
-	mov %l0, %o3
+	mov %l2, %o2
 ! mj1 ^= v6
 	.loc 1 630
-	xor %o3, %l2, %o3
+	xor %o2, %l1, %o2
 ! mj0 &= mj1
 	.loc 1 631
-	and %o5, %o3, %o5
+	and %o4, %o2, %o4
 ! mj0 ^= v6
 	.loc 1 632
-	xor %o5, %l2, %o5
+	xor %o4, %l1, %o4
 ! v4 += mj0
 	.loc 1 633
-	add %g1, %o5, %o5
+	add %g1, %o4, %o4
 ! w12 = mem8[in + 96]
 	.loc 1 634
 	ldub [%i1 + 96], %o0
@@ -1949,10 +1947,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %g1, %l7
 ! c ^= v2
 	.loc 1 660
-	xor %o4, %o1, %o0
+	xor %l0, %o1, %o0
 ! c &= v0
 	.loc 1 661
-	and %o0, %o7, %o0
+	and %o0, %o3, %o0
 ! c ^= v2
 	.loc 1 662
 	xor %o0, %o1, %o0
@@ -1961,21 +1959,21 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %o0, %g1
 ! s = v0 <<< 50
 	.loc 1 664
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %l7
+	sllx %o3, 50, %o0
+	srlx %o3, 14, %l7
 	or %l7, %o0, %l7
 ! c = v0 <<< 46
 	.loc 1 665
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %g4
+	sllx %o3, 46, %o0
+	srlx %o3, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 666
 	xor %l7, %g4, %l7
 ! c = v0 <<< 23
 	.loc 1 667
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %g4
+	sllx %o3, 23, %o0
+	srlx %o3, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 668
@@ -1985,24 +1983,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %l7, %g1
 ! v7 += v3
 	.loc 1 670
-	add %o2, %g1, %o2
+	add %o5, %g1, %o5
 ! s = v4 <<< 36
 	.loc 1 671
-	sllx %o5, 36, %o0
-	srlx %o5, 28, %l7
+	sllx %o4, 36, %o0
+	srlx %o4, 28, %l7
 	or %l7, %o0, %l7
 ! c = v4 <<< 30
 	.loc 1 672
-	sllx %o5, 30, %o0
-	srlx %o5, 34, %g4
+	sllx %o4, 30, %o0
+	srlx %o4, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 673
 	xor %l7, %g4, %l7
 ! c = v4 <<< 25
 	.loc 1 674
-	sllx %o5, 25, %o0
-	srlx %o5, 39, %g4
+	sllx %o4, 25, %o0
+	srlx %o4, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 675
@@ -2012,16 +2010,16 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %l7, %g1
 ! mj0 ^= v5
 	.loc 1 678
-	xor %o5, %l0, %l7
+	xor %o4, %l2, %l7
 ! mj1 &= mj0
 	.loc 1 679
-	and %o3, %l7, %o3
+	and %o2, %l7, %o2
 ! mj1 ^= v5
 	.loc 1 680
-	xor %o3, %l0, %o3
+	xor %o2, %l2, %o2
 ! v3 += mj1
 	.loc 1 681
-	add %g1, %o3, %o3
+	add %g1, %o2, %o2
 ! w13 = mem8[in + 104]
 	.loc 1 682
 	ldub [%i1 + 104], %o0
@@ -2100,33 +2098,33 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %g1, %o1
 ! c ^= v1
 	.loc 1 708
-	xor %o7, %o4, %o0
+	xor %o3, %l0, %o0
 ! c &= v7
 	.loc 1 709
-	and %o0, %o2, %o0
+	and %o0, %o5, %o0
 ! c ^= v1
 	.loc 1 710
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! v2 += c
 	.loc 1 711
 	add %o1, %o0, %g1
 ! s = v7 <<< 50
 	.loc 1 712
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %o1
+	sllx %o5, 50, %o0
+	srlx %o5, 14, %o1
 	or %o1, %o0, %o1
 ! c = v7 <<< 46
 	.loc 1 713
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %g4
+	sllx %o5, 46, %o0
+	srlx %o5, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 714
 	xor %o1, %g4, %o1
 ! c = v7 <<< 23
 	.loc 1 715
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %g4
+	sllx %o5, 23, %o0
+	srlx %o5, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 716
@@ -2136,24 +2134,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %o1, %g1
 ! v6 += v2
 	.loc 1 718
-	add %l2, %g1, %l2
+	add %l1, %g1, %l1
 ! s = v3 <<< 36
 	.loc 1 719
-	sllx %o3, 36, %o0
-	srlx %o3, 28, %o1
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %o1
 	or %o1, %o0, %o1
 ! c = v3 <<< 30
 	.loc 1 720
-	sllx %o3, 30, %o0
-	srlx %o3, 34, %g4
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 721
 	xor %o1, %g4, %o1
 ! c = v3 <<< 25
 	.loc 1 722
-	sllx %o3, 25, %o0
-	srlx %o3, 39, %g4
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 723
@@ -2163,16 +2161,16 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %o1, %g1
 ! mj1 = v3
 	.loc 1 725
-	mov %o3, %o1
+	mov %o2, %o1
 ! mj1 ^= v4
 	.loc 1 726
-	xor %o1, %o5, %o1
+	xor %o1, %o4, %o1
 ! mj0 &= mj1
 	.loc 1 727
 	and %l7, %o1, %l7
 ! mj0 ^= v4
 	.loc 1 728
-	xor %l7, %o5, %l7
+	xor %l7, %o4, %l7
 ! v2 += mj0
 	.loc 1 729
 	add %g1, %l7, %l7
@@ -2250,46 +2248,46 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g4, %g1, %g4
 ! v1 += x
 	.loc 1 754
-	add %o4, %g4, %o4
+	add %l0, %g4, %l0
 ! c ^= v0
 	.loc 1 756
-	xor %o2, %o7, %o0
+	xor %o5, %o3, %o0
 ! c &= v6
 	.loc 1 757
-	and %o0, %l2, %o0
+	and %o0, %l1, %o0
 ! c ^= v0
 	.loc 1 758
-	xor %o0, %o7, %o0
+	xor %o0, %o3, %o0
 ! v1 += c
 	.loc 1 759
-	add %o4, %o0, %o4
+	add %l0, %o0, %l0
 ! s = v6 <<< 50
 	.loc 1 760
-	sllx %l2, 50, %o0
-	srlx %l2, 14, %g4
+	sllx %l1, 50, %o0
+	srlx %l1, 14, %g4
 	or %g4, %o0, %g4
 ! c = v6 <<< 46
 	.loc 1 761
-	sllx %l2, 46, %o0
-	srlx %l2, 18, %g5
+	sllx %l1, 46, %o0
+	srlx %l1, 18, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 762
 	xor %g4, %g5, %g4
 ! c = v6 <<< 23
 	.loc 1 763
-	sllx %l2, 23, %o0
-	srlx %l2, 41, %g5
+	sllx %l1, 23, %o0
+	srlx %l1, 41, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 764
 	xor %g4, %g5, %g4
 ! v1 += s
 	.loc 1 765
-	add %o4, %g4, %o4
+	add %l0, %g4, %l0
 ! v5 += v1
 	.loc 1 766
-	add %l0, %o4, %l0
+	add %l2, %l0, %l2
 ! s = v2 <<< 36
 	.loc 1 767
 	sllx %l7, 36, %o0
@@ -2313,19 +2311,19 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %g5, %g4
 ! v1 += s
 	.loc 1 772
-	add %o4, %g4, %o0
+	add %l0, %g4, %o0
 ! mj0 = v2
 	.loc 1 773
-	mov %l7, %o4
+	mov %l7, %l0
 ! mj0 ^= v3
 	.loc 1 774
-	xor %o4, %o3, %o4
+	xor %l0, %o2, %l0
 ! mj1 &= mj0
 	.loc 1 775
-	and %o1, %o4, %o1
+	and %o1, %l0, %o1
 ! mj1 ^= v3
 	.loc 1 776
-	xor %o1, %o3, %o1
+	xor %o1, %o2, %o1
 ! v1 += mj1
 	.loc 1 777
 	add %o0, %o1, %o1
@@ -2404,46 +2402,46 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g4, %g5, %g4
 ! v0 += x
 	.loc 1 802
-	add %o7, %g4, %o7
+	add %o3, %g4, %o3
 ! c ^= v7
 	.loc 1 804
-	xor %l2, %o2, %o0
+	xor %l1, %o5, %o0
 ! c &= v5
 	.loc 1 805
-	and %o0, %l0, %o0
+	and %o0, %l2, %o0
 ! c ^= v7
 	.loc 1 806
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! v0 += c
 	.loc 1 807
-	add %o7, %o0, %o7
+	add %o3, %o0, %o3
 ! s = v5 <<< 50
 	.loc 1 808
-	sllx %l0, 50, %o0
-	srlx %l0, 14, %g4
+	sllx %l2, 50, %o0
+	srlx %l2, 14, %g4
 	or %g4, %o0, %g4
 ! c = v5 <<< 46
 	.loc 1 809
-	sllx %l0, 46, %o0
-	srlx %l0, 18, %g5
+	sllx %l2, 46, %o0
+	srlx %l2, 18, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 810
 	xor %g4, %g5, %g4
 ! c = v5 <<< 23
 	.loc 1 811
-	sllx %l0, 23, %o0
-	srlx %l0, 41, %g5
+	sllx %l2, 23, %o0
+	srlx %l2, 41, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 812
 	xor %g4, %g5, %g4
 ! v0 += s
 	.loc 1 813
-	add %o7, %g4, %o7
+	add %o3, %g4, %o3
 ! v4 += v0
 	.loc 1 814
-	add %o5, %o7, %o5
+	add %o4, %o3, %o4
 ! s = v1 <<< 36
 	.loc 1 815
 	sllx %o1, 36, %o0
@@ -2467,19 +2465,19 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %g5, %g4
 ! v0 += s
 	.loc 1 820
-	add %o7, %g4, %o0
+	add %o3, %g4, %o0
 ! mj1 ^= v2
 	.loc 1 822
-	xor %o1, %l7, %o7
+	xor %o1, %l7, %o3
 ! mj0 &= mj1
 	.loc 1 823
-	and %o4, %o7, %o4
+	and %l0, %o3, %l0
 ! mj0 ^= v2
 	.loc 1 824
-	xor %o4, %l7, %o4
+	xor %l0, %l7, %l0
 ! v0 += mj0
 	.loc 1 825
-	add %o0, %o4, %o4
+	add %o0, %l0, %l0
 ! x = w14 <<< 45
 	.loc 1 827
 	sllx %g1, 45, %o0
@@ -2501,10 +2499,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %o0, %g4
 ! w0 += x
 	.loc 1 832
-	add %l1, %g4, %l1
+	add %o7, %g4, %o7
 ! w0 += w9
 	.loc 1 833
-	add %l1, %i5, %l1
+	add %o7, %i5, %o7
 ! x = w1 <<< 63
 	.loc 1 834
 	sllx %l3, 63, %o0
@@ -2526,115 +2524,115 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %o0, %g4
 ! w0 += x
 	.loc 1 839
-	add %l1, %g4, %g4
+	add %o7, %g4, %g4
 	stx %g4, [%fp + 2015]
 ! x = 16472876342353939154
 	.loc 1 840
-	setx -1973867731355612462, %o0, %l1
+	setx -1973867731355612462, %o0, %o7
 ! x += w0
 	.loc 1 841
-	add %l1, %g4, %l1
+	add %o7, %g4, %o7
 ! v7 += x
 	.loc 1 842
-	add %o2, %l1, %o2
+	add %o5, %o7, %o5
 ! c ^= v6
 	.loc 1 844
-	xor %l0, %l2, %o0
+	xor %l2, %l1, %o0
 ! c &= v4
 	.loc 1 845
-	and %o0, %o5, %o0
+	and %o0, %o4, %o0
 ! c ^= v6
 	.loc 1 846
-	xor %o0, %l2, %o0
+	xor %o0, %l1, %o0
 ! v7 += c
 	.loc 1 847
-	add %o2, %o0, %l1
+	add %o5, %o0, %o7
 ! s = v4 <<< 50
 	.loc 1 848
-	sllx %o5, 50, %o0
-	srlx %o5, 14, %o2
-	or %o2, %o0, %o2
+	sllx %o4, 50, %o0
+	srlx %o4, 14, %o5
+	or %o5, %o0, %o5
 ! c = v4 <<< 46
 	.loc 1 849
-	sllx %o5, 46, %o0
-	srlx %o5, 18, %g4
+	sllx %o4, 46, %o0
+	srlx %o4, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 850
-	xor %o2, %g4, %o2
+	xor %o5, %g4, %o5
 ! c = v4 <<< 23
 	.loc 1 851
-	sllx %o5, 23, %o0
-	srlx %o5, 41, %g4
+	sllx %o4, 23, %o0
+	srlx %o4, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 852
-	xor %o2, %g4, %o2
+	xor %o5, %g4, %o5
 ! v7 += s
 	.loc 1 853
-	add %l1, %o2, %l1
+	add %o7, %o5, %o7
 ! v3 += v7
 	.loc 1 854
-	add %o3, %l1, %o3
+	add %o2, %o7, %o2
 ! s = v0 <<< 36
 	.loc 1 855
-	sllx %o4, 36, %o0
-	srlx %o4, 28, %o2
-	or %o2, %o0, %o2
+	sllx %l0, 36, %o0
+	srlx %l0, 28, %o5
+	or %o5, %o0, %o5
 ! c = v0 <<< 30
 	.loc 1 856
-	sllx %o4, 30, %o0
-	srlx %o4, 34, %g4
+	sllx %l0, 30, %o0
+	srlx %l0, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 857
-	xor %o2, %g4, %o2
+	xor %o5, %g4, %o5
 ! c = v0 <<< 25
 	.loc 1 858
-	sllx %o4, 25, %o0
-	srlx %o4, 39, %g4
+	sllx %l0, 25, %o0
+	srlx %l0, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 859
-	xor %o2, %g4, %o2
+	xor %o5, %g4, %o5
 ! v7 += s
 	.loc 1 860
-	add %l1, %o2, %l1
+	add %o7, %o5, %o7
 ! mj0 = v0
 	.loc 1 861
-	mov %o4, %o2
+	mov %l0, %o5
 ! mj0 ^= v1
 	.loc 1 862
-	xor %o2, %o1, %o2
+	xor %o5, %o1, %o5
 ! mj1 &= mj0
 	.loc 1 863
-	and %o7, %o2, %o7
+	and %o3, %o5, %o3
 ! mj1 ^= v1
 	.loc 1 864
-	xor %o7, %o1, %o7
+	xor %o3, %o1, %o3
 ! v7 += mj1
 	.loc 1 865
-	add %l1, %o7, %o7
+	add %o7, %o3, %o3
 ! x = w15 <<< 45
 	.loc 1 867
-	ldx [%fp + 1999], %l1
-	sllx %l1, 45, %o0
-	srlx %l1, 19, %g4
+	ldx [%fp + 1999], %o7
+	sllx %o7, 45, %o0
+	srlx %o7, 19, %g4
 	or %g4, %o0, %g4
 ! y = w15 <<< 3
 	.loc 1 868
-	sllx %l1, 3, %o0
-	srlx %l1, 61, %g5
+	sllx %o7, 3, %o0
+	srlx %o7, 61, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 869
 	xor %g4, %g5, %o0
 ! y = w15 >> 6
 	.loc 1 870
-	srlx %l1, 6, %l1
+	srlx %o7, 6, %o7
 ! x ^= y
 	.loc 1 871
-	xor %o0, %l1, %o0
+	xor %o0, %o7, %o0
 ! w1 += x
 	.loc 1 872
 	add %l3, %o0, %l3
@@ -2645,8 +2643,8 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! x = w2 <<< 63
 	.loc 1 874
 	sllx %l4, 63, %o0
-	srlx %l4, 1, %l1
-	or %l1, %o0, %l1
+	srlx %l4, 1, %o7
+	or %o7, %o0, %o7
 ! y = w2 <<< 56
 	.loc 1 875
 	sllx %l4, 56, %o0
@@ -2654,100 +2652,100 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l3, %o0, %l3
 ! x ^= y
 	.loc 1 876
-	xor %l1, %l3, %l1
+	xor %o7, %l3, %o7
 ! y = w2 >> 7
 	.loc 1 877
 	srlx %l4, 7, %o0
 ! x ^= y
 	.loc 1 878
-	xor %l1, %o0, %l1
+	xor %o7, %o0, %o7
 ! w1 += x
 	.loc 1 879
-	add %g4, %l1, %l1
+	add %g4, %o7, %o7
 ! x = 17275323862435702243
 	.loc 1 880
 	setx -1171420211273849373, %o0, %l3
 ! x += w1
 	.loc 1 881
-	add %l3, %l1, %l3
+	add %l3, %o7, %l3
 ! v6 += x
 	.loc 1 882
-	add %l2, %l3, %l2
+	add %l1, %l3, %l1
 ! c ^= v5
 	.loc 1 884
-	xor %o5, %l0, %o0
+	xor %o4, %l2, %o0
 ! c &= v3
 	.loc 1 885
-	and %o0, %o3, %o0
+	and %o0, %o2, %o0
 ! c ^= v5
 	.loc 1 886
-	xor %o0, %l0, %o0
+	xor %o0, %l2, %o0
 ! v6 += c
 	.loc 1 887
-	add %l2, %o0, %l3
+	add %l1, %o0, %l3
 ! s = v3 <<< 50
 	.loc 1 888
-	sllx %o3, 50, %o0
-	srlx %o3, 14, %l2
-	or %l2, %o0, %l2
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %l1
+	or %l1, %o0, %l1
 ! c = v3 <<< 46
 	.loc 1 889
-	sllx %o3, 46, %o0
-	srlx %o3, 18, %g4
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 890
-	xor %l2, %g4, %l2
+	xor %l1, %g4, %l1
 ! c = v3 <<< 23
 	.loc 1 891
-	sllx %o3, 23, %o0
-	srlx %o3, 41, %g4
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 892
-	xor %l2, %g4, %l2
+	xor %l1, %g4, %l1
 ! v6 += s
 	.loc 1 893
-	add %l3, %l2, %l3
+	add %l3, %l1, %l3
 ! v2 += v6
 	.loc 1 894
 	add %l7, %l3, %l7
 ! s = v7 <<< 36
 	.loc 1 895
-	sllx %o7, 36, %o0
-	srlx %o7, 28, %l2
-	or %l2, %o0, %l2
+	sllx %o3, 36, %o0
+	srlx %o3, 28, %l1
+	or %l1, %o0, %l1
 ! c = v7 <<< 30
 	.loc 1 896
-	sllx %o7, 30, %o0
-	srlx %o7, 34, %g4
+	sllx %o3, 30, %o0
+	srlx %o3, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 897
-	xor %l2, %g4, %l2
+	xor %l1, %g4, %l1
 ! c = v7 <<< 25
 	.loc 1 898
-	sllx %o7, 25, %o0
-	srlx %o7, 39, %g4
+	sllx %o3, 25, %o0
+	srlx %o3, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 899
-	xor %l2, %g4, %l2
+	xor %l1, %g4, %l1
 ! v6 += s
 	.loc 1 900
-	add %l3, %l2, %l3
+	add %l3, %l1, %l3
 ! mj1 ^= v0
 	.loc 1 902
-	xor %o7, %o4, %l2
+	xor %o3, %l0, %l1
 ! mj0 &= mj1
 	.loc 1 903
-	and %o2, %l2, %o2
+	and %o5, %l1, %o5
 ! mj0 ^= v0
 	.loc 1 904
-	xor %o2, %o4, %o2
+	xor %o5, %l0, %o5
 ! v6 += mj0
 	.loc 1 905
-	add %l3, %o2, %o2
+	add %l3, %o5, %o5
 ! x = w0 <<< 45
 	.loc 1 907
 	ldx [%fp + 2015], %l3
@@ -2805,24 +2803,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l4, %l3, %l4
 ! v5 += x
 	.loc 1 922
-	add %l0, %l4, %l0
+	add %l2, %l4, %l2
 ! c ^= v4
 	.loc 1 924
-	xor %o3, %o5, %o0
+	xor %o2, %o4, %o0
 ! c &= v2
 	.loc 1 925
 	and %o0, %l7, %o0
 ! c ^= v4
 	.loc 1 926
-	xor %o0, %o5, %o0
+	xor %o0, %o4, %o0
 ! v5 += c
 	.loc 1 927
-	add %l0, %o0, %l4
+	add %l2, %o0, %l4
 ! s = v2 <<< 50
 	.loc 1 928
 	sllx %l7, 50, %o0
-	srlx %l7, 14, %l0
-	or %l0, %o0, %l0
+	srlx %l7, 14, %l2
+	or %l2, %o0, %l2
 ! c = v2 <<< 46
 	.loc 1 929
 	sllx %l7, 46, %o0
@@ -2830,7 +2828,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 930
-	xor %l0, %g4, %l0
+	xor %l2, %g4, %l2
 ! c = v2 <<< 23
 	.loc 1 931
 	sllx %l7, 23, %o0
@@ -2838,65 +2836,65 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 932
-	xor %l0, %g4, %l0
+	xor %l2, %g4, %l2
 ! v5 += s
 	.loc 1 933
-	add %l4, %l0, %l4
+	add %l4, %l2, %l4
 ! v1 += v5
 	.loc 1 934
 	add %o1, %l4, %o1
 ! s = v6 <<< 36
 	.loc 1 935
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %l0
-	or %l0, %o0, %l0
+	sllx %o5, 36, %o0
+	srlx %o5, 28, %l2
+	or %l2, %o0, %l2
 ! c = v6 <<< 30
 	.loc 1 936
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %g4
+	sllx %o5, 30, %o0
+	srlx %o5, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 937
-	xor %l0, %g4, %l0
+	xor %l2, %g4, %l2
 ! c = v6 <<< 25
 	.loc 1 938
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %g4
+	sllx %o5, 25, %o0
+	srlx %o5, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 939
-	xor %l0, %g4, %l0
+	xor %l2, %g4, %l2
 ! v5 += s
 	.loc 1 940
-	add %l4, %l0, %l4
+	add %l4, %l2, %l4
 ! mj0 ^= v7
 	.loc 1 942
-	xor %o2, %o7, %l0
+	xor %o5, %o3, %l2
 ! mj1 &= mj0
 	.loc 1 943
-	and %l2, %l0, %l2
+	and %l1, %l2, %l1
 ! mj1 ^= v7
 	.loc 1 944
-	xor %l2, %o7, %l2
+	xor %l1, %o3, %l1
 ! v5 += mj1
 	.loc 1 945
-	add %l4, %l2, %l2
+	add %l4, %l1, %l1
 ! x = w1 <<< 45
 	.loc 1 947
-	sllx %l1, 45, %o0
-	srlx %l1, 19, %l4
+	sllx %o7, 45, %o0
+	srlx %o7, 19, %l4
 	or %l4, %o0, %l4
 ! y = w1 <<< 3
 	.loc 1 948
-	sllx %l1, 3, %o0
-	srlx %l1, 61, %g4
+	sllx %o7, 3, %o0
+	srlx %o7, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 949
 	xor %l4, %g4, %l4
 ! y = w1 >> 6
 	.loc 1 950
-	srlx %l1, 6, %o0
+	srlx %o7, 6, %o0
 ! x ^= y
 	.loc 1 951
 	xor %l4, %o0, %l4
@@ -2937,24 +2935,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l5, %l4, %l5
 ! v4 += x
 	.loc 1 962
-	add %o5, %l5, %o5
+	add %o4, %l5, %o4
 ! c ^= v3
 	.loc 1 964
-	xor %l7, %o3, %o0
+	xor %l7, %o2, %o0
 ! c &= v1
 	.loc 1 965
 	and %o0, %o1, %o0
 ! c ^= v3
 	.loc 1 966
-	xor %o0, %o3, %o0
+	xor %o0, %o2, %o0
 ! v4 += c
 	.loc 1 967
-	add %o5, %o0, %l5
+	add %o4, %o0, %l5
 ! s = v1 <<< 50
 	.loc 1 968
 	sllx %o1, 50, %o0
-	srlx %o1, 14, %o5
-	or %o5, %o0, %o5
+	srlx %o1, 14, %o4
+	or %o4, %o0, %o4
 ! c = v1 <<< 46
 	.loc 1 969
 	sllx %o1, 46, %o0
@@ -2962,7 +2960,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 970
-	xor %o5, %g4, %o5
+	xor %o4, %g4, %o4
 ! c = v1 <<< 23
 	.loc 1 971
 	sllx %o1, 23, %o0
@@ -2970,52 +2968,52 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 972
-	xor %o5, %g4, %o5
+	xor %o4, %g4, %o4
 ! v4 += s
 	.loc 1 973
-	add %l5, %o5, %l5
+	add %l5, %o4, %l5
 ! v0 += v4
 	.loc 1 974
-	add %o4, %l5, %o4
+	add %l0, %l5, %l0
 ! s = v5 <<< 36
 	.loc 1 975
-	sllx %l2, 36, %o0
-	srlx %l2, 28, %o5
-	or %o5, %o0, %o5
+	sllx %l1, 36, %o0
+	srlx %l1, 28, %o4
+	or %o4, %o0, %o4
 ! c = v5 <<< 30
 	.loc 1 976
-	sllx %l2, 30, %o0
-	srlx %l2, 34, %g4
+	sllx %l1, 30, %o0
+	srlx %l1, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 977
-	xor %o5, %g4, %o5
+	xor %o4, %g4, %o4
 ! c = v5 <<< 25
 	.loc 1 978
-	sllx %l2, 25, %o0
-	srlx %l2, 39, %g4
+	sllx %l1, 25, %o0
+	srlx %l1, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 979
-	xor %o5, %g4, %o5
+	xor %o4, %g4, %o4
 ! v4 += s
 	.loc 1 980
-	add %l5, %o5, %l5
+	add %l5, %o4, %l5
 ! mj1 = v5
 	.loc 1 981
-	mov %l2, %o5
+	mov %l1, %o4
 ! mj1 ^= v6
 	.loc 1 982
-	xor %o5, %o2, %o5
+	xor %o4, %o5, %o4
 ! mj0 &= mj1
 	.loc 1 983
-	and %l0, %o5, %l0
+	and %l2, %o4, %l2
 ! mj0 ^= v6
 	.loc 1 984
-	xor %l0, %o2, %l0
+	xor %l2, %o5, %l2
 ! v4 += mj0
 	.loc 1 985
-	add %l5, %l0, %l0
+	add %l5, %l2, %l2
 ! x = w2 <<< 45
 	.loc 1 987
 	sllx %l3, 45, %o0
@@ -3072,85 +3070,85 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l6, %l5, %l6
 ! v3 += x
 	.loc 1 1002
-	add %o3, %l6, %o3
+	add %o2, %l6, %o2
 ! c ^= v2
 	.loc 1 1004
 	xor %o1, %l7, %o0
 ! c &= v0
 	.loc 1 1005
-	and %o0, %o4, %o0
+	and %o0, %l0, %o0
 ! c ^= v2
 	.loc 1 1006
 	xor %o0, %l7, %o0
 ! v3 += c
 	.loc 1 1007
-	add %o3, %o0, %l6
+	add %o2, %o0, %l6
 ! s = v0 <<< 50
 	.loc 1 1008
-	sllx %o4, 50, %o0
-	srlx %o4, 14, %o3
-	or %o3, %o0, %o3
+	sllx %l0, 50, %o0
+	srlx %l0, 14, %o2
+	or %o2, %o0, %o2
 ! c = v0 <<< 46
 	.loc 1 1009
-	sllx %o4, 46, %o0
-	srlx %o4, 18, %g4
+	sllx %l0, 46, %o0
+	srlx %l0, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1010
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! c = v0 <<< 23
 	.loc 1 1011
-	sllx %o4, 23, %o0
-	srlx %o4, 41, %g4
+	sllx %l0, 23, %o0
+	srlx %l0, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1012
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! v3 += s
 	.loc 1 1013
-	add %l6, %o3, %l6
+	add %l6, %o2, %l6
 ! v7 += v3
 	.loc 1 1014
-	add %o7, %l6, %o7
+	add %o3, %l6, %o3
 ! s = v4 <<< 36
 	.loc 1 1015
-	sllx %l0, 36, %o0
-	srlx %l0, 28, %o3
-	or %o3, %o0, %o3
+	sllx %l2, 36, %o0
+	srlx %l2, 28, %o2
+	or %o2, %o0, %o2
 ! c = v4 <<< 30
 	.loc 1 1016
-	sllx %l0, 30, %o0
-	srlx %l0, 34, %g4
+	sllx %l2, 30, %o0
+	srlx %l2, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1017
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! c = v4 <<< 25
 	.loc 1 1018
-	sllx %l0, 25, %o0
-	srlx %l0, 39, %g4
+	sllx %l2, 25, %o0
+	srlx %l2, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1019
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! v3 += s
 	.loc 1 1020
-	add %l6, %o3, %l6
+	add %l6, %o2, %l6
 ! mj0 = v4
 	.loc 1 1021
-	mov %l0, %o3
+	mov %l2, %o2
 ! mj0 ^= v5
 	.loc 1 1022
-	xor %o3, %l2, %o3
+	xor %o2, %l1, %o2
 ! mj1 &= mj0
 	.loc 1 1023
-	and %o5, %o3, %o5
+	and %o4, %o2, %o4
 ! mj1 ^= v5
 	.loc 1 1024
-	xor %o5, %l2, %o5
+	xor %o4, %l1, %o4
 ! v3 += mj1
 	.loc 1 1025
-	add %l6, %o5, %o5
+	add %l6, %o4, %o4
 ! x = w3 <<< 45
 	.loc 1 1027
 	sllx %l4, 45, %o0
@@ -3209,10 +3207,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %i0, %l7
 ! c ^= v1
 	.loc 1 1044
-	xor %o4, %o1, %o0
+	xor %l0, %o1, %o0
 ! c &= v7
 	.loc 1 1045
-	and %o0, %o7, %o0
+	and %o0, %o3, %o0
 ! c ^= v1
 	.loc 1 1046
 	xor %o0, %o1, %o0
@@ -3221,21 +3219,21 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %o0, %i0
 ! s = v7 <<< 50
 	.loc 1 1048
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %l7
+	sllx %o3, 50, %o0
+	srlx %o3, 14, %l7
 	or %l7, %o0, %l7
 ! c = v7 <<< 46
 	.loc 1 1049
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %g4
+	sllx %o3, 46, %o0
+	srlx %o3, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1050
 	xor %l7, %g4, %l7
 ! c = v7 <<< 23
 	.loc 1 1051
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %g4
+	sllx %o3, 23, %o0
+	srlx %o3, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1052
@@ -3245,24 +3243,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i0, %l7, %i0
 ! v6 += v2
 	.loc 1 1054
-	add %o2, %i0, %o2
+	add %o5, %i0, %o5
 ! s = v3 <<< 36
 	.loc 1 1055
-	sllx %o5, 36, %o0
-	srlx %o5, 28, %l7
+	sllx %o4, 36, %o0
+	srlx %o4, 28, %l7
 	or %l7, %o0, %l7
 ! c = v3 <<< 30
 	.loc 1 1056
-	sllx %o5, 30, %o0
-	srlx %o5, 34, %g4
+	sllx %o4, 30, %o0
+	srlx %o4, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1057
 	xor %l7, %g4, %l7
 ! c = v3 <<< 25
 	.loc 1 1058
-	sllx %o5, 25, %o0
-	srlx %o5, 39, %g4
+	sllx %o4, 25, %o0
+	srlx %o4, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1059
@@ -3272,16 +3270,16 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i0, %l7, %i0
 ! mj1 ^= v4
 	.loc 1 1062
-	xor %o5, %l0, %l7
+	xor %o4, %l2, %l7
 ! mj0 &= mj1
 	.loc 1 1063
-	and %o3, %l7, %o3
+	and %o2, %l7, %o2
 ! mj0 ^= v4
 	.loc 1 1064
-	xor %o3, %l0, %o3
+	xor %o2, %l2, %o2
 ! v2 += mj0
 	.loc 1 1065
-	add %i0, %o3, %o3
+	add %i0, %o2, %o2
 ! x = w4 <<< 45
 	.loc 1 1067
 	sllx %l5, 45, %o0
@@ -3341,33 +3339,33 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %i2, %o1
 ! c ^= v0
 	.loc 1 1084
-	xor %o7, %o4, %o0
+	xor %o3, %l0, %o0
 ! c &= v6
 	.loc 1 1085
-	and %o0, %o2, %o0
+	and %o0, %o5, %o0
 ! c ^= v0
 	.loc 1 1086
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! v1 += c
 	.loc 1 1087
 	add %o1, %o0, %i2
 ! s = v6 <<< 50
 	.loc 1 1088
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %o1
+	sllx %o5, 50, %o0
+	srlx %o5, 14, %o1
 	or %o1, %o0, %o1
 ! c = v6 <<< 46
 	.loc 1 1089
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %g4
+	sllx %o5, 46, %o0
+	srlx %o5, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1090
 	xor %o1, %g4, %o1
 ! c = v6 <<< 23
 	.loc 1 1091
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %g4
+	sllx %o5, 23, %o0
+	srlx %o5, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1092
@@ -3377,24 +3375,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i2, %o1, %i2
 ! v5 += v1
 	.loc 1 1094
-	add %l2, %i2, %l2
+	add %l1, %i2, %l1
 ! s = v2 <<< 36
 	.loc 1 1095
-	sllx %o3, 36, %o0
-	srlx %o3, 28, %o1
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %o1
 	or %o1, %o0, %o1
 ! c = v2 <<< 30
 	.loc 1 1096
-	sllx %o3, 30, %o0
-	srlx %o3, 34, %g4
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1097
 	xor %o1, %g4, %o1
 ! c = v2 <<< 25
 	.loc 1 1098
-	sllx %o3, 25, %o0
-	srlx %o3, 39, %g4
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1099
@@ -3404,16 +3402,16 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i2, %o1, %i2
 ! mj0 = v2
 	.loc 1 1101
-	mov %o3, %o1
+	mov %o2, %o1
 ! mj0 ^= v3
 	.loc 1 1102
-	xor %o1, %o5, %o1
+	xor %o1, %o4, %o1
 ! mj1 &= mj0
 	.loc 1 1103
 	and %l7, %o1, %l7
 ! mj1 ^= v3
 	.loc 1 1104
-	xor %l7, %o5, %l7
+	xor %l7, %o4, %l7
 ! v1 += mj1
 	.loc 1 1105
 	add %i2, %l7, %l7
@@ -3473,51 +3471,51 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i3, %i2, %i3
 ! v0 += x
 	.loc 1 1122
-	add %o4, %i3, %o4
+	add %l0, %i3, %l0
 ! c ^= v7
 	.loc 1 1124
-	xor %o2, %o7, %o0
+	xor %o5, %o3, %o0
 ! c &= v5
 	.loc 1 1125
-	and %o0, %l2, %o0
+	and %o0, %l1, %o0
 ! c ^= v7
 	.loc 1 1126
-	xor %o0, %o7, %o0
+	xor %o0, %o3, %o0
 ! v0 += c
 	.loc 1 1127
-	add %o4, %o0, %i3
+	add %l0, %o0, %i3
 ! s = v5 <<< 50
 	.loc 1 1128
-	sllx %l2, 50, %o0
-	srlx %l2, 14, %o4
-	or %o4, %o0, %o4
+	sllx %l1, 50, %o0
+	srlx %l1, 14, %l0
+	or %l0, %o0, %l0
 ! c = v5 <<< 46
 	.loc 1 1129
-	sllx %l2, 46, %o0
-	srlx %l2, 18, %g4
+	sllx %l1, 46, %o0
+	srlx %l1, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1130
-	xor %o4, %g4, %o4
+	xor %l0, %g4, %l0
 ! c = v5 <<< 23
 	.loc 1 1131
-	sllx %l2, 23, %o0
-	srlx %l2, 41, %g4
+	sllx %l1, 23, %o0
+	srlx %l1, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1132
-	xor %o4, %g4, %o4
+	xor %l0, %g4, %l0
 ! v0 += s
 	.loc 1 1133
-	add %i3, %o4, %i3
+	add %i3, %l0, %i3
 ! v4 += v0
 	.loc 1 1134
-	add %l0, %i3, %l0
+	add %l2, %i3, %l2
 ! s = v1 <<< 36
 	.loc 1 1135
 	sllx %l7, 36, %o0
-	srlx %l7, 28, %o4
-	or %o4, %o0, %o4
+	srlx %l7, 28, %l0
+	or %l0, %o0, %l0
 ! c = v1 <<< 30
 	.loc 1 1136
 	sllx %l7, 30, %o0
@@ -3525,7 +3523,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1137
-	xor %o4, %g4, %o4
+	xor %l0, %g4, %l0
 ! c = v1 <<< 25
 	.loc 1 1138
 	sllx %l7, 25, %o0
@@ -3533,22 +3531,22 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1139
-	xor %o4, %g4, %o4
+	xor %l0, %g4, %l0
 ! v0 += s
 	.loc 1 1140
-	add %i3, %o4, %i3
+	add %i3, %l0, %i3
 ! mj1 = v1
 	.loc 1 1141
-	mov %l7, %o4
+	mov %l7, %l0
 ! mj1 ^= v2
 	.loc 1 1142
-	xor %o4, %o3, %o4
+	xor %l0, %o2, %l0
 ! mj0 &= mj1
 	.loc 1 1143
-	and %o1, %o4, %o1
+	and %o1, %l0, %o1
 ! mj0 ^= v2
 	.loc 1 1144
-	xor %o1, %o3, %o1
+	xor %o1, %o2, %o1
 ! v0 += mj0
 	.loc 1 1145
 	add %i3, %o1, %o1
@@ -3576,7 +3574,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i4, %i3, %i4
 ! w8 += w1
 	.loc 1 1153
-	add %i4, %l1, %g4
+	add %i4, %o7, %g4
 ! x = w9 <<< 63
 	.loc 1 1154
 	sllx %i5, 63, %o0
@@ -3607,51 +3605,51 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i4, %i3, %i4
 ! v7 += x
 	.loc 1 1162
-	add %o7, %i4, %o7
+	add %o3, %i4, %o3
 ! c ^= v6
 	.loc 1 1164
-	xor %l2, %o2, %o0
+	xor %l1, %o5, %o0
 ! c &= v4
 	.loc 1 1165
-	and %o0, %l0, %o0
+	and %o0, %l2, %o0
 ! c ^= v6
 	.loc 1 1166
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! v7 += c
 	.loc 1 1167
-	add %o7, %o0, %i4
+	add %o3, %o0, %i4
 ! s = v4 <<< 50
 	.loc 1 1168
-	sllx %l0, 50, %o0
-	srlx %l0, 14, %o7
-	or %o7, %o0, %o7
+	sllx %l2, 50, %o0
+	srlx %l2, 14, %o3
+	or %o3, %o0, %o3
 ! c = v4 <<< 46
 	.loc 1 1169
-	sllx %l0, 46, %o0
-	srlx %l0, 18, %g4
+	sllx %l2, 46, %o0
+	srlx %l2, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1170
-	xor %o7, %g4, %o7
+	xor %o3, %g4, %o3
 ! c = v4 <<< 23
 	.loc 1 1171
-	sllx %l0, 23, %o0
-	srlx %l0, 41, %g4
+	sllx %l2, 23, %o0
+	srlx %l2, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1172
-	xor %o7, %g4, %o7
+	xor %o3, %g4, %o3
 ! v7 += s
 	.loc 1 1173
-	add %i4, %o7, %i4
+	add %i4, %o3, %i4
 ! v3 += v7
 	.loc 1 1174
-	add %o5, %i4, %o5
+	add %o4, %i4, %o4
 ! s = v0 <<< 36
 	.loc 1 1175
 	sllx %o1, 36, %o0
-	srlx %o1, 28, %o7
-	or %o7, %o0, %o7
+	srlx %o1, 28, %o3
+	or %o3, %o0, %o3
 ! c = v0 <<< 30
 	.loc 1 1176
 	sllx %o1, 30, %o0
@@ -3659,7 +3657,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1177
-	xor %o7, %g4, %o7
+	xor %o3, %g4, %o3
 ! c = v0 <<< 25
 	.loc 1 1178
 	sllx %o1, 25, %o0
@@ -3667,22 +3665,22 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1179
-	xor %o7, %g4, %o7
+	xor %o3, %g4, %o3
 ! v7 += s
 	.loc 1 1180
-	add %i4, %o7, %i4
+	add %i4, %o3, %i4
 ! mj0 ^= v1
 	.loc 1 1182
-	xor %o1, %l7, %o7
+	xor %o1, %l7, %o3
 ! mj1 &= mj0
 	.loc 1 1183
-	and %o4, %o7, %o4
+	and %l0, %o3, %l0
 ! mj1 ^= v1
 	.loc 1 1184
-	xor %o4, %l7, %o4
+	xor %l0, %l7, %l0
 ! v7 += mj1
 	.loc 1 1185
-	add %i4, %o4, %o4
+	add %i4, %l0, %l0
 ! x = w7 <<< 45
 	.loc 1 1187
 	sllx %i2, 45, %o0
@@ -3739,88 +3737,88 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i5, %i4, %i5
 ! v6 += x
 	.loc 1 1202
-	add %o2, %i5, %o2
+	add %o5, %i5, %o5
 ! c ^= v5
 	.loc 1 1204
-	xor %l0, %l2, %o0
+	xor %l2, %l1, %o0
 ! c &= v3
 	.loc 1 1205
-	and %o0, %o5, %o0
+	and %o0, %o4, %o0
 ! c ^= v5
 	.loc 1 1206
-	xor %o0, %l2, %o0
+	xor %o0, %l1, %o0
 ! v6 += c
 	.loc 1 1207
-	add %o2, %o0, %i5
+	add %o5, %o0, %i5
 ! s = v3 <<< 50
 	.loc 1 1208
-	sllx %o5, 50, %o0
-	srlx %o5, 14, %o2
-	or %o2, %o0, %o2
+	sllx %o4, 50, %o0
+	srlx %o4, 14, %o5
+	or %o5, %o0, %o5
 ! c = v3 <<< 46
 	.loc 1 1209
-	sllx %o5, 46, %o0
-	srlx %o5, 18, %g4
+	sllx %o4, 46, %o0
+	srlx %o4, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1210
-	xor %o2, %g4, %o2
+	xor %o5, %g4, %o5
 ! c = v3 <<< 23
 	.loc 1 1211
-	sllx %o5, 23, %o0
-	srlx %o5, 41, %g4
+	sllx %o4, 23, %o0
+	srlx %o4, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1212
-	xor %o2, %g4, %o2
+	xor %o5, %g4, %o5
 ! v6 += s
 	.loc 1 1213
-	add %i5, %o2, %i5
+	add %i5, %o5, %i5
 ! v2 += v6
 	.loc 1 1214
-	add %o3, %i5, %o3
+	add %o2, %i5, %o2
 ! s = v7 <<< 36
 	.loc 1 1215
-	sllx %o4, 36, %o0
-	srlx %o4, 28, %o2
-	or %o2, %o0, %o2
+	sllx %l0, 36, %o0
+	srlx %l0, 28, %o5
+	or %o5, %o0, %o5
 ! c = v7 <<< 30
 	.loc 1 1216
-	sllx %o4, 30, %o0
-	srlx %o4, 34, %g4
+	sllx %l0, 30, %o0
+	srlx %l0, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1217
-	xor %o2, %g4, %o2
+	xor %o5, %g4, %o5
 ! c = v7 <<< 25
 	.loc 1 1218
-	sllx %o4, 25, %o0
-	srlx %o4, 39, %g4
+	sllx %l0, 25, %o0
+	srlx %l0, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1219
-	xor %o2, %g4, %o2
+	xor %o5, %g4, %o5
 ! v6 += s
 	.loc 1 1220
-	add %i5, %o2, %o2
+	add %i5, %o5, %i5
 ! mj1 ^= v0
 	.loc 1 1222
-	xor %o4, %o1, %o0
+	xor %l0, %o1, %o0
 	stx %o0, [%fp + 2007]
 ! mj0 &= mj1
 	.loc 1 1223
-	and %o7, %o0, %o7
+	and %o3, %o0, %o3
 ! mj0 ^= v0
 	.loc 1 1224
-	xor %o7, %o1, %o7
+	xor %o3, %o1, %o3
 ! v6 += mj0
 	.loc 1 1225
-	add %o2, %o7, %o2
+	add %i5, %o3, %o3
 ! x = w8 <<< 45
 	.loc 1 1227
 	sllx %i3, 45, %o0
-	srlx %i3, 19, %o7
-	or %o7, %o0, %o7
+	srlx %i3, 19, %o5
+	or %o5, %o0, %o5
 ! y = w8 <<< 3
 	.loc 1 1228
 	sllx %i3, 3, %o0
@@ -3828,135 +3826,135 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %i5, %o0, %i5
 ! x ^= y
 	.loc 1 1229
-	xor %o7, %i5, %o7
+	xor %o5, %i5, %o5
 ! y = w8 >> 6
 	.loc 1 1230
 	srlx %i3, 6, %o0
 ! x ^= y
 	.loc 1 1231
-	xor %o7, %o0, %o7
+	xor %o5, %o0, %o5
 ! w10 += x
 	.loc 1 1232
 	ldx [%fp + 1967], %o0
-	add %o0, %o7, %o0
+	add %o0, %o5, %o0
 ! w10 += w3
 	.loc 1 1233
 	add %o0, %l4, %i5
 ! x = w11 <<< 63
 	.loc 1 1234
-	ldx [%fp + 1975], %o7
-	sllx %o7, 63, %o0
-	srlx %o7, 1, %g4
+	ldx [%fp + 1975], %o5
+	sllx %o5, 63, %o0
+	srlx %o5, 1, %g4
 	or %g4, %o0, %g4
 ! y = w11 <<< 56
 	.loc 1 1235
-	sllx %o7, 56, %o0
-	srlx %o7, 8, %g5
+	sllx %o5, 56, %o0
+	srlx %o5, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1236
 	xor %g4, %g5, %o0
 ! y = w11 >> 7
 	.loc 1 1237
-	srlx %o7, 7, %o7
+	srlx %o5, 7, %o5
 ! x ^= y
 	.loc 1 1238
-	xor %o0, %o7, %o0
+	xor %o0, %o5, %o0
 ! w10 += x
 	.loc 1 1239
 	add %i5, %o0, %i5
 	stx %i5, [%fp + 1967]
 ! x = 12683024718118986047
 	.loc 1 1240
-	setx -5763719355590565569, %o0, %o7
+	setx -5763719355590565569, %o0, %o5
 ! x += w10
 	.loc 1 1241
-	add %o7, %i5, %o7
+	add %o5, %i5, %o5
 ! v5 += x
 	.loc 1 1242
-	add %l2, %o7, %l2
+	add %l1, %o5, %l1
 ! c ^= v4
 	.loc 1 1244
-	xor %o5, %l0, %o0
+	xor %o4, %l2, %o0
 ! c &= v2
 	.loc 1 1245
-	and %o0, %o3, %o0
+	and %o0, %o2, %o0
 ! c ^= v4
 	.loc 1 1246
-	xor %o0, %l0, %o0
+	xor %o0, %l2, %o0
 ! v5 += c
 	.loc 1 1247
-	add %l2, %o0, %i5
+	add %l1, %o0, %i5
 ! s = v2 <<< 50
 	.loc 1 1248
-	sllx %o3, 50, %o0
-	srlx %o3, 14, %o7
-	or %o7, %o0, %o7
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %o5
+	or %o5, %o0, %o5
 ! c = v2 <<< 46
 	.loc 1 1249
-	sllx %o3, 46, %o0
-	srlx %o3, 18, %l2
-	or %l2, %o0, %l2
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %l1
+	or %l1, %o0, %l1
 ! s ^= c
 	.loc 1 1250
-	xor %o7, %l2, %o7
+	xor %o5, %l1, %o5
 ! c = v2 <<< 23
 	.loc 1 1251
-	sllx %o3, 23, %o0
-	srlx %o3, 41, %l2
-	or %l2, %o0, %l2
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %l1
+	or %l1, %o0, %l1
 ! s ^= c
 	.loc 1 1252
-	xor %o7, %l2, %o7
+	xor %o5, %l1, %o5
 ! v5 += s
 	.loc 1 1253
-	add %i5, %o7, %i5
+	add %i5, %o5, %i5
 ! v1 += v5
 	.loc 1 1254
 	add %l7, %i5, %l7
 ! s = v6 <<< 36
 	.loc 1 1255
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %o7
-	or %o7, %o0, %o7
+	sllx %o3, 36, %o0
+	srlx %o3, 28, %o5
+	or %o5, %o0, %o5
 ! c = v6 <<< 30
 	.loc 1 1256
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %l2
-	or %l2, %o0, %l2
+	sllx %o3, 30, %o0
+	srlx %o3, 34, %l1
+	or %l1, %o0, %l1
 ! s ^= c
 	.loc 1 1257
-	xor %o7, %l2, %o7
+	xor %o5, %l1, %o5
 ! c = v6 <<< 25
 	.loc 1 1258
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %l2
-	or %l2, %o0, %l2
+	sllx %o3, 25, %o0
+	srlx %o3, 39, %l1
+	or %l1, %o0, %l1
 ! s ^= c
 	.loc 1 1259
-	xor %o7, %l2, %o7
+	xor %o5, %l1, %o5
 ! v5 += s
 	.loc 1 1260
-	add %i5, %o7, %o7
+	add %i5, %o5, %o5
 ! mj0 ^= v7
 	.loc 1 1262
-	xor %o2, %o4, %o0
+	xor %o3, %l0, %o0
 	stx %o0, [%fp + 2023]
 ! mj1 &= mj0
 	.loc 1 1263
-	ldx [%fp + 2007], %l2
-	and %l2, %o0, %o0
+	ldx [%fp + 2007], %l1
+	and %l1, %o0, %o0
 ! mj1 ^= v7
 	.loc 1 1264
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! v5 += mj1
 	.loc 1 1265
-	add %o7, %o0, %o7
+	add %o5, %o0, %o5
 ! x = w9 <<< 45
 	.loc 1 1267
 	sllx %i4, 45, %o0
-	srlx %i4, 19, %l2
-	or %l2, %o0, %l2
+	srlx %i4, 19, %l1
+	or %l1, %o0, %l1
 ! y = w9 <<< 3
 	.loc 1 1268
 	sllx %i4, 3, %o0
@@ -3964,70 +3962,70 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %i5, %o0, %i5
 ! x ^= y
 	.loc 1 1269
-	xor %l2, %i5, %l2
+	xor %l1, %i5, %l1
 ! y = w9 >> 6
 	.loc 1 1270
 	srlx %i4, 6, %o0
 ! x ^= y
 	.loc 1 1271
-	xor %l2, %o0, %l2
+	xor %l1, %o0, %l1
 ! w11 += x
 	.loc 1 1272
 	ldx [%fp + 1975], %o0
-	add %o0, %l2, %o0
+	add %o0, %l1, %o0
 ! w11 += w4
 	.loc 1 1273
 	add %o0, %l5, %i5
 ! x = w12 <<< 63
 	.loc 1 1274
-	ldx [%fp + 1983], %l2
-	sllx %l2, 63, %o0
-	srlx %l2, 1, %g4
+	ldx [%fp + 1983], %l1
+	sllx %l1, 63, %o0
+	srlx %l1, 1, %g4
 	or %g4, %o0, %g4
 ! y = w12 <<< 56
 	.loc 1 1275
-	sllx %l2, 56, %o0
-	srlx %l2, 8, %g5
+	sllx %l1, 56, %o0
+	srlx %l1, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1276
 	xor %g4, %g5, %o0
 ! y = w12 >> 7
 	.loc 1 1277
-	srlx %l2, 7, %l2
+	srlx %l1, 7, %l1
 ! x ^= y
 	.loc 1 1278
-	xor %o0, %l2, %o0
+	xor %o0, %l1, %o0
 ! w11 += x
 	.loc 1 1279
 	add %i5, %o0, %i5
 	stx %i5, [%fp + 1975]
 ! x = 13788192230050041572
 	.loc 1 1280
-	setx -4658551843659510044, %o0, %l2
+	setx -4658551843659510044, %o0, %l1
 ! x += w11
 	.loc 1 1281
-	add %l2, %i5, %l2
+	add %l1, %i5, %l1
 ! v4 += x
 	.loc 1 1282
-	add %l0, %l2, %l0
+	add %l2, %l1, %l2
 ! c ^= v3
 	.loc 1 1284
-	xor %o3, %o5, %o0
+	xor %o2, %o4, %o0
 ! c &= v1
 	.loc 1 1285
 	and %o0, %l7, %o0
 ! c ^= v3
 	.loc 1 1286
-	xor %o0, %o5, %o0
+	xor %o0, %o4, %o0
 ! v4 += c
 	.loc 1 1287
-	add %l0, %o0, %i5
+	add %l2, %o0, %i5
 ! s = v1 <<< 50
 	.loc 1 1288
 	sllx %l7, 50, %o0
-	srlx %l7, 14, %l0
-	or %l0, %o0, %l0
+	srlx %l7, 14, %l1
+	or %l1, %o0, %l1
 ! c = v1 <<< 46
 	.loc 1 1289
 	sllx %l7, 46, %o0
@@ -4035,7 +4033,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1290
-	xor %l0, %l2, %l0
+	xor %l1, %l2, %l1
 ! c = v1 <<< 23
 	.loc 1 1291
 	sllx %l7, 23, %o0
@@ -4043,40 +4041,40 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1292
-	xor %l0, %l2, %l0
+	xor %l1, %l2, %l1
 ! v4 += s
 	.loc 1 1293
-	add %i5, %l0, %i5
+	add %i5, %l1, %i5
 ! v0 += v4
 	.loc 1 1294
 	add %o1, %i5, %o1
 ! s = v5 <<< 36
 	.loc 1 1295
-	sllx %o7, 36, %o0
-	srlx %o7, 28, %l0
-	or %l0, %o0, %l0
+	sllx %o5, 36, %o0
+	srlx %o5, 28, %l1
+	or %l1, %o0, %l1
 ! c = v5 <<< 30
 	.loc 1 1296
-	sllx %o7, 30, %o0
-	srlx %o7, 34, %l2
+	sllx %o5, 30, %o0
+	srlx %o5, 34, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1297
-	xor %l0, %l2, %l0
+	xor %l1, %l2, %l1
 ! c = v5 <<< 25
 	.loc 1 1298
-	sllx %o7, 25, %o0
-	srlx %o7, 39, %l2
+	sllx %o5, 25, %o0
+	srlx %o5, 39, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1299
-	xor %l0, %l2, %l0
+	xor %l1, %l2, %l1
 ! v4 += s
 	.loc 1 1300
-	add %i5, %l0, %l0
+	add %i5, %l1, %l1
 ! mj1 ^= v6
 	.loc 1 1302
-	xor %o7, %o2, %o0
+	xor %o5, %o3, %o0
 	stx %o0, [%fp + 2007]
 ! mj0 &= mj1
 	.loc 1 1303
@@ -4084,10 +4082,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	and %l2, %o0, %o0
 ! mj0 ^= v6
 	.loc 1 1304
-	xor %o0, %o2, %o0
+	xor %o0, %o3, %o0
 ! v4 += mj0
 	.loc 1 1305
-	add %l0, %o0, %l0
+	add %l1, %o0, %l1
 ! x = w10 <<< 45
 	.loc 1 1307
 	ldx [%fp + 1967], %i5
@@ -4147,24 +4145,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l2, %i5, %l2
 ! v3 += x
 	.loc 1 1322
-	add %o5, %l2, %o5
+	add %o4, %l2, %o4
 ! c ^= v2
 	.loc 1 1324
-	xor %l7, %o3, %o0
+	xor %l7, %o2, %o0
 ! c &= v0
 	.loc 1 1325
 	and %o0, %o1, %o0
 ! c ^= v2
 	.loc 1 1326
-	xor %o0, %o3, %o0
+	xor %o0, %o2, %o0
 ! v3 += c
 	.loc 1 1327
-	add %o5, %o0, %i5
+	add %o4, %o0, %i5
 ! s = v0 <<< 50
 	.loc 1 1328
 	sllx %o1, 50, %o0
-	srlx %o1, 14, %o5
-	or %o5, %o0, %o5
+	srlx %o1, 14, %o4
+	or %o4, %o0, %o4
 ! c = v0 <<< 46
 	.loc 1 1329
 	sllx %o1, 46, %o0
@@ -4172,7 +4170,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1330
-	xor %o5, %l2, %o5
+	xor %o4, %l2, %o4
 ! c = v0 <<< 23
 	.loc 1 1331
 	sllx %o1, 23, %o0
@@ -4180,50 +4178,50 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1332
-	xor %o5, %l2, %o5
+	xor %o4, %l2, %o4
 ! v3 += s
 	.loc 1 1333
-	add %i5, %o5, %i5
+	add %i5, %o4, %i5
 ! v7 += v3
 	.loc 1 1334
-	add %o4, %i5, %o4
+	add %l0, %i5, %l0
 ! s = v4 <<< 36
 	.loc 1 1335
-	sllx %l0, 36, %o0
-	srlx %l0, 28, %o5
-	or %o5, %o0, %o5
+	sllx %l1, 36, %o0
+	srlx %l1, 28, %o4
+	or %o4, %o0, %o4
 ! c = v4 <<< 30
 	.loc 1 1336
-	sllx %l0, 30, %o0
-	srlx %l0, 34, %l2
+	sllx %l1, 30, %o0
+	srlx %l1, 34, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1337
-	xor %o5, %l2, %o5
+	xor %o4, %l2, %o4
 ! c = v4 <<< 25
 	.loc 1 1338
-	sllx %l0, 25, %o0
-	srlx %l0, 39, %l2
+	sllx %l1, 25, %o0
+	srlx %l1, 39, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1339
-	xor %o5, %l2, %o5
+	xor %o4, %l2, %o4
 ! v3 += s
 	.loc 1 1340
-	add %i5, %o5, %o5
+	add %i5, %o4, %o4
 ! mj0 ^= v5
 	.loc 1 1342
-	xor %l0, %o7, %l2
+	xor %l1, %o5, %l2
 ! mj1 &= mj0
 	.loc 1 1343
 	ldx [%fp + 2007], %o0
 	and %o0, %l2, %o0
 ! mj1 ^= v5
 	.loc 1 1344
-	xor %o0, %o7, %o0
+	xor %o0, %o5, %o0
 ! v3 += mj1
 	.loc 1 1345
-	add %o5, %o0, %o5
+	add %o4, %o0, %o4
 ! x = w11 <<< 45
 	.loc 1 1347
 	ldx [%fp + 1975], %i5
@@ -4282,82 +4280,82 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i5, %g4, %i5
 ! v2 += x
 	.loc 1 1362
-	add %o3, %i5, %o3
+	add %o2, %i5, %o2
 ! c ^= v1
 	.loc 1 1364
 	xor %o1, %l7, %o0
 ! c &= v7
 	.loc 1 1365
-	and %o0, %o4, %o0
+	and %o0, %l0, %o0
 ! c ^= v1
 	.loc 1 1366
 	xor %o0, %l7, %o0
 ! v2 += c
 	.loc 1 1367
-	add %o3, %o0, %i5
+	add %o2, %o0, %i5
 ! s = v7 <<< 50
 	.loc 1 1368
-	sllx %o4, 50, %o0
-	srlx %o4, 14, %o3
-	or %o3, %o0, %o3
+	sllx %l0, 50, %o0
+	srlx %l0, 14, %o2
+	or %o2, %o0, %o2
 ! c = v7 <<< 46
 	.loc 1 1369
-	sllx %o4, 46, %o0
-	srlx %o4, 18, %g4
+	sllx %l0, 46, %o0
+	srlx %l0, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1370
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! c = v7 <<< 23
 	.loc 1 1371
-	sllx %o4, 23, %o0
-	srlx %o4, 41, %g4
+	sllx %l0, 23, %o0
+	srlx %l0, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1372
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! v2 += s
 	.loc 1 1373
-	add %i5, %o3, %i5
+	add %i5, %o2, %i5
 ! v6 += v2
 	.loc 1 1374
-	add %o2, %i5, %o2
+	add %o3, %i5, %o3
 ! s = v3 <<< 36
 	.loc 1 1375
-	sllx %o5, 36, %o0
-	srlx %o5, 28, %o3
-	or %o3, %o0, %o3
+	sllx %o4, 36, %o0
+	srlx %o4, 28, %o2
+	or %o2, %o0, %o2
 ! c = v3 <<< 30
 	.loc 1 1376
-	sllx %o5, 30, %o0
-	srlx %o5, 34, %g4
+	sllx %o4, 30, %o0
+	srlx %o4, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1377
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! c = v3 <<< 25
 	.loc 1 1378
-	sllx %o5, 25, %o0
-	srlx %o5, 39, %g4
+	sllx %o4, 25, %o0
+	srlx %o4, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1379
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! v2 += s
 	.loc 1 1380
-	add %i5, %o3, %i5
+	add %i5, %o2, %i5
 ! mj1 = v3
 	.loc 1 1381
-	mov %o5, %o3
+	mov %o4, %o2
 ! mj1 ^= v4
 	.loc 1 1382
-	xor %o3, %l0, %o3
+	xor %o2, %l1, %o2
 ! mj0 &= mj1
 	.loc 1 1383
-	and %l2, %o3, %l2
+	and %l2, %o2, %l2
 ! mj0 ^= v4
 	.loc 1 1384
-	xor %l2, %l0, %l2
+	xor %l2, %l1, %l2
 ! v2 += mj0
 	.loc 1 1385
 	add %i5, %l2, %l2
@@ -4422,10 +4420,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %i5, %l7
 ! c ^= v0
 	.loc 1 1404
-	xor %o4, %o1, %o0
+	xor %l0, %o1, %o0
 ! c &= v6
 	.loc 1 1405
-	and %o0, %o2, %o0
+	and %o0, %o3, %o0
 ! c ^= v0
 	.loc 1 1406
 	xor %o0, %o1, %o0
@@ -4434,21 +4432,21 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %o0, %g1
 ! s = v6 <<< 50
 	.loc 1 1408
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %l7
+	sllx %o3, 50, %o0
+	srlx %o3, 14, %l7
 	or %l7, %o0, %l7
 ! c = v6 <<< 46
 	.loc 1 1409
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %i5
+	sllx %o3, 46, %o0
+	srlx %o3, 18, %i5
 	or %i5, %o0, %i5
 ! s ^= c
 	.loc 1 1410
 	xor %l7, %i5, %l7
 ! c = v6 <<< 23
 	.loc 1 1411
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %i5
+	sllx %o3, 23, %o0
+	srlx %o3, 41, %i5
 	or %i5, %o0, %i5
 ! s ^= c
 	.loc 1 1412
@@ -4458,7 +4456,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %l7, %g1
 ! v5 += v1
 	.loc 1 1414
-	add %o7, %g1, %o7
+	add %o5, %g1, %o5
 ! s = v2 <<< 36
 	.loc 1 1415
 	sllx %l2, 36, %o0
@@ -4485,16 +4483,16 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %l7, %g1
 ! mj0 ^= v3
 	.loc 1 1422
-	xor %l2, %o5, %l7
+	xor %l2, %o4, %l7
 ! mj1 &= mj0
 	.loc 1 1423
-	and %o3, %l7, %o3
+	and %o2, %l7, %o2
 ! mj1 ^= v3
 	.loc 1 1424
-	xor %o3, %o5, %o3
+	xor %o2, %o4, %o2
 ! v1 += mj1
 	.loc 1 1425
-	add %g1, %o3, %o3
+	add %g1, %o2, %o2
 ! x = w13 <<< 45
 	.loc 1 1427
 	ldx [%fp + 1991], %g4
@@ -4556,33 +4554,33 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %g1, %o1
 ! c ^= v7
 	.loc 1 1444
-	xor %o2, %o4, %o0
+	xor %o3, %l0, %o0
 ! c &= v5
 	.loc 1 1445
-	and %o0, %o7, %o0
+	and %o0, %o5, %o0
 ! c ^= v7
 	.loc 1 1446
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! v0 += c
 	.loc 1 1447
 	add %o1, %o0, %g1
 ! s = v5 <<< 50
 	.loc 1 1448
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %o1
+	sllx %o5, 50, %o0
+	srlx %o5, 14, %o1
 	or %o1, %o0, %o1
 ! c = v5 <<< 46
 	.loc 1 1449
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %g4
+	sllx %o5, 46, %o0
+	srlx %o5, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1450
 	xor %o1, %g4, %o1
 ! c = v5 <<< 23
 	.loc 1 1451
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %g4
+	sllx %o5, 23, %o0
+	srlx %o5, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1452
@@ -4592,24 +4590,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %o1, %g1
 ! v4 += v0
 	.loc 1 1454
-	add %l0, %g1, %l0
+	add %l1, %g1, %l1
 ! s = v1 <<< 36
 	.loc 1 1455
-	sllx %o3, 36, %o0
-	srlx %o3, 28, %o1
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %o1
 	or %o1, %o0, %o1
 ! c = v1 <<< 30
 	.loc 1 1456
-	sllx %o3, 30, %o0
-	srlx %o3, 34, %g4
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1457
 	xor %o1, %g4, %o1
 ! c = v1 <<< 25
 	.loc 1 1458
-	sllx %o3, 25, %o0
-	srlx %o3, 39, %g4
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1459
@@ -4619,7 +4617,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %o1, %g1
 ! mj1 = v1
 	.loc 1 1461
-	mov %o3, %o1
+	mov %o2, %o1
 ! mj1 ^= v2
 	.loc 1 1462
 	xor %o1, %l2, %o1
@@ -4661,20 +4659,20 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o0, %i4, %g1
 ! x = w1 <<< 63
 	.loc 1 1474
-	sllx %l1, 63, %o0
-	srlx %l1, 1, %g4
+	sllx %o7, 63, %o0
+	srlx %o7, 1, %g4
 	or %g4, %o0, %g4
 ! y = w1 <<< 56
 	.loc 1 1475
-	sllx %l1, 56, %o0
-	srlx %l1, 8, %g5
+	sllx %o7, 56, %o0
+	srlx %o7, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1476
 	xor %g4, %g5, %g4
 ! y = w1 >> 7
 	.loc 1 1477
-	srlx %l1, 7, %o0
+	srlx %o7, 7, %o0
 ! x ^= y
 	.loc 1 1478
 	xor %g4, %o0, %g4
@@ -4689,46 +4687,46 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g4, %g1, %g4
 ! v7 += x
 	.loc 1 1482
-	add %o4, %g4, %o4
+	add %l0, %g4, %l0
 ! c ^= v6
 	.loc 1 1484
-	xor %o7, %o2, %o0
+	xor %o5, %o3, %o0
 ! c &= v4
 	.loc 1 1485
-	and %o0, %l0, %o0
+	and %o0, %l1, %o0
 ! c ^= v6
 	.loc 1 1486
-	xor %o0, %o2, %o0
+	xor %o0, %o3, %o0
 ! v7 += c
 	.loc 1 1487
-	add %o4, %o0, %o4
+	add %l0, %o0, %l0
 ! s = v4 <<< 50
 	.loc 1 1488
-	sllx %l0, 50, %o0
-	srlx %l0, 14, %g4
+	sllx %l1, 50, %o0
+	srlx %l1, 14, %g4
 	or %g4, %o0, %g4
 ! c = v4 <<< 46
 	.loc 1 1489
-	sllx %l0, 46, %o0
-	srlx %l0, 18, %g5
+	sllx %l1, 46, %o0
+	srlx %l1, 18, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1490
 	xor %g4, %g5, %g4
 ! c = v4 <<< 23
 	.loc 1 1491
-	sllx %l0, 23, %o0
-	srlx %l0, 41, %g5
+	sllx %l1, 23, %o0
+	srlx %l1, 41, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1492
 	xor %g4, %g5, %g4
 ! v7 += s
 	.loc 1 1493
-	add %o4, %g4, %o4
+	add %l0, %g4, %l0
 ! v3 += v7
 	.loc 1 1494
-	add %o5, %o4, %o5
+	add %o4, %l0, %o4
 ! s = v0 <<< 36
 	.loc 1 1495
 	sllx %l7, 36, %o0
@@ -4752,19 +4750,19 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %g5, %g4
 ! v7 += s
 	.loc 1 1500
-	add %o4, %g4, %o0
+	add %l0, %g4, %o0
 ! mj0 = v0
 	.loc 1 1501
-	mov %l7, %o4
+	mov %l7, %l0
 ! mj0 ^= v1
 	.loc 1 1502
-	xor %o4, %o3, %o4
+	xor %l0, %o2, %l0
 ! mj1 &= mj0
 	.loc 1 1503
-	and %o1, %o4, %o1
+	and %o1, %l0, %o1
 ! mj1 ^= v1
 	.loc 1 1504
-	xor %o1, %o3, %o1
+	xor %o1, %o2, %o1
 ! v7 += mj1
 	.loc 1 1505
 	add %o0, %o1, %o1
@@ -4789,11 +4787,11 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %o0, %g4
 ! w1 += x
 	.loc 1 1512
-	add %l1, %g4, %l1
+	add %o7, %g4, %o7
 ! w1 += w10
 	.loc 1 1513
 	ldx [%fp + 1967], %o0
-	add %l1, %o0, %l1
+	add %o7, %o0, %o7
 ! x = w2 <<< 63
 	.loc 1 1514
 	sllx %l3, 63, %o0
@@ -4815,55 +4813,55 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %o0, %g4
 ! w1 += x
 	.loc 1 1519
-	add %l1, %g4, %l1
+	add %o7, %g4, %o7
 ! x = 3322285676063803686
 	.loc 1 1520
 	setx 3322285676063803686, %o0, %g4
 ! x += w1
 	.loc 1 1521
-	add %g4, %l1, %g4
+	add %g4, %o7, %g4
 ! v6 += x
 	.loc 1 1522
-	add %o2, %g4, %o2
+	add %o3, %g4, %o3
 ! c ^= v5
 	.loc 1 1524
-	xor %l0, %o7, %o0
+	xor %l1, %o5, %o0
 ! c &= v3
 	.loc 1 1525
-	and %o0, %o5, %o0
+	and %o0, %o4, %o0
 ! c ^= v5
 	.loc 1 1526
-	xor %o0, %o7, %o0
+	xor %o0, %o5, %o0
 ! v6 += c
 	.loc 1 1527
-	add %o2, %o0, %o2
+	add %o3, %o0, %o3
 ! s = v3 <<< 50
 	.loc 1 1528
-	sllx %o5, 50, %o0
-	srlx %o5, 14, %g4
+	sllx %o4, 50, %o0
+	srlx %o4, 14, %g4
 	or %g4, %o0, %g4
 ! c = v3 <<< 46
 	.loc 1 1529
-	sllx %o5, 46, %o0
-	srlx %o5, 18, %g5
+	sllx %o4, 46, %o0
+	srlx %o4, 18, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1530
 	xor %g4, %g5, %g4
 ! c = v3 <<< 23
 	.loc 1 1531
-	sllx %o5, 23, %o0
-	srlx %o5, 41, %g5
+	sllx %o4, 23, %o0
+	srlx %o4, 41, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1532
 	xor %g4, %g5, %g4
 ! v6 += s
 	.loc 1 1533
-	add %o2, %g4, %o2
+	add %o3, %g4, %o3
 ! v2 += v6
 	.loc 1 1534
-	add %l2, %o2, %l2
+	add %l2, %o3, %l2
 ! s = v7 <<< 36
 	.loc 1 1535
 	sllx %o1, 36, %o0
@@ -4887,19 +4885,19 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %g5, %g4
 ! v6 += s
 	.loc 1 1540
-	add %o2, %g4, %o0
+	add %o3, %g4, %o0
 ! mj1 ^= v0
 	.loc 1 1542
-	xor %o1, %l7, %o2
+	xor %o1, %l7, %o3
 ! mj0 &= mj1
 	.loc 1 1543
-	and %o4, %o2, %o4
+	and %l0, %o3, %l0
 ! mj0 ^= v0
 	.loc 1 1544
-	xor %o4, %l7, %o4
+	xor %l0, %l7, %l0
 ! v6 += mj0
 	.loc 1 1545
-	add %o0, %o4, %o4
+	add %o0, %l0, %l0
 ! x = w0 <<< 45
 	.loc 1 1547
 	sllx %g1, 45, %o0
@@ -4956,19 +4954,19 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g4, %l3, %g4
 ! v5 += x
 	.loc 1 1562
-	add %o7, %g4, %o7
+	add %o5, %g4, %o5
 ! c ^= v4
 	.loc 1 1564
-	xor %o5, %l0, %o0
+	xor %o4, %l1, %o0
 ! c &= v2
 	.loc 1 1565
 	and %o0, %l2, %o0
 ! c ^= v4
 	.loc 1 1566
-	xor %o0, %l0, %o0
+	xor %o0, %l1, %o0
 ! v5 += c
 	.loc 1 1567
-	add %o7, %o0, %o7
+	add %o5, %o0, %o5
 ! s = v2 <<< 50
 	.loc 1 1568
 	sllx %l2, 50, %o0
@@ -4992,62 +4990,65 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %g5, %g4
 ! v5 += s
 	.loc 1 1573
-	add %o7, %g4, %o7
+	add %o5, %g4, %o5
 ! v1 += v5
 	.loc 1 1574
-	add %o3, %o7, %o3
+	add %o2, %o5, %o2
 ! s = v6 <<< 36
 	.loc 1 1575
-	sllx %o4, 36, %o0
-	srlx %o4, 28, %g4
+	sllx %l0, 36, %o0
+	srlx %l0, 28, %g4
 	or %g4, %o0, %g4
 ! c = v6 <<< 30
 	.loc 1 1576
-	sllx %o4, 30, %o0
-	srlx %o4, 34, %g5
+	sllx %l0, 30, %o0
+	srlx %l0, 34, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1577
 	xor %g4, %g5, %g4
 ! c = v6 <<< 25
 	.loc 1 1578
-	sllx %o4, 25, %o0
-	srlx %o4, 39, %g5
+	sllx %l0, 25, %o0
+	srlx %l0, 39, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1579
 	xor %g4, %g5, %g4
 ! v5 += s
 	.loc 1 1580
-	add %o7, %g4, %o0
+	add %o5, %g4, %o0
+! mj0 = v6
+	.loc 1 1581
+	mov %l0, %o5
 ! mj0 ^= v7
 	.loc 1 1582
-	xor %o4, %o1, %o7
+	xor %o5, %o1, %o5
 ! mj1 &= mj0
 	.loc 1 1583
-	and %o2, %o7, %o2
+	and %o3, %o5, %o3
 ! mj1 ^= v7
 	.loc 1 1584
-	xor %o2, %o1, %o2
+	xor %o3, %o1, %o3
 ! v5 += mj1
 	.loc 1 1585
-	add %o0, %o2, %o2
+	add %o0, %o3, %o3
 ! x = w1 <<< 45
 	.loc 1 1587
-	sllx %l1, 45, %o0
-	srlx %l1, 19, %g4
+	sllx %o7, 45, %o0
+	srlx %o7, 19, %g4
 	or %g4, %o0, %g4
 ! y = w1 <<< 3
 	.loc 1 1588
-	sllx %l1, 3, %o0
-	srlx %l1, 61, %g5
+	sllx %o7, 3, %o0
+	srlx %o7, 61, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1589
 	xor %g4, %g5, %g4
 ! y = w1 >> 6
 	.loc 1 1590
-	srlx %l1, 6, %o0
+	srlx %o7, 6, %o0
 ! x ^= y
 	.loc 1 1591
 	xor %g4, %o0, %g4
@@ -5088,82 +5089,82 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g4, %l4, %g4
 ! v4 += x
 	.loc 1 1602
-	add %l0, %g4, %l0
+	add %l1, %g4, %l1
 ! c ^= v3
 	.loc 1 1604
-	xor %l2, %o5, %o0
+	xor %l2, %o4, %o0
 ! c &= v1
 	.loc 1 1605
-	and %o0, %o3, %o0
+	and %o0, %o2, %o0
 ! c ^= v3
 	.loc 1 1606
-	xor %o0, %o5, %o0
+	xor %o0, %o4, %o0
 ! v4 += c
 	.loc 1 1607
-	add %l0, %o0, %l0
+	add %l1, %o0, %l1
 ! s = v1 <<< 50
 	.loc 1 1608
-	sllx %o3, 50, %o0
-	srlx %o3, 14, %g4
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %g4
 	or %g4, %o0, %g4
 ! c = v1 <<< 46
 	.loc 1 1609
-	sllx %o3, 46, %o0
-	srlx %o3, 18, %g5
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1610
 	xor %g4, %g5, %g4
 ! c = v1 <<< 23
 	.loc 1 1611
-	sllx %o3, 23, %o0
-	srlx %o3, 41, %g5
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1612
 	xor %g4, %g5, %g4
 ! v4 += s
 	.loc 1 1613
-	add %l0, %g4, %l0
+	add %l1, %g4, %l1
 ! v0 += v4
 	.loc 1 1614
-	add %l7, %l0, %l7
+	add %l7, %l1, %l7
 ! s = v5 <<< 36
 	.loc 1 1615
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %g4
+	sllx %o3, 36, %o0
+	srlx %o3, 28, %g4
 	or %g4, %o0, %g4
 ! c = v5 <<< 30
 	.loc 1 1616
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %g5
+	sllx %o3, 30, %o0
+	srlx %o3, 34, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1617
 	xor %g4, %g5, %g4
 ! c = v5 <<< 25
 	.loc 1 1618
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %g5
+	sllx %o3, 25, %o0
+	srlx %o3, 39, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1619
 	xor %g4, %g5, %g4
 ! v4 += s
 	.loc 1 1620
-	add %l0, %g4, %o0
+	add %l1, %g4, %o0
 ! mj1 ^= v6
 	.loc 1 1622
-	xor %o2, %o4, %l0
+	xor %o3, %l0, %l1
 ! mj0 &= mj1
 	.loc 1 1623
-	and %o7, %l0, %o7
+	and %o5, %l1, %o5
 ! mj0 ^= v6
 	.loc 1 1624
-	xor %o7, %o4, %o7
+	xor %o5, %l0, %o5
 ! v4 += mj0
 	.loc 1 1625
-	add %o0, %o7, %o7
+	add %o0, %o5, %o5
 ! x = w2 <<< 45
 	.loc 1 1627
 	sllx %l3, 45, %o0
@@ -5220,10 +5221,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g4, %l5, %g4
 ! v3 += x
 	.loc 1 1642
-	add %o5, %g4, %o5
+	add %o4, %g4, %o4
 ! c ^= v2
 	.loc 1 1644
-	xor %o3, %l2, %o0
+	xor %o2, %l2, %o0
 ! c &= v0
 	.loc 1 1645
 	and %o0, %l7, %o0
@@ -5232,7 +5233,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o0, %l2, %o0
 ! v3 += c
 	.loc 1 1647
-	add %o5, %o0, %o5
+	add %o4, %o0, %o4
 ! s = v0 <<< 50
 	.loc 1 1648
 	sllx %l7, 50, %o0
@@ -5256,49 +5257,49 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %g5, %g4
 ! v3 += s
 	.loc 1 1653
-	add %o5, %g4, %o5
+	add %o4, %g4, %o4
 ! v7 += v3
 	.loc 1 1654
-	add %o1, %o5, %o1
+	add %o1, %o4, %o1
 ! s = v4 <<< 36
 	.loc 1 1655
-	sllx %o7, 36, %o0
-	srlx %o7, 28, %g4
+	sllx %o5, 36, %o0
+	srlx %o5, 28, %g4
 	or %g4, %o0, %g4
 ! c = v4 <<< 30
 	.loc 1 1656
-	sllx %o7, 30, %o0
-	srlx %o7, 34, %g5
+	sllx %o5, 30, %o0
+	srlx %o5, 34, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1657
 	xor %g4, %g5, %g4
 ! c = v4 <<< 25
 	.loc 1 1658
-	sllx %o7, 25, %o0
-	srlx %o7, 39, %g5
+	sllx %o5, 25, %o0
+	srlx %o5, 39, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1659
 	xor %g4, %g5, %g4
 ! v3 += s
 	.loc 1 1660
-	add %o5, %g4, %o0
+	add %o4, %g4, %o0
 ! mj0 = v4
 	.loc 1 1661
-	mov %o7, %o5
+	mov %o5, %o4
 ! mj0 ^= v5
 	.loc 1 1662
-	xor %o5, %o2, %o5
+	xor %o4, %o3, %o4
 ! mj1 &= mj0
 	.loc 1 1663
-	and %l0, %o5, %l0
+	and %l1, %o4, %l1
 ! mj1 ^= v5
 	.loc 1 1664
-	xor %l0, %o2, %l0
+	xor %l1, %o3, %l1
 ! v3 += mj1
 	.loc 1 1665
-	add %o0, %l0, %l0
+	add %o0, %l1, %l1
 ! x = w3 <<< 45
 	.loc 1 1667
 	sllx %l4, 45, %o0
@@ -5358,13 +5359,13 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l2, %g4, %l2
 ! c ^= v1
 	.loc 1 1684
-	xor %l7, %o3, %o0
+	xor %l7, %o2, %o0
 ! c &= v7
 	.loc 1 1685
 	and %o0, %o1, %o0
 ! c ^= v1
 	.loc 1 1686
-	xor %o0, %o3, %o0
+	xor %o0, %o2, %o0
 ! v2 += c
 	.loc 1 1687
 	add %l2, %o0, %l2
@@ -5394,24 +5395,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l2, %g4, %l2
 ! v6 += v2
 	.loc 1 1694
-	add %o4, %l2, %o4
+	add %l0, %l2, %l0
 ! s = v3 <<< 36
 	.loc 1 1695
-	sllx %l0, 36, %o0
-	srlx %l0, 28, %g4
+	sllx %l1, 36, %o0
+	srlx %l1, 28, %g4
 	or %g4, %o0, %g4
 ! c = v3 <<< 30
 	.loc 1 1696
-	sllx %l0, 30, %o0
-	srlx %l0, 34, %g5
+	sllx %l1, 30, %o0
+	srlx %l1, 34, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1697
 	xor %g4, %g5, %g4
 ! c = v3 <<< 25
 	.loc 1 1698
-	sllx %l0, 25, %o0
-	srlx %l0, 39, %g5
+	sllx %l1, 25, %o0
+	srlx %l1, 39, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1699
@@ -5421,16 +5422,16 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l2, %g4, %o0
 ! mj1 ^= v4
 	.loc 1 1702
-	xor %l0, %o7, %l2
+	xor %l1, %o5, %l2
 ! mj0 &= mj1
 	.loc 1 1703
-	and %o5, %l2, %o5
+	and %o4, %l2, %o4
 ! mj0 ^= v4
 	.loc 1 1704
-	xor %o5, %o7, %o5
+	xor %o4, %o5, %o4
 ! v2 += mj0
 	.loc 1 1705
-	add %o0, %o5, %o5
+	add %o0, %o4, %o4
 ! x = w4 <<< 45
 	.loc 1 1707
 	sllx %l5, 45, %o0
@@ -5486,82 +5487,82 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g4, %i0, %g4
 ! v1 += x
 	.loc 1 1722
-	add %o3, %g4, %o3
+	add %o2, %g4, %o2
 ! c ^= v0
 	.loc 1 1724
 	xor %o1, %l7, %o0
 ! c &= v6
 	.loc 1 1725
-	and %o0, %o4, %o0
+	and %o0, %l0, %o0
 ! c ^= v0
 	.loc 1 1726
 	xor %o0, %l7, %o0
 ! v1 += c
 	.loc 1 1727
-	add %o3, %o0, %o3
+	add %o2, %o0, %o2
 ! s = v6 <<< 50
 	.loc 1 1728
-	sllx %o4, 50, %o0
-	srlx %o4, 14, %g4
+	sllx %l0, 50, %o0
+	srlx %l0, 14, %g4
 	or %g4, %o0, %g4
 ! c = v6 <<< 46
 	.loc 1 1729
-	sllx %o4, 46, %o0
-	srlx %o4, 18, %g5
+	sllx %l0, 46, %o0
+	srlx %l0, 18, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1730
 	xor %g4, %g5, %g4
 ! c = v6 <<< 23
 	.loc 1 1731
-	sllx %o4, 23, %o0
-	srlx %o4, 41, %g5
+	sllx %l0, 23, %o0
+	srlx %l0, 41, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1732
 	xor %g4, %g5, %g4
 ! v1 += s
 	.loc 1 1733
-	add %o3, %g4, %o3
+	add %o2, %g4, %o2
 ! v5 += v1
 	.loc 1 1734
-	add %o2, %o3, %o2
+	add %o3, %o2, %o3
 ! s = v2 <<< 36
 	.loc 1 1735
-	sllx %o5, 36, %o0
-	srlx %o5, 28, %g4
+	sllx %o4, 36, %o0
+	srlx %o4, 28, %g4
 	or %g4, %o0, %g4
 ! c = v2 <<< 30
 	.loc 1 1736
-	sllx %o5, 30, %o0
-	srlx %o5, 34, %g5
+	sllx %o4, 30, %o0
+	srlx %o4, 34, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1737
 	xor %g4, %g5, %g4
 ! c = v2 <<< 25
 	.loc 1 1738
-	sllx %o5, 25, %o0
-	srlx %o5, 39, %g5
+	sllx %o4, 25, %o0
+	srlx %o4, 39, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1739
 	xor %g4, %g5, %g4
 ! v1 += s
 	.loc 1 1740
-	add %o3, %g4, %o0
+	add %o2, %g4, %o0
 ! mj0 = v2
 	.loc 1 1741
-	mov %o5, %o3
+	mov %o4, %o2
 ! mj0 ^= v3
 	.loc 1 1742
-	xor %o3, %l0, %o3
+	xor %o2, %l1, %o2
 ! mj1 &= mj0
 	.loc 1 1743
-	and %l2, %o3, %l2
+	and %l2, %o2, %l2
 ! mj1 ^= v3
 	.loc 1 1744
-	xor %l2, %l0, %l2
+	xor %l2, %l1, %l2
 ! v1 += mj1
 	.loc 1 1745
 	add %o0, %l2, %l2
@@ -5623,10 +5624,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %g4, %l7
 ! c ^= v7
 	.loc 1 1764
-	xor %o4, %o1, %o0
+	xor %l0, %o1, %o0
 ! c &= v5
 	.loc 1 1765
-	and %o0, %o2, %o0
+	and %o0, %o3, %o0
 ! c ^= v7
 	.loc 1 1766
 	xor %o0, %o1, %o0
@@ -5635,21 +5636,21 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %o0, %l7
 ! s = v5 <<< 50
 	.loc 1 1768
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %g4
+	sllx %o3, 50, %o0
+	srlx %o3, 14, %g4
 	or %g4, %o0, %g4
 ! c = v5 <<< 46
 	.loc 1 1769
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %g5
+	sllx %o3, 46, %o0
+	srlx %o3, 18, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1770
 	xor %g4, %g5, %g4
 ! c = v5 <<< 23
 	.loc 1 1771
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %g5
+	sllx %o3, 23, %o0
+	srlx %o3, 41, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1772
@@ -5659,7 +5660,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %g4, %l7
 ! v4 += v0
 	.loc 1 1774
-	add %o7, %l7, %o7
+	add %o5, %l7, %o5
 ! s = v1 <<< 36
 	.loc 1 1775
 	sllx %l2, 36, %o0
@@ -5686,16 +5687,16 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %g4, %o0
 ! mj1 ^= v2
 	.loc 1 1782
-	xor %l2, %o5, %l7
+	xor %l2, %o4, %l7
 ! mj0 &= mj1
 	.loc 1 1783
-	and %o3, %l7, %o3
+	and %o2, %l7, %o2
 ! mj0 ^= v2
 	.loc 1 1784
-	xor %o3, %o5, %o3
+	xor %o2, %o4, %o2
 ! v0 += mj0
 	.loc 1 1785
-	add %o0, %o3, %o3
+	add %o0, %o2, %o2
 ! x = w6 <<< 45
 	.loc 1 1787
 	sllx %i0, 45, %o0
@@ -5720,7 +5721,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i3, %g4, %i3
 ! w8 += w1
 	.loc 1 1793
-	add %i3, %l1, %i3
+	add %i3, %o7, %i3
 ! x = w9 <<< 63
 	.loc 1 1794
 	sllx %i4, 63, %o0
@@ -5754,33 +5755,33 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %g4, %o1
 ! c ^= v6
 	.loc 1 1804
-	xor %o2, %o4, %o0
+	xor %o3, %l0, %o0
 ! c &= v4
 	.loc 1 1805
-	and %o0, %o7, %o0
+	and %o0, %o5, %o0
 ! c ^= v6
 	.loc 1 1806
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! v7 += c
 	.loc 1 1807
 	add %o1, %o0, %o1
 ! s = v4 <<< 50
 	.loc 1 1808
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %g4
+	sllx %o5, 50, %o0
+	srlx %o5, 14, %g4
 	or %g4, %o0, %g4
 ! c = v4 <<< 46
 	.loc 1 1809
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %g5
+	sllx %o5, 46, %o0
+	srlx %o5, 18, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1810
 	xor %g4, %g5, %g4
 ! c = v4 <<< 23
 	.loc 1 1811
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %g5
+	sllx %o5, 23, %o0
+	srlx %o5, 41, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1812
@@ -5790,24 +5791,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %g4, %o1
 ! v3 += v7
 	.loc 1 1814
-	add %l0, %o1, %l0
+	add %l1, %o1, %l1
 ! s = v0 <<< 36
 	.loc 1 1815
-	sllx %o3, 36, %o0
-	srlx %o3, 28, %g4
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %g4
 	or %g4, %o0, %g4
 ! c = v0 <<< 30
 	.loc 1 1816
-	sllx %o3, 30, %o0
-	srlx %o3, 34, %g5
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1817
 	xor %g4, %g5, %g4
 ! c = v0 <<< 25
 	.loc 1 1818
-	sllx %o3, 25, %o0
-	srlx %o3, 39, %g5
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1819
@@ -5817,7 +5818,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %g4, %o1
 ! mj0 ^= v1
 	.loc 1 1822
-	xor %o3, %l2, %o0
+	xor %o2, %l2, %o0
 	stx %o0, [%fp + 2015]
 ! mj1 &= mj0
 	.loc 1 1823
@@ -5885,51 +5886,51 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %i4, %l7
 ! v6 += x
 	.loc 1 1842
-	add %o4, %l7, %o4
+	add %l0, %l7, %l0
 ! c ^= v5
 	.loc 1 1844
-	xor %o7, %o2, %o0
+	xor %o5, %o3, %o0
 ! c &= v3
 	.loc 1 1845
-	and %o0, %l0, %o0
+	and %o0, %l1, %o0
 ! c ^= v5
 	.loc 1 1846
-	xor %o0, %o2, %o0
+	xor %o0, %o3, %o0
 ! v6 += c
 	.loc 1 1847
-	add %o4, %o0, %i4
+	add %l0, %o0, %i4
 ! s = v3 <<< 50
 	.loc 1 1848
-	sllx %l0, 50, %o0
-	srlx %l0, 14, %o4
-	or %o4, %o0, %o4
+	sllx %l1, 50, %o0
+	srlx %l1, 14, %l0
+	or %l0, %o0, %l0
 ! c = v3 <<< 46
 	.loc 1 1849
-	sllx %l0, 46, %o0
-	srlx %l0, 18, %l7
+	sllx %l1, 46, %o0
+	srlx %l1, 18, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1850
-	xor %o4, %l7, %o4
+	xor %l0, %l7, %l0
 ! c = v3 <<< 23
 	.loc 1 1851
-	sllx %l0, 23, %o0
-	srlx %l0, 41, %l7
+	sllx %l1, 23, %o0
+	srlx %l1, 41, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1852
-	xor %o4, %l7, %o4
+	xor %l0, %l7, %l0
 ! v6 += s
 	.loc 1 1853
-	add %i4, %o4, %i4
+	add %i4, %l0, %i4
 ! v2 += v6
 	.loc 1 1854
-	add %o5, %i4, %o5
+	add %o4, %i4, %o4
 ! s = v7 <<< 36
 	.loc 1 1855
 	sllx %o1, 36, %o0
-	srlx %o1, 28, %o4
-	or %o4, %o0, %o4
+	srlx %o1, 28, %l0
+	or %l0, %o0, %l0
 ! c = v7 <<< 30
 	.loc 1 1856
 	sllx %o1, 30, %o0
@@ -5937,7 +5938,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1857
-	xor %o4, %l7, %o4
+	xor %l0, %l7, %l0
 ! c = v7 <<< 25
 	.loc 1 1858
 	sllx %o1, 25, %o0
@@ -5945,13 +5946,13 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1859
-	xor %o4, %l7, %o4
+	xor %l0, %l7, %l0
 ! v6 += s
 	.loc 1 1860
-	add %i4, %o4, %o4
+	add %i4, %l0, %l0
 ! mj1 ^= v0
 	.loc 1 1862
-	xor %o1, %o3, %o0
+	xor %o1, %o2, %o0
 	stx %o0, [%fp + 2023]
 ! mj0 &= mj1
 	.loc 1 1863
@@ -5959,10 +5960,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	and %l7, %o0, %o0
 ! mj0 ^= v0
 	.loc 1 1864
-	xor %o0, %o3, %o0
+	xor %o0, %o2, %o0
 ! v6 += mj0
 	.loc 1 1865
-	add %o4, %o0, %o4
+	add %l0, %o0, %l0
 ! x = w8 <<< 45
 	.loc 1 1867
 	sllx %i3, 45, %o0
@@ -6021,73 +6022,73 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %i4, %l7
 ! v5 += x
 	.loc 1 1882
-	add %o2, %l7, %o2
+	add %o3, %l7, %o3
 ! c ^= v4
 	.loc 1 1884
-	xor %l0, %o7, %o0
+	xor %l1, %o5, %o0
 ! c &= v2
 	.loc 1 1885
-	and %o0, %o5, %o0
+	and %o0, %o4, %o0
 ! c ^= v4
 	.loc 1 1886
-	xor %o0, %o7, %o0
+	xor %o0, %o5, %o0
 ! v5 += c
 	.loc 1 1887
-	add %o2, %o0, %i4
+	add %o3, %o0, %i4
 ! s = v2 <<< 50
 	.loc 1 1888
-	sllx %o5, 50, %o0
-	srlx %o5, 14, %o2
-	or %o2, %o0, %o2
+	sllx %o4, 50, %o0
+	srlx %o4, 14, %o3
+	or %o3, %o0, %o3
 ! c = v2 <<< 46
 	.loc 1 1889
-	sllx %o5, 46, %o0
-	srlx %o5, 18, %l7
+	sllx %o4, 46, %o0
+	srlx %o4, 18, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1890
-	xor %o2, %l7, %o2
+	xor %o3, %l7, %o3
 ! c = v2 <<< 23
 	.loc 1 1891
-	sllx %o5, 23, %o0
-	srlx %o5, 41, %l7
+	sllx %o4, 23, %o0
+	srlx %o4, 41, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1892
-	xor %o2, %l7, %o2
+	xor %o3, %l7, %o3
 ! v5 += s
 	.loc 1 1893
-	add %i4, %o2, %i4
+	add %i4, %o3, %i4
 ! v1 += v5
 	.loc 1 1894
 	add %l2, %i4, %l2
 ! s = v6 <<< 36
 	.loc 1 1895
-	sllx %o4, 36, %o0
-	srlx %o4, 28, %o2
-	or %o2, %o0, %o2
+	sllx %l0, 36, %o0
+	srlx %l0, 28, %o3
+	or %o3, %o0, %o3
 ! c = v6 <<< 30
 	.loc 1 1896
-	sllx %o4, 30, %o0
-	srlx %o4, 34, %l7
+	sllx %l0, 30, %o0
+	srlx %l0, 34, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1897
-	xor %o2, %l7, %o2
+	xor %o3, %l7, %o3
 ! c = v6 <<< 25
 	.loc 1 1898
-	sllx %o4, 25, %o0
-	srlx %o4, 39, %l7
+	sllx %l0, 25, %o0
+	srlx %l0, 39, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1899
-	xor %o2, %l7, %o2
+	xor %o3, %l7, %o3
 ! v5 += s
 	.loc 1 1900
-	add %i4, %o2, %o2
+	add %i4, %o3, %o3
 ! mj0 ^= v7
 	.loc 1 1902
-	xor %o4, %o1, %o0
+	xor %l0, %o1, %o0
 	stx %o0, [%fp + 2015]
 ! mj1 &= mj0
 	.loc 1 1903
@@ -6098,7 +6099,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o0, %o1, %o0
 ! v5 += mj1
 	.loc 1 1905
-	add %o2, %o0, %o2
+	add %o3, %o0, %o3
 ! x = w9 <<< 45
 	.loc 1 1907
 	ldx [%fp + 1999], %g4
@@ -6158,24 +6159,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %i4, %l7
 ! v4 += x
 	.loc 1 1922
-	add %o7, %l7, %o7
+	add %o5, %l7, %o5
 ! c ^= v3
 	.loc 1 1924
-	xor %o5, %l0, %o0
+	xor %o4, %l1, %o0
 ! c &= v1
 	.loc 1 1925
 	and %o0, %l2, %o0
 ! c ^= v3
 	.loc 1 1926
-	xor %o0, %l0, %o0
+	xor %o0, %l1, %o0
 ! v4 += c
 	.loc 1 1927
-	add %o7, %o0, %i4
+	add %o5, %o0, %i4
 ! s = v1 <<< 50
 	.loc 1 1928
 	sllx %l2, 50, %o0
-	srlx %l2, 14, %o7
-	or %o7, %o0, %o7
+	srlx %l2, 14, %o5
+	or %o5, %o0, %o5
 ! c = v1 <<< 46
 	.loc 1 1929
 	sllx %l2, 46, %o0
@@ -6183,7 +6184,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1930
-	xor %o7, %l7, %o7
+	xor %o5, %l7, %o5
 ! c = v1 <<< 23
 	.loc 1 1931
 	sllx %l2, 23, %o0
@@ -6191,40 +6192,40 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1932
-	xor %o7, %l7, %o7
+	xor %o5, %l7, %o5
 ! v4 += s
 	.loc 1 1933
-	add %i4, %o7, %i4
+	add %i4, %o5, %i4
 ! v0 += v4
 	.loc 1 1934
-	add %o3, %i4, %o3
+	add %o2, %i4, %o2
 ! s = v5 <<< 36
 	.loc 1 1935
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %o7
-	or %o7, %o0, %o7
+	sllx %o3, 36, %o0
+	srlx %o3, 28, %o5
+	or %o5, %o0, %o5
 ! c = v5 <<< 30
 	.loc 1 1936
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %l7
+	sllx %o3, 30, %o0
+	srlx %o3, 34, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1937
-	xor %o7, %l7, %o7
+	xor %o5, %l7, %o5
 ! c = v5 <<< 25
 	.loc 1 1938
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %l7
+	sllx %o3, 25, %o0
+	srlx %o3, 39, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1939
-	xor %o7, %l7, %o7
+	xor %o5, %l7, %o5
 ! v4 += s
 	.loc 1 1940
-	add %i4, %o7, %o7
+	add %i4, %o5, %o5
 ! mj1 ^= v6
 	.loc 1 1942
-	xor %o2, %o4, %o0
+	xor %o3, %l0, %o0
 	stx %o0, [%fp + 2031]
 ! mj0 &= mj1
 	.loc 1 1943
@@ -6232,10 +6233,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	and %l7, %o0, %o0
 ! mj0 ^= v6
 	.loc 1 1944
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! v4 += mj0
 	.loc 1 1945
-	add %o7, %o0, %o7
+	add %o5, %o0, %o5
 ! x = w10 <<< 45
 	.loc 1 1947
 	ldx [%fp + 1967], %g4
@@ -6295,73 +6296,73 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %i4, %l7
 ! v3 += x
 	.loc 1 1962
-	add %l0, %l7, %l0
+	add %l1, %l7, %l1
 ! c ^= v2
 	.loc 1 1964
-	xor %l2, %o5, %o0
+	xor %l2, %o4, %o0
 ! c &= v0
 	.loc 1 1965
-	and %o0, %o3, %o0
+	and %o0, %o2, %o0
 ! c ^= v2
 	.loc 1 1966
-	xor %o0, %o5, %o0
+	xor %o0, %o4, %o0
 ! v3 += c
 	.loc 1 1967
-	add %l0, %o0, %i4
+	add %l1, %o0, %i4
 ! s = v0 <<< 50
 	.loc 1 1968
-	sllx %o3, 50, %o0
-	srlx %o3, 14, %l0
-	or %l0, %o0, %l0
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %l1
+	or %l1, %o0, %l1
 ! c = v0 <<< 46
 	.loc 1 1969
-	sllx %o3, 46, %o0
-	srlx %o3, 18, %l7
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1970
-	xor %l0, %l7, %l0
+	xor %l1, %l7, %l1
 ! c = v0 <<< 23
 	.loc 1 1971
-	sllx %o3, 23, %o0
-	srlx %o3, 41, %l7
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1972
-	xor %l0, %l7, %l0
+	xor %l1, %l7, %l1
 ! v3 += s
 	.loc 1 1973
-	add %i4, %l0, %i4
+	add %i4, %l1, %i4
 ! v7 += v3
 	.loc 1 1974
 	add %o1, %i4, %o1
 ! s = v4 <<< 36
 	.loc 1 1975
-	sllx %o7, 36, %o0
-	srlx %o7, 28, %l0
-	or %l0, %o0, %l0
+	sllx %o5, 36, %o0
+	srlx %o5, 28, %l1
+	or %l1, %o0, %l1
 ! c = v4 <<< 30
 	.loc 1 1976
-	sllx %o7, 30, %o0
-	srlx %o7, 34, %l7
+	sllx %o5, 30, %o0
+	srlx %o5, 34, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1977
-	xor %l0, %l7, %l0
+	xor %l1, %l7, %l1
 ! c = v4 <<< 25
 	.loc 1 1978
-	sllx %o7, 25, %o0
-	srlx %o7, 39, %l7
+	sllx %o5, 25, %o0
+	srlx %o5, 39, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1979
-	xor %l0, %l7, %l0
+	xor %l1, %l7, %l1
 ! v3 += s
 	.loc 1 1980
-	add %i4, %l0, %l0
+	add %i4, %l1, %l1
 ! mj0 ^= v5
 	.loc 1 1982
-	xor %o7, %o2, %o0
+	xor %o5, %o3, %o0
 	stx %o0, [%fp + 2023]
 ! mj1 &= mj0
 	.loc 1 1983
@@ -6369,10 +6370,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	and %l7, %o0, %o0
 ! mj1 ^= v5
 	.loc 1 1984
-	xor %o0, %o2, %o0
+	xor %o0, %o3, %o0
 ! v3 += mj1
 	.loc 1 1985
-	add %l0, %o0, %l0
+	add %l1, %o0, %l1
 ! x = w11 <<< 45
 	.loc 1 1987
 	ldx [%fp + 1975], %i4
@@ -6432,10 +6433,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %i4, %l7
 ! v2 += x
 	.loc 1 2002
-	add %o5, %l7, %o5
+	add %o4, %l7, %o4
 ! c ^= v1
 	.loc 1 2004
-	xor %o3, %l2, %o0
+	xor %o2, %l2, %o0
 ! c &= v7
 	.loc 1 2005
 	and %o0, %o1, %o0
@@ -6444,12 +6445,12 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o0, %l2, %o0
 ! v2 += c
 	.loc 1 2007
-	add %o5, %o0, %i4
+	add %o4, %o0, %i4
 ! s = v7 <<< 50
 	.loc 1 2008
 	sllx %o1, 50, %o0
-	srlx %o1, 14, %o5
-	or %o5, %o0, %o5
+	srlx %o1, 14, %o4
+	or %o4, %o0, %o4
 ! c = v7 <<< 46
 	.loc 1 2009
 	sllx %o1, 46, %o0
@@ -6457,7 +6458,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 2010
-	xor %o5, %l7, %o5
+	xor %o4, %l7, %o4
 ! c = v7 <<< 23
 	.loc 1 2011
 	sllx %o1, 23, %o0
@@ -6465,50 +6466,50 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 2012
-	xor %o5, %l7, %o5
+	xor %o4, %l7, %o4
 ! v2 += s
 	.loc 1 2013
-	add %i4, %o5, %i4
+	add %i4, %o4, %i4
 ! v6 += v2
 	.loc 1 2014
-	add %o4, %i4, %o4
+	add %l0, %i4, %l0
 ! s = v3 <<< 36
 	.loc 1 2015
-	sllx %l0, 36, %o0
-	srlx %l0, 28, %o5
-	or %o5, %o0, %o5
+	sllx %l1, 36, %o0
+	srlx %l1, 28, %o4
+	or %o4, %o0, %o4
 ! c = v3 <<< 30
 	.loc 1 2016
-	sllx %l0, 30, %o0
-	srlx %l0, 34, %l7
+	sllx %l1, 30, %o0
+	srlx %l1, 34, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 2017
-	xor %o5, %l7, %o5
+	xor %o4, %l7, %o4
 ! c = v3 <<< 25
 	.loc 1 2018
-	sllx %l0, 25, %o0
-	srlx %l0, 39, %l7
+	sllx %l1, 25, %o0
+	srlx %l1, 39, %l7
 	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 2019
-	xor %o5, %l7, %o5
+	xor %o4, %l7, %o4
 ! v2 += s
 	.loc 1 2020
-	add %i4, %o5, %o5
+	add %i4, %o4, %o4
 ! mj1 ^= v4
 	.loc 1 2022
-	xor %l0, %o7, %l7
+	xor %l1, %o5, %l7
 ! mj0 &= mj1
 	.loc 1 2023
 	ldx [%fp + 2023], %o0
 	and %o0, %l7, %o0
 ! mj0 ^= v4
 	.loc 1 2024
-	xor %o0, %o7, %o0
+	xor %o0, %o5, %o0
 ! v2 += mj0
 	.loc 1 2025
-	add %o5, %o0, %o5
+	add %o4, %o0, %o4
 ! x = w12 <<< 45
 	.loc 1 2027
 	ldx [%fp + 2015], %i4
@@ -6570,33 +6571,33 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l2, %i4, %l2
 ! c ^= v0
 	.loc 1 2044
-	xor %o1, %o3, %o0
+	xor %o1, %o2, %o0
 ! c &= v6
 	.loc 1 2045
-	and %o0, %o4, %o0
+	and %o0, %l0, %o0
 ! c ^= v0
 	.loc 1 2046
-	xor %o0, %o3, %o0
+	xor %o0, %o2, %o0
 ! v1 += c
 	.loc 1 2047
 	add %l2, %o0, %i4
 ! s = v6 <<< 50
 	.loc 1 2048
-	sllx %o4, 50, %o0
-	srlx %o4, 14, %l2
+	sllx %l0, 50, %o0
+	srlx %l0, 14, %l2
 	or %l2, %o0, %l2
 ! c = v6 <<< 46
 	.loc 1 2049
-	sllx %o4, 46, %o0
-	srlx %o4, 18, %g4
+	sllx %l0, 46, %o0
+	srlx %l0, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2050
 	xor %l2, %g4, %l2
 ! c = v6 <<< 23
 	.loc 1 2051
-	sllx %o4, 23, %o0
-	srlx %o4, 41, %g4
+	sllx %l0, 23, %o0
+	srlx %l0, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2052
@@ -6606,24 +6607,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i4, %l2, %i4
 ! v5 += v1
 	.loc 1 2054
-	add %o2, %i4, %o2
+	add %o3, %i4, %o3
 ! s = v2 <<< 36
 	.loc 1 2055
-	sllx %o5, 36, %o0
-	srlx %o5, 28, %l2
+	sllx %o4, 36, %o0
+	srlx %o4, 28, %l2
 	or %l2, %o0, %l2
 ! c = v2 <<< 30
 	.loc 1 2056
-	sllx %o5, 30, %o0
-	srlx %o5, 34, %g4
+	sllx %o4, 30, %o0
+	srlx %o4, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2057
 	xor %l2, %g4, %l2
 ! c = v2 <<< 25
 	.loc 1 2058
-	sllx %o5, 25, %o0
-	srlx %o5, 39, %g4
+	sllx %o4, 25, %o0
+	srlx %o4, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2059
@@ -6633,13 +6634,13 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i4, %l2, %i4
 ! mj0 ^= v3
 	.loc 1 2062
-	xor %o5, %l0, %l2
+	xor %o4, %l1, %l2
 ! mj1 &= mj0
 	.loc 1 2063
 	and %l7, %l2, %l7
 ! mj1 ^= v3
 	.loc 1 2064
-	xor %l7, %l0, %l7
+	xor %l7, %l1, %l7
 ! v1 += mj1
 	.loc 1 2065
 	add %i4, %l7, %l7
@@ -6699,51 +6700,51 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i5, %i4, %i5
 ! v0 += x
 	.loc 1 2082
-	add %o3, %i5, %o3
+	add %o2, %i5, %o2
 ! c ^= v7
 	.loc 1 2084
-	xor %o4, %o1, %o0
+	xor %l0, %o1, %o0
 ! c &= v5
 	.loc 1 2085
-	and %o0, %o2, %o0
+	and %o0, %o3, %o0
 ! c ^= v7
 	.loc 1 2086
 	xor %o0, %o1, %o0
 ! v0 += c
 	.loc 1 2087
-	add %o3, %o0, %i5
+	add %o2, %o0, %i5
 ! s = v5 <<< 50
 	.loc 1 2088
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %o3
-	or %o3, %o0, %o3
+	sllx %o3, 50, %o0
+	srlx %o3, 14, %o2
+	or %o2, %o0, %o2
 ! c = v5 <<< 46
 	.loc 1 2089
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %g4
+	sllx %o3, 46, %o0
+	srlx %o3, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2090
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! c = v5 <<< 23
 	.loc 1 2091
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %g4
+	sllx %o3, 23, %o0
+	srlx %o3, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2092
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! v0 += s
 	.loc 1 2093
-	add %i5, %o3, %i5
+	add %i5, %o2, %i5
 ! v4 += v0
 	.loc 1 2094
-	add %o7, %i5, %o7
+	add %o5, %i5, %o5
 ! s = v1 <<< 36
 	.loc 1 2095
 	sllx %l7, 36, %o0
-	srlx %l7, 28, %o3
-	or %o3, %o0, %o3
+	srlx %l7, 28, %o2
+	or %o2, %o0, %o2
 ! c = v1 <<< 30
 	.loc 1 2096
 	sllx %l7, 30, %o0
@@ -6751,7 +6752,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2097
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! c = v1 <<< 25
 	.loc 1 2098
 	sllx %l7, 25, %o0
@@ -6759,22 +6760,22 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2099
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! v0 += s
 	.loc 1 2100
-	add %i5, %o3, %i5
+	add %i5, %o2, %i5
 ! mj1 = v1
 	.loc 1 2101
-	mov %l7, %o3
+	mov %l7, %o2
 ! mj1 ^= v2
 	.loc 1 2102
-	xor %o3, %o5, %o3
+	xor %o2, %o4, %o2
 ! mj0 &= mj1
 	.loc 1 2103
-	and %l2, %o3, %l2
+	and %l2, %o2, %l2
 ! mj0 ^= v2
 	.loc 1 2104
-	xor %l2, %o5, %l2
+	xor %l2, %o4, %l2
 ! v0 += mj0
 	.loc 1 2105
 	add %i5, %l2, %l2
@@ -6807,20 +6808,20 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %o0, %g4
 ! x = w1 <<< 63
 	.loc 1 2114
-	sllx %l1, 63, %o0
-	srlx %l1, 1, %i5
+	sllx %o7, 63, %o0
+	srlx %o7, 1, %i5
 	or %i5, %o0, %i5
 ! y = w1 <<< 56
 	.loc 1 2115
-	sllx %l1, 56, %o0
-	srlx %l1, 8, %g1
+	sllx %o7, 56, %o0
+	srlx %o7, 8, %g1
 	or %g1, %o0, %g1
 ! x ^= y
 	.loc 1 2116
 	xor %i5, %g1, %i5
 ! y = w1 >> 7
 	.loc 1 2117
-	srlx %l1, 7, %o0
+	srlx %o7, 7, %o0
 ! x ^= y
 	.loc 1 2118
 	xor %i5, %o0, %i5
@@ -6838,33 +6839,33 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %g1, %o1
 ! c ^= v6
 	.loc 1 2124
-	xor %o2, %o4, %o0
+	xor %o3, %l0, %o0
 ! c &= v4
 	.loc 1 2125
-	and %o0, %o7, %o0
+	and %o0, %o5, %o0
 ! c ^= v6
 	.loc 1 2126
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! v7 += c
 	.loc 1 2127
 	add %o1, %o0, %g1
 ! s = v4 <<< 50
 	.loc 1 2128
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %o1
+	sllx %o5, 50, %o0
+	srlx %o5, 14, %o1
 	or %o1, %o0, %o1
 ! c = v4 <<< 46
 	.loc 1 2129
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %g4
+	sllx %o5, 46, %o0
+	srlx %o5, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2130
 	xor %o1, %g4, %o1
 ! c = v4 <<< 23
 	.loc 1 2131
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %g4
+	sllx %o5, 23, %o0
+	srlx %o5, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2132
@@ -6874,7 +6875,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %o1, %g1
 ! v3 += v7
 	.loc 1 2134
-	add %l0, %g1, %l0
+	add %l1, %g1, %l1
 ! s = v0 <<< 36
 	.loc 1 2135
 	sllx %l2, 36, %o0
@@ -6907,13 +6908,13 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o1, %l7, %o1
 ! mj1 &= mj0
 	.loc 1 2143
-	and %o3, %o1, %o3
+	and %o2, %o1, %o2
 ! mj1 ^= v1
 	.loc 1 2144
-	xor %o3, %l7, %o3
+	xor %o2, %l7, %o2
 ! v7 += mj1
 	.loc 1 2145
-	add %g1, %o3, %o3
+	add %g1, %o2, %o2
 ! x = w15 <<< 45
 	.loc 1 2147
 	sllx %i4, 45, %o0
@@ -6935,16 +6936,16 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g1, %o0, %g1
 ! w1 += x
 	.loc 1 2152
-	add %l1, %g1, %l1
+	add %o7, %g1, %o7
 ! w1 += w10
 	.loc 1 2153
 	ldx [%fp + 1967], %o0
-	add %l1, %o0, %g4
+	add %o7, %o0, %g4
 ! x = w2 <<< 63
 	.loc 1 2154
 	sllx %l3, 63, %o0
-	srlx %l3, 1, %l1
-	or %l1, %o0, %l1
+	srlx %l3, 1, %o7
+	or %o7, %o0, %o7
 ! y = w2 <<< 56
 	.loc 1 2155
 	sllx %l3, 56, %o0
@@ -6952,94 +6953,94 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g1, %o0, %g1
 ! x ^= y
 	.loc 1 2156
-	xor %l1, %g1, %l1
+	xor %o7, %g1, %o7
 ! y = w2 >> 7
 	.loc 1 2157
 	srlx %l3, 7, %o0
 ! x ^= y
 	.loc 1 2158
-	xor %l1, %o0, %l1
+	xor %o7, %o0, %o7
 ! w1 += x
 	.loc 1 2159
-	add %g4, %l1, %l1
+	add %g4, %o7, %o7
 ! x = 2177327727835720531
 	.loc 1 2160
 	setx 2177327727835720531, %o0, %g1
 ! x += w1
 	.loc 1 2161
-	add %g1, %l1, %g1
+	add %g1, %o7, %g1
 ! v6 += x
 	.loc 1 2162
-	add %o4, %g1, %o4
+	add %l0, %g1, %l0
 ! c ^= v5
 	.loc 1 2164
-	xor %o7, %o2, %o0
+	xor %o5, %o3, %o0
 ! c &= v3
 	.loc 1 2165
-	and %o0, %l0, %o0
+	and %o0, %l1, %o0
 ! c ^= v5
 	.loc 1 2166
-	xor %o0, %o2, %o0
+	xor %o0, %o3, %o0
 ! v6 += c
 	.loc 1 2167
-	add %o4, %o0, %g1
+	add %l0, %o0, %g1
 ! s = v3 <<< 50
 	.loc 1 2168
-	sllx %l0, 50, %o0
-	srlx %l0, 14, %o4
-	or %o4, %o0, %o4
+	sllx %l1, 50, %o0
+	srlx %l1, 14, %l0
+	or %l0, %o0, %l0
 ! c = v3 <<< 46
 	.loc 1 2169
-	sllx %l0, 46, %o0
-	srlx %l0, 18, %g4
+	sllx %l1, 46, %o0
+	srlx %l1, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2170
-	xor %o4, %g4, %o4
+	xor %l0, %g4, %l0
 ! c = v3 <<< 23
 	.loc 1 2171
-	sllx %l0, 23, %o0
-	srlx %l0, 41, %g4
+	sllx %l1, 23, %o0
+	srlx %l1, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2172
-	xor %o4, %g4, %o4
+	xor %l0, %g4, %l0
 ! v6 += s
 	.loc 1 2173
-	add %g1, %o4, %g1
+	add %g1, %l0, %g1
 ! v2 += v6
 	.loc 1 2174
-	add %o5, %g1, %o5
+	add %o4, %g1, %o4
 ! s = v7 <<< 36
 	.loc 1 2175
-	sllx %o3, 36, %o0
-	srlx %o3, 28, %o4
-	or %o4, %o0, %o4
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %l0
+	or %l0, %o0, %l0
 ! c = v7 <<< 30
 	.loc 1 2176
-	sllx %o3, 30, %o0
-	srlx %o3, 34, %g4
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2177
-	xor %o4, %g4, %o4
+	xor %l0, %g4, %l0
 ! c = v7 <<< 25
 	.loc 1 2178
-	sllx %o3, 25, %o0
-	srlx %o3, 39, %g4
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2179
-	xor %o4, %g4, %o4
+	xor %l0, %g4, %l0
 ! v6 += s
 	.loc 1 2180
-	add %g1, %o4, %g1
+	add %g1, %l0, %g1
 ! mj1 ^= v0
 	.loc 1 2182
-	xor %o3, %l2, %o4
+	xor %o2, %l2, %l0
 ! mj0 &= mj1
 	.loc 1 2183
-	and %o1, %o4, %o1
+	and %o1, %l0, %o1
 ! mj0 ^= v0
 	.loc 1 2184
 	xor %o1, %l2, %o1
@@ -7102,51 +7103,51 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %l3, %g1
 ! v5 += x
 	.loc 1 2202
-	add %o2, %g1, %o2
+	add %o3, %g1, %o3
 ! c ^= v4
 	.loc 1 2204
-	xor %l0, %o7, %o0
+	xor %l1, %o5, %o0
 ! c &= v2
 	.loc 1 2205
-	and %o0, %o5, %o0
+	and %o0, %o4, %o0
 ! c ^= v4
 	.loc 1 2206
-	xor %o0, %o7, %o0
+	xor %o0, %o5, %o0
 ! v5 += c
 	.loc 1 2207
-	add %o2, %o0, %g1
+	add %o3, %o0, %g1
 ! s = v2 <<< 50
 	.loc 1 2208
-	sllx %o5, 50, %o0
-	srlx %o5, 14, %o2
-	or %o2, %o0, %o2
+	sllx %o4, 50, %o0
+	srlx %o4, 14, %o3
+	or %o3, %o0, %o3
 ! c = v2 <<< 46
 	.loc 1 2209
-	sllx %o5, 46, %o0
-	srlx %o5, 18, %g4
+	sllx %o4, 46, %o0
+	srlx %o4, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2210
-	xor %o2, %g4, %o2
+	xor %o3, %g4, %o3
 ! c = v2 <<< 23
 	.loc 1 2211
-	sllx %o5, 23, %o0
-	srlx %o5, 41, %g4
+	sllx %o4, 23, %o0
+	srlx %o4, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2212
-	xor %o2, %g4, %o2
+	xor %o3, %g4, %o3
 ! v5 += s
 	.loc 1 2213
-	add %g1, %o2, %g1
+	add %g1, %o3, %g1
 ! v1 += v5
 	.loc 1 2214
 	add %l7, %g1, %l7
 ! s = v6 <<< 36
 	.loc 1 2215
 	sllx %o1, 36, %o0
-	srlx %o1, 28, %o2
-	or %o2, %o0, %o2
+	srlx %o1, 28, %o3
+	or %o3, %o0, %o3
 ! c = v6 <<< 30
 	.loc 1 2216
 	sllx %o1, 30, %o0
@@ -7154,7 +7155,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2217
-	xor %o2, %g4, %o2
+	xor %o3, %g4, %o3
 ! c = v6 <<< 25
 	.loc 1 2218
 	sllx %o1, 25, %o0
@@ -7162,38 +7163,38 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2219
-	xor %o2, %g4, %o2
+	xor %o3, %g4, %o3
 ! v5 += s
 	.loc 1 2220
-	add %g1, %o2, %g1
+	add %g1, %o3, %g1
 ! mj0 ^= v7
 	.loc 1 2222
-	xor %o1, %o3, %o2
+	xor %o1, %o2, %o3
 ! mj1 &= mj0
 	.loc 1 2223
-	and %o4, %o2, %o4
+	and %l0, %o3, %l0
 ! mj1 ^= v7
 	.loc 1 2224
-	xor %o4, %o3, %o4
+	xor %l0, %o2, %l0
 ! v5 += mj1
 	.loc 1 2225
-	add %g1, %o4, %o4
+	add %g1, %l0, %l0
 ! x = w1 <<< 45
 	.loc 1 2227
-	sllx %l1, 45, %o0
-	srlx %l1, 19, %g1
+	sllx %o7, 45, %o0
+	srlx %o7, 19, %g1
 	or %g1, %o0, %g1
 ! y = w1 <<< 3
 	.loc 1 2228
-	sllx %l1, 3, %o0
-	srlx %l1, 61, %g4
+	sllx %o7, 3, %o0
+	srlx %o7, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 2229
 	xor %g1, %g4, %g1
 ! y = w1 >> 6
 	.loc 1 2230
-	srlx %l1, 6, %o0
+	srlx %o7, 6, %o0
 ! x ^= y
 	.loc 1 2231
 	xor %g1, %o0, %g1
@@ -7234,24 +7235,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %l4, %g1
 ! v4 += x
 	.loc 1 2242
-	add %o7, %g1, %o7
+	add %o5, %g1, %o5
 ! c ^= v3
 	.loc 1 2244
-	xor %o5, %l0, %o0
+	xor %o4, %l1, %o0
 ! c &= v1
 	.loc 1 2245
 	and %o0, %l7, %o0
 ! c ^= v3
 	.loc 1 2246
-	xor %o0, %l0, %o0
+	xor %o0, %l1, %o0
 ! v4 += c
 	.loc 1 2247
-	add %o7, %o0, %g1
+	add %o5, %o0, %g1
 ! s = v1 <<< 50
 	.loc 1 2248
 	sllx %l7, 50, %o0
-	srlx %l7, 14, %o7
-	or %o7, %o0, %o7
+	srlx %l7, 14, %o5
+	or %o5, %o0, %o5
 ! c = v1 <<< 46
 	.loc 1 2249
 	sllx %l7, 46, %o0
@@ -7259,7 +7260,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2250
-	xor %o7, %g4, %o7
+	xor %o5, %g4, %o5
 ! c = v1 <<< 23
 	.loc 1 2251
 	sllx %l7, 23, %o0
@@ -7267,49 +7268,52 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2252
-	xor %o7, %g4, %o7
+	xor %o5, %g4, %o5
 ! v4 += s
 	.loc 1 2253
-	add %g1, %o7, %g1
+	add %g1, %o5, %g1
 ! v0 += v4
 	.loc 1 2254
 	add %l2, %g1, %l2
 ! s = v5 <<< 36
 	.loc 1 2255
-	sllx %o4, 36, %o0
-	srlx %o4, 28, %o7
-	or %o7, %o0, %o7
+	sllx %l0, 36, %o0
+	srlx %l0, 28, %o5
+	or %o5, %o0, %o5
 ! c = v5 <<< 30
 	.loc 1 2256
-	sllx %o4, 30, %o0
-	srlx %o4, 34, %g4
+	sllx %l0, 30, %o0
+	srlx %l0, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2257
-	xor %o7, %g4, %o7
+	xor %o5, %g4, %o5
 ! c = v5 <<< 25
 	.loc 1 2258
-	sllx %o4, 25, %o0
-	srlx %o4, 39, %g4
+	sllx %l0, 25, %o0
+	srlx %l0, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2259
-	xor %o7, %g4, %o7
+	xor %o5, %g4, %o5
 ! v4 += s
 	.loc 1 2260
-	add %g1, %o7, %g1
+	add %g1, %o5, %g1
+! mj1 = v5
+	.loc 1 2261
+	mov %l0, %o5
 ! mj1 ^= v6
 	.loc 1 2262
-	xor %o4, %o1, %o7
+	xor %o5, %o1, %o5
 ! mj0 &= mj1
 	.loc 1 2263
-	and %o2, %o7, %o2
+	and %o3, %o5, %o3
 ! mj0 ^= v6
 	.loc 1 2264
-	xor %o2, %o1, %o2
+	xor %o3, %o1, %o3
 ! v4 += mj0
 	.loc 1 2265
-	add %g1, %o2, %o2
+	add %g1, %o3, %o3
 ! x = w2 <<< 45
 	.loc 1 2267
 	sllx %l3, 45, %o0
@@ -7366,24 +7370,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %l5, %g1
 ! v3 += x
 	.loc 1 2282
-	add %l0, %g1, %l0
+	add %l1, %g1, %l1
 ! c ^= v2
 	.loc 1 2284
-	xor %l7, %o5, %o0
+	xor %l7, %o4, %o0
 ! c &= v0
 	.loc 1 2285
 	and %o0, %l2, %o0
 ! c ^= v2
 	.loc 1 2286
-	xor %o0, %o5, %o0
+	xor %o0, %o4, %o0
 ! v3 += c
 	.loc 1 2287
-	add %l0, %o0, %g1
+	add %l1, %o0, %g1
 ! s = v0 <<< 50
 	.loc 1 2288
 	sllx %l2, 50, %o0
-	srlx %l2, 14, %l0
-	or %l0, %o0, %l0
+	srlx %l2, 14, %l1
+	or %l1, %o0, %l1
 ! c = v0 <<< 46
 	.loc 1 2289
 	sllx %l2, 46, %o0
@@ -7391,7 +7395,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2290
-	xor %l0, %g4, %l0
+	xor %l1, %g4, %l1
 ! c = v0 <<< 23
 	.loc 1 2291
 	sllx %l2, 23, %o0
@@ -7399,49 +7403,49 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2292
-	xor %l0, %g4, %l0
+	xor %l1, %g4, %l1
 ! v3 += s
 	.loc 1 2293
-	add %g1, %l0, %g1
+	add %g1, %l1, %g1
 ! v7 += v3
 	.loc 1 2294
-	add %o3, %g1, %o3
+	add %o2, %g1, %o2
 ! s = v4 <<< 36
 	.loc 1 2295
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %l0
-	or %l0, %o0, %l0
+	sllx %o3, 36, %o0
+	srlx %o3, 28, %l1
+	or %l1, %o0, %l1
 ! c = v4 <<< 30
 	.loc 1 2296
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %g4
+	sllx %o3, 30, %o0
+	srlx %o3, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2297
-	xor %l0, %g4, %l0
+	xor %l1, %g4, %l1
 ! c = v4 <<< 25
 	.loc 1 2298
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %g4
+	sllx %o3, 25, %o0
+	srlx %o3, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2299
-	xor %l0, %g4, %l0
+	xor %l1, %g4, %l1
 ! v3 += s
 	.loc 1 2300
-	add %g1, %l0, %g1
+	add %g1, %l1, %g1
 ! mj0 ^= v5
 	.loc 1 2302
-	xor %o2, %o4, %l0
+	xor %o3, %l0, %l1
 ! mj1 &= mj0
 	.loc 1 2303
-	and %o7, %l0, %o7
+	and %o5, %l1, %o5
 ! mj1 ^= v5
 	.loc 1 2304
-	xor %o7, %o4, %o7
+	xor %o5, %l0, %o5
 ! v3 += mj1
 	.loc 1 2305
-	add %g1, %o7, %o7
+	add %g1, %o5, %o5
 ! x = w3 <<< 45
 	.loc 1 2307
 	sllx %l4, 45, %o0
@@ -7498,85 +7502,85 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %l6, %g1
 ! v2 += x
 	.loc 1 2322
-	add %o5, %g1, %o5
+	add %o4, %g1, %o4
 ! c ^= v1
 	.loc 1 2324
 	xor %l2, %l7, %o0
 ! c &= v7
 	.loc 1 2325
-	and %o0, %o3, %o0
+	and %o0, %o2, %o0
 ! c ^= v1
 	.loc 1 2326
 	xor %o0, %l7, %o0
 ! v2 += c
 	.loc 1 2327
-	add %o5, %o0, %g1
+	add %o4, %o0, %g1
 ! s = v7 <<< 50
 	.loc 1 2328
-	sllx %o3, 50, %o0
-	srlx %o3, 14, %o5
-	or %o5, %o0, %o5
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %o4
+	or %o4, %o0, %o4
 ! c = v7 <<< 46
 	.loc 1 2329
-	sllx %o3, 46, %o0
-	srlx %o3, 18, %g4
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2330
-	xor %o5, %g4, %o5
+	xor %o4, %g4, %o4
 ! c = v7 <<< 23
 	.loc 1 2331
-	sllx %o3, 23, %o0
-	srlx %o3, 41, %g4
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2332
-	xor %o5, %g4, %o5
+	xor %o4, %g4, %o4
 ! v2 += s
 	.loc 1 2333
-	add %g1, %o5, %g1
+	add %g1, %o4, %g1
 ! v6 += v2
 	.loc 1 2334
 	add %o1, %g1, %o1
 ! s = v3 <<< 36
 	.loc 1 2335
-	sllx %o7, 36, %o0
-	srlx %o7, 28, %o5
-	or %o5, %o0, %o5
+	sllx %o5, 36, %o0
+	srlx %o5, 28, %o4
+	or %o4, %o0, %o4
 ! c = v3 <<< 30
 	.loc 1 2336
-	sllx %o7, 30, %o0
-	srlx %o7, 34, %g4
+	sllx %o5, 30, %o0
+	srlx %o5, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2337
-	xor %o5, %g4, %o5
+	xor %o4, %g4, %o4
 ! c = v3 <<< 25
 	.loc 1 2338
-	sllx %o7, 25, %o0
-	srlx %o7, 39, %g4
+	sllx %o5, 25, %o0
+	srlx %o5, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2339
-	xor %o5, %g4, %o5
+	xor %o4, %g4, %o4
 ! v2 += s
 	.loc 1 2340
-	add %g1, %o5, %g1
+	add %g1, %o4, %g1
 ! mj1 = v3
 	.loc 1 2341
-	mov %o7, %o5
+	mov %o5, %o4
 ! mj1 ^= v4
 	.loc 1 2342
-	xor %o5, %o2, %o5
+	xor %o4, %o3, %o4
 ! mj0 &= mj1
 	.loc 1 2343
-	and %l0, %o5, %l0
+	and %l1, %o4, %l1
 ! mj0 ^= v4
 	.loc 1 2344
-	xor %l0, %o2, %l0
+	xor %l1, %o3, %l1
 ! v2 += mj0
 	.loc 1 2345
-	add %g1, %l0, %l0
+	add %g1, %l1, %l1
 ! x = w4 <<< 45
 	.loc 1 2347
 	sllx %l5, 45, %o0
@@ -7635,7 +7639,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %g1, %l7
 ! c ^= v0
 	.loc 1 2364
-	xor %o3, %l2, %o0
+	xor %o2, %l2, %o0
 ! c &= v6
 	.loc 1 2365
 	and %o0, %o1, %o0
@@ -7671,24 +7675,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %l7, %g1
 ! v5 += v1
 	.loc 1 2374
-	add %o4, %g1, %o4
+	add %l0, %g1, %l0
 ! s = v2 <<< 36
 	.loc 1 2375
-	sllx %l0, 36, %o0
-	srlx %l0, 28, %l7
+	sllx %l1, 36, %o0
+	srlx %l1, 28, %l7
 	or %l7, %o0, %l7
 ! c = v2 <<< 30
 	.loc 1 2376
-	sllx %l0, 30, %o0
-	srlx %l0, 34, %g4
+	sllx %l1, 30, %o0
+	srlx %l1, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2377
 	xor %l7, %g4, %l7
 ! c = v2 <<< 25
 	.loc 1 2378
-	sllx %l0, 25, %o0
-	srlx %l0, 39, %g4
+	sllx %l1, 25, %o0
+	srlx %l1, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2379
@@ -7698,16 +7702,16 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %l7, %g1
 ! mj0 ^= v3
 	.loc 1 2382
-	xor %l0, %o7, %l7
+	xor %l1, %o5, %l7
 ! mj1 &= mj0
 	.loc 1 2383
-	and %o5, %l7, %o5
+	and %o4, %l7, %o4
 ! mj1 ^= v3
 	.loc 1 2384
-	xor %o5, %o7, %o5
+	xor %o4, %o5, %o4
 ! v1 += mj1
 	.loc 1 2385
-	add %g1, %o5, %o5
+	add %g1, %o4, %o4
 ! x = w5 <<< 45
 	.loc 1 2387
 	sllx %l6, 45, %o0
@@ -7766,33 +7770,33 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l2, %g1, %l2
 ! c ^= v7
 	.loc 1 2404
-	xor %o1, %o3, %o0
+	xor %o1, %o2, %o0
 ! c &= v5
 	.loc 1 2405
-	and %o0, %o4, %o0
+	and %o0, %l0, %o0
 ! c ^= v7
 	.loc 1 2406
-	xor %o0, %o3, %o0
+	xor %o0, %o2, %o0
 ! v0 += c
 	.loc 1 2407
 	add %l2, %o0, %g1
 ! s = v5 <<< 50
 	.loc 1 2408
-	sllx %o4, 50, %o0
-	srlx %o4, 14, %l2
+	sllx %l0, 50, %o0
+	srlx %l0, 14, %l2
 	or %l2, %o0, %l2
 ! c = v5 <<< 46
 	.loc 1 2409
-	sllx %o4, 46, %o0
-	srlx %o4, 18, %g4
+	sllx %l0, 46, %o0
+	srlx %l0, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2410
 	xor %l2, %g4, %l2
 ! c = v5 <<< 23
 	.loc 1 2411
-	sllx %o4, 23, %o0
-	srlx %o4, 41, %g4
+	sllx %l0, 23, %o0
+	srlx %l0, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2412
@@ -7802,24 +7806,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %l2, %g1
 ! v4 += v0
 	.loc 1 2414
-	add %o2, %g1, %o2
+	add %o3, %g1, %o3
 ! s = v1 <<< 36
 	.loc 1 2415
-	sllx %o5, 36, %o0
-	srlx %o5, 28, %l2
+	sllx %o4, 36, %o0
+	srlx %o4, 28, %l2
 	or %l2, %o0, %l2
 ! c = v1 <<< 30
 	.loc 1 2416
-	sllx %o5, 30, %o0
-	srlx %o5, 34, %g4
+	sllx %o4, 30, %o0
+	srlx %o4, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2417
 	xor %l2, %g4, %l2
 ! c = v1 <<< 25
 	.loc 1 2418
-	sllx %o5, 25, %o0
-	srlx %o5, 39, %g4
+	sllx %o4, 25, %o0
+	srlx %o4, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2419
@@ -7829,13 +7833,13 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %l2, %g1
 ! mj1 ^= v2
 	.loc 1 2422
-	xor %o5, %l0, %l2
+	xor %o4, %l1, %l2
 ! mj0 &= mj1
 	.loc 1 2423
 	and %l7, %l2, %l7
 ! mj0 ^= v2
 	.loc 1 2424
-	xor %l7, %l0, %l7
+	xor %l7, %l1, %l7
 ! v0 += mj0
 	.loc 1 2425
 	add %g1, %l7, %l7
@@ -7863,7 +7867,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i3, %g1, %i3
 ! w8 += w1
 	.loc 1 2433
-	add %i3, %l1, %i3
+	add %i3, %o7, %i3
 ! x = w9 <<< 63
 	.loc 1 2434
 	ldx [%fp + 1999], %g1
@@ -7895,51 +7899,51 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %i3, %g1
 ! v7 += x
 	.loc 1 2442
-	add %o3, %g1, %o3
+	add %o2, %g1, %o2
 ! c ^= v6
 	.loc 1 2444
-	xor %o4, %o1, %o0
+	xor %l0, %o1, %o0
 ! c &= v4
 	.loc 1 2445
-	and %o0, %o2, %o0
+	and %o0, %o3, %o0
 ! c ^= v6
 	.loc 1 2446
 	xor %o0, %o1, %o0
 ! v7 += c
 	.loc 1 2447
-	add %o3, %o0, %g1
+	add %o2, %o0, %g1
 ! s = v4 <<< 50
 	.loc 1 2448
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %o3
-	or %o3, %o0, %o3
+	sllx %o3, 50, %o0
+	srlx %o3, 14, %o2
+	or %o2, %o0, %o2
 ! c = v4 <<< 46
 	.loc 1 2449
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %g4
+	sllx %o3, 46, %o0
+	srlx %o3, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2450
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! c = v4 <<< 23
 	.loc 1 2451
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %g4
+	sllx %o3, 23, %o0
+	srlx %o3, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2452
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! v7 += s
 	.loc 1 2453
-	add %g1, %o3, %g1
+	add %g1, %o2, %g1
 ! v3 += v7
 	.loc 1 2454
-	add %o7, %g1, %o7
+	add %o5, %g1, %o5
 ! s = v0 <<< 36
 	.loc 1 2455
 	sllx %l7, 36, %o0
-	srlx %l7, 28, %o3
-	or %o3, %o0, %o3
+	srlx %l7, 28, %o2
+	or %o2, %o0, %o2
 ! c = v0 <<< 30
 	.loc 1 2456
 	sllx %l7, 30, %o0
@@ -7947,7 +7951,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2457
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! c = v0 <<< 25
 	.loc 1 2458
 	sllx %l7, 25, %o0
@@ -7955,23 +7959,23 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2459
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! v7 += s
 	.loc 1 2460
-	add %g1, %o3, %o3
+	add %g1, %o2, %o2
 ! mj0 ^= v1
 	.loc 1 2462
-	xor %l7, %o5, %o0
+	xor %l7, %o4, %o0
 	stx %o0, [%fp + 2007]
 ! mj1 &= mj0
 	.loc 1 2463
 	and %l2, %o0, %l2
 ! mj1 ^= v1
 	.loc 1 2464
-	xor %l2, %o5, %l2
+	xor %l2, %o4, %l2
 ! v7 += mj1
 	.loc 1 2465
-	add %o3, %l2, %o3
+	add %o2, %l2, %o2
 ! x = w7 <<< 45
 	.loc 1 2467
 	sllx %i2, 45, %o0
@@ -8033,33 +8037,33 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %l2, %o1
 ! c ^= v5
 	.loc 1 2484
-	xor %o2, %o4, %o0
+	xor %o3, %l0, %o0
 ! c &= v3
 	.loc 1 2485
-	and %o0, %o7, %o0
+	and %o0, %o5, %o0
 ! c ^= v5
 	.loc 1 2486
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! v6 += c
 	.loc 1 2487
 	add %o1, %o0, %g1
 ! s = v3 <<< 50
 	.loc 1 2488
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %o1
+	sllx %o5, 50, %o0
+	srlx %o5, 14, %o1
 	or %o1, %o0, %o1
 ! c = v3 <<< 46
 	.loc 1 2489
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %l2
+	sllx %o5, 46, %o0
+	srlx %o5, 18, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2490
 	xor %o1, %l2, %o1
 ! c = v3 <<< 23
 	.loc 1 2491
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %l2
+	sllx %o5, 23, %o0
+	srlx %o5, 41, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2492
@@ -8069,24 +8073,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %o1, %g1
 ! v2 += v6
 	.loc 1 2494
-	add %l0, %g1, %l0
+	add %l1, %g1, %l1
 ! s = v7 <<< 36
 	.loc 1 2495
-	sllx %o3, 36, %o0
-	srlx %o3, 28, %o1
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %o1
 	or %o1, %o0, %o1
 ! c = v7 <<< 30
 	.loc 1 2496
-	sllx %o3, 30, %o0
-	srlx %o3, 34, %l2
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2497
 	xor %o1, %l2, %o1
 ! c = v7 <<< 25
 	.loc 1 2498
-	sllx %o3, 25, %o0
-	srlx %o3, 39, %l2
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2499
@@ -8096,7 +8100,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %o1, %o1
 ! mj1 ^= v0
 	.loc 1 2502
-	xor %o3, %l7, %o0
+	xor %o2, %l7, %o0
 	stx %o0, [%fp + 2023]
 ! mj0 &= mj1
 	.loc 1 2503
@@ -8166,51 +8170,51 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l2, %g1, %l2
 ! v5 += x
 	.loc 1 2522
-	add %o4, %l2, %o4
+	add %l0, %l2, %l0
 ! c ^= v4
 	.loc 1 2524
-	xor %o7, %o2, %o0
+	xor %o5, %o3, %o0
 ! c &= v2
 	.loc 1 2525
-	and %o0, %l0, %o0
+	and %o0, %l1, %o0
 ! c ^= v4
 	.loc 1 2526
-	xor %o0, %o2, %o0
+	xor %o0, %o3, %o0
 ! v5 += c
 	.loc 1 2527
-	add %o4, %o0, %g1
+	add %l0, %o0, %g1
 ! s = v2 <<< 50
 	.loc 1 2528
-	sllx %l0, 50, %o0
-	srlx %l0, 14, %o4
-	or %o4, %o0, %o4
+	sllx %l1, 50, %o0
+	srlx %l1, 14, %l0
+	or %l0, %o0, %l0
 ! c = v2 <<< 46
 	.loc 1 2529
-	sllx %l0, 46, %o0
-	srlx %l0, 18, %l2
+	sllx %l1, 46, %o0
+	srlx %l1, 18, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2530
-	xor %o4, %l2, %o4
+	xor %l0, %l2, %l0
 ! c = v2 <<< 23
 	.loc 1 2531
-	sllx %l0, 23, %o0
-	srlx %l0, 41, %l2
+	sllx %l1, 23, %o0
+	srlx %l1, 41, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2532
-	xor %o4, %l2, %o4
+	xor %l0, %l2, %l0
 ! v5 += s
 	.loc 1 2533
-	add %g1, %o4, %g1
+	add %g1, %l0, %g1
 ! v1 += v5
 	.loc 1 2534
-	add %o5, %g1, %o5
+	add %o4, %g1, %o4
 ! s = v6 <<< 36
 	.loc 1 2535
 	sllx %o1, 36, %o0
-	srlx %o1, 28, %o4
-	or %o4, %o0, %o4
+	srlx %o1, 28, %l0
+	or %l0, %o0, %l0
 ! c = v6 <<< 30
 	.loc 1 2536
 	sllx %o1, 30, %o0
@@ -8218,7 +8222,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2537
-	xor %o4, %l2, %o4
+	xor %l0, %l2, %l0
 ! c = v6 <<< 25
 	.loc 1 2538
 	sllx %o1, 25, %o0
@@ -8226,13 +8230,13 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2539
-	xor %o4, %l2, %o4
+	xor %l0, %l2, %l0
 ! v5 += s
 	.loc 1 2540
-	add %g1, %o4, %o4
+	add %g1, %l0, %l0
 ! mj0 ^= v7
 	.loc 1 2542
-	xor %o1, %o3, %l2
+	xor %o1, %o2, %l2
 	stx %l2, [%fp + 2007]
 ! mj1 &= mj0
 	.loc 1 2543
@@ -8240,10 +8244,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	and %o0, %l2, %o0
 ! mj1 ^= v7
 	.loc 1 2544
-	xor %o0, %o3, %o0
+	xor %o0, %o2, %o0
 ! v5 += mj1
 	.loc 1 2545
-	add %o4, %o0, %o4
+	add %l0, %o0, %l0
 ! x = w9 <<< 45
 	.loc 1 2547
 	ldx [%fp + 1999], %g1
@@ -8303,73 +8307,73 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l2, %g1, %l2
 ! v4 += x
 	.loc 1 2562
-	add %o2, %l2, %o2
+	add %o3, %l2, %o3
 ! c ^= v3
 	.loc 1 2564
-	xor %l0, %o7, %o0
+	xor %l1, %o5, %o0
 ! c &= v1
 	.loc 1 2565
-	and %o0, %o5, %o0
+	and %o0, %o4, %o0
 ! c ^= v3
 	.loc 1 2566
-	xor %o0, %o7, %o0
+	xor %o0, %o5, %o0
 ! v4 += c
 	.loc 1 2567
-	add %o2, %o0, %g1
+	add %o3, %o0, %g1
 ! s = v1 <<< 50
 	.loc 1 2568
-	sllx %o5, 50, %o0
-	srlx %o5, 14, %o2
-	or %o2, %o0, %o2
+	sllx %o4, 50, %o0
+	srlx %o4, 14, %o3
+	or %o3, %o0, %o3
 ! c = v1 <<< 46
 	.loc 1 2569
-	sllx %o5, 46, %o0
-	srlx %o5, 18, %l2
+	sllx %o4, 46, %o0
+	srlx %o4, 18, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2570
-	xor %o2, %l2, %o2
+	xor %o3, %l2, %o3
 ! c = v1 <<< 23
 	.loc 1 2571
-	sllx %o5, 23, %o0
-	srlx %o5, 41, %l2
+	sllx %o4, 23, %o0
+	srlx %o4, 41, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2572
-	xor %o2, %l2, %o2
+	xor %o3, %l2, %o3
 ! v4 += s
 	.loc 1 2573
-	add %g1, %o2, %g1
+	add %g1, %o3, %g1
 ! v0 += v4
 	.loc 1 2574
 	add %l7, %g1, %l7
 ! s = v5 <<< 36
 	.loc 1 2575
-	sllx %o4, 36, %o0
-	srlx %o4, 28, %o2
-	or %o2, %o0, %o2
+	sllx %l0, 36, %o0
+	srlx %l0, 28, %o3
+	or %o3, %o0, %o3
 ! c = v5 <<< 30
 	.loc 1 2576
-	sllx %o4, 30, %o0
-	srlx %o4, 34, %l2
+	sllx %l0, 30, %o0
+	srlx %l0, 34, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2577
-	xor %o2, %l2, %o2
+	xor %o3, %l2, %o3
 ! c = v5 <<< 25
 	.loc 1 2578
-	sllx %o4, 25, %o0
-	srlx %o4, 39, %l2
+	sllx %l0, 25, %o0
+	srlx %l0, 39, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2579
-	xor %o2, %l2, %o2
+	xor %o3, %l2, %o3
 ! v4 += s
 	.loc 1 2580
-	add %g1, %o2, %o2
+	add %g1, %o3, %o3
 ! mj1 ^= v6
 	.loc 1 2582
-	xor %o4, %o1, %o0
+	xor %l0, %o1, %o0
 	stx %o0, [%fp + 2023]
 ! mj0 &= mj1
 	.loc 1 2583
@@ -8380,7 +8384,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o0, %o1, %o0
 ! v4 += mj0
 	.loc 1 2585
-	add %o2, %o0, %o2
+	add %o3, %o0, %o3
 ! x = w10 <<< 45
 	.loc 1 2587
 	ldx [%fp + 1967], %g1
@@ -8440,24 +8444,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l2, %g1, %l2
 ! v3 += x
 	.loc 1 2602
-	add %o7, %l2, %o7
+	add %o5, %l2, %o5
 ! c ^= v2
 	.loc 1 2604
-	xor %o5, %l0, %o0
+	xor %o4, %l1, %o0
 ! c &= v0
 	.loc 1 2605
 	and %o0, %l7, %o0
 ! c ^= v2
 	.loc 1 2606
-	xor %o0, %l0, %o0
+	xor %o0, %l1, %o0
 ! v3 += c
 	.loc 1 2607
-	add %o7, %o0, %g1
+	add %o5, %o0, %g1
 ! s = v0 <<< 50
 	.loc 1 2608
 	sllx %l7, 50, %o0
-	srlx %l7, 14, %o7
-	or %o7, %o0, %o7
+	srlx %l7, 14, %o5
+	or %o5, %o0, %o5
 ! c = v0 <<< 46
 	.loc 1 2609
 	sllx %l7, 46, %o0
@@ -8465,7 +8469,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2610
-	xor %o7, %l2, %o7
+	xor %o5, %l2, %o5
 ! c = v0 <<< 23
 	.loc 1 2611
 	sllx %l7, 23, %o0
@@ -8473,40 +8477,40 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2612
-	xor %o7, %l2, %o7
+	xor %o5, %l2, %o5
 ! v3 += s
 	.loc 1 2613
-	add %g1, %o7, %g1
+	add %g1, %o5, %g1
 ! v7 += v3
 	.loc 1 2614
-	add %o3, %g1, %o3
+	add %o2, %g1, %o2
 ! s = v4 <<< 36
 	.loc 1 2615
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %o7
-	or %o7, %o0, %o7
+	sllx %o3, 36, %o0
+	srlx %o3, 28, %o5
+	or %o5, %o0, %o5
 ! c = v4 <<< 30
 	.loc 1 2616
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %l2
+	sllx %o3, 30, %o0
+	srlx %o3, 34, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2617
-	xor %o7, %l2, %o7
+	xor %o5, %l2, %o5
 ! c = v4 <<< 25
 	.loc 1 2618
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %l2
+	sllx %o3, 25, %o0
+	srlx %o3, 39, %l2
 	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2619
-	xor %o7, %l2, %o7
+	xor %o5, %l2, %o5
 ! v3 += s
 	.loc 1 2620
-	add %g1, %o7, %o7
+	add %g1, %o5, %o5
 ! mj0 ^= v5
 	.loc 1 2622
-	xor %o2, %o4, %o0
+	xor %o3, %l0, %o0
 	stx %o0, [%fp + 2031]
 ! mj1 &= mj0
 	.loc 1 2623
@@ -8514,10 +8518,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	and %l2, %o0, %o0
 ! mj1 ^= v5
 	.loc 1 2624
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! v3 += mj1
 	.loc 1 2625
-	add %o7, %o0, %o7
+	add %o5, %o0, %o5
 ! x = w11 <<< 45
 	.loc 1 2627
 	ldx [%fp + 1975], %g4
@@ -8576,73 +8580,73 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %l2, %g1
 ! v2 += x
 	.loc 1 2642
-	add %l0, %g1, %l0
+	add %l1, %g1, %l1
 ! c ^= v1
 	.loc 1 2644
-	xor %l7, %o5, %o0
+	xor %l7, %o4, %o0
 ! c &= v7
 	.loc 1 2645
-	and %o0, %o3, %o0
+	and %o0, %o2, %o0
 ! c ^= v1
 	.loc 1 2646
-	xor %o0, %o5, %o0
+	xor %o0, %o4, %o0
 ! v2 += c
 	.loc 1 2647
-	add %l0, %o0, %g1
+	add %l1, %o0, %g1
 ! s = v7 <<< 50
 	.loc 1 2648
-	sllx %o3, 50, %o0
-	srlx %o3, 14, %l0
-	or %l0, %o0, %l0
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %l1
+	or %l1, %o0, %l1
 ! c = v7 <<< 46
 	.loc 1 2649
-	sllx %o3, 46, %o0
-	srlx %o3, 18, %g4
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2650
-	xor %l0, %g4, %l0
+	xor %l1, %g4, %l1
 ! c = v7 <<< 23
 	.loc 1 2651
-	sllx %o3, 23, %o0
-	srlx %o3, 41, %g4
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2652
-	xor %l0, %g4, %l0
+	xor %l1, %g4, %l1
 ! v2 += s
 	.loc 1 2653
-	add %g1, %l0, %g1
+	add %g1, %l1, %g1
 ! v6 += v2
 	.loc 1 2654
 	add %o1, %g1, %o1
 ! s = v3 <<< 36
 	.loc 1 2655
-	sllx %o7, 36, %o0
-	srlx %o7, 28, %l0
-	or %l0, %o0, %l0
+	sllx %o5, 36, %o0
+	srlx %o5, 28, %l1
+	or %l1, %o0, %l1
 ! c = v3 <<< 30
 	.loc 1 2656
-	sllx %o7, 30, %o0
-	srlx %o7, 34, %g4
+	sllx %o5, 30, %o0
+	srlx %o5, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2657
-	xor %l0, %g4, %l0
+	xor %l1, %g4, %l1
 ! c = v3 <<< 25
 	.loc 1 2658
-	sllx %o7, 25, %o0
-	srlx %o7, 39, %g4
+	sllx %o5, 25, %o0
+	srlx %o5, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2659
-	xor %l0, %g4, %l0
+	xor %l1, %g4, %l1
 ! v2 += s
 	.loc 1 2660
-	add %g1, %l0, %l0
+	add %g1, %l1, %l1
 ! mj1 ^= v4
 	.loc 1 2662
-	xor %o7, %o2, %o0
+	xor %o5, %o3, %o0
 	stx %o0, [%fp + 2015]
 ! mj0 &= mj1
 	.loc 1 2663
@@ -8650,10 +8654,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	and %g1, %o0, %o0
 ! mj0 ^= v4
 	.loc 1 2664
-	xor %o0, %o2, %o0
+	xor %o0, %o3, %o0
 ! v2 += mj0
 	.loc 1 2665
-	add %l0, %o0, %l0
+	add %l1, %o0, %l1
 ! x = w12 <<< 45
 	.loc 1 2667
 	ldx [%fp + 2007], %g1
@@ -8711,10 +8715,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g4, %g1, %g4
 ! v1 += x
 	.loc 1 2682
-	add %o5, %g4, %o5
+	add %o4, %g4, %o4
 ! c ^= v0
 	.loc 1 2684
-	xor %o3, %l7, %o0
+	xor %o2, %l7, %o0
 ! c &= v6
 	.loc 1 2685
 	and %o0, %o1, %o0
@@ -8723,7 +8727,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o0, %l7, %o0
 ! v1 += c
 	.loc 1 2687
-	add %o5, %o0, %o5
+	add %o4, %o0, %o4
 ! s = v6 <<< 50
 	.loc 1 2688
 	sllx %o1, 50, %o0
@@ -8747,37 +8751,37 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %g5, %g4
 ! v1 += s
 	.loc 1 2693
-	add %o5, %g4, %o5
+	add %o4, %g4, %o4
 ! v5 += v1
 	.loc 1 2694
-	add %o4, %o5, %o4
+	add %l0, %o4, %l0
 ! s = v2 <<< 36
 	.loc 1 2695
-	sllx %l0, 36, %o0
-	srlx %l0, 28, %g4
+	sllx %l1, 36, %o0
+	srlx %l1, 28, %g4
 	or %g4, %o0, %g4
 ! c = v2 <<< 30
 	.loc 1 2696
-	sllx %l0, 30, %o0
-	srlx %l0, 34, %g5
+	sllx %l1, 30, %o0
+	srlx %l1, 34, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2697
 	xor %g4, %g5, %g5
 ! c = v2 <<< 25
 	.loc 1 2698
-	sllx %l0, 25, %o0
-	srlx %l0, 39, %g4
+	sllx %l1, 25, %o0
+	srlx %l1, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2699
 	xor %g5, %g4, %o0
 ! v1 += s
 	.loc 1 2700
-	add %o5, %o0, %o5
+	add %o4, %o0, %o4
 ! mj0 ^= v3
 	.loc 1 2702
-	xor %l0, %o7, %o0
+	xor %l1, %o5, %o0
 	stx %o0, [%fp + 1983]
 ! mj1 &= mj0
 	.loc 1 2703
@@ -8785,10 +8789,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	and %g4, %o0, %o0
 ! mj1 ^= v3
 	.loc 1 2704
-	xor %o0, %o7, %o0
+	xor %o0, %o5, %o0
 ! v1 += mj1
 	.loc 1 2705
-	add %o5, %o0, %o5
+	add %o4, %o0, %o4
 ! x = w13 <<< 45
 	.loc 1 2707
 	sllx %l2, 45, %o0
@@ -8847,33 +8851,33 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %g4, %l7
 ! c ^= v7
 	.loc 1 2724
-	xor %o1, %o3, %o0
+	xor %o1, %o2, %o0
 ! c &= v5
 	.loc 1 2725
-	and %o0, %o4, %o0
+	and %o0, %l0, %o0
 ! c ^= v7
 	.loc 1 2726
-	xor %o0, %o3, %o0
+	xor %o0, %o2, %o0
 ! v0 += c
 	.loc 1 2727
 	add %l7, %o0, %l7
 ! s = v5 <<< 50
 	.loc 1 2728
-	sllx %o4, 50, %o0
-	srlx %o4, 14, %g4
+	sllx %l0, 50, %o0
+	srlx %l0, 14, %g4
 	or %g4, %o0, %g4
 ! c = v5 <<< 46
 	.loc 1 2729
-	sllx %o4, 46, %o0
-	srlx %o4, 18, %g5
+	sllx %l0, 46, %o0
+	srlx %l0, 18, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2730
 	xor %g4, %g5, %g4
 ! c = v5 <<< 23
 	.loc 1 2731
-	sllx %o4, 23, %o0
-	srlx %o4, 41, %g5
+	sllx %l0, 23, %o0
+	srlx %l0, 41, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2732
@@ -8883,24 +8887,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %g4, %l7
 ! v4 += v0
 	.loc 1 2734
-	add %o2, %l7, %o2
+	add %o3, %l7, %o3
 ! s = v1 <<< 36
 	.loc 1 2735
-	sllx %o5, 36, %o0
-	srlx %o5, 28, %g4
+	sllx %o4, 36, %o0
+	srlx %o4, 28, %g4
 	or %g4, %o0, %g4
 ! c = v1 <<< 30
 	.loc 1 2736
-	sllx %o5, 30, %o0
-	srlx %o5, 34, %g5
+	sllx %o4, 30, %o0
+	srlx %o4, 34, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2737
 	xor %g4, %g5, %g4
 ! c = v1 <<< 25
 	.loc 1 2738
-	sllx %o5, 25, %o0
-	srlx %o5, 39, %g5
+	sllx %o4, 25, %o0
+	srlx %o4, 39, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2739
@@ -8910,7 +8914,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %g4, %l7
 ! mj1 ^= v2
 	.loc 1 2742
-	xor %o5, %l0, %o0
+	xor %o4, %l1, %o0
 	stx %o0, [%fp + 1991]
 ! mj0 &= mj1
 	.loc 1 2743
@@ -8918,7 +8922,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	and %g4, %o0, %o0
 ! mj0 ^= v2
 	.loc 1 2744
-	xor %o0, %l0, %o0
+	xor %o0, %l1, %o0
 ! v0 += mj0
 	.loc 1 2745
 	add %l7, %o0, %l7
@@ -8950,20 +8954,20 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i5, %o0, %i5
 ! x = w1 <<< 63
 	.loc 1 2754
-	sllx %l1, 63, %o0
-	srlx %l1, 1, %g4
+	sllx %o7, 63, %o0
+	srlx %o7, 1, %g4
 	or %g4, %o0, %g4
 ! y = w1 <<< 56
 	.loc 1 2755
-	sllx %l1, 56, %o0
-	srlx %l1, 8, %g5
+	sllx %o7, 56, %o0
+	srlx %o7, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2756
 	xor %g4, %g5, %g4
 ! y = w1 >> 7
 	.loc 1 2757
-	srlx %l1, 7, %o0
+	srlx %o7, 7, %o0
 ! x ^= y
 	.loc 1 2758
 	xor %g4, %o0, %g4
@@ -8978,46 +8982,46 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g4, %i5, %g4
 ! v7 += x
 	.loc 1 2762
-	add %o3, %g4, %o3
+	add %o2, %g4, %o2
 ! c ^= v6
 	.loc 1 2764
-	xor %o4, %o1, %o0
+	xor %l0, %o1, %o0
 ! c &= v4
 	.loc 1 2765
-	and %o0, %o2, %o0
+	and %o0, %o3, %o0
 ! c ^= v6
 	.loc 1 2766
 	xor %o0, %o1, %o0
 ! v7 += c
 	.loc 1 2767
-	add %o3, %o0, %o3
+	add %o2, %o0, %o2
 ! s = v4 <<< 50
 	.loc 1 2768
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %g4
+	sllx %o3, 50, %o0
+	srlx %o3, 14, %g4
 	or %g4, %o0, %g4
 ! c = v4 <<< 46
 	.loc 1 2769
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %g5
+	sllx %o3, 46, %o0
+	srlx %o3, 18, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2770
 	xor %g4, %g5, %g4
 ! c = v4 <<< 23
 	.loc 1 2771
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %g5
+	sllx %o3, 23, %o0
+	srlx %o3, 41, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2772
 	xor %g4, %g5, %g4
 ! v7 += s
 	.loc 1 2773
-	add %o3, %g4, %o3
+	add %o2, %g4, %o2
 ! v3 += v7
 	.loc 1 2774
-	add %o7, %o3, %o7
+	add %o5, %o2, %o5
 ! s = v0 <<< 36
 	.loc 1 2775
 	sllx %l7, 36, %o0
@@ -9041,10 +9045,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %g5, %g4
 ! v7 += s
 	.loc 1 2780
-	add %o3, %g4, %o3
+	add %o2, %g4, %o2
 ! mj0 ^= v1
 	.loc 1 2782
-	xor %l7, %o5, %g4
+	xor %l7, %o4, %g4
 	stx %g4, [%fp + 2015]
 ! mj1 &= mj0
 	.loc 1 2783
@@ -9052,10 +9056,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	and %o0, %g4, %o0
 ! mj1 ^= v1
 	.loc 1 2784
-	xor %o0, %o5, %o0
+	xor %o0, %o4, %o0
 ! v7 += mj1
 	.loc 1 2785
-	add %o3, %o0, %o3
+	add %o2, %o0, %o2
 ! x = w15 <<< 45
 	.loc 1 2787
 	sllx %i4, 45, %o0
@@ -9077,11 +9081,11 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o0, %g4, %o0
 ! w1 += x
 	.loc 1 2792
-	add %l1, %o0, %l1
+	add %o7, %o0, %o7
 ! w1 += w10
 	.loc 1 2793
 	ldx [%fp + 1967], %o0
-	add %l1, %o0, %l1
+	add %o7, %o0, %o7
 ! x = w2 <<< 63
 	.loc 1 2794
 	sllx %l3, 63, %o0
@@ -9103,83 +9107,83 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o0, %g4, %o0
 ! w1 += x
 	.loc 1 2799
-	add %l1, %o0, %g4
+	add %o7, %o0, %g4
 	stx %g4, [%fp + 1983]
 ! x = 15097957966210449927
 	.loc 1 2800
-	setx -3348786107499101689, %o0, %l1
+	setx -3348786107499101689, %o0, %o7
 ! x += w1
 	.loc 1 2801
-	add %l1, %g4, %l1
+	add %o7, %g4, %o7
 ! v6 += x
 	.loc 1 2802
-	add %o1, %l1, %o1
+	add %o1, %o7, %o1
 ! c ^= v5
 	.loc 1 2804
-	xor %o2, %o4, %o0
+	xor %o3, %l0, %o0
 ! c &= v3
 	.loc 1 2805
-	and %o0, %o7, %o0
+	and %o0, %o5, %o0
 ! c ^= v5
 	.loc 1 2806
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! v6 += c
 	.loc 1 2807
-	add %o1, %o0, %l1
+	add %o1, %o0, %o7
 ! s = v3 <<< 50
 	.loc 1 2808
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %o1
+	sllx %o5, 50, %o0
+	srlx %o5, 14, %o1
 	or %o1, %o0, %o1
 ! c = v3 <<< 46
 	.loc 1 2809
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %g4
+	sllx %o5, 46, %o0
+	srlx %o5, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2810
 	xor %o1, %g4, %o1
 ! c = v3 <<< 23
 	.loc 1 2811
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %g4
+	sllx %o5, 23, %o0
+	srlx %o5, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2812
 	xor %o1, %g4, %o1
 ! v6 += s
 	.loc 1 2813
-	add %l1, %o1, %l1
+	add %o7, %o1, %o7
 ! v2 += v6
 	.loc 1 2814
-	add %l0, %l1, %l0
+	add %l1, %o7, %l1
 ! s = v7 <<< 36
 	.loc 1 2815
-	sllx %o3, 36, %o0
-	srlx %o3, 28, %o1
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %o1
 	or %o1, %o0, %o1
 ! c = v7 <<< 30
 	.loc 1 2816
-	sllx %o3, 30, %o0
-	srlx %o3, 34, %g4
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2817
 	xor %o1, %g4, %o1
 ! c = v7 <<< 25
 	.loc 1 2818
-	sllx %o3, 25, %o0
-	srlx %o3, 39, %g4
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2819
 	xor %o1, %g4, %o1
 ! v6 += s
 	.loc 1 2820
-	add %l1, %o1, %l1
+	add %o7, %o1, %o7
 ! mj1 = v7
 	.loc 1 2821
-	mov %o3, %o1
+	mov %o2, %o1
 ! mj1 ^= v0
 	.loc 1 2822
 	xor %o1, %l7, %o1
@@ -9192,7 +9196,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o0, %l7, %o0
 ! v6 += mj0
 	.loc 1 2825
-	add %l1, %o0, %l1
+	add %o7, %o0, %o7
 ! x = w0 <<< 45
 	.loc 1 2827
 	sllx %i5, 45, %o0
@@ -9249,103 +9253,103 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g4, %l3, %g4
 ! v5 += x
 	.loc 1 2842
-	add %o4, %g4, %o4
+	add %l0, %g4, %l0
 ! c ^= v4
 	.loc 1 2844
-	xor %o7, %o2, %o0
+	xor %o5, %o3, %o0
 ! c &= v2
 	.loc 1 2845
-	and %o0, %l0, %o0
+	and %o0, %l1, %o0
 ! c ^= v4
 	.loc 1 2846
-	xor %o0, %o2, %o0
+	xor %o0, %o3, %o0
 ! v5 += c
 	.loc 1 2847
-	add %o4, %o0, %o4
+	add %l0, %o0, %l0
 ! s = v2 <<< 50
 	.loc 1 2848
-	sllx %l0, 50, %o0
-	srlx %l0, 14, %g4
+	sllx %l1, 50, %o0
+	srlx %l1, 14, %g4
 	or %g4, %o0, %g4
 ! c = v2 <<< 46
 	.loc 1 2849
-	sllx %l0, 46, %o0
-	srlx %l0, 18, %g5
+	sllx %l1, 46, %o0
+	srlx %l1, 18, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2850
 	xor %g4, %g5, %g4
 ! c = v2 <<< 23
 	.loc 1 2851
-	sllx %l0, 23, %o0
-	srlx %l0, 41, %g5
+	sllx %l1, 23, %o0
+	srlx %l1, 41, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2852
 	xor %g4, %g5, %g4
 ! v5 += s
 	.loc 1 2853
-	add %o4, %g4, %o4
+	add %l0, %g4, %l0
 ! v1 += v5
 	.loc 1 2854
-	add %o5, %o4, %o5
+	add %o4, %l0, %o4
 ! s = v6 <<< 36
 	.loc 1 2855
-	sllx %l1, 36, %o0
-	srlx %l1, 28, %g4
+	sllx %o7, 36, %o0
+	srlx %o7, 28, %g4
 	or %g4, %o0, %g4
 ! c = v6 <<< 30
 	.loc 1 2856
-	sllx %l1, 30, %o0
-	srlx %l1, 34, %g5
+	sllx %o7, 30, %o0
+	srlx %o7, 34, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2857
 	xor %g4, %g5, %g4
 ! c = v6 <<< 25
 	.loc 1 2858
-	sllx %l1, 25, %o0
-	srlx %l1, 39, %g5
+	sllx %o7, 25, %o0
+	srlx %o7, 39, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2859
 	xor %g4, %g5, %g4
 ! v5 += s
 	.loc 1 2860
-	add %o4, %g4, %o4
+	add %l0, %g4, %l0
 ! mj0 ^= v7
 	.loc 1 2862
-	xor %l1, %o3, %o0
+	xor %o7, %o2, %o0
 	stx %o0, [%fp + 1991]
 ! mj1 &= mj0
 	.loc 1 2863
 	and %o1, %o0, %o1
 ! mj1 ^= v7
 	.loc 1 2864
-	xor %o1, %o3, %o1
+	xor %o1, %o2, %o1
 ! v5 += mj1
 	.loc 1 2865
-	add %o4, %o1, %o1
+	add %l0, %o1, %o1
 ! x = w1 <<< 45
 	.loc 1 2867
-	ldx [%fp + 1983], %o4
-	sllx %o4, 45, %o0
-	srlx %o4, 19, %g4
+	ldx [%fp + 1983], %l0
+	sllx %l0, 45, %o0
+	srlx %l0, 19, %g4
 	or %g4, %o0, %g4
 ! y = w1 <<< 3
 	.loc 1 2868
-	sllx %o4, 3, %o0
-	srlx %o4, 61, %g5
+	sllx %l0, 3, %o0
+	srlx %l0, 61, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2869
 	xor %g4, %g5, %o0
 ! y = w1 >> 6
 	.loc 1 2870
-	srlx %o4, 6, %o4
+	srlx %l0, 6, %l0
 ! x ^= y
 	.loc 1 2871
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! w3 += x
 	.loc 1 2872
 	add %l4, %o0, %l4
@@ -9356,8 +9360,8 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! x = w4 <<< 63
 	.loc 1 2874
 	sllx %l5, 63, %o0
-	srlx %l5, 1, %o4
-	or %o4, %o0, %o4
+	srlx %l5, 1, %l0
+	or %l0, %o0, %l0
 ! y = w4 <<< 56
 	.loc 1 2875
 	sllx %l5, 56, %o0
@@ -9365,69 +9369,69 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l4, %o0, %l4
 ! x ^= y
 	.loc 1 2876
-	xor %o4, %l4, %o4
+	xor %l0, %l4, %l0
 ! y = w4 >> 7
 	.loc 1 2877
 	srlx %l5, 7, %o0
 ! x ^= y
 	.loc 1 2878
-	xor %o4, %o0, %o4
+	xor %l0, %o0, %l0
 ! w3 += x
 	.loc 1 2879
-	add %g4, %o4, %o4
+	add %g4, %l0, %l0
 ! x = 17689382322260857208
 	.loc 1 2880
 	setx -757361751448694408, %o0, %l4
 ! x += w3
 	.loc 1 2881
-	add %l4, %o4, %l4
+	add %l4, %l0, %l4
 ! v4 += x
 	.loc 1 2882
-	add %o2, %l4, %o2
+	add %o3, %l4, %o3
 ! c ^= v3
 	.loc 1 2884
-	xor %l0, %o7, %o0
+	xor %l1, %o5, %o0
 ! c &= v1
 	.loc 1 2885
-	and %o0, %o5, %o0
+	and %o0, %o4, %o0
 ! c ^= v3
 	.loc 1 2886
-	xor %o0, %o7, %o0
+	xor %o0, %o5, %o0
 ! v4 += c
 	.loc 1 2887
-	add %o2, %o0, %l4
+	add %o3, %o0, %l4
 ! s = v1 <<< 50
 	.loc 1 2888
-	sllx %o5, 50, %o0
-	srlx %o5, 14, %o2
-	or %o2, %o0, %o2
+	sllx %o4, 50, %o0
+	srlx %o4, 14, %o3
+	or %o3, %o0, %o3
 ! c = v1 <<< 46
 	.loc 1 2889
-	sllx %o5, 46, %o0
-	srlx %o5, 18, %g4
+	sllx %o4, 46, %o0
+	srlx %o4, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2890
-	xor %o2, %g4, %o2
+	xor %o3, %g4, %o3
 ! c = v1 <<< 23
 	.loc 1 2891
-	sllx %o5, 23, %o0
-	srlx %o5, 41, %g4
+	sllx %o4, 23, %o0
+	srlx %o4, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2892
-	xor %o2, %g4, %o2
+	xor %o3, %g4, %o3
 ! v4 += s
 	.loc 1 2893
-	add %l4, %o2, %l4
+	add %l4, %o3, %l4
 ! v0 += v4
 	.loc 1 2894
 	add %l7, %l4, %l7
 ! s = v5 <<< 36
 	.loc 1 2895
 	sllx %o1, 36, %o0
-	srlx %o1, 28, %o2
-	or %o2, %o0, %o2
+	srlx %o1, 28, %o3
+	or %o3, %o0, %o3
 ! c = v5 <<< 30
 	.loc 1 2896
 	sllx %o1, 30, %o0
@@ -9435,7 +9439,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2897
-	xor %o2, %g4, %o2
+	xor %o3, %g4, %o3
 ! c = v5 <<< 25
 	.loc 1 2898
 	sllx %o1, 25, %o0
@@ -9443,23 +9447,23 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2899
-	xor %o2, %g4, %o2
+	xor %o3, %g4, %o3
 ! v4 += s
 	.loc 1 2900
-	add %l4, %o2, %o2
+	add %l4, %o3, %o3
 ! mj1 ^= v6
 	.loc 1 2902
-	xor %o1, %l1, %l4
+	xor %o1, %o7, %l4
 ! mj0 &= mj1
 	.loc 1 2903
 	ldx [%fp + 1991], %o0
 	and %o0, %l4, %o0
 ! mj0 ^= v6
 	.loc 1 2904
-	xor %o0, %l1, %o0
+	xor %o0, %o7, %o0
 ! v4 += mj0
 	.loc 1 2905
-	add %o2, %o0, %o2
+	add %o3, %o0, %o3
 ! x = w2 <<< 45
 	.loc 1 2907
 	sllx %l3, 45, %o0
@@ -9515,19 +9519,19 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g4, %l5, %g4
 ! v3 += x
 	.loc 1 2922
-	add %o7, %g4, %o7
+	add %o5, %g4, %o5
 ! c ^= v2
 	.loc 1 2924
-	xor %o5, %l0, %o0
+	xor %o4, %l1, %o0
 ! c &= v0
 	.loc 1 2925
 	and %o0, %l7, %o0
 ! c ^= v2
 	.loc 1 2926
-	xor %o0, %l0, %o0
+	xor %o0, %l1, %o0
 ! v3 += c
 	.loc 1 2927
-	add %o7, %o0, %o7
+	add %o5, %o0, %o5
 ! s = v0 <<< 50
 	.loc 1 2928
 	sllx %l7, 50, %o0
@@ -9551,40 +9555,40 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %g5, %g4
 ! v3 += s
 	.loc 1 2933
-	add %o7, %g4, %o7
+	add %o5, %g4, %o5
 ! v7 += v3
 	.loc 1 2934
-	add %o3, %o7, %o3
+	add %o2, %o5, %o2
 ! s = v4 <<< 36
 	.loc 1 2935
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %g4
+	sllx %o3, 36, %o0
+	srlx %o3, 28, %g4
 	or %g4, %o0, %g4
 ! c = v4 <<< 30
 	.loc 1 2936
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %g5
+	sllx %o3, 30, %o0
+	srlx %o3, 34, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2937
 	xor %g4, %g5, %g4
 ! c = v4 <<< 25
 	.loc 1 2938
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %g5
+	sllx %o3, 25, %o0
+	srlx %o3, 39, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2939
 	xor %g4, %g5, %g4
 ! v3 += s
 	.loc 1 2940
-	add %o7, %g4, %o0
+	add %o5, %g4, %o0
 ! mj0 ^= v5
 	.loc 1 2942
-	xor %o2, %o1, %o7
+	xor %o3, %o1, %o5
 ! mj1 &= mj0
 	.loc 1 2943
-	and %l4, %o7, %l4
+	and %l4, %o5, %l4
 ! mj1 ^= v5
 	.loc 1 2944
 	xor %l4, %o1, %l4
@@ -9593,20 +9597,20 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o0, %l4, %l4
 ! x = w3 <<< 45
 	.loc 1 2947
-	sllx %o4, 45, %o0
-	srlx %o4, 19, %g4
+	sllx %l0, 45, %o0
+	srlx %l0, 19, %g4
 	or %g4, %o0, %g4
 ! y = w3 <<< 3
 	.loc 1 2948
-	sllx %o4, 3, %o0
-	srlx %o4, 61, %g5
+	sllx %l0, 3, %o0
+	srlx %l0, 61, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2949
 	xor %g4, %g5, %g4
 ! y = w3 >> 6
 	.loc 1 2950
-	srlx %o4, 6, %o0
+	srlx %l0, 6, %o0
 ! x ^= y
 	.loc 1 2951
 	xor %g4, %o0, %g4
@@ -9646,46 +9650,46 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g4, %l6, %g4
 ! v2 += x
 	.loc 1 2962
-	add %l0, %g4, %l0
+	add %l1, %g4, %l1
 ! c ^= v1
 	.loc 1 2964
-	xor %l7, %o5, %o0
+	xor %l7, %o4, %o0
 ! c &= v7
 	.loc 1 2965
-	and %o0, %o3, %o0
+	and %o0, %o2, %o0
 ! c ^= v1
 	.loc 1 2966
-	xor %o0, %o5, %o0
+	xor %o0, %o4, %o0
 ! v2 += c
 	.loc 1 2967
-	add %l0, %o0, %l0
+	add %l1, %o0, %l1
 ! s = v7 <<< 50
 	.loc 1 2968
-	sllx %o3, 50, %o0
-	srlx %o3, 14, %g4
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %g4
 	or %g4, %o0, %g4
 ! c = v7 <<< 46
 	.loc 1 2969
-	sllx %o3, 46, %o0
-	srlx %o3, 18, %g5
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2970
 	xor %g4, %g5, %g4
 ! c = v7 <<< 23
 	.loc 1 2971
-	sllx %o3, 23, %o0
-	srlx %o3, 41, %g5
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2972
 	xor %g4, %g5, %g4
 ! v2 += s
 	.loc 1 2973
-	add %l0, %g4, %l0
+	add %l1, %g4, %l1
 ! v6 += v2
 	.loc 1 2974
-	add %l1, %l0, %l1
+	add %o7, %l1, %o7
 ! s = v3 <<< 36
 	.loc 1 2975
 	sllx %l4, 36, %o0
@@ -9709,22 +9713,22 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %g5, %g4
 ! v2 += s
 	.loc 1 2980
-	add %l0, %g4, %o0
+	add %l1, %g4, %o0
 ! mj1 = v3
 	.loc 1 2981
-	mov %l4, %l0
+	mov %l4, %l1
 ! mj1 ^= v4
 	.loc 1 2982
-	xor %l0, %o2, %l0
+	xor %l1, %o3, %l1
 ! mj0 &= mj1
 	.loc 1 2983
-	and %o7, %l0, %o7
+	and %o5, %l1, %o5
 ! mj0 ^= v4
 	.loc 1 2984
-	xor %o7, %o2, %o7
+	xor %o5, %o3, %o5
 ! v2 += mj0
 	.loc 1 2985
-	add %o0, %o7, %o7
+	add %o0, %o5, %o5
 ! x = w4 <<< 45
 	.loc 1 2987
 	sllx %l5, 45, %o0
@@ -9780,85 +9784,85 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g4, %i0, %g4
 ! v1 += x
 	.loc 1 3002
-	add %o5, %g4, %o5
+	add %o4, %g4, %o4
 ! c ^= v0
 	.loc 1 3004
-	xor %o3, %l7, %o0
+	xor %o2, %l7, %o0
 ! c &= v6
 	.loc 1 3005
-	and %o0, %l1, %o0
+	and %o0, %o7, %o0
 ! c ^= v0
 	.loc 1 3006
 	xor %o0, %l7, %o0
 ! v1 += c
 	.loc 1 3007
-	add %o5, %o0, %o5
+	add %o4, %o0, %o4
 ! s = v6 <<< 50
 	.loc 1 3008
-	sllx %l1, 50, %o0
-	srlx %l1, 14, %g4
+	sllx %o7, 50, %o0
+	srlx %o7, 14, %g4
 	or %g4, %o0, %g4
 ! c = v6 <<< 46
 	.loc 1 3009
-	sllx %l1, 46, %o0
-	srlx %l1, 18, %g5
+	sllx %o7, 46, %o0
+	srlx %o7, 18, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 3010
 	xor %g4, %g5, %g4
 ! c = v6 <<< 23
 	.loc 1 3011
-	sllx %l1, 23, %o0
-	srlx %l1, 41, %g5
+	sllx %o7, 23, %o0
+	srlx %o7, 41, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 3012
 	xor %g4, %g5, %g4
 ! v1 += s
 	.loc 1 3013
-	add %o5, %g4, %o5
+	add %o4, %g4, %o4
 ! v5 += v1
 	.loc 1 3014
-	add %o1, %o5, %o1
+	add %o1, %o4, %o1
 ! s = v2 <<< 36
 	.loc 1 3015
-	sllx %o7, 36, %o0
-	srlx %o7, 28, %g4
+	sllx %o5, 36, %o0
+	srlx %o5, 28, %g4
 	or %g4, %o0, %g4
 ! c = v2 <<< 30
 	.loc 1 3016
-	sllx %o7, 30, %o0
-	srlx %o7, 34, %g5
+	sllx %o5, 30, %o0
+	srlx %o5, 34, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 3017
 	xor %g4, %g5, %g4
 ! c = v2 <<< 25
 	.loc 1 3018
-	sllx %o7, 25, %o0
-	srlx %o7, 39, %g5
+	sllx %o5, 25, %o0
+	srlx %o5, 39, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 3019
 	xor %g4, %g5, %g4
 ! v1 += s
 	.loc 1 3020
-	add %o5, %g4, %o0
+	add %o4, %g4, %o0
 ! mj0 = v2
 	.loc 1 3021
-	mov %o7, %o5
+	mov %o5, %o4
 ! mj0 ^= v3
 	.loc 1 3022
-	xor %o5, %l4, %o5
+	xor %o4, %l4, %o4
 ! mj1 &= mj0
 	.loc 1 3023
-	and %l0, %o5, %l0
+	and %l1, %o4, %l1
 ! mj1 ^= v3
 	.loc 1 3024
-	xor %l0, %l4, %l0
+	xor %l1, %l4, %l1
 ! v1 += mj1
 	.loc 1 3025
-	add %o0, %l0, %l0
+	add %o0, %l1, %l1
 ! x = w5 <<< 45
 	.loc 1 3027
 	sllx %l6, 45, %o0
@@ -9917,13 +9921,13 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %g4, %l7
 ! c ^= v7
 	.loc 1 3044
-	xor %l1, %o3, %o0
+	xor %o7, %o2, %o0
 ! c &= v5
 	.loc 1 3045
 	and %o0, %o1, %o0
 ! c ^= v7
 	.loc 1 3046
-	xor %o0, %o3, %o0
+	xor %o0, %o2, %o0
 ! v0 += c
 	.loc 1 3047
 	add %l7, %o0, %l7
@@ -9953,24 +9957,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %g4, %l7
 ! v4 += v0
 	.loc 1 3054
-	add %o2, %l7, %o2
+	add %o3, %l7, %o3
 ! s = v1 <<< 36
 	.loc 1 3055
-	sllx %l0, 36, %o0
-	srlx %l0, 28, %g4
+	sllx %l1, 36, %o0
+	srlx %l1, 28, %g4
 	or %g4, %o0, %g4
 ! c = v1 <<< 30
 	.loc 1 3056
-	sllx %l0, 30, %o0
-	srlx %l0, 34, %g5
+	sllx %l1, 30, %o0
+	srlx %l1, 34, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 3057
 	xor %g4, %g5, %g4
 ! c = v1 <<< 25
 	.loc 1 3058
-	sllx %l0, 25, %o0
-	srlx %l0, 39, %g5
+	sllx %l1, 25, %o0
+	srlx %l1, 39, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 3059
@@ -9980,17 +9984,17 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l7, %g4, %l7
 ! mj1 ^= v2
 	.loc 1 3062
-	xor %l0, %o7, %o0
+	xor %l1, %o5, %o0
 	stx %o0, [%fp + 1991]
 ! mj0 &= mj1
 	.loc 1 3063
-	and %o5, %o0, %o5
+	and %o4, %o0, %o4
 ! mj0 ^= v2
 	.loc 1 3064
-	xor %o5, %o7, %o5
+	xor %o4, %o5, %o4
 ! v0 += mj0
 	.loc 1 3065
-	add %l7, %o5, %o5
+	add %l7, %o4, %o4
 ! x = w6 <<< 45
 	.loc 1 3067
 	sllx %i0, 45, %o0
@@ -10048,73 +10052,73 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i3, %l7, %i3
 ! v7 += x
 	.loc 1 3082
-	add %o3, %i3, %o3
+	add %o2, %i3, %o2
 ! c ^= v6
 	.loc 1 3084
-	xor %o1, %l1, %o0
+	xor %o1, %o7, %o0
 ! c &= v4
 	.loc 1 3085
-	and %o0, %o2, %o0
+	and %o0, %o3, %o0
 ! c ^= v6
 	.loc 1 3086
-	xor %o0, %l1, %o0
+	xor %o0, %o7, %o0
 ! v7 += c
 	.loc 1 3087
-	add %o3, %o0, %i3
+	add %o2, %o0, %i3
 ! s = v4 <<< 50
 	.loc 1 3088
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %o3
-	or %o3, %o0, %o3
+	sllx %o3, 50, %o0
+	srlx %o3, 14, %o2
+	or %o2, %o0, %o2
 ! c = v4 <<< 46
 	.loc 1 3089
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %g4
+	sllx %o3, 46, %o0
+	srlx %o3, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3090
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! c = v4 <<< 23
 	.loc 1 3091
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %g4
+	sllx %o3, 23, %o0
+	srlx %o3, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3092
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! v7 += s
 	.loc 1 3093
-	add %i3, %o3, %i3
+	add %i3, %o2, %i3
 ! v3 += v7
 	.loc 1 3094
 	add %l4, %i3, %l4
 ! s = v0 <<< 36
 	.loc 1 3095
-	sllx %o5, 36, %o0
-	srlx %o5, 28, %o3
-	or %o3, %o0, %o3
+	sllx %o4, 36, %o0
+	srlx %o4, 28, %o2
+	or %o2, %o0, %o2
 ! c = v0 <<< 30
 	.loc 1 3096
-	sllx %o5, 30, %o0
-	srlx %o5, 34, %g4
+	sllx %o4, 30, %o0
+	srlx %o4, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3097
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! c = v0 <<< 25
 	.loc 1 3098
-	sllx %o5, 25, %o0
-	srlx %o5, 39, %g4
+	sllx %o4, 25, %o0
+	srlx %o4, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3099
-	xor %o3, %g4, %o3
+	xor %o2, %g4, %o2
 ! v7 += s
 	.loc 1 3100
-	add %i3, %o3, %o3
+	add %i3, %o2, %o2
 ! mj0 ^= v1
 	.loc 1 3102
-	xor %o5, %l0, %o0
+	xor %o4, %l1, %o0
 	stx %o0, [%fp + 1983]
 ! mj1 &= mj0
 	.loc 1 3103
@@ -10122,10 +10126,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	and %i3, %o0, %o0
 ! mj1 ^= v1
 	.loc 1 3104
-	xor %o0, %l0, %o0
+	xor %o0, %l1, %o0
 ! v7 += mj1
 	.loc 1 3105
-	add %o3, %o0, %o3
+	add %o2, %o0, %o2
 ! x = w7 <<< 45
 	.loc 1 3107
 	sllx %i2, 45, %o0
@@ -10183,10 +10187,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i3, %l3, %i3
 ! v6 += x
 	.loc 1 3122
-	add %l1, %i3, %l1
+	add %o7, %i3, %o7
 ! c ^= v5
 	.loc 1 3124
-	xor %o2, %o1, %o0
+	xor %o3, %o1, %o0
 ! c &= v3
 	.loc 1 3125
 	and %o0, %l4, %o0
@@ -10195,12 +10199,12 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o0, %o1, %o0
 ! v6 += c
 	.loc 1 3127
-	add %l1, %o0, %i3
+	add %o7, %o0, %i3
 ! s = v3 <<< 50
 	.loc 1 3128
 	sllx %l4, 50, %o0
-	srlx %l4, 14, %l1
-	or %l1, %o0, %l1
+	srlx %l4, 14, %o7
+	or %o7, %o0, %o7
 ! c = v3 <<< 46
 	.loc 1 3129
 	sllx %l4, 46, %o0
@@ -10208,7 +10212,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3130
-	xor %l1, %g4, %l1
+	xor %o7, %g4, %o7
 ! c = v3 <<< 23
 	.loc 1 3131
 	sllx %l4, 23, %o0
@@ -10216,40 +10220,40 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3132
-	xor %l1, %g4, %l1
+	xor %o7, %g4, %o7
 ! v6 += s
 	.loc 1 3133
-	add %i3, %l1, %i3
+	add %i3, %o7, %i3
 ! v2 += v6
 	.loc 1 3134
-	add %o7, %i3, %o7
+	add %o5, %i3, %o5
 ! s = v7 <<< 36
 	.loc 1 3135
-	sllx %o3, 36, %o0
-	srlx %o3, 28, %l1
-	or %l1, %o0, %l1
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %o7
+	or %o7, %o0, %o7
 ! c = v7 <<< 30
 	.loc 1 3136
-	sllx %o3, 30, %o0
-	srlx %o3, 34, %g4
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3137
-	xor %l1, %g4, %l1
+	xor %o7, %g4, %o7
 ! c = v7 <<< 25
 	.loc 1 3138
-	sllx %o3, 25, %o0
-	srlx %o3, 39, %g4
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3139
-	xor %l1, %g4, %l1
+	xor %o7, %g4, %o7
 ! v6 += s
 	.loc 1 3140
-	add %i3, %l1, %l1
+	add %i3, %o7, %o7
 ! mj1 ^= v0
 	.loc 1 3142
-	xor %o3, %o5, %o0
+	xor %o2, %o4, %o0
 	stx %o0, [%fp + 1991]
 ! mj0 &= mj1
 	.loc 1 3143
@@ -10257,10 +10261,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	and %i3, %o0, %o0
 ! mj0 ^= v0
 	.loc 1 3144
-	xor %o0, %o5, %o0
+	xor %o0, %o4, %o0
 ! v6 += mj0
 	.loc 1 3145
-	add %l1, %o0, %l1
+	add %o7, %o0, %o7
 ! x = w8 <<< 45
 	.loc 1 3147
 	sllx %l7, 45, %o0
@@ -10286,68 +10290,68 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o0, %i3, %o0
 ! w10 += w3
 	.loc 1 3153
-	add %o0, %o4, %i3
+	add %o0, %l0, %i3
 ! x = w11 <<< 63
 	.loc 1 3154
-	ldx [%fp + 1975], %o4
-	sllx %o4, 63, %o0
-	srlx %o4, 1, %g4
+	ldx [%fp + 1975], %l0
+	sllx %l0, 63, %o0
+	srlx %l0, 1, %g4
 	or %g4, %o0, %g4
 ! y = w11 <<< 56
 	.loc 1 3155
-	sllx %o4, 56, %o0
-	srlx %o4, 8, %g5
+	sllx %l0, 56, %o0
+	srlx %l0, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 3156
 	xor %g4, %g5, %o0
 ! y = w11 >> 7
 	.loc 1 3157
-	srlx %o4, 7, %o4
+	srlx %l0, 7, %l0
 ! x ^= y
 	.loc 1 3158
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! w10 += x
 	.loc 1 3159
-	add %i3, %o0, %o4
+	add %i3, %o0, %l0
 ! x = 4368137639120453308
 	.loc 1 3160
 	setx 4368137639120453308, %o0, %i3
 ! x += w10
 	.loc 1 3161
-	add %i3, %o4, %i3
+	add %i3, %l0, %i3
 ! v5 += x
 	.loc 1 3162
 	add %o1, %i3, %o1
 ! c ^= v4
 	.loc 1 3164
-	xor %l4, %o2, %o0
+	xor %l4, %o3, %o0
 ! c &= v2
 	.loc 1 3165
-	and %o0, %o7, %o0
+	and %o0, %o5, %o0
 ! c ^= v4
 	.loc 1 3166
-	xor %o0, %o2, %o0
+	xor %o0, %o3, %o0
 ! v5 += c
 	.loc 1 3167
 	add %o1, %o0, %i3
 ! s = v2 <<< 50
 	.loc 1 3168
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %o1
+	sllx %o5, 50, %o0
+	srlx %o5, 14, %o1
 	or %o1, %o0, %o1
 ! c = v2 <<< 46
 	.loc 1 3169
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %g4
+	sllx %o5, 46, %o0
+	srlx %o5, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3170
 	xor %o1, %g4, %o1
 ! c = v2 <<< 23
 	.loc 1 3171
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %g4
+	sllx %o5, 23, %o0
+	srlx %o5, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3172
@@ -10357,24 +10361,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i3, %o1, %i3
 ! v1 += v5
 	.loc 1 3174
-	add %l0, %i3, %l0
+	add %l1, %i3, %l1
 ! s = v6 <<< 36
 	.loc 1 3175
-	sllx %l1, 36, %o0
-	srlx %l1, 28, %o1
+	sllx %o7, 36, %o0
+	srlx %o7, 28, %o1
 	or %o1, %o0, %o1
 ! c = v6 <<< 30
 	.loc 1 3176
-	sllx %l1, 30, %o0
-	srlx %l1, 34, %g4
+	sllx %o7, 30, %o0
+	srlx %o7, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3177
 	xor %o1, %g4, %o1
 ! c = v6 <<< 25
 	.loc 1 3178
-	sllx %l1, 25, %o0
-	srlx %l1, 39, %g4
+	sllx %o7, 25, %o0
+	srlx %o7, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3179
@@ -10384,17 +10388,17 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i3, %o1, %i3
 ! mj0 = v6
 	.loc 1 3181
-	mov %l1, %o1
+	mov %o7, %o1
 ! mj0 ^= v7
 	.loc 1 3182
-	xor %o1, %o3, %o1
+	xor %o1, %o2, %o1
 ! mj1 &= mj0
 	.loc 1 3183
 	ldx [%fp + 1991], %o0
 	and %o0, %o1, %o0
 ! mj1 ^= v7
 	.loc 1 3184
-	xor %o0, %o3, %o0
+	xor %o0, %o2, %o0
 ! v5 += mj1
 	.loc 1 3185
 	add %i3, %o0, %i3
@@ -10455,51 +10459,51 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l5, %l3, %l5
 ! v4 += x
 	.loc 1 3202
-	add %o2, %l5, %o2
+	add %o3, %l5, %o3
 ! c ^= v3
 	.loc 1 3204
-	xor %o7, %l4, %o0
+	xor %o5, %l4, %o0
 ! c &= v1
 	.loc 1 3205
-	and %o0, %l0, %o0
+	and %o0, %l1, %o0
 ! c ^= v3
 	.loc 1 3206
 	xor %o0, %l4, %o0
 ! v4 += c
 	.loc 1 3207
-	add %o2, %o0, %l5
+	add %o3, %o0, %l5
 ! s = v1 <<< 50
 	.loc 1 3208
-	sllx %l0, 50, %o0
-	srlx %l0, 14, %o2
-	or %o2, %o0, %o2
+	sllx %l1, 50, %o0
+	srlx %l1, 14, %o3
+	or %o3, %o0, %o3
 ! c = v1 <<< 46
 	.loc 1 3209
-	sllx %l0, 46, %o0
-	srlx %l0, 18, %g4
+	sllx %l1, 46, %o0
+	srlx %l1, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3210
-	xor %o2, %g4, %o2
+	xor %o3, %g4, %o3
 ! c = v1 <<< 23
 	.loc 1 3211
-	sllx %l0, 23, %o0
-	srlx %l0, 41, %g4
+	sllx %l1, 23, %o0
+	srlx %l1, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3212
-	xor %o2, %g4, %o2
+	xor %o3, %g4, %o3
 ! v4 += s
 	.loc 1 3213
-	add %l5, %o2, %l5
+	add %l5, %o3, %l5
 ! v0 += v4
 	.loc 1 3214
-	add %o5, %l5, %o5
+	add %o4, %l5, %o4
 ! s = v5 <<< 36
 	.loc 1 3215
 	sllx %i3, 36, %o0
-	srlx %i3, 28, %o2
-	or %o2, %o0, %o2
+	srlx %i3, 28, %o3
+	or %o3, %o0, %o3
 ! c = v5 <<< 30
 	.loc 1 3216
 	sllx %i3, 30, %o0
@@ -10507,7 +10511,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3217
-	xor %o2, %g4, %o2
+	xor %o3, %g4, %o3
 ! c = v5 <<< 25
 	.loc 1 3218
 	sllx %i3, 25, %o0
@@ -10515,41 +10519,41 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3219
-	xor %o2, %g4, %o2
+	xor %o3, %g4, %o3
 ! v4 += s
 	.loc 1 3220
-	add %l5, %o2, %l5
+	add %l5, %o3, %l5
 ! mj1 = v5
 	.loc 1 3221
-	mov %i3, %o2
+	mov %i3, %o3
 ! mj1 ^= v6
 	.loc 1 3222
-	xor %o2, %l1, %o2
+	xor %o3, %o7, %o3
 ! mj0 &= mj1
 	.loc 1 3223
-	and %o1, %o2, %o1
+	and %o1, %o3, %o1
 ! mj0 ^= v6
 	.loc 1 3224
-	xor %o1, %l1, %o1
+	xor %o1, %o7, %o1
 ! v4 += mj0
 	.loc 1 3225
 	add %l5, %o1, %o1
 ! x = w10 <<< 45
 	.loc 1 3227
-	sllx %o4, 45, %o0
-	srlx %o4, 19, %l5
+	sllx %l0, 45, %o0
+	srlx %l0, 19, %l5
 	or %l5, %o0, %l5
 ! y = w10 <<< 3
 	.loc 1 3228
-	sllx %o4, 3, %o0
-	srlx %o4, 61, %g4
+	sllx %l0, 3, %o0
+	srlx %l0, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 3229
 	xor %l5, %g4, %l5
 ! y = w10 >> 6
 	.loc 1 3230
-	srlx %o4, 6, %o0
+	srlx %l0, 6, %o0
 ! x ^= y
 	.loc 1 3231
 	xor %l5, %o0, %l5
@@ -10563,8 +10567,8 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! x = w13 <<< 63
 	.loc 1 3234
 	sllx %l2, 63, %o0
-	srlx %l2, 1, %o4
-	or %o4, %o0, %o4
+	srlx %l2, 1, %l0
+	or %l0, %o0, %l0
 ! y = w13 <<< 56
 	.loc 1 3235
 	sllx %l2, 56, %o0
@@ -10572,54 +10576,54 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l5, %o0, %l5
 ! x ^= y
 	.loc 1 3236
-	xor %o4, %l5, %o4
+	xor %l0, %l5, %l0
 ! y = w13 >> 7
 	.loc 1 3237
 	srlx %l2, 7, %o0
 ! x ^= y
 	.loc 1 3238
-	xor %o4, %o0, %o4
+	xor %l0, %o0, %l0
 ! w12 += x
 	.loc 1 3239
-	add %l6, %o4, %o4
+	add %l6, %l0, %l0
 ! x = 5532061633213252278
 	.loc 1 3240
 	setx 5532061633213252278, %o0, %l5
 ! x += w12
 	.loc 1 3241
-	add %l5, %o4, %l5
+	add %l5, %l0, %l5
 ! v3 += x
 	.loc 1 3242
 	add %l4, %l5, %l4
 ! c ^= v2
 	.loc 1 3244
-	xor %l0, %o7, %o0
+	xor %l1, %o5, %o0
 ! c &= v0
 	.loc 1 3245
-	and %o0, %o5, %o0
+	and %o0, %o4, %o0
 ! c ^= v2
 	.loc 1 3246
-	xor %o0, %o7, %o0
+	xor %o0, %o5, %o0
 ! v3 += c
 	.loc 1 3247
 	add %l4, %o0, %l6
 ! s = v0 <<< 50
 	.loc 1 3248
-	sllx %o5, 50, %o0
-	srlx %o5, 14, %l4
+	sllx %o4, 50, %o0
+	srlx %o4, 14, %l4
 	or %l4, %o0, %l4
 ! c = v0 <<< 46
 	.loc 1 3249
-	sllx %o5, 46, %o0
-	srlx %o5, 18, %l5
+	sllx %o4, 46, %o0
+	srlx %o4, 18, %l5
 	or %l5, %o0, %l5
 ! s ^= c
 	.loc 1 3250
 	xor %l4, %l5, %l4
 ! c = v0 <<< 23
 	.loc 1 3251
-	sllx %o5, 23, %o0
-	srlx %o5, 41, %l5
+	sllx %o4, 23, %o0
+	srlx %o4, 41, %l5
 	or %l5, %o0, %l5
 ! s ^= c
 	.loc 1 3252
@@ -10629,48 +10633,48 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l6, %l4, %l6
 ! v7 += v3
 	.loc 1 3254
-	add %o3, %l6, %o0
+	add %o2, %l6, %o0
 ! s = v4 <<< 36
 	.loc 1 3255
-	sllx %o1, 36, %o3
+	sllx %o1, 36, %o2
 	srlx %o1, 28, %l4
-	or %l4, %o3, %l4
+	or %l4, %o2, %l4
 ! c = v4 <<< 30
 	.loc 1 3256
-	sllx %o1, 30, %o3
+	sllx %o1, 30, %o2
 	srlx %o1, 34, %l5
-	or %l5, %o3, %l5
+	or %l5, %o2, %l5
 ! s ^= c
 	.loc 1 3257
 	xor %l4, %l5, %l4
 ! c = v4 <<< 25
 	.loc 1 3258
-	sllx %o1, 25, %o3
+	sllx %o1, 25, %o2
 	srlx %o1, 39, %l5
-	or %l5, %o3, %l5
+	or %l5, %o2, %l5
 ! s ^= c
 	.loc 1 3259
 	xor %l4, %l5, %l4
 ! v3 += s
 	.loc 1 3260
-	add %l6, %l4, %o3
+	add %l6, %l4, %l4
 ! mj0 ^= v5
 	.loc 1 3262
-	xor %o1, %i3, %l4
+	xor %o1, %i3, %l5
 ! mj1 &= mj0
 	.loc 1 3263
-	and %o2, %l4, %o2
+	and %o3, %l5, %o3
 ! mj1 ^= v5
 	.loc 1 3264
-	xor %o2, %i3, %o2
+	xor %o3, %i3, %o3
 ! v3 += mj1
 	.loc 1 3265
-	add %o3, %o2, %o3
+	add %l4, %o3, %l4
 ! x = w11 <<< 45
 	.loc 1 3267
 	sllx %l3, 45, %o2
-	srlx %l3, 19, %l5
-	or %l5, %o2, %l5
+	srlx %l3, 19, %o3
+	or %o3, %o2, %o3
 ! y = w11 <<< 3
 	.loc 1 3268
 	sllx %l3, 3, %o2
@@ -10678,315 +10682,318 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %l6, %o2, %l6
 ! x ^= y
 	.loc 1 3269
-	xor %l5, %l6, %l5
+	xor %o3, %l6, %o3
 ! y = w11 >> 6
 	.loc 1 3270
 	srlx %l3, 6, %o2
 ! x ^= y
 	.loc 1 3271
-	xor %l5, %o2, %l5
+	xor %o3, %o2, %o3
 ! w13 += x
 	.loc 1 3272
-	add %l2, %l5, %l2
+	add %l2, %o3, %l2
 ! w13 += w6
 	.loc 1 3273
-	add %l2, %i0, %l2
+	add %l2, %i0, %o3
 ! x = w14 <<< 63
 	.loc 1 3274
 	sllx %g1, 63, %o2
-	srlx %g1, 1, %l3
-	or %l3, %o2, %l3
+	srlx %g1, 1, %l2
+	or %l2, %o2, %l2
 ! y = w14 <<< 56
 	.loc 1 3275
 	sllx %g1, 56, %o2
-	srlx %g1, 8, %l5
-	or %l5, %o2, %l5
+	srlx %g1, 8, %l3
+	or %l3, %o2, %l3
 ! x ^= y
 	.loc 1 3276
-	xor %l3, %l5, %l3
+	xor %l2, %l3, %l2
 ! y = w14 >> 7
 	.loc 1 3277
 	srlx %g1, 7, %o2
 ! x ^= y
 	.loc 1 3278
-	xor %l3, %o2, %l3
+	xor %l2, %o2, %l2
 ! w13 += x
 	.loc 1 3279
-	add %l2, %l3, %l2
+	add %o3, %l2, %o3
 ! x = 6448918945643986474
 	.loc 1 3280
-	setx 6448918945643986474, %o2, %l3
+	setx 6448918945643986474, %o2, %l2
 ! x += w13
 	.loc 1 3281
-	add %l3, %l2, %l3
+	add %l2, %o3, %l2
 ! v2 += x
 	.loc 1 3282
-	add %o7, %l3, %o7
+	add %o5, %l2, %o5
 ! c ^= v1
 	.loc 1 3284
-	xor %o5, %l0, %o2
+	xor %o4, %l1, %o2
 ! c &= v7
 	.loc 1 3285
 	and %o2, %o0, %o2
 ! c ^= v1
 	.loc 1 3286
-	xor %o2, %l0, %o2
+	xor %o2, %l1, %o2
 ! v2 += c
 	.loc 1 3287
-	add %o7, %o2, %l5
+	add %o5, %o2, %l3
 ! s = v7 <<< 50
 	.loc 1 3288
 	sllx %o0, 50, %o2
-	srlx %o0, 14, %o7
-	or %o7, %o2, %o7
+	srlx %o0, 14, %o5
+	or %o5, %o2, %o5
 ! c = v7 <<< 46
 	.loc 1 3289
 	sllx %o0, 46, %o2
-	srlx %o0, 18, %l3
-	or %l3, %o2, %l3
+	srlx %o0, 18, %l2
+	or %l2, %o2, %l2
 ! s ^= c
 	.loc 1 3290
-	xor %o7, %l3, %o7
+	xor %o5, %l2, %o5
 ! c = v7 <<< 23
 	.loc 1 3291
 	sllx %o0, 23, %o2
-	srlx %o0, 41, %l3
-	or %l3, %o2, %l3
+	srlx %o0, 41, %l2
+	or %l2, %o2, %l2
 ! s ^= c
 	.loc 1 3292
-	xor %o7, %l3, %o7
+	xor %o5, %l2, %o5
 ! v2 += s
 	.loc 1 3293
-	add %l5, %o7, %l5
+	add %l3, %o5, %l3
 ! v6 += v2
 	.loc 1 3294
-	add %l1, %l5, %l1
+	add %o7, %l3, %o7
 ! s = v3 <<< 36
 	.loc 1 3295
-	sllx %o3, 36, %o2
-	srlx %o3, 28, %o7
-	or %o7, %o2, %o7
+	sllx %l4, 36, %o2
+	srlx %l4, 28, %o5
+	or %o5, %o2, %o5
 ! c = v3 <<< 30
 	.loc 1 3296
-	sllx %o3, 30, %o2
-	srlx %o3, 34, %l3
-	or %l3, %o2, %l3
+	sllx %l4, 30, %o2
+	srlx %l4, 34, %l2
+	or %l2, %o2, %l2
 ! s ^= c
 	.loc 1 3297
-	xor %o7, %l3, %o7
+	xor %o5, %l2, %o5
 ! c = v3 <<< 25
 	.loc 1 3298
-	sllx %o3, 25, %o2
-	srlx %o3, 39, %l3
-	or %l3, %o2, %l3
+	sllx %l4, 25, %o2
+	srlx %l4, 39, %l2
+	or %l2, %o2, %l2
 ! s ^= c
 	.loc 1 3299
-	xor %o7, %l3, %o7
+	xor %o5, %l2, %o5
 ! v2 += s
 	.loc 1 3300
-	add %l5, %o7, %l3
+	add %l3, %o5, %l2
+! mj1 = v3
+	.loc 1 3301
+	mov %l4, %o5
 ! mj1 ^= v4
 	.loc 1 3302
-	xor %o3, %o1, %o7
+	xor %o5, %o1, %o5
 ! mj0 &= mj1
 	.loc 1 3303
-	and %l4, %o7, %l4
+	and %l5, %o5, %l5
 ! mj0 ^= v4
 	.loc 1 3304
-	xor %l4, %o1, %l4
+	xor %l5, %o1, %l5
 ! v2 += mj0
 	.loc 1 3305
-	add %l3, %l4, %l3
+	add %l2, %l5, %l2
 ! x = w12 <<< 45
 	.loc 1 3307
-	sllx %o4, 45, %o2
-	srlx %o4, 19, %l4
-	or %l4, %o2, %l4
+	sllx %l0, 45, %o2
+	srlx %l0, 19, %l3
+	or %l3, %o2, %l3
 ! y = w12 <<< 3
 	.loc 1 3308
-	sllx %o4, 3, %o2
-	srlx %o4, 61, %l5
+	sllx %l0, 3, %o2
+	srlx %l0, 61, %l5
 	or %l5, %o2, %l5
 ! x ^= y
 	.loc 1 3309
-	xor %l4, %l5, %l4
+	xor %l3, %l5, %l3
 ! y = w12 >> 6
 	.loc 1 3310
-	srlx %o4, 6, %o2
+	srlx %l0, 6, %o2
 ! x ^= y
 	.loc 1 3311
-	xor %l4, %o2, %l4
+	xor %l3, %o2, %l3
 ! w14 += x
 	.loc 1 3312
-	add %g1, %l4, %g1
+	add %g1, %l3, %g1
 ! w14 += w7
 	.loc 1 3313
 	add %g1, %i2, %g1
 ! x = w15 <<< 63
 	.loc 1 3314
 	sllx %i4, 63, %o2
-	srlx %i4, 1, %o4
-	or %o4, %o2, %o4
+	srlx %i4, 1, %l0
+	or %l0, %o2, %l0
 ! y = w15 <<< 56
 	.loc 1 3315
 	sllx %i4, 56, %o2
-	srlx %i4, 8, %l4
-	or %l4, %o2, %l4
+	srlx %i4, 8, %l3
+	or %l3, %o2, %l3
 ! x ^= y
 	.loc 1 3316
-	xor %o4, %l4, %o4
+	xor %l0, %l3, %l0
 ! y = w15 >> 7
 	.loc 1 3317
 	srlx %i4, 7, %o2
 ! x ^= y
 	.loc 1 3318
-	xor %o4, %o2, %o4
+	xor %l0, %o2, %l0
 ! w14 += x
 	.loc 1 3319
-	add %g1, %o4, %g1
+	add %g1, %l0, %g1
 ! x = 6902733635092675308
 	.loc 1 3320
-	setx 6902733635092675308, %o2, %o4
+	setx 6902733635092675308, %o2, %l0
 ! x += w14
 	.loc 1 3321
-	add %o4, %g1, %o4
+	add %l0, %g1, %l0
 ! v1 += x
 	.loc 1 3322
-	add %l0, %o4, %l0
+	add %l1, %l0, %l1
 ! c ^= v0
 	.loc 1 3324
-	xor %o0, %o5, %o2
+	xor %o0, %o4, %o2
 ! c &= v6
 	.loc 1 3325
-	and %o2, %l1, %o2
+	and %o2, %o7, %o2
 ! c ^= v0
 	.loc 1 3326
-	xor %o2, %o5, %o2
+	xor %o2, %o4, %o2
 ! v1 += c
 	.loc 1 3327
-	add %l0, %o2, %l0
+	add %l1, %o2, %l1
 ! s = v6 <<< 50
 	.loc 1 3328
-	sllx %l1, 50, %o2
-	srlx %l1, 14, %o4
-	or %o4, %o2, %o4
+	sllx %o7, 50, %o2
+	srlx %o7, 14, %l0
+	or %l0, %o2, %l0
 ! c = v6 <<< 46
 	.loc 1 3329
-	sllx %l1, 46, %o2
-	srlx %l1, 18, %l4
-	or %l4, %o2, %l4
+	sllx %o7, 46, %o2
+	srlx %o7, 18, %l3
+	or %l3, %o2, %l3
 ! s ^= c
 	.loc 1 3330
-	xor %o4, %l4, %o4
+	xor %l0, %l3, %l0
 ! c = v6 <<< 23
 	.loc 1 3331
-	sllx %l1, 23, %o2
-	srlx %l1, 41, %l4
-	or %l4, %o2, %l4
+	sllx %o7, 23, %o2
+	srlx %o7, 41, %l3
+	or %l3, %o2, %l3
 ! s ^= c
 	.loc 1 3332
-	xor %o4, %l4, %o4
+	xor %l0, %l3, %l0
 ! v1 += s
 	.loc 1 3333
-	add %l0, %o4, %l0
+	add %l1, %l0, %l1
 ! v5 += v1
 	.loc 1 3334
-	add %i3, %l0, %i3
+	add %i3, %l1, %i3
 ! s = v2 <<< 36
 	.loc 1 3335
-	sllx %l3, 36, %o2
-	srlx %l3, 28, %o4
-	or %o4, %o2, %o4
+	sllx %l2, 36, %o2
+	srlx %l2, 28, %l0
+	or %l0, %o2, %l0
 ! c = v2 <<< 30
 	.loc 1 3336
-	sllx %l3, 30, %o2
-	srlx %l3, 34, %l4
-	or %l4, %o2, %l4
+	sllx %l2, 30, %o2
+	srlx %l2, 34, %l3
+	or %l3, %o2, %l3
 ! s ^= c
 	.loc 1 3337
-	xor %o4, %l4, %o4
+	xor %l0, %l3, %l0
 ! c = v2 <<< 25
 	.loc 1 3338
-	sllx %l3, 25, %o2
-	srlx %l3, 39, %l4
-	or %l4, %o2, %l4
+	sllx %l2, 25, %o2
+	srlx %l2, 39, %l3
+	or %l3, %o2, %l3
 ! s ^= c
 	.loc 1 3339
-	xor %o4, %l4, %o4
+	xor %l0, %l3, %l0
 ! v1 += s
 	.loc 1 3340
-	add %l0, %o4, %l0
+	add %l1, %l0, %l1
 ! mj0 ^= v3
 	.loc 1 3342
-	xor %l3, %o3, %o4
+	xor %l2, %l4, %l0
 ! mj1 &= mj0
 	.loc 1 3343
-	and %o7, %o4, %o7
+	and %o5, %l0, %o5
 ! mj1 ^= v3
 	.loc 1 3344
-	xor %o7, %o3, %o7
+	xor %o5, %l4, %o5
 ! v1 += mj1
 	.loc 1 3345
-	add %l0, %o7, %o7
+	add %l1, %o5, %l1
 ! x = w13 <<< 45
 	.loc 1 3347
-	sllx %l2, 45, %o2
-	srlx %l2, 19, %l0
-	or %l0, %o2, %l0
+	sllx %o3, 45, %o2
+	srlx %o3, 19, %o5
+	or %o5, %o2, %o5
 ! y = w13 <<< 3
 	.loc 1 3348
-	sllx %l2, 3, %o2
-	srlx %l2, 61, %l4
-	or %l4, %o2, %l4
+	sllx %o3, 3, %o2
+	srlx %o3, 61, %l3
+	or %l3, %o2, %l3
 ! x ^= y
 	.loc 1 3349
-	xor %l0, %l4, %l0
+	xor %o5, %l3, %o5
 ! y = w13 >> 6
 	.loc 1 3350
-	srlx %l2, 6, %o2
+	srlx %o3, 6, %o2
 ! x ^= y
 	.loc 1 3351
-	xor %l0, %o2, %l0
+	xor %o5, %o2, %o5
 ! w15 += x
 	.loc 1 3352
-	add %i4, %l0, %i4
+	add %i4, %o5, %i4
 ! w15 += w8
 	.loc 1 3353
 	add %i4, %l7, %i4
 ! x = w0 <<< 63
 	.loc 1 3354
 	sllx %i5, 63, %o2
-	srlx %i5, 1, %l0
-	or %l0, %o2, %l0
+	srlx %i5, 1, %o3
+	or %o3, %o2, %o3
 ! y = w0 <<< 56
 	.loc 1 3355
 	sllx %i5, 56, %o2
-	srlx %i5, 8, %l2
-	or %l2, %o2, %l2
+	srlx %i5, 8, %o5
+	or %o5, %o2, %o5
 ! x ^= y
 	.loc 1 3356
-	xor %l0, %l2, %l0
+	xor %o3, %o5, %o3
 ! y = w0 >> 7
 	.loc 1 3357
 	srlx %i5, 7, %o2
 ! x ^= y
 	.loc 1 3358
-	xor %l0, %o2, %l0
+	xor %o3, %o2, %o3
 ! w15 += x
 	.loc 1 3359
-	add %i4, %l0, %i4
+	add %i4, %o3, %i4
 ! x = 7801388544844847127
 	.loc 1 3360
-	setx 7801388544844847127, %o2, %l0
+	setx 7801388544844847127, %o2, %o3
 ! x += w15
 	.loc 1 3361
-	add %l0, %i4, %l0
+	add %o3, %i4, %o3
 ! v0 += x
 	.loc 1 3362
-	add %o5, %l0, %o5
+	add %o4, %o3, %o4
 ! c ^= v7
 	.loc 1 3364
-	xor %l1, %o0, %o2
+	xor %o7, %o0, %o2
 ! c &= v5
 	.loc 1 3365
 	and %o2, %i3, %o2
@@ -10995,162 +11002,162 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o2, %o0, %o2
 ! v0 += c
 	.loc 1 3367
-	add %o5, %o2, %o5
+	add %o4, %o2, %o4
 ! s = v5 <<< 50
 	.loc 1 3368
 	sllx %i3, 50, %o2
-	srlx %i3, 14, %l0
-	or %l0, %o2, %l0
+	srlx %i3, 14, %o3
+	or %o3, %o2, %o3
 ! c = v5 <<< 46
 	.loc 1 3369
 	sllx %i3, 46, %o2
-	srlx %i3, 18, %l2
-	or %l2, %o2, %l2
+	srlx %i3, 18, %o5
+	or %o5, %o2, %o5
 ! s ^= c
 	.loc 1 3370
-	xor %l0, %l2, %l0
+	xor %o3, %o5, %o3
 ! c = v5 <<< 23
 	.loc 1 3371
 	sllx %i3, 23, %o2
-	srlx %i3, 41, %l2
-	or %l2, %o2, %l2
+	srlx %i3, 41, %o5
+	or %o5, %o2, %o5
 ! s ^= c
 	.loc 1 3372
-	xor %l0, %l2, %l0
+	xor %o3, %o5, %o3
 ! v0 += s
 	.loc 1 3373
-	add %o5, %l0, %o5
+	add %o4, %o3, %o4
 ! v4 += v0
 	.loc 1 3374
-	add %o1, %o5, %l4
+	add %o1, %o4, %l3
 ! s = v1 <<< 36
 	.loc 1 3375
-	sllx %o7, 36, %o1
-	srlx %o7, 28, %o2
+	sllx %l1, 36, %o1
+	srlx %l1, 28, %o2
 	or %o2, %o1, %o2
 ! c = v1 <<< 30
 	.loc 1 3376
-	sllx %o7, 30, %o1
-	srlx %o7, 34, %l0
-	or %l0, %o1, %l0
+	sllx %l1, 30, %o1
+	srlx %l1, 34, %o3
+	or %o3, %o1, %o3
 ! s ^= c
 	.loc 1 3377
-	xor %o2, %l0, %o2
+	xor %o2, %o3, %o2
 ! c = v1 <<< 25
 	.loc 1 3378
-	sllx %o7, 25, %o1
-	srlx %o7, 39, %l0
-	or %l0, %o1, %l0
+	sllx %l1, 25, %o1
+	srlx %l1, 39, %o3
+	or %o3, %o1, %o3
 ! s ^= c
 	.loc 1 3379
-	xor %o2, %l0, %o2
+	xor %o2, %o3, %o2
 ! v0 += s
 	.loc 1 3380
-	add %o5, %o2, %o5
+	add %o4, %o2, %o4
 ! mj1 ^= v2
 	.loc 1 3382
-	xor %o7, %l3, %o1
+	xor %l1, %l2, %o1
 ! mj0 &= mj1
 	.loc 1 3383
-	and %o4, %o1, %o4
+	and %l0, %o1, %l0
 ! mj0 ^= v2
 	.loc 1 3384
-	xor %o4, %l3, %o4
+	xor %l0, %l2, %l0
 ! v0 += mj0
 	.loc 1 3385
-	add %o5, %o4, %o2
+	add %o4, %l0, %o4
 ! x = mem64[st + 0]
 	.loc 1 3387
 	ldx [%fp + 1951], %o1
 	ldx [%o1], %o1
 ! v0 += x
 	.loc 1 3388
-	add %o2, %o1, %o2
+	add %o4, %o1, %o5
 ! mem64[st + 0] = v0
 	.loc 1 3389
 	ldx [%fp + 1951], %o1
-	stx %o2, [%o1]
+	stx %o5, [%o1]
 ! x = mem64[st + 8]
 	.loc 1 3390
 	ldx [%o1 + 8], %o1
 ! v1 += x
 	.loc 1 3391
-	add %o7, %o1, %o7
+	add %l1, %o1, %o3
 ! mem64[st + 8] = v1
 	.loc 1 3392
 	ldx [%fp + 1951], %o1
-	stx %o7, [%o1 + 8]
+	stx %o3, [%o1 + 8]
 ! x = mem64[st + 16]
 	.loc 1 3393
 	ldx [%o1 + 16], %o1
 ! v2 += x
 	.loc 1 3394
-	add %l3, %o1, %o4
+	add %l2, %o1, %l0
 ! mem64[st + 16] = v2
 	.loc 1 3395
 	ldx [%fp + 1951], %o1
-	stx %o4, [%o1 + 16]
+	stx %l0, [%o1 + 16]
 ! x = mem64[st + 24]
 	.loc 1 3396
 	ldx [%o1 + 24], %o1
 ! v3 += x
 	.loc 1 3397
-	add %o3, %o1, %l2
+	add %l4, %o1, %l4
 ! mem64[st + 24] = v3
 	.loc 1 3398
 	ldx [%fp + 1951], %o1
-	stx %l2, [%o1 + 24]
+	stx %l4, [%o1 + 24]
 ! x = mem64[st + 32]
 	.loc 1 3399
 	ldx [%o1 + 32], %o1
 ! v4 += x
 	.loc 1 3400
-	add %l4, %o1, %o3
+	add %l3, %o1, %o2
 ! mem64[st + 32] = v4
 	.loc 1 3401
 	ldx [%fp + 1951], %o1
-	stx %o3, [%o1 + 32]
+	stx %o2, [%o1 + 32]
 ! x = mem64[st + 40]
 	.loc 1 3402
 	ldx [%o1 + 40], %o1
 ! v5 += x
 	.loc 1 3403
-	add %i3, %o1, %o5
+	add %i3, %o1, %o4
 ! mem64[st + 40] = v5
 	.loc 1 3404
 	ldx [%fp + 1951], %o1
-	stx %o5, [%o1 + 40]
+	stx %o4, [%o1 + 40]
 ! x = mem64[st + 48]
 	.loc 1 3405
 	ldx [%o1 + 48], %o1
 ! v6 += x
 	.loc 1 3406
-	add %l1, %o1, %l0
+	add %o7, %o1, %l2
 ! mem64[st + 48] = v6
 	.loc 1 3407
 	ldx [%fp + 1951], %o1
-	stx %l0, [%o1 + 48]
+	stx %l2, [%o1 + 48]
 ! x = mem64[st + 56]
 	.loc 1 3408
 	ldx [%o1 + 56], %o1
 ! v7 += x
 	.loc 1 3409
-	add %o0, %o1, %l3
+	add %o0, %o1, %l1
 ! mem64[st + 56] = v7
 	.loc 1 3410
 	ldx [%fp + 1951], %o0
-	stx %l3, [%o0 + 56]
+	stx %l1, [%o0 + 56]
 ! in += 128
 	.loc 1 3411
 	add %i1, 128, %i1
 ! n -= 1
 	.loc 1 3412
-	ldx [%fp + 1959], %i2
-	sub %i2, 1, %i2
-	stx %i2, [%fp + 1959]
+	ldx [%fp + 1959], %o0
+	sub %o0, 1, %o0
+	stx %o0, [%fp + 1959]
 ! =? n - 0
 	.loc 1 3413
-	cmp %i2, 0
+	cmp %o0, 0
 ! goto block if !=
 	.loc 1 3414
 	bne,pt %xcc, .Lqhasm_kernel_sha512_sparc64_blocks.block

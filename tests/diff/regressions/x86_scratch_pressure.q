@@ -1,11 +1,14 @@
 #! target x86
 #! model -
-# found by gen/qdiff.py (seed 8, x86, no cmov): qhasm rejects this valid program:
-#   error: too many values must be in registers at once here: the fixed and scratch
-#   registers of this instruction cannot be satisfied (at the and-not)
-# Not wrong code: the allocator (qhasm/alloc.c) does not spill around the
-# emulated conditional move (two scratch registers, one a byte register)
-# while a mul pins edx:eax and a rotate needs ecx.  Open (allocator).
+# found by gen/qdiff.py (seed 8, x86, no cmov; its loop made to end: `=? lc
+# -= 1` for `=? lc - 0`, which still failed): qhasm rejected this valid
+# program with
+#   error: too many values must be in registers at once here: the fixed and
+#   scratch registers of this instruction cannot be satisfied
+# at the emulated conditional move (two scratch registers, one a byte
+# register) while the mul pins edx:eax and the rotate needs ecx: the spilled
+# class joined to eax by the mul gave its reload temporaries eax alone.
+# Fixed in qhasm/alloc.c (as amd64_fixed_rcx_pressure.q).
 int32 i32_0 i32_1 i32_2 i32_3 i32_4 i32_5 i32_6 i32_7 i32_8 i32_9 i32_10 i32_11
 reg128 r128_0 r128_1 r128_2 r128_3 r128_4 r128_5
 int32 p q pa ix0 ix1 ix2 ix3 lc cnt rv
@@ -25,7 +28,7 @@ input p q
   pa = & mem8[p + 192]
   i32_11 = mem32[pa + 0]
 L2:
-  =? lc - 0
+  =? lc -= 1
   goto L2 if !=
 L4:
 L3:

@@ -1,12 +1,16 @@
 #! target amd64
 #! model -
-# found by gen/qdiff.py (amd64 seed 13472504, reduced; a translation-only
-# reproducer: its loop does not end): qhasm rejects this valid program with
+# found by gen/qdiff.py (amd64 seed 13472504, reduced; its loop made to end:
+# `=? lc -= 1` for `=? lc - 0`, which still failed): qhasm rejected this
+# valid program with
 #   error: too many values must be in registers at once here: the fixed and
 #   scratch registers of this instruction cannot be satisfied
-# at the shld by cnt (fixed to rcx) with 14 live int64 values: the allocator
-# (qhasm/alloc.c) finds no spillable neighbour of the rcx-pinned value.
-# Same class as x86_scratch_pressure.q.  Open (allocator); not wrong code.
+# at the shld by cnt (fixed to rcx) with 14 live int64 values.  i64_5 and
+# i64_7 (rotate counts) were joined to rcx and then spilled, and their
+# reload temporaries kept the class's mask, rcx alone: the reload of i64_7
+# for the shld's destination needed rcx while cnt did.  Fixed in
+# qhasm/alloc.c: a spilled value's pieces take the registers of the
+# operand they serve (usemask), a holder is reused only where it fits.
 cpu sse4.1 popcnt
 int32 i32_0 i32_1 i32_2 i32_3 i32_4 i32_5 i32_6 i32_7 i32_8 i32_9 i32_10 i32_11
 int64 i64_0 i64_1 i64_2 i64_3 i64_4 i64_5 i64_6 i64_7 i64_8 i64_9 i64_10 i64_11 i64_12 i64_13
@@ -40,7 +44,7 @@ input p q
   i64_12 >>>= i64_5
   lc = 2
 L1:
-  =? lc - 0
+  =? lc -= 1
   goto L1 if !=
   !=? i64_1 |= 32
   pa = & mem8[p + 248]
