@@ -59,6 +59,8 @@ IMPLS: dict[str, Tgt] = {
     "amd64": Tgt("amd64", "int64", 64, "int64", "", False, ".asm"),
     "amd64-avx2": Tgt("amd64", "reg256", 256, "int64", "avx2", False, ".asm"),
     "amd64-avx512": Tgt("amd64", "reg512", 512, "int64", "avx512f avx512vl", True, ".asm"),
+    # single-element gf only: carry-less multiply on xmm registers (VEX forms)
+    "amd64-pclmul": Tgt("amd64", "reg128", 128, "int64", "avx pclmulqdq", False, ".asm"),
     "x86": Tgt("x86", "int32", 32, "int32", "", False, ".asm"),
     "x86-sse2": Tgt("x86", "reg128", 128, "int32", "sse2", False, ".asm"),
     "ppc32": Tgt("ppc32", "int32", 32, "int32", "", False, ".s", True),
@@ -526,6 +528,8 @@ def text(impl: str, params: dict[str, str], root: str = ROOT) -> str:
         return vec64_packed(int(params["m"]))
     if kind == "vec":
         return render_vec(impl, int(params["m"]), (int(params["lanes"]), params["op"]))
+    if kind == "gf" and "pclmulqdq" in t.cpu:
+        return mceliece_gf.render_clmul(impl, impl_id(impl), t.cpu, int(params["m"]), params["op"])
     if kind == "gf":
         return mceliece_gf.render(impl, impl_id(impl), t.vtype, int(params["m"]), params["op"])
     if kind == "transpose":
