@@ -94,6 +94,9 @@ int main(int argc, char **argv)
         unsigned long total = 0;
         int n = 0;
         if (strncmp(p->name, only, strlen(only)) || strcmp(p->family, "fixed")) continue;
+        /* issue 18's FFT/Benes kernels need structured inputs (control bits), not random bytes */
+        if ((strstr(p->name, "_benes") && !strstr(only, "_benes")) || (strstr(p->name, "_fft") && !strstr(only, "_fft")))
+            continue;
         while (p->args[n].kind) total += p->args[n++].bytes;
         for (im = p->impls; im->name; im++) {
             block *b;

@@ -59,6 +59,8 @@ IMPLS: dict[str, Tgt] = {
     "amd64": Tgt("amd64", "int64", 64, "int64", "", False, ".asm"),
     "amd64-avx2": Tgt("amd64", "reg256", 256, "int64", "avx2", False, ".asm"),
     "amd64-avx512": Tgt("amd64", "reg512", 512, "int64", "avx512f avx512vl", True, ".asm"),
+    # single-element gf only: carry-less multiply on xmm registers (VEX forms)
+    "amd64-pclmul": Tgt("amd64", "reg128", 128, "int64", "avx pclmulqdq", False, ".asm"),
     "x86": Tgt("x86", "int32", 32, "int32", "", False, ".asm"),
     "x86-sse2": Tgt("x86", "reg128", 128, "int32", "sse2", False, ".asm"),
     "ppc32": Tgt("ppc32", "int32", 32, "int32", "", False, ".s", True),
@@ -417,6 +419,61 @@ def render_vec(impl: str, m: int, only: tuple[int, str] | None = None) -> str:
     return "\n".join(head + funcs) + "\n"
 
 
+def vec64_reduce(m: int, Q: int) -> list[str]:
+    """the reduction of the column groups C0..C(Q-1) (column c in lane c%4
+    of C(c/4)) in the registers: the high columns in blocks from the top,
+    each block [lo, hi) narrow enough (m - max e) that its folds
+    c -> c - m + e land below lo; a fold by d = m - e is a shift down by d
+    lanes: whole groups for d%4 = 0, else vpermq rotations of two
+    neighbouring groups merged by vpblendd (with zero at the block's edges)."""
+    low = [e for e in mn.MODULUS[m] if e < m]
+    ncol = 2 * m - 1
+    width = m - max(low)
+    blocks, hi = [], ncol
+    while hi > m:
+        blocks.append((max(m, hi - width), hi))
+        hi = blocks[-1][0]
+    L: list[str] = []
+    dw = lambda lanes: sum(3 << 2 * j for j in lanes)      # vpblendd immediate: these qword lanes from t
+    for lo, hi in blocks:
+        src: dict[int, str] = {}
+        for g in range(lo // 4, (hi - 1) // 4 + 1):
+            out = [j for j in range(4) if not lo <= 4 * g + j < hi]
+            if out:
+                L.append(f"M{g} = blend32(C{g}, z, {dw(out)})")
+                src[g] = f"M{g}"
+            else:
+                src[g] = f"C{g}"
+        rot: dict[tuple[int, int], str] = {}
+
+        def rotated(g: int, r: int) -> str:
+            if (g, r) not in rot:
+                imm = sum(((j + r) % 4) << 2 * j for j in range(4))
+                rot[g, r] = f"R{g}_{r}"
+                L.append(f"R{g}_{r} = permute64({src[g]}, {imm})")
+            return rot[g, r]
+        for e in low:
+            d = m - e
+            a, r = divmod(d, 4)
+            for k in range(Q):
+                first, second = src.get(k + a), src.get(k + a + 1) if r else None
+                if first is None and second is None:
+                    continue
+                if r == 0:
+                    w = first
+                else:
+                    hi_lanes = list(range(4 - r, 4))
+                    if first and second:
+                        L.append(f"W = blend32({rotated(k + a, r)}, {rotated(k + a + 1, r)}, {dw(hi_lanes)})")
+                    elif first:
+                        L.append(f"W = blend32({rotated(k + a, r)}, z, {dw(hi_lanes)})")
+                    else:
+                        L.append(f"W = blend32(z, {rotated(k + a + 1, r)}, {dw(hi_lanes)})")
+                    w = "W"
+                L.append(f"C{k} = C{k} ^ {w}")
+    return L
+
+
 def vec64_packed(m: int) -> str:
     """64-lane vec_mul with 256-bit registers (amd64-avx2): four product
     columns per register.  With G_s = (g_s, .., g_(s+3)) (zero outside
@@ -443,52 +500,34 @@ def vec64_packed(m: int) -> str:
           "Ep3 = unpackhi64(Yt, t)",                # (g_m-3, g_m-2, g_m-1, 0)
           "Ep1 = unpackhi64(Ep2, z)"]               # (g_m-1, 0, 0, 0)
     edge = {-3: "Em3", -2: "Em2", -1: "Em1", m - 3: "Ep3", m - 2: "Ep2", m - 1: "Ep1"}
+    # f_i broadcast once; the inner windows are memory operands of vpand
     started = [False] * Q
-    for s_ in range(-3, m):
-        if s_ in edge:
-            gs = edge[s_]
-        else:
-            L.append(f"G = mem256[g + {8 * s_}]")
-            gs = "G"
+    for i in range(m):
+        L.append(f"4x F = mem64[f + {8 * i}]")
         for q in range(Q):
-            i = 4 * q - s_
-            if not 0 <= i < m:
+            s_ = 4 * q - i
+            if not -3 <= s_ < m:
                 continue
-            L.append(f"4x F = mem64[f + {8 * i}]")
+            gs = edge.get(s_, f"mem256[g + {8 * s_}]")
             if not started[q]:
                 L.append(f"C{q} = F & {gs}")
                 started[q] = True
             else:
-                L.append(f"F = F & {gs}")
-                L.append(f"C{q} = C{q} ^ F")
-    L.append("r = &R")
-    for q in range(Q):
-        L.append(f"mem256[r + {32 * q}] = C{q}")
-    # reduced high columns that feed high columns, top down (in stack slots)
-    red: dict[int, str] = {}
-    for c in range(ncol - 1, m - 1, -1):
-        srcs = [c + m - e for e in low if m <= c + m - e <= ncol - 1]
-        if not srcs:
-            continue
-        L.append(f"x = mem64[r + {8 * c}]")
-        for k in srcs:
-            L.append(f"x ^= {red[k]}" if k in red else f"x ^= mem64[r + {8 * k}]")
-        L.append(f"H{c} = x")
-        red[c] = f"H{c}"
-    for l in range(m):
-        L.append(f"x = mem64[r + {8 * l}]")
-        for e in low:
-            k = l + m - e
-            if m <= k <= ncol - 1:
-                L.append(f"x ^= {red[k]}" if k in red else f"x ^= mem64[r + {8 * k}]")
-        L.append(f"mem64[h + {8 * l}] = x")
+                L.append(f"G = F & {gs}")
+                L.append(f"C{q} = C{q} ^ G")
+    L += vec64_reduce(m, Q)
+    for q in range(m // 4):
+        L.append(f"mem256[h + {32 * q}] = C{q}")
+    if m % 4:
+        assert m % 4 == 1
+        L += [f"X = low128(C{m // 4})", f"mem64[h + {32 * (m // 4)}] = X"]
     head = [f"# generated by gen/mceliece.py (GF(2^{m}) 64-lane mul, amd64-avx2: four columns per ymm). DO NOT EDIT.",
             "# gen/mceliece.py vec64_packed; docs/mceliece.md.",
             "cpu avx2",
-            "int64 h f g r x",
-            "reg256 F G t z Y0 Yt Em1 Em2 Em3 Ep1 Ep2 Ep3 " + " ".join(f"C{q}" for q in range(Q)),
-            "stack64 " + " ".join(f"H{c}" for c in range(m, ncol)),
-            f"stack256 R[{Q}]",
+            "int64 h f g",
+            "reg256 F G t z Y0 Yt Em1 Em2 Em3 Ep1 Ep2 Ep3 W " + " ".join(f"C{q}" for q in range(Q)),
+            "reg256 " + " ".join(f"M{q}" for q in range(Q)) + " " + " ".join(f"R{q}_{r}" for q in range(Q) for r in (1, 2, 3)),
+            "reg128 X",
             "", f"enter qhasm_kernel_mceliece_gf{m}_vec_mul_amd64_avx2_mul", "input h f g", "secret [f] [g]"]
     return "\n".join(head + L + ["leave"]) + "\n"
 
@@ -526,6 +565,8 @@ def text(impl: str, params: dict[str, str], root: str = ROOT) -> str:
         return vec64_packed(int(params["m"]))
     if kind == "vec":
         return render_vec(impl, int(params["m"]), (int(params["lanes"]), params["op"]))
+    if kind == "gf" and "pclmulqdq" in t.cpu:
+        return mceliece_gf.render_clmul(impl, impl_id(impl), t.cpu, int(params["m"]), params["op"])
     if kind == "gf":
         return mceliece_gf.render(impl, impl_id(impl), t.vtype, int(params["m"]), params["op"])
     if kind == "transpose":

@@ -197,7 +197,7 @@ VFUNCS = ["shuffle32", "unpacklo32", "unpackhi32", "unpacklo64", "unpackhi64", "
           "permute128", "permute64", "permute2x32", "permute2x64", "extract128", "extract256",
           "insert128", "shufbytes", "low128", "evexadd32", "evexxor", "ternlog", "permute",
           "shiftleftbytes", "loadperm", "unpacklo8", "unpackhi8", "mulhis15", "mulhi", "zeroext8", "packs16", "truncate8", "alignr", "blend32",
-          "fmul", "fadd", "fsub", "fround", "ftrunc"]
+          "fmul", "fadd", "fsub", "fround", "ftrunc", "clmul"]
 
 
 def condtokens(c: str) -> str:
@@ -263,6 +263,15 @@ def per128(f, *vs: bytes) -> bytes:
     return b"".join(f(*[v[i:i + 16] for v in vs]) for i in range(0, len(vs[0]), 16))
 
 
+def _clmul(a: int, b: int) -> list[int]:
+    """the 128-bit carry-less product of two 64-bit values, as [low, high] qwords"""
+    r = 0
+    for k in range(64):
+        if b >> k & 1:
+            r ^= a << k
+    return [r & mask(64), r >> 64]
+
+
 def vfunc(name: str, args: list, big: bool, nbytes: int, addr: int = 0) -> bytes:
     """vector functions: args are byte strings (registers) or ints (immediates)"""
     L32 = lambda b: lanes(b, 32, big)
@@ -286,6 +295,10 @@ def vfunc(name: str, args: list, big: bool, nbytes: int, addr: int = 0) -> bytes
         s, t = args
         out = [max(-32768, min(32767, (S16(x) * S16(y)) >> 15)) for x, y in zip(L16(s), L16(t))]
         return unlanes(out, 16, big)
+    if name == "clmul":
+        # per 16-byte block: carry-less product of qword i&1 of s and qword (i>>4)&1 of t
+        s, t, i = args
+        return per128(lambda x, y: unlanes(_clmul(L64(x)[i & 1], L64(y)[i >> 4 & 1]), 64, big), s, t)
     if name == "shuffle32":
         s, i = args
         return per128(lambda x: U32([L32(x)[i >> 2 * j & 3] for j in range(4)]), s)

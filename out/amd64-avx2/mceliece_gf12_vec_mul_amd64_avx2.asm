@@ -8,635 +8,411 @@ section .text
 global qhasm_kernel_mceliece_gf12_vec_mul_amd64_avx2_mul:function (qhasm_kernel_mceliece_gf12_vec_mul_amd64_avx2_mul.end - qhasm_kernel_mceliece_gf12_vec_mul_amd64_avx2_mul)
 align 32
 qhasm_kernel_mceliece_gf12_vec_mul_amd64_avx2_mul:
-	mov r11, rsp
-	sub rsp, 224
-	and rsp, -32
-	mov [rsp + 208], r11
 ; z = 0
 %line 12+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm0
+	vpxor ymm4, ymm4, ymm4
 ; Y0 = mem256[g + 0]
 %line 13+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx]
+	vmovdqu ymm0, [rdx]
 ; Yt = mem256[g + 64]
 %line 14+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu ymm2, [rdx + 64]
+	vmovdqu ymm1, [rdx + 64]
 ; Em2 = permute128(z, Y0, 0x21)
 %line 15+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vperm2i128 ymm4, ymm0, ymm1, 33
+	vperm2i128 ymm5, ymm4, ymm0, 33
 ; t = shuffle32(Y0, 0x4e)
 %line 16+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpshufd ymm1, ymm1, 78
+	vpshufd ymm0, ymm0, 78
 ; Em1 = unpackhi64(Em2, t)
 %line 17+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpunpckhqdq ymm7, ymm4, ymm1
+	vpunpckhqdq ymm7, ymm5, ymm0
 ; t = shuffle32(Em2, 0x4e)
 %line 18+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpshufd ymm1, ymm4, 78
+	vpshufd ymm0, ymm5, 78
 ; Em3 = unpackhi64(z, t)
 %line 19+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpunpckhqdq ymm1, ymm0, ymm1
+	vpunpckhqdq ymm8, ymm4, ymm0
 ; Ep2 = permute128(Yt, z, 0x21)
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vperm2i128 ymm5, ymm2, ymm0, 33
+	vperm2i128 ymm6, ymm1, ymm4, 33
 ; t = shuffle32(Ep2, 0x4e)
 %line 21+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpshufd ymm3, ymm5, 78
+	vpshufd ymm0, ymm6, 78
 ; Ep3 = unpackhi64(Yt, t)
 %line 22+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpunpckhqdq ymm6, ymm2, ymm3
+	vpunpckhqdq ymm9, ymm1, ymm0
 ; Ep1 = unpackhi64(Ep2, z)
 %line 23+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpunpckhqdq ymm8, ymm5, ymm0
-; 4x F = mem64[f + 24]
+	vpunpckhqdq ymm10, ymm6, ymm4
+; 4x F = mem64[f + 0]
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm0, [rsi + 24]
-; C0 = F & Em3
+	vpbroadcastq ymm0, [rsi]
+; C0 = F & mem256[g + 0]
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; 4x F = mem64[f + 56]
+	vpand ymm1, ymm0, [rdx]
+; C1 = F & mem256[g + 32]
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm2, [rsi + 56]
-; C1 = F & Em3
+	vpand ymm2, ymm0, [rdx + 32]
+; C2 = F & mem256[g + 64]
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm2, ymm2, ymm1
-; 4x F = mem64[f + 88]
+	vpand ymm0, ymm0, [rdx + 64]
+; 4x F = mem64[f + 8]
 %line 28+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm3, [rsi + 88]
-; C2 = F & Em3
+	vpbroadcastq ymm11, [rsi + 8]
+; G = F & Em1
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm1, ymm3, ymm1
-; 4x F = mem64[f + 16]
+	vpand ymm3, ymm11, ymm7
+; C0 = C0 ^ G
 %line 30+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm3, [rsi + 16]
-; F = F & Em2
+	vpxor ymm12, ymm1, ymm3
+; G = F & mem256[g + 24]
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm3, ymm3, ymm4
-; C0 = C0 ^ F
+	vpand ymm1, ymm11, [rdx + 24]
+; C1 = C1 ^ G
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; 4x F = mem64[f + 48]
+	vpxor ymm3, ymm2, ymm1
+; G = F & mem256[g + 56]
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm3, [rsi + 48]
-; F = F & Em2
+	vpand ymm1, ymm11, [rdx + 56]
+; C2 = C2 ^ G
 %line 34+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm3, ymm3, ymm4
-; C1 = C1 ^ F
+	vpxor ymm2, ymm0, ymm1
+; C3 = F & Ep1
 %line 35+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm3
-; 4x F = mem64[f + 80]
+	vpand ymm11, ymm11, ymm10
+; 4x F = mem64[f + 16]
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm3, [rsi + 80]
-; F = F & Em2
+	vpbroadcastq ymm13, [rsi + 16]
+; G = F & Em2
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm3, ymm3, ymm4
-; C2 = C2 ^ F
+	vpand ymm0, ymm13, ymm5
+; C0 = C0 ^ G
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm3
-; 4x F = mem64[f + 8]
+	vpxor ymm1, ymm12, ymm0
+; G = F & mem256[g + 16]
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm3, [rsi + 8]
-; F = F & Em1
+	vpand ymm0, ymm13, [rdx + 16]
+; C1 = C1 ^ G
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm3, ymm3, ymm7
-; C0 = C0 ^ F
+	vpxor ymm3, ymm3, ymm0
+; G = F & mem256[g + 48]
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm3, ymm0, ymm3
-; 4x F = mem64[f + 40]
+	vpand ymm0, ymm13, [rdx + 48]
+; C2 = C2 ^ G
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm0, [rsi + 40]
-; F = F & Em1
-%line 43+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm0, ymm0, ymm7
-; C1 = C1 ^ F
-%line 44+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
-; 4x F = mem64[f + 72]
+; G = F & Ep2
+%line 43+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm13, ymm6
+; C3 = C3 ^ G
+%line 44+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm12, ymm11, ymm0
+; 4x F = mem64[f + 24]
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm0, [rsi + 72]
-; F = F & Em1
+	vpbroadcastq ymm13, [rsi + 24]
+; G = F & Em3
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm0, ymm0, ymm7
-; C2 = C2 ^ F
+	vpand ymm0, ymm13, ymm8
+; C0 = C0 ^ G
 %line 47+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 0]
+	vpxor ymm11, ymm1, ymm0
+; G = F & mem256[g + 8]
 %line 48+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; 4x F = mem64[f + 0]
+	vpand ymm0, ymm13, [rdx + 8]
+; C1 = C1 ^ G
 %line 49+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm4, [rsi]
-; F = F & G
+	vpxor ymm3, ymm3, ymm0
+; G = F & mem256[g + 40]
 %line 50+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm4, ymm4, ymm0
-; C0 = C0 ^ F
+	vpand ymm0, ymm13, [rdx + 40]
+; C2 = C2 ^ G
 %line 51+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm4, ymm3, ymm4
-; 4x F = mem64[f + 32]
+	vpxor ymm2, ymm2, ymm0
+; G = F & Ep3
 %line 52+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm3, [rsi + 32]
-; F = F & G
+	vpand ymm0, ymm13, ymm9
+; C3 = C3 ^ G
 %line 53+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm3, ymm3, ymm0
-; C1 = C1 ^ F
+	vpxor ymm12, ymm12, ymm0
+; 4x F = mem64[f + 32]
 %line 54+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm3
-; 4x F = mem64[f + 64]
+	vpbroadcastq ymm0, [rsi + 32]
+; G = F & mem256[g + 0]
 %line 55+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm3, [rsi + 64]
-; F = F & G
+	vpand ymm1, ymm0, [rdx]
+; C1 = C1 ^ G
 %line 56+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm3, ymm3, ymm0
-; C2 = C2 ^ F
+	vpxor ymm3, ymm3, ymm1
+; G = F & mem256[g + 32]
 %line 57+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm3
-; G = mem256[g + 8]
+	vpand ymm1, ymm0, [rdx + 32]
+; C2 = C2 ^ G
 %line 58+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 8]
-; 4x F = mem64[f + 24]
-%line 59+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm3, [rsi + 24]
-; F = F & G
-%line 60+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm3, ymm3, ymm0
-; C1 = C1 ^ F
-%line 61+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm3
-; 4x F = mem64[f + 56]
-%line 62+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm3, [rsi + 56]
-; F = F & G
-%line 63+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm3, ymm3, ymm0
-; C2 = C2 ^ F
-%line 64+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm3
-; 4x F = mem64[f + 88]
-%line 65+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm3, [rsi + 88]
-; C3 = F & G
-%line 66+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm0, ymm3, ymm0
-; G = mem256[g + 16]
-%line 67+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu ymm3, [rdx + 16]
-; 4x F = mem64[f + 16]
-%line 68+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm7, [rsi + 16]
-; F = F & G
-%line 69+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm7, ymm7, ymm3
-; C1 = C1 ^ F
-%line 70+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm7, ymm2, ymm7
-; 4x F = mem64[f + 48]
-%line 71+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm2, [rsi + 48]
-; F = F & G
-%line 72+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm2, ymm2, ymm3
-; C2 = C2 ^ F
-%line 73+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm9, ymm1, ymm2
-; 4x F = mem64[f + 80]
-%line 74+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm1, [rsi + 80]
-; F = F & G
-%line 75+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm1, ymm1, ymm3
-; C3 = C3 ^ F
-%line 76+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 24]
-%line 77+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 24]
-; 4x F = mem64[f + 8]
-%line 78+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm2, [rsi + 8]
-; F = F & G
-%line 79+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm2, ymm2, ymm1
-; C1 = C1 ^ F
-%line 80+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm2
-; 4x F = mem64[f + 40]
-%line 81+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm2, [rsi + 40]
-; F = F & G
-%line 82+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm2, ymm2, ymm1
-; C2 = C2 ^ F
-%line 83+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm2
-; 4x F = mem64[f + 72]
-%line 84+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm2, [rsi + 72]
-; F = F & G
-%line 85+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm2, ymm2, ymm1
-; C3 = C3 ^ F
-%line 86+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
-; G = mem256[g + 32]
-%line 87+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 32]
-; 4x F = mem64[f + 0]
-%line 88+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm2, [rsi]
-; F = F & G
-%line 89+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm2, ymm2, ymm1
-; C1 = C1 ^ F
-%line 90+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm2
-; 4x F = mem64[f + 32]
-%line 91+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm2, [rsi + 32]
-; F = F & G
-%line 92+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm2, ymm2, ymm1
-; C2 = C2 ^ F
-%line 93+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm2, ymm9, ymm2
-; 4x F = mem64[f + 64]
-%line 94+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm3, [rsi + 64]
-; F = F & G
-%line 95+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm3, ymm3, ymm1
-; C3 = C3 ^ F
-%line 96+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; G = mem256[g + 40]
-%line 97+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 40]
-; 4x F = mem64[f + 24]
-%line 98+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm3, [rsi + 24]
-; F = F & G
-%line 99+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm3, ymm3, ymm1
-; C2 = C2 ^ F
-%line 100+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm3
-; 4x F = mem64[f + 56]
-%line 101+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm3, [rsi + 56]
-; F = F & G
-%line 102+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm3, ymm3, ymm1
-; C3 = C3 ^ F
-%line 103+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; 4x F = mem64[f + 88]
-%line 104+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm3, [rsi + 88]
-; C4 = F & G
-%line 105+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm9, ymm3, ymm1
-; G = mem256[g + 48]
-%line 106+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 48]
-; 4x F = mem64[f + 16]
-%line 107+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm3, [rsi + 16]
-; F = F & G
-%line 108+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm3, ymm3, ymm1
-; C2 = C2 ^ F
-%line 109+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm3, ymm2, ymm3
-; 4x F = mem64[f + 48]
-%line 110+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm2, [rsi + 48]
-; F = F & G
-%line 111+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm2, ymm2, ymm1
-; C3 = C3 ^ F
-%line 112+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm2, ymm0, ymm2
-; 4x F = mem64[f + 80]
-%line 113+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm0, [rsi + 80]
-; F = F & G
-%line 114+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; C4 = C4 ^ F
-%line 115+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; G = mem256[g + 56]
-%line 116+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 56]
-; 4x F = mem64[f + 8]
-%line 117+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm1, [rsi + 8]
-; F = F & G
-%line 118+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm1, ymm1, ymm0
-; C2 = C2 ^ F
-%line 119+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm1
-; 4x F = mem64[f + 40]
-%line 120+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm1, [rsi + 40]
-; F = F & G
-%line 121+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm1, ymm1, ymm0
-; C3 = C3 ^ F
-%line 122+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm1
-; 4x F = mem64[f + 72]
-%line 123+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm1, [rsi + 72]
-; F = F & G
-%line 124+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm1, ymm1, ymm0
-; C4 = C4 ^ F
-%line 125+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm1
-; G = mem256[g + 64]
-%line 126+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 64]
-; 4x F = mem64[f + 0]
-%line 127+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm1, [rsi]
-; F = F & G
-%line 128+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm1, ymm1, ymm0
-; C2 = C2 ^ F
-%line 129+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm1
-; 4x F = mem64[f + 32]
-%line 130+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm1, [rsi + 32]
-; F = F & G
-%line 131+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm1, ymm1, ymm0
-; C3 = C3 ^ F
-%line 132+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
 	vpxor ymm1, ymm2, ymm1
-; 4x F = mem64[f + 64]
-%line 133+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm2, [rsi + 64]
-; F = F & G
-%line 134+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm2, ymm2, ymm0
-; C4 = C4 ^ F
-%line 135+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm0, ymm9, ymm2
-; 4x F = mem64[f + 24]
-%line 136+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm2, [rsi + 24]
-; F = F & Ep3
-%line 137+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm2, ymm2, ymm6
-; C3 = C3 ^ F
-%line 138+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
-; 4x F = mem64[f + 56]
-%line 139+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm2, [rsi + 56]
-; F = F & Ep3
-%line 140+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm2, ymm2, ymm6
-; C4 = C4 ^ F
-%line 141+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm2, ymm0, ymm2
-; 4x F = mem64[f + 88]
-%line 142+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm0, [rsi + 88]
-; C5 = F & Ep3
-%line 143+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm0, ymm0, ymm6
-; 4x F = mem64[f + 16]
-%line 144+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm6, [rsi + 16]
-; F = F & Ep2
-%line 145+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm6, ymm6, ymm5
-; C3 = C3 ^ F
-%line 146+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
-; 4x F = mem64[f + 48]
-%line 147+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm6, [rsi + 48]
-; F = F & Ep2
-%line 148+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm6, ymm6, ymm5
-; C4 = C4 ^ F
-%line 149+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm6
-; 4x F = mem64[f + 80]
-%line 150+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm6, [rsi + 80]
-; F = F & Ep2
-%line 151+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm6, ymm6, ymm5
-; C5 = C5 ^ F
-%line 152+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
-; 4x F = mem64[f + 8]
-%line 153+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm5, [rsi + 8]
-; F = F & Ep1
-%line 154+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm5, ymm5, ymm8
-; C3 = C3 ^ F
-%line 155+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+; G = F & mem256[g + 64]
+%line 59+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm0, [rdx + 64]
+; C3 = C3 ^ G
+%line 60+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm13, ymm12, ymm0
 ; 4x F = mem64[f + 40]
-%line 156+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm5, [rsi + 40]
-; F = F & Ep1
-%line 157+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm5, ymm5, ymm8
-; C4 = C4 ^ F
-%line 158+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm5
+%line 61+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpbroadcastq ymm12, [rsi + 40]
+; G = F & Em1
+%line 62+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm7
+; C1 = C1 ^ G
+%line 63+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm2, ymm3, ymm0
+; G = F & mem256[g + 24]
+%line 64+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm12, [rdx + 24]
+; C2 = C2 ^ G
+%line 65+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm3, ymm1, ymm0
+; G = F & mem256[g + 56]
+%line 66+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm12, [rdx + 56]
+; C3 = C3 ^ G
+%line 67+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm1, ymm13, ymm0
+; C4 = F & Ep1
+%line 68+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm12, ymm12, ymm10
+; 4x F = mem64[f + 48]
+%line 69+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpbroadcastq ymm13, [rsi + 48]
+; G = F & Em2
+%line 70+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm13, ymm5
+; C1 = C1 ^ G
+%line 71+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; G = F & mem256[g + 16]
+%line 72+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm13, [rdx + 16]
+; C2 = C2 ^ G
+%line 73+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; G = F & mem256[g + 48]
+%line 74+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm13, [rdx + 48]
+; C3 = C3 ^ G
+%line 75+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = F & Ep2
+%line 76+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm13, ymm6
+; C4 = C4 ^ G
+%line 77+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm13, ymm12, ymm0
+; 4x F = mem64[f + 56]
+%line 78+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpbroadcastq ymm12, [rsi + 56]
+; G = F & Em3
+%line 79+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm8
+; C1 = C1 ^ G
+%line 80+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; G = F & mem256[g + 8]
+%line 81+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm12, [rdx + 8]
+; C2 = C2 ^ G
+%line 82+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; G = F & mem256[g + 40]
+%line 83+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm12, [rdx + 40]
+; C3 = C3 ^ G
+%line 84+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = F & Ep3
+%line 85+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm9
+; C4 = C4 ^ G
+%line 86+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; 4x F = mem64[f + 64]
+%line 87+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpbroadcastq ymm12, [rsi + 64]
+; G = F & mem256[g + 0]
+%line 88+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm12, [rdx]
+; C2 = C2 ^ G
+%line 89+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; G = F & mem256[g + 32]
+%line 90+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm12, [rdx + 32]
+; C3 = C3 ^ G
+%line 91+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = F & mem256[g + 64]
+%line 92+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm12, [rdx + 64]
+; C4 = C4 ^ G
+%line 93+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
 ; 4x F = mem64[f + 72]
-%line 159+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpbroadcastq ymm5, [rsi + 72]
-; F = F & Ep1
-%line 160+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpand ymm5, ymm5, ymm8
-; C5 = C5 ^ F
-%line 161+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm5
-; r = &R
-%line 162+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	lea r9, [rsp + 0]
-; mem256[r + 0] = C0
-%line 163+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu [r9], ymm4
-; mem256[r + 32] = C1
-%line 164+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu [r9 + 32], ymm7
-; mem256[r + 64] = C2
-%line 165+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu [r9 + 64], ymm3
-; mem256[r + 96] = C3
-%line 166+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu [r9 + 96], ymm1
-; mem256[r + 128] = C4
-%line 167+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu [r9 + 128], ymm2
-; mem256[r + 160] = C5
-%line 168+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	vmovdqu [r9 + 160], ymm0
-; x = mem64[r + 104]
-%line 169+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov r8, [r9 + 104]
-; x ^= mem64[r + 176]
-%line 170+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 176]
-; H13 = x
-%line 171+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov [rsp + 200], r8
-; x = mem64[r + 96]
-%line 172+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov r8, [r9 + 96]
-; x ^= mem64[r + 168]
-%line 173+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 168]
-; H12 = x
-%line 174+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov [rsp + 192], r8
-; x = mem64[r + 0]
-%line 175+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov r8, [r9]
-; x ^= H12
-%line 176+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [rsp + 192]
-; mem64[h + 0] = x
-%line 177+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov [rdi], r8
-; x = mem64[r + 8]
-%line 178+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov r8, [r9 + 8]
-; x ^= H13
-%line 179+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [rsp + 200]
-; mem64[h + 8] = x
-%line 180+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov [rdi + 8], r8
-; x = mem64[r + 16]
-%line 181+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov r8, [r9 + 16]
-; x ^= mem64[r + 112]
-%line 182+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 112]
-; mem64[h + 16] = x
-%line 183+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov [rdi + 16], r8
-; x = mem64[r + 24]
-%line 184+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov r8, [r9 + 24]
-; x ^= H12
-%line 185+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [rsp + 192]
-; x ^= mem64[r + 120]
-%line 186+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 120]
-; mem64[h + 24] = x
-%line 187+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov [rdi + 24], r8
-; x = mem64[r + 32]
-%line 188+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov r8, [r9 + 32]
-; x ^= H13
-%line 189+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [rsp + 200]
-; x ^= mem64[r + 128]
-%line 190+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 128]
-; mem64[h + 32] = x
-%line 191+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov [rdi + 32], r8
-; x = mem64[r + 40]
-%line 192+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov r8, [r9 + 40]
-; x ^= mem64[r + 112]
-%line 193+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 112]
-; x ^= mem64[r + 136]
-%line 194+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 136]
-; mem64[h + 40] = x
-%line 195+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov [rdi + 40], r8
-; x = mem64[r + 48]
-%line 196+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov r8, [r9 + 48]
-; x ^= mem64[r + 120]
-%line 197+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 120]
-; x ^= mem64[r + 144]
-%line 198+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 144]
-; mem64[h + 48] = x
-%line 199+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov [rdi + 48], r8
-; x = mem64[r + 56]
-%line 200+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov r8, [r9 + 56]
-; x ^= mem64[r + 128]
-%line 201+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 128]
-; x ^= mem64[r + 152]
-%line 202+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 152]
-; mem64[h + 56] = x
-%line 203+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov [rdi + 56], r8
-; x = mem64[r + 64]
-%line 204+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov r8, [r9 + 64]
-; x ^= mem64[r + 136]
-%line 205+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 136]
-; x ^= mem64[r + 160]
-%line 206+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 160]
-; mem64[h + 64] = x
-%line 207+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov [rdi + 64], r8
-; x = mem64[r + 72]
-%line 208+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov r8, [r9 + 72]
-; x ^= mem64[r + 144]
-%line 209+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 144]
-; x ^= mem64[r + 168]
-%line 210+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 168]
-; mem64[h + 72] = x
-%line 211+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov [rdi + 72], r8
-; x = mem64[r + 80]
-%line 212+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov r8, [r9 + 80]
-; x ^= mem64[r + 152]
-%line 213+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 152]
-; x ^= mem64[r + 176]
-%line 214+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 176]
-; mem64[h + 80] = x
-%line 215+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov [rdi + 80], r8
-; x = mem64[r + 88]
-%line 216+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov r8, [r9 + 88]
-; x ^= mem64[r + 160]
-%line 217+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	xor r8, [r9 + 160]
-; mem64[h + 88] = x
-%line 218+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
-	mov [rdi + 88], r8
+%line 94+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpbroadcastq ymm12, [rsi + 72]
+; G = F & Em1
+%line 95+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm7
+; C2 = C2 ^ G
+%line 96+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; G = F & mem256[g + 24]
+%line 97+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm12, [rdx + 24]
+; C3 = C3 ^ G
+%line 98+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = F & mem256[g + 56]
+%line 99+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm12, [rdx + 56]
+; C4 = C4 ^ G
+%line 100+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; C5 = F & Ep1
+%line 101+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm7, ymm12, ymm10
+; 4x F = mem64[f + 80]
+%line 102+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpbroadcastq ymm10, [rsi + 80]
+; G = F & Em2
+%line 103+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm10, ymm5
+; C2 = C2 ^ G
+%line 104+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; G = F & mem256[g + 16]
+%line 105+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm10, [rdx + 16]
+; C3 = C3 ^ G
+%line 106+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm5, ymm1, ymm0
+; G = F & mem256[g + 48]
+%line 107+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm10, [rdx + 48]
+; C4 = C4 ^ G
+%line 108+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; G = F & Ep2
+%line 109+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm10, ymm6
+; C5 = C5 ^ G
+%line 110+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; 4x F = mem64[f + 88]
+%line 111+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpbroadcastq ymm0, [rsi + 88]
+; G = F & Em3
+%line 112+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm1, ymm0, ymm8
+; C2 = C2 ^ G
+%line 113+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; G = F & mem256[g + 8]
+%line 114+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm1, ymm0, [rdx + 8]
+; C3 = C3 ^ G
+%line 115+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm1
+; G = F & mem256[g + 40]
+%line 116+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm1, ymm0, [rdx + 40]
+; C4 = C4 ^ G
+%line 117+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm1
+; G = F & Ep3
+%line 118+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpand ymm0, ymm0, ymm9
+; C5 = C5 ^ G
+%line 119+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm0, ymm7, ymm0
+; M3 = blend32(C3, z, 15)
+%line 120+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpblendd ymm6, ymm5, ymm4, 15
+; M5 = blend32(C5, z, 192)
+%line 121+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpblendd ymm7, ymm0, ymm4, 192
+; R3_1 = permute64(M3, 57)
+%line 122+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpermq ymm0, ymm6, 57
+; W = blend32(z, R3_1, 192)
+%line 123+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpblendd ymm1, ymm4, ymm0, 192
+; C0 = C0 ^ W
+%line 124+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm1
+; R4_1 = permute64(C4, 57)
+%line 125+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpermq ymm1, ymm13, 57
+; W = blend32(R3_1, R4_1, 192)
+%line 126+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpblendd ymm0, ymm0, ymm1, 192
+; C1 = C1 ^ W
+%line 127+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; R5_1 = permute64(M5, 57)
+%line 128+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpermq ymm0, ymm7, 57
+; W = blend32(R4_1, R5_1, 192)
+%line 129+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpblendd ymm1, ymm1, ymm0, 192
+; C2 = C2 ^ W
+%line 130+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; W = blend32(R5_1, z, 192)
+%line 131+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpblendd ymm0, ymm0, ymm4, 192
+; C3 = C3 ^ W
+%line 132+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; C0 = C0 ^ M3
+%line 133+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm6
+; C1 = C1 ^ C4
+%line 134+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm13
+; C2 = C2 ^ M5
+%line 135+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm7
+; M3 = blend32(C3, z, 240)
+%line 136+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpblendd ymm0, ymm5, ymm4, 240
+; R3_1 = permute64(M3, 57)
+%line 137+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpermq ymm1, ymm0, 57
+; W = blend32(z, R3_1, 192)
+%line 138+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpblendd ymm5, ymm4, ymm1, 192
+; C0 = C0 ^ W
+%line 139+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm5
+; W = blend32(R3_1, z, 192)
+%line 140+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpblendd ymm1, ymm1, ymm4, 192
+; C1 = C1 ^ W
+%line 141+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm1
+; C0 = C0 ^ M3
+%line 142+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; mem256[h + 0] = C0
+%line 143+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vmovdqu [rdi], ymm11
+; mem256[h + 32] = C1
+%line 144+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vmovdqu [rdi + 32], ymm2
+; mem256[h + 64] = C2
+%line 145+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+	vmovdqu [rdi + 64], ymm3
 ; leave
-%line 219+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
+%line 146+0 specs/mceliece/generated/mceliece_gf12_vec_mul_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 208]
 	ret
 .end:
 
