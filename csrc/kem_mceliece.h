@@ -118,34 +118,47 @@ static void mc_sort_u64(uint64_t *x, long n)        /* values below 2^63 */
     for (k = 2; k <= n; k <<= 1)
         for (j = k >> 1; j > 0; j >>= 1)
             for (i = 0; i < n; i += 2 * j) {
-                int down = (i & k) != 0;           /* public: the direction */
-                for (a = i; a < i + j; a++) {
-                    uint64_t u = x[a], v = x[a + j];
-                    uint64_t gt = 0 - ((v - u) >> 63);  /* u > v */
-                    uint64_t lt = 0 - ((u - v) >> 63);  /* u < v */
-                    uint64_t m = (u ^ v) & (down ? lt : gt);
-                    x[a] = u ^ m;
-                    x[a + j] = v ^ m;
-                }
+                uint64_t *p = x + i, *q = x + i + j;
+                if (i & k)                         /* public: the direction */
+                    for (a = 0; a < j; a++) {
+                        uint64_t u = p[a], v = q[a];
+                        uint64_t m = (u ^ v) & (0 - ((u - v) >> 63));  /* u < v */
+                        p[a] = u ^ m;
+                        q[a] = v ^ m;
+                    }
+                else
+                    for (a = 0; a < j; a++) {
+                        uint64_t u = p[a], v = q[a];
+                        uint64_t m = (u ^ v) & (0 - ((v - u) >> 63));  /* u > v */
+                        p[a] = u ^ m;
+                        q[a] = v ^ m;
+                    }
             }
 }
 
-static void mc_sort_u32(uint32_t *x, long n)
+static void mc_sort_u32(uint32_t *x, long n)         /* values below 2^31 */
 {
     long k, j, i, a;
+    /* the compare-exchange from the sign of the difference (no overflow
+     * below 2^31), two loops for the two directions: vectorised */
     for (k = 2; k <= n; k <<= 1)
         for (j = k >> 1; j > 0; j >>= 1)
             for (i = 0; i < n; i += 2 * j) {
-                int down = (i & k) != 0;           /* public: the direction */
-                for (a = i; a < i + j; a++) {
-                    uint32_t u = x[a], v = x[a + j];
-                    uint64_t d = (uint64_t)v - u;   /* negative iff u > v */
-                    uint32_t gt = (uint32_t)(0 - (d >> 63));
-                    uint32_t lt = (uint32_t)(0 - (((uint64_t)u - v) >> 63));
-                    uint32_t m = (u ^ v) & (down ? lt : gt);
-                    x[a] = u ^ m;
-                    x[a + j] = v ^ m;
-                }
+                uint32_t *p = x + i, *q = x + i + j;
+                if (i & k)                         /* public: the direction */
+                    for (a = 0; a < j; a++) {
+                        uint32_t u = p[a], v = q[a];
+                        uint32_t m = (u ^ v) & (uint32_t)((int32_t)(u - v) >> 31);  /* u < v */
+                        p[a] = u ^ m;
+                        q[a] = v ^ m;
+                    }
+                else
+                    for (a = 0; a < j; a++) {
+                        uint32_t u = p[a], v = q[a];
+                        uint32_t m = (u ^ v) & (uint32_t)((int32_t)(v - u) >> 31);  /* u > v */
+                        p[a] = u ^ m;
+                        q[a] = v ^ m;
+                    }
             }
 }
 
@@ -790,36 +803,42 @@ static void mc_fixed_weight(unsigned char *e)
 {
     unsigned char buf[4 * MC_T];
     uint16_t ind[MC_T];
+    /* written so that the compiler vectorises the loops over the t
+     * entries (16-bit lanes; 64-bit lanes for the words of e) */
     for (;;) {
-        uint32_t count = 0, eq = 0;
+        uint16_t count = 0, eq = 0;
         int i, j;
         qhasm_randombytes(buf, sizeof buf);
         for (j = 0; j < MC_T; j++) ind[j] = 0;
         for (i = 0; i < 2 * MC_T; i++) {
-            uint32_t d = mc_load_gf(buf + 2 * i);
-            uint32_t ok = (0u - ((d - MC_N) >> 31)) & (0u - ((count - MC_T) >> 31)); /* d < n, count < t */
+            uint16_t d = mc_load_gf(buf + 2 * i);
+            uint16_t ok = (uint16_t)((0u - (((uint32_t)d - MC_N) >> 31)) & (0u - (((uint32_t)count - MC_T) >> 31))); /* d < n, count < t */
             for (j = 0; j < MC_T; j++) {
-                uint32_t here = ok & (0u - ((((uint32_t)j ^ count) - 1) >> 31));   /* j == count */
+                uint16_t here = ok & (uint16_t)(((int16_t)(((uint16_t)j ^ count) - 1)) >> 15);   /* j == count */
                 ind[j] = (uint16_t)(ind[j] ^ ((ind[j] ^ d) & here));
             }
-            count += ok & 1;
+            count = (uint16_t)(count + (ok & 1));
         }
-        for (i = 1; i < MC_T; i++)
-            for (j = 0; j < i; j++) eq |= mc_iszero16((uint32_t)ind[i] ^ ind[j]) & 1;
-        eq |= (uint32_t)((count - MC_T) >> 31);           /* fewer than t */
+        for (i = 1; i < MC_T; i++) {
+            uint16_t x = ind[i], acc = 0;
+            for (j = 0; j < i; j++) acc |= (uint16_t)(((int16_t)((uint16_t)(x ^ ind[j]) - 1)) >> 15);
+            eq |= acc & 1;
+        }
+        eq |= (uint16_t)(((uint32_t)count - MC_T) >> 31);           /* fewer than t */
         MC_DECLASSIFY(&eq, sizeof eq);
         if (!eq) break;
     }
     {
         /* e as 64-bit words, then bytes (little-endian bit order) */
-        uint64_t w[(MC_N + 63) / 64];
+        uint64_t w[(MC_N + 63) / 64], bit[MC_T], wi[MC_T];
         int i, j;
+        for (j = 0; j < MC_T; j++) {
+            bit[j] = (uint64_t)1 << (ind[j] & 63);
+            wi[j] = ind[j] >> 6;
+        }
         for (i = 0; i < (MC_N + 63) / 64; i++) {
             uint64_t b = 0;
-            for (j = 0; j < MC_T; j++) {
-                uint64_t here = 0 - (uint64_t)(mc_iszero16((uint32_t)(ind[j] >> 6) ^ (uint32_t)i) & 1);
-                b |= ((uint64_t)1 << (ind[j] & 63)) & here;
-            }
+            for (j = 0; j < MC_T; j++) b |= bit[j] & (0 - (((wi[j] ^ (uint64_t)i) - 1) >> 63));
             w[i] = b;
         }
         for (i = 0; i < MC_EBYTES; i++) e[i] = (unsigned char)(w[i / 8] >> (8 * (i % 8)));
