@@ -35,6 +35,16 @@
 
 #define MC_DECLASSIFY(p, n) qhasm_declassify((p), (n))
 
+/* The row operations of the Gaussian elimination and the sorting networks
+ * of the control bits are C loops the compiler vectorises; on amd64 (gcc,
+ * glibc's ifunc) they are also compiled for AVX2, which the loader picks on
+ * a CPU that has it (twice the lanes of the baseline SSE2). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__) && !MC_REF && !defined(MC_NO_CLONES)
+#define MC_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define MC_CLONES
+#endif
+
 #define MC_Q        (1 << MC_M)
 #define MC_MT       (MC_M * MC_T)
 #define MC_K        (MC_N - MC_MT)
@@ -112,7 +122,7 @@ static inline gf mc_load_gf(const unsigned char *p)
 }
 
 /* ---- constant-time sorting (bitonic network, n a power of 2) ---------- */
-static void mc_sort_u64(uint64_t *x, long n)        /* values below 2^63 */
+MC_CLONES static void mc_sort_u64(uint64_t *x, long n)        /* values below 2^63 */
 {
     long k, j, i, a;
     for (k = 2; k <= n; k <<= 1)
@@ -136,7 +146,7 @@ static void mc_sort_u64(uint64_t *x, long n)        /* values below 2^63 */
             }
 }
 
-static void mc_sort_u32(uint32_t *x, long n)         /* values below 2^31 */
+MC_CLONES static void mc_sort_u32(uint32_t *x, long n)         /* values below 2^31 */
 {
     long k, j, i, a;
     /* the compare-exchange from the sign of the difference (no overflow
@@ -662,7 +672,7 @@ static int mc_field_ordering(uint16_t *pi, gf *alpha, const unsigned char *r)
 
 /* MatGen: the public key T of the systematic form (I_mt | T) of the
  * parity-check matrix; -1 if the left mt x mt block is singular */
-static int mc_matgen(unsigned char *pk, const gf *g, const gf *alpha)
+MC_CLONES static int mc_matgen(unsigned char *pk, const gf *g, const gf *alpha)
 {
     uint64_t *mat = calloc((size_t)MC_MT * (MC_NW + 1), sizeof(uint64_t));
     gf *inv = malloc(sizeof(gf) * MC_N), gt[MC_T + 1];
