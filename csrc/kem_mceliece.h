@@ -809,7 +809,7 @@ int MC_PREFIX(keypair)(unsigned char *pk, unsigned char *sk)
 
 /* ---- encapsulation ---------------------------------------------------- */
 /* FixedWeight: e of weight t; tau = 2t candidates per attempt (n < q) */
-static void mc_fixed_weight(unsigned char *e)
+MC_CLONES static void mc_fixed_weight(unsigned char *e)
 {
     unsigned char buf[4 * MC_T];
     uint16_t ind[MC_T];
