@@ -408,10 +408,21 @@ static void mc_planes_unpack(uint16_t *x, const uint64_t *v, int cnt)
 
 /* the support alpha_0 .. alpha_(n-1) from the control bits: the Benes
  * kernel on the planes of bitrev(e) */
+/* The kernels take their arguments 8-byte aligned (the manifest's align
+ * 8; SPARC traps on unaligned loads), the control bits inside the secret
+ * key are not: a copy into w (MC_CBWORDS words) */
+#define MC_CBWORDS ((MC_CONDBYTES + 7) / 8)
+static const unsigned char *mc_cb_copy(uint64_t *w, const unsigned char *cb)
+{
+    memcpy(w, cb, MC_CONDBYTES);
+    return (const unsigned char *)w;
+}
+
 static void mc_support(gf *alpha, const unsigned char *cb)
 {
-    uint64_t *v = malloc(sizeof(uint64_t) * MC_M * MC_PW);
+    uint64_t *v = malloc(sizeof(uint64_t) * (MC_M * MC_PW + MC_CBWORDS));
     if (!v) abort();
+    cb = mc_cb_copy(v + MC_M * MC_PW, cb);
     mc_index_planes(v, 1);
     MC_BENES(v, cb);
     mc_planes_unpack(alpha, v, MC_N);
@@ -422,9 +433,10 @@ static void mc_support(gf *alpha, const unsigned char *cb)
  * internal check), constant time but for the declassified answer */
 static int mc_benes_check(const unsigned char *cb, const uint16_t *pi)
 {
-    uint64_t *v = malloc(sizeof(uint64_t) * 2 * MC_M * MC_PW), diff = 0;
+    uint64_t *v = malloc(sizeof(uint64_t) * (2 * MC_M * MC_PW + MC_CBWORDS)), diff = 0;
     int i;
     if (!v) abort();
+    cb = mc_cb_copy(v + 2 * MC_M * MC_PW, cb);
     mc_index_planes(v, 0);
     MC_BENES(v, cb);
     mc_planes_pack(v + MC_M * MC_PW, pi);
@@ -956,7 +968,7 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
 {
     const unsigned char *cb = sk + MC_IRRBYTES;
     uint64_t f[2 * MC_M], v[MC_VWORDS], s[MC_M * MC_SW], s2[MC_M * MC_SW];
-    uint64_t *buf = malloc(sizeof(uint64_t) * (3 * MC_M * MC_PW + 2 * MC_PW));
+    uint64_t *buf = malloc(sizeof(uint64_t) * (3 * MC_M * MC_PW + 2 * MC_PW + MC_CBWORDS));
     uint64_t *w, *r, *val, *bits, *bits2, diff = 0;
     gf g[MC_T + 1], sigma[MC_T + 1];
     uint32_t wt = 0;
@@ -964,6 +976,7 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
     if (!buf) abort();
     w = buf; r = w + MC_M * MC_PW; val = r + MC_M * MC_PW;
     bits = val + MC_M * MC_PW; bits2 = bits + MC_PW;
+    cb = mc_cb_copy(bits2 + MC_PW, cb);
     for (i = 0; i < MC_T; i++) g[i] = mc_load_gf(sk + 2 * i);
     g[MC_T] = 1;
     /* w = 1/g^2 at every point: the FFT, then the vec256 kernels on 256
