@@ -35,6 +35,16 @@
 
 #define MC_DECLASSIFY(p, n) qhasm_declassify((p), (n))
 
+/* The row operations of the Gaussian elimination and the sorting networks
+ * of the control bits are C loops the compiler vectorises; on amd64 (gcc,
+ * glibc's ifunc) they are also compiled for AVX2, which the loader picks on
+ * a CPU that has it (twice the lanes of the baseline SSE2). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__) && !MC_REF && !defined(MC_NO_CLONES)
+#define MC_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define MC_CLONES
+#endif
+
 #define MC_Q        (1 << MC_M)
 #define MC_MT       (MC_M * MC_T)
 #define MC_K        (MC_N - MC_MT)
@@ -112,43 +122,57 @@ static inline gf mc_load_gf(const unsigned char *p)
 }
 
 /* ---- constant-time sorting (bitonic network, n a power of 2) ---------- */
-static void mc_sort_u64(uint64_t *x, long n)        /* values below 2^63 */
+MC_CLONES static void mc_sort_u64(uint64_t *x, long n)        /* values below 2^63 */
 {
     long k, j, i, a;
     for (k = 2; k <= n; k <<= 1)
         for (j = k >> 1; j > 0; j >>= 1)
             for (i = 0; i < n; i += 2 * j) {
-                int down = (i & k) != 0;           /* public: the direction */
-                for (a = i; a < i + j; a++) {
-                    uint64_t u = x[a], v = x[a + j];
-                    uint64_t gt = 0 - ((v - u) >> 63);  /* u > v */
-                    uint64_t lt = 0 - ((u - v) >> 63);  /* u < v */
-                    uint64_t m = (u ^ v) & (down ? lt : gt);
-                    x[a] = u ^ m;
-                    x[a + j] = v ^ m;
-                }
+                uint64_t *p = x + i, *q = x + i + j;
+                if (i & k)                         /* public: the direction */
+                    for (a = 0; a < j; a++) {
+                        uint64_t u = p[a], v = q[a];
+                        uint64_t m = (u ^ v) & (0 - ((u - v) >> 63));  /* u < v */
+                        p[a] = u ^ m;
+                        q[a] = v ^ m;
+                    }
+                else
+                    for (a = 0; a < j; a++) {
+                        uint64_t u = p[a], v = q[a];
+                        uint64_t m = (u ^ v) & (0 - ((v - u) >> 63));  /* u > v */
+                        p[a] = u ^ m;
+                        q[a] = v ^ m;
+                    }
             }
 }
 
-static void mc_sort_u32(uint32_t *x, long n)
+MC_CLONES static void mc_sort_u32(uint32_t *x, long n)         /* values below 2^31 */
 {
     long k, j, i, a;
+    /* the compare-exchange from the sign of the difference (no overflow
+     * below 2^31), two loops for the two directions: vectorised */
     for (k = 2; k <= n; k <<= 1)
         for (j = k >> 1; j > 0; j >>= 1)
             for (i = 0; i < n; i += 2 * j) {
-                int down = (i & k) != 0;           /* public: the direction */
-                for (a = i; a < i + j; a++) {
-                    uint32_t u = x[a], v = x[a + j];
-                    uint64_t d = (uint64_t)v - u;   /* negative iff u > v */
-                    uint32_t gt = (uint32_t)(0 - (d >> 63));
-                    uint32_t lt = (uint32_t)(0 - (((uint64_t)u - v) >> 63));
-                    uint32_t m = (u ^ v) & (down ? lt : gt);
-                    x[a] = u ^ m;
-                    x[a + j] = v ^ m;
-                }
+                uint32_t *p = x + i, *q = x + i + j;
+                if (i & k)                         /* public: the direction */
+                    for (a = 0; a < j; a++) {
+                        uint32_t u = p[a], v = q[a];
+                        uint32_t m = (u ^ v) & (uint32_t)((int32_t)(u - v) >> 31);  /* u < v */
+                        p[a] = u ^ m;
+                        q[a] = v ^ m;
+                    }
+                else
+                    for (a = 0; a < j; a++) {
+                        uint32_t u = p[a], v = q[a];
+                        uint32_t m = (u ^ v) & (uint32_t)((int32_t)(v - u) >> 31);  /* u > v */
+                        p[a] = u ^ m;
+                        q[a] = v ^ m;
+                    }
             }
 }
 
+#if MC_REF          /* c: the generated kernel (mc_support, mc_benes_check) */
 /* ---- the Benes network (specification: "permutation(c)") -------------
  * x: q values; applies the 2m-1 layers of conditional swaps given by the
  * control bits cb ((2m-1)q/2 bits, bit b at cb[b/8] bit b%8); the result
@@ -169,6 +193,7 @@ static void mc_benes(uint16_t *x, const unsigned char *cb)
             }
     }
 }
+#endif
 
 /* ---- control bits (specification: "controlbits(pi)") -----------------
  * composeinv(c, pi)[i] = c[pi^-1(i)]: sort (pi[x], c[x]) by pi[x]. */
@@ -305,6 +330,186 @@ static void mc_bs_eval(uint64_t *v, const gf *f, int deg, const uint64_t *a)
             uint64_t c = 0 - (uint64_t)((f[j] >> i) & 1);
             for (k = 0; k < MC_VW; k++) v[MC_VW * i + k] ^= c;
         }
+    }
+}
+
+/* ---- bit-planes (docs/mceliece-fft.md): the generated Benes network and
+ * additive FFT kernels.  A plane is q bits in MC_PW words, position e at
+ * bit e % 64 of word e / 64; m planes hold q field elements. */
+#define MC_PW (MC_Q / 64)
+#if MC_M == 12
+#define MC_BENES qhasm_mceliece_gf12_benes
+#define MC_BENES_BITS qhasm_mceliece_gf12_benes_bits
+#define MC_BENES_BITS_INV qhasm_mceliece_gf12_benes_bits_inv
+#define MC_FFT qhasm_mceliece_gf12_fft
+#define MC_FFT_TR qhasm_mceliece_gf12_fft_tr
+#define MC_PRIM_FFT QHASM_PRIM_MCELIECE_GF12_FFT
+#define MC_PRIM_FFT_TR QHASM_PRIM_MCELIECE_GF12_FFT_TR
+#define MC_SW 2                                 /* fft_tr: 128 sums per plane */
+#else
+#define MC_BENES qhasm_mceliece_gf13_benes
+#define MC_BENES_BITS qhasm_mceliece_gf13_benes_bits
+#define MC_BENES_BITS_INV qhasm_mceliece_gf13_benes_bits_inv
+#define MC_FFT qhasm_mceliece_gf13_fft
+#define MC_FFT_TR qhasm_mceliece_gf13_fft_tr
+#define MC_PRIM_FFT QHASM_PRIM_MCELIECE_GF13_FFT
+#define MC_PRIM_FFT_TR QHASM_PRIM_MCELIECE_GF13_FFT_TR
+#define MC_SW 4                                 /* fft_tr: 256 sums per plane */
+#endif
+
+/* 1 if the FFT and its transpose run a generated kernel (amd64, ppc64):
+ * their reference C (Horner at every point) is much slower than the
+ * vec256 evaluation at the n support elements, which the other targets
+ * keep */
+static int mc_use_fft(void)
+{
+    const qhasm_impl *a = qhasm_select(MC_PRIM_FFT, 0), *b = qhasm_select(MC_PRIM_FFT_TR, 0);
+    return a != qhasm_impl_get(MC_PRIM_FFT, QHASM_REF(MC_PRIM_FFT))
+        && b != qhasm_impl_get(MC_PRIM_FFT_TR, QHASM_REF(MC_PRIM_FFT_TR));
+}
+
+/* v = the m planes of the indices: plane b position e = bit b of e
+ * (rev: bit m-1-b, the field element P(e) = bitrev(e)) */
+static void mc_index_planes(uint64_t *v, int rev)
+{
+    static const uint64_t pat[6] = {
+        0xAAAAAAAAAAAAAAAAull, 0xCCCCCCCCCCCCCCCCull, 0xF0F0F0F0F0F0F0F0ull,
+        0xFF00FF00FF00FF00ull, 0xFFFF0000FFFF0000ull, 0xFFFFFFFF00000000ull };
+    int b, k;
+    for (b = 0; b < MC_M; b++) {
+        int src = rev ? MC_M - 1 - b : b;
+        for (k = 0; k < MC_PW; k++)
+            v[b * MC_PW + k] = src < 6 ? pat[src] : 0 - (uint64_t)((k >> (src - 6)) & 1);
+    }
+}
+
+/* m planes from q values x (and back), 64x64 bit transposes */
+static void mc_planes_pack(uint64_t *v, const uint16_t *x)
+{
+    uint64_t t[64];
+    int k, e, i;
+    for (k = 0; k < MC_PW; k++) {
+        for (e = 0; e < 64; e++) t[e] = x[64 * k + e];
+        qhasm_mceliece_transpose_64x64(t, t);
+        for (i = 0; i < MC_M; i++) v[i * MC_PW + k] = t[i];
+    }
+}
+
+static void mc_planes_unpack(uint16_t *x, const uint64_t *v, int cnt)
+{
+    uint64_t t[64];
+    int k, e, i;
+    for (k = 0; k < MC_PW && 64 * k < cnt; k++) {
+        for (i = 0; i < 64; i++) t[i] = i < MC_M ? v[i * MC_PW + k] : 0;
+        qhasm_mceliece_transpose_64x64(t, t);
+        for (e = 0; e < 64 && 64 * k + e < cnt; e++) x[64 * k + e] = (uint16_t)t[e];
+    }
+}
+
+/* the support alpha_0 .. alpha_(n-1) from the control bits: the Benes
+ * kernel on the planes of bitrev(e) */
+/* The kernels take their arguments 8-byte aligned (the manifest's align
+ * 8; SPARC traps on unaligned loads), the control bits inside the secret
+ * key are not: a copy into w (MC_CBWORDS words) */
+#define MC_CBWORDS ((MC_CONDBYTES + 7) / 8)
+static const unsigned char *mc_cb_copy(uint64_t *w, const unsigned char *cb)
+{
+    memcpy(w, cb, MC_CONDBYTES);
+    return (const unsigned char *)w;
+}
+
+static void mc_support(gf *alpha, const unsigned char *cb)
+{
+    uint64_t *v = malloc(sizeof(uint64_t) * (MC_M * MC_PW + MC_CBWORDS));
+    if (!v) abort();
+    cb = mc_cb_copy(v + MC_M * MC_PW, cb);
+    mc_index_planes(v, 1);
+    MC_BENES(v, cb);
+    mc_planes_unpack(alpha, v, MC_N);
+    free(v);
+}
+
+/* 1 if the control bits cb give the permutation pi (the key generation's
+ * internal check), constant time but for the declassified answer */
+static int mc_benes_check(const unsigned char *cb, const uint16_t *pi)
+{
+    uint64_t *v = malloc(sizeof(uint64_t) * (2 * MC_M * MC_PW + MC_CBWORDS)), diff = 0;
+    int i;
+    if (!v) abort();
+    cb = mc_cb_copy(v + 2 * MC_M * MC_PW, cb);
+    mc_index_planes(v, 0);
+    MC_BENES(v, cb);
+    mc_planes_pack(v + MC_M * MC_PW, pi);
+    for (i = 0; i < MC_M * MC_PW; i++) diff |= v[i] ^ v[MC_M * MC_PW + i];
+    free(v);
+    MC_DECLASSIFY(&diff, sizeof diff);
+    return diff == 0;
+}
+
+/* f (the FFT's input: 128 coefficients, plane b at f[2b], f[2b+1]) from
+ * the coefficients c[0..deg] */
+static void mc_fft_input(uint64_t *f, const gf *c, int deg)
+{
+    int b, k;
+    for (b = 0; b < 2 * MC_M; b++) f[b] = 0;
+    for (k = 0; k <= deg; k++)
+        for (b = 0; b < MC_M; b++) f[2 * b + k / 64] |= (uint64_t)((c[k] >> b) & 1) << (k % 64);
+}
+
+/* Berlekamp-Massey, bitsliced on the vec256 kernels, constant time (fixed
+ * 2t iterations, masks); the inversion-free form: C = b C + d x B (B
+ * already times x), which is the usual C + (d/b) x B times the nonzero b,
+ * so the roots are the same.  V holds C in lanes 0..127 and B in lanes
+ * 128..255; S is the window s_N, s_(N-1), ..., s_0 in lanes 0..N.
+ * syn(N, b) = bit b of s_N.  sigma[i] = C_(t-i), i <= t. */
+static void mc_bm_bs(gf *sigma, const uint64_t *s)
+{
+    uint64_t V[MC_VWORDS], S[MC_VWORDS], G[MC_VWORDS], P[MC_VWORDS];
+    uint32_t L = 0;
+    uint16_t bsc = 1;                                /* b */
+    int N, i, k;
+    for (i = 0; i < MC_VWORDS; i++) V[i] = S[i] = 0;
+    V[0] = 1;                                        /* C = 1 */
+    V[2] = 2;                                        /* B = x */
+    for (N = 0; N < 2 * MC_T; N++) {
+        uint16_t d = 0, nz, up;
+        for (i = 0; i < MC_M; i++) {                 /* S = x S + s_N */
+            uint64_t bit = (s[MC_SW * i + N / 64] >> (N % 64)) & 1;
+            S[4 * i + 1] = (S[4 * i + 1] << 1) | (S[4 * i] >> 63);
+            S[4 * i] = (S[4 * i] << 1) | bit;
+        }
+        MC_VMUL(P, V, S);                            /* lanes 0..127: C_i s_(N-i) */
+        for (i = 0; i < MC_M; i++) {
+            uint64_t x = P[4 * i] ^ P[4 * i + 1];
+            x ^= x >> 32; x ^= x >> 16; x ^= x >> 8; x ^= x >> 4; x ^= x >> 2; x ^= x >> 1;
+            d |= (uint16_t)((x & 1) << i);
+        }
+        nz = (uint16_t)~mc_iszero16(d);
+        up = nz & (uint16_t)(0u - ((2 * L - (uint32_t)N - 1) >> 31));  /* 2L <= N */
+        for (i = 0; i < MC_M; i++) {
+            G[4 * i] = G[4 * i + 1] = 0 - (uint64_t)((bsc >> i) & 1);
+            G[4 * i + 2] = G[4 * i + 3] = 0 - (uint64_t)((d >> i) & 1);
+        }
+        MC_VMUL(P, V, G);                            /* b C | d B */
+        {
+            uint64_t upm = 0 - (uint64_t)(up & 1);
+            for (i = 0; i < MC_M; i++) {
+                uint64_t c0 = V[4 * i], c1 = V[4 * i + 1];
+                uint64_t b0 = (V[4 * i + 2] & ~upm) | (c0 & upm);
+                uint64_t b1 = (V[4 * i + 3] & ~upm) | (c1 & upm);
+                V[4 * i] = P[4 * i] ^ P[4 * i + 2];
+                V[4 * i + 1] = P[4 * i + 1] ^ P[4 * i + 3];
+                V[4 * i + 3] = (b1 << 1) | (b0 >> 63);  /* B = x B */
+                V[4 * i + 2] = b0 << 1;
+            }
+        }
+        L = (L & ~(uint32_t)(int16_t)up) | (((uint32_t)N + 1 - L) & (uint32_t)(int16_t)up);
+        bsc = (uint16_t)((bsc & ~up) | (d & up));
+    }
+    for (k = 0; k <= MC_T; k++) {
+        gf c = 0;
+        for (i = 0; i < MC_M; i++) c |= (gf)(((V[4 * i + k / 64] >> (k % 64)) & 1) << i);
+        sigma[MC_T - k] = c;
     }
 }
 
@@ -479,7 +684,7 @@ static int mc_field_ordering(uint16_t *pi, gf *alpha, const unsigned char *r)
 
 /* MatGen: the public key T of the systematic form (I_mt | T) of the
  * parity-check matrix; -1 if the left mt x mt block is singular */
-static int mc_matgen(unsigned char *pk, const gf *g, const gf *alpha)
+MC_CLONES static int mc_matgen(unsigned char *pk, const gf *g, const gf *alpha)
 {
     uint64_t *mat = calloc((size_t)MC_MT * (MC_NW + 1), sizeof(uint64_t));
     gf *inv = malloc(sizeof(gf) * MC_N), gt[MC_T + 1];
@@ -575,11 +780,16 @@ static int mc_seeded_keygen(unsigned char *pk, unsigned char *sk, const unsigned
         memset(cb, 0, MC_CONDBYTES);
         for (b = 0; b < (long)MC_CONDBYTES * 8; b++) cb[b >> 3] |= (unsigned char)(bits[b] << (b & 7));
         /* the network must give pi back: an internal check, never fails */
+#if MC_BITSLICED
+        (void)chk; (void)diff;
+        if (!mc_benes_check(cb, pi)) abort();
+#else
         for (b = 0; b < MC_Q; b++) chk[b] = (uint16_t)b;
         mc_benes(chk, cb);
         for (b = 0; b < MC_Q; b++) diff |= chk[b] ^ pi[b];
         MC_DECLASSIFY(&diff, sizeof diff);
         if (diff) abort();
+#endif
     }
     memcpy(sk + 40 + MC_IRRBYTES + MC_CONDBYTES, E, MC_EBYTES);
     return 0;
@@ -611,40 +821,46 @@ int MC_PREFIX(keypair)(unsigned char *pk, unsigned char *sk)
 
 /* ---- encapsulation ---------------------------------------------------- */
 /* FixedWeight: e of weight t; tau = 2t candidates per attempt (n < q) */
-static void mc_fixed_weight(unsigned char *e)
+MC_CLONES static void mc_fixed_weight(unsigned char *e)
 {
     unsigned char buf[4 * MC_T];
     uint16_t ind[MC_T];
+    /* written so that the compiler vectorises the loops over the t
+     * entries (16-bit lanes; 64-bit lanes for the words of e) */
     for (;;) {
-        uint32_t count = 0, eq = 0;
+        uint16_t count = 0, eq = 0;
         int i, j;
         qhasm_randombytes(buf, sizeof buf);
         for (j = 0; j < MC_T; j++) ind[j] = 0;
         for (i = 0; i < 2 * MC_T; i++) {
-            uint32_t d = mc_load_gf(buf + 2 * i);
-            uint32_t ok = (0u - ((d - MC_N) >> 31)) & (0u - ((count - MC_T) >> 31)); /* d < n, count < t */
+            uint16_t d = mc_load_gf(buf + 2 * i);
+            uint16_t ok = (uint16_t)((0u - (((uint32_t)d - MC_N) >> 31)) & (0u - (((uint32_t)count - MC_T) >> 31))); /* d < n, count < t */
             for (j = 0; j < MC_T; j++) {
-                uint32_t here = ok & (0u - ((((uint32_t)j ^ count) - 1) >> 31));   /* j == count */
+                uint16_t here = ok & (uint16_t)(((int16_t)(((uint16_t)j ^ count) - 1)) >> 15);   /* j == count */
                 ind[j] = (uint16_t)(ind[j] ^ ((ind[j] ^ d) & here));
             }
-            count += ok & 1;
+            count = (uint16_t)(count + (ok & 1));
         }
-        for (i = 1; i < MC_T; i++)
-            for (j = 0; j < i; j++) eq |= mc_iszero16((uint32_t)ind[i] ^ ind[j]) & 1;
-        eq |= (uint32_t)((count - MC_T) >> 31);           /* fewer than t */
+        for (i = 1; i < MC_T; i++) {
+            uint16_t x = ind[i], acc = 0;
+            for (j = 0; j < i; j++) acc |= (uint16_t)(((int16_t)((uint16_t)(x ^ ind[j]) - 1)) >> 15);
+            eq |= acc & 1;
+        }
+        eq |= (uint16_t)(((uint32_t)count - MC_T) >> 31);           /* fewer than t */
         MC_DECLASSIFY(&eq, sizeof eq);
         if (!eq) break;
     }
     {
         /* e as 64-bit words, then bytes (little-endian bit order) */
-        uint64_t w[(MC_N + 63) / 64];
+        uint64_t w[(MC_N + 63) / 64], bit[MC_T], wi[MC_T];
         int i, j;
+        for (j = 0; j < MC_T; j++) {
+            bit[j] = (uint64_t)1 << (ind[j] & 63);
+            wi[j] = ind[j] >> 6;
+        }
         for (i = 0; i < (MC_N + 63) / 64; i++) {
             uint64_t b = 0;
-            for (j = 0; j < MC_T; j++) {
-                uint64_t here = 0 - (uint64_t)(mc_iszero16((uint32_t)(ind[j] >> 6) ^ (uint32_t)i) & 1);
-                b |= ((uint64_t)1 << (ind[j] & 63)) & here;
-            }
+            for (j = 0; j < MC_T; j++) b |= bit[j] & (0 - (((wi[j] ^ (uint64_t)i) - 1) >> 63));
             w[i] = b;
         }
         for (i = 0; i < MC_EBYTES; i++) e[i] = (unsigned char)(w[i / 8] >> (8 * (i % 8)));
@@ -702,6 +918,7 @@ int MC_PREFIX(enc)(unsigned char *c, unsigned char *key, const unsigned char *pk
 }
 
 /* ---- decapsulation ---------------------------------------------------- */
+#if !MC_BITSLICED
 /* Berlekamp-Massey: sigma (t+1 coefficients) with roots the error
  * positions, from the 2t syndromes s; constant time */
 static void mc_bm(gf *sigma, const gf *s)
@@ -731,29 +948,138 @@ static void mc_bm(gf *sigma, const gf *s)
     }
     for (i = 0; i <= MC_T; i++) sigma[i] = C[MC_T - i];
 }
+#endif
+
+#if MC_BITSLICED
+/* the population count of x, without table or branch */
+static inline uint32_t mc_popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* Decode on the FFT kernels (docs/mceliece-kem.md): everything in the
+ * FFT's natural point order P(e) = bitrev(e); the Benes network moves the
+ * bit vectors between it and the support order (alpha_i = P(pi(i))).
+ * Returns all-ones (16 bits) on success, 0 on failure. */
+static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const unsigned char *sk)
+{
+    const unsigned char *cb = sk + MC_IRRBYTES;
+    uint64_t f[2 * MC_M], v[MC_VWORDS], s[MC_M * MC_SW], s2[MC_M * MC_SW];
+    uint64_t *buf = malloc(sizeof(uint64_t) * (3 * MC_M * MC_PW + 2 * MC_PW + MC_CBWORDS));
+    uint64_t *w, *r, *val, *bits, *bits2, diff = 0;
+    gf g[MC_T + 1], sigma[MC_T + 1];
+    uint32_t wt = 0;
+    long i, k, b;
+    if (!buf) abort();
+    w = buf; r = w + MC_M * MC_PW; val = r + MC_M * MC_PW;
+    bits = val + MC_M * MC_PW; bits2 = bits + MC_PW;
+    cb = mc_cb_copy(bits2 + MC_PW, cb);
+    for (i = 0; i < MC_T; i++) g[i] = mc_load_gf(sk + 2 * i);
+    g[MC_T] = 1;
+    /* w = 1/g^2 at every point: the FFT, then the vec256 kernels on 256
+     * points at a time */
+    mc_fft_input(f, g, MC_T);
+    MC_FFT(val, f);
+    for (k = 0; k < MC_PW; k += MC_VW) {
+        for (b = 0; b < MC_M; b++)
+            for (i = 0; i < MC_VW; i++) v[MC_VW * b + i] = val[b * MC_PW + k + i];
+        MC_VSQ(v, v);
+        MC_VINV(v, v);
+        for (b = 0; b < MC_M; b++)
+            for (i = 0; i < MC_VW; i++) w[b * MC_PW + k + i] = v[MC_VW * b + i];
+    }
+    /* the syndrome of (c, 0, ..., 0): c in the natural order, times w,
+     * the transposed FFT */
+    for (k = 0; k < MC_PW; k++) bits[k] = 0;
+    for (i = 0; i < MC_SYNDBYTES; i++) bits[i / 8] |= (uint64_t)c[i] << (8 * (i % 8));
+    MC_BENES_BITS_INV(bits, cb);
+    for (b = 0; b < MC_M; b++)
+        for (k = 0; k < MC_PW; k++) r[b * MC_PW + k] = w[b * MC_PW + k] & bits[k];
+    MC_FFT_TR(s, r);
+    mc_bm_bs(sigma, s);
+    /* the roots of sigma: the zero positions of its FFT, in support order */
+    mc_fft_input(f, sigma, MC_T);
+    MC_FFT(val, f);
+    for (k = 0; k < MC_PW; k++) {
+        uint64_t x = 0;
+        for (b = 0; b < MC_M; b++) x |= val[b * MC_PW + k];
+        bits[k] = ~x;
+    }
+    MC_BENES_BITS(bits, cb);
+    for (k = 0; k < MC_PW; k++) {
+        long lo = 64 * k;
+        uint64_t keep = lo + 64 <= MC_N ? ~(uint64_t)0 : lo >= MC_N ? 0 : (((uint64_t)1 << (MC_N - lo)) - 1);
+        bits[k] &= keep;                             /* only alpha_0 .. alpha_(n-1) */
+        wt += mc_popcount64(bits[k]);
+        bits2[k] = bits[k];
+    }
+    for (i = 0; i < MC_EBYTES; i++) e[i] = (unsigned char)(bits[i / 8] >> (8 * (i % 8)));
+    /* re-encryption check: the same 2t syndromes and weight t */
+    MC_BENES_BITS_INV(bits2, cb);
+    for (b = 0; b < MC_M; b++)
+        for (k = 0; k < MC_PW; k++) r[b * MC_PW + k] = w[b * MC_PW + k] & bits2[k];
+    MC_FFT_TR(s2, r);
+    for (b = 0; b < MC_M; b++)
+        for (k = 0; k < MC_SW; k++) {
+            long lo = 64 * k;
+            uint64_t keep = lo + 64 <= 2 * MC_T ? ~(uint64_t)0 : lo >= 2 * MC_T ? 0
+                          : (((uint64_t)1 << (2 * MC_T - lo)) - 1);
+            diff |= (s[MC_SW * b + k] ^ s2[MC_SW * b + k]) & keep;
+        }
+    diff |= wt ^ MC_T;
+    free(buf);
+    return mc_iszero16((uint32_t)((diff | (diff >> 32)) | ((diff | (diff >> 32)) >> 16)));
+}
+#endif
 
 /* Decode: e (n/8 bytes) of weight t with He = c; returns all-ones (16
- * bits) on success, 0 on failure */
+ * bits) on success, 0 on failure.  c: the FFT kernels where they are
+ * generated, else the vec256 evaluation at the support (given by the Benes
+ * kernel); bitsliced Berlekamp-Massey.  ref: element by element. */
 static uint16_t mc_decode(unsigned char *e, const unsigned char *c, const unsigned char *sk)
 {
     gf g[MC_T + 1], sigma[MC_T + 1], s[2 * MC_T], s2[2 * MC_T];
-    uint16_t *alpha = malloc(sizeof(uint16_t) * MC_Q);
-    gf *w = malloc(sizeof(gf) * MC_N), *ginv2 = malloc(sizeof(gf) * MC_N);
+    uint16_t *alpha;
+    gf *w, *ginv2;
     uint32_t diff = 0, wt = 0;
     long i;
+#if MC_BITSLICED
+    if (mc_use_fft()) return mc_decode_fft(e, c, sk);
+#endif
+    alpha = malloc(sizeof(uint16_t) * MC_Q);
+    w = malloc(sizeof(gf) * MC_N);
+    ginv2 = malloc(sizeof(gf) * MC_N);
     if (!alpha || !w || !ginv2) abort();
     for (i = 0; i < MC_T; i++) g[i] = mc_load_gf(sk + 2 * i);
     g[MC_T] = 1;
     /* the support: the network on the identity gives pi; alpha = bitrev(pi) */
+#if MC_BITSLICED
+    mc_support(alpha, sk + MC_IRRBYTES);
+#else
     for (i = 0; i < MC_Q; i++) alpha[i] = (uint16_t)i;
     mc_benes(alpha, sk + MC_IRRBYTES);
     for (i = 0; i < MC_N; i++) alpha[i] = mc_bitrev(alpha[i]);
+#endif
     mc_eval(ginv2, g, MC_T, alpha, MC_N);
     mc_inv_all(ginv2, MC_N, 1);
     /* v = (c, 0, ..., 0): only the first mt positions can be nonzero */
     for (i = 0; i < MC_MT; i++) w[i] = ginv2[i] & (gf)(0u - ((c[i >> 3] >> (i & 7)) & 1));
     mc_synd(s, w, alpha, MC_MT);
+#if MC_BITSLICED
+    {
+        uint64_t sp[MC_M * MC_SW];
+        int j, b;
+        for (j = 0; j < MC_M * MC_SW; j++) sp[j] = 0;
+        for (j = 0; j < 2 * MC_T; j++)
+            for (b = 0; b < MC_M; b++) sp[MC_SW * b + j / 64] |= (uint64_t)((s[j] >> b) & 1) << (j % 64);
+        mc_bm_bs(sigma, sp);
+    }
+#else
     mc_bm(sigma, s);
+#endif
     mc_eval(w, sigma, MC_T, alpha, MC_N);
     memset(e, 0, MC_EBYTES);
     for (i = 0; i < MC_N; i++) {
