@@ -141,6 +141,57 @@ void freeall(void)
 void *ralloc(size_t n) { return chunkalloc(&rarena, n); }
 void freeround(void) { chunkfree(&rarena); }
 
+/* The stream arenas: memory allocated in order and released in the same
+ * order, a chunk at a time (a statement's tokens from parsing until
+ * check.c has read them, its operands until select.c has).  A long block
+ * has millions of statements: no malloc per statement, and the chunks
+ * the next pass is done with are freed (or reused) as it goes. */
+typedef struct SChunk { struct SChunk *next; size_t used, size; } SChunk;
+static struct { SChunk *old, *new; } stream[NSTREAM];
+
+void *salloc(int st, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	SChunk *c = stream[st].new;
+	if (!c || c->used + n > c->size) {
+		size_t hdr = (sizeof(SChunk) + 15) & ~(size_t)15;
+		size_t sz = hdr + n > (1 << 20) ? hdr + n : (1 << 20);
+		SChunk *d = xmalloc(sz);
+		*d = (SChunk){NULL, hdr, sz};
+		if (c)
+			c->next = d;
+		else
+			stream[st].old = d;
+		stream[st].new = c = d;
+	}
+	void *p = (char *)c + c->used;
+	c->used += n;
+	return p;
+}
+
+/* free the chunks allocated before the one holding p (p from salloc(st)) */
+void srelease(int st, const void *p)
+{
+	const char *q = p;
+	SChunk *c = stream[st].old;
+	while (c && c != stream[st].new && !(q >= (char *)c && q < (char *)c + c->size)) {
+		stream[st].old = c->next;
+		free(c);
+		c = stream[st].old;
+	}
+	if (!c)
+		die("srelease: pointer not in stream %d", st);
+}
+
+void sfree(int st)
+{
+	for (SChunk *c = stream[st].old, *n; c; c = n) {
+		n = c->next;
+		free(c);
+	}
+	stream[st].old = stream[st].new = NULL;
+}
+
 /* interned strings (in the file arena): a long block repeats the same
  * few names and operators millions of times */
 static char **itab;
@@ -148,8 +199,10 @@ static size_t icap, icount;
 
 /* the file arena (tokens, statements' text): freed by parsereset() */
 void *falloc(size_t n) { return chunkalloc(&farena, n); }
+unsigned fepoch;
 void ffreeall(void)
 {
+	fepoch++;
 	chunkfree(&farena);
 	free(itab);
 	itab = NULL;
