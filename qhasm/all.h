@@ -73,14 +73,18 @@ typedef struct Stmt {
 /* source-level operands (check.c) */
 enum SOpKind { SVAR, SIMM, SMEM, SLAB, SADDR };
 typedef struct SOp {
-	/* ordered and narrowed to 56 bytes */
-	i64 imm;          /* SIMM */
-	i64 disp;
+	/* ordered and narrowed to 40 bytes: a long block has millions */
+	union {
+		i64 imm;      /* SIMM */
+		i64 disp;     /* SMEM */
+	};
 	Pos pos;
 	int var;          /* SVAR, SADDR: variable; SMEM on a stack variable */
-	int label;        /* SLAB: index into Fn labels */
 	int base, index;  /* SMEM: variables or -1 */
-	int sym;          /* SMEM: constant or -1 */
+	union {
+		int sym;      /* SMEM: constant or -1 */
+		int label;    /* SLAB: index into Fn labels */
+	};
 	short width;      /* SMEM: bits */
 	signed char kind;
 	signed char scale;

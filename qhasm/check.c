@@ -275,7 +275,7 @@ static void pins(Fn *fn, Stmt *s)
 	}
 	*p = 0;
 	s->shape = fintern(shape, p - shape);
-	s->op = salloc(SOPS, (s->nop + 1) * sizeof *s->op);
+	s->op = salloc(SOPS, (s->nop ? s->nop : 1) * sizeof *s->op);
 	memcpy(s->op, opbuf, s->nop * sizeof *s->op);
 }
 

@@ -1,7 +1,9 @@
 /* util.c: error reporting (user errors with location and caret; internal
  * errors), memory (xmalloc and the per-function arena), bitsets, and the
  * table of variable types. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <setjmp.h>
+#include <sys/mman.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -146,6 +148,7 @@ void freeround(void) { chunkfree(&rarena); }
  * check.c has read them, its operands until select.c has).  A long block
  * has millions of statements: no malloc per statement, and the chunks
  * the next pass is done with are freed (or reused) as it goes. */
+enum { SCHUNK = 1 << 20 };
 typedef struct SChunk { struct SChunk *next; size_t used, size; } SChunk;
 static struct { SChunk *old, *new; } stream[NSTREAM];
 
@@ -155,8 +158,13 @@ void *salloc(int st, size_t n)
 	SChunk *c = stream[st].new;
 	if (!c || c->used + n > c->size) {
 		size_t hdr = (sizeof(SChunk) + 15) & ~(size_t)15;
-		size_t sz = hdr + n > (1 << 20) ? hdr + n : (1 << 20);
-		SChunk *d = xmalloc(sz);
+		size_t sz = hdr + n > SCHUNK ? hdr + n : SCHUNK;
+		/* mapped, not from the heap: a released chunk goes back to the
+		 * system at once, whatever else the heap holds */
+		SChunk *d = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (d == MAP_FAILED)
+			die("out of memory");
+
 		*d = (SChunk){NULL, hdr, sz};
 		if (c)
 			c->next = d;
@@ -176,7 +184,7 @@ void srelease(int st, const void *p)
 	SChunk *c = stream[st].old;
 	while (c && c != stream[st].new && !(q >= (char *)c && q < (char *)c + c->size)) {
 		stream[st].old = c->next;
-		free(c);
+		munmap(c, c->size);
 		c = stream[st].old;
 	}
 	if (!c)
@@ -187,7 +195,7 @@ void sfree(int st)
 {
 	for (SChunk *c = stream[st].old, *n; c; c = n) {
 		n = c->next;
-		free(c);
+		munmap(c, c->size);
 	}
 	stream[st].old = stream[st].new = NULL;
 }
