@@ -71,8 +71,9 @@ test-asan: $(BUILD)/asan/qhasm
 	ASAN_OPTIONS=detect_leaks=0 $(PYTHON) tests/malformed.py $(BUILD)/asan/qhasm 1500
 	$(MAKE) qhasm-test-asan
 
+# OLD=path/to/an/older/qhasm: that one and this one side by side, alternating runs
 bench-translator: $(QHASM)
-	$(PYTHON) -m gen.benchgen --qhasm $(QHASM)
+	$(PYTHON) -m gen.benchgen --qhasm $(QHASM) $(if $(OLD),--compare $(OLD))
 
 clean:
 	rm -rf $(BUILD)

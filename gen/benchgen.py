@@ -6,7 +6,9 @@ translator on them at several sizes (10^4 to 10^6 lines; also scheduled
 with -u) and prints lines per second, the peak memory and how the time
 grows with the number of lines against linear growth.  `--emit KIND N`
 prints a program, `--emit-c spilling N` a C driver checking it
-(tests/sh/alloc.sh).
+(tests/sh/alloc.sh); `--compare OLD` times an older translator against
+--qhasm on the issue-14 cases, alternating runs (docs/design.md,
+Performance).
 """
 import argparse
 import os
@@ -119,6 +121,31 @@ def timeit(qhasm: str, text: str, tmp: str, opts: list[str] | None = None, runs:
     return best, rss
 
 
+# the issue-14 targets: (case, generator, lines, options, seconds, MB or 0)
+TARGETS = [("mixed, 12 live values", mixed, 1000000, [], 1.5, 300),
+           ("40 live values, spilling", spilling, 400000, [], 4.0, 0),
+           ("mixed, -u skylake", mixed, 100000, ["-u", "skylake"], 3.0, 0)]
+
+
+def compare(old: str, new: str, runs: int) -> None:
+    """the targets' cases on two translators, runs interleaved (old, new,
+    old, ...) so that both see the same machine load; best of runs each"""
+    print(f"{'case':26s} {'lines':>8s}  {'old s':>7s} {'old MB':>6s}  {'new s':>7s} {'new MB':>6s}  target")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, gen, n, opts, tsec, tmb in TARGETS:
+            text = gen(n)
+            best = {old: (float("inf"), 0), new: (float("inf"), 0)}
+            for _ in range(runs):
+                for q in (old, new):
+                    t, rss = timeit(q, text, tmp, opts, 1)
+                    if t < best[q][0]:
+                        best[q] = (t, rss)
+            (to, mo), (tn, mn) = best[old], best[new]
+            ok = tn <= tsec and (not tmb or mn // 1024 <= tmb)
+            goal = f"{tsec} s" + (f", {tmb} MB" if tmb else "")
+            print(f"{name:26s} {n:8d}  {to:7.3f} {mo // 1024:6d}  {tn:7.3f} {mn // 1024:6d}  {goal}: {'met' if ok else 'NOT met'}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--qhasm", default="build/qhasm")
@@ -126,7 +153,13 @@ def main() -> None:
                     help="print the program of KIND (mixed, spilling) with LINES lines and exit")
     ap.add_argument("--emit-c", nargs=2, metavar=("KIND", "LINES"),
                     help="print a C driver checking the kernel of --emit KIND LINES (spilling only)")
+    ap.add_argument("--compare", metavar="OLD_QHASM",
+                    help="time OLD_QHASM and --qhasm on the issue-14 cases, alternating runs, side by side")
+    ap.add_argument("--runs", type=int, default=3, help="runs per binary and case for --compare (best kept)")
     args = ap.parse_args()
+    if args.compare:
+        compare(args.compare, args.qhasm, args.runs)
+        return
     if args.emit:
         print({"mixed": mixed, "spilling": spilling}[args.emit[0]](int(args.emit[1])), end="")
         return
@@ -135,6 +168,7 @@ def main() -> None:
             raise SystemExit("benchgen: --emit-c knows only spilling")
         print(spilling_c(int(args.emit_c[1])), end="")
         return
+    got: dict[tuple[str, int], tuple[float, int]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, gen, sizes, opts in (
                 ("mixed, 12 live values", mixed, [10000, 100000, 1000000], []),
@@ -143,6 +177,7 @@ def main() -> None:
             first = None
             for n in sizes:
                 t, rss = timeit(args.qhasm, gen(n), tmp, opts, 3 if n <= 100000 else 1)
+                got[(name, n)] = (t, rss)
                 growth = ""
                 if first:
                     growth = f"  time x{t / first[1]:.2f} for x{n // first[0]} lines ({t / first[1] / (n / first[0]):.2f} of linear)"
@@ -151,6 +186,10 @@ def main() -> None:
                 print(f"{name:26s} {n:8d} lines  {t:7.3f} s cpu  {rss // 1024:5d} MB  {n / t:10.0f} lines/s{growth}")
     print("targets (issue 14): 10^6 mixed lines in 1.5 s and 300 MB; 400000 spilling lines in 4 s;"
           " -u on 10^5 lines in 3 s; growth within 1.3 of linear")
+    for name, _, n, _, tsec, tmb in TARGETS:
+        t, rss = got[(name, n)]
+        ok = t <= tsec and (not tmb or rss // 1024 <= tmb)
+        print(f"  {name:26s} {n:8d} lines: {t:.3f} s, {rss // 1024} MB: {'met' if ok else 'NOT met'}")
 
 if __name__ == "__main__":
     main()

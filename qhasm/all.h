@@ -73,14 +73,18 @@ typedef struct Stmt {
 /* source-level operands (check.c) */
 enum SOpKind { SVAR, SIMM, SMEM, SLAB, SADDR };
 typedef struct SOp {
-	/* ordered and narrowed to 56 bytes */
-	i64 imm;          /* SIMM */
-	i64 disp;
+	/* ordered and narrowed to 40 bytes: a long block has millions */
+	union {
+		i64 imm;      /* SIMM */
+		i64 disp;     /* SMEM */
+	};
 	Pos pos;
 	int var;          /* SVAR, SADDR: variable; SMEM on a stack variable */
-	int label;        /* SLAB: index into Fn labels */
 	int base, index;  /* SMEM: variables or -1 */
-	int sym;          /* SMEM: constant or -1 */
+	union {
+		int sym;      /* SMEM: constant or -1 */
+		int label;    /* SLAB: index into Fn labels */
+	};
 	short width;      /* SMEM: bits */
 	signed char kind;
 	signed char scale;
@@ -329,8 +333,13 @@ void *ralloc(size_t n);         /* from the round arena (one pass's scratch) */
 void freeround(void);           /* free the round arena */
 void *falloc(size_t n);         /* from the file arena */
 void ffreeall(void);
+extern unsigned fepoch;         /* counts ffreeall() calls (caches keyed by interned strings) */
 char *fstrndup(const char *s, size_t n);
 char *fintern(const char *s, size_t n);   /* shared copy, in the file arena */
+enum { STOK, SOPS, NSTREAM };   /* stream arenas: SINS statements' tokens, statements' operands */
+void *salloc(int st, size_t n);           /* from stream st, released in allocation order */
+void srelease(int st, const void *p);     /* free stream st's chunks older than the one holding p */
+void sfree(int st);                       /* free all of stream st */
 #define GROW(p, n, cap) do { if ((n) >= (cap)) { (cap) = (cap) ? 2 * (cap) : 8; \
 	(p) = xrealloc((p), (cap) * sizeof *(p)); } } while (0)
 u64 *bsnew(int n);
@@ -349,12 +358,14 @@ int isstack(int t);
 u64 extclose(const Target *t, u64 e);
 
 /* ---------- lex.c ---------- */
-Tok *lex(const char *line, int lineno, int *ntok);
+Tok *lex(const char *line, int lineno, int *ntok);      /* a new array, the caller's */
+Tok *lexline(const char *line, int lineno, int *ntok);  /* a scratch array, until the next call */
 int isreserved(const char *s);
 
 /* ---------- md.c ---------- */
 extern MdLine *md;
 extern int nmd;
+extern unsigned mdepoch;        /* counts mdload() calls that load a description */
 void mdload(const Target *t);
 int findreg(const Target *t, const char *name, int *file);
 const MdLine **mdlookup(const char *shape, int *n);

@@ -4,7 +4,8 @@
  * operands replaced by `$`) plus a list of source operands, which select.c
  * matches against the machine description.  Also checks labels (undefined,
  * duplicate) and the input/output lines against the ABI.
- * Needs: parse.c.  Provides: Stmt.shape, Stmt.op, Fn.lab, Fn.input. */
+ * Needs: parse.c.  Provides: Stmt.shape, Stmt.op (in the SOPS stream), Fn.lab,
+ * Fn.input. */
 #include "all.h"
 
 /* labels: an open-addressing hash per function, built by check() */
@@ -73,7 +74,10 @@ static int memwidth(const char *s, int *endian)
 	return 0;
 }
 
-static int isop(Tok *k, const char *s) { return k->kind == KOP && !strcmp(k->s, s); }
+static inline int isop(const Tok *k, const char *s)
+{
+	return k->kind == KOP && k->s[0] == s[0] && !strcmp(k->s, s);
+}
 
 /* addr = term { ('+'|'-') term }
  * term = var | var '*' scale | scale '*' var | number | CONST */
@@ -235,14 +239,13 @@ static void pins(Fn *fn, Stmt *s)
 			o.kind = SIMM;
 			o.imm = -(i64)t[i + 1].v;
 			next = i + 2;
-		} else if (k->kind == KID && i > 0 && !strcmp(t[i - 1].s, "goto")) {
+		} else if (k->kind == KID && i > 0 && t[i - 1].s[0] == 'g' && !strcmp(t[i - 1].s, "goto")) {
 			o.kind = SLAB;
 			o.label = findlabel(fn, k->s);
 			if (o.label < 0)
 				err(k->pos, "undefined label '%s'", k->s);
-		} else if (k->kind == KID && findvar(k->s) >= 0) {
+		} else if (k->kind == KID && (o.var = findvar(k->s)) >= 0) {
 			o.kind = SVAR;
-			o.var = findvar(k->s);
 		} else if (k->kind == KID && findconst(k->s) >= 0) {
 			err(k->pos, "constant '%s' is data: read it with memN[%s]", k->s, k->s);
 		} else if (k->kind == KID && !isreserved(k->s) && !(i + 1 < n && isop(&t[i + 1], "("))
@@ -272,7 +275,7 @@ static void pins(Fn *fn, Stmt *s)
 	}
 	*p = 0;
 	s->shape = fintern(shape, p - shape);
-	s->op = xmalloc((s->nop + 1) * sizeof *s->op);
+	s->op = salloc(SOPS, (s->nop ? s->nop : 1) * sizeof *s->op);
 	memcpy(s->op, opbuf, s->nop * sizeof *s->op);
 }
 
@@ -355,8 +358,9 @@ void check(Fn *fn, const Target *tg)
 					typeok(tg, s->op[k].index, s->op[k].pos);
 			}
 			/* the operands say all the tokens said (dumps print the
-			 * shape): freed now, a long block has millions */
-			free(s->tok);
+			 * shape): the tokens of the statements before are
+			 * released now, a long block has millions */
+			srelease(STOK, s->tok);
 			s->tok = NULL;
 			s->ntok = 0;
 			break;

@@ -837,6 +837,8 @@ static int hasword(char **lines, int n, const char *w, int atstart)
 		const char *p = lines[i];
 		while (*p == ' ' || *p == '\t')
 			p++;
+		if (atstart && strncmp(p, w, l))
+			continue; /* the same answer as the search below, without searching the line */
 		for (const char *q = p; (q = strstr(q, w)); q++) {
 			if (atstart && q != p)
 				break;

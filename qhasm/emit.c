@@ -4,8 +4,12 @@
  * line directive), templates expanded with allocated registers, copies
  * between one register dropped, symbol types and sizes, read-only
  * constants.  Needs: frame.c.  Provides: the output file. */
-#define _POSIX_C_SOURCE 200809L /* fmemopen */
+#define _GNU_SOURCE /* fmemopen, and the _unlocked stdio calls (one thread) */
 #include "all.h"
+#ifndef __GLIBC__
+#define fputs_unlocked fputs
+#define fwrite_unlocked fwrite
+#endif
 
 static int lastline;
 
@@ -16,18 +20,77 @@ static void put(FILE *f, const char *fmt, const char *a, const char *b)
 	const char *run = fmt;
 	for (const char *p = fmt; *p; p++)
 		if (p[0] == '{' && (p[1] == '0' || p[1] == '1') && p[2] == '}') {
-			fwrite(run, 1, p - run, f);
-			fputs(p[1] == '0' ? a : b, f);
+			fwrite_unlocked(run, 1, p - run, f);
+			fputs_unlocked(p[1] == '0' ? a : b, f);
 			p += 2;
 			run = p + 1;
 		}
-	fwrite(run, 1, strlen(run), f);
+	fputs_unlocked(run, f);
 }
 
 static void putln(FILE *f, const char *fmt, const char *a, const char *b)
 {
 	put(f, fmt, a, b);
-	fputc('\n', f);
+	putc_unlocked('\n', f);
+}
+
+/* An instruction's text is put together here and written at once (the
+ * FILE calls cost more than the text: millions of lines); flushed before
+ * anything else writes to the file (the target's memfmt, put()). */
+static char ob[4096];
+static size_t on;
+
+static void obflush(FILE *f)
+{
+	fwrite_unlocked(ob, 1, on, f);
+	on = 0;
+}
+
+static void obput(FILE *f, const char *s, size_t n)
+{
+	if (on + n > sizeof ob) {
+		obflush(f);
+		if (n > sizeof ob) {
+			fwrite_unlocked(s, 1, n, f);
+			return;
+		}
+	}
+	memcpy(ob + on, s, n);
+	on += n;
+}
+
+static void obputs(FILE *f, const char *s) { obput(f, s, strlen(s)); }
+
+/* put() into the buffer */
+static void obfmt(FILE *f, const char *fmt, const char *a, const char *b)
+{
+	const char *run = fmt;
+	for (const char *p = fmt; *p; p++)
+		if (p[0] == '{' && (p[1] == '0' || p[1] == '1') && p[2] == '}') {
+			obput(f, run, p - run);
+			obputs(f, p[1] == '0' ? a : b);
+			p += 2;
+			run = p + 1;
+		}
+	obputs(f, run);
+}
+
+/* n in decimal (a source line number: without printf, millions of times) */
+static char *decimal(char *end, unsigned long long n)
+{
+	*--end = 0;
+	do
+		*--end = (char)('0' + n % 10);
+	while (n /= 10);
+	return end;
+}
+
+static void putint(FILE *f, i64 v)
+{
+	char num[24];
+	if (v < 0)
+		obput(f, "-", 1);
+	obputs(f, decimal(num + sizeof num, v < 0 ? -(unsigned long long)v : (unsigned long long)v));
 }
 
 static void comment_src(FILE *f, const Target *t, Fn *fn, int stmt)
@@ -42,10 +105,13 @@ static void comment_src(FILE *f, const Target *t, Fn *fn, int stmt)
 	size_t n = strlen(src);
 	while (n && (src[n - 1] == ' ' || src[n - 1] == '\t' || src[n - 1] == '\r'))
 		n--;
-	char num[16];
-	snprintf(num, sizeof num, "%d", s->line);
-	fprintf(f, "%s%.*s\n", t->dialect->comment, (int)n, src);
-	putln(f, t->dialect->line, infile, num);
+	char num[24];
+	obputs(f, t->dialect->comment);
+	obput(f, src, n);
+	obput(f, "\n", 1);
+	obfmt(f, t->dialect->line, infile, decimal(num + sizeof num, (unsigned)s->line));
+	obput(f, "\n", 1);
+	obflush(f);
 }
 
 static int opindex(const MdLine *m, char c)
@@ -117,11 +183,12 @@ static void subst(FILE *f, const Target *t, Fn *fn, const Ins *x, const char *p,
 		const char *r = t->regview(tm->file, tm->reg, bits);
 		if (!r)
 			die("no %d-bit view of register %d", bits, tm->reg);
-		fputs(r, f);
+		obputs(f, r);
 		return;
 	}
 	case OIMM:
 		if (p < e && *p == ':') {
+			obflush(f);
 			/* {i:lo}, {i:hi}, {i:ha}: 16-bit parts; {i:w1}..: 16-bit groups from the top */
 			u64 v = (u64)o->imm;
 			if (!strncmp(p, ":lo}", 4))
@@ -138,9 +205,10 @@ static void subst(FILE *f, const Target *t, Fn *fn, const Ins *x, const char *p,
 				die("line %d: unknown immediate view", m->lineno);
 			return;
 		}
-		fprintf(f, "%lld", neg ? base - o->imm : o->imm);
+		putint(f, neg ? base - o->imm : o->imm);
 		return;
 	case OMEM:
+		obflush(f);
 		if (p < e && *p == ':') {
 			/* {m:base}, {m:index}, {m:disp}: parts of the address */
 			if (o->mkind == MBSTACK || o->mkind == MBSPILL) {
@@ -161,24 +229,29 @@ static void subst(FILE *f, const Target *t, Fn *fn, const Ins *x, const char *p,
 		t->memfmt(f, fn, o);
 		return;
 	case OLAB:
+		obflush(f);
 		put(f, t->dialect->loclabel, fn->name, fn->lab[o->lab].name);
 		return;
 	}
+	obflush(f);
 	die("operand %c of line %d has no value", m->op[k].name, m->lineno);
 }
 
 static void expand(FILE *f, const Target *t, Fn *fn, const Ins *x)
 {
-	fputc('\t', f);
+	obput(f, "\t", 1);
 	for (const char *p = x->md->tmpl; *p; p++) {
 		if (*p == ';') {
-			fputs("\n\t", f);
+			obput(f, "\n\t", 2);
 			while (p[1] == ' ')
 				p++;
 			continue;
 		}
 		if (*p != '{') {
-			fputc(*p, f);
+			/* a run of plain text at once */
+			size_t n = strcspn(p, ";{");
+			obput(f, p, n);
+			p += n - 1;
 			continue;
 		}
 		const char *e = strchr(p, '}');
@@ -186,14 +259,15 @@ static void expand(FILE *f, const Target *t, Fn *fn, const Ins *x)
 			die("unterminated '{' in line %d", x->md->lineno);
 		if (!isoperand(x->md, p + 1, e)) {
 			/* not an operand: assembler syntax such as {1to16} or {k1} */
-			fwrite(p, 1, e - p + 1, f);
+			obput(f, p, e - p + 1);
 			p = e;
 			continue;
 		}
 		subst(f, t, fn, x, p + 1, e);
 		p = e;
 	}
-	fputc('\n', f);
+	obput(f, "\n", 1);
+	obflush(f);
 }
 
 static int isnop(Fn *fn, const Ins *x)

@@ -19,10 +19,32 @@ static int isid(int c) { return isalnum(c) || c == '_' || c == '.'; }
  *   ident  = [A-Za-z_.][A-Za-z0-9_.]*
  *   number = [0-9]+ | 0x[0-9a-fA-F]+
  *   lane   = [0-9]+ 'x'   (a lane count such as 4x, 16x) */
-Tok *lex(const char *s, int lineno, int *ntok)
+static Tok *t;      /* reused: nothing leaks when err() leaves */
+static int cap;
+
+/* the operators by their first character, longest first (indexes into ops[]) */
+static signed char opfirst[128][8];
+static unsigned char oplen[64];
+
+static void opinit(void)
 {
-	static Tok *t;      /* reused: nothing leaks when err() leaves */
-	static int cap;
+	memset(opfirst, -1, sizeof opfirst);
+	for (int i = 0; ops[i]; i++) {
+		oplen[i] = (unsigned char)strlen(ops[i]);
+		signed char *l = opfirst[(unsigned char)ops[i][0]];
+		int k = 0;
+		while (l[k] >= 0)
+			k++;
+		l[k] = (signed char)i;
+	}
+}
+
+/* the tokens in a scratch array, valid until the next call: *ntok of
+ * them, then a KEND */
+Tok *lexline(const char *s, int lineno, int *ntok)
+{
+	if (!oplen[0])
+		opinit();
 	int n = 0;
 	const char *p = s;
 	for (;;) {
@@ -72,16 +94,19 @@ Tok *lex(const char *s, int lineno, int *ntok)
 				err(k->pos, "constant does not fit in 64 bits");
 			k->v = v;
 		} else {
-			int i;
-			for (i = 0; ops[i]; i++)
-				if (ops[i][0] == *p && !strncmp(p, ops[i], strlen(ops[i])))
-					break;
-			if (!ops[i]) {
+			int i = -1;
+			if ((unsigned char)*p < 128)
+				for (const signed char *l = opfirst[(unsigned char)*p]; *l >= 0; l++)
+					if (!strncmp(p, ops[*l], oplen[*l])) {
+						i = *l;
+						break;
+					}
+			if (i < 0) {
 				if ((unsigned char)*p < 32 || (unsigned char)*p >= 127)
 					err(k->pos, "unexpected character (code %d)", (unsigned char)*p);
 				err(k->pos, "unexpected character '%c'", *p);
 			}
-			q = p + strlen(ops[i]);
+			q = p + oplen[i];
 			k->kind = KOP;
 		}
 		k->s = fintern(p, q - p);
@@ -89,9 +114,14 @@ Tok *lex(const char *s, int lineno, int *ntok)
 		p = q;
 	}
 	*ntok = n;
-	/* the caller's, to free once used (check.c frees a statement's
-	 * tokens when its operands are resolved) */
-	Tok *r = xmalloc((n + 1) * sizeof *r);
-	memcpy(r, t, (n + 1) * sizeof *r);
+	return t;
+}
+
+/* the tokens of a line in a new array, the caller's to free */
+Tok *lex(const char *s, int lineno, int *ntok)
+{
+	Tok *k = lexline(s, lineno, ntok);
+	Tok *r = xmalloc((*ntok + 1) * sizeof *r);
+	memcpy(r, k, (*ntok + 1) * sizeof *r);
 	return r;
 }

@@ -116,10 +116,10 @@ static void allocate_scheduled(Fn *fn, const Target *t, const Fn *unsched)
 static void freestmtops(Fn *fn)
 {
 	for (int i = 0; i < fn->nstmt; i++) {
-		free(fn->stmt[i].op);
 		fn->stmt[i].op = NULL;
 		fn->stmt[i].nop = 0;
 	}
+	sfree(SOPS); /* check() makes them one function at a time */
 }
 
 /* The pipeline, one pass after the other, each followed by its dump

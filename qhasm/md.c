@@ -9,6 +9,18 @@
 
 MdLine *md;
 int nmd;
+unsigned mdepoch;
+
+static size_t nhashw(const char *s, size_t n)
+{
+	unsigned h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static int isword(const char *s);
+static void buildwords(void);
 
 typedef struct Bucket { char *shape; const MdLine **line; int n, cap; struct Bucket *next; } Bucket;
 enum { NBUCKET = 4096 };
@@ -40,6 +52,9 @@ static int isassignop(const char *s)
 {
 	static const char *a[] = {"+=", "-=", "*=", "&=", "|=", "^=", "<<=", ">>=", "<<<=", ">>>=", 0};
 	if (!s[0] || !s[1])
+		return 0;
+	size_t n = strlen(s);
+	if (s[n - 1] != '=' || n > 4)
 		return 0;
 	for (int i = 0; a[i]; i++)
 		if (!strcmp(s, a[i]))
@@ -294,6 +309,7 @@ void mdload(const Target *t)
 			tab[i] = b;
 		}
 	nmd = 0;
+	mdepoch++;
 	loaded = t;
 	immclass = -1;
 	for (int i = 0; i < t->ncls; i++)
@@ -346,6 +362,54 @@ void mdload(const Target *t)
 		GROW(b->line, b->n, b->cap);
 		b->line[b->n++] = &md[i];
 	}
+	buildwords();
+}
+
+/* the words of the loaded forms' shapes (between spaces), a hash set:
+ * isreserved() asks for declarations and unknown names */
+static char **words;
+static size_t nwordcap;
+
+static void addword(const char *w, size_t n)
+{
+	size_t j = nhashw(w, n) & (nwordcap - 1);
+	for (; words[j]; j = (j + 1) & (nwordcap - 1))
+		if (!strncmp(words[j], w, n) && !words[j][n])
+			return;
+	words[j] = xstrndup(w, n);
+}
+
+static void buildwords(void)
+{
+	for (size_t j = 0; j < nwordcap; j++)
+		free(words[j]);
+	free(words);
+	size_t total = 0;
+	for (int i = 0; i < nmd; i++)
+		total += strlen(md[i].shape) / 2 + 1;
+	for (nwordcap = 64; nwordcap < 2 * total; nwordcap *= 2)
+		;
+	words = xcalloc(nwordcap, sizeof *words);
+	for (int i = 0; i < nmd; i++)
+		for (const char *p = md[i].shape; *p;) {
+			size_t n = strcspn(p, " ");
+			if (n)
+				addword(p, n);
+			p += n;
+			while (*p == ' ')
+				p++;
+		}
+}
+
+static int isword(const char *s)
+{
+	size_t n = strlen(s);
+	if (!nwordcap || !n || strchr(s, ' '))
+		return 0;
+	for (size_t j = nhashw(s, n) & (nwordcap - 1); words[j]; j = (j + 1) & (nwordcap - 1))
+		if (!strcmp(words[j], s))
+			return 1;
+	return 0;
 }
 
 /* Words that appear literally in some pattern (plus the language's
@@ -359,12 +423,5 @@ int isreserved(const char *s)
 			return 1;
 	if (!strncmp(s, "mem", 3) && s[3] >= '0' && s[3] <= '9')
 		return 1;
-	for (int i = 0; i < nmd; i++) {
-		const char *p = strstr(md[i].shape, s);
-		size_t n = strlen(s);
-		for (; p; p = strstr(p + 1, s))
-			if ((p == md[i].shape || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
-				return 1;
-	}
-	return 0;
+	return isword(s);
 }

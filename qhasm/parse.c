@@ -54,7 +54,8 @@ static Name *lookup(const char *s)
 	for (unsigned i = strhash(s) & (namecap - 1);; i = (i + 1) & (namecap - 1)) {
 		if (!names[i].s)
 			return NULL;
-		if (!strcmp(names[i].s, s))
+		/* names are interned: mostly the same pointer */
+		if (names[i].s == s || !strcmp(names[i].s, s))
 			return &names[i];
 	}
 }
@@ -201,21 +202,22 @@ static void pcpu(Tok *t, int n, const Target *tg)
 	}
 }
 
-/* the current line's tokens until a statement owns them or they are
- * freed: an error in between (longjmp in the fuzzer) leaves them here for
- * parsereset */
-static Tok *pending;
-
+/* A statement keeps a copy of the line's tokens (t, the lexer's scratch):
+ * an instruction's in the token stream (check.c releases it as it goes:
+ * a long block has millions), the others' in the heap (freed by
+ * parsereset). */
 static Stmt *addstmt(Fn *fn, int *cap, int kind, Tok *t, int n)
 {
-	pending = NULL;
 	GROW(fn->stmt, fn->nstmt, *cap);
+	size_t sz = (n + 1) * sizeof *t;
+	Tok *c = kind == SINS ? salloc(STOK, sz) : xmalloc(sz);
+	memcpy(c, t, sz);
 	Stmt *s = &fn->stmt[fn->nstmt++];
 	memset(s, 0, sizeof *s);
 	s->kind = kind;
 	s->pos = t[0].pos;
 	s->line = t[0].pos.line;
-	s->tok = t;
+	s->tok = c;
 	s->ntok = n;
 	s->cond = -1;
 	return s;
@@ -225,6 +227,11 @@ static Stmt *addstmt(Fn *fn, int *cap, int kind, Tok *t, int n)
 static void pcond(Stmt *s)
 {
 	char buf[32] = "";
+	int q = 0;
+	for (int i = 0; i < s->ntok && i < 4; i++)
+		q |= s->tok[i].s[0] == '?' && !s->tok[i].s[1];
+	if (!q)
+		return;
 	for (int i = 0; i < s->ntok && i < 4; i++) {
 		if (!strcmp(s->tok[i].s, "?")) {
 			if (i == 0)
@@ -273,16 +280,13 @@ static char *readfile(const char *path, size_t *len)
 /* Forget everything parsed so far (for running many inputs in one process). */
 void parsereset(void)
 {
-	free(pending);
-	pending = NULL;
 	free(vars);
 	free(consts);
 	for (int i = 0; i < nfns; i++) {
 		Fn *fn = fns[i];
-		for (int j = 0; j < fn->nstmt; j++) {
-			free(fn->stmt[j].op);
-			free(fn->stmt[j].tok);
-		}
+		for (int j = 0; j < fn->nstmt; j++)
+			if (fn->stmt[j].kind != SINS)
+				free(fn->stmt[j].tok); /* instructions': in the token stream */
 		free(fn->stmt);
 		free(fn->lab);
 		free(fn->input);
@@ -292,6 +296,8 @@ void parsereset(void)
 		free(fn);
 	}
 	ffreeall();
+	sfree(STOK);
+	sfree(SOPS);
 	free(fns);
 	free(names);
 	free(srcline);
@@ -359,6 +365,12 @@ static void pextern(Tok *t, int n)
 	}
 }
 
+/* w == k, first testing the first character (inline: every line asks) */
+static inline int wordis(const char *w, const char *k)
+{
+	return w[0] == k[0] && !strcmp(w, k);
+}
+
 /* The statements of a file: line i is text[i], at source line lineno[i]
  * (default i + 1); with col, every token of line i is placed at column
  * col[i] of that source line (text produced by a front end such as djb.c,
@@ -370,15 +382,9 @@ void parselines(char **text, const int *lineno, const int *col, int nline, const
 	int scap = 0, inputs = 0;
 	for (int ln = 0; ln < nline; ln++) {
 		int n;
-		Tok *t = lex(text[ln], lineno ? lineno[ln] : ln + 1, &n);
-		pending = t;
-
-		if (!n) {
-			free(t);
-			pending = NULL;
+		Tok *t = lexline(text[ln], lineno ? lineno[ln] : ln + 1, &n);
+		if (!n)
 			continue;
-		}
-		int kept = 1;  /* the statement keeps t; declarations free it */
 		if (col)
 			for (int i = 0; i <= n; i++)
 				t[i].pos.col = col[ln];
@@ -386,19 +392,15 @@ void parselines(char **text, const int *lineno, const int *col, int nline, const
 		const char *w = t[0].s;
 		if (type) {
 			pdecl(t, n, type, tg);
-			kept = 0;
-		} else if (!strcmp(w, "const")) {
+		} else if (wordis(w, "const")) {
 			pconst(t, n);
-			kept = 0;
-		} else if (!strcmp(w, "extern")) {
+		} else if (wordis(w, "extern")) {
 			pextern(t, n);
-			kept = 0;
-		} else if (!strcmp(w, "cpu")) {
+		} else if (wordis(w, "cpu")) {
 			if (fn)
 				err(t[0].pos, "'cpu' must come before 'enter'");
 			pcpu(t, n, tg);
-			kept = 0;
-		} else if (!strcmp(w, "enter")) {
+		} else if (wordis(w, "enter")) {
 			if (fn)
 				err(t[0].pos, "'enter' inside function '%s' (missing 'leave'?)", fn->name);
 			if (n != 2 || t[1].kind != KID)
@@ -415,30 +417,29 @@ void parselines(char **text, const int *lineno, const int *col, int nline, const
 			inputs = 0;
 			GROW(fns, nfns, capfns);
 			fns[nfns++] = fn;
-			kept = 0;
 		} else if (!fn) {
 			err(t[0].pos, "statement outside a function (missing 'enter'?)");
-		} else if (!strcmp(w, "input")) {
+		} else if (wordis(w, "input")) {
 			if (n < 2)
 				err(t[0].pos, "expected variables after 'input'");
 			if (inputs)
 				err(t[0].pos, "a function has one 'input' line");
 			inputs = 1;
 			addstmt(fn, &scap, SINPUT, t, n);
-		} else if (!strcmp(w, "secret") || !strcmp(w, "declassify")) {
+		} else if (wordis(w, "secret") || wordis(w, "declassify")) {
 			if (n < 2)
 				err(t[0].pos, "expected variables after '%s'", w);
 			addstmt(fn, &scap, w[0] == 's' ? SSECRET : SDECLASSIFY, t, n);
-		} else if (!strcmp(w, "output")) {
+		} else if (wordis(w, "output")) {
 			if (n != 2)
 				err(t[n > 2 ? 2 : 0].pos, "expected 'output VARIABLE'");
 			addstmt(fn, &scap, SOUTPUT, t, n);
-		} else if (!strcmp(w, "leave")) {
+		} else if (wordis(w, "leave")) {
 			if (n != 1)
 				err(t[1].pos, "unexpected '%s' after 'leave'", t[1].s);
 			addstmt(fn, &scap, SLEAVE, t, n);
 			fn = NULL;
-		} else if (!strcmp(w, "return")) {
+		} else if (wordis(w, "return")) {
 			/* an early return: like leave, but the function goes on */
 			if (n != 1)
 				err(t[1].pos, "unexpected '%s' after 'return'", t[1].s);
@@ -448,9 +449,6 @@ void parselines(char **text, const int *lineno, const int *col, int nline, const
 		} else {
 			pcond(addstmt(fn, &scap, SINS, t, n));
 		}
-		if (!kept)
-			free(t);
-		pending = NULL;
 	}
 	if (fn)
 		err(fn->pos, "function '%s' has no 'leave'", fn->name);

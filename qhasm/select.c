@@ -26,12 +26,22 @@ static MdLine mddecl = {.pattern = "declassify r", .shape = "declassify", .nop =
 /* the allocatable registers of a file: those some register class names */
 u64 filemask(int file, u64 ext)
 {
+	/* the last answer per file (every new temporary asks) */
+	static const Target *ct[MAXFILE];
+	static u64 cext[MAXFILE], cmask[MAXFILE];
+	if (file >= 0 && file < MAXFILE && ct[file] == T && cext[file] == ext)
+		return cmask[file];
 	u64 m = 0;
 	for (int i = 0; i < T->ncls; i++)
 		if (T->cls[i].kind == CREG && T->cls[i].file == file)
 			m |= T->cls[i].mask;
 	if (!(ext & T->regextbit))
 		m &= ~T->regext[file];
+	if (file >= 0 && file < MAXFILE) {
+		ct[file] = T;
+		cext[file] = ext;
+		cmask[file] = m;
+	}
 	return m;
 }
 
@@ -261,6 +271,10 @@ static Opnd memop(const SOp *o, const Class *c)
 	return r;
 }
 
+/* the flag groups some selected form reads: with none, no flag check
+ * can fail (a long straight-line block reads none) */
+static unsigned flagsread;
+
 static void emitmatch(const MdLine *m, const Stmt *s)
 {
 	int post[MAXOP], npost = 0;
@@ -338,6 +352,7 @@ static void emitmatch(const MdLine *m, const Stmt *s)
 	for (int k = 0; k < npost; k++)
 		copy(post[k], postsrc[k]);
 	F->used_ext |= m->ext;
+	flagsread |= m->use;
 }
 
 static void extname(u64 e, char *buf, size_t n)
@@ -481,13 +496,33 @@ static void closest(const Stmt *s, const MdLine **c, int n, char *buf, size_t le
 		strncat(buf, " (all forms: docs/forms.md, qhasm/<isa>/<target>.md)", len - strlen(buf) - 1);
 }
 
+/* mdlookup() through a cache keyed by the shape's address (shapes are
+ * interned: a long block repeats a few of them) */
+static const MdLine **lookupshape(const char *shape, int *n)
+{
+	enum { NC = 256 };
+	static struct { const char *shape; const MdLine **c; int n; unsigned epoch; } cache[NC];
+	unsigned h = (unsigned)(((uintptr_t)shape >> 4) * 2654435761u) % NC;
+	/* a new description or new interned strings make another epoch */
+	unsigned epoch = mdepoch * 65599u + fepoch;
+	if (cache[h].shape != shape || cache[h].epoch != epoch) {
+		cache[h].c = mdlookup(shape, &cache[h].n);
+		cache[h].shape = shape;
+		cache[h].epoch = epoch;
+	}
+	*n = cache[h].n;
+	return cache[h].c;
+}
+
 static const MdLine *selectins(const Stmt *s)
 {
 	int n;
-	const MdLine **c = mdlookup(s->shape, &n);
+	const MdLine **c = lookupshape(s->shape, &n);
+	/* the messages' texts are made only for an error: selection runs
+	 * millions of times */
 	char text[256], near[1400];
-	srctext(s, text, sizeof text);
 	if (!n) {
+		srctext(s, text, sizeof text);
 		closest(s, NULL, 0, near, sizeof near);
 		err(s->pos, "target %s has no form of '%s'%s", T->name, text, near);
 	}
@@ -528,6 +563,7 @@ static const MdLine *selectins(const Stmt *s)
 			snprintf(w, sizeof w, "%simmediate %lld", k ? ", " : "", o->imm);
 		strncat(buf, w, sizeof buf - strlen(buf) - 1);
 	}
+	srctext(s, text, sizeof text);
 	closest(s, c, n, near, sizeof near);
 	err(s->pos, "no form of '%s' takes operands (%s) on %s%s", text, buf, T->name, near);
 }
@@ -677,6 +713,8 @@ static void cmpkinds(const int *npred, const int *pstart, const int *plist)
 
 static void checkflags(void)
 {
+	if (!flagsread)
+		return; /* every error below is at an instruction reading flags */
 	unsigned *in = alloc(F->nblk * sizeof *in), *out = alloc(F->nblk * sizeof *out);
 	int *npred = alloc(F->nblk * sizeof *npred);
 	for (int b = 0; b < F->nblk; b++) {
@@ -767,6 +805,7 @@ void selectfn(Fn *fn, const Target *t)
 	memset(fn->vartmp, -1, nvars * sizeof(int));
 	curblk = newblk();
 	curstmt = 0;
+	flagsread = 0;
 	entry();
 	int ended = 0;
 	for (int si = 0; si < fn->nstmt; si++) {
@@ -806,10 +845,10 @@ void selectfn(Fn *fn, const Target *t)
 		emitmatch(m, s);
 		if (m->attr & (AJUMP | ACJUMP))
 			ended = 1;
-		/* the instructions now hold what the operands said: freed as
-		 * selection goes (a long block has millions), and the freed
+		/* the instructions now hold what the operands said: released
+		 * as selection goes (a long block has millions), and the freed
 		 * memory given back to the system while the instructions grow */
-		free(s->op);
+		srelease(SOPS, s->op);
 		s->op = NULL;
 		s->nop = 0;
 		if ((si & 0xffff) == 0xffff)

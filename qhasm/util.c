@@ -1,7 +1,9 @@
 /* util.c: error reporting (user errors with location and caret; internal
  * errors), memory (xmalloc and the per-function arena), bitsets, and the
  * table of variable types. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <setjmp.h>
+#include <sys/mman.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -141,6 +143,63 @@ void freeall(void)
 void *ralloc(size_t n) { return chunkalloc(&rarena, n); }
 void freeround(void) { chunkfree(&rarena); }
 
+/* The stream arenas: memory allocated in order and released in the same
+ * order, a chunk at a time (a statement's tokens from parsing until
+ * check.c has read them, its operands until select.c has).  A long block
+ * has millions of statements: no malloc per statement, and the chunks
+ * the next pass is done with are freed (or reused) as it goes. */
+enum { SCHUNK = 1 << 20 };
+typedef struct SChunk { struct SChunk *next; size_t used, size; } SChunk;
+static struct { SChunk *old, *new; } stream[NSTREAM];
+
+void *salloc(int st, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	SChunk *c = stream[st].new;
+	if (!c || c->used + n > c->size) {
+		size_t hdr = (sizeof(SChunk) + 15) & ~(size_t)15;
+		size_t sz = hdr + n > SCHUNK ? hdr + n : SCHUNK;
+		/* mapped, not from the heap: a released chunk goes back to the
+		 * system at once, whatever else the heap holds */
+		SChunk *d = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (d == MAP_FAILED)
+			die("out of memory");
+
+		*d = (SChunk){NULL, hdr, sz};
+		if (c)
+			c->next = d;
+		else
+			stream[st].old = d;
+		stream[st].new = c = d;
+	}
+	void *p = (char *)c + c->used;
+	c->used += n;
+	return p;
+}
+
+/* free the chunks allocated before the one holding p (p from salloc(st)) */
+void srelease(int st, const void *p)
+{
+	const char *q = p;
+	SChunk *c = stream[st].old;
+	while (c && c != stream[st].new && !(q >= (char *)c && q < (char *)c + c->size)) {
+		stream[st].old = c->next;
+		munmap(c, c->size);
+		c = stream[st].old;
+	}
+	if (!c)
+		die("srelease: pointer not in stream %d", st);
+}
+
+void sfree(int st)
+{
+	for (SChunk *c = stream[st].old, *n; c; c = n) {
+		n = c->next;
+		munmap(c, c->size);
+	}
+	stream[st].old = stream[st].new = NULL;
+}
+
 /* interned strings (in the file arena): a long block repeats the same
  * few names and operators millions of times */
 static char **itab;
@@ -148,8 +207,10 @@ static size_t icap, icount;
 
 /* the file arena (tokens, statements' text): freed by parsereset() */
 void *falloc(size_t n) { return chunkalloc(&farena, n); }
+unsigned fepoch;
 void ffreeall(void)
 {
+	fepoch++;
 	chunkfree(&farena);
 	free(itab);
 	itab = NULL;
