@@ -88,6 +88,9 @@ class Isa:
     # in the work area; inputs and outputs are copied by bytes
     valign: bool = False
     mulhi_fn: str = "mulhi"  # the multiply-high statement (AltiVec: mulhis15, a shift of 15)
+    # R/3 base case by `maddubs` (vpmaddubsw: 2L byte products per
+    # instruction, pair sums in 16-bit lanes) on g reduced to {0,1,2}
+    maddubs: bool = False
 
     @property
     def pre(self) -> str:
@@ -166,10 +169,10 @@ class Isa:
 ISAS: dict[str, Isa] = {
     # baseline x86-64: SSE2, 8 lanes (legacy two-operand forms)
     "amd64": Isa("amd64", 8, "reg128", "stack128", "", "int64", 8, pack="packs16"),
-    "amd64-avx2": Isa("amd64-avx2", 16, "reg256", "stack256", "avx2", "int64", 8),
+    "amd64-avx2": Isa("amd64-avx2", 16, "reg256", "stack256", "avx2", "int64", 8, maddubs=True),
     # AVX-512BW: 32 lanes, 32 registers; bytes by vpmovwb
     "amd64-avx512": Isa("amd64-avx512", 32, "reg512", "stack512", "avx512bw avx512vl", "int64", 8,
-                        nregs=32, pack="truncate8"),
+                        nregs=32, pack="truncate8", maddubs=True),
     # i386 with SSE2: 8 xmm registers
     "x86-sse2": Isa("x86-sse2", 8, "reg128", "stack128", "sse2", "int32", 4, nregs=8, pack="packs16"),
     # 64-bit integer code (one lane) on the big-endian cross targets; their
@@ -251,6 +254,14 @@ def mod3(c: int, off: int, mh: int) -> int:
     return wrap16(wrap16(c + off - 1) - wrap16(3 * m))
 
 
+def make_m3off(hmax: int, mh: int) -> int:
+    """The mod-3 offset for folded values |c| <= 3*hmax, proved on the range."""
+    m3off = 3 * ((3 * hmax) // 3 + 1) + 1
+    for c in range(-3 * hmax, 3 * hmax + 1):
+        assert mod3(c, m3off, mh) == freeze(c, 3), c
+    return m3off
+
+
 @functools.lru_cache(maxsize=None)
 def make_consts(p: int, q: int, mh: int) -> Consts:
     """Choose the constants for (p, q) and prove every bound the kernels
@@ -298,9 +309,7 @@ def make_consts(p: int, q: int, mh: int) -> Consts:
     for c in range(-3 * red_max, 3 * red_max + 1):
         assert barrett(c, bt) == freeze(c, q), c
     # R/3: |product| <= p, |fold| <= 3p
-    m3off = 3 * ((3 * p) // 3 + 1) + 1
-    for c in range(-3 * p, 3 * p + 1):
-        assert mod3(c, m3off, mh) == freeze(c, 3), c
+    m3off = make_m3off(p, mh)
     return Consts(p, q, mh, bv, bs, dig, dc, dw, fmax, d0max, d1max, red_max, m3off, h0red)
 
 
@@ -370,7 +379,7 @@ class Layout:
 class Kernel:
     """The two functions for one (impl, p, q)."""
 
-    def __init__(self, isa: Isa, p: int, q: int) -> None:
+    def __init__(self, isa: Isa, p: int, q: int, fn: str = "mult") -> None:
         self.isa = isa
         self.p, self.q = p, q
         self.L = isa.lanes
@@ -382,6 +391,16 @@ class Kernel:
         self.cv = {"ONES": 1, "THREE": 3, "M3OFF": c.m3off, "M3MUL": (1 << mh) // 3 + 1,
                    "BV": c.bv, "QQ": c.q, "BRND": 1 << (c.bs - 1), "DC": c.dc, "DIG": c.dig,
                    "DHALF": c.dig // 2, "DW": c.dw}
+        # R/3 on byte products (Isa.maddubs): f in {-1,0,1} (signed bytes),
+        # g reduced to {0,1,2} (unsigned bytes); after d evaluation levels
+        # |f'| <= 2^d, 0 <= g' <= 2^(d+1); a pair sum must not saturate;
+        # |h| <= 2p, so the fold is <= 6p for the mod-3 step
+        self.bytes8 = isa.maddubs and fn == "mult3"
+        if self.bytes8:
+            amax, bmax = 1 << self.d, 2 << self.d
+            assert amax <= 127 and bmax <= 255 and 2 * amax * bmax <= 32767 and 2 * p <= 32767
+            self.cv["M3OFF"] = make_m3off(2 * p, mh)
+            self.cv["LO8"] = 255
 
     # -- helpers emitting code --------------------------------------------
     def addr(self, e: Q, reg: str, base: str, off: int) -> None:
@@ -584,6 +603,65 @@ class Kernel:
                     e(I.st("pc", kk * far + 2 * k * L, acc))
         self.loop(e, count, body, [("pa", 4 * S), ("pb", 2 * S), ("pc", 4 * S)])
 
+    def pairs(self, e: Q, src: int, dst: int, nv: int, back: bool) -> None:
+        """nv vectors of byte pairs at w+dst from the 16-bit lanes v at
+        w+src: lane j = lo8(v_j) | v_(j-1) << 8 (back: the windows of
+        base_products_bytes) or v_j | v_(j+1) << 8 (v_j in 0..255: the
+        broadcast pairs)."""
+        I = self.isa
+        vb = I.vbytes
+        self.addr(e, "pa", "w", src)
+        self.addr(e, "pb", "w", src - 2 if back else src + 2)
+        self.addr(e, "pc", "w", dst)
+        if back:
+            self.cld(e, "x7", "LO8")
+
+        def one(u: int) -> None:
+            v = u * vb
+            e(I.ld("x0", "pa", v))
+            e(I.ld("x1", "pb", v))
+            if back:
+                e(I.and_("x0", "x0", "x7"))
+            e(f"{I.pre} x1 = x1 << 8")
+            e(I.op("x0", "x0", "+", "x1"))
+            e(I.st("pc", v, "x0"))
+        self.vpass(e, nv, [("pa", vb), ("pb", vb), ("pc", vb)], one)
+
+    def base_products_bytes(self, e: Q, aoff: int, boff: int, coff: int, count: int) -> None:
+        """base_products on byte pairs: a's slots as windows W_m = (a_m,
+        a_(m-1)) (signed bytes, stride 4S bytes, data at +2S), b as pairs
+        (b_j, b_(j+1)) at even j (unsigned bytes, stride 2S): lane n of
+        maddubs(pair_j, window at n - j) is a_(n-j) b_j + a_(n-j-1) b_(j+1),
+        so S/2 broadcasts of 2L products per window.  W_m is zero outside
+        m = 0..S (the zero halves of the slots)."""
+        I = self.isa
+        S, L = self.S, self.L
+        nb = 2 * S // L
+        self.addr(e, "pa", "w", aoff)
+        self.addr(e, "pb", "w", boff)
+        self.addr(e, "pc", "w", coff)
+
+        def body() -> None:
+            first = [True] * nb
+            for j in range(0, S, 2):
+                e(I.bcast("x0", "pb", 2 * j))
+                for k in range(nb):
+                    if not (k * L <= j + S and k * L + L - 1 >= j):
+                        continue
+                    off = 2 * (S + k * L - j)
+                    acc = f"a{k}"
+                    if first[k]:
+                        e(f"{I.pre} {acc} = maddubs(x0, {I.m('pa', off)})")
+                        first[k] = False
+                    else:
+                        e(f"{I.pre} x1 = maddubs(x0, {I.m('pa', off)})")
+                        e(I.op(acc, acc, "+", "x1"))
+            for k in range(nb):
+                if first[k]:
+                    e(I.zero(f"a{k}"))
+                e(I.st("pc", 2 * k * L, f"a{k}"))
+        self.loop(e, count, body, [("pa", 4 * S), ("pb", 2 * S), ("pc", 4 * S)])
+
     def base_products_regs(self, e: Q, aoff: int, boff: int, coff: int, count: int) -> None:
         """The base products of base_products with a held in registers
         (valign targets: no misaligned loads): E_q = (a_Lq .. a_Lq+L-1) for
@@ -686,7 +764,13 @@ class Kernel:
         self.addr(e, "pa", "w", ea[-1] + K * 3 ** d * 4 * S)
         self.zero_bytes(e, "pa", 2 * S)
         cnt = 3 ** d
-        if self.isa.valign:
+        if self.bytes8:
+            assert K == 1 and (cnt * 4 * S + 2 * S) % self.isa.vbytes == 0
+            wa, bw = lay.off["WA"], lay.off["BW"]
+            self.pairs(e, ea[-1], wa, (cnt * 4 * S + 2 * S) // self.isa.vbytes, True)
+            self.pairs(e, eb[-1], bw, cnt * 2 * S // self.isa.vbytes, False)
+            self.base_products_bytes(e, wa, bw, lay.off[f"C{d}"], cnt)
+        elif self.isa.valign:
             for kk in range(K):
                 self.base_products_regs(e, ea[-1] + kk * cnt * 4 * S, eb[-1], lay.off[f"C{d}"] + kk * cnt * 4 * S, cnt)
         elif K * 2 * S // self.L + 3 <= self.isa.nregs and self.isa.imm_max >= K * cnt * 4 * S:
@@ -775,9 +859,10 @@ class Kernel:
             e(f"{I.m('pb', 2 * u + 1, 8)} = t0")
         self.vpass(e, n, [("pa", 2), ("pb", 2)], swap)
 
-    def small_from_bytes(self, e: Q, src: int, dst: int, n: int) -> None:
+    def small_from_bytes(self, e: Q, src: int, dst: int, n: int, mod3: bool = False) -> None:
         """n bytes at w+src (SUPERCOP small layout) -> n int16 in {-1,0,1}
-        at w+dst: g = b0 - 2*(b0 & b1) for the two low bits b0, b1."""
+        at w+dst: g = b0 - 2*(b0 & b1) for the two low bits b0, b1 (mod3:
+        g mod 3 in {0,1,2} = b0 + (b0 & b1))."""
         I, L = self.isa, self.L
         self.cld(e, "x7", "ONES")
         self.addr(e, "pa", "w", src)
@@ -787,8 +872,11 @@ class Kernel:
             e(I.and_("x1", x, "x7"))
             e(I.srl(x, 1))
             e(I.and_(x, x, "x1"))
-            e(I.op("x1", "x1", "-", x))
-            e(I.op("x1", "x1", "-", x))
+            if mod3:
+                e(I.op("x1", "x1", "+", x))
+            else:
+                e(I.op("x1", "x1", "-", x))
+                e(I.op("x1", "x1", "-", x))
             e(I.st("pb", 2 * u * L, "x1"))
 
         def body(u: int) -> None:
@@ -895,14 +983,17 @@ class Kernel:
         vb = I.vbytes
         nvp = -(-p // L)            # vectors covering p coefficients
         inb = -(-N // L) * L        # staged bytes
-        lay = self.layout(1, [("IN", inb), ("KB", inb), ("H3", 2 * nvp * L + vb),
-                              ("OUT", nvp * L + 2 * vb)])
+        extra = [("IN", inb), ("KB", inb), ("H3", 2 * nvp * L + vb), ("OUT", nvp * L + 2 * vb)]
+        if self.bytes8:
+            cnt, S = 3 ** self.d, self.S
+            extra += [("WA", cnt * 4 * S + 2 * S), ("BW", cnt * 2 * S)]
+        lay = self.layout(1, extra)
         self.prologue(e, name, lay)
         # stage both inputs (zeros up to N), read everything before writing
         self.stage(e, lay, "IN", "in", p, inb, False)
         self.stage(e, lay, "KB", "k", p, inb, False)
         self.small_from_bytes(e, lay.off["IN"], lay.off["A"], N)
-        self.small_from_bytes(e, lay.off["KB"], lay.off["B"], N)
+        self.small_from_bytes(e, lay.off["KB"], lay.off["B"], N, self.bytes8)
         h = self.product(e, lay, 1)
         assert (nvp * L) + p <= 2 * N
         self.cld(e, "x6", "M3OFF")
@@ -1028,7 +1119,7 @@ def symbol(impl: str, p: int, fn: str) -> str:
 def generate(impl: str, p: int, fn: str) -> str:
     isa = ISAS[impl]
     q = PARAMS[p]
-    kn = Kernel(isa, p, q)
+    kn = Kernel(isa, p, q, fn)
     c = kn.c
     e = Q(isa)
     e(f"# generated by gen/ntruprime.py ({impl}, {fn}, p={p}, q={q}). DO NOT EDIT.")
