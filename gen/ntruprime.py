@@ -88,6 +88,13 @@ class Isa:
     # in the work area; inputs and outputs are copied by bytes
     valign: bool = False
     mulhi_fn: str = "mulhi"  # the multiply-high statement (AltiVec: mulhis15, a shift of 15)
+    # R/3 base case by `maddubs` (vpmaddubsw: 2L byte products per
+    # instruction, pair sums in 16-bit lanes) on g reduced to {0,1,2}
+    maddubs: bool = False
+    # R/q base case by `maddwd` (vpmaddwd: 16 int16 products per
+    # instruction summed in pairs into 32-bit lanes): f needs no digit
+    # split; the 32-bit products are reduced mod q to int16 lanes
+    maddwd: bool = False
 
     @property
     def pre(self) -> str:
@@ -166,10 +173,10 @@ class Isa:
 ISAS: dict[str, Isa] = {
     # baseline x86-64: SSE2, 8 lanes (legacy two-operand forms)
     "amd64": Isa("amd64", 8, "reg128", "stack128", "", "int64", 8, pack="packs16"),
-    "amd64-avx2": Isa("amd64-avx2", 16, "reg256", "stack256", "avx2", "int64", 8),
+    "amd64-avx2": Isa("amd64-avx2", 16, "reg256", "stack256", "avx2", "int64", 8, maddubs=True, maddwd=True),
     # AVX-512BW: 32 lanes, 32 registers; bytes by vpmovwb
     "amd64-avx512": Isa("amd64-avx512", 32, "reg512", "stack512", "avx512bw avx512vl", "int64", 8,
-                        nregs=32, pack="truncate8"),
+                        nregs=32, pack="truncate8", maddubs=True),
     # i386 with SSE2: 8 xmm registers
     "x86-sse2": Isa("x86-sse2", 8, "reg128", "stack128", "sse2", "int32", 4, nregs=8, pack="packs16"),
     # 64-bit integer code (one lane) on the big-endian cross targets; their
@@ -251,6 +258,14 @@ def mod3(c: int, off: int, mh: int) -> int:
     return wrap16(wrap16(c + off - 1) - wrap16(3 * m))
 
 
+def make_m3off(hmax: int, mh: int) -> int:
+    """The mod-3 offset for folded values |c| <= 3*hmax, proved on the range."""
+    m3off = 3 * ((3 * hmax) // 3 + 1) + 1
+    for c in range(-3 * hmax, 3 * hmax + 1):
+        assert mod3(c, m3off, mh) == freeze(c, 3), c
+    return m3off
+
+
 @functools.lru_cache(maxsize=None)
 def make_consts(p: int, q: int, mh: int) -> Consts:
     """Choose the constants for (p, q) and prove every bound the kernels
@@ -298,9 +313,7 @@ def make_consts(p: int, q: int, mh: int) -> Consts:
     for c in range(-3 * red_max, 3 * red_max + 1):
         assert barrett(c, bt) == freeze(c, q), c
     # R/3: |product| <= p, |fold| <= 3p
-    m3off = 3 * ((3 * p) // 3 + 1) + 1
-    for c in range(-3 * p, 3 * p + 1):
-        assert mod3(c, m3off, mh) == freeze(c, 3), c
+    m3off = make_m3off(p, mh)
     return Consts(p, q, mh, bv, bs, dig, dc, dw, fmax, d0max, d1max, red_max, m3off, h0red)
 
 
@@ -370,18 +383,63 @@ class Layout:
 class Kernel:
     """The two functions for one (impl, p, q)."""
 
-    def __init__(self, isa: Isa, p: int, q: int) -> None:
+    def __init__(self, isa: Isa, p: int, q: int, fn: str = "mult") -> None:
         self.isa = isa
         self.p, self.q = p, q
         self.L = isa.lanes
         self.d, self.S = shape(p, self.L, isa.nregs, isa.valign)
-        self.N = self.S << self.d
         self.c = make_consts(p, q, isa.mulhi_shift)
         mh = isa.mulhi_shift
         c = self.c
+        self.wide = isa.maddwd and fn == "mult"
+        if self.wide:
+            self.d = 3
+            self.S = -(-p // (self.L << self.d)) * self.L
+            self.wide_consts()
+        self.N = self.S << self.d
         self.cv = {"ONES": 1, "THREE": 3, "M3OFF": c.m3off, "M3MUL": (1 << mh) // 3 + 1,
                    "BV": c.bv, "QQ": c.q, "BRND": 1 << (c.bs - 1), "DC": c.dc, "DIG": c.dig,
                    "DHALF": c.dig // 2, "DW": c.dw}
+        # R/3 on byte products (Isa.maddubs): f in {-1,0,1} (signed bytes),
+        # g reduced to {0,1,2} (unsigned bytes); after d evaluation levels
+        # |f'| <= 2^d, 0 <= g' <= 2^(d+1); a pair sum must not saturate;
+        # |h| <= 2p, so the fold is <= 6p for the mod-3 step
+        self.bytes8 = isa.maddubs and fn == "mult3"
+        if self.bytes8:
+            amax, bmax = 1 << self.d, 2 << self.d
+            assert amax <= 127 and bmax <= 255 and 2 * amax * bmax <= 32767 and 2 * p <= 32767
+            self.cv["M3OFF"] = make_m3off(2 * p, mh)
+            self.cv["LO8"] = 255
+        if self.wide:
+            self.cv["C65"], self.cv["DW65"] = self.c65, self.dw65
+
+    def wide_consts(self) -> None:
+        """Bounds of the maddwd R/q product (Isa.maddwd), proved here: f
+        reduced (|f| <= fmax) and g in {-1,0,1} after d evaluation levels
+        are int16; an S x S base product is an int32; a 32-bit value x =
+        lo + 2^16 hi (lo = x's low half, signed) is barrett(barrett(lo) +
+        (2^16 mod q) hi) mod q, in int16 lanes (|.| <= fmax); one
+        interpolation output adds four such values; the fold adds three."""
+        c, d, S, q, mh = self.c, self.d, self.S, self.q, self.isa.mulhi_shift
+        bt = (q, c.bv, c.bs, mh)
+        amax = c.fmax << d
+        assert amax <= 32767
+        xmax = S * amax * (1 << d)
+        assert xmax < 2 ** 31
+        himax = (xmax + 32768) // 65536
+        c65 = 65536 % q
+        c65 = c65 - q if c65 > q // 2 else c65   # centred: round(c65 2^mh / q) is an int16
+        assert abs(round(c65 * (1 << mh) / q)) < 1 << 15
+        dw = round(c65 * (1 << mh) / q)
+        rmax = 0
+        for hi in range(-himax, himax + 1):
+            r = mulB(hi, c65, dw, q, mh)
+            assert r == c65 * hi - q * mulhi(hi, dw, mh) and (r - c65 * hi) % q == 0
+            rmax = max(rmax, abs(r))
+        assert c.fmax + rmax <= 32767 and 4 * c.fmax <= 32767
+        for x in range(-3 * c.fmax, 3 * c.fmax + 1):
+            assert barrett(x, bt) == freeze(x, q), x
+        self.c65, self.dw65 = c65, dw
 
     # -- helpers emitting code --------------------------------------------
     def addr(self, e: Q, reg: str, base: str, off: int) -> None:
@@ -584,6 +642,146 @@ class Kernel:
                     e(I.st("pc", kk * far + 2 * k * L, acc))
         self.loop(e, count, body, [("pa", 4 * S), ("pb", 2 * S), ("pc", 4 * S)])
 
+    def pairs(self, e: Q, src: int, dst: int, nv: int, back: bool) -> None:
+        """nv vectors of byte pairs at w+dst from the 16-bit lanes v at
+        w+src: lane j = lo8(v_j) | v_(j-1) << 8 (back: the windows of
+        base_products_bytes) or v_j | v_(j+1) << 8 (v_j in 0..255: the
+        broadcast pairs)."""
+        I = self.isa
+        vb = I.vbytes
+        self.addr(e, "pa", "w", src)
+        self.addr(e, "pb", "w", src - 2 if back else src + 2)
+        self.addr(e, "pc", "w", dst)
+        if back:
+            self.cld(e, "x7", "LO8")
+
+        def one(u: int) -> None:
+            v = u * vb
+            e(I.ld("x0", "pa", v))
+            e(I.ld("x1", "pb", v))
+            if back:
+                e(I.and_("x0", "x0", "x7"))
+            e(f"{I.pre} x1 = x1 << 8")
+            e(I.op("x0", "x0", "+", "x1"))
+            e(I.st("pc", v, "x0"))
+        self.vpass(e, nv, [("pa", vb), ("pb", vb), ("pc", vb)], one)
+
+    def base_products_bytes(self, e: Q, aoff: int, boff: int, coff: int, count: int) -> None:
+        """base_products on byte pairs: a's slots as windows W_m = (a_m,
+        a_(m-1)) (signed bytes, stride 4S bytes, data at +2S), b as pairs
+        (b_j, b_(j+1)) at even j (unsigned bytes, stride 2S): lane n of
+        maddubs(pair_j, window at n - j) is a_(n-j) b_j + a_(n-j-1) b_(j+1),
+        so S/2 broadcasts of 2L products per window.  W_m is zero outside
+        m = 0..S (the zero halves of the slots)."""
+        I = self.isa
+        S, L = self.S, self.L
+        nb = 2 * S // L
+        self.addr(e, "pa", "w", aoff)
+        self.addr(e, "pb", "w", boff)
+        self.addr(e, "pc", "w", coff)
+
+        def body() -> None:
+            first = [True] * nb
+            for j in range(0, S, 2):
+                e(I.bcast("x0", "pb", 2 * j))
+                for k in range(nb):
+                    if not (k * L <= j + S and k * L + L - 1 >= j):
+                        continue
+                    off = 2 * (S + k * L - j)
+                    acc = f"a{k}"
+                    if first[k]:
+                        e(f"{I.pre} {acc} = maddubs(x0, {I.m('pa', off)})")
+                        first[k] = False
+                    else:
+                        e(f"{I.pre} x1 = maddubs(x0, {I.m('pa', off)})")
+                        e(I.op(acc, acc, "+", "x1"))
+            for k in range(nb):
+                if first[k]:
+                    e(I.zero(f"a{k}"))
+                e(I.st("pc", 2 * k * L, f"a{k}"))
+        self.loop(e, count, body, [("pa", 4 * S), ("pb", 2 * S), ("pc", 4 * S)])
+
+    def wide_base(self, e: Q, lay: Layout, aoff: int, boff: int, coff: int, count: int) -> None:
+        """The maddwd base products (Isa.maddwd): windows W_m = (a_m,
+        a_(m-1)) as 32-bit lanes (two int16) built from a's padded slots,
+        pairs (b_j, b_(j+1)) at even j broadcast as 32-bit lanes straight
+        from b; lane n of maddwd(pair_j, window at n - j) is a_(n-j) b_j +
+        a_(n-j-1) b_(j+1).  2S/8 accumulators of 32-bit lanes, in chunks
+        that fit the registers; then each 32-bit product reduced to int16
+        mod q at w+coff (16-bit, stride 4S bytes)."""
+        I = self.isa
+        S = self.S
+        wa, c32 = lay.off["W32"], lay.off["C32"]
+        # windows: W32[pos] = a[pos] | a[pos-1] << 16 over the slots and the
+        # trailing zeros (pos - 1 = -1 is never read by a window)
+        self.addr(e, "pa", "w", aoff)
+        self.addr(e, "pb", "w", aoff - 2)
+        self.addr(e, "pc", "w", wa)
+
+        def win(u: int) -> None:
+            e(f"8x x0 = zeroext16({I.m('pa', 16 * u, 128)})")
+            e(f"8x x1 = zeroext16({I.m('pb', 16 * u, 128)})")
+            e("8x x1 = x1 << 16")
+            e("8x x0 = x0 + x1")
+            e(I.st("pc", 32 * u, "x0"))
+        self.vpass(e, (count * 4 * S + 2 * S) // 16, [("pa", 16), ("pb", 16), ("pc", 32)], win)
+        nacc = 2 * S // 8
+        chunk = min(nacc, I.nregs - 4)
+        self.addr(e, "pa", "w", wa)
+        self.addr(e, "pb", "w", boff)
+        self.addr(e, "pc", "w", c32)
+
+        def body() -> None:
+            for k0 in range(0, nacc, chunk):
+                ks = range(k0, min(nacc, k0 + chunk))
+                first = {k: True for k in ks}
+                for j in range(0, S, 2):
+                    touched = [k for k in ks if 8 * k <= j + S and 8 * k + 7 >= j]
+                    if not touched:
+                        continue
+                    e(f"8x x0 = {I.m('pb', 2 * j, 32)}")
+                    for k in touched:
+                        off = 4 * (S + 8 * k - j)
+                        acc = f"a{k - k0}"
+                        if first[k]:
+                            e(f"8x {acc} = maddwd(x0, {I.m('pa', off)})")
+                            first[k] = False
+                        else:
+                            e(f"8x x1 = maddwd(x0, {I.m('pa', off)})")
+                            e(f"8x {acc} = {acc} + x1")
+                for k in ks:
+                    if first[k]:
+                        e(I.zero(f"a{k - k0}"))
+                    e(I.st("pc", 32 * k, f"a{k - k0}"))
+        self.loop(e, count, body, [("pa", 8 * S), ("pb", 2 * S), ("pc", 8 * S)])
+        # 32-bit x = lo + 2^16 hi -> barrett(barrett(lo) + C65*hi mod q)
+        for r, cname in (("x4", "C65"), ("x5", "DW65"), ("x6", "BV"), ("x7", "QQ")):
+            self.cld(e, r, cname)
+        self.addr(e, "pa", "w", c32)
+        self.addr(e, "pb", "w", coff)
+
+        def conv(u: int) -> None:
+            e(I.ld("a0", "pa", 64 * u))
+            e(I.ld("a1", "pa", 64 * u + 32))
+            for x, lo in (("a0", "a2"), ("a1", "a3")):
+                e(f"8x {lo} = {x} << 16")
+                e(f"(int32) 8x {lo} = {lo} >> 16")
+                e(f"8x {x} = {x} - {lo}")
+                e(f"(int32) 8x {x} = {x} >> 16")
+            e("a2 = packs32(a2, a3)")
+            e("a2 = permute64(a2, 0xd8)")
+            e("a0 = packs32(a0, a1)")
+            e("a0 = permute64(a0, 0xd8)")
+            self.barrett(e, "a2", "a3")
+            e(I.mulhi("a1", "a0", "x5"))
+            e(I.op("a0", "a0", "*", "x4"))
+            e(I.op("a1", "a1", "*", "x7"))
+            e(I.op("a0", "a0", "-", "a1"))
+            e(I.op("a0", "a0", "+", "a2"))
+            self.barrett(e, "a0", "a3")
+            e(I.st("pb", 32 * u, "a0"))
+        self.vpass(e, count * 2 * S // 16, [("pa", 64), ("pb", 32)], conv)
+
     def base_products_regs(self, e: Q, aoff: int, boff: int, coff: int, count: int) -> None:
         """The base products of base_products with a held in registers
         (valign targets: no misaligned loads): E_q = (a_Lq .. a_Lq+L-1) for
@@ -631,10 +829,11 @@ class Kernel:
                 e(I.st("pc", 2 * k * L, f"a{k}"))
         self.loop(e, count, body, [("pa", 4 * S), ("pb", 2 * S), ("pc", 4 * S)])
 
-    def interpolate(self, e: Q, src: int, cnt: int, m: int, dst: int) -> None:
+    def interpolate(self, e: Q, src: int, cnt: int, m: int, dst: int, reduce: bool = False) -> None:
         """cnt groups of three products (2m coefficients each, at w+src)
         become cnt products of 4m coefficients at w+dst:
-        out = P0 + x^m (P1 - P0 - P2) + x^2m P2."""
+        out = P0 + x^m (P1 - P0 - P2) + x^2m P2 (reduce: the middle
+        outputs by barrett, x6 = BV, x7 = Q)."""
         I = self.isa
         vb = I.vbytes
         mb = 2 * m
@@ -653,10 +852,14 @@ class Kernel:
             e(I.ld("x5", "qb", v))
             e(I.op("x5", "x5", "-", "x0"))
             e(I.op("x5", "x5", "+", "x4"))    # P1lo - P0lo + t
+            if reduce:
+                self.barrett(e, "x5", "x2")
             e(I.st("qd", mb + v, "x5"))
             e(I.ld("x5", "qb", mb + v))
             e(I.op("x5", "x5", "-", "x3"))
             e(I.op("x5", "x5", "-", "x4"))    # P1hi - P2hi - t
+            if reduce:
+                self.barrett(e, "x5", "x2")
             e(I.st("qd", 2 * mb + v, "x5"))
 
         def body() -> None:
@@ -686,7 +889,16 @@ class Kernel:
         self.addr(e, "pa", "w", ea[-1] + K * 3 ** d * 4 * S)
         self.zero_bytes(e, "pa", 2 * S)
         cnt = 3 ** d
-        if self.isa.valign:
+        if self.wide:
+            assert K == 1
+            self.wide_base(e, lay, ea[-1], eb[-1], lay.off[f"C{d}"], cnt)
+        elif self.bytes8:
+            assert K == 1 and (cnt * 4 * S + 2 * S) % self.isa.vbytes == 0
+            wa, bw = lay.off["WA"], lay.off["BW"]
+            self.pairs(e, ea[-1], wa, (cnt * 4 * S + 2 * S) // self.isa.vbytes, True)
+            self.pairs(e, eb[-1], bw, cnt * 2 * S // self.isa.vbytes, False)
+            self.base_products_bytes(e, wa, bw, lay.off[f"C{d}"], cnt)
+        elif self.isa.valign:
             for kk in range(K):
                 self.base_products_regs(e, ea[-1] + kk * cnt * 4 * S, eb[-1], lay.off[f"C{d}"] + kk * cnt * 4 * S, cnt)
         elif K * 2 * S // self.L + 3 <= self.isa.nregs and self.isa.imm_max >= K * cnt * 4 * S:
@@ -698,7 +910,7 @@ class Kernel:
         for l in range(d - 1, -1, -1):
             m = N >> (l + 1)
             dst = lay.off[f"C{l}"]
-            self.interpolate(e, src, K * 3 ** l, m, dst)
+            self.interpolate(e, src, K * 3 ** l, m, dst, self.wide)
             src = dst
         return src
 
@@ -775,9 +987,10 @@ class Kernel:
             e(f"{I.m('pb', 2 * u + 1, 8)} = t0")
         self.vpass(e, n, [("pa", 2), ("pb", 2)], swap)
 
-    def small_from_bytes(self, e: Q, src: int, dst: int, n: int) -> None:
+    def small_from_bytes(self, e: Q, src: int, dst: int, n: int, mod3: bool = False) -> None:
         """n bytes at w+src (SUPERCOP small layout) -> n int16 in {-1,0,1}
-        at w+dst: g = b0 - 2*(b0 & b1) for the two low bits b0, b1."""
+        at w+dst: g = b0 - 2*(b0 & b1) for the two low bits b0, b1 (mod3:
+        g mod 3 in {0,1,2} = b0 + (b0 & b1))."""
         I, L = self.isa, self.L
         self.cld(e, "x7", "ONES")
         self.addr(e, "pa", "w", src)
@@ -787,8 +1000,11 @@ class Kernel:
             e(I.and_("x1", x, "x7"))
             e(I.srl(x, 1))
             e(I.and_(x, x, "x1"))
-            e(I.op("x1", "x1", "-", x))
-            e(I.op("x1", "x1", "-", x))
+            if mod3:
+                e(I.op("x1", "x1", "+", x))
+            else:
+                e(I.op("x1", "x1", "-", x))
+                e(I.op("x1", "x1", "-", x))
             e(I.st("pb", 2 * u * L, "x1"))
 
         def body(u: int) -> None:
@@ -895,14 +1111,17 @@ class Kernel:
         vb = I.vbytes
         nvp = -(-p // L)            # vectors covering p coefficients
         inb = -(-N // L) * L        # staged bytes
-        lay = self.layout(1, [("IN", inb), ("KB", inb), ("H3", 2 * nvp * L + vb),
-                              ("OUT", nvp * L + 2 * vb)])
+        extra = [("IN", inb), ("KB", inb), ("H3", 2 * nvp * L + vb), ("OUT", nvp * L + 2 * vb)]
+        if self.bytes8:
+            cnt, S = 3 ** self.d, self.S
+            extra += [("WA", cnt * 4 * S + 2 * S), ("BW", cnt * 2 * S)]
+        lay = self.layout(1, extra)
         self.prologue(e, name, lay)
         # stage both inputs (zeros up to N), read everything before writing
         self.stage(e, lay, "IN", "in", p, inb, False)
         self.stage(e, lay, "KB", "k", p, inb, False)
         self.small_from_bytes(e, lay.off["IN"], lay.off["A"], N)
-        self.small_from_bytes(e, lay.off["KB"], lay.off["B"], N)
+        self.small_from_bytes(e, lay.off["KB"], lay.off["B"], N, self.bytes8)
         h = self.product(e, lay, 1)
         assert (nvp * L) + p <= 2 * N
         self.cld(e, "x6", "M3OFF")
@@ -954,6 +1173,9 @@ class Kernel:
         self.vpass(e, -(-nv // 2), [("pa", 2 * vb), ("pb", vb)], two)
 
     def mult(self, e: Q, name: str) -> None:
+        if self.wide:
+            self.mult_wide(e, name)
+            return
         I = self.isa
         p, L, N = self.p, self.L, self.N
         vb = I.vbytes
@@ -1015,6 +1237,43 @@ class Kernel:
         e("leave")
 
 
+    def mult_wide(self, e: Q, name: str) -> None:
+        """R/q with one product (Isa.maddwd): f reduced mod q, the product
+        mod q in int16 lanes (wide_base, reducing interpolation), the fold
+        and the freeze."""
+        I = self.isa
+        p, L, N, S = self.p, self.L, self.N, self.S
+        vb = I.vbytes
+        nvp = -(-p // L)
+        inb = -(-2 * N // vb) * vb
+        kb = -(-N // L) * L
+        cnt = 3 ** self.d
+        lay = self.layout(1, [("IN", inb), ("KB", kb), ("OUT", 2 * nvp * L),
+                              ("W32", cnt * 8 * S + 4 * S), ("C32", cnt * 8 * S)])
+        self.prologue(e, name, lay)
+        self.stage(e, lay, "IN", "in", 2 * p, inb, True)
+        self.stage(e, lay, "KB", "k", p, kb, False)
+        self.small_from_bytes(e, lay.off["KB"], lay.off["B"], N)
+        for r, cname in (("x6", "BV"), ("x7", "QQ")):
+            self.cld(e, r, cname)
+        self.addr(e, "pa", "w", lay.off["IN"])
+        self.addr(e, "pb", "w", lay.off["A"])
+
+        def red(u: int) -> None:
+            e(I.ld("x0", "pa", u * vb))
+            self.barrett(e, "x0", "x1")
+            e(I.st("pb", u * vb, "x0"))
+        self.vpass(e, 2 * N // vb, [("pa", vb), ("pb", vb)], red)
+        h = self.product(e, lay, 1)
+        # coefficients past 2N - 1 only reach fold lanes >= p (not output)
+        assert nvp * L + p <= 2 * N + L
+        for r, cname in (("x6", "BV"), ("x7", "QQ")):
+            self.cld(e, r, cname)
+        self.fold(e, h, lay.off["OUT"], nvp, lambda x: self.barrett(e, x, "x1"))
+        self.unstage16(e, lay, "OUT", p)
+        e("leave")
+
+
 FNS = ("mult", "mult3")     # R/q and R/3 products: primitives core_<fn>sntrup<p>
 
 
@@ -1028,7 +1287,7 @@ def symbol(impl: str, p: int, fn: str) -> str:
 def generate(impl: str, p: int, fn: str) -> str:
     isa = ISAS[impl]
     q = PARAMS[p]
-    kn = Kernel(isa, p, q)
+    kn = Kernel(isa, p, q, fn)
     c = kn.c
     e = Q(isa)
     e(f"# generated by gen/ntruprime.py ({impl}, {fn}, p={p}, q={q}). DO NOT EDIT.")

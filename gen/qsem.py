@@ -196,7 +196,7 @@ CORE: dict[str, tuple[str, str]] = {
 VFUNCS = ["shuffle32", "unpacklo32", "unpackhi32", "unpacklo64", "unpackhi64", "shuffle128",
           "permute128", "permute64", "permute2x32", "permute2x64", "extract128", "extract256",
           "insert128", "shufbytes", "low128", "evexadd32", "evexxor", "ternlog", "permute",
-          "shiftleftbytes", "loadperm", "unpacklo8", "unpackhi8", "mulhis15", "mulhi", "zeroext8", "packs16", "truncate8", "alignr", "blend32",
+          "shiftleftbytes", "loadperm", "unpacklo8", "unpackhi8", "mulhis15", "mulhi", "maddubs", "maddwd", "zeroext8", "zeroext16", "packs16", "packs32", "truncate8", "alignr", "blend32",
           "fmul", "fadd", "fsub", "fround", "ftrunc", "clmul"]
 
 
@@ -382,6 +382,27 @@ def vfunc(name: str, args: list, big: bool, nbytes: int, addr: int = 0) -> bytes
         # 16-bit lanes: the high half of the signed product (pmulhw)
         s, t = args
         return unlanes([sx(a, 16) * sx(b, 16) >> 16 for a, b in zip(lanes(s, 16, big), lanes(t, 16, big))], 16, big)
+    if name == "maddubs":
+        # 16-bit lanes: unsigned bytes 2j, 2j+1 of s times signed bytes of t,
+        # the two products summed and saturated to int16 (pmaddubsw)
+        s, t = args
+        sat = lambda v: max(-32768, min(32767, v))
+        out = [sat(s[2 * j] * sx(t[2 * j], 8) + s[2 * j + 1] * sx(t[2 * j + 1], 8)) for j in range(len(s) // 2)]
+        return unlanes(out, 16, big)
+    if name == "maddwd":
+        # 32-bit lanes: int16 lanes 2j, 2j+1 of s times those of t, summed mod 2^32 (pmaddwd)
+        s, t = args
+        x, y = lanes(s, 16, big), lanes(t, 16, big)
+        return unlanes([sx(x[2 * j], 16) * sx(y[2 * j], 16) + sx(x[2 * j + 1], 16) * sx(y[2 * j + 1], 16)
+                        for j in range(len(x) // 2)], 32, big)
+    if name == "zeroext16":
+        # each 16-bit lane of the memory operand zero-extended to a 32-bit lane
+        return unlanes(lanes(args[0], 16, big), 32, big)
+    if name == "packs32":
+        # signed 32-bit lanes of s, then of t, saturated to int16, per 16-byte block
+        s, t = args
+        sat = lambda v: max(-32768, min(32767, sx(v, 32)))
+        return per128(lambda x, y: unlanes([sat(v) for v in lanes(x, 32, big) + lanes(y, 32, big)], 16, big), s, t)
     if name == "zeroext8":
         # each byte of the memory operand zero-extended to a 16-bit lane
         return unlanes(list(args[0]), 16, big)

@@ -10,680 +10,674 @@ align 32
 qhasm_kernel_core_multsntrup761_amd64_avx2_mul:
 	push rbx
 	mov r11, rsp
-	sub rsp, 97344
+	sub rsp, 82016
 	and rsp, -32
-	mov [rsp + 97312], r11
+	mov [rsp + 81984], r11
 ; w = &workqhasm_kernel_core_multsntrup761_amd64_avx2_mul
-%line 26+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r11, [rsp + 0]
-; pa = w + 91840
-%line 27+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r8, [r11 + 91840]
-; z0 = 0
 %line 28+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r10, [rsp + 0]
+; pa = w + 37792
+%line 29+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r8, [r10 + 37792]
+; z0 = 0
+%line 30+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[pa] = z0
-%line 29+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8], ymm0
-; pa = w + 90336
-%line 30+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r11 + 90336]
-; x0 = mem256[in]
 %line 31+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8], ymm0
+; pa = w + 36288
+%line 32+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r9, [r10 + 36288]
+; x0 = mem256[in]
+%line 33+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi]
 ; mem256[pa] = x0
-%line 32+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 34+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9], ymm0
 ; x0 = mem256[in + 32]
-%line 33+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 35+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 32]
 ; mem256[pa + 32] = x0
-%line 34+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 36+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 32], ymm0
 ; x0 = mem256[in + 64]
-%line 35+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 37+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 64]
 ; mem256[pa + 64] = x0
-%line 36+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 38+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 64], ymm0
 ; x0 = mem256[in + 96]
-%line 37+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 39+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 96]
 ; mem256[pa + 96] = x0
-%line 38+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 40+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 96], ymm0
 ; x0 = mem256[in + 128]
-%line 39+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 41+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 128]
 ; mem256[pa + 128] = x0
-%line 40+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 42+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 128], ymm0
 ; x0 = mem256[in + 160]
-%line 41+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 43+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 160]
 ; mem256[pa + 160] = x0
-%line 42+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 44+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 160], ymm0
 ; x0 = mem256[in + 192]
-%line 43+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 45+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 192]
 ; mem256[pa + 192] = x0
-%line 44+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 46+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 192], ymm0
 ; x0 = mem256[in + 224]
-%line 45+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 47+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 224]
 ; mem256[pa + 224] = x0
-%line 46+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 48+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 224], ymm0
 ; x0 = mem256[in + 256]
-%line 47+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 49+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 256]
 ; mem256[pa + 256] = x0
-%line 48+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 50+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 256], ymm0
 ; x0 = mem256[in + 288]
-%line 49+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 51+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 288]
 ; mem256[pa + 288] = x0
-%line 50+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 52+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 288], ymm0
 ; x0 = mem256[in + 320]
-%line 51+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 53+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 320]
 ; mem256[pa + 320] = x0
-%line 52+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 54+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 320], ymm0
 ; x0 = mem256[in + 352]
-%line 53+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 55+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 352]
 ; mem256[pa + 352] = x0
-%line 54+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 56+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 352], ymm0
 ; x0 = mem256[in + 384]
-%line 55+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 57+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 384]
 ; mem256[pa + 384] = x0
-%line 56+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 58+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 384], ymm0
 ; x0 = mem256[in + 416]
-%line 57+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 59+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 416]
 ; mem256[pa + 416] = x0
-%line 58+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 60+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 416], ymm0
 ; x0 = mem256[in + 448]
-%line 59+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 61+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 448]
 ; mem256[pa + 448] = x0
-%line 60+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 62+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 448], ymm0
 ; x0 = mem256[in + 480]
-%line 61+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 63+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 480]
 ; mem256[pa + 480] = x0
-%line 62+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 64+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 480], ymm0
 ; x0 = mem256[in + 512]
-%line 63+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 65+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 512]
 ; mem256[pa + 512] = x0
-%line 64+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 66+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 512], ymm0
 ; x0 = mem256[in + 544]
-%line 65+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 67+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 544]
 ; mem256[pa + 544] = x0
-%line 66+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 68+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 544], ymm0
 ; x0 = mem256[in + 576]
-%line 67+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 69+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 576]
 ; mem256[pa + 576] = x0
-%line 68+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 70+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 576], ymm0
 ; x0 = mem256[in + 608]
-%line 69+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 71+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 608]
 ; mem256[pa + 608] = x0
-%line 70+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 72+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 608], ymm0
 ; x0 = mem256[in + 640]
-%line 71+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 73+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 640]
 ; mem256[pa + 640] = x0
-%line 72+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 74+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 640], ymm0
 ; x0 = mem256[in + 672]
-%line 73+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 75+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 672]
 ; mem256[pa + 672] = x0
-%line 74+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 76+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 672], ymm0
 ; x0 = mem256[in + 704]
-%line 75+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 77+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 704]
 ; mem256[pa + 704] = x0
-%line 76+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 78+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 704], ymm0
 ; x0 = mem256[in + 736]
-%line 77+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 79+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 736]
 ; mem256[pa + 736] = x0
-%line 78+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 80+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 736], ymm0
 ; x0 = mem256[in + 768]
-%line 79+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 81+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 768]
 ; mem256[pa + 768] = x0
-%line 80+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 82+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 768], ymm0
 ; x0 = mem256[in + 800]
-%line 81+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 83+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 800]
 ; mem256[pa + 800] = x0
-%line 82+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 84+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 800], ymm0
 ; x0 = mem256[in + 832]
-%line 83+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 85+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 832]
 ; mem256[pa + 832] = x0
-%line 84+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 86+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 832], ymm0
 ; x0 = mem256[in + 864]
-%line 85+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 87+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 864]
 ; mem256[pa + 864] = x0
-%line 86+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 88+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 864], ymm0
 ; x0 = mem256[in + 896]
-%line 87+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 89+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 896]
 ; mem256[pa + 896] = x0
-%line 88+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 90+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 896], ymm0
 ; x0 = mem256[in + 928]
-%line 89+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 91+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 928]
 ; mem256[pa + 928] = x0
-%line 90+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 92+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 928], ymm0
 ; x0 = mem256[in + 960]
-%line 91+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 93+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 960]
 ; mem256[pa + 960] = x0
-%line 92+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 94+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 960], ymm0
 ; x0 = mem256[in + 992]
-%line 93+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 95+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 992]
 ; mem256[pa + 992] = x0
-%line 94+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 96+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 992], ymm0
 ; x0 = mem256[in + 1024]
-%line 95+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 97+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 1024]
 ; mem256[pa + 1024] = x0
-%line 96+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 98+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 1024], ymm0
 ; x0 = mem256[in + 1056]
-%line 97+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 99+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 1056]
 ; mem256[pa + 1056] = x0
-%line 98+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 1056], ymm0
 ; x0 = mem256[in + 1088]
-%line 99+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 101+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 1088]
 ; mem256[pa + 1088] = x0
-%line 100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 1088], ymm0
 ; x0 = mem256[in + 1120]
-%line 101+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 1120]
 ; mem256[pa + 1120] = x0
-%line 102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 1120], ymm0
 ; x0 = mem256[in + 1152]
-%line 103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 1152]
 ; mem256[pa + 1152] = x0
-%line 104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 1152], ymm0
 ; x0 = mem256[in + 1184]
-%line 105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 1184]
 ; mem256[pa + 1184] = x0
-%line 106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 1184], ymm0
 ; x0 = mem256[in + 1216]
-%line 107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 1216]
 ; mem256[pa + 1216] = x0
-%line 108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 1216], ymm0
 ; x0 = mem256[in + 1248]
-%line 109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 1248]
 ; mem256[pa + 1248] = x0
-%line 110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 1248], ymm0
 ; x0 = mem256[in + 1280]
-%line 111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 1280]
 ; mem256[pa + 1280] = x0
-%line 112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 1280], ymm0
 ; x0 = mem256[in + 1312]
-%line 113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 1312]
 ; mem256[pa + 1312] = x0
-%line 114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 1312], ymm0
 ; x0 = mem256[in + 1344]
-%line 115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 1344]
 ; mem256[pa + 1344] = x0
-%line 116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 1344], ymm0
 ; x0 = mem256[in + 1376]
-%line 117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 1376]
 ; mem256[pa + 1376] = x0
-%line 118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 1376], ymm0
 ; x0 = mem256[in + 1408]
-%line 119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 1408]
 ; mem256[pa + 1408] = x0
-%line 120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 1408], ymm0
 ; x0 = mem256[in + 1440]
-%line 121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 1440]
 ; mem256[pa + 1440] = x0
-%line 122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 1440], ymm0
 ; x0 = mem256[in + 1472]
-%line 123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi + 1472]
 ; mem256[pa + 1472] = x0
-%line 124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r9 + 1472], ymm0
 ; t0 = mem64[in + 1504]
-%line 125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov r8, [rsi + 1504]
 ; mem64[pa + 1504] = t0
-%line 126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov [r9 + 1504], r8
 ; t0 = mem64[in + 1512]
-%line 127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov r8, [rsi + 1512]
 ; mem64[pa + 1512] = t0
-%line 128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov [r9 + 1512], r8
 ; t0 = mem16[in + 1520]
-%line 129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	movzx r8d, word [rsi + 1520]
 ; mem16[pa + 1520] = t0
-%line 130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov word [r9 + 1520], r8w
-; pa = w + 92608
-%line 131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r8, [r11 + 92608]
-; z0 = 0
 %line 132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov word [r9 + 1520], r8w
+; pa = w + 38560
+%line 133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r8, [r10 + 38560]
+; z0 = 0
+%line 134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[pa] = z0
-%line 133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8], ymm0
-; pa = w + 91872
-%line 134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r8, [r11 + 91872]
-; x0 = mem256[k]
 %line 135+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8], ymm0
+; pa = w + 37824
+%line 136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r8, [r10 + 37824]
+; x0 = mem256[k]
+%line 137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx]
 ; mem256[pa] = x0
-%line 136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8], ymm0
 ; x0 = mem256[k + 32]
-%line 137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 32]
 ; mem256[pa + 32] = x0
-%line 138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 32], ymm0
 ; x0 = mem256[k + 64]
-%line 139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 64]
 ; mem256[pa + 64] = x0
-%line 140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 64], ymm0
 ; x0 = mem256[k + 96]
-%line 141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 96]
 ; mem256[pa + 96] = x0
-%line 142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 96], ymm0
 ; x0 = mem256[k + 128]
-%line 143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 128]
 ; mem256[pa + 128] = x0
-%line 144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 128], ymm0
 ; x0 = mem256[k + 160]
-%line 145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 160]
 ; mem256[pa + 160] = x0
-%line 146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 160], ymm0
 ; x0 = mem256[k + 192]
-%line 147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 192]
 ; mem256[pa + 192] = x0
-%line 148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 192], ymm0
 ; x0 = mem256[k + 224]
-%line 149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 224]
 ; mem256[pa + 224] = x0
-%line 150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 224], ymm0
 ; x0 = mem256[k + 256]
-%line 151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 256]
 ; mem256[pa + 256] = x0
-%line 152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 256], ymm0
 ; x0 = mem256[k + 288]
-%line 153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 288]
 ; mem256[pa + 288] = x0
-%line 154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 288], ymm0
 ; x0 = mem256[k + 320]
-%line 155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 320]
 ; mem256[pa + 320] = x0
-%line 156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 320], ymm0
 ; x0 = mem256[k + 352]
-%line 157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 352]
 ; mem256[pa + 352] = x0
-%line 158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 352], ymm0
 ; x0 = mem256[k + 384]
-%line 159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 384]
 ; mem256[pa + 384] = x0
-%line 160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 384], ymm0
 ; x0 = mem256[k + 416]
-%line 161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 416]
 ; mem256[pa + 416] = x0
-%line 162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 416], ymm0
 ; x0 = mem256[k + 448]
-%line 163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 448]
 ; mem256[pa + 448] = x0
-%line 164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 448], ymm0
 ; x0 = mem256[k + 480]
-%line 165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 480]
 ; mem256[pa + 480] = x0
-%line 166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 480], ymm0
 ; x0 = mem256[k + 512]
-%line 167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 512]
 ; mem256[pa + 512] = x0
-%line 168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 512], ymm0
 ; x0 = mem256[k + 544]
-%line 169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 544]
 ; mem256[pa + 544] = x0
-%line 170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 544], ymm0
 ; x0 = mem256[k + 576]
-%line 171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 576]
 ; mem256[pa + 576] = x0
-%line 172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 576], ymm0
 ; x0 = mem256[k + 608]
-%line 173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 608]
 ; mem256[pa + 608] = x0
-%line 174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 608], ymm0
 ; x0 = mem256[k + 640]
-%line 175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 640]
 ; mem256[pa + 640] = x0
-%line 176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 640], ymm0
 ; x0 = mem256[k + 672]
-%line 177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 672]
 ; mem256[pa + 672] = x0
-%line 178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 672], ymm0
 ; x0 = mem256[k + 704]
-%line 179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx + 704]
 ; mem256[pa + 704] = x0
-%line 180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 704], ymm0
 ; t0 = mem64[k + 736]
-%line 181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov r9, [rdx + 736]
 ; mem64[pa + 736] = t0
-%line 182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov [r8 + 736], r9
 ; t0 = mem64[k + 744]
-%line 183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov r9, [rdx + 744]
 ; mem64[pa + 744] = t0
-%line 184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov [r8 + 744], r9
 ; t0 = mem64[k + 752]
-%line 185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov r9, [rdx + 752]
 ; mem64[pa + 752] = t0
-%line 186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov [r8 + 752], r9
 ; t0 = mem8[k + 760]
-%line 187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	movzx r9d, byte [rdx + 760]
 ; mem8[pa + 760] = t0
-%line 188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov byte [r8 + 760], r9b
 ; x7 = mem256[ONES]
-%line 189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [rel ONES]
-; pa = w + 91872
-%line 190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r10, [r11 + 91872]
-; pb = w + 3072
 %line 191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r8, [r11 + 3072]
-; i1 = 12
+	vmovdqu ymm0, [rel ONES]
+; pa = w + 37824
 %line 192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r11, [r10 + 37824]
+; pb = w + 1536
+%line 193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r8, [r10 + 1536]
+; i1 = 12
+%line 194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov r9, 12
 	vmovdqa ymm2, ymm0
 align 32
 .Lloop1:
 ; 16x x0 = zeroext8(mem128[pa])
-%line 194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmovzxbw ymm1, [r10]
+%line 196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmovzxbw ymm1, [r11]
 ; x1 = x0 & x7
-%line 195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpand ymm0, ymm1, ymm2
 ; 16x x0 >>= 1
-%line 196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsrlw ymm1, ymm1, 1
 ; x0 = x0 & x1
-%line 197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpand ymm1, ymm1, ymm0
 ; 16x x1 = x1 - x0
-%line 198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x1 = x1 - x0
-%line 199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pb] = x1
-%line 200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8], ymm0
 ; 16x x0 = zeroext8(mem128[pa + 16])
-%line 201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmovzxbw ymm0, [r10 + 16]
+%line 203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmovzxbw ymm0, [r11 + 16]
 ; x1 = x0 & x7
-%line 202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpand ymm1, ymm0, ymm2
 ; 16x x0 >>= 1
-%line 203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsrlw ymm0, ymm0, 1
 ; x0 = x0 & x1
-%line 204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpand ymm0, ymm0, ymm1
 ; 16x x1 = x1 - x0
-%line 205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm0
 ; 16x x1 = x1 - x0
-%line 206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 208+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm0
 ; mem256[pb + 32] = x1
-%line 207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 32], ymm1
 ; 16x x0 = zeroext8(mem128[pa + 32])
-%line 208+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmovzxbw ymm0, [r10 + 32]
+%line 210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmovzxbw ymm0, [r11 + 32]
 ; x1 = x0 & x7
-%line 209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpand ymm1, ymm0, ymm2
 ; 16x x0 >>= 1
-%line 210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsrlw ymm0, ymm0, 1
 ; x0 = x0 & x1
-%line 211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpand ymm0, ymm0, ymm1
 ; 16x x1 = x1 - x0
-%line 212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm0
 ; 16x x1 = x1 - x0
-%line 213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm0
 ; mem256[pb + 64] = x1
-%line 214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 64], ymm1
 ; 16x x0 = zeroext8(mem128[pa + 48])
-%line 215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmovzxbw ymm0, [r10 + 48]
+%line 217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmovzxbw ymm0, [r11 + 48]
 ; x1 = x0 & x7
-%line 216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpand ymm1, ymm0, ymm2
 ; 16x x0 >>= 1
-%line 217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsrlw ymm0, ymm0, 1
 ; x0 = x0 & x1
-%line 218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpand ymm0, ymm0, ymm1
 ; 16x x1 = x1 - x0
-%line 219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm0
 ; 16x x1 = x1 - x0
-%line 220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm0
 ; mem256[pb + 96] = x1
-%line 221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 96], ymm1
 ; pa = pa + 64
-%line 222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r10, 64
+%line 224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r11, 64
 ; pb = pb + 128
-%line 223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r8, 128
 ; i1 = i1 - 1
-%line 224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	sub r9, 1
 ; =? i1 - 0
-%line 225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	cmp r9, 0
 ; goto loop1 if !=
-%line 226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop1
-; x4 = mem256[DIG]
-%line 227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [rel DIG]
-; x5 = mem256[DC]
 %line 228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [rel DC]
+	jne .Lloop1
 ; x6 = mem256[BV]
 %line 229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [rel BV]
+	vmovdqu ymm0, [rel BV]
 ; x7 = mem256[QQ]
 %line 230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm4, [rel QQ]
-; x3 = mem256[DHALF]
+	vmovdqu ymm1, [rel QQ]
+; pa = w + 36288
 %line 231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm3, [rel DHALF]
-; pa = w + 90336
-%line 232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r11 + 90336]
-; pc = w + 1536
-%line 234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r8, [r11 + 1536]
+	lea r8, [r10 + 36288]
 ; i1 = 12
-%line 235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rsi, r11
-	mov r10, 12
-	vmovdqa ymm5, ymm0
-	vmovdqa ymm6, ymm1
+%line 233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r11, r10
+	mov r9, 12
+	vmovdqa ymm2, ymm0
+	vmovdqa ymm3, ymm1
 align 32
 .Lloop2:
 ; x0 = mem256[pa]
-%line 237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9]
+%line 235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8]
 ; 16x x1 = mulhi(x0, x6)
-%line 238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpmulhw ymm1, ymm0, ymm2
 ; 16x x1 = x1 + mem256[BRND]
-%line 239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm4
+%line 239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x0 = x0 - x1
-%line 242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
-; 16x x1 = x0 + x3
+; mem256[pb] = x0
+%line 241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r10], ymm0
+; x0 = mem256[pa + 32]
+%line 242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8 + 32]
+; 16x x1 = mulhi(x0, x6)
 %line 243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm0, ymm3
-; 16x x1 = mulhi(x1, x5)
+	vpmulhw ymm1, ymm0, ymm2
+; 16x x1 = x1 + mem256[BRND]
 %line 244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmulhw ymm1, ymm1, ymm6
-; mem256[pc] = x1
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x1 >>= 10
 %line 245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8], ymm1
-; 16x x1 = x1 * x4
+	vpsraw ymm1, ymm1, 10
+; 16x x1 = x1 * x7
 %line 246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x0 = x0 - x1
 %line 247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[pb] = x0
+; mem256[pb + 32] = x0
 %line 248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11], ymm0
-; x0 = mem256[pa + 32]
+	vmovdqu [r10 + 32], ymm0
+; x0 = mem256[pa + 64]
 %line 249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [r8 + 64]
 ; 16x x1 = mulhi(x0, x6)
 %line 250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -695,5399 +689,7298 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
 %line 253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm4
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x0 = x0 - x1
 %line 254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
-; 16x x1 = x0 + x3
-%line 255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm0, ymm3
-; 16x x1 = mulhi(x1, x5)
-%line 256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmulhw ymm1, ymm1, ymm6
-; mem256[pc + 32] = x1
-%line 257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8 + 32], ymm1
-; 16x x1 = x1 * x4
-%line 258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
-; 16x x0 = x0 - x1
-%line 259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[pb + 32] = x0
-%line 260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 32], ymm0
-; x0 = mem256[pa + 64]
-%line 261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 64]
-; 16x x1 = mulhi(x0, x6)
-%line 262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmulhw ymm1, ymm0, ymm2
-; 16x x1 = x1 + mem256[BRND]
-%line 263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, [rel BRND]
-; (int16) 16x x1 >>= 10
-%line 264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsraw ymm1, ymm1, 10
-; 16x x1 = x1 * x7
-%line 265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm4
-; 16x x0 = x0 - x1
-%line 266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm1
-; 16x x1 = x0 + x3
-%line 267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm0, ymm3
-; 16x x1 = mulhi(x1, x5)
-%line 268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmulhw ymm1, ymm1, ymm6
-; mem256[pc + 64] = x1
-%line 269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8 + 64], ymm1
-; 16x x1 = x1 * x4
-%line 270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
-; 16x x0 = x0 - x1
-%line 271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm1
 ; mem256[pb + 64] = x0
-%line 272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 64], ymm0
+%line 255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r10 + 64], ymm0
 ; x0 = mem256[pa + 96]
-%line 273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 96]
+%line 256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8 + 96]
 ; 16x x1 = mulhi(x0, x6)
-%line 274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpmulhw ymm1, ymm0, ymm2
 ; 16x x1 = x1 + mem256[BRND]
-%line 275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm4
+%line 260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x0 = x0 - x1
-%line 278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm1
-; 16x x1 = x0 + x3
-%line 279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm0, ymm3
-; 16x x1 = mulhi(x1, x5)
-%line 280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmulhw ymm1, ymm1, ymm6
-; mem256[pc + 96] = x1
-%line 281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8 + 96], ymm1
-; 16x x1 = x1 * x4
-%line 282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
-; 16x x0 = x0 - x1
-%line 283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pb + 96] = x0
-%line 284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 96], ymm0
+%line 262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r10 + 96], ymm0
 ; pa = pa + 128
-%line 285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r9, 128
-; pb = pb + 128
-%line 286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r11, 128
-; pc = pc + 128
-%line 287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r8, 128
+; pb = pb + 128
+%line 264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r10, 128
 ; i1 = i1 - 1
-%line 288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	sub r10, 1
+%line 265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	sub r9, 1
 ; =? i1 - 0
-%line 289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp r10, 0
+%line 266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	cmp r9, 0
 ; goto loop2 if !=
-%line 290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	jne .Lloop2
 ; pa = w
-%line 291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rsi
-	mov r9, r11
-; pb = w + 35904
-%line 292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r10, [r11 + 35904]
-; i0 = 2
-%line 293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r8, 2
+%line 268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r10, r11
+; pb = w + 6528
+%line 269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r9, [r10 + 6528]
+; qa = pa
+%line 270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rsi, r10
+; qb = pa + 768
+%line 271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r8, [r10 + 768]
+; i1 = 6
+%line 273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r11, 6
 align 32
 .Lloop3:
-; qa = pa
+; x0 = mem256[qa]
+%line 275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r10]
+; x1 = mem256[qb]
+%line 276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8]
+; mem256[qc] = x0
+%line 277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r9], ymm0
+; mem256[qc + 1536] = x1
+%line 278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r9 + 1536], ymm1
+; 16x x0 = x0 + x1
+%line 279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 768] = x0
+%line 280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r9 + 768], ymm0
+; x0 = mem256[qa + 32]
+%line 281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r10 + 32]
+; x1 = mem256[qb + 32]
+%line 282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8 + 32]
+; mem256[qc + 32] = x0
+%line 283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r9 + 32], ymm0
+; mem256[qc + 1568] = x1
+%line 284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r9 + 1568], ymm1
+; 16x x0 = x0 + x1
+%line 285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 800] = x0
+%line 286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r9 + 800], ymm0
+; x0 = mem256[qa + 64]
+%line 287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r10 + 64]
+; x1 = mem256[qb + 64]
+%line 288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8 + 64]
+; mem256[qc + 64] = x0
+%line 289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r9 + 64], ymm0
+; mem256[qc + 1600] = x1
+%line 290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r9 + 1600], ymm1
+; 16x x0 = x0 + x1
+%line 291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 832] = x0
+%line 292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r9 + 832], ymm0
+; x0 = mem256[qa + 96]
+%line 293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r10 + 96]
+; x1 = mem256[qb + 96]
+%line 294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8 + 96]
+; mem256[qc + 96] = x0
 %line 295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rax, r8
-	mov rsi, r11
-; qb = pa + 768
+	vmovdqu [r9 + 96], ymm0
+; mem256[qc + 1632] = x1
 %line 296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r8, [r9 + 768]
-; qc = pb
+	vmovdqu [r9 + 1632], ymm1
+; 16x x0 = x0 + x1
 %line 297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rcx, r9
-; i1 = 6
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 864] = x0
 %line 298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rdx, r10
-	mov r11, 6
+	vmovdqu [r9 + 864], ymm0
+; qa = qa + 128
+%line 299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r10, 128
+; qb = qb + 128
+%line 300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r8, 128
+; qc = qc + 128
+%line 301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r9, 128
+; i1 = i1 - 1
+%line 302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	sub r11, 1
+; =? i1 - 0
+%line 303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	cmp r11, 0
+; goto loop3 if !=
+%line 304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	jne .Lloop3
+; pa = w + 1536
+%line 305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r10, rsi
+	lea r8, [r10 + 1536]
+; pb = w + 20736
+%line 306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r11, [r10 + 20736]
+; qa = pa
+%line 307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rsi, r10
+; qb = pa + 768
+%line 308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r9, [r8 + 768]
+; i1 = 6
+%line 310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r10, 6
 align 32
 .Lloop4:
 ; x0 = mem256[qa]
-%line 300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9]
-; x1 = mem256[qb]
-%line 301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8]
-; mem256[qc] = x0
-%line 302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10], ymm0
-; mem256[qc + 1536] = x1
-%line 303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 1536], ymm1
-; 16x x0 = x0 + x1
-%line 304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 768] = x0
-%line 305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 768], ymm0
-; x0 = mem256[qa + 32]
-%line 306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 32]
-; x1 = mem256[qb + 32]
-%line 307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 32]
-; mem256[qc + 32] = x0
-%line 308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 32], ymm0
-; mem256[qc + 1568] = x1
-%line 309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 1568], ymm1
-; 16x x0 = x0 + x1
-%line 310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 800] = x0
-%line 311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 800], ymm0
-; x0 = mem256[qa + 64]
 %line 312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 64]
-; x1 = mem256[qb + 64]
+	vmovdqu ymm0, [r8]
+; x1 = mem256[qb]
 %line 313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 64]
-; mem256[qc + 64] = x0
+	vmovdqu ymm1, [r9]
+; mem256[qc] = x0
 %line 314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 64], ymm0
-; mem256[qc + 1600] = x1
+	vmovdqu [r11], ymm0
+; mem256[qc + 1536] = x1
 %line 315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 1600], ymm1
+	vmovdqu [r11 + 1536], ymm1
 ; 16x x0 = x0 + x1
 %line 316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 832] = x0
+; mem256[qc + 768] = x0
 %line 317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 832], ymm0
-; x0 = mem256[qa + 96]
+	vmovdqu [r11 + 768], ymm0
+; x0 = mem256[qa + 32]
 %line 318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 96]
-; x1 = mem256[qb + 96]
+	vmovdqu ymm0, [r8 + 32]
+; x1 = mem256[qb + 32]
 %line 319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 96]
-; mem256[qc + 96] = x0
+	vmovdqu ymm1, [r9 + 32]
+; mem256[qc + 32] = x0
 %line 320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 96], ymm0
-; mem256[qc + 1632] = x1
+	vmovdqu [r11 + 32], ymm0
+; mem256[qc + 1568] = x1
 %line 321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 1632], ymm1
+	vmovdqu [r11 + 1568], ymm1
 ; 16x x0 = x0 + x1
 %line 322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 864] = x0
+; mem256[qc + 800] = x0
 %line 323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 864], ymm0
-; qa = qa + 128
+	vmovdqu [r11 + 800], ymm0
+; x0 = mem256[qa + 64]
 %line 324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8 + 64]
+; x1 = mem256[qb + 64]
+%line 325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r9 + 64]
+; mem256[qc + 64] = x0
+%line 326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 64], ymm0
+; mem256[qc + 1600] = x1
+%line 327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 1600], ymm1
+; 16x x0 = x0 + x1
+%line 328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 832] = x0
+%line 329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 832], ymm0
+; x0 = mem256[qa + 96]
+%line 330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8 + 96]
+; x1 = mem256[qb + 96]
+%line 331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r9 + 96]
+; mem256[qc + 96] = x0
+%line 332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 96], ymm0
+; mem256[qc + 1632] = x1
+%line 333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 1632], ymm1
+; 16x x0 = x0 + x1
+%line 334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 864] = x0
+%line 335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 864], ymm0
+; qa = qa + 128
+%line 336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r8, 128
+; qb = qb + 128
+%line 337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r9, 128
+; qc = qc + 128
+%line 338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r11, 128
+; i1 = i1 - 1
+%line 339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	sub r10, 1
+; =? i1 - 0
+%line 340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	cmp r10, 0
+; goto loop4 if !=
+%line 341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	jne .Lloop4
+; pa = w + 6528
+%line 342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r10, rsi
+	lea r9, [r10 + 6528]
+; pb = w + 3072
+%line 343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r11, [r10 + 3072]
+; i0 = 3
+%line 344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r8, 3
+align 32
+.Lloop5:
+; qa = pa
+%line 346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rax, r8
+	mov rsi, r10
+; qb = pa + 384
+%line 347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r8, [r9 + 384]
+; qc = pb
+%line 348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rcx, r9
+; i1 = 3
+%line 349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rdx, r11
+	mov r10, 3
+align 32
+.Lloop6:
+; x0 = mem256[qa]
+%line 351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r9]
+; x1 = mem256[qb]
+%line 352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8]
+; mem256[qc] = x0
+%line 353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11], ymm0
+; mem256[qc + 768] = x1
+%line 354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 768], ymm1
+; 16x x0 = x0 + x1
+%line 355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 384] = x0
+%line 356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 384], ymm0
+; x0 = mem256[qa + 32]
+%line 357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r9 + 32]
+; x1 = mem256[qb + 32]
+%line 358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8 + 32]
+; mem256[qc + 32] = x0
+%line 359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 32], ymm0
+; mem256[qc + 800] = x1
+%line 360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 800], ymm1
+; 16x x0 = x0 + x1
+%line 361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 416] = x0
+%line 362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 416], ymm0
+; x0 = mem256[qa + 64]
+%line 363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r9 + 64]
+; x1 = mem256[qb + 64]
+%line 364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8 + 64]
+; mem256[qc + 64] = x0
+%line 365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 64], ymm0
+; mem256[qc + 832] = x1
+%line 366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 832], ymm1
+; 16x x0 = x0 + x1
+%line 367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 448] = x0
+%line 368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 448], ymm0
+; x0 = mem256[qa + 96]
+%line 369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r9 + 96]
+; x1 = mem256[qb + 96]
+%line 370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8 + 96]
+; mem256[qc + 96] = x0
+%line 371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 96], ymm0
+; mem256[qc + 864] = x1
+%line 372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 864], ymm1
+; 16x x0 = x0 + x1
+%line 373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 480] = x0
+%line 374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 480], ymm0
+; qa = qa + 128
+%line 375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r9, 128
 ; qb = qb + 128
-%line 325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r8, 128
 ; qc = qc + 128
-%line 326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r10, 128
+%line 377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r11, 128
 ; i1 = i1 - 1
-%line 327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	sub r11, 1
+%line 378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	sub r10, 1
 ; =? i1 - 0
-%line 328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp r11, 0
-; goto loop4 if !=
-%line 329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop4
-; pa = pa + 1536
-%line 330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	cmp r10, 0
+; goto loop6 if !=
+%line 380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	jne .Lloop6
+; pa = pa + 768
+%line 381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov r9, rcx
-	add r9, 1536
-; pb = pb + 2304
-%line 331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r10, rdx
-	add r10, 2304
+	add r9, 768
+; pb = pb + 1152
+%line 382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r11, rdx
+	add r11, 1152
 ; i0 = i0 - 1
-%line 332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
-%line 333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp r8, 0
-; goto loop3 if !=
-%line 334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rsi
-	jne .Lloop3
-; pa = w + 3072
-%line 335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r8, [r11 + 3072]
-; pb = w + 54048
-%line 336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r10, [r11 + 54048]
-; qa = pa
-%line 337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rsi, r11
-; qb = pa + 768
-%line 338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r8 + 768]
-; i1 = 6
-%line 340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, 6
-align 32
-.Lloop5:
-; x0 = mem256[qa]
-%line 342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8]
-; x1 = mem256[qb]
-%line 343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9]
-; mem256[qc] = x0
-%line 344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10], ymm0
-; mem256[qc + 1536] = x1
-%line 345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 1536], ymm1
-; 16x x0 = x0 + x1
-%line 346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 768] = x0
-%line 347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 768], ymm0
-; x0 = mem256[qa + 32]
-%line 348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 32]
-; x1 = mem256[qb + 32]
-%line 349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 32]
-; mem256[qc + 32] = x0
-%line 350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 32], ymm0
-; mem256[qc + 1568] = x1
-%line 351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 1568], ymm1
-; 16x x0 = x0 + x1
-%line 352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 800] = x0
-%line 353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 800], ymm0
-; x0 = mem256[qa + 64]
-%line 354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 64]
-; x1 = mem256[qb + 64]
-%line 355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 64]
-; mem256[qc + 64] = x0
-%line 356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 64], ymm0
-; mem256[qc + 1600] = x1
-%line 357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 1600], ymm1
-; 16x x0 = x0 + x1
-%line 358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 832] = x0
-%line 359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 832], ymm0
-; x0 = mem256[qa + 96]
-%line 360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 96]
-; x1 = mem256[qb + 96]
-%line 361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 96]
-; mem256[qc + 96] = x0
-%line 362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 96], ymm0
-; mem256[qc + 1632] = x1
-%line 363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 1632], ymm1
-; 16x x0 = x0 + x1
-%line 364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 864] = x0
-%line 365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 864], ymm0
-; qa = qa + 128
-%line 366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r8, 128
-; qb = qb + 128
-%line 367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r9, 128
-; qc = qc + 128
-%line 368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r10, 128
-; i1 = i1 - 1
-%line 369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	sub r11, 1
-; =? i1 - 0
-%line 370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp r11, 0
-; goto loop5 if !=
-%line 371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop5
-; pa = w + 35904
-%line 372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rsi
-	lea r9, [r11 + 35904]
-; pb = w + 4608
-%line 373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r10, [r11 + 4608]
-; i0 = 6
-%line 374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r8, 6
-align 32
-.Lloop6:
-; qa = pa
-%line 376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rdx, r8
-	mov rsi, r11
-; qb = pa + 384
-%line 377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r8, [r9 + 384]
-; qc = pb
-%line 378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rax, r9
-; i1 = 3
-%line 379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rcx, r10
-	mov r11, 3
-align 32
-.Lloop7:
-; x0 = mem256[qa]
-%line 381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9]
-; x1 = mem256[qb]
-%line 382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8]
-; mem256[qc] = x0
-%line 383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10], ymm0
-; mem256[qc + 768] = x1
 %line 384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 768], ymm1
-; 16x x0 = x0 + x1
-%line 385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 384] = x0
-%line 386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 384], ymm0
-; x0 = mem256[qa + 32]
-%line 387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 32]
-; x1 = mem256[qb + 32]
-%line 388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 32]
-; mem256[qc + 32] = x0
-%line 389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 32], ymm0
-; mem256[qc + 800] = x1
-%line 390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 800], ymm1
-; 16x x0 = x0 + x1
-%line 391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 416] = x0
-%line 392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 416], ymm0
-; x0 = mem256[qa + 64]
-%line 393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 64]
-; x1 = mem256[qb + 64]
-%line 394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 64]
-; mem256[qc + 64] = x0
-%line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 64], ymm0
-; mem256[qc + 832] = x1
-%line 396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 832], ymm1
-; 16x x0 = x0 + x1
-%line 397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 448] = x0
-%line 398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 448], ymm0
-; x0 = mem256[qa + 96]
-%line 399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 96]
-; x1 = mem256[qb + 96]
-%line 400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 96]
-; mem256[qc + 96] = x0
-%line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 96], ymm0
-; mem256[qc + 864] = x1
-%line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 864], ymm1
-; 16x x0 = x0 + x1
-%line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 480] = x0
-%line 404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 480], ymm0
-; qa = qa + 128
-%line 405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r9, 128
-; qb = qb + 128
-%line 406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r8, 128
-; qc = qc + 128
-%line 407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r10, 128
-; i1 = i1 - 1
-%line 408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	sub r11, 1
-; =? i1 - 0
-%line 409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp r11, 0
-; goto loop7 if !=
-%line 410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop7
-; pa = pa + 768
-%line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r9, rax
-	add r9, 768
-; pb = pb + 1152
-%line 412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r10, rcx
-	add r10, 1152
-; i0 = i0 - 1
-%line 413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r8, rdx
-	sub r8, 1
-; =? i0 - 0
-%line 414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	cmp r8, 0
-; goto loop6 if !=
-%line 415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rsi
-	jne .Lloop6
-; pa = w + 54048
-%line 416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r11 + 54048]
-; pb = w + 46272
-%line 417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r10, [r11 + 46272]
+; goto loop5 if !=
+%line 385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r10, rsi
+	jne .Lloop5
+; pa = w + 20736
+%line 386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r9, [r10 + 20736]
+; pb = w + 17280
+%line 387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r11, [r10 + 17280]
 ; i0 = 3
-%line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov r8, 3
 align 32
-.Lloop8:
+.Lloop7:
 ; qa = pa
-%line 420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov rdx, r8
-	mov rsi, r11
+	mov rsi, r10
 ; qb = pa + 384
-%line 421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	lea r8, [r9 + 384]
 ; qc = pb
-%line 422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov rax, r9
 ; i1 = 3
-%line 423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rcx, r10
-	mov r11, 3
+%line 393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rcx, r11
+	mov r10, 3
 align 32
-.Lloop9:
+.Lloop8:
 ; x0 = mem256[qa]
-%line 425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r9]
 ; x1 = mem256[qb]
-%line 426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r8]
 ; mem256[qc] = x0
-%line 427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10], ymm0
+%line 397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11], ymm0
 ; mem256[qc + 768] = x1
-%line 428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 768], ymm1
+%line 398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 768], ymm1
 ; 16x x0 = x0 + x1
-%line 429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 384] = x0
-%line 430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 384], ymm0
+%line 400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 384], ymm0
 ; x0 = mem256[qa + 32]
-%line 431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[qb + 32]
-%line 432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r8 + 32]
 ; mem256[qc + 32] = x0
-%line 433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 32], ymm0
+%line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 32], ymm0
 ; mem256[qc + 800] = x1
-%line 434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 800], ymm1
+%line 404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 800], ymm1
 ; 16x x0 = x0 + x1
-%line 435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 416] = x0
-%line 436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 416], ymm0
+%line 406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 416], ymm0
 ; x0 = mem256[qa + 64]
-%line 437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qb + 64]
-%line 438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r8 + 64]
 ; mem256[qc + 64] = x0
-%line 439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 64], ymm0
+%line 409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 64], ymm0
 ; mem256[qc + 832] = x1
-%line 440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 832], ymm1
+%line 410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 832], ymm1
 ; 16x x0 = x0 + x1
-%line 441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 448] = x0
-%line 442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 448], ymm0
+%line 412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 448], ymm0
 ; x0 = mem256[qa + 96]
-%line 443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qb + 96]
-%line 444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r8 + 96]
 ; mem256[qc + 96] = x0
-%line 445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 96], ymm0
+%line 415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 96], ymm0
 ; mem256[qc + 864] = x1
-%line 446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 864], ymm1
+%line 416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 864], ymm1
 ; 16x x0 = x0 + x1
-%line 447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 480] = x0
-%line 448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 480], ymm0
+%line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 480], ymm0
 ; qa = qa + 128
-%line 449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r9, 128
 ; qb = qb + 128
-%line 450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r8, 128
 ; qc = qc + 128
-%line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r10, 128
+%line 421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r11, 128
 ; i1 = i1 - 1
-%line 452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	sub r11, 1
+%line 422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	sub r10, 1
 ; =? i1 - 0
-%line 453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp r11, 0
-; goto loop9 if !=
-%line 454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop9
+%line 423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	cmp r10, 0
+; goto loop8 if !=
+%line 424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	jne .Lloop8
 ; pa = pa + 768
-%line 455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov r9, rax
 	add r9, 768
 ; pb = pb + 1152
-%line 456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r10, rcx
-	add r10, 1152
+%line 426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r11, rcx
+	add r11, 1152
 ; i0 = i0 - 1
-%line 457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov r8, rdx
 	sub r8, 1
 ; =? i0 - 0
-%line 458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	cmp r8, 0
-; goto loop8 if !=
+; goto loop7 if !=
+%line 429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r10, rsi
+	jne .Lloop7
+; pa = w + 3072
+%line 430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r8, [r10 + 3072]
+; pb = w + 6528
+%line 431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r9, [r10 + 6528]
+; z0 = 0
+%line 432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rsi, r10
+	vpxor ymm0, ymm0, ymm0
+; i0 = 9
+%line 433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r10, 9
+	mov r11, r9
+	vmovdqa ymm2, ymm0
+align 32
+.Lloop9:
+; qb = pa + 192
+%line 436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r9, [r8 + 192]
+; x0 = mem256[qa]
+%line 438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8]
+; x1 = mem256[qb]
+%line 439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r9]
+; mem256[qc + 192] = x0
+%line 440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 192], ymm0
+; mem256[qc + 960] = x1
+%line 441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 960], ymm1
+; 16x x0 = x0 + x1
+%line 442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 576] = x0
+%line 443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 576], ymm0
+; mem256[qc] = z0
+%line 444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11], ymm2
+; mem256[qc + 384] = z0
+%line 445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 384], ymm2
+; mem256[qc + 768] = z0
+%line 446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 768], ymm2
+; x0 = mem256[qa + 32]
+%line 447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8 + 32]
+; x1 = mem256[qb + 32]
+%line 448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r9 + 32]
+; mem256[qc + 224] = x0
+%line 449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 224], ymm0
+; mem256[qc + 992] = x1
+%line 450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 992], ymm1
+; 16x x0 = x0 + x1
+%line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 608] = x0
+%line 452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 608], ymm0
+; mem256[qc + 32] = z0
+%line 453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 32], ymm2
+; mem256[qc + 416] = z0
+%line 454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 416], ymm2
+; mem256[qc + 800] = z0
+%line 455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 800], ymm2
+; x0 = mem256[qa + 64]
+%line 456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8 + 64]
+; x1 = mem256[qb + 64]
+%line 457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r9 + 64]
+; mem256[qc + 256] = x0
+%line 458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 256], ymm0
+; mem256[qc + 1024] = x1
 %line 459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rsi
-	jne .Lloop8
-; pa = w + 4608
+	vmovdqu [r11 + 1024], ymm1
+; 16x x0 = x0 + x1
 %line 460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r8, [r11 + 4608]
-; pb = w + 35904
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 640] = x0
 %line 461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r11 + 35904]
-; i0 = 18
+	vmovdqu [r11 + 640], ymm0
+; mem256[qc + 64] = z0
 %line 462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rsi, r11
-	mov r10, 18
+	vmovdqu [r11 + 64], ymm2
+; mem256[qc + 448] = z0
+%line 463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 448], ymm2
+; mem256[qc + 832] = z0
+%line 464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 832], ymm2
+; x0 = mem256[qa + 96]
+%line 465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8 + 96]
+; x1 = mem256[qb + 96]
+%line 466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r9 + 96]
+; mem256[qc + 288] = x0
+%line 467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 288], ymm0
+; mem256[qc + 1056] = x1
+%line 468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 1056], ymm1
+; 16x x0 = x0 + x1
+%line 469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 672] = x0
+%line 470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 672], ymm0
+; mem256[qc + 96] = z0
+%line 471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 96], ymm2
+; mem256[qc + 480] = z0
+%line 472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 480], ymm2
+; mem256[qc + 864] = z0
+%line 473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 864], ymm2
+; x0 = mem256[qa + 128]
+%line 474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8 + 128]
+; x1 = mem256[qb + 128]
+%line 475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r9 + 128]
+; mem256[qc + 320] = x0
+%line 476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 320], ymm0
+; mem256[qc + 1088] = x1
+%line 477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 1088], ymm1
+; 16x x0 = x0 + x1
+%line 478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 704] = x0
+%line 479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 704], ymm0
+; mem256[qc + 128] = z0
+%line 480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 128], ymm2
+; mem256[qc + 512] = z0
+%line 481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 512], ymm2
+; mem256[qc + 896] = z0
+%line 482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 896], ymm2
+; x0 = mem256[qa + 160]
+%line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8 + 160]
+; x1 = mem256[qb + 160]
+%line 484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r9 + 160]
+; mem256[qc + 352] = x0
+%line 485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 352], ymm0
+; mem256[qc + 1120] = x1
+%line 486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 1120], ymm1
+; 16x x0 = x0 + x1
+%line 487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 736] = x0
+%line 488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 736], ymm0
+; mem256[qc + 160] = z0
+%line 489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 160], ymm2
+; mem256[qc + 544] = z0
+%line 490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 544], ymm2
+; mem256[qc + 928] = z0
+%line 491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 928], ymm2
+; pa = pa + 384
+%line 492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r8, 384
+; pb = pb + 1152
+%line 493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r11, 1152
+; i0 = i0 - 1
+%line 494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	sub r10, 1
+; =? i0 - 0
+%line 495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	cmp r10, 0
+; goto loop9 if !=
+%line 496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	jne .Lloop9
+; pa = w + 17280
+%line 497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r10, rsi
+	lea r8, [r10 + 17280]
+; pb = w + 20736
+%line 498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r9, [r10 + 20736]
+; i0 = 9
+%line 499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rsi, r10
+	mov r10, 9
 	mov r11, r9
 align 32
 .Lloop10:
 ; qb = pa + 192
-%line 465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	lea r9, [r8 + 192]
 ; x0 = mem256[qa]
-%line 467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[qb]
-%line 468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9]
 ; mem256[qc] = x0
-%line 469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11], ymm0
 ; mem256[qc + 384] = x1
-%line 470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 384], ymm1
 ; 16x x0 = x0 + x1
-%line 471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 192] = x0
-%line 472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 192], ymm0
 ; x0 = mem256[qa + 32]
-%line 473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 32]
 ; x1 = mem256[qb + 32]
-%line 474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9 + 32]
 ; mem256[qc + 32] = x0
-%line 475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 32], ymm0
 ; mem256[qc + 416] = x1
-%line 476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 416], ymm1
 ; 16x x0 = x0 + x1
-%line 477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 224] = x0
-%line 478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 224], ymm0
 ; x0 = mem256[qa + 64]
-%line 479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 64]
 ; x1 = mem256[qb + 64]
-%line 480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9 + 64]
 ; mem256[qc + 64] = x0
-%line 481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 64], ymm0
 ; mem256[qc + 448] = x1
-%line 482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 448], ymm1
 ; 16x x0 = x0 + x1
-%line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 256] = x0
-%line 484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 256], ymm0
 ; x0 = mem256[qa + 96]
-%line 485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 96]
 ; x1 = mem256[qb + 96]
-%line 486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9 + 96]
 ; mem256[qc + 96] = x0
-%line 487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 96], ymm0
 ; mem256[qc + 480] = x1
-%line 488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 480], ymm1
 ; 16x x0 = x0 + x1
-%line 489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 288] = x0
-%line 490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 288], ymm0
 ; x0 = mem256[qa + 128]
-%line 491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 128]
 ; x1 = mem256[qb + 128]
-%line 492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9 + 128]
 ; mem256[qc + 128] = x0
-%line 493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 128], ymm0
 ; mem256[qc + 512] = x1
-%line 494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 512], ymm1
 ; 16x x0 = x0 + x1
-%line 495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 320] = x0
-%line 496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 320], ymm0
 ; x0 = mem256[qa + 160]
-%line 497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 160]
 ; x1 = mem256[qb + 160]
-%line 498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9 + 160]
 ; mem256[qc + 160] = x0
-%line 499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 160], ymm0
 ; mem256[qc + 544] = x1
-%line 500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 544], ymm1
 ; 16x x0 = x0 + x1
-%line 501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 352] = x0
-%line 502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r11 + 352], ymm0
 ; pa = pa + 384
-%line 503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r8, 384
 ; pb = pb + 576
-%line 504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r11, 576
 ; i0 = i0 - 1
-%line 505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	sub r10, 1
 ; =? i0 - 0
-%line 506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	cmp r10, 0
 ; goto loop10 if !=
-%line 507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop10
-; pa = w + 46272
-%line 508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rsi
-	lea r8, [r11 + 46272]
-; pb = w + 54048
-%line 509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r11 + 54048]
-; i0 = 9
-%line 510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rsi, r11
-	mov r10, 9
-	mov r11, r9
-align 32
-.Lloop11:
-; qb = pa + 192
-%line 513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r8 + 192]
-; x0 = mem256[qa]
-%line 515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8]
-; x1 = mem256[qb]
-%line 516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9]
-; mem256[qc] = x0
-%line 517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11], ymm0
-; mem256[qc + 384] = x1
-%line 518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 384], ymm1
-; 16x x0 = x0 + x1
-%line 519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 192] = x0
-%line 520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 192], ymm0
-; x0 = mem256[qa + 32]
-%line 521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 32]
-; x1 = mem256[qb + 32]
-%line 522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 32]
-; mem256[qc + 32] = x0
-%line 523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 32], ymm0
-; mem256[qc + 416] = x1
-%line 524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 416], ymm1
-; 16x x0 = x0 + x1
-%line 525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 224] = x0
-%line 526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 224], ymm0
-; x0 = mem256[qa + 64]
-%line 527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 64]
-; x1 = mem256[qb + 64]
-%line 528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 64]
-; mem256[qc + 64] = x0
-%line 529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 64], ymm0
-; mem256[qc + 448] = x1
-%line 530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 448], ymm1
-; 16x x0 = x0 + x1
-%line 531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 256] = x0
-%line 532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 256], ymm0
-; x0 = mem256[qa + 96]
-%line 533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 96]
-; x1 = mem256[qb + 96]
-%line 534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 96]
-; mem256[qc + 96] = x0
-%line 535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 96], ymm0
-; mem256[qc + 480] = x1
-%line 536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 480], ymm1
-; 16x x0 = x0 + x1
-%line 537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 288] = x0
-%line 538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 288], ymm0
-; x0 = mem256[qa + 128]
-%line 539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 128]
-; x1 = mem256[qb + 128]
-%line 540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 128]
-; mem256[qc + 128] = x0
-%line 541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 128], ymm0
-; mem256[qc + 512] = x1
-%line 542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 512], ymm1
-; 16x x0 = x0 + x1
-%line 543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 320] = x0
 %line 544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 320], ymm0
-; x0 = mem256[qa + 160]
+	jne .Lloop10
+; pa = w + 16896
 %line 545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 160]
-; x1 = mem256[qb + 160]
+	mov r10, rsi
+	lea r8, [r10 + 16896]
+; z0 = 0
 %line 546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 160]
-; mem256[qc + 160] = x0
-%line 547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 160], ymm0
-; mem256[qc + 544] = x1
-%line 548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 544], ymm1
-; 16x x0 = x0 + x1
-%line 549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 352] = x0
-%line 550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 352], ymm0
-; pa = pa + 384
-%line 551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r8, 384
-; pb = pb + 576
-%line 552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r11, 576
-; i0 = i0 - 1
-%line 553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	sub r10, 1
-; =? i0 - 0
-%line 554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp r10, 0
-; goto loop11 if !=
-%line 555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop11
-; pa = w + 35904
-%line 556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rsi
-	lea r8, [r11 + 35904]
-; pb = w + 4608
-%line 557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r11 + 4608]
-; z0 = 0
-%line 558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rsi, r11
-	vpxor ymm0, ymm0, ymm0
-; i0 = 54
-%line 559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r10, 54
-	mov r11, r9
-	vmovdqa ymm2, ymm0
-align 32
-.Lloop12:
-; qb = pa + 96
-%line 562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r8 + 96]
-; x0 = mem256[qa]
-%line 564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8]
-; x1 = mem256[qb]
-%line 565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9]
-; mem256[qc + 96] = x0
-%line 566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 96], ymm0
-; mem256[qc + 480] = x1
-%line 567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 480], ymm1
-; 16x x0 = x0 + x1
-%line 568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 288] = x0
-%line 569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 288], ymm0
-; mem256[qc] = z0
-%line 570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11], ymm2
-; mem256[qc + 192] = z0
-%line 571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 192], ymm2
-; mem256[qc + 384] = z0
-%line 572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 384], ymm2
-; x0 = mem256[qa + 32]
-%line 573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 32]
-; x1 = mem256[qb + 32]
-%line 574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 32]
-; mem256[qc + 128] = x0
-%line 575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 128], ymm0
-; mem256[qc + 512] = x1
-%line 576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 512], ymm1
-; 16x x0 = x0 + x1
-%line 577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 320] = x0
-%line 578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 320], ymm0
-; mem256[qc + 32] = z0
-%line 579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 32], ymm2
-; mem256[qc + 224] = z0
-%line 580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 224], ymm2
-; mem256[qc + 416] = z0
-%line 581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 416], ymm2
-; x0 = mem256[qa + 64]
-%line 582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 64]
-; x1 = mem256[qb + 64]
-%line 583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 64]
-; mem256[qc + 160] = x0
-%line 584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 160], ymm0
-; mem256[qc + 544] = x1
-%line 585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 544], ymm1
-; 16x x0 = x0 + x1
-%line 586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 352] = x0
-%line 587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 352], ymm0
-; mem256[qc + 64] = z0
-%line 588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 64], ymm2
-; mem256[qc + 256] = z0
-%line 589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 256], ymm2
-; mem256[qc + 448] = z0
-%line 590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 448], ymm2
-; pa = pa + 192
-%line 591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r8, 192
-; pb = pb + 576
-%line 592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r11, 576
-; i0 = i0 - 1
-%line 593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	sub r10, 1
-; =? i0 - 0
-%line 594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp r10, 0
-; goto loop12 if !=
-%line 595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop12
-; pa = w + 54048
-%line 596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rsi
-	lea r8, [r11 + 54048]
-; pb = w + 46272
-%line 597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r11 + 46272]
-; i0 = 27
-%line 598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rsi, r11
-	mov r10, 27
-	mov r11, r9
-align 32
-.Lloop13:
-; qb = pa + 96
-%line 601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r8 + 96]
-; x0 = mem256[qa]
-%line 603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8]
-; x1 = mem256[qb]
-%line 604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9]
-; mem256[qc] = x0
-%line 605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11], ymm0
-; mem256[qc + 192] = x1
-%line 606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 192], ymm1
-; 16x x0 = x0 + x1
-%line 607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 96] = x0
-%line 608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 96], ymm0
-; x0 = mem256[qa + 32]
-%line 609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 32]
-; x1 = mem256[qb + 32]
-%line 610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 32]
-; mem256[qc + 32] = x0
-%line 611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 32], ymm0
-; mem256[qc + 224] = x1
-%line 612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 224], ymm1
-; 16x x0 = x0 + x1
-%line 613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 128] = x0
-%line 614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 128], ymm0
-; x0 = mem256[qa + 64]
-%line 615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 64]
-; x1 = mem256[qb + 64]
-%line 616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 64]
-; mem256[qc + 64] = x0
-%line 617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 64], ymm0
-; mem256[qc + 256] = x1
-%line 618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 256], ymm1
-; 16x x0 = x0 + x1
-%line 619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 160] = x0
-%line 620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 160], ymm0
-; pa = pa + 192
-%line 621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r8, 192
-; pb = pb + 288
-%line 622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r11, 288
-; i0 = i0 - 1
-%line 623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	sub r10, 1
-; =? i0 - 0
-%line 624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp r10, 0
-; goto loop13 if !=
-%line 625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop13
-; pa = w + 35712
-%line 626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rsi
-	lea r8, [r11 + 35712]
-; z0 = 0
-%line 627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[pa] = z0
-%line 628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8], ymm0
 ; mem256[pa + 32] = z0
-%line 629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 32], ymm0
 ; mem256[pa + 64] = z0
-%line 630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [r8 + 64], ymm0
-; pa = w + 4608
-%line 631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r8, [r11 + 4608]
-; pb = w + 46272
-%line 632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r11 + 46272]
-; pc = w + 59232
-%line 633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r10, [r11 + 59232]
-; i0 = 81
-%line 634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rsi, r11
-	mov r11, 81
+; mem256[pa + 96] = z0
+%line 550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 96], ymm0
+; mem256[pa + 128] = z0
+%line 551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 128], ymm0
+; mem256[pa + 160] = z0
+%line 552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 160], ymm0
+; pa = w + 6528
+%line 553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r9, [r10 + 6528]
+; pb = w + 6526
+%line 554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r11, [r10 + 6526]
+; pc = w + 40128
+%line 555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r8, [r10 + 40128]
+; i1 = 165
+%line 556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rsi, r10
+	mov r10, 165
 align 32
-.Lloop14:
-; 16x x0 = mem16[pb]
+.Lloop11:
+; 8x x0 = zeroext16(mem128[pa])
+%line 558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmovzxwd ymm0, [r9]
+; 8x x1 = zeroext16(mem128[pb])
+%line 559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmovzxwd ymm1, [r11]
+; 8x x1 = x1 << 16
+%line 560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpslld ymm1, ymm1, 16
+; 8x x0 = x0 + x1
+%line 561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm1
+; mem256[pc] = x0
+%line 562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8], ymm0
+; 8x x0 = zeroext16(mem128[pa + 16])
+%line 563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmovzxwd ymm0, [r9 + 16]
+; 8x x1 = zeroext16(mem128[pb + 16])
+%line 564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmovzxwd ymm1, [r11 + 16]
+; 8x x1 = x1 << 16
+%line 565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpslld ymm1, ymm1, 16
+; 8x x0 = x0 + x1
+%line 566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm1
+; mem256[pc + 32] = x0
+%line 567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 32], ymm0
+; 8x x0 = zeroext16(mem128[pa + 32])
+%line 568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmovzxwd ymm0, [r9 + 32]
+; 8x x1 = zeroext16(mem128[pb + 32])
+%line 569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmovzxwd ymm1, [r11 + 32]
+; 8x x1 = x1 << 16
+%line 570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpslld ymm1, ymm1, 16
+; 8x x0 = x0 + x1
+%line 571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm1
+; mem256[pc + 64] = x0
+%line 572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 64], ymm0
+; 8x x0 = zeroext16(mem128[pa + 48])
+%line 573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmovzxwd ymm0, [r9 + 48]
+; 8x x1 = zeroext16(mem128[pb + 48])
+%line 574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmovzxwd ymm1, [r11 + 48]
+; 8x x1 = x1 << 16
+%line 575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpslld ymm1, ymm1, 16
+; 8x x0 = x0 + x1
+%line 576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm1
+; mem256[pc + 96] = x0
+%line 577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 96], ymm0
+; pa = pa + 64
+%line 578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r9, 64
+; pb = pb + 64
+%line 579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r11, 64
+; pc = pc + 128
+%line 580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r8, 128
+; i1 = i1 - 1
+%line 581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	sub r10, 1
+; =? i1 - 0
+%line 582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	cmp r10, 0
+; goto loop11 if !=
+%line 583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	jne .Lloop11
+; pa = w + 40128
+%line 584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r10, rsi
+	lea r8, [r10 + 40128]
+; pb = w + 20736
+%line 585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r9, [r10 + 20736]
+; pc = w + 61248
+%line 586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r11, [r10 + 61248]
+; i0 = 27
+%line 587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rsi, r10
+	mov r10, 27
+align 32
+.Lloop12:
+; 8x x0 = mem32[pb]
+%line 589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm1, [r9]
+; 8x a0 = maddwd(x0, mem256[pa + 384])
+%line 590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm1, [r8 + 384]
+; 8x a1 = maddwd(x0, mem256[pa + 416])
+%line 591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm13, ymm1, [r8 + 416]
+; 8x a2 = maddwd(x0, mem256[pa + 448])
+%line 592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm12, ymm1, [r8 + 448]
+; 8x a3 = maddwd(x0, mem256[pa + 480])
+%line 593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm11, ymm1, [r8 + 480]
+; 8x a4 = maddwd(x0, mem256[pa + 512])
+%line 594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm10, ymm1, [r8 + 512]
+; 8x a5 = maddwd(x0, mem256[pa + 544])
+%line 595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm9, ymm1, [r8 + 544]
+; 8x a6 = maddwd(x0, mem256[pa + 576])
+%line 596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm8, ymm1, [r8 + 576]
+; 8x a7 = maddwd(x0, mem256[pa + 608])
+%line 597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm7, ymm1, [r8 + 608]
+; 8x a8 = maddwd(x0, mem256[pa + 640])
+%line 598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm1, [r8 + 640]
+; 8x a9 = maddwd(x0, mem256[pa + 672])
+%line 599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm1, [r8 + 672]
+; 8x a10 = maddwd(x0, mem256[pa + 704])
+%line 600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm4, ymm1, [r8 + 704]
+; 8x a11 = maddwd(x0, mem256[pa + 736])
+%line 601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm3, ymm1, [r8 + 736]
+; 8x x0 = mem32[pb + 4]
+%line 602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm2, [r9 + 4]
+; 8x x1 = maddwd(x0, mem256[pa + 376])
+%line 603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm1, ymm2, [r8 + 376]
+; 8x a0 = a0 + x1
+%line 604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm0, ymm1
+; 8x x1 = maddwd(x0, mem256[pa + 408])
+%line 605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 408]
+; 8x a1 = a1 + x1
+%line 606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a2 = a2 + x1
+%line 608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a3 = a3 + x1
+%line 610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a4 = a4 + x1
+%line 612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a5 = a5 + x1
+%line 614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 568]
+; 8x a6 = a6 + x1
+%line 616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 600]
+; 8x a7 = a7 + x1
+%line 618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 632]
+; 8x a8 = a8 + x1
+%line 620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 664]
+; 8x a9 = a9 + x1
+%line 622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 696]
+; 8x a10 = a10 + x1
+%line 624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 728]
+; 8x a11 = a11 + x1
+%line 626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 8]
+%line 627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm2, [r9 + 8]
+; 8x x1 = maddwd(x0, mem256[pa + 368])
+%line 628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 368]
+; 8x a0 = a0 + x1
+%line 629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 400])
+%line 630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 400]
+; 8x a1 = a1 + x1
+%line 631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a2 = a2 + x1
+%line 633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a3 = a3 + x1
+%line 635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
 %line 636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm4, [r9]
-; 16x a0 = x0 * mem256[pa + 96]
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a4 = a4 + x1
 %line 637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm4, [r8 + 96]
-; 16x a1 = x0 * mem256[pa + 128]
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
 %line 638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm4, [r8 + 128]
-; 16x a2 = x0 * mem256[pa + 160]
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a5 = a5 + x1
 %line 639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm2, ymm4, [r8 + 160]
-; 16x a6 = x0 * mem256[pa + 15648]
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
 %line 640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm3, ymm4, [r8 + 15648]
-; 16x a7 = x0 * mem256[pa + 15680]
+	vpmaddwd ymm0, ymm2, [r8 + 560]
+; 8x a6 = a6 + x1
 %line 641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm7, ymm4, [r8 + 15680]
-; 16x a8 = x0 * mem256[pa + 15712]
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
 %line 642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm5, ymm4, [r8 + 15712]
-; 16x x0 = mem16[pb + 2]
+	vpmaddwd ymm0, ymm2, [r8 + 592]
+; 8x a7 = a7 + x1
 %line 643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm6, [r9 + 2]
-; 16x x1 = x0 * mem256[pa + 94]
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
 %line 644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm4, ymm6, [r8 + 94]
-; 16x a0 = a0 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 624]
+; 8x a8 = a8 + x1
 %line 645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm4, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 126]
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
 %line 646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 126]
-; 16x a1 = a1 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 656]
+; 8x a9 = a9 + x1
 %line 647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 158]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
 %line 648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 158]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 688]
+; 8x a10 = a10 + x1
 %line 649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm2, ymm0
-; 16x a3 = x0 * mem256[pa + 190]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
 %line 650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm2, ymm6, [r8 + 190]
-; 16x x1 = x0 * mem256[pa + 15646]
+	vpmaddwd ymm0, ymm2, [r8 + 720]
+; 8x a11 = a11 + x1
 %line 651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15646]
-; 16x a6 = a6 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 12]
 %line 652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 15678]
+	vpbroadcastd ymm2, [r9 + 12]
+; 8x x1 = maddwd(x0, mem256[pa + 360])
 %line 653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15678]
-; 16x a7 = a7 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 360]
+; 8x a0 = a0 + x1
 %line 654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15710]
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 392])
 %line 655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15710]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 392]
+; 8x a1 = a1 + x1
 %line 656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm5, ymm0
-; 16x a9 = x0 * mem256[pa + 15742]
+	vpaddd ymm13, ymm13, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 424])
 %line 657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm5, ymm6, [r8 + 15742]
-; 16x x0 = mem16[pb + 4]
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a2 = a2 + x1
 %line 658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm6, [r9 + 4]
-; 16x x1 = x0 * mem256[pa + 92]
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
 %line 659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 92]
-; 16x a0 = a0 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a3 = a3 + x1
 %line 660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 124]
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
 %line 661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 124]
-; 16x a1 = a1 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a4 = a4 + x1
 %line 662+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 156]
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
 %line 663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 156]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a5 = a5 + x1
 %line 664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 188]
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
 %line 665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 188]
-; 16x a3 = a3 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 552]
+; 8x a6 = a6 + x1
 %line 666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15644]
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
 %line 667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15644]
-; 16x a6 = a6 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 584]
+; 8x a7 = a7 + x1
 %line 668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 15676]
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
 %line 669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15676]
-; 16x a7 = a7 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 616]
+; 8x a8 = a8 + x1
 %line 670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15708]
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
 %line 671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15708]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 648]
+; 8x a9 = a9 + x1
 %line 672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15740]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
 %line 673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15740]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 680]
+; 8x a10 = a10 + x1
 %line 674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x0 = mem16[pb + 6]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
 %line 675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm6, [r9 + 6]
-; 16x x1 = x0 * mem256[pa + 90]
+	vpmaddwd ymm0, ymm2, [r8 + 712]
+; 8x a11 = a11 + x1
 %line 676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 90]
-; 16x a0 = a0 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 16]
 %line 677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 122]
+	vpbroadcastd ymm2, [r9 + 16]
+; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 122]
-; 16x a1 = a1 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 384]
+; 8x a1 = a1 + x1
 %line 679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 154]
+	vpaddd ymm13, ymm13, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 154]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 416]
+; 8x a2 = a2 + x1
 %line 681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 186]
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 186]
-; 16x a3 = a3 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a3 = a3 + x1
 %line 683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15642]
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 684+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15642]
-; 16x a6 = a6 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a4 = a4 + x1
 %line 685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 15674]
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 686+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15674]
-; 16x a7 = a7 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a5 = a5 + x1
 %line 687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15706]
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15706]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 544]
+; 8x a6 = a6 + x1
 %line 689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15738]
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15738]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 576]
+; 8x a7 = a7 + x1
 %line 691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x0 = mem16[pb + 8]
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm6, [r9 + 8]
-; 16x x1 = x0 * mem256[pa + 88]
+	vpmaddwd ymm0, ymm2, [r8 + 608]
+; 8x a8 = a8 + x1
 %line 693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 88]
-; 16x a0 = a0 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 120]
+	vpmaddwd ymm0, ymm2, [r8 + 640]
+; 8x a9 = a9 + x1
 %line 695+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 120]
-; 16x a1 = a1 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 152]
+	vpmaddwd ymm0, ymm2, [r8 + 672]
+; 8x a10 = a10 + x1
 %line 697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 152]
-; 16x a2 = a2 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 184]
+	vpmaddwd ymm0, ymm2, [r8 + 704]
+; 8x a11 = a11 + x1
 %line 699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 184]
-; 16x a3 = a3 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 20]
 %line 700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15640]
+	vpbroadcastd ymm2, [r9 + 20]
+; 8x x1 = maddwd(x0, mem256[pa + 376])
 %line 701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15640]
-; 16x a6 = a6 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 376]
+; 8x a1 = a1 + x1
 %line 702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 15672]
+	vpaddd ymm13, ymm13, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 408])
 %line 703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15672]
-; 16x a7 = a7 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 408]
+; 8x a2 = a2 + x1
 %line 704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15704]
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 440])
 %line 705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15704]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a3 = a3 + x1
 %line 706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15736]
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
 %line 707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15736]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a4 = a4 + x1
 %line 708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x0 = mem16[pb + 10]
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
 %line 709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm6, [r9 + 10]
-; 16x x1 = x0 * mem256[pa + 86]
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a5 = a5 + x1
 %line 710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 86]
-; 16x a0 = a0 + x1
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
 %line 711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 118]
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a6 = a6 + x1
 %line 712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 118]
-; 16x a1 = a1 + x1
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
 %line 713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 150]
+	vpmaddwd ymm0, ymm2, [r8 + 568]
+; 8x a7 = a7 + x1
 %line 714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 150]
-; 16x a2 = a2 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
 %line 715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 182]
+	vpmaddwd ymm0, ymm2, [r8 + 600]
+; 8x a8 = a8 + x1
 %line 716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 182]
-; 16x a3 = a3 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
 %line 717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15638]
+	vpmaddwd ymm0, ymm2, [r8 + 632]
+; 8x a9 = a9 + x1
 %line 718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15638]
-; 16x a6 = a6 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
 %line 719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 15670]
+	vpmaddwd ymm0, ymm2, [r8 + 664]
+; 8x a10 = a10 + x1
 %line 720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15670]
-; 16x a7 = a7 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
 %line 721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15702]
+	vpmaddwd ymm0, ymm2, [r8 + 696]
+; 8x a11 = a11 + x1
 %line 722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15702]
-; 16x a8 = a8 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 24]
 %line 723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15734]
+	vpbroadcastd ymm2, [r9 + 24]
+; 8x x1 = maddwd(x0, mem256[pa + 368])
 %line 724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15734]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 368]
+; 8x a1 = a1 + x1
 %line 725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x0 = mem16[pb + 12]
+	vpaddd ymm13, ymm13, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 400])
 %line 726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm6, [r9 + 12]
-; 16x x1 = x0 * mem256[pa + 84]
+	vpmaddwd ymm0, ymm2, [r8 + 400]
+; 8x a2 = a2 + x1
 %line 727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 84]
-; 16x a0 = a0 + x1
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 432])
 %line 728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 116]
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a3 = a3 + x1
 %line 729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 116]
-; 16x a1 = a1 + x1
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
 %line 730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 148]
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a4 = a4 + x1
 %line 731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 148]
-; 16x a2 = a2 + x1
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
 %line 732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 180]
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a5 = a5 + x1
 %line 733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 180]
-; 16x a3 = a3 + x1
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
 %line 734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15636]
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a6 = a6 + x1
 %line 735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15636]
-; 16x a6 = a6 + x1
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
 %line 736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 15668]
+	vpmaddwd ymm0, ymm2, [r8 + 560]
+; 8x a7 = a7 + x1
 %line 737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15668]
-; 16x a7 = a7 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
 %line 738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15700]
+	vpmaddwd ymm0, ymm2, [r8 + 592]
+; 8x a8 = a8 + x1
 %line 739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15700]
-; 16x a8 = a8 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
 %line 740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15732]
+	vpmaddwd ymm0, ymm2, [r8 + 624]
+; 8x a9 = a9 + x1
 %line 741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15732]
-; 16x a9 = a9 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
 %line 742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x0 = mem16[pb + 14]
+	vpmaddwd ymm0, ymm2, [r8 + 656]
+; 8x a10 = a10 + x1
 %line 743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm6, [r9 + 14]
-; 16x x1 = x0 * mem256[pa + 82]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
 %line 744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 82]
-; 16x a0 = a0 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 688]
+; 8x a11 = a11 + x1
 %line 745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 114]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 28]
 %line 746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 114]
-; 16x a1 = a1 + x1
+	vpbroadcastd ymm2, [r9 + 28]
+; 8x x1 = maddwd(x0, mem256[pa + 360])
 %line 747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 146]
+	vpmaddwd ymm0, ymm2, [r8 + 360]
+; 8x a1 = a1 + x1
 %line 748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 146]
-; 16x a2 = a2 + x1
+	vpaddd ymm13, ymm13, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 392])
 %line 749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 178]
+	vpmaddwd ymm0, ymm2, [r8 + 392]
+; 8x a2 = a2 + x1
 %line 750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 178]
-; 16x a3 = a3 + x1
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 424])
 %line 751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15634]
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a3 = a3 + x1
 %line 752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15634]
-; 16x a6 = a6 + x1
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
 %line 753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 15666]
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a4 = a4 + x1
 %line 754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15666]
-; 16x a7 = a7 + x1
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
 %line 755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15698]
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a5 = a5 + x1
 %line 756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15698]
-; 16x a8 = a8 + x1
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
 %line 757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15730]
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a6 = a6 + x1
 %line 758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15730]
-; 16x a9 = a9 + x1
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
 %line 759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x0 = mem16[pb + 16]
+	vpmaddwd ymm0, ymm2, [r8 + 552]
+; 8x a7 = a7 + x1
 %line 760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm6, [r9 + 16]
-; 16x x1 = x0 * mem256[pa + 80]
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
 %line 761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 80]
-; 16x a0 = a0 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 584]
+; 8x a8 = a8 + x1
 %line 762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 112]
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
 %line 763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 112]
-; 16x a1 = a1 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 616]
+; 8x a9 = a9 + x1
 %line 764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 144]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
 %line 765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 144]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 648]
+; 8x a10 = a10 + x1
 %line 766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 176]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
 %line 767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 176]
-; 16x a3 = a3 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 680]
+; 8x a11 = a11 + x1
 %line 768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15632]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 32]
 %line 769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15632]
-; 16x a6 = a6 + x1
+	vpbroadcastd ymm2, [r9 + 32]
+; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 15664]
+	vpmaddwd ymm0, ymm2, [r8 + 384]
+; 8x a2 = a2 + x1
 %line 771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15664]
-; 16x a7 = a7 + x1
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15696]
+	vpmaddwd ymm0, ymm2, [r8 + 416]
+; 8x a3 = a3 + x1
 %line 773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15696]
-; 16x a8 = a8 + x1
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15728]
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a4 = a4 + x1
 %line 775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15728]
-; 16x a9 = a9 + x1
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x0 = mem16[pb + 18]
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a5 = a5 + x1
 %line 777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm6, [r9 + 18]
-; 16x x1 = x0 * mem256[pa + 78]
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 78]
-; 16x a0 = a0 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a6 = a6 + x1
 %line 779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 110]
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 110]
-; 16x a1 = a1 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 544]
+; 8x a7 = a7 + x1
 %line 781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 142]
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 142]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 576]
+; 8x a8 = a8 + x1
 %line 783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 174]
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 174]
-; 16x a3 = a3 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 608]
+; 8x a9 = a9 + x1
 %line 785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15630]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15630]
-; 16x a6 = a6 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 640]
+; 8x a10 = a10 + x1
 %line 787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 15662]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15662]
-; 16x a7 = a7 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 672]
+; 8x a11 = a11 + x1
 %line 789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15694]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 36]
 %line 790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15694]
-; 16x a8 = a8 + x1
+	vpbroadcastd ymm2, [r9 + 36]
+; 8x x1 = maddwd(x0, mem256[pa + 376])
 %line 791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15726]
+	vpmaddwd ymm0, ymm2, [r8 + 376]
+; 8x a2 = a2 + x1
 %line 792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15726]
-; 16x a9 = a9 + x1
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 408])
 %line 793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x0 = mem16[pb + 20]
+	vpmaddwd ymm0, ymm2, [r8 + 408]
+; 8x a3 = a3 + x1
 %line 794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm6, [r9 + 20]
-; 16x x1 = x0 * mem256[pa + 76]
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 440])
 %line 795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 76]
-; 16x a0 = a0 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a4 = a4 + x1
 %line 796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 108]
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
 %line 797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 108]
-; 16x a1 = a1 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a5 = a5 + x1
 %line 798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 140]
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
 %line 799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 140]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a6 = a6 + x1
 %line 800+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 172]
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
 %line 801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 172]
-; 16x a3 = a3 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a7 = a7 + x1
 %line 802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15628]
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
 %line 803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15628]
-; 16x a6 = a6 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 568]
+; 8x a8 = a8 + x1
 %line 804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 15660]
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
 %line 805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15660]
-; 16x a7 = a7 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 600]
+; 8x a9 = a9 + x1
 %line 806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15692]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
 %line 807+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15692]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 632]
+; 8x a10 = a10 + x1
 %line 808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15724]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
 %line 809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15724]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 664]
+; 8x a11 = a11 + x1
 %line 810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x0 = mem16[pb + 22]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 40]
 %line 811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm6, [r9 + 22]
-; 16x x1 = x0 * mem256[pa + 74]
+	vpbroadcastd ymm2, [r9 + 40]
+; 8x x1 = maddwd(x0, mem256[pa + 368])
 %line 812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 74]
-; 16x a0 = a0 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 368]
+; 8x a2 = a2 + x1
 %line 813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 106]
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 400])
 %line 814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 106]
-; 16x a1 = a1 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 400]
+; 8x a3 = a3 + x1
 %line 815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 138]
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 432])
 %line 816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 138]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a4 = a4 + x1
 %line 817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 170]
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
 %line 818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 170]
-; 16x a3 = a3 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a5 = a5 + x1
 %line 819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15626]
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
 %line 820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15626]
-; 16x a6 = a6 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a6 = a6 + x1
 %line 821+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 15658]
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
 %line 822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15658]
-; 16x a7 = a7 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a7 = a7 + x1
 %line 823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15690]
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
 %line 824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15690]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 560]
+; 8x a8 = a8 + x1
 %line 825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15722]
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
 %line 826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15722]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 592]
+; 8x a9 = a9 + x1
 %line 827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x0 = mem16[pb + 24]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
 %line 828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm6, [r9 + 24]
-; 16x x1 = x0 * mem256[pa + 72]
+	vpmaddwd ymm0, ymm2, [r8 + 624]
+; 8x a10 = a10 + x1
 %line 829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 72]
-; 16x a0 = a0 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
 %line 830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 104]
+	vpmaddwd ymm0, ymm2, [r8 + 656]
+; 8x a11 = a11 + x1
 %line 831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 104]
-; 16x a1 = a1 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 44]
 %line 832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 136]
+	vpbroadcastd ymm2, [r9 + 44]
+; 8x x1 = maddwd(x0, mem256[pa + 360])
 %line 833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 136]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 360]
+; 8x a2 = a2 + x1
 %line 834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 168]
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 392])
 %line 835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 168]
-; 16x a3 = a3 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 392]
+; 8x a3 = a3 + x1
 %line 836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15624]
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 424])
 %line 837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15624]
-; 16x a6 = a6 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a4 = a4 + x1
 %line 838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 15656]
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
 %line 839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15656]
-; 16x a7 = a7 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a5 = a5 + x1
 %line 840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15688]
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
 %line 841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15688]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a6 = a6 + x1
 %line 842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15720]
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
 %line 843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15720]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a7 = a7 + x1
 %line 844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x0 = mem16[pb + 26]
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
 %line 845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm6, [r9 + 26]
-; 16x x1 = x0 * mem256[pa + 70]
+	vpmaddwd ymm0, ymm2, [r8 + 552]
+; 8x a8 = a8 + x1
 %line 846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 70]
-; 16x a0 = a0 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
 %line 847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 102]
+	vpmaddwd ymm0, ymm2, [r8 + 584]
+; 8x a9 = a9 + x1
 %line 848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 102]
-; 16x a1 = a1 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
 %line 849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 134]
+	vpmaddwd ymm0, ymm2, [r8 + 616]
+; 8x a10 = a10 + x1
 %line 850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 134]
-; 16x a2 = a2 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
 %line 851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 166]
+	vpmaddwd ymm0, ymm2, [r8 + 648]
+; 8x a11 = a11 + x1
 %line 852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 166]
-; 16x a3 = a3 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 48]
 %line 853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15622]
+	vpbroadcastd ymm2, [r9 + 48]
+; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15622]
-; 16x a6 = a6 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 384]
+; 8x a3 = a3 + x1
 %line 855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 15654]
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15654]
-; 16x a7 = a7 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 416]
+; 8x a4 = a4 + x1
 %line 857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15686]
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15686]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a5 = a5 + x1
 %line 859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15718]
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15718]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a6 = a6 + x1
 %line 861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x0 = mem16[pb + 28]
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm6, [r9 + 28]
-; 16x x1 = x0 * mem256[pa + 68]
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a7 = a7 + x1
 %line 863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 68]
-; 16x a0 = a0 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 100]
+	vpmaddwd ymm0, ymm2, [r8 + 544]
+; 8x a8 = a8 + x1
 %line 865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 100]
-; 16x a1 = a1 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 132]
+	vpmaddwd ymm0, ymm2, [r8 + 576]
+; 8x a9 = a9 + x1
 %line 867+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 132]
-; 16x a2 = a2 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 164]
+	vpmaddwd ymm0, ymm2, [r8 + 608]
+; 8x a10 = a10 + x1
 %line 869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 164]
-; 16x a3 = a3 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15620]
+	vpmaddwd ymm0, ymm2, [r8 + 640]
+; 8x a11 = a11 + x1
 %line 871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15620]
-; 16x a6 = a6 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 52]
 %line 872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 15652]
+	vpbroadcastd ymm2, [r9 + 52]
+; 8x x1 = maddwd(x0, mem256[pa + 376])
 %line 873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15652]
-; 16x a7 = a7 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 376]
+; 8x a3 = a3 + x1
 %line 874+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15684]
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 408])
 %line 875+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15684]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 408]
+; 8x a4 = a4 + x1
 %line 876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15716]
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 440])
 %line 877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15716]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a5 = a5 + x1
 %line 878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x0 = mem16[pb + 30]
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
 %line 879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm6, [r9 + 30]
-; 16x x1 = x0 * mem256[pa + 66]
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a6 = a6 + x1
 %line 880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 66]
-; 16x a0 = a0 + x1
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
 %line 881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 98]
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a7 = a7 + x1
 %line 882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 98]
-; 16x a1 = a1 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
 %line 883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 130]
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a8 = a8 + x1
 %line 884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 130]
-; 16x a2 = a2 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
 %line 885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 162]
+	vpmaddwd ymm0, ymm2, [r8 + 568]
+; 8x a9 = a9 + x1
 %line 886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 162]
-; 16x a3 = a3 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
 %line 887+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15618]
+	vpmaddwd ymm0, ymm2, [r8 + 600]
+; 8x a10 = a10 + x1
 %line 888+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15618]
-; 16x a6 = a6 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
 %line 889+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 15650]
+	vpmaddwd ymm0, ymm2, [r8 + 632]
+; 8x a11 = a11 + x1
 %line 890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15650]
-; 16x a7 = a7 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 56]
 %line 891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15682]
+	vpbroadcastd ymm2, [r9 + 56]
+; 8x x1 = maddwd(x0, mem256[pa + 368])
 %line 892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15682]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 368]
+; 8x a3 = a3 + x1
 %line 893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15714]
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 400])
 %line 894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm6, [r8 + 15714]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 400]
+; 8x a4 = a4 + x1
 %line 895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm5, ymm0
-; 16x x0 = mem16[pb + 32]
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 432])
 %line 896+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 32]
-; 16x x1 = x0 * mem256[pa + 96]
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a5 = a5 + x1
 %line 897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 96]
-; 16x a1 = a1 + x1
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
 %line 898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 128]
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a6 = a6 + x1
 %line 899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 128]
-; 16x a2 = a2 + x1
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
 %line 900+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 160]
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a7 = a7 + x1
 %line 901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 160]
-; 16x a3 = a3 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
 %line 902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15648]
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a8 = a8 + x1
 %line 903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15648]
-; 16x a7 = a7 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
 %line 904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15680]
+	vpmaddwd ymm0, ymm2, [r8 + 560]
+; 8x a9 = a9 + x1
 %line 905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15680]
-; 16x a8 = a8 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
 %line 906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15712]
+	vpmaddwd ymm0, ymm2, [r8 + 592]
+; 8x a10 = a10 + x1
 %line 907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15712]
-; 16x a9 = a9 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
 %line 908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x0 = mem16[pb + 34]
+	vpmaddwd ymm0, ymm2, [r8 + 624]
+; 8x a11 = a11 + x1
 %line 909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 34]
-; 16x x1 = x0 * mem256[pa + 94]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 60]
 %line 910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 94]
-; 16x a1 = a1 + x1
+	vpbroadcastd ymm2, [r9 + 60]
+; 8x x1 = maddwd(x0, mem256[pa + 360])
 %line 911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 126]
+	vpmaddwd ymm0, ymm2, [r8 + 360]
+; 8x a3 = a3 + x1
 %line 912+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 126]
-; 16x a2 = a2 + x1
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 392])
 %line 913+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 158]
+	vpmaddwd ymm0, ymm2, [r8 + 392]
+; 8x a4 = a4 + x1
 %line 914+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 158]
-; 16x a3 = a3 + x1
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 424])
 %line 915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x a4 = x0 * mem256[pa + 190]
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a5 = a5 + x1
 %line 916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm5, [r8 + 190]
-; 16x x1 = x0 * mem256[pa + 15646]
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
 %line 917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15646]
-; 16x a7 = a7 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a6 = a6 + x1
 %line 918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15678]
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
 %line 919+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15678]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a7 = a7 + x1
 %line 920+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15710]
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
 %line 921+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15710]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a8 = a8 + x1
 %line 922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x a10 = x0 * mem256[pa + 15742]
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
 %line 923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm11, ymm5, [r8 + 15742]
-; 16x x0 = mem16[pb + 36]
+	vpmaddwd ymm0, ymm2, [r8 + 552]
+; 8x a9 = a9 + x1
 %line 924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 36]
-; 16x x1 = x0 * mem256[pa + 92]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
 %line 925+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 92]
-; 16x a1 = a1 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 584]
+; 8x a10 = a10 + x1
 %line 926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 124]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
 %line 927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 124]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 616]
+; 8x a11 = a11 + x1
 %line 928+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 156]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 64]
 %line 929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 156]
-; 16x a3 = a3 + x1
+	vpbroadcastd ymm2, [r9 + 64]
+; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 188]
+	vpmaddwd ymm0, ymm2, [r8 + 384]
+; 8x a4 = a4 + x1
 %line 931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 188]
-; 16x a4 = a4 + x1
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15644]
+	vpmaddwd ymm0, ymm2, [r8 + 416]
+; 8x a5 = a5 + x1
 %line 933+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15644]
-; 16x a7 = a7 + x1
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15676]
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a6 = a6 + x1
 %line 935+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15676]
-; 16x a8 = a8 + x1
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15708]
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a7 = a7 + x1
 %line 937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15708]
-; 16x a9 = a9 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15740]
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a8 = a8 + x1
 %line 939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15740]
-; 16x a10 = a10 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 38]
+	vpmaddwd ymm0, ymm2, [r8 + 544]
+; 8x a9 = a9 + x1
 %line 941+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 38]
-; 16x x1 = x0 * mem256[pa + 90]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 942+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 90]
-; 16x a1 = a1 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 576]
+; 8x a10 = a10 + x1
 %line 943+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 122]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 122]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 608]
+; 8x a11 = a11 + x1
 %line 945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 154]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 68]
 %line 946+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 154]
-; 16x a3 = a3 + x1
+	vpbroadcastd ymm2, [r9 + 68]
+; 8x x1 = maddwd(x0, mem256[pa + 376])
 %line 947+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 186]
+	vpmaddwd ymm0, ymm2, [r8 + 376]
+; 8x a4 = a4 + x1
 %line 948+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 186]
-; 16x a4 = a4 + x1
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 408])
 %line 949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15642]
+	vpmaddwd ymm0, ymm2, [r8 + 408]
+; 8x a5 = a5 + x1
 %line 950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15642]
-; 16x a7 = a7 + x1
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 440])
 %line 951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15674]
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a6 = a6 + x1
 %line 952+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15674]
-; 16x a8 = a8 + x1
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
 %line 953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15706]
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a7 = a7 + x1
 %line 954+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15706]
-; 16x a9 = a9 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
 %line 955+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15738]
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a8 = a8 + x1
 %line 956+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15738]
-; 16x a10 = a10 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
 %line 957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 40]
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a9 = a9 + x1
 %line 958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 40]
-; 16x x1 = x0 * mem256[pa + 88]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
 %line 959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 88]
-; 16x a1 = a1 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 568]
+; 8x a10 = a10 + x1
 %line 960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 120]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
 %line 961+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 120]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 600]
+; 8x a11 = a11 + x1
 %line 962+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 152]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 72]
 %line 963+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 152]
-; 16x a3 = a3 + x1
+	vpbroadcastd ymm2, [r9 + 72]
+; 8x x1 = maddwd(x0, mem256[pa + 368])
 %line 964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 184]
+	vpmaddwd ymm0, ymm2, [r8 + 368]
+; 8x a4 = a4 + x1
 %line 965+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 184]
-; 16x a4 = a4 + x1
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 400])
 %line 966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15640]
+	vpmaddwd ymm0, ymm2, [r8 + 400]
+; 8x a5 = a5 + x1
 %line 967+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15640]
-; 16x a7 = a7 + x1
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 432])
 %line 968+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15672]
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a6 = a6 + x1
 %line 969+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15672]
-; 16x a8 = a8 + x1
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
 %line 970+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15704]
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a7 = a7 + x1
 %line 971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15704]
-; 16x a9 = a9 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
 %line 972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15736]
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a8 = a8 + x1
 %line 973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15736]
-; 16x a10 = a10 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
 %line 974+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 42]
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a9 = a9 + x1
 %line 975+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 42]
-; 16x x1 = x0 * mem256[pa + 86]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
 %line 976+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 86]
-; 16x a1 = a1 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 560]
+; 8x a10 = a10 + x1
 %line 977+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 118]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
 %line 978+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 118]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 592]
+; 8x a11 = a11 + x1
 %line 979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 150]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 76]
 %line 980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 150]
-; 16x a3 = a3 + x1
+	vpbroadcastd ymm2, [r9 + 76]
+; 8x x1 = maddwd(x0, mem256[pa + 360])
 %line 981+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 182]
+	vpmaddwd ymm0, ymm2, [r8 + 360]
+; 8x a4 = a4 + x1
 %line 982+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 182]
-; 16x a4 = a4 + x1
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 392])
 %line 983+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15638]
+	vpmaddwd ymm0, ymm2, [r8 + 392]
+; 8x a5 = a5 + x1
 %line 984+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15638]
-; 16x a7 = a7 + x1
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 424])
 %line 985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15670]
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a6 = a6 + x1
 %line 986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15670]
-; 16x a8 = a8 + x1
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
 %line 987+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15702]
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a7 = a7 + x1
 %line 988+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15702]
-; 16x a9 = a9 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
 %line 989+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15734]
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a8 = a8 + x1
 %line 990+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15734]
-; 16x a10 = a10 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
 %line 991+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 44]
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a9 = a9 + x1
 %line 992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 44]
-; 16x x1 = x0 * mem256[pa + 84]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
 %line 993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 84]
-; 16x a1 = a1 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 552]
+; 8x a10 = a10 + x1
 %line 994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 116]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
 %line 995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 116]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 584]
+; 8x a11 = a11 + x1
 %line 996+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 148]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 80]
 %line 997+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 148]
-; 16x a3 = a3 + x1
+	vpbroadcastd ymm2, [r9 + 80]
+; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 998+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 180]
+	vpmaddwd ymm0, ymm2, [r8 + 384]
+; 8x a5 = a5 + x1
 %line 999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 180]
-; 16x a4 = a4 + x1
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15636]
+	vpmaddwd ymm0, ymm2, [r8 + 416]
+; 8x a6 = a6 + x1
 %line 1001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15636]
-; 16x a7 = a7 + x1
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1002+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15668]
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a7 = a7 + x1
 %line 1003+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15668]
-; 16x a8 = a8 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1004+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15700]
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a8 = a8 + x1
 %line 1005+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15700]
-; 16x a9 = a9 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1006+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15732]
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a9 = a9 + x1
 %line 1007+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15732]
-; 16x a10 = a10 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 46]
+	vpmaddwd ymm0, ymm2, [r8 + 544]
+; 8x a10 = a10 + x1
 %line 1009+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 46]
-; 16x x1 = x0 * mem256[pa + 82]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1010+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 82]
-; 16x a1 = a1 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 576]
+; 8x a11 = a11 + x1
 %line 1011+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 114]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 84]
 %line 1012+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 114]
-; 16x a2 = a2 + x1
+	vpbroadcastd ymm2, [r9 + 84]
+; 8x x1 = maddwd(x0, mem256[pa + 376])
 %line 1013+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 146]
+	vpmaddwd ymm0, ymm2, [r8 + 376]
+; 8x a5 = a5 + x1
 %line 1014+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 146]
-; 16x a3 = a3 + x1
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 408])
 %line 1015+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 178]
+	vpmaddwd ymm0, ymm2, [r8 + 408]
+; 8x a6 = a6 + x1
 %line 1016+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 178]
-; 16x a4 = a4 + x1
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 440])
 %line 1017+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15634]
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a7 = a7 + x1
 %line 1018+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15634]
-; 16x a7 = a7 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
 %line 1019+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15666]
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a8 = a8 + x1
 %line 1020+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15666]
-; 16x a8 = a8 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
 %line 1021+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15698]
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a9 = a9 + x1
 %line 1022+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15698]
-; 16x a9 = a9 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
 %line 1023+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15730]
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a10 = a10 + x1
 %line 1024+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15730]
-; 16x a10 = a10 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
 %line 1025+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 48]
+	vpmaddwd ymm0, ymm2, [r8 + 568]
+; 8x a11 = a11 + x1
 %line 1026+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 48]
-; 16x x1 = x0 * mem256[pa + 80]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 88]
 %line 1027+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 80]
-; 16x a1 = a1 + x1
+	vpbroadcastd ymm2, [r9 + 88]
+; 8x x1 = maddwd(x0, mem256[pa + 368])
 %line 1028+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 112]
+	vpmaddwd ymm0, ymm2, [r8 + 368]
+; 8x a5 = a5 + x1
 %line 1029+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 112]
-; 16x a2 = a2 + x1
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 400])
 %line 1030+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 144]
+	vpmaddwd ymm0, ymm2, [r8 + 400]
+; 8x a6 = a6 + x1
 %line 1031+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 144]
-; 16x a3 = a3 + x1
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 432])
 %line 1032+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 176]
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a7 = a7 + x1
 %line 1033+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 176]
-; 16x a4 = a4 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
 %line 1034+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15632]
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a8 = a8 + x1
 %line 1035+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15632]
-; 16x a7 = a7 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
 %line 1036+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15664]
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a9 = a9 + x1
 %line 1037+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15664]
-; 16x a8 = a8 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
 %line 1038+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15696]
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a10 = a10 + x1
 %line 1039+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15696]
-; 16x a9 = a9 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
 %line 1040+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15728]
+	vpmaddwd ymm0, ymm2, [r8 + 560]
+; 8x a11 = a11 + x1
 %line 1041+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15728]
-; 16x a10 = a10 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 92]
 %line 1042+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 50]
+	vpbroadcastd ymm2, [r9 + 92]
+; 8x x1 = maddwd(x0, mem256[pa + 360])
 %line 1043+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 50]
-; 16x x1 = x0 * mem256[pa + 78]
+	vpmaddwd ymm0, ymm2, [r8 + 360]
+; 8x a5 = a5 + x1
 %line 1044+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 78]
-; 16x a1 = a1 + x1
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 392])
 %line 1045+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 110]
+	vpmaddwd ymm0, ymm2, [r8 + 392]
+; 8x a6 = a6 + x1
 %line 1046+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 110]
-; 16x a2 = a2 + x1
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 424])
 %line 1047+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 142]
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a7 = a7 + x1
 %line 1048+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 142]
-; 16x a3 = a3 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
 %line 1049+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 174]
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a8 = a8 + x1
 %line 1050+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 174]
-; 16x a4 = a4 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
 %line 1051+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15630]
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a9 = a9 + x1
 %line 1052+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15630]
-; 16x a7 = a7 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
 %line 1053+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15662]
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a10 = a10 + x1
 %line 1054+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15662]
-; 16x a8 = a8 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
 %line 1055+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15694]
+	vpmaddwd ymm0, ymm2, [r8 + 552]
+; 8x a11 = a11 + x1
 %line 1056+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15694]
-; 16x a9 = a9 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 96]
 %line 1057+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15726]
+	vpbroadcastd ymm2, [r9 + 96]
+; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1058+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15726]
-; 16x a10 = a10 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 384]
+; 8x a6 = a6 + x1
 %line 1059+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 52]
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1060+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 52]
-; 16x x1 = x0 * mem256[pa + 76]
+	vpmaddwd ymm0, ymm2, [r8 + 416]
+; 8x a7 = a7 + x1
 %line 1061+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 76]
-; 16x a1 = a1 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1062+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 108]
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a8 = a8 + x1
 %line 1063+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 108]
-; 16x a2 = a2 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1064+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 140]
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a9 = a9 + x1
 %line 1065+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 140]
-; 16x a3 = a3 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1066+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 172]
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a10 = a10 + x1
 %line 1067+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 172]
-; 16x a4 = a4 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1068+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15628]
+	vpmaddwd ymm0, ymm2, [r8 + 544]
+; 8x a11 = a11 + x1
 %line 1069+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15628]
-; 16x a7 = a7 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 100]
 %line 1070+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15660]
+	vpbroadcastd ymm2, [r9 + 100]
+; 8x x1 = maddwd(x0, mem256[pa + 376])
 %line 1071+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15660]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 376]
+; 8x a6 = a6 + x1
 %line 1072+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15692]
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 408])
 %line 1073+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15692]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 408]
+; 8x a7 = a7 + x1
 %line 1074+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15724]
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 440])
 %line 1075+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15724]
-; 16x a10 = a10 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a8 = a8 + x1
 %line 1076+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 54]
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
 %line 1077+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 54]
-; 16x x1 = x0 * mem256[pa + 74]
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a9 = a9 + x1
 %line 1078+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 74]
-; 16x a1 = a1 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
 %line 1079+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 106]
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a10 = a10 + x1
 %line 1080+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 106]
-; 16x a2 = a2 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
 %line 1081+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 138]
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a11 = a11 + x1
 %line 1082+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 138]
-; 16x a3 = a3 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 104]
 %line 1083+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 170]
+	vpbroadcastd ymm2, [r9 + 104]
+; 8x x1 = maddwd(x0, mem256[pa + 368])
 %line 1084+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 170]
-; 16x a4 = a4 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 368]
+; 8x a6 = a6 + x1
 %line 1085+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15626]
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 400])
 %line 1086+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15626]
-; 16x a7 = a7 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 400]
+; 8x a7 = a7 + x1
 %line 1087+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15658]
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 432])
 %line 1088+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15658]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a8 = a8 + x1
 %line 1089+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15690]
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
 %line 1090+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15690]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a9 = a9 + x1
 %line 1091+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15722]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
 %line 1092+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15722]
-; 16x a10 = a10 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a10 = a10 + x1
 %line 1093+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 56]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
 %line 1094+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 56]
-; 16x x1 = x0 * mem256[pa + 72]
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a11 = a11 + x1
 %line 1095+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 72]
-; 16x a1 = a1 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 108]
 %line 1096+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 104]
+	vpbroadcastd ymm2, [r9 + 108]
+; 8x x1 = maddwd(x0, mem256[pa + 360])
 %line 1097+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 104]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 360]
+; 8x a6 = a6 + x1
 %line 1098+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 136]
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 392])
 %line 1099+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 136]
-; 16x a3 = a3 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 392]
+; 8x a7 = a7 + x1
 %line 1100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 168]
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 424])
 %line 1101+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 168]
-; 16x a4 = a4 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a8 = a8 + x1
 %line 1102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15624]
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
 %line 1103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15624]
-; 16x a7 = a7 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a9 = a9 + x1
 %line 1104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15656]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
 %line 1105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15656]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a10 = a10 + x1
 %line 1106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15688]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
 %line 1107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15688]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a11 = a11 + x1
 %line 1108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15720]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 112]
 %line 1109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15720]
-; 16x a10 = a10 + x1
+	vpbroadcastd ymm2, [r9 + 112]
+; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 58]
+	vpmaddwd ymm0, ymm2, [r8 + 384]
+; 8x a7 = a7 + x1
 %line 1111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 58]
-; 16x x1 = x0 * mem256[pa + 70]
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 70]
-; 16x a1 = a1 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 416]
+; 8x a8 = a8 + x1
 %line 1113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 102]
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 102]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a9 = a9 + x1
 %line 1115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 134]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 134]
-; 16x a3 = a3 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a10 = a10 + x1
 %line 1117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 166]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 166]
-; 16x a4 = a4 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a11 = a11 + x1
 %line 1119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15622]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 116]
 %line 1120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15622]
-; 16x a7 = a7 + x1
+	vpbroadcastd ymm2, [r9 + 116]
+; 8x x1 = maddwd(x0, mem256[pa + 376])
 %line 1121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15654]
+	vpmaddwd ymm0, ymm2, [r8 + 376]
+; 8x a7 = a7 + x1
 %line 1122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15654]
-; 16x a8 = a8 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 408])
 %line 1123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15686]
+	vpmaddwd ymm0, ymm2, [r8 + 408]
+; 8x a8 = a8 + x1
 %line 1124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15686]
-; 16x a9 = a9 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 440])
 %line 1125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15718]
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a9 = a9 + x1
 %line 1126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15718]
-; 16x a10 = a10 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
 %line 1127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 60]
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a10 = a10 + x1
 %line 1128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 60]
-; 16x x1 = x0 * mem256[pa + 68]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
 %line 1129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 68]
-; 16x a1 = a1 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a11 = a11 + x1
 %line 1130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 100]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 120]
 %line 1131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 100]
-; 16x a2 = a2 + x1
+	vpbroadcastd ymm2, [r9 + 120]
+; 8x x1 = maddwd(x0, mem256[pa + 368])
 %line 1132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 132]
+	vpmaddwd ymm0, ymm2, [r8 + 368]
+; 8x a7 = a7 + x1
 %line 1133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 132]
-; 16x a3 = a3 + x1
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 400])
 %line 1134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 164]
+	vpmaddwd ymm0, ymm2, [r8 + 400]
+; 8x a8 = a8 + x1
 %line 1135+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 164]
-; 16x a4 = a4 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 432])
 %line 1136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15620]
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a9 = a9 + x1
 %line 1137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15620]
-; 16x a7 = a7 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
 %line 1138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15652]
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a10 = a10 + x1
 %line 1139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15652]
-; 16x a8 = a8 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
 %line 1140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15684]
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a11 = a11 + x1
 %line 1141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15684]
-; 16x a9 = a9 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 124]
 %line 1142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15716]
+	vpbroadcastd ymm2, [r9 + 124]
+; 8x x1 = maddwd(x0, mem256[pa + 360])
 %line 1143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15716]
-; 16x a10 = a10 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 360]
+; 8x a7 = a7 + x1
 %line 1144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 62]
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 392])
 %line 1145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 62]
-; 16x x1 = x0 * mem256[pa + 66]
+	vpmaddwd ymm0, ymm2, [r8 + 392]
+; 8x a8 = a8 + x1
 %line 1146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 66]
-; 16x a1 = a1 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 424])
 %line 1147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 98]
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a9 = a9 + x1
 %line 1148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 98]
-; 16x a2 = a2 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
 %line 1149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 130]
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a10 = a10 + x1
 %line 1150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 130]
-; 16x a3 = a3 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
 %line 1151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 162]
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a11 = a11 + x1
 %line 1152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 162]
-; 16x a4 = a4 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 128]
 %line 1153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15618]
+	vpbroadcastd ymm2, [r9 + 128]
+; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15618]
-; 16x a7 = a7 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 384]
+; 8x a8 = a8 + x1
 %line 1155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 15650]
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15650]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 416]
+; 8x a9 = a9 + x1
 %line 1157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15682]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15682]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a10 = a10 + x1
 %line 1159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15714]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15714]
-; 16x a10 = a10 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a11 = a11 + x1
 %line 1161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 64]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 132]
 %line 1162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 64]
-; 16x x1 = x0 * mem256[pa + 96]
+	vpbroadcastd ymm2, [r9 + 132]
+; 8x x1 = maddwd(x0, mem256[pa + 376])
 %line 1163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 96]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 376]
+; 8x a8 = a8 + x1
 %line 1164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 128]
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 408])
 %line 1165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 128]
-; 16x a3 = a3 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 408]
+; 8x a9 = a9 + x1
 %line 1166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 160]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 440])
 %line 1167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 160]
-; 16x a4 = a4 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a10 = a10 + x1
 %line 1168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15648]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
 %line 1169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15648]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a11 = a11 + x1
 %line 1170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15680]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 136]
 %line 1171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15680]
-; 16x a9 = a9 + x1
+	vpbroadcastd ymm2, [r9 + 136]
+; 8x x1 = maddwd(x0, mem256[pa + 368])
 %line 1172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15712]
+	vpmaddwd ymm0, ymm2, [r8 + 368]
+; 8x a8 = a8 + x1
 %line 1173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15712]
-; 16x a10 = a10 + x1
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 400])
 %line 1174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 66]
+	vpmaddwd ymm0, ymm2, [r8 + 400]
+; 8x a9 = a9 + x1
 %line 1175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 66]
-; 16x x1 = x0 * mem256[pa + 94]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 432])
 %line 1176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 94]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a10 = a10 + x1
 %line 1177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 126]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
 %line 1178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 126]
-; 16x a3 = a3 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a11 = a11 + x1
 %line 1179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 158]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 140]
 %line 1180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 158]
-; 16x a4 = a4 + x1
+	vpbroadcastd ymm2, [r9 + 140]
+; 8x x1 = maddwd(x0, mem256[pa + 360])
 %line 1181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm12, ymm1, ymm0
-; 16x a5 = x0 * mem256[pa + 190]
+	vpmaddwd ymm0, ymm2, [r8 + 360]
+; 8x a8 = a8 + x1
 %line 1182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm5, [r8 + 190]
-; 16x x1 = x0 * mem256[pa + 15646]
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 392])
 %line 1183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15646]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 392]
+; 8x a9 = a9 + x1
 %line 1184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15678]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 424])
 %line 1185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15678]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a10 = a10 + x1
 %line 1186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15710]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
 %line 1187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15710]
-; 16x a10 = a10 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a11 = a11 + x1
 %line 1188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x a11 = x0 * mem256[pa + 15742]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 144]
 %line 1189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm13, ymm5, [r8 + 15742]
-; 16x x0 = mem16[pb + 68]
+	vpbroadcastd ymm2, [r9 + 144]
+; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 68]
-; 16x x1 = x0 * mem256[pa + 92]
+	vpmaddwd ymm0, ymm2, [r8 + 384]
+; 8x a9 = a9 + x1
 %line 1191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 92]
-; 16x a2 = a2 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 124]
+	vpmaddwd ymm0, ymm2, [r8 + 416]
+; 8x a10 = a10 + x1
 %line 1193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 124]
-; 16x a3 = a3 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 156]
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a11 = a11 + x1
 %line 1195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 156]
-; 16x a4 = a4 + x1
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 148]
 %line 1196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = x0 * mem256[pa + 188]
+	vpbroadcastd ymm2, [r9 + 148]
+; 8x x1 = maddwd(x0, mem256[pa + 376])
 %line 1197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 188]
-; 16x a5 = a5 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 376]
+; 8x a9 = a9 + x1
 %line 1198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15644]
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 408])
 %line 1199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15644]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 408]
+; 8x a10 = a10 + x1
 %line 1200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15676]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 440])
 %line 1201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15676]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a11 = a11 + x1
 %line 1202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15708]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 152]
 %line 1203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15708]
-; 16x a10 = a10 + x1
+	vpbroadcastd ymm2, [r9 + 152]
+; 8x x1 = maddwd(x0, mem256[pa + 368])
 %line 1204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = x0 * mem256[pa + 15740]
+	vpmaddwd ymm0, ymm2, [r8 + 368]
+; 8x a9 = a9 + x1
 %line 1205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15740]
-; 16x a11 = a11 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 400])
 %line 1206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 70]
+	vpmaddwd ymm0, ymm2, [r8 + 400]
+; 8x a10 = a10 + x1
 %line 1207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 70]
-; 16x x1 = x0 * mem256[pa + 90]
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 432])
 %line 1208+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 90]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a11 = a11 + x1
 %line 1209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 122]
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 156]
 %line 1210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 122]
-; 16x a3 = a3 + x1
+	vpbroadcastd ymm2, [r9 + 156]
+; 8x x1 = maddwd(x0, mem256[pa + 360])
 %line 1211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 154]
+	vpmaddwd ymm0, ymm2, [r8 + 360]
+; 8x a9 = a9 + x1
 %line 1212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 154]
-; 16x a4 = a4 + x1
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 392])
 %line 1213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = x0 * mem256[pa + 186]
+	vpmaddwd ymm0, ymm2, [r8 + 392]
+; 8x a10 = a10 + x1
 %line 1214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 186]
-; 16x a5 = a5 + x1
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 424])
 %line 1215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15642]
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a11 = a11 + x1
 %line 1216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15642]
-; 16x a8 = a8 + x1
+	vpaddd ymm0, ymm3, ymm0
+; 8x x0 = mem32[pb + 160]
 %line 1217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15674]
+	vpbroadcastd ymm2, [r9 + 160]
+; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15674]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm3, ymm2, [r8 + 384]
+; 8x a10 = a10 + x1
 %line 1219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15706]
+	vpaddd ymm4, ymm4, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15706]
-; 16x a10 = a10 + x1
+	vpmaddwd ymm2, ymm2, [r8 + 416]
+; 8x a11 = a11 + x1
 %line 1221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = x0 * mem256[pa + 15738]
+	vpaddd ymm0, ymm0, ymm2
+; 8x x0 = mem32[pb + 164]
 %line 1222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15738]
-; 16x a11 = a11 + x1
+	vpbroadcastd ymm2, [r9 + 164]
+; 8x x1 = maddwd(x0, mem256[pa + 376])
 %line 1223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 72]
+	vpmaddwd ymm3, ymm2, [r8 + 376]
+; 8x a10 = a10 + x1
 %line 1224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 72]
-; 16x x1 = x0 * mem256[pa + 88]
+	vpaddd ymm4, ymm4, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 408])
 %line 1225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 88]
-; 16x a2 = a2 + x1
+	vpmaddwd ymm2, ymm2, [r8 + 408]
+; 8x a11 = a11 + x1
 %line 1226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 120]
+	vpaddd ymm0, ymm0, ymm2
+; 8x x0 = mem32[pb + 168]
 %line 1227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 120]
-; 16x a3 = a3 + x1
+	vpbroadcastd ymm2, [r9 + 168]
+; 8x x1 = maddwd(x0, mem256[pa + 368])
 %line 1228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 152]
+	vpmaddwd ymm3, ymm2, [r8 + 368]
+; 8x a10 = a10 + x1
 %line 1229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 152]
-; 16x a4 = a4 + x1
+	vpaddd ymm4, ymm4, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 400])
 %line 1230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = x0 * mem256[pa + 184]
+	vpmaddwd ymm2, ymm2, [r8 + 400]
+; 8x a11 = a11 + x1
 %line 1231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 184]
-; 16x a5 = a5 + x1
+	vpaddd ymm0, ymm0, ymm2
+; 8x x0 = mem32[pb + 172]
 %line 1232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15640]
+	vpbroadcastd ymm2, [r9 + 172]
+; 8x x1 = maddwd(x0, mem256[pa + 360])
 %line 1233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15640]
-; 16x a8 = a8 + x1
+	vpmaddwd ymm3, ymm2, [r8 + 360]
+; 8x a10 = a10 + x1
 %line 1234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15672]
+	vpaddd ymm4, ymm4, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 392])
 %line 1235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15672]
-; 16x a9 = a9 + x1
+	vpmaddwd ymm2, ymm2, [r8 + 392]
+; 8x a11 = a11 + x1
 %line 1236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15704]
+	vpaddd ymm0, ymm0, ymm2
+; 8x x0 = mem32[pb + 176]
 %line 1237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15704]
-; 16x a10 = a10 + x1
+	vpbroadcastd ymm2, [r9 + 176]
+; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = x0 * mem256[pa + 15736]
+	vpmaddwd ymm2, ymm2, [r8 + 384]
+; 8x a11 = a11 + x1
 %line 1239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15736]
-; 16x a11 = a11 + x1
+	vpaddd ymm0, ymm0, ymm2
+; 8x x0 = mem32[pb + 180]
 %line 1240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 74]
+	vpbroadcastd ymm2, [r9 + 180]
+; 8x x1 = maddwd(x0, mem256[pa + 376])
 %line 1241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 74]
-; 16x x1 = x0 * mem256[pa + 86]
+	vpmaddwd ymm2, ymm2, [r8 + 376]
+; 8x a11 = a11 + x1
 %line 1242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 86]
-; 16x a2 = a2 + x1
+	vpaddd ymm0, ymm0, ymm2
+; 8x x0 = mem32[pb + 184]
 %line 1243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 118]
+	vpbroadcastd ymm2, [r9 + 184]
+; 8x x1 = maddwd(x0, mem256[pa + 368])
 %line 1244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 118]
-; 16x a3 = a3 + x1
+	vpmaddwd ymm2, ymm2, [r8 + 368]
+; 8x a11 = a11 + x1
 %line 1245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 150]
+	vpaddd ymm0, ymm0, ymm2
+; 8x x0 = mem32[pb + 188]
 %line 1246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 150]
-; 16x a4 = a4 + x1
+	vpbroadcastd ymm2, [r9 + 188]
+; 8x x1 = maddwd(x0, mem256[pa + 360])
 %line 1247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = x0 * mem256[pa + 182]
+	vpmaddwd ymm2, ymm2, [r8 + 360]
+; 8x a11 = a11 + x1
 %line 1248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 182]
-; 16x a5 = a5 + x1
-%line 1249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15638]
-%line 1250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15638]
-; 16x a8 = a8 + x1
-%line 1251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15670]
-%line 1252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15670]
-; 16x a9 = a9 + x1
-%line 1253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15702]
-%line 1254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15702]
-; 16x a10 = a10 + x1
-%line 1255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = x0 * mem256[pa + 15734]
-%line 1256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15734]
-; 16x a11 = a11 + x1
-%line 1257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 76]
-%line 1258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 76]
-; 16x x1 = x0 * mem256[pa + 84]
-%line 1259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 84]
-; 16x a2 = a2 + x1
-%line 1260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 116]
-%line 1261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 116]
-; 16x a3 = a3 + x1
-%line 1262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 148]
-%line 1263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 148]
-; 16x a4 = a4 + x1
-%line 1264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = x0 * mem256[pa + 180]
-%line 1265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 180]
-; 16x a5 = a5 + x1
-%line 1266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15636]
-%line 1267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15636]
-; 16x a8 = a8 + x1
-%line 1268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15668]
-%line 1269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15668]
-; 16x a9 = a9 + x1
-%line 1270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15700]
-%line 1271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15700]
-; 16x a10 = a10 + x1
-%line 1272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = x0 * mem256[pa + 15732]
-%line 1273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15732]
-; 16x a11 = a11 + x1
-%line 1274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 78]
-%line 1275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 78]
-; 16x x1 = x0 * mem256[pa + 82]
-%line 1276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 82]
-; 16x a2 = a2 + x1
-%line 1277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 114]
-%line 1278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 114]
-; 16x a3 = a3 + x1
-%line 1279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 146]
-%line 1280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 146]
-; 16x a4 = a4 + x1
-%line 1281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = x0 * mem256[pa + 178]
-%line 1282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 178]
-; 16x a5 = a5 + x1
-%line 1283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15634]
-%line 1284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15634]
-; 16x a8 = a8 + x1
-%line 1285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15666]
-%line 1286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15666]
-; 16x a9 = a9 + x1
-%line 1287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15698]
-%line 1288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15698]
-; 16x a10 = a10 + x1
-%line 1289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = x0 * mem256[pa + 15730]
-%line 1290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15730]
-; 16x a11 = a11 + x1
-%line 1291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 80]
-%line 1292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 80]
-; 16x x1 = x0 * mem256[pa + 80]
-%line 1293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 80]
-; 16x a2 = a2 + x1
-%line 1294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 112]
-%line 1295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 112]
-; 16x a3 = a3 + x1
-%line 1296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 144]
-%line 1297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 144]
-; 16x a4 = a4 + x1
-%line 1298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = x0 * mem256[pa + 176]
-%line 1299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 176]
-; 16x a5 = a5 + x1
-%line 1300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15632]
-%line 1301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15632]
-; 16x a8 = a8 + x1
-%line 1302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15664]
-%line 1303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15664]
-; 16x a9 = a9 + x1
-%line 1304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15696]
-%line 1305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15696]
-; 16x a10 = a10 + x1
-%line 1306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = x0 * mem256[pa + 15728]
-%line 1307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15728]
-; 16x a11 = a11 + x1
-%line 1308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 82]
-%line 1309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 82]
-; 16x x1 = x0 * mem256[pa + 78]
-%line 1310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 78]
-; 16x a2 = a2 + x1
-%line 1311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 110]
-%line 1312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 110]
-; 16x a3 = a3 + x1
-%line 1313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 142]
-%line 1314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 142]
-; 16x a4 = a4 + x1
-%line 1315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = x0 * mem256[pa + 174]
-%line 1316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 174]
-; 16x a5 = a5 + x1
-%line 1317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15630]
-%line 1318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15630]
-; 16x a8 = a8 + x1
-%line 1319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15662]
-%line 1320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15662]
-; 16x a9 = a9 + x1
-%line 1321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15694]
-%line 1322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15694]
-; 16x a10 = a10 + x1
-%line 1323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = x0 * mem256[pa + 15726]
-%line 1324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15726]
-; 16x a11 = a11 + x1
-%line 1325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 84]
-%line 1326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 84]
-; 16x x1 = x0 * mem256[pa + 76]
-%line 1327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 76]
-; 16x a2 = a2 + x1
-%line 1328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 108]
-%line 1329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 108]
-; 16x a3 = a3 + x1
-%line 1330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 140]
-%line 1331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 140]
-; 16x a4 = a4 + x1
-%line 1332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = x0 * mem256[pa + 172]
-%line 1333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 172]
-; 16x a5 = a5 + x1
-%line 1334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15628]
-%line 1335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15628]
-; 16x a8 = a8 + x1
-%line 1336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15660]
-%line 1337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15660]
-; 16x a9 = a9 + x1
-%line 1338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15692]
-%line 1339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15692]
-; 16x a10 = a10 + x1
-%line 1340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = x0 * mem256[pa + 15724]
-%line 1341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15724]
-; 16x a11 = a11 + x1
-%line 1342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 86]
-%line 1343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 86]
-; 16x x1 = x0 * mem256[pa + 74]
-%line 1344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 74]
-; 16x a2 = a2 + x1
-%line 1345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 106]
-%line 1346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 106]
-; 16x a3 = a3 + x1
-%line 1347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 138]
-%line 1348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 138]
-; 16x a4 = a4 + x1
-%line 1349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = x0 * mem256[pa + 170]
-%line 1350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 170]
-; 16x a5 = a5 + x1
-%line 1351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15626]
-%line 1352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15626]
-; 16x a8 = a8 + x1
-%line 1353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15658]
-%line 1354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15658]
-; 16x a9 = a9 + x1
-%line 1355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15690]
-%line 1356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15690]
-; 16x a10 = a10 + x1
-%line 1357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = x0 * mem256[pa + 15722]
-%line 1358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15722]
-; 16x a11 = a11 + x1
-%line 1359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 88]
-%line 1360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 88]
-; 16x x1 = x0 * mem256[pa + 72]
-%line 1361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 72]
-; 16x a2 = a2 + x1
-%line 1362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 104]
-%line 1363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 104]
-; 16x a3 = a3 + x1
-%line 1364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 136]
-%line 1365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 136]
-; 16x a4 = a4 + x1
-%line 1366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = x0 * mem256[pa + 168]
-%line 1367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 168]
-; 16x a5 = a5 + x1
-%line 1368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15624]
-%line 1369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15624]
-; 16x a8 = a8 + x1
-%line 1370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15656]
-%line 1371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15656]
-; 16x a9 = a9 + x1
-%line 1372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15688]
-%line 1373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15688]
-; 16x a10 = a10 + x1
-%line 1374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = x0 * mem256[pa + 15720]
-%line 1375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15720]
-; 16x a11 = a11 + x1
-%line 1376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 90]
-%line 1377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 90]
-; 16x x1 = x0 * mem256[pa + 70]
-%line 1378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 70]
-; 16x a2 = a2 + x1
-%line 1379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 102]
-%line 1380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 102]
-; 16x a3 = a3 + x1
-%line 1381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 134]
-%line 1382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 134]
-; 16x a4 = a4 + x1
-%line 1383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = x0 * mem256[pa + 166]
-%line 1384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 166]
-; 16x a5 = a5 + x1
-%line 1385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15622]
-%line 1386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15622]
-; 16x a8 = a8 + x1
-%line 1387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15654]
-%line 1388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15654]
-; 16x a9 = a9 + x1
-%line 1389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15686]
-%line 1390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15686]
-; 16x a10 = a10 + x1
-%line 1391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = x0 * mem256[pa + 15718]
-%line 1392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15718]
-; 16x a11 = a11 + x1
-%line 1393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 92]
-%line 1394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 92]
-; 16x x1 = x0 * mem256[pa + 68]
-%line 1395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 68]
-; 16x a2 = a2 + x1
-%line 1396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 100]
-%line 1397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 100]
-; 16x a3 = a3 + x1
-%line 1398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 132]
-%line 1399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 132]
-; 16x a4 = a4 + x1
-%line 1400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = x0 * mem256[pa + 164]
-%line 1401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 164]
-; 16x a5 = a5 + x1
-%line 1402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15620]
-%line 1403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15620]
-; 16x a8 = a8 + x1
-%line 1404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15652]
-%line 1405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15652]
-; 16x a9 = a9 + x1
-%line 1406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15684]
-%line 1407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15684]
-; 16x a10 = a10 + x1
-%line 1408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = x0 * mem256[pa + 15716]
-%line 1409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15716]
-; 16x a11 = a11 + x1
-%line 1410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 94]
-%line 1411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpbroadcastw ymm5, [r9 + 94]
-; 16x x1 = x0 * mem256[pa + 66]
-%line 1412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 66]
-; 16x a2 = a2 + x1
-%line 1413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 98]
-%line 1414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 98]
-; 16x a3 = a3 + x1
-%line 1415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 130]
-%line 1416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 130]
-; 16x a4 = a4 + x1
-%line 1417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = x0 * mem256[pa + 162]
-%line 1418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 162]
-; 16x a5 = a5 + x1
-%line 1419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 15618]
-%line 1420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15618]
-; 16x a8 = a8 + x1
-%line 1421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 15650]
-%line 1422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15650]
-; 16x a9 = a9 + x1
-%line 1423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 15682]
-%line 1424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15682]
-; 16x a10 = a10 + x1
-%line 1425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = x0 * mem256[pa + 15714]
-%line 1426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm5, [r8 + 15714]
-; 16x a11 = a11 + x1
-%line 1427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm13, ymm13, ymm0
+	vpaddd ymm0, ymm0, ymm2
 ; mem256[pc] = a0
-%line 1428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10], ymm4
+%line 1249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11], ymm1
 ; mem256[pc + 32] = a1
-%line 1429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 32], ymm8
+%line 1250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 32], ymm13
 ; mem256[pc + 64] = a2
-%line 1430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 64], ymm9
+%line 1251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 64], ymm12
 ; mem256[pc + 96] = a3
-%line 1431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 96], ymm10
+%line 1252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 96], ymm11
 ; mem256[pc + 128] = a4
-%line 1432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 128], ymm12
+%line 1253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 128], ymm10
 ; mem256[pc + 160] = a5
+%line 1254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 160], ymm9
+; mem256[pc + 192] = a6
+%line 1255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 192], ymm8
+; mem256[pc + 224] = a7
+%line 1256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 224], ymm7
+; mem256[pc + 256] = a8
+%line 1257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 256], ymm6
+; mem256[pc + 288] = a9
+%line 1258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 288], ymm5
+; mem256[pc + 320] = a10
+%line 1259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 320], ymm4
+; mem256[pc + 352] = a11
+%line 1260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 352], ymm0
+; 8x x0 = mem32[pb]
+%line 1261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm0, [r9]
+; 8x a0 = maddwd(x0, mem256[pa + 768])
+%line 1262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm0, [r8 + 768]
+; 8x x0 = mem32[pb + 4]
+%line 1263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm1, [r9 + 4]
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm1, ymm1, [r8 + 760]
+; 8x a0 = a0 + x1
+%line 1265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm1
+; 8x x0 = mem32[pb + 8]
+%line 1266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm1, [r9 + 8]
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm1, ymm1, [r8 + 752]
+; 8x a0 = a0 + x1
+%line 1268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm1
+; 8x x0 = mem32[pb + 12]
+%line 1269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm1, [r9 + 12]
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm1, ymm1, [r8 + 744]
+; 8x a0 = a0 + x1
+%line 1271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm1
+; 8x x0 = mem32[pb + 16]
+%line 1272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm1, [r9 + 16]
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm2, ymm1, [r8 + 736]
+; 8x a0 = a0 + x1
+%line 1274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm2
+; 8x a1 = maddwd(x0, mem256[pa + 768])
+%line 1275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm1, ymm1, [r8 + 768]
+; 8x x0 = mem32[pb + 20]
+%line 1276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm2, [r9 + 20]
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm3, ymm2, [r8 + 728]
+; 8x a0 = a0 + x1
+%line 1278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm2, ymm2, [r8 + 760]
+; 8x a1 = a1 + x1
+%line 1280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm2
+; 8x x0 = mem32[pb + 24]
+%line 1281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm2, [r9 + 24]
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm3, ymm2, [r8 + 720]
+; 8x a0 = a0 + x1
+%line 1283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm2, ymm2, [r8 + 752]
+; 8x a1 = a1 + x1
+%line 1285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm2
+; 8x x0 = mem32[pb + 28]
+%line 1286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm2, [r9 + 28]
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm3, ymm2, [r8 + 712]
+; 8x a0 = a0 + x1
+%line 1288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm2, ymm2, [r8 + 744]
+; 8x a1 = a1 + x1
+%line 1290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm2
+; 8x x0 = mem32[pb + 32]
+%line 1291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm2, [r9 + 32]
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm3, ymm2, [r8 + 704]
+; 8x a0 = a0 + x1
+%line 1293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm3, ymm2, [r8 + 736]
+; 8x a1 = a1 + x1
+%line 1295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm3
+; 8x a2 = maddwd(x0, mem256[pa + 768])
+%line 1296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm2, ymm2, [r8 + 768]
+; 8x x0 = mem32[pb + 36]
+%line 1297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm3, [r9 + 36]
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm4, ymm3, [r8 + 696]
+; 8x a0 = a0 + x1
+%line 1299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm4, ymm3, [r8 + 728]
+; 8x a1 = a1 + x1
+%line 1301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm3, ymm3, [r8 + 760]
+; 8x a2 = a2 + x1
+%line 1303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm3
+; 8x x0 = mem32[pb + 40]
+%line 1304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm3, [r9 + 40]
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm4, ymm3, [r8 + 688]
+; 8x a0 = a0 + x1
+%line 1306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm4, ymm3, [r8 + 720]
+; 8x a1 = a1 + x1
+%line 1308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm3, ymm3, [r8 + 752]
+; 8x a2 = a2 + x1
+%line 1310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm3
+; 8x x0 = mem32[pb + 44]
+%line 1311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm3, [r9 + 44]
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 1312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm4, ymm3, [r8 + 680]
+; 8x a0 = a0 + x1
+%line 1313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm4, ymm3, [r8 + 712]
+; 8x a1 = a1 + x1
+%line 1315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm3, ymm3, [r8 + 744]
+; 8x a2 = a2 + x1
+%line 1317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm3
+; 8x x0 = mem32[pb + 48]
+%line 1318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm3, [r9 + 48]
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm4, ymm3, [r8 + 672]
+; 8x a0 = a0 + x1
+%line 1320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm4, ymm3, [r8 + 704]
+; 8x a1 = a1 + x1
+%line 1322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm4, ymm3, [r8 + 736]
+; 8x a2 = a2 + x1
+%line 1324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm4
+; 8x a3 = maddwd(x0, mem256[pa + 768])
+%line 1325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm3, ymm3, [r8 + 768]
+; 8x x0 = mem32[pb + 52]
+%line 1326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm4, [r9 + 52]
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm4, [r8 + 664]
+; 8x a0 = a0 + x1
+%line 1328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm4, [r8 + 696]
+; 8x a1 = a1 + x1
+%line 1330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm4, [r8 + 728]
+; 8x a2 = a2 + x1
+%line 1332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm4, ymm4, [r8 + 760]
+; 8x a3 = a3 + x1
+%line 1334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm4
+; 8x x0 = mem32[pb + 56]
+%line 1335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm4, [r9 + 56]
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 1336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm4, [r8 + 656]
+; 8x a0 = a0 + x1
+%line 1337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm4, [r8 + 688]
+; 8x a1 = a1 + x1
+%line 1339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm4, [r8 + 720]
+; 8x a2 = a2 + x1
+%line 1341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm4, ymm4, [r8 + 752]
+; 8x a3 = a3 + x1
+%line 1343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm4
+; 8x x0 = mem32[pb + 60]
+%line 1344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm4, [r9 + 60]
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 1345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm4, [r8 + 648]
+; 8x a0 = a0 + x1
+%line 1346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 1347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm4, [r8 + 680]
+; 8x a1 = a1 + x1
+%line 1348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm4, [r8 + 712]
+; 8x a2 = a2 + x1
+%line 1350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm4, ymm4, [r8 + 744]
+; 8x a3 = a3 + x1
+%line 1352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm4
+; 8x x0 = mem32[pb + 64]
+%line 1353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm4, [r9 + 64]
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 1354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm4, [r8 + 640]
+; 8x a0 = a0 + x1
+%line 1355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm4, [r8 + 672]
+; 8x a1 = a1 + x1
+%line 1357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm4, [r8 + 704]
+; 8x a2 = a2 + x1
+%line 1359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm4, [r8 + 736]
+; 8x a3 = a3 + x1
+%line 1361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm5
+; 8x a4 = maddwd(x0, mem256[pa + 768])
+%line 1362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm4, ymm4, [r8 + 768]
+; 8x x0 = mem32[pb + 68]
+%line 1363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 68]
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 1364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm5, [r8 + 632]
+; 8x a0 = a0 + x1
+%line 1365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm5, [r8 + 664]
+; 8x a1 = a1 + x1
+%line 1367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm5, [r8 + 696]
+; 8x a2 = a2 + x1
+%line 1369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm5, [r8 + 728]
+; 8x a3 = a3 + x1
+%line 1371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm5, [r8 + 760]
+; 8x a4 = a4 + x1
+%line 1373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm5
+; 8x x0 = mem32[pb + 72]
+%line 1374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 72]
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 1375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm5, [r8 + 624]
+; 8x a0 = a0 + x1
+%line 1376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 1377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm5, [r8 + 656]
+; 8x a1 = a1 + x1
+%line 1378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm5, [r8 + 688]
+; 8x a2 = a2 + x1
+%line 1380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm5, [r8 + 720]
+; 8x a3 = a3 + x1
+%line 1382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm5, [r8 + 752]
+; 8x a4 = a4 + x1
+%line 1384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm5
+; 8x x0 = mem32[pb + 76]
+%line 1385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 76]
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 1386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm5, [r8 + 616]
+; 8x a0 = a0 + x1
+%line 1387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm0, ymm0, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 1388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm5, [r8 + 648]
+; 8x a1 = a1 + x1
+%line 1389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 1390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm5, [r8 + 680]
+; 8x a2 = a2 + x1
+%line 1391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm5, [r8 + 712]
+; 8x a3 = a3 + x1
+%line 1393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm5, [r8 + 744]
+; 8x a4 = a4 + x1
+%line 1395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm5
+; 8x x0 = mem32[pb + 80]
+%line 1396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 80]
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 1397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm5, [r8 + 608]
+; 8x a0 = a0 + x1
+%line 1398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm0, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 1399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 640]
+; 8x a1 = a1 + x1
+%line 1400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 672]
+; 8x a2 = a2 + x1
+%line 1402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 704]
+; 8x a3 = a3 + x1
+%line 1404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 736]
+; 8x a4 = a4 + x1
+%line 1406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm4, ymm0
+; 8x a5 = maddwd(x0, mem256[pa + 768])
+%line 1407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm5, [r8 + 768]
+; 8x x0 = mem32[pb + 84]
+%line 1408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm4, [r9 + 84]
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 1409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm4, [r8 + 600]
+; 8x a0 = a0 + x1
+%line 1410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm5, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 1411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm4, [r8 + 632]
+; 8x a1 = a1 + x1
+%line 1412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm4, [r8 + 664]
+; 8x a2 = a2 + x1
+%line 1414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm4, [r8 + 696]
+; 8x a3 = a3 + x1
+%line 1416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm4, [r8 + 728]
+; 8x a4 = a4 + x1
+%line 1418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm4, [r8 + 760]
+; 8x a5 = a5 + x1
+%line 1420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x0 = mem32[pb + 88]
+%line 1421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm7, [r9 + 88]
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 1422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm7, [r8 + 592]
+; 8x a0 = a0 + x1
+%line 1423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 1424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm7, [r8 + 624]
+; 8x a1 = a1 + x1
+%line 1425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 1426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm7, [r8 + 656]
+; 8x a2 = a2 + x1
+%line 1427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm7, [r8 + 688]
+; 8x a3 = a3 + x1
+%line 1429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm7, [r8 + 720]
+; 8x a4 = a4 + x1
+%line 1431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm7, [r8 + 752]
+; 8x a5 = a5 + x1
 %line 1433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 160], ymm1
-; mem256[pc + 15552] = a6
+	vpaddd ymm6, ymm6, ymm0
+; 8x x0 = mem32[pb + 92]
 %line 1434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 15552], ymm3
-; mem256[pc + 15584] = a7
+	vpbroadcastd ymm1, [r9 + 92]
+; 8x x1 = maddwd(x0, mem256[pa + 584])
 %line 1435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 15584], ymm2
-; mem256[pc + 15616] = a8
+	vpmaddwd ymm0, ymm1, [r8 + 584]
+; 8x a0 = a0 + x1
 %line 1436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 15616], ymm7
-; mem256[pc + 15648] = a9
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
 %line 1437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 15648], ymm6
-; mem256[pc + 15680] = a10
+	vpmaddwd ymm0, ymm1, [r8 + 616]
+; 8x a1 = a1 + x1
 %line 1438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 15680], ymm11
-; mem256[pc + 15712] = a11
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
 %line 1439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 15712], ymm13
-; pa = pa + 192
+	vpmaddwd ymm0, ymm1, [r8 + 648]
+; 8x a2 = a2 + x1
 %line 1440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r8, 192
-; pb = pb + 96
+	vpaddd ymm7, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
 %line 1441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r9, 96
-; pc = pc + 192
+	vpmaddwd ymm0, ymm1, [r8 + 680]
+; 8x a3 = a3 + x1
 %line 1442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r10, 192
-; i0 = i0 - 1
+	vpaddd ymm9, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
 %line 1443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	sub r11, 1
-; =? i0 - 0
+	vpmaddwd ymm0, ymm1, [r8 + 712]
+; 8x a4 = a4 + x1
 %line 1444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp r11, 0
-; goto loop14 if !=
+	vpaddd ymm2, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
 %line 1445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop14
-; pa = w + 59232
+	vpmaddwd ymm0, ymm1, [r8 + 744]
+; 8x a5 = a5 + x1
 %line 1446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rsi
-	lea r8, [r11 + 59232]
-; pb = w + 4608
+	vpaddd ymm3, ymm6, ymm0
+; 8x x0 = mem32[pb + 96]
 %line 1447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r11 + 4608]
-; i0 = 54
+	vpbroadcastd ymm6, [r9 + 96]
+; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rsi, r11
-	mov r10, 54
+	vpmaddwd ymm0, ymm6, [r8 + 576]
+; 8x a0 = a0 + x1
+%line 1449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 1450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 608]
+; 8x a1 = a1 + x1
+%line 1451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm5, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 1452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 640]
+; 8x a2 = a2 + x1
+%line 1453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 672]
+; 8x a3 = a3 + x1
+%line 1455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 704]
+; 8x a4 = a4 + x1
+%line 1457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 736]
+; 8x a5 = a5 + x1
+%line 1459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x a6 = maddwd(x0, mem256[pa + 768])
+%line 1460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm6, ymm6, [r8 + 768]
+; 8x x0 = mem32[pb + 100]
+%line 1461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm2, [r9 + 100]
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 1462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 568]
+; 8x a0 = a0 + x1
+%line 1463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 1464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 600]
+; 8x a1 = a1 + x1
+%line 1465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 1466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 632]
+; 8x a2 = a2 + x1
+%line 1467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 664]
+; 8x a3 = a3 + x1
+%line 1469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 696]
+; 8x a4 = a4 + x1
+%line 1471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 728]
+; 8x a5 = a5 + x1
+%line 1473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm2, [r8 + 760]
+; 8x a6 = a6 + x1
+%line 1475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x0 = mem32[pb + 104]
+%line 1476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm7, [r9 + 104]
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 1477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm7, [r8 + 560]
+; 8x a0 = a0 + x1
+%line 1478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 1479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm7, [r8 + 592]
+; 8x a1 = a1 + x1
+%line 1480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 1481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm7, [r8 + 624]
+; 8x a2 = a2 + x1
+%line 1482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 1483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm7, [r8 + 656]
+; 8x a3 = a3 + x1
+%line 1484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm7, [r8 + 688]
+; 8x a4 = a4 + x1
+%line 1486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm7, [r8 + 720]
+; 8x a5 = a5 + x1
+%line 1488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm7, [r8 + 752]
+; 8x a6 = a6 + x1
+%line 1490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x0 = mem32[pb + 108]
+%line 1491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 108]
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 1492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 552]
+; 8x a0 = a0 + x1
+%line 1493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 1494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 584]
+; 8x a1 = a1 + x1
+%line 1495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 1496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 616]
+; 8x a2 = a2 + x1
+%line 1497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 1498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 648]
+; 8x a3 = a3 + x1
+%line 1499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 1500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 680]
+; 8x a4 = a4 + x1
+%line 1501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 712]
+; 8x a5 = a5 + x1
+%line 1503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 744]
+; 8x a6 = a6 + x1
+%line 1505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm6, ymm0
+; 8x x0 = mem32[pb + 112]
+%line 1506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 112]
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 1507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 544]
+; 8x a0 = a0 + x1
+%line 1508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 1509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 576]
+; 8x a1 = a1 + x1
+%line 1510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 1511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 608]
+; 8x a2 = a2 + x1
+%line 1512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 1513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 640]
+; 8x a3 = a3 + x1
+%line 1514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 672]
+; 8x a4 = a4 + x1
+%line 1516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 704]
+; 8x a5 = a5 + x1
+%line 1518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 736]
+; 8x a6 = a6 + x1
+%line 1520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x a7 = maddwd(x0, mem256[pa + 768])
+%line 1521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm5, ymm5, [r8 + 768]
+; 8x x0 = mem32[pb + 116]
+%line 1522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm6, [r9 + 116]
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 1523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 536]
+; 8x a0 = a0 + x1
+%line 1524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 1525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 568]
+; 8x a1 = a1 + x1
+%line 1526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 1527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 600]
+; 8x a2 = a2 + x1
+%line 1528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 1529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 632]
+; 8x a3 = a3 + x1
+%line 1530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 664]
+; 8x a4 = a4 + x1
+%line 1532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 696]
+; 8x a5 = a5 + x1
+%line 1534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 728]
+; 8x a6 = a6 + x1
+%line 1536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 760]
+; 8x a7 = a7 + x1
+%line 1538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x0 = mem32[pb + 120]
+%line 1539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm6, [r9 + 120]
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 1540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 528]
+; 8x a0 = a0 + x1
+%line 1541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 1542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 560]
+; 8x a1 = a1 + x1
+%line 1543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 1544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 592]
+; 8x a2 = a2 + x1
+%line 1545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 1546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 624]
+; 8x a3 = a3 + x1
+%line 1547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 1548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 656]
+; 8x a4 = a4 + x1
+%line 1549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 688]
+; 8x a5 = a5 + x1
+%line 1551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 720]
+; 8x a6 = a6 + x1
+%line 1553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 752]
+; 8x a7 = a7 + x1
+%line 1555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x0 = mem32[pb + 124]
+%line 1556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm6, [r9 + 124]
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 1557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 520]
+; 8x a0 = a0 + x1
+%line 1558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 1559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 552]
+; 8x a1 = a1 + x1
+%line 1560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 1561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 584]
+; 8x a2 = a2 + x1
+%line 1562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 1563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 616]
+; 8x a3 = a3 + x1
+%line 1564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 1565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 648]
+; 8x a4 = a4 + x1
+%line 1566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 1567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 680]
+; 8x a5 = a5 + x1
+%line 1568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 712]
+; 8x a6 = a6 + x1
+%line 1570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm6, [r8 + 744]
+; 8x a7 = a7 + x1
+%line 1572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm5, ymm0
+; 8x x0 = mem32[pb + 128]
+%line 1573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 128]
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 1574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 512]
+; 8x a0 = a0 + x1
+%line 1575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 1576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 544]
+; 8x a1 = a1 + x1
+%line 1577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 1578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 576]
+; 8x a2 = a2 + x1
+%line 1579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 1580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 608]
+; 8x a3 = a3 + x1
+%line 1581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 1582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 640]
+; 8x a4 = a4 + x1
+%line 1583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 672]
+; 8x a5 = a5 + x1
+%line 1585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 704]
+; 8x a6 = a6 + x1
+%line 1587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 736]
+; 8x a7 = a7 + x1
+%line 1589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x a8 = maddwd(x0, mem256[pa + 768])
+%line 1590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm10, ymm5, [r8 + 768]
+; 8x x0 = mem32[pb + 132]
+%line 1591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 132]
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 1592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 504]
+; 8x a0 = a0 + x1
+%line 1593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 1594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 536]
+; 8x a1 = a1 + x1
+%line 1595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 1596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 568]
+; 8x a2 = a2 + x1
+%line 1597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 1598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 600]
+; 8x a3 = a3 + x1
+%line 1599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 1600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 632]
+; 8x a4 = a4 + x1
+%line 1601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 664]
+; 8x a5 = a5 + x1
+%line 1603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 696]
+; 8x a6 = a6 + x1
+%line 1605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 728]
+; 8x a7 = a7 + x1
+%line 1607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 760]
+; 8x a8 = a8 + x1
+%line 1609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x0 = mem32[pb + 136]
+%line 1610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 136]
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 1611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 496]
+; 8x a0 = a0 + x1
+%line 1612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 1613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 528]
+; 8x a1 = a1 + x1
+%line 1614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 1615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 560]
+; 8x a2 = a2 + x1
+%line 1616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 1617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 592]
+; 8x a3 = a3 + x1
+%line 1618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 1619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 624]
+; 8x a4 = a4 + x1
+%line 1620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 1621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 656]
+; 8x a5 = a5 + x1
+%line 1622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 688]
+; 8x a6 = a6 + x1
+%line 1624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 720]
+; 8x a7 = a7 + x1
+%line 1626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 752]
+; 8x a8 = a8 + x1
+%line 1628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x0 = mem32[pb + 140]
+%line 1629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 140]
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 1630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 488]
+; 8x a0 = a0 + x1
+%line 1631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 1632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 520]
+; 8x a1 = a1 + x1
+%line 1633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 1634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 552]
+; 8x a2 = a2 + x1
+%line 1635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 1636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 584]
+; 8x a3 = a3 + x1
+%line 1637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 1638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 616]
+; 8x a4 = a4 + x1
+%line 1639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 1640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 648]
+; 8x a5 = a5 + x1
+%line 1641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 1642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 680]
+; 8x a6 = a6 + x1
+%line 1643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 712]
+; 8x a7 = a7 + x1
+%line 1645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 744]
+; 8x a8 = a8 + x1
+%line 1647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x0 = mem32[pb + 144]
+%line 1648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 144]
+; 8x x1 = maddwd(x0, mem256[pa + 480])
+%line 1649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 480]
+; 8x a0 = a0 + x1
+%line 1650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 1651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 512]
+; 8x a1 = a1 + x1
+%line 1652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 1653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 544]
+; 8x a2 = a2 + x1
+%line 1654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 1655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 576]
+; 8x a3 = a3 + x1
+%line 1656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 1657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 608]
+; 8x a4 = a4 + x1
+%line 1658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 1659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 640]
+; 8x a5 = a5 + x1
+%line 1660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 672]
+; 8x a6 = a6 + x1
+%line 1662+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 704]
+; 8x a7 = a7 + x1
+%line 1664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 736]
+; 8x a8 = a8 + x1
+%line 1666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x a9 = maddwd(x0, mem256[pa + 768])
+%line 1667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm11, ymm5, [r8 + 768]
+; 8x x0 = mem32[pb + 148]
+%line 1668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 148]
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 1669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 472]
+; 8x a0 = a0 + x1
+%line 1670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 1671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 504]
+; 8x a1 = a1 + x1
+%line 1672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 1673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 536]
+; 8x a2 = a2 + x1
+%line 1674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 1675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 568]
+; 8x a3 = a3 + x1
+%line 1676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 1677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 600]
+; 8x a4 = a4 + x1
+%line 1678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 1679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 632]
+; 8x a5 = a5 + x1
+%line 1680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 664]
+; 8x a6 = a6 + x1
+%line 1682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 696]
+; 8x a7 = a7 + x1
+%line 1684+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 728]
+; 8x a8 = a8 + x1
+%line 1686+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 760]
+; 8x a9 = a9 + x1
+%line 1688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x0 = mem32[pb + 152]
+%line 1689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 152]
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 1690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 464]
+; 8x a0 = a0 + x1
+%line 1691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 1692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 496]
+; 8x a1 = a1 + x1
+%line 1693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 1694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 528]
+; 8x a2 = a2 + x1
+%line 1695+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 1696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 560]
+; 8x a3 = a3 + x1
+%line 1697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 1698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 592]
+; 8x a4 = a4 + x1
+%line 1699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 1700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 624]
+; 8x a5 = a5 + x1
+%line 1701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 1702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 656]
+; 8x a6 = a6 + x1
+%line 1703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 688]
+; 8x a7 = a7 + x1
+%line 1705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 720]
+; 8x a8 = a8 + x1
+%line 1707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 752]
+; 8x a9 = a9 + x1
+%line 1709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x0 = mem32[pb + 156]
+%line 1710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 156]
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 1711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 456]
+; 8x a0 = a0 + x1
+%line 1712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 1713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 488]
+; 8x a1 = a1 + x1
+%line 1714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 1715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 520]
+; 8x a2 = a2 + x1
+%line 1716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 1717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 552]
+; 8x a3 = a3 + x1
+%line 1718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 1719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 584]
+; 8x a4 = a4 + x1
+%line 1720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 1721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 616]
+; 8x a5 = a5 + x1
+%line 1722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 1723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 648]
+; 8x a6 = a6 + x1
+%line 1724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 1725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 680]
+; 8x a7 = a7 + x1
+%line 1726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 712]
+; 8x a8 = a8 + x1
+%line 1728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 744]
+; 8x a9 = a9 + x1
+%line 1730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x0 = mem32[pb + 160]
+%line 1731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 160]
+; 8x x1 = maddwd(x0, mem256[pa + 448])
+%line 1732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 448]
+; 8x a0 = a0 + x1
+%line 1733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
+%line 1734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 480]
+; 8x a1 = a1 + x1
+%line 1735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 1736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 512]
+; 8x a2 = a2 + x1
+%line 1737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 1738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 544]
+; 8x a3 = a3 + x1
+%line 1739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 1740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 576]
+; 8x a4 = a4 + x1
+%line 1741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 1742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 608]
+; 8x a5 = a5 + x1
+%line 1743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 1744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 640]
+; 8x a6 = a6 + x1
+%line 1745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 672]
+; 8x a7 = a7 + x1
+%line 1747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 704]
+; 8x a8 = a8 + x1
+%line 1749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 736]
+; 8x a9 = a9 + x1
+%line 1751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x a10 = maddwd(x0, mem256[pa + 768])
+%line 1752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm12, ymm5, [r8 + 768]
+; 8x x0 = mem32[pb + 164]
+%line 1753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 164]
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 1754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 440]
+; 8x a0 = a0 + x1
+%line 1755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 1756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 472]
+; 8x a1 = a1 + x1
+%line 1757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 1758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 504]
+; 8x a2 = a2 + x1
+%line 1759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 1760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 536]
+; 8x a3 = a3 + x1
+%line 1761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 1762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 568]
+; 8x a4 = a4 + x1
+%line 1763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 1764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 600]
+; 8x a5 = a5 + x1
+%line 1765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 1766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 632]
+; 8x a6 = a6 + x1
+%line 1767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 664]
+; 8x a7 = a7 + x1
+%line 1769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 696]
+; 8x a8 = a8 + x1
+%line 1771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 728]
+; 8x a9 = a9 + x1
+%line 1773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 760]
+; 8x a10 = a10 + x1
+%line 1775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x0 = mem32[pb + 168]
+%line 1776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 168]
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 1777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 432]
+; 8x a0 = a0 + x1
+%line 1778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 1779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 464]
+; 8x a1 = a1 + x1
+%line 1780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 1781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 496]
+; 8x a2 = a2 + x1
+%line 1782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 1783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 528]
+; 8x a3 = a3 + x1
+%line 1784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 1785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 560]
+; 8x a4 = a4 + x1
+%line 1786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 1787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 592]
+; 8x a5 = a5 + x1
+%line 1788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 1789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 624]
+; 8x a6 = a6 + x1
+%line 1790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 1791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 656]
+; 8x a7 = a7 + x1
+%line 1792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 688]
+; 8x a8 = a8 + x1
+%line 1794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 720]
+; 8x a9 = a9 + x1
+%line 1796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 752]
+; 8x a10 = a10 + x1
+%line 1798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x0 = mem32[pb + 172]
+%line 1799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 172]
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 1800+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 424]
+; 8x a0 = a0 + x1
+%line 1801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 1802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 456]
+; 8x a1 = a1 + x1
+%line 1803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 1804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 488]
+; 8x a2 = a2 + x1
+%line 1805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 1806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 520]
+; 8x a3 = a3 + x1
+%line 1807+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 1808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 552]
+; 8x a4 = a4 + x1
+%line 1809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 1810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 584]
+; 8x a5 = a5 + x1
+%line 1811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 1812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 616]
+; 8x a6 = a6 + x1
+%line 1813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 1814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 648]
+; 8x a7 = a7 + x1
+%line 1815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 1816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 680]
+; 8x a8 = a8 + x1
+%line 1817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 712]
+; 8x a9 = a9 + x1
+%line 1819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 744]
+; 8x a10 = a10 + x1
+%line 1821+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x0 = mem32[pb + 176]
+%line 1822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 176]
+; 8x x1 = maddwd(x0, mem256[pa + 416])
+%line 1823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 416]
+; 8x a0 = a0 + x1
+%line 1824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 448])
+%line 1825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 448]
+; 8x a1 = a1 + x1
+%line 1826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
+%line 1827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 480]
+; 8x a2 = a2 + x1
+%line 1828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 1829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 512]
+; 8x a3 = a3 + x1
+%line 1830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 1831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 544]
+; 8x a4 = a4 + x1
+%line 1832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 1833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 576]
+; 8x a5 = a5 + x1
+%line 1834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 1835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 608]
+; 8x a6 = a6 + x1
+%line 1836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 1837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 640]
+; 8x a7 = a7 + x1
+%line 1838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 672]
+; 8x a8 = a8 + x1
+%line 1840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 704]
+; 8x a9 = a9 + x1
+%line 1842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 736]
+; 8x a10 = a10 + x1
+%line 1844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x a11 = maddwd(x0, mem256[pa + 768])
+%line 1845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm13, ymm5, [r8 + 768]
+; 8x x0 = mem32[pb + 180]
+%line 1846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 180]
+; 8x x1 = maddwd(x0, mem256[pa + 408])
+%line 1847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 408]
+; 8x a0 = a0 + x1
+%line 1848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 1849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 440]
+; 8x a1 = a1 + x1
+%line 1850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 1851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 472]
+; 8x a2 = a2 + x1
+%line 1852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 1853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 504]
+; 8x a3 = a3 + x1
+%line 1854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 1855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 536]
+; 8x a4 = a4 + x1
+%line 1856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 1857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 568]
+; 8x a5 = a5 + x1
+%line 1858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 1859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 600]
+; 8x a6 = a6 + x1
+%line 1860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 1861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 632]
+; 8x a7 = a7 + x1
+%line 1862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 664]
+; 8x a8 = a8 + x1
+%line 1864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 696]
+; 8x a9 = a9 + x1
+%line 1866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1867+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 728]
+; 8x a10 = a10 + x1
+%line 1868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 760]
+; 8x a11 = a11 + x1
+%line 1870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 184]
+%line 1871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 184]
+; 8x x1 = maddwd(x0, mem256[pa + 400])
+%line 1872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 400]
+; 8x a0 = a0 + x1
+%line 1873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 1874+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 432]
+; 8x a1 = a1 + x1
+%line 1875+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 1876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 464]
+; 8x a2 = a2 + x1
+%line 1877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 1878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 496]
+; 8x a3 = a3 + x1
+%line 1879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 1880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 528]
+; 8x a4 = a4 + x1
+%line 1881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 1882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 560]
+; 8x a5 = a5 + x1
+%line 1883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 1884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 592]
+; 8x a6 = a6 + x1
+%line 1885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 1886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 624]
+; 8x a7 = a7 + x1
+%line 1887+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 1888+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 656]
+; 8x a8 = a8 + x1
+%line 1889+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 688]
+; 8x a9 = a9 + x1
+%line 1891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 720]
+; 8x a10 = a10 + x1
+%line 1893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 752]
+; 8x a11 = a11 + x1
+%line 1895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 188]
+%line 1896+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpbroadcastd ymm5, [r9 + 188]
+; 8x x1 = maddwd(x0, mem256[pa + 392])
+%line 1897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 392]
+; 8x a0 = a0 + x1
+%line 1898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 1899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 424]
+; 8x a1 = a1 + x1
+%line 1900+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 1901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 456]
+; 8x a2 = a2 + x1
+%line 1902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 1903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 488]
+; 8x a3 = a3 + x1
+%line 1904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 1905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 520]
+; 8x a4 = a4 + x1
+%line 1906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 1907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 552]
+; 8x a5 = a5 + x1
+%line 1908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 1909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 584]
+; 8x a6 = a6 + x1
+%line 1910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 1911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 616]
+; 8x a7 = a7 + x1
+%line 1912+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 1913+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 648]
+; 8x a8 = a8 + x1
+%line 1914+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 1915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 680]
+; 8x a9 = a9 + x1
+%line 1916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 712]
+; 8x a10 = a10 + x1
+%line 1918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1919+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmaddwd ymm0, ymm5, [r8 + 744]
+; 8x a11 = a11 + x1
+%line 1920+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddd ymm13, ymm13, ymm0
+; mem256[pc + 384] = a0
+%line 1921+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 384], ymm9
+; mem256[pc + 416] = a1
+%line 1922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 416], ymm2
+; mem256[pc + 448] = a2
+%line 1923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 448], ymm7
+; mem256[pc + 480] = a3
+%line 1924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 480], ymm4
+; mem256[pc + 512] = a4
+%line 1925+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 512], ymm8
+; mem256[pc + 544] = a5
+%line 1926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 544], ymm3
+; mem256[pc + 576] = a6
+%line 1927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 576], ymm1
+; mem256[pc + 608] = a7
+%line 1928+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 608], ymm6
+; mem256[pc + 640] = a8
+%line 1929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 640], ymm10
+; mem256[pc + 672] = a9
+%line 1930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 672], ymm11
+; mem256[pc + 704] = a10
+%line 1931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 704], ymm12
+; mem256[pc + 736] = a11
+%line 1932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 736], ymm13
+; pa = pa + 768
+%line 1933+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r8, 768
+; pb = pb + 192
+%line 1934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r9, 192
+; pc = pc + 768
+%line 1935+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r11, 768
+; i0 = i0 - 1
+%line 1936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	sub r10, 1
+; =? i0 - 0
+%line 1937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	cmp r10, 0
+; goto loop12 if !=
+%line 1938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	jne .Lloop12
+; x4 = mem256[C65]
+%line 1939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [rel C65]
+; x5 = mem256[DW65]
+%line 1940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [rel DW65]
+; x6 = mem256[BV]
+%line 1941+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm5, [rel BV]
+; x7 = mem256[QQ]
+%line 1942+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm7, [rel QQ]
+; pa = w + 61248
+%line 1943+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r10, rsi
+	lea r8, [r10 + 61248]
+; pb = w + 25920
+%line 1944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r9, [r10 + 25920]
+; i1 = 81
+%line 1945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r11, r10
+	mov r10, 81
+	vmovdqa ymm6, ymm0
+	vmovdqa ymm4, ymm1
+align 32
+.Lloop13:
+; a0 = mem256[pa]
+%line 1947+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8]
+; a1 = mem256[pa + 32]
+%line 1948+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8 + 32]
+; 8x a2 = a0 << 16
+%line 1949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpslld ymm2, ymm0, 16
+; (int32) 8x a2 = a2 >> 16
+%line 1950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm2, ymm2, 16
+; 8x a0 = a0 - a2
+%line 1951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubd ymm0, ymm0, ymm2
+; (int32) 8x a0 = a0 >> 16
+%line 1952+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm0, ymm0, 16
+; 8x a3 = a1 << 16
+%line 1953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpslld ymm3, ymm1, 16
+; (int32) 8x a3 = a3 >> 16
+%line 1954+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm3, ymm3, 16
+; 8x a1 = a1 - a3
+%line 1955+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubd ymm1, ymm1, ymm3
+; (int32) 8x a1 = a1 >> 16
+%line 1956+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm1, ymm1, 16
+; a2 = packs32(a2, a3)
+%line 1957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpackssdw ymm2, ymm2, ymm3
+; a2 = permute64(a2, 0xd8)
+%line 1958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpermq ymm2, ymm2, 216
+; a0 = packs32(a0, a1)
+%line 1959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpackssdw ymm0, ymm0, ymm1
+; a0 = permute64(a0, 0xd8)
+%line 1960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpermq ymm0, ymm0, 216
+; 16x a3 = mulhi(a2, x6)
+%line 1961+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm2, ymm5
+; 16x a3 = a3 + mem256[BRND]
+%line 1962+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 1963+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 1964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a2 = a2 - a3
+%line 1965+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm1
+; 16x a1 = mulhi(a0, x5)
+%line 1966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm4
+; 16x a0 = a0 * x4
+%line 1967+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm6
+; 16x a1 = a1 * x7
+%line 1968+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a1
+%line 1969+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x a0 = a0 + a2
+%line 1970+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm2
+; 16x a3 = mulhi(a0, x6)
+%line 1971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x a3 = a3 + mem256[BRND]
+%line 1972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 1973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 1974+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a3
+%line 1975+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[pb] = a0
+%line 1976+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r9], ymm0
+; a0 = mem256[pa + 64]
+%line 1977+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8 + 64]
+; a1 = mem256[pa + 96]
+%line 1978+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8 + 96]
+; 8x a2 = a0 << 16
+%line 1979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpslld ymm2, ymm0, 16
+; (int32) 8x a2 = a2 >> 16
+%line 1980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm2, ymm2, 16
+; 8x a0 = a0 - a2
+%line 1981+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubd ymm0, ymm0, ymm2
+; (int32) 8x a0 = a0 >> 16
+%line 1982+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm0, ymm0, 16
+; 8x a3 = a1 << 16
+%line 1983+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpslld ymm3, ymm1, 16
+; (int32) 8x a3 = a3 >> 16
+%line 1984+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm3, ymm3, 16
+; 8x a1 = a1 - a3
+%line 1985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubd ymm1, ymm1, ymm3
+; (int32) 8x a1 = a1 >> 16
+%line 1986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm1, ymm1, 16
+; a2 = packs32(a2, a3)
+%line 1987+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpackssdw ymm2, ymm2, ymm3
+; a2 = permute64(a2, 0xd8)
+%line 1988+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpermq ymm2, ymm2, 216
+; a0 = packs32(a0, a1)
+%line 1989+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpackssdw ymm0, ymm0, ymm1
+; a0 = permute64(a0, 0xd8)
+%line 1990+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpermq ymm0, ymm0, 216
+; 16x a3 = mulhi(a2, x6)
+%line 1991+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm2, ymm5
+; 16x a3 = a3 + mem256[BRND]
+%line 1992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 1993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 1994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a2 = a2 - a3
+%line 1995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm1
+; 16x a1 = mulhi(a0, x5)
+%line 1996+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm4
+; 16x a0 = a0 * x4
+%line 1997+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm6
+; 16x a1 = a1 * x7
+%line 1998+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a1
+%line 1999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x a0 = a0 + a2
+%line 2000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm2
+; 16x a3 = mulhi(a0, x6)
+%line 2001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x a3 = a3 + mem256[BRND]
+%line 2002+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2003+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2004+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a3
+%line 2005+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[pb + 32] = a0
+%line 2006+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r9 + 32], ymm0
+; a0 = mem256[pa + 128]
+%line 2007+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8 + 128]
+; a1 = mem256[pa + 160]
+%line 2008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8 + 160]
+; 8x a2 = a0 << 16
+%line 2009+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpslld ymm2, ymm0, 16
+; (int32) 8x a2 = a2 >> 16
+%line 2010+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm2, ymm2, 16
+; 8x a0 = a0 - a2
+%line 2011+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubd ymm0, ymm0, ymm2
+; (int32) 8x a0 = a0 >> 16
+%line 2012+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm0, ymm0, 16
+; 8x a3 = a1 << 16
+%line 2013+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpslld ymm3, ymm1, 16
+; (int32) 8x a3 = a3 >> 16
+%line 2014+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm3, ymm3, 16
+; 8x a1 = a1 - a3
+%line 2015+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubd ymm1, ymm1, ymm3
+; (int32) 8x a1 = a1 >> 16
+%line 2016+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm1, ymm1, 16
+; a2 = packs32(a2, a3)
+%line 2017+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpackssdw ymm2, ymm2, ymm3
+; a2 = permute64(a2, 0xd8)
+%line 2018+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpermq ymm2, ymm2, 216
+; a0 = packs32(a0, a1)
+%line 2019+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpackssdw ymm0, ymm0, ymm1
+; a0 = permute64(a0, 0xd8)
+%line 2020+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpermq ymm0, ymm0, 216
+; 16x a3 = mulhi(a2, x6)
+%line 2021+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm2, ymm5
+; 16x a3 = a3 + mem256[BRND]
+%line 2022+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2023+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2024+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a2 = a2 - a3
+%line 2025+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm1
+; 16x a1 = mulhi(a0, x5)
+%line 2026+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm4
+; 16x a0 = a0 * x4
+%line 2027+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm6
+; 16x a1 = a1 * x7
+%line 2028+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a1
+%line 2029+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x a0 = a0 + a2
+%line 2030+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm2
+; 16x a3 = mulhi(a0, x6)
+%line 2031+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x a3 = a3 + mem256[BRND]
+%line 2032+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2033+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2034+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a3
+%line 2035+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[pb + 64] = a0
+%line 2036+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r9 + 64], ymm0
+; a0 = mem256[pa + 192]
+%line 2037+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8 + 192]
+; a1 = mem256[pa + 224]
+%line 2038+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8 + 224]
+; 8x a2 = a0 << 16
+%line 2039+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpslld ymm2, ymm0, 16
+; (int32) 8x a2 = a2 >> 16
+%line 2040+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm2, ymm2, 16
+; 8x a0 = a0 - a2
+%line 2041+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubd ymm0, ymm0, ymm2
+; (int32) 8x a0 = a0 >> 16
+%line 2042+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm0, ymm0, 16
+; 8x a3 = a1 << 16
+%line 2043+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpslld ymm3, ymm1, 16
+; (int32) 8x a3 = a3 >> 16
+%line 2044+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm3, ymm3, 16
+; 8x a1 = a1 - a3
+%line 2045+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubd ymm1, ymm1, ymm3
+; (int32) 8x a1 = a1 >> 16
+%line 2046+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsrad ymm1, ymm1, 16
+; a2 = packs32(a2, a3)
+%line 2047+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpackssdw ymm2, ymm2, ymm3
+; a2 = permute64(a2, 0xd8)
+%line 2048+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpermq ymm2, ymm2, 216
+; a0 = packs32(a0, a1)
+%line 2049+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpackssdw ymm0, ymm0, ymm1
+; a0 = permute64(a0, 0xd8)
+%line 2050+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpermq ymm0, ymm0, 216
+; 16x a3 = mulhi(a2, x6)
+%line 2051+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm2, ymm5
+; 16x a3 = a3 + mem256[BRND]
+%line 2052+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2053+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2054+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a2 = a2 - a3
+%line 2055+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm1
+; 16x a1 = mulhi(a0, x5)
+%line 2056+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm4
+; 16x a0 = a0 * x4
+%line 2057+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm6
+; 16x a1 = a1 * x7
+%line 2058+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a1
+%line 2059+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x a0 = a0 + a2
+%line 2060+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, ymm2
+; 16x a3 = mulhi(a0, x6)
+%line 2061+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x a3 = a3 + mem256[BRND]
+%line 2062+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2063+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2064+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a3
+%line 2065+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[pb + 96] = a0
+%line 2066+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r9 + 96], ymm0
+; pa = pa + 256
+%line 2067+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r8, 256
+; pb = pb + 128
+%line 2068+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r9, 128
+; i1 = i1 - 1
+%line 2069+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	sub r10, 1
+; =? i1 - 0
+%line 2070+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	cmp r10, 0
+; goto loop13 if !=
+%line 2071+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	jne .Lloop13
+; pa = w + 25920
+%line 2072+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r10, r11
+	lea r8, [r10 + 25920]
+; pb = w + 3072
+%line 2073+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r9, [r10 + 3072]
+; i0 = 9
+%line 2074+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rsi, r10
+	mov r10, 9
+	vmovdqa ymm4, ymm5
+	vmovdqa ymm5, ymm7
 	mov r11, r8
 	mov r8, r9
 	mov rax, r10
 align 32
-.Lloop15:
-; qb = pa + 192
-%line 1451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r11 + 192]
-; qc = pa + 384
-%line 1452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r10, [r11 + 384]
-; x0 = mem256[qa]
-%line 1454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r11]
-; x1 = mem256[qa + 96]
-%line 1455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r11 + 96]
-; x2 = mem256[qc]
-%line 1456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r10]
-; x3 = mem256[qc + 96]
-%line 1457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm3, [r10 + 96]
-; mem256[qd] = x0
-%line 1458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8], ymm1
-; mem256[qd + 288] = x3
-%line 1459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8 + 288], ymm3
-; 16x x4 = x1 - x2
-%line 1460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm2, ymm0
-; x5 = mem256[qb]
-%line 1461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r9]
-; 16x x5 = x5 - x0
-%line 1462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm2, ymm2, ymm1
-; 16x x5 = x5 + x4
-%line 1463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm0
-; mem256[qd + 96] = x5
-%line 1464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8 + 96], ymm2
-; x5 = mem256[qb + 96]
-%line 1465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 96]
-; 16x x5 = x5 - x3
-%line 1466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm1, ymm1, ymm3
-; 16x x5 = x5 - x4
-%line 1467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm1, ymm1, ymm0
-; mem256[qd + 192] = x5
-%line 1468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8 + 192], ymm1
-; x0 = mem256[qa + 32]
-%line 1469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r11 + 32]
-; x1 = mem256[qa + 128]
-%line 1470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r11 + 128]
-; x2 = mem256[qc + 32]
-%line 1471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r10 + 32]
-; x3 = mem256[qc + 128]
-%line 1472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm3, [r10 + 128]
-; mem256[qd + 32] = x0
-%line 1473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8 + 32], ymm0
-; mem256[qd + 320] = x3
-%line 1474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8 + 320], ymm3
-; 16x x4 = x1 - x2
-%line 1475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm1, ymm1, ymm2
-; x5 = mem256[qb + 32]
-%line 1476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r9 + 32]
-; 16x x5 = x5 - x0
-%line 1477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm2, ymm2, ymm0
-; 16x x5 = x5 + x4
-%line 1478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 128] = x5
-%line 1479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8 + 128], ymm2
-; x5 = mem256[qb + 128]
-%line 1480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 128]
-; 16x x5 = x5 - x3
-%line 1481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm3
-; 16x x5 = x5 - x4
-%line 1482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 224] = x5
-%line 1483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8 + 224], ymm0
-; x0 = mem256[qa + 64]
-%line 1484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r11 + 64]
-; x1 = mem256[qa + 160]
-%line 1485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r11 + 160]
-; x2 = mem256[qc + 64]
-%line 1486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r10 + 64]
-; x3 = mem256[qc + 160]
-%line 1487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm3, [r10 + 160]
-; mem256[qd + 64] = x0
-%line 1488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8 + 64], ymm0
-; mem256[qd + 352] = x3
-%line 1489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8 + 352], ymm3
-; 16x x4 = x1 - x2
-%line 1490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm1, ymm1, ymm2
-; x5 = mem256[qb + 64]
-%line 1491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r9 + 64]
-; 16x x5 = x5 - x0
-%line 1492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm2, ymm2, ymm0
-; 16x x5 = x5 + x4
-%line 1493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 160] = x5
-%line 1494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8 + 160], ymm2
-; x5 = mem256[qb + 160]
-%line 1495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 160]
-; 16x x5 = x5 - x3
-%line 1496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm3
-; 16x x5 = x5 - x4
-%line 1497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 256] = x5
-%line 1498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8 + 256], ymm0
-; pa = pa + 576
-%line 1499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r11, 576
-; pb = pb + 384
-%line 1500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r8, 384
-; i0 = i0 - 1
-%line 1501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	sub rax, 1
-; =? i0 - 0
-%line 1502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp rax, 0
-; goto loop15 if !=
-%line 1503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop15
-; pa = w + 4608
-%line 1504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rsi
-	lea r8, [r11 + 4608]
-; pb = w + 59232
-%line 1505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r11 + 59232]
-; i0 = 18
-%line 1506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rsi, r11
-	mov r10, 18
-	mov r11, r9
-	mov rax, r10
-align 32
-.Lloop16:
+.Lloop14:
 ; qb = pa + 384
-%line 1509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r8 + 384]
+%line 2077+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r9, [r11 + 384]
 ; qc = pa + 768
-%line 1510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r10, [r8 + 768]
+%line 2078+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r10, [r11 + 768]
 ; x0 = mem256[qa]
-%line 1512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8]
+%line 2080+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm2, [r11]
 ; x1 = mem256[qa + 192]
-%line 1513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 192]
+%line 2081+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm3, [r11 + 192]
 ; x2 = mem256[qc]
-%line 1514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r10]
+%line 2082+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r10]
 ; x3 = mem256[qc + 192]
-%line 1515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm3, [r10 + 192]
+%line 2083+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r10 + 192]
 ; mem256[qd] = x0
-%line 1516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11], ymm0
+%line 2084+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8], ymm2
 ; mem256[qd + 576] = x3
-%line 1517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 576], ymm3
+%line 2085+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 576], ymm1
 ; 16x x4 = x1 - x2
-%line 1518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm1, ymm1, ymm2
+%line 2086+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm3, ymm0
 ; x5 = mem256[qb]
-%line 1519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r9]
+%line 2087+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm3, [r9]
 ; 16x x5 = x5 - x0
-%line 1520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm2, ymm2, ymm0
+%line 2088+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm3, ymm3, ymm2
 ; 16x x5 = x5 + x4
-%line 1521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm2, ymm2, ymm1
+%line 2089+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x2 = mulhi(x5, x6)
+%line 2090+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm2, ymm3, ymm4
+; 16x x2 = x2 + mem256[BRND]
+%line 2091+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm2, ymm2, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2092+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm2, ymm2, 10
+; 16x x2 = x2 * x7
+%line 2093+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm2, ymm2, ymm5
+; 16x x5 = x5 - x2
+%line 2094+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm3, ymm3, ymm2
 ; mem256[qd + 192] = x5
-%line 1522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 192], ymm2
+%line 2095+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 192], ymm3
 ; x5 = mem256[qb + 192]
-%line 1523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 192]
+%line 2096+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm2, [r9 + 192]
 ; 16x x5 = x5 - x3
-%line 1524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm3
+%line 2097+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm1
 ; 16x x5 = x5 - x4
-%line 1525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm1
+%line 2098+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm0
+; 16x x2 = mulhi(x5, x6)
+%line 2099+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm0, ymm2, ymm4
+; 16x x2 = x2 + mem256[BRND]
+%line 2100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2101+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm5
+; 16x x5 = x5 - x2
+%line 2103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 384] = x5
-%line 1526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 384], ymm0
+%line 2104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 384], ymm2
 ; x0 = mem256[qa + 32]
-%line 1527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 32]
+%line 2105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r11 + 32]
 ; x1 = mem256[qa + 224]
-%line 1528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 224]
+%line 2106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r11 + 224]
 ; x2 = mem256[qc + 32]
-%line 1529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r10 + 32]
 ; x3 = mem256[qc + 224]
-%line 1530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm3, [r10 + 224]
 ; mem256[qd + 32] = x0
-%line 1531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 32], ymm0
+%line 2109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 32], ymm0
 ; mem256[qd + 608] = x3
-%line 1532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 608], ymm3
+%line 2110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 608], ymm3
 ; 16x x4 = x1 - x2
-%line 1533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 1534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r9 + 32]
 ; 16x x5 = x5 - x0
-%line 1535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm0, ymm2, ymm4
+; 16x x2 = x2 + mem256[BRND]
+%line 2116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm5
+; 16x x5 = x5 - x2
+%line 2119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 224] = x5
-%line 1537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 224], ymm2
+%line 2120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 224], ymm2
 ; x5 = mem256[qb + 224]
-%line 1538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r9 + 224]
 ; 16x x5 = x5 - x3
-%line 1539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm4
+; 16x x2 = x2 + mem256[BRND]
+%line 2125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm5
+; 16x x5 = x5 - x2
+%line 2128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 416] = x5
-%line 1541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 416], ymm0
+%line 2129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 416], ymm0
 ; x0 = mem256[qa + 64]
-%line 1542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 64]
+%line 2130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r11 + 64]
 ; x1 = mem256[qa + 256]
-%line 1543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 256]
+%line 2131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r11 + 256]
 ; x2 = mem256[qc + 64]
-%line 1544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r10 + 64]
 ; x3 = mem256[qc + 256]
-%line 1545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm3, [r10 + 256]
 ; mem256[qd + 64] = x0
-%line 1546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 64], ymm0
+%line 2134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 64], ymm0
 ; mem256[qd + 640] = x3
-%line 1547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 640], ymm3
+%line 2135+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 640], ymm3
 ; 16x x4 = x1 - x2
-%line 1548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 1549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r9 + 64]
 ; 16x x5 = x5 - x0
-%line 1550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm0, ymm2, ymm4
+; 16x x2 = x2 + mem256[BRND]
+%line 2141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm5
+; 16x x5 = x5 - x2
+%line 2144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 256] = x5
-%line 1552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 256], ymm2
+%line 2145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 256], ymm2
 ; x5 = mem256[qb + 256]
-%line 1553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r9 + 256]
 ; 16x x5 = x5 - x3
-%line 1554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm4
+; 16x x2 = x2 + mem256[BRND]
+%line 2150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm5
+; 16x x5 = x5 - x2
+%line 2153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 448] = x5
-%line 1556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 448], ymm0
+%line 2154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 448], ymm0
 ; x0 = mem256[qa + 96]
-%line 1557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 96]
+%line 2155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r11 + 96]
 ; x1 = mem256[qa + 288]
-%line 1558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 288]
+%line 2156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r11 + 288]
 ; x2 = mem256[qc + 96]
-%line 1559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r10 + 96]
 ; x3 = mem256[qc + 288]
-%line 1560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm3, [r10 + 288]
 ; mem256[qd + 96] = x0
-%line 1561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 96], ymm0
+%line 2159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 96], ymm0
 ; mem256[qd + 672] = x3
-%line 1562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 672], ymm3
+%line 2160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 672], ymm3
 ; 16x x4 = x1 - x2
-%line 1563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
-%line 1564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r9 + 96]
 ; 16x x5 = x5 - x0
-%line 1565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm0, ymm2, ymm4
+; 16x x2 = x2 + mem256[BRND]
+%line 2166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm5
+; 16x x5 = x5 - x2
+%line 2169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 288] = x5
-%line 1567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 288], ymm2
+%line 2170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 288], ymm2
 ; x5 = mem256[qb + 288]
-%line 1568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r9 + 288]
 ; 16x x5 = x5 - x3
-%line 1569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm4
+; 16x x2 = x2 + mem256[BRND]
+%line 2175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm5
+; 16x x5 = x5 - x2
+%line 2178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 480] = x5
-%line 1571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 480], ymm0
+%line 2179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 480], ymm0
 ; x0 = mem256[qa + 128]
-%line 1572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 128]
+%line 2180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r11 + 128]
 ; x1 = mem256[qa + 320]
-%line 1573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 320]
+%line 2181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r11 + 320]
 ; x2 = mem256[qc + 128]
-%line 1574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r10 + 128]
 ; x3 = mem256[qc + 320]
-%line 1575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm3, [r10 + 320]
 ; mem256[qd + 128] = x0
-%line 1576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 128], ymm0
+%line 2184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 128], ymm0
 ; mem256[qd + 704] = x3
-%line 1577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 704], ymm3
+%line 2185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 704], ymm3
 ; 16x x4 = x1 - x2
-%line 1578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 128]
-%line 1579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r9 + 128]
 ; 16x x5 = x5 - x0
-%line 1580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm0, ymm2, ymm4
+; 16x x2 = x2 + mem256[BRND]
+%line 2191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm5
+; 16x x5 = x5 - x2
+%line 2194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 320] = x5
-%line 1582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 320], ymm2
+%line 2195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 320], ymm2
 ; x5 = mem256[qb + 320]
-%line 1583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r9 + 320]
 ; 16x x5 = x5 - x3
-%line 1584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm4
+; 16x x2 = x2 + mem256[BRND]
+%line 2200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm5
+; 16x x5 = x5 - x2
+%line 2203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 512] = x5
-%line 1586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 512], ymm0
+%line 2204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 512], ymm0
 ; x0 = mem256[qa + 160]
-%line 1587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 160]
+%line 2205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r11 + 160]
 ; x1 = mem256[qa + 352]
-%line 1588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 352]
+%line 2206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r11 + 352]
 ; x2 = mem256[qc + 160]
-%line 1589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r10 + 160]
 ; x3 = mem256[qc + 352]
-%line 1590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2208+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm3, [r10 + 352]
 ; mem256[qd + 160] = x0
-%line 1591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 160], ymm0
+%line 2209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 160], ymm0
 ; mem256[qd + 736] = x3
-%line 1592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 736], ymm3
+%line 2210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 736], ymm3
 ; 16x x4 = x1 - x2
-%line 1593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 160]
-%line 1594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r9 + 160]
 ; 16x x5 = x5 - x0
-%line 1595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm0, ymm2, ymm4
+; 16x x2 = x2 + mem256[BRND]
+%line 2216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm5
+; 16x x5 = x5 - x2
+%line 2219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 352] = x5
-%line 1597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 352], ymm2
+%line 2220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 352], ymm2
 ; x5 = mem256[qb + 352]
-%line 1598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r9 + 352]
 ; 16x x5 = x5 - x3
-%line 1599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm4
+; 16x x2 = x2 + mem256[BRND]
+%line 2225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm5
+; 16x x5 = x5 - x2
+%line 2228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 544] = x5
-%line 1601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r11 + 544], ymm0
+%line 2229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r8 + 544], ymm0
 ; pa = pa + 1152
-%line 1602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r8, 1152
+%line 2230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r11, 1152
 ; pb = pb + 768
-%line 1603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r11, 768
+%line 2231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r8, 768
 ; i0 = i0 - 1
-%line 1604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	sub rax, 1
 ; =? i0 - 0
-%line 1605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	cmp rax, 0
-; goto loop16 if !=
-%line 1606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop16
-; pa = w + 59232
-%line 1607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rsi
-	lea r9, [r11 + 59232]
-; pb = w + 4608
-%line 1608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea rsi, [r11 + 4608]
-; i0 = 6
-%line 1609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r8, 6
+; goto loop14 if !=
+%line 2234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	jne .Lloop14
+; pa = w + 3072
+%line 2235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqa ymm7, ymm5
+	vmovdqa ymm5, ymm4
+	mov r10, rsi
+	lea r9, [r10 + 3072]
+; pb = w + 25920
+%line 2236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r11, [r10 + 25920]
+; i0 = 3
+%line 2237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r8, 3
 align 32
-.Lloop17:
+.Lloop15:
 ; qa = pa
-%line 1611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov rbx, r8
-	mov rax, r11
+	mov rax, r10
 ; qb = pa + 768
-%line 1612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	lea r8, [r9 + 768]
 ; qc = pa + 1536
-%line 1613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	lea r10, [r9 + 1536]
 ; qd = pb
-%line 1614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov rcx, r9
 ; i1 = 3
-%line 1615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rdx, rsi
-	mov r11, 3
+%line 2243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rdx, r11
+	mov rsi, 3
 align 32
-.Lloop18:
+.Lloop16:
 ; x0 = mem256[qa]
-%line 1617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r9]
 ; x1 = mem256[qa + 384]
-%line 1618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9 + 384]
 ; x2 = mem256[qc]
-%line 1619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r10]
 ; x3 = mem256[qc + 384]
-%line 1620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm3, [r10 + 384]
 ; mem256[qd] = x0
-%line 1621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi], ymm0
+%line 2249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11], ymm0
 ; mem256[qd + 1152] = x3
-%line 1622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 1152], ymm3
+%line 2250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 1152], ymm3
 ; 16x x4 = x1 - x2
-%line 1623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
-%line 1624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r8]
 ; 16x x5 = x5 - x0
-%line 1625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm0, ymm2, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 384] = x5
-%line 1627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 384], ymm2
+%line 2260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 384], ymm2
 ; x5 = mem256[qb + 384]
-%line 1628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 384]
 ; 16x x5 = x5 - x3
-%line 1629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 768] = x5
-%line 1631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 768], ymm0
+%line 2269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 768], ymm0
 ; x0 = mem256[qa + 32]
-%line 1632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[qa + 416]
-%line 1633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9 + 416]
 ; x2 = mem256[qc + 32]
-%line 1634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r10 + 32]
 ; x3 = mem256[qc + 416]
-%line 1635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm3, [r10 + 416]
 ; mem256[qd + 32] = x0
-%line 1636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 32], ymm0
+%line 2274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 32], ymm0
 ; mem256[qd + 1184] = x3
-%line 1637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 1184], ymm3
+%line 2275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 1184], ymm3
 ; 16x x4 = x1 - x2
-%line 1638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 1639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r8 + 32]
 ; 16x x5 = x5 - x0
-%line 1640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm0, ymm2, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 416] = x5
-%line 1642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 416], ymm2
+%line 2285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 416], ymm2
 ; x5 = mem256[qb + 416]
-%line 1643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 416]
 ; 16x x5 = x5 - x3
-%line 1644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 800] = x5
-%line 1646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 800], ymm0
+%line 2294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 800], ymm0
 ; x0 = mem256[qa + 64]
-%line 1647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qa + 448]
-%line 1648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9 + 448]
 ; x2 = mem256[qc + 64]
-%line 1649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r10 + 64]
 ; x3 = mem256[qc + 448]
-%line 1650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm3, [r10 + 448]
 ; mem256[qd + 64] = x0
-%line 1651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 64], ymm0
+%line 2299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 64], ymm0
 ; mem256[qd + 1216] = x3
-%line 1652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 1216], ymm3
+%line 2300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 1216], ymm3
 ; 16x x4 = x1 - x2
-%line 1653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 1654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r8 + 64]
 ; 16x x5 = x5 - x0
-%line 1655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm0, ymm2, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 448] = x5
-%line 1657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 448], ymm2
+%line 2310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 448], ymm2
 ; x5 = mem256[qb + 448]
-%line 1658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 448]
 ; 16x x5 = x5 - x3
-%line 1659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 832] = x5
-%line 1661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 832], ymm0
+%line 2319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 832], ymm0
 ; x0 = mem256[qa + 96]
-%line 1662+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qa + 480]
-%line 1663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9 + 480]
 ; x2 = mem256[qc + 96]
-%line 1664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r10 + 96]
 ; x3 = mem256[qc + 480]
-%line 1665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm3, [r10 + 480]
 ; mem256[qd + 96] = x0
-%line 1666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 96], ymm0
+%line 2324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 96], ymm0
 ; mem256[qd + 1248] = x3
-%line 1667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 1248], ymm3
+%line 2325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 1248], ymm3
 ; 16x x4 = x1 - x2
-%line 1668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
-%line 1669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r8 + 96]
 ; 16x x5 = x5 - x0
-%line 1670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm0, ymm2, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 480] = x5
-%line 1672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 480], ymm2
+%line 2335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 480], ymm2
 ; x5 = mem256[qb + 480]
-%line 1673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 480]
 ; 16x x5 = x5 - x3
-%line 1674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 864] = x5
-%line 1676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 864], ymm0
+%line 2344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 864], ymm0
 ; qa = qa + 128
-%line 1677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r9, 128
 ; qb = qb + 128
-%line 1678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r8, 128
 ; qc = qc + 128
-%line 1679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r10, 128
 ; qd = qd + 128
-%line 1680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add rsi, 128
+%line 2348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r11, 128
 ; i1 = i1 - 1
-%line 1681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	sub r11, 1
+%line 2349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	sub rsi, 1
 ; =? i1 - 0
-%line 1682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp r11, 0
-; goto loop18 if !=
-%line 1683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop18
+%line 2350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	cmp rsi, 0
+; goto loop16 if !=
+%line 2351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	jne .Lloop16
 ; pa = pa + 2304
-%line 1684+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov r9, rcx
 	add r9, 2304
 ; pb = pb + 1536
-%line 1685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rsi, rdx
-	add rsi, 1536
+%line 2353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r11, rdx
+	add r11, 1536
 ; i0 = i0 - 1
-%line 1686+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov r8, rbx
 	sub r8, 1
 ; =? i0 - 0
-%line 1687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	cmp r8, 0
-; goto loop17 if !=
-%line 1688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rax
-	jne .Lloop17
-; pa = w + 4608
-%line 1689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r11 + 4608]
-; pb = w + 59232
-%line 1690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea rsi, [r11 + 59232]
-; i0 = 2
-%line 1691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r8, 2
-align 32
-.Lloop19:
+; goto loop15 if !=
+%line 2356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r10, rax
+	jne .Lloop15
+; pa = w + 25920
+%line 2357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rax, rdi
+	lea r8, [r10 + 25920]
+; pb = w + 3072
+%line 2358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r11, [r10 + 3072]
 ; qa = pa
-%line 1693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rbx, r8
-	mov rax, r11
+%line 2359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rdi, r10
 ; qb = pa + 1536
-%line 1694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r8, [r9 + 1536]
+%line 2360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r9, [r8 + 1536]
 ; qc = pa + 3072
-%line 1695+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r10, [r9 + 3072]
-; qd = pb
-%line 1696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rcx, r9
+%line 2361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r10, [r8 + 3072]
 ; i1 = 6
-%line 1697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rdx, rsi
-	mov r11, 6
+%line 2363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rsi, 6
 align 32
-.Lloop20:
+.Lloop17:
 ; x0 = mem256[qa]
-%line 1699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9]
+%line 2365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8]
 ; x1 = mem256[qa + 768]
-%line 1700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 768]
+%line 2366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8 + 768]
 ; x2 = mem256[qc]
-%line 1701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r10]
 ; x3 = mem256[qc + 768]
-%line 1702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm3, [r10 + 768]
 ; mem256[qd] = x0
-%line 1703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi], ymm0
+%line 2369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11], ymm0
 ; mem256[qd + 2304] = x3
-%line 1704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 2304], ymm3
+%line 2370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 2304], ymm3
 ; 16x x4 = x1 - x2
-%line 1705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
-%line 1706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r8]
+%line 2372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm2, [r9]
 ; 16x x5 = x5 - x0
-%line 1707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm0, ymm2, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 768] = x5
-%line 1709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 768], ymm2
+%line 2380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 768], ymm2
 ; x5 = mem256[qb + 768]
-%line 1710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 768]
+%line 2381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r9 + 768]
 ; 16x x5 = x5 - x3
-%line 1711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1536] = x5
-%line 1713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 1536], ymm0
+%line 2389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 1536], ymm0
 ; x0 = mem256[qa + 32]
-%line 1714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 32]
+%line 2390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8 + 32]
 ; x1 = mem256[qa + 800]
-%line 1715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 800]
+%line 2391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8 + 800]
 ; x2 = mem256[qc + 32]
-%line 1716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r10 + 32]
 ; x3 = mem256[qc + 800]
-%line 1717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm3, [r10 + 800]
 ; mem256[qd + 32] = x0
-%line 1718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 32], ymm0
+%line 2394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 32], ymm0
 ; mem256[qd + 2336] = x3
-%line 1719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 2336], ymm3
+%line 2395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 2336], ymm3
 ; 16x x4 = x1 - x2
-%line 1720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 1721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r8 + 32]
+%line 2397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm2, [r9 + 32]
 ; 16x x5 = x5 - x0
-%line 1722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm0, ymm2, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 800] = x5
-%line 1724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 800], ymm2
+%line 2405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 800], ymm2
 ; x5 = mem256[qb + 800]
-%line 1725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 800]
+%line 2406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r9 + 800]
 ; 16x x5 = x5 - x3
-%line 1726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1568] = x5
-%line 1728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 1568], ymm0
+%line 2414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 1568], ymm0
 ; x0 = mem256[qa + 64]
-%line 1729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 64]
+%line 2415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8 + 64]
 ; x1 = mem256[qa + 832]
-%line 1730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 832]
+%line 2416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8 + 832]
 ; x2 = mem256[qc + 64]
-%line 1731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r10 + 64]
 ; x3 = mem256[qc + 832]
-%line 1732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm3, [r10 + 832]
 ; mem256[qd + 64] = x0
-%line 1733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 64], ymm0
+%line 2419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 64], ymm0
 ; mem256[qd + 2368] = x3
-%line 1734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 2368], ymm3
+%line 2420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 2368], ymm3
 ; 16x x4 = x1 - x2
-%line 1735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 1736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r8 + 64]
+%line 2422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm2, [r9 + 64]
 ; 16x x5 = x5 - x0
-%line 1737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm0, ymm2, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 832] = x5
-%line 1739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 832], ymm2
+%line 2430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 832], ymm2
 ; x5 = mem256[qb + 832]
-%line 1740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 832]
+%line 2431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r9 + 832]
 ; 16x x5 = x5 - x3
-%line 1741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1600] = x5
-%line 1743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 1600], ymm0
+%line 2439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 1600], ymm0
 ; x0 = mem256[qa + 96]
-%line 1744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 96]
+%line 2440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r8 + 96]
 ; x1 = mem256[qa + 864]
-%line 1745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 864]
+%line 2441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm1, [r8 + 864]
 ; x2 = mem256[qc + 96]
-%line 1746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm2, [r10 + 96]
 ; x3 = mem256[qc + 864]
-%line 1747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm3, [r10 + 864]
 ; mem256[qd + 96] = x0
-%line 1748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 96], ymm0
+%line 2444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 96], ymm0
 ; mem256[qd + 2400] = x3
-%line 1749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 2400], ymm3
+%line 2445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 2400], ymm3
 ; 16x x4 = x1 - x2
-%line 1750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
-%line 1751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r8 + 96]
+%line 2447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm2, [r9 + 96]
 ; 16x x5 = x5 - x0
-%line 1752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm0, ymm2, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 864] = x5
-%line 1754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 864], ymm2
+%line 2455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 864], ymm2
 ; x5 = mem256[qb + 864]
-%line 1755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 864]
+%line 2456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm0, [r9 + 864]
 ; 16x x5 = x5 - x3
-%line 1756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x x2 = x2 + mem256[BRND]
+%line 2460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1632] = x5
-%line 1758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [rsi + 1632], ymm0
+%line 2464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu [r11 + 1632], ymm0
 ; qa = qa + 128
-%line 1759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r9, 128
-; qb = qb + 128
-%line 1760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r8, 128
+; qb = qb + 128
+%line 2466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r9, 128
 ; qc = qc + 128
-%line 1761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r10, 128
 ; qd = qd + 128
-%line 1762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add rsi, 128
+%line 2468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r11, 128
 ; i1 = i1 - 1
-%line 1763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	sub r11, 1
+%line 2469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	sub rsi, 1
 ; =? i1 - 0
-%line 1764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp r11, 0
-; goto loop20 if !=
-%line 1765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop20
-; pa = pa + 4608
-%line 1766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r9, rcx
-	add r9, 4608
-; pb = pb + 3072
-%line 1767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rsi, rdx
-	add rsi, 3072
-; i0 = i0 - 1
-%line 1768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r8, rbx
-	sub r8, 1
-; =? i0 - 0
-%line 1769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp r8, 0
-; goto loop19 if !=
-%line 1770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rax
-	jne .Lloop19
-; x4 = mem256[DIG]
-%line 1771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [rel DIG]
-; x5 = mem256[DW]
-%line 1772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [rel DW]
+%line 2470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	cmp rsi, 0
+; goto loop17 if !=
+%line 2471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	jne .Lloop17
 ; x6 = mem256[BV]
-%line 1773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm3, [rel BV]
 ; x7 = mem256[QQ]
-%line 1774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm5, [rel QQ]
-; pa = w + 59232
-%line 1775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r8, [r11 + 59232]
-; pb = w + 62304
-%line 1776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r11 + 62304]
-; pc = w + 92640
-%line 1777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r10, [r11 + 92640]
-; i1 = 24
-%line 1778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rsi, r11
-	mov r11, 24
-	vmovdqa ymm4, ymm0
-	vmovdqa ymm2, ymm1
-align 32
-.Lloop21:
-; x1 = mem256[pb]
-%line 1780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9]
-; 16x x2 = mulhi(x1, x5)
-%line 1781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmulhw ymm1, ymm0, ymm2
-; 16x x1 = x1 * x4
-%line 1782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm0, ymm4
-; 16x x2 = x2 * x7
-%line 1783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
-; 16x x1 = x1 - x2
-%line 1784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm1
-; x3 = mem256[pa]
-%line 1785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8]
-; 16x x1 = x1 + x3
-%line 1786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x2 = mulhi(x1, x6)
-%line 1787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmulhw ymm1, ymm0, ymm3
-; 16x x2 = x2 + mem256[BRND]
-%line 1788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, [rel BRND]
-; (int16) 16x x2 >>= 10
-%line 1789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsraw ymm1, ymm1, 10
-; 16x x2 = x2 * x7
-%line 1790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
-; 16x x1 = x1 - x2
-%line 1791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[pc] = x1
-%line 1792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10], ymm0
-; x1 = mem256[pb + 32]
-%line 1793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 32]
-; 16x x2 = mulhi(x1, x5)
-%line 1794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmulhw ymm1, ymm0, ymm2
-; 16x x1 = x1 * x4
-%line 1795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm0, ymm4
-; 16x x2 = x2 * x7
-%line 1796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
-; 16x x1 = x1 - x2
-%line 1797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm1
-; x3 = mem256[pa + 32]
-%line 1798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 32]
-; 16x x1 = x1 + x3
-%line 1799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x2 = mulhi(x1, x6)
-%line 1800+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmulhw ymm1, ymm0, ymm3
-; 16x x2 = x2 + mem256[BRND]
-%line 1801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, [rel BRND]
-; (int16) 16x x2 >>= 10
-%line 1802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsraw ymm1, ymm1, 10
-; 16x x2 = x2 * x7
-%line 1803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
-; 16x x1 = x1 - x2
-%line 1804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[pc + 32] = x1
-%line 1805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 32], ymm0
-; x1 = mem256[pb + 64]
-%line 1806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 64]
-; 16x x2 = mulhi(x1, x5)
-%line 1807+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmulhw ymm1, ymm0, ymm2
-; 16x x1 = x1 * x4
-%line 1808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm0, ymm4
-; 16x x2 = x2 * x7
-%line 1809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
-; 16x x1 = x1 - x2
-%line 1810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm1
-; x3 = mem256[pa + 64]
-%line 1811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 64]
-; 16x x1 = x1 + x3
-%line 1812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x2 = mulhi(x1, x6)
-%line 1813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmulhw ymm1, ymm0, ymm3
-; 16x x2 = x2 + mem256[BRND]
-%line 1814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, [rel BRND]
-; (int16) 16x x2 >>= 10
-%line 1815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsraw ymm1, ymm1, 10
-; 16x x2 = x2 * x7
-%line 1816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
-; 16x x1 = x1 - x2
-%line 1817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[pc + 64] = x1
-%line 1818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 64], ymm0
-; x1 = mem256[pb + 96]
-%line 1819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 96]
-; 16x x2 = mulhi(x1, x5)
-%line 1820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmulhw ymm1, ymm0, ymm2
-; 16x x1 = x1 * x4
-%line 1821+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm0, ymm0, ymm4
-; 16x x2 = x2 * x7
-%line 1822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
-; 16x x1 = x1 - x2
-%line 1823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm1
-; x3 = mem256[pa + 96]
-%line 1824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 96]
-; 16x x1 = x1 + x3
-%line 1825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x2 = mulhi(x1, x6)
-%line 1826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmulhw ymm1, ymm0, ymm3
-; 16x x2 = x2 + mem256[BRND]
-%line 1827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, [rel BRND]
-; (int16) 16x x2 >>= 10
-%line 1828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsraw ymm1, ymm1, 10
-; 16x x2 = x2 * x7
-%line 1829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
-; 16x x1 = x1 - x2
-%line 1830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[pc + 96] = x1
-%line 1831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r10 + 96], ymm0
-; pa = pa + 128
-%line 1832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r8, 128
-; pb = pb + 128
-%line 1833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r9, 128
-; pc = pc + 128
-%line 1834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r10, 128
-; i1 = i1 - 1
-%line 1835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	sub r11, 1
-; =? i1 - 0
-%line 1836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp r11, 0
-; goto loop21 if !=
-%line 1837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop21
-; pa = w + 95712
-%line 1838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rsi
-	lea r8, [r11 + 95712]
-; z0 = 0
-%line 1839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpxor ymm0, ymm0, ymm0
-; mem256[pa] = z0
-%line 1840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8], ymm0
-; mem256[pa + 32] = z0
-%line 1841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu [r8 + 32], ymm0
-; pa = w + 92640
-%line 1842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r8, [r11 + 92640]
-; pb = w + 94162
-%line 1843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r9, [r11 + 94162]
-; pc = w + 94160
-%line 1844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea r10, [r11 + 94160]
-; qd = w + 95776
-%line 1845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	lea rsi, [r11 + 95776]
+%line 2473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm4, [rel QQ]
+; pa = w + 3072
+%line 2474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r10, rdi
+	lea r8, [r10 + 3072]
+; pb = w + 4594
+%line 2475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r9, [r10 + 4594]
+; pc = w + 4592
+%line 2476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea r11, [r10 + 4592]
+; qd = w + 38592
+%line 2477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	lea rsi, [r10 + 38592]
 ; x0 = mem256[pa]
-%line 1846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov rax, r11
+%line 2478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov rcx, r10
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
-%line 1847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
-%line 1848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r10]
+%line 2480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm2, [r11]
 ; x2 &= mem256[LANE0OFF]
-%line 1849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpand ymm2, ymm2, [rel LANE0OFF]
 ; 16x x0 = x0 + x1
-%line 1850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 1852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 + mem256[BRND]
-%line 1853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 1854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 1855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
+%line 2487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm4
 ; 16x x0 = x0 - x1
-%line 1856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd] = x0
-%line 1857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rsi], ymm0
 ; pa = pa + 32
-%line 1858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r8, 32
 ; pb = pb + 32
-%line 1859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r9, 32
 ; pc = pc + 32
-%line 1860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r10, 32
+%line 2492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r11, 32
 ; qd = qd + 32
-%line 1861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add rsi, 32
 ; i1 = 11
-%line 1862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, 11
+%line 2494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r10, 11
+	mov rdi, rax
 align 32
-.Lloop22:
+.Lloop18:
 ; x0 = mem256[pa]
-%line 1864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
-%line 1865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
-%line 1866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r10]
+%line 2498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm2, [r11]
 ; 16x x0 = x0 + x1
-%line 1867+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 1869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 + mem256[BRND]
-%line 1870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 1871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 1872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
+%line 2504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm4
 ; 16x x0 = x0 - x1
-%line 1873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd] = x0
-%line 1874+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rsi], ymm0
 ; x0 = mem256[pa + 32]
-%line 1875+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 32]
 ; x1 = mem256[pb + 32]
-%line 1876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9 + 32]
 ; x2 = mem256[pc + 32]
-%line 1877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r10 + 32]
+%line 2509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm2, [r11 + 32]
 ; 16x x0 = x0 + x1
-%line 1878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 1880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 + mem256[BRND]
-%line 1881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 1882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 1883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
+%line 2515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm4
 ; 16x x0 = x0 - x1
-%line 1884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 32] = x0
-%line 1885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rsi + 32], ymm0
 ; x0 = mem256[pa + 64]
-%line 1886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 64]
 ; x1 = mem256[pb + 64]
-%line 1887+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9 + 64]
 ; x2 = mem256[pc + 64]
-%line 1888+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r10 + 64]
+%line 2520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm2, [r11 + 64]
 ; 16x x0 = x0 + x1
-%line 1889+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 1891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 + mem256[BRND]
-%line 1892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 1893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 1894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
+%line 2526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm4
 ; 16x x0 = x0 - x1
-%line 1895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 64] = x0
-%line 1896+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rsi + 64], ymm0
 ; x0 = mem256[pa + 96]
-%line 1897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 96]
 ; x1 = mem256[pb + 96]
-%line 1898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9 + 96]
 ; x2 = mem256[pc + 96]
-%line 1899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r10 + 96]
+%line 2531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm2, [r11 + 96]
 ; 16x x0 = x0 + x1
-%line 1900+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 1902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 + mem256[BRND]
-%line 1903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 1904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 1905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
+%line 2537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm4
 ; 16x x0 = x0 - x1
-%line 1906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 96] = x0
-%line 1907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rsi + 96], ymm0
 ; pa = pa + 128
-%line 1908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r8, 128
 ; pb = pb + 128
-%line 1909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add r9, 128
 ; pc = pc + 128
-%line 1910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	add r10, 128
+%line 2542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	add r11, 128
 ; qd = qd + 128
-%line 1911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	add rsi, 128
 ; i1 = i1 - 1
-%line 1912+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	sub r11, 1
+%line 2544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	sub r10, 1
 ; =? i1 - 0
-%line 1913+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	cmp r11, 0
-; goto loop22 if !=
-%line 1914+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	jne .Lloop22
+%line 2545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	cmp r10, 0
+; goto loop18 if !=
+%line 2546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	jne .Lloop18
 ; x0 = mem256[pa]
-%line 1915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
-%line 1916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
-%line 1917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r10]
+%line 2549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm2, [r11]
 ; 16x x0 = x0 + x1
-%line 1918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1919+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 1920+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 + mem256[BRND]
-%line 1921+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 1922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 1923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
+%line 2555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm4
 ; 16x x0 = x0 - x1
-%line 1924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd] = x0
-%line 1925+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rsi], ymm0
 ; x0 = mem256[pa + 32]
-%line 1926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 32]
 ; x1 = mem256[pb + 32]
-%line 1927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9 + 32]
 ; x2 = mem256[pc + 32]
-%line 1928+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r10 + 32]
+%line 2560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm2, [r11 + 32]
 ; 16x x0 = x0 + x1
-%line 1929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 1931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 + mem256[BRND]
-%line 1932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 1933+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 1934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
+%line 2566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm4
 ; 16x x0 = x0 - x1
-%line 1935+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 32] = x0
-%line 1936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rsi + 32], ymm0
 ; x0 = mem256[pa + 64]
-%line 1937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 64]
 ; x1 = mem256[pb + 64]
-%line 1938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm1, [r9 + 64]
 ; x2 = mem256[pc + 64]
-%line 1939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vmovdqu ymm2, [r10 + 64]
+%line 2571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vmovdqu ymm2, [r11 + 64]
 ; 16x x0 = x0 + x1
-%line 1940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1941+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 1942+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 + mem256[BRND]
-%line 1943+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 1944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 1945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	vpmullw ymm1, ymm1, ymm5
+%line 2577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	vpmullw ymm1, ymm1, ymm4
 ; 16x x0 = x0 - x1
-%line 1946+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 64] = x0
-%line 1947+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rsi + 64], ymm0
-; pa = w + 95776
-%line 1948+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
-	mov r11, rax
-	lea r8, [r11 + 95776]
+; pa = w + 38592
+%line 2580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+	mov r10, rcx
+	lea r8, [r10 + 38592]
 ; x0 = mem256[pa]
-%line 1949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8]
 ; mem256[out] = x0
-%line 1950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi], ymm0
 ; x0 = mem256[pa + 32]
-%line 1951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 32]
 ; mem256[out + 32] = x0
-%line 1952+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 32], ymm0
 ; x0 = mem256[pa + 64]
-%line 1953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 64]
 ; mem256[out + 64] = x0
-%line 1954+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 64], ymm0
 ; x0 = mem256[pa + 96]
-%line 1955+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 96]
 ; mem256[out + 96] = x0
-%line 1956+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 96], ymm0
 ; x0 = mem256[pa + 128]
-%line 1957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 128]
 ; mem256[out + 128] = x0
-%line 1958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 128], ymm0
 ; x0 = mem256[pa + 160]
-%line 1959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 160]
 ; mem256[out + 160] = x0
-%line 1960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 160], ymm0
 ; x0 = mem256[pa + 192]
-%line 1961+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 192]
 ; mem256[out + 192] = x0
-%line 1962+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 192], ymm0
 ; x0 = mem256[pa + 224]
-%line 1963+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 224]
 ; mem256[out + 224] = x0
-%line 1964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 224], ymm0
 ; x0 = mem256[pa + 256]
-%line 1965+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 256]
 ; mem256[out + 256] = x0
-%line 1966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 256], ymm0
 ; x0 = mem256[pa + 288]
-%line 1967+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 288]
 ; mem256[out + 288] = x0
-%line 1968+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 288], ymm0
 ; x0 = mem256[pa + 320]
-%line 1969+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 320]
 ; mem256[out + 320] = x0
-%line 1970+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 320], ymm0
 ; x0 = mem256[pa + 352]
-%line 1971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 352]
 ; mem256[out + 352] = x0
-%line 1972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 352], ymm0
 ; x0 = mem256[pa + 384]
-%line 1973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 384]
 ; mem256[out + 384] = x0
-%line 1974+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 384], ymm0
 ; x0 = mem256[pa + 416]
-%line 1975+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 416]
 ; mem256[out + 416] = x0
-%line 1976+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 416], ymm0
 ; x0 = mem256[pa + 448]
-%line 1977+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 448]
 ; mem256[out + 448] = x0
-%line 1978+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 448], ymm0
 ; x0 = mem256[pa + 480]
-%line 1979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 480]
 ; mem256[out + 480] = x0
-%line 1980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 480], ymm0
 ; x0 = mem256[pa + 512]
-%line 1981+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 512]
 ; mem256[out + 512] = x0
-%line 1982+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 512], ymm0
 ; x0 = mem256[pa + 544]
-%line 1983+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 544]
 ; mem256[out + 544] = x0
-%line 1984+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 544], ymm0
 ; x0 = mem256[pa + 576]
-%line 1985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 576]
 ; mem256[out + 576] = x0
-%line 1986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 576], ymm0
 ; x0 = mem256[pa + 608]
-%line 1987+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 608]
 ; mem256[out + 608] = x0
-%line 1988+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 608], ymm0
 ; x0 = mem256[pa + 640]
-%line 1989+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 640]
 ; mem256[out + 640] = x0
-%line 1990+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 640], ymm0
 ; x0 = mem256[pa + 672]
-%line 1991+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 672]
 ; mem256[out + 672] = x0
-%line 1992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 672], ymm0
 ; x0 = mem256[pa + 704]
-%line 1993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 704]
 ; mem256[out + 704] = x0
-%line 1994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 704], ymm0
 ; x0 = mem256[pa + 736]
-%line 1995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 736]
 ; mem256[out + 736] = x0
-%line 1996+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 736], ymm0
 ; x0 = mem256[pa + 768]
-%line 1997+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 768]
 ; mem256[out + 768] = x0
-%line 1998+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 768], ymm0
 ; x0 = mem256[pa + 800]
-%line 1999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 800]
 ; mem256[out + 800] = x0
-%line 2000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 800], ymm0
 ; x0 = mem256[pa + 832]
-%line 2001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 832]
 ; mem256[out + 832] = x0
-%line 2002+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 832], ymm0
 ; x0 = mem256[pa + 864]
-%line 2003+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 864]
 ; mem256[out + 864] = x0
-%line 2004+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 864], ymm0
 ; x0 = mem256[pa + 896]
-%line 2005+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 896]
 ; mem256[out + 896] = x0
-%line 2006+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 896], ymm0
 ; x0 = mem256[pa + 928]
-%line 2007+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 928]
 ; mem256[out + 928] = x0
-%line 2008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 928], ymm0
 ; x0 = mem256[pa + 960]
-%line 2009+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 960]
 ; mem256[out + 960] = x0
-%line 2010+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 960], ymm0
 ; x0 = mem256[pa + 992]
-%line 2011+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 992]
 ; mem256[out + 992] = x0
-%line 2012+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 992], ymm0
 ; x0 = mem256[pa + 1024]
-%line 2013+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 1024]
 ; mem256[out + 1024] = x0
-%line 2014+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 1024], ymm0
 ; x0 = mem256[pa + 1056]
-%line 2015+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 1056]
 ; mem256[out + 1056] = x0
-%line 2016+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 1056], ymm0
 ; x0 = mem256[pa + 1088]
-%line 2017+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 1088]
 ; mem256[out + 1088] = x0
-%line 2018+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 1088], ymm0
 ; x0 = mem256[pa + 1120]
-%line 2019+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 1120]
 ; mem256[out + 1120] = x0
-%line 2020+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 1120], ymm0
 ; x0 = mem256[pa + 1152]
-%line 2021+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 1152]
 ; mem256[out + 1152] = x0
-%line 2022+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 1152], ymm0
 ; x0 = mem256[pa + 1184]
-%line 2023+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 1184]
 ; mem256[out + 1184] = x0
-%line 2024+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 1184], ymm0
 ; x0 = mem256[pa + 1216]
-%line 2025+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 1216]
 ; mem256[out + 1216] = x0
-%line 2026+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 1216], ymm0
 ; x0 = mem256[pa + 1248]
-%line 2027+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 1248]
 ; mem256[out + 1248] = x0
-%line 2028+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 1248], ymm0
 ; x0 = mem256[pa + 1280]
-%line 2029+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 1280]
 ; mem256[out + 1280] = x0
-%line 2030+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2662+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 1280], ymm0
 ; x0 = mem256[pa + 1312]
-%line 2031+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 1312]
 ; mem256[out + 1312] = x0
-%line 2032+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 1312], ymm0
 ; x0 = mem256[pa + 1344]
-%line 2033+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 1344]
 ; mem256[out + 1344] = x0
-%line 2034+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 1344], ymm0
 ; x0 = mem256[pa + 1376]
-%line 2035+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 1376]
 ; mem256[out + 1376] = x0
-%line 2036+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 1376], ymm0
 ; x0 = mem256[pa + 1408]
-%line 2037+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 1408]
 ; mem256[out + 1408] = x0
-%line 2038+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 1408], ymm0
 ; x0 = mem256[pa + 1440]
-%line 2039+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 1440]
 ; mem256[out + 1440] = x0
-%line 2040+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 1440], ymm0
 ; x0 = mem256[pa + 1472]
-%line 2041+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 1472]
 ; mem256[out + 1472] = x0
-%line 2042+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vmovdqu [rdi + 1472], ymm0
 ; t0 = mem64[pa + 1504]
-%line 2043+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov r9, [r8 + 1504]
 ; mem64[out + 1504] = t0
-%line 2044+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov [rdi + 1504], r9
 ; t0 = mem64[pa + 1512]
-%line 2045+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov r9, [r8 + 1512]
 ; mem64[out + 1512] = t0
-%line 2046+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov [rdi + 1512], r9
 ; t0 = mem16[pa + 1520]
-%line 2047+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	movzx r8d, word [r8 + 1520]
 ; mem16[out + 1520] = t0
-%line 2048+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	mov word [rdi + 1520], r8w
 ; leave
-%line 2049+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
+%line 2681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_761.q
 	vzeroupper
-	mov rsp, [rsp + 97312]
+	mov rsp, [rsp + 81984]
 	pop rbx
 	ret
 .end:
@@ -6137,6 +8030,14 @@ align 64
 DW:
 	dw 0x3bc, 0x3bc, 0x3bc, 0x3bc, 0x3bc, 0x3bc, 0x3bc, 0x3bc
 	dw 0x3bc, 0x3bc, 0x3bc, 0x3bc, 0x3bc, 0x3bc, 0x3bc, 0x3bc
+align 64
+C65:
+	dw 0x4ee, 0x4ee, 0x4ee, 0x4ee, 0x4ee, 0x4ee, 0x4ee, 0x4ee
+	dw 0x4ee, 0x4ee, 0x4ee, 0x4ee, 0x4ee, 0x4ee, 0x4ee, 0x4ee
+align 64
+DW65:
+	dw 0x465f, 0x465f, 0x465f, 0x465f, 0x465f, 0x465f, 0x465f, 0x465f
+	dw 0x465f, 0x465f, 0x465f, 0x465f, 0x465f, 0x465f, 0x465f, 0x465f
 align 64
 LANE0OFF:
 	dw 0x0, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff

@@ -10,23 +10,18 @@ align 32
 qhasm_kernel_core_multsntrup857_amd64_avx2_mul:
 	push rbx
 	mov r11, rsp
-	sub rsp, 186336
+	sub rsp, 95616
 	and rsp, -32
-	mov [rsp + 186304], r11
+	mov [rsp + 95584], r11
 ; w = &workqhasm_kernel_core_multsntrup857_amd64_avx2_mul
-%line 26+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r11, [rsp + 0]
-; pa = w + 179040
-%line 27+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r11 + 179040]
-; z0 = 0
 %line 28+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpxor ymm0, ymm0, ymm0
-; i1 = 2
+	lea r10, [rsp + 0]
+; pa = w + 44032
 %line 29+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r9, 2
-align 32
-.Lloop1:
+	lea r8, [r10 + 44032]
+; z0 = 0
+%line 30+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpxor ymm0, ymm0, ymm0
 ; mem256[pa] = z0
 %line 31+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8], ymm0
@@ -36,5271 +31,9906 @@ align 32
 ; mem256[pa + 64] = z0
 %line 33+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 64], ymm0
-; mem256[pa + 96] = z0
+; pa = w + 42336
 %line 34+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 96], ymm0
-; pa = pa + 128
-%line 35+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
-; i1 = i1 - 1
-%line 36+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r9, 1
-; =? i1 - 0
-%line 37+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r9, 0
-; goto loop1 if !=
-%line 38+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop1
-; mem256[pa] = z0
-%line 39+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8], ymm0
-; mem256[pa + 32] = z0
-%line 40+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 32], ymm0
-; mem256[pa + 64] = z0
-%line 41+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 64], ymm0
-; pa = w + 177344
-%line 42+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 177344]
+	lea r9, [r10 + 42336]
 ; x0 = mem256[in]
-%line 43+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 35+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi]
 ; mem256[pa] = x0
-%line 44+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 36+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9], ymm0
 ; x0 = mem256[in + 32]
-%line 45+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 37+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 32]
 ; mem256[pa + 32] = x0
-%line 46+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 38+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 32], ymm0
 ; x0 = mem256[in + 64]
-%line 47+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 39+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 64]
 ; mem256[pa + 64] = x0
-%line 48+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 40+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 64], ymm0
 ; x0 = mem256[in + 96]
-%line 49+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 41+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 96]
 ; mem256[pa + 96] = x0
-%line 50+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 42+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 96], ymm0
 ; x0 = mem256[in + 128]
-%line 51+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 43+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 128]
 ; mem256[pa + 128] = x0
-%line 52+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 44+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 128], ymm0
 ; x0 = mem256[in + 160]
-%line 53+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 45+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 160]
 ; mem256[pa + 160] = x0
-%line 54+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 46+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 160], ymm0
 ; x0 = mem256[in + 192]
-%line 55+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 47+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 192]
 ; mem256[pa + 192] = x0
-%line 56+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 48+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 192], ymm0
 ; x0 = mem256[in + 224]
-%line 57+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 49+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 224]
 ; mem256[pa + 224] = x0
-%line 58+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 50+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 224], ymm0
 ; x0 = mem256[in + 256]
-%line 59+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 51+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 256]
 ; mem256[pa + 256] = x0
-%line 60+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 52+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 256], ymm0
 ; x0 = mem256[in + 288]
-%line 61+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 53+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 288]
 ; mem256[pa + 288] = x0
-%line 62+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 54+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 288], ymm0
 ; x0 = mem256[in + 320]
-%line 63+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 55+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 320]
 ; mem256[pa + 320] = x0
-%line 64+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 56+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 320], ymm0
 ; x0 = mem256[in + 352]
-%line 65+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 57+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 352]
 ; mem256[pa + 352] = x0
-%line 66+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 58+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 352], ymm0
 ; x0 = mem256[in + 384]
-%line 67+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 59+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 384]
 ; mem256[pa + 384] = x0
-%line 68+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 60+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 384], ymm0
 ; x0 = mem256[in + 416]
-%line 69+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 61+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 416]
 ; mem256[pa + 416] = x0
-%line 70+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 62+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 416], ymm0
 ; x0 = mem256[in + 448]
-%line 71+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 63+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 448]
 ; mem256[pa + 448] = x0
-%line 72+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 64+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 448], ymm0
 ; x0 = mem256[in + 480]
-%line 73+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 65+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 480]
 ; mem256[pa + 480] = x0
-%line 74+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 66+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 480], ymm0
 ; x0 = mem256[in + 512]
-%line 75+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 67+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 512]
 ; mem256[pa + 512] = x0
-%line 76+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 68+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 512], ymm0
 ; x0 = mem256[in + 544]
-%line 77+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 69+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 544]
 ; mem256[pa + 544] = x0
-%line 78+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 70+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 544], ymm0
 ; x0 = mem256[in + 576]
-%line 79+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 71+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 576]
 ; mem256[pa + 576] = x0
-%line 80+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 72+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 576], ymm0
 ; x0 = mem256[in + 608]
-%line 81+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 73+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 608]
 ; mem256[pa + 608] = x0
-%line 82+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 74+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 608], ymm0
 ; x0 = mem256[in + 640]
-%line 83+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 75+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 640]
 ; mem256[pa + 640] = x0
-%line 84+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 76+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 640], ymm0
 ; x0 = mem256[in + 672]
-%line 85+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 77+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 672]
 ; mem256[pa + 672] = x0
-%line 86+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 78+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 672], ymm0
 ; x0 = mem256[in + 704]
-%line 87+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 79+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 704]
 ; mem256[pa + 704] = x0
-%line 88+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 80+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 704], ymm0
 ; x0 = mem256[in + 736]
-%line 89+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 81+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 736]
 ; mem256[pa + 736] = x0
-%line 90+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 82+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 736], ymm0
 ; x0 = mem256[in + 768]
-%line 91+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 83+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 768]
 ; mem256[pa + 768] = x0
-%line 92+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 84+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 768], ymm0
 ; x0 = mem256[in + 800]
-%line 93+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 85+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 800]
 ; mem256[pa + 800] = x0
-%line 94+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 86+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 800], ymm0
 ; x0 = mem256[in + 832]
-%line 95+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 87+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 832]
 ; mem256[pa + 832] = x0
-%line 96+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 88+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 832], ymm0
 ; x0 = mem256[in + 864]
-%line 97+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 89+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 864]
 ; mem256[pa + 864] = x0
-%line 98+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 90+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 864], ymm0
 ; x0 = mem256[in + 896]
-%line 99+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 91+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 896]
 ; mem256[pa + 896] = x0
-%line 100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 92+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 896], ymm0
 ; x0 = mem256[in + 928]
-%line 101+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 93+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 928]
 ; mem256[pa + 928] = x0
-%line 102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 94+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 928], ymm0
 ; x0 = mem256[in + 960]
-%line 103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 95+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 960]
 ; mem256[pa + 960] = x0
-%line 104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 96+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 960], ymm0
 ; x0 = mem256[in + 992]
-%line 105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 97+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 992]
 ; mem256[pa + 992] = x0
-%line 106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 98+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 992], ymm0
 ; x0 = mem256[in + 1024]
-%line 107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 99+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1024]
 ; mem256[pa + 1024] = x0
-%line 108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1024], ymm0
 ; x0 = mem256[in + 1056]
-%line 109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 101+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1056]
 ; mem256[pa + 1056] = x0
-%line 110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1056], ymm0
 ; x0 = mem256[in + 1088]
-%line 111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1088]
 ; mem256[pa + 1088] = x0
-%line 112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1088], ymm0
 ; x0 = mem256[in + 1120]
-%line 113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1120]
 ; mem256[pa + 1120] = x0
-%line 114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1120], ymm0
 ; x0 = mem256[in + 1152]
-%line 115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1152]
 ; mem256[pa + 1152] = x0
-%line 116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1152], ymm0
 ; x0 = mem256[in + 1184]
-%line 117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1184]
 ; mem256[pa + 1184] = x0
-%line 118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1184], ymm0
 ; x0 = mem256[in + 1216]
-%line 119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1216]
 ; mem256[pa + 1216] = x0
-%line 120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1216], ymm0
 ; x0 = mem256[in + 1248]
-%line 121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1248]
 ; mem256[pa + 1248] = x0
-%line 122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1248], ymm0
 ; x0 = mem256[in + 1280]
-%line 123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1280]
 ; mem256[pa + 1280] = x0
-%line 124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1280], ymm0
 ; x0 = mem256[in + 1312]
-%line 125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1312]
 ; mem256[pa + 1312] = x0
-%line 126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1312], ymm0
 ; x0 = mem256[in + 1344]
-%line 127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1344]
 ; mem256[pa + 1344] = x0
-%line 128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1344], ymm0
 ; x0 = mem256[in + 1376]
-%line 129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1376]
 ; mem256[pa + 1376] = x0
-%line 130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1376], ymm0
 ; x0 = mem256[in + 1408]
-%line 131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1408]
 ; mem256[pa + 1408] = x0
-%line 132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1408], ymm0
 ; x0 = mem256[in + 1440]
-%line 133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1440]
 ; mem256[pa + 1440] = x0
-%line 134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1440], ymm0
 ; x0 = mem256[in + 1472]
-%line 135+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1472]
 ; mem256[pa + 1472] = x0
-%line 136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1472], ymm0
 ; x0 = mem256[in + 1504]
-%line 137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1504]
 ; mem256[pa + 1504] = x0
-%line 138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1504], ymm0
 ; x0 = mem256[in + 1536]
-%line 139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1536]
 ; mem256[pa + 1536] = x0
-%line 140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1536], ymm0
 ; x0 = mem256[in + 1568]
-%line 141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1568]
 ; mem256[pa + 1568] = x0
-%line 142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1568], ymm0
 ; x0 = mem256[in + 1600]
-%line 143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 135+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1600]
 ; mem256[pa + 1600] = x0
-%line 144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1600], ymm0
 ; x0 = mem256[in + 1632]
-%line 145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1632]
 ; mem256[pa + 1632] = x0
-%line 146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1632], ymm0
 ; x0 = mem256[in + 1664]
-%line 147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1664]
 ; mem256[pa + 1664] = x0
-%line 148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r9 + 1664], ymm0
 ; t0 = mem64[in + 1696]
-%line 149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov r8, [rsi + 1696]
 ; mem64[pa + 1696] = t0
-%line 150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov [r9 + 1696], r8
 ; t0 = mem64[in + 1704]
-%line 151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov r8, [rsi + 1704]
 ; mem64[pa + 1704] = t0
-%line 152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov [r9 + 1704], r8
 ; t0 = mem16[in + 1712]
-%line 153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	movzx r8d, word [rsi + 1712]
 ; mem16[pa + 1712] = t0
-%line 154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov word [r9 + 1712], r8w
-; pa = w + 180224
-%line 155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r11 + 180224]
+; pa = w + 44960
+%line 147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r8, [r10 + 44960]
 ; z0 = 0
-%line 156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[pa] = z0
-%line 157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8], ymm0
 ; mem256[pa + 32] = z0
-%line 158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 32], ymm0
-; mem256[pa + 64] = z0
-%line 159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 64], ymm0
-; mem256[pa + 96] = z0
-%line 160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 96], ymm0
-; mem256[pa + 128] = z0
-%line 161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 128], ymm0
-; mem256[pa + 160] = z0
-%line 162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 160], ymm0
-; pa = w + 179392
-%line 163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r11 + 179392]
+; pa = w + 44128
+%line 151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r8, [r10 + 44128]
 ; x0 = mem256[k]
-%line 164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx]
 ; mem256[pa] = x0
-%line 165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8], ymm0
 ; x0 = mem256[k + 32]
-%line 166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 32]
 ; mem256[pa + 32] = x0
-%line 167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 32], ymm0
 ; x0 = mem256[k + 64]
-%line 168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 64]
 ; mem256[pa + 64] = x0
-%line 169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 64], ymm0
 ; x0 = mem256[k + 96]
-%line 170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 96]
 ; mem256[pa + 96] = x0
-%line 171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 96], ymm0
 ; x0 = mem256[k + 128]
-%line 172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 128]
 ; mem256[pa + 128] = x0
-%line 173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 128], ymm0
 ; x0 = mem256[k + 160]
-%line 174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 160]
 ; mem256[pa + 160] = x0
-%line 175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 160], ymm0
 ; x0 = mem256[k + 192]
-%line 176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 192]
 ; mem256[pa + 192] = x0
-%line 177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 192], ymm0
 ; x0 = mem256[k + 224]
-%line 178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 224]
 ; mem256[pa + 224] = x0
-%line 179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 224], ymm0
 ; x0 = mem256[k + 256]
-%line 180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 256]
 ; mem256[pa + 256] = x0
-%line 181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 256], ymm0
 ; x0 = mem256[k + 288]
-%line 182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 288]
 ; mem256[pa + 288] = x0
-%line 183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 288], ymm0
 ; x0 = mem256[k + 320]
-%line 184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 320]
 ; mem256[pa + 320] = x0
-%line 185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 320], ymm0
 ; x0 = mem256[k + 352]
-%line 186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 352]
 ; mem256[pa + 352] = x0
-%line 187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 352], ymm0
 ; x0 = mem256[k + 384]
-%line 188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 384]
 ; mem256[pa + 384] = x0
-%line 189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 384], ymm0
 ; x0 = mem256[k + 416]
-%line 190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 416]
 ; mem256[pa + 416] = x0
-%line 191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 416], ymm0
 ; x0 = mem256[k + 448]
-%line 192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 448]
 ; mem256[pa + 448] = x0
-%line 193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 448], ymm0
 ; x0 = mem256[k + 480]
-%line 194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 480]
 ; mem256[pa + 480] = x0
-%line 195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 480], ymm0
 ; x0 = mem256[k + 512]
-%line 196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 512]
 ; mem256[pa + 512] = x0
-%line 197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 512], ymm0
 ; x0 = mem256[k + 544]
-%line 198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 544]
 ; mem256[pa + 544] = x0
-%line 199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 544], ymm0
 ; x0 = mem256[k + 576]
-%line 200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 576]
 ; mem256[pa + 576] = x0
-%line 201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 576], ymm0
 ; x0 = mem256[k + 608]
-%line 202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 608]
 ; mem256[pa + 608] = x0
-%line 203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 608], ymm0
 ; x0 = mem256[k + 640]
-%line 204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 640]
 ; mem256[pa + 640] = x0
-%line 205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 640], ymm0
 ; x0 = mem256[k + 672]
-%line 206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 672]
 ; mem256[pa + 672] = x0
-%line 207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 672], ymm0
 ; x0 = mem256[k + 704]
-%line 208+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 704]
 ; mem256[pa + 704] = x0
-%line 209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 704], ymm0
 ; x0 = mem256[k + 736]
-%line 210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 736]
 ; mem256[pa + 736] = x0
-%line 211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 736], ymm0
 ; x0 = mem256[k + 768]
-%line 212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 768]
 ; mem256[pa + 768] = x0
-%line 213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 768], ymm0
 ; x0 = mem256[k + 800]
-%line 214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx + 800]
 ; mem256[pa + 800] = x0
-%line 215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 800], ymm0
 ; t0 = mem64[k + 832]
-%line 216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov r9, [rdx + 832]
 ; mem64[pa + 832] = t0
-%line 217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov [r8 + 832], r9
 ; t0 = mem64[k + 840]
-%line 218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov r9, [rdx + 840]
 ; mem64[pa + 840] = t0
-%line 219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov [r8 + 840], r9
 ; t0 = mem64[k + 848]
-%line 220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 208+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov r9, [rdx + 848]
 ; mem64[pa + 848] = t0
-%line 221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov [r8 + 848], r9
 ; t0 = mem8[k + 856]
-%line 222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	movzx r9d, byte [rdx + 856]
 ; mem8[pa + 856] = t0
-%line 223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov byte [r8 + 856], r9b
 ; x7 = mem256[ONES]
-%line 224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rel ONES]
-; pa = w + 179392
-%line 225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 179392]
-; pb = w + 4096
-%line 226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r11 + 4096]
-; i1 = 16
-%line 227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, 16
+; pa = w + 44128
+%line 213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r11, [r10 + 44128]
+; pb = w + 1792
+%line 214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r8, [r10 + 1792]
+; i1 = 14
+%line 215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r9, 14
 	vmovdqa ymm2, ymm0
 align 32
-.Lloop2:
+.Lloop1:
 ; 16x x0 = zeroext8(mem128[pa])
-%line 229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxbw ymm1, [r9]
+%line 217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxbw ymm1, [r11]
 ; x1 = x0 & x7
-%line 230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpand ymm0, ymm1, ymm2
 ; 16x x0 >>= 1
-%line 231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsrlw ymm1, ymm1, 1
 ; x0 = x0 & x1
-%line 232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpand ymm1, ymm1, ymm0
 ; 16x x1 = x1 - x0
-%line 233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x1 = x1 - x0
-%line 234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pb] = x1
-%line 235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8], ymm0
 ; 16x x0 = zeroext8(mem128[pa + 16])
-%line 236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxbw ymm0, [r9 + 16]
+%line 224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxbw ymm0, [r11 + 16]
 ; x1 = x0 & x7
-%line 237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpand ymm1, ymm0, ymm2
 ; 16x x0 >>= 1
-%line 238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsrlw ymm0, ymm0, 1
 ; x0 = x0 & x1
-%line 239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpand ymm0, ymm0, ymm1
 ; 16x x1 = x1 - x0
-%line 240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm0
 ; 16x x1 = x1 - x0
-%line 241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm0
 ; mem256[pb + 32] = x1
-%line 242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 32], ymm1
 ; 16x x0 = zeroext8(mem128[pa + 32])
-%line 243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxbw ymm0, [r9 + 32]
+%line 231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxbw ymm0, [r11 + 32]
 ; x1 = x0 & x7
-%line 244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpand ymm1, ymm0, ymm2
 ; 16x x0 >>= 1
-%line 245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsrlw ymm0, ymm0, 1
 ; x0 = x0 & x1
-%line 246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpand ymm0, ymm0, ymm1
 ; 16x x1 = x1 - x0
-%line 247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm0
 ; 16x x1 = x1 - x0
-%line 248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm0
 ; mem256[pb + 64] = x1
-%line 249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 64], ymm1
 ; 16x x0 = zeroext8(mem128[pa + 48])
-%line 250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxbw ymm0, [r9 + 48]
+%line 238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxbw ymm0, [r11 + 48]
 ; x1 = x0 & x7
-%line 251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpand ymm1, ymm0, ymm2
 ; 16x x0 >>= 1
-%line 252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsrlw ymm0, ymm0, 1
 ; x0 = x0 & x1
-%line 253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpand ymm0, ymm0, ymm1
 ; 16x x1 = x1 - x0
-%line 254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm0
 ; 16x x1 = x1 - x0
-%line 255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm0
 ; mem256[pb + 96] = x1
-%line 256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 96], ymm1
 ; pa = pa + 64
-%line 257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r9, 64
+%line 245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r11, 64
 ; pb = pb + 128
-%line 258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r8, 128
 ; i1 = i1 - 1
-%line 259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r10, 1
+%line 247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	sub r9, 1
 ; =? i1 - 0
-%line 260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r10, 0
-; goto loop2 if !=
-%line 261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop2
-; x4 = mem256[DIG]
-%line 262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [rel DIG]
-; x5 = mem256[DC]
-%line 263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [rel DC]
+%line 248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	cmp r9, 0
+; goto loop1 if !=
+%line 249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	jne .Lloop1
 ; x6 = mem256[BV]
-%line 264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [rel BV]
+%line 250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [rel BV]
 ; x7 = mem256[QQ]
-%line 265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm4, [rel QQ]
-; x3 = mem256[DHALF]
-%line 266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [rel DHALF]
-; pa = w + 177344
-%line 267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 177344]
-; pc = w + 2048
-%line 269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r11 + 2048]
-; i1 = 16
-%line 270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r11
-	mov r10, 16
-	vmovdqa ymm5, ymm0
-	vmovdqa ymm6, ymm1
+%line 251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [rel QQ]
+; pa = w + 42336
+%line 252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r8, [r10 + 42336]
+; i1 = 14
+%line 254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r11, r10
+	mov r9, 14
+	vmovdqa ymm2, ymm0
+	vmovdqa ymm3, ymm1
 align 32
-.Lloop3:
+.Lloop2:
 ; x0 = mem256[pa]
-%line 272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
+%line 256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8]
 ; 16x x1 = mulhi(x0, x6)
-%line 273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpmulhw ymm1, ymm0, ymm2
 ; 16x x1 = x1 + mem256[BRND]
-%line 274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm4
+%line 260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x0 = x0 - x1
-%line 277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; 16x x1 = x0 + x3
+; mem256[pb] = x0
+%line 262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r10], ymm0
+; x0 = mem256[pa + 32]
+%line 263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 32]
+; 16x x1 = mulhi(x0, x6)
+%line 264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm2
+; 16x x1 = x1 + mem256[BRND]
+%line 265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x1 >>= 10
+%line 266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x x1 = x1 * x7
+%line 267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm3
+; 16x x0 = x0 - x1
+%line 268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[pb + 32] = x0
+%line 269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r10 + 32], ymm0
+; x0 = mem256[pa + 64]
+%line 270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 64]
+; 16x x1 = mulhi(x0, x6)
+%line 271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm2
+; 16x x1 = x1 + mem256[BRND]
+%line 272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x1 >>= 10
+%line 273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x x1 = x1 * x7
+%line 274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm3
+; 16x x0 = x0 - x1
+%line 275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[pb + 64] = x0
+%line 276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r10 + 64], ymm0
+; x0 = mem256[pa + 96]
+%line 277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 96]
+; 16x x1 = mulhi(x0, x6)
 %line 278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm0, ymm3
-; 16x x1 = mulhi(x1, x5)
+	vpmulhw ymm1, ymm0, ymm2
+; 16x x1 = x1 + mem256[BRND]
 %line 279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm1, ymm6
-; mem256[pc] = x1
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x1 >>= 10
 %line 280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8], ymm1
-; 16x x1 = x1 * x4
+	vpsraw ymm1, ymm1, 10
+; 16x x1 = x1 * x7
 %line 281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm5
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x0 = x0 - x1
 %line 282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[pb] = x0
-%line 283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
-; x0 = mem256[pa + 32]
-%line 284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
-; 16x x1 = mulhi(x0, x6)
-%line 285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm2
-; 16x x1 = x1 + mem256[BRND]
-%line 286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, [rel BRND]
-; (int16) 16x x1 >>= 10
-%line 287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsraw ymm1, ymm1, 10
-; 16x x1 = x1 * x7
-%line 288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm4
-; 16x x0 = x0 - x1
-%line 289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; 16x x1 = x0 + x3
-%line 290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm0, ymm3
-; 16x x1 = mulhi(x1, x5)
-%line 291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm1, ymm6
-; mem256[pc + 32] = x1
-%line 292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 32], ymm1
-; 16x x1 = x1 * x4
-%line 293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm5
-; 16x x0 = x0 - x1
-%line 294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[pb + 32] = x0
-%line 295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
-; x0 = mem256[pa + 64]
-%line 296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 64]
-; 16x x1 = mulhi(x0, x6)
-%line 297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm2
-; 16x x1 = x1 + mem256[BRND]
-%line 298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, [rel BRND]
-; (int16) 16x x1 >>= 10
-%line 299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsraw ymm1, ymm1, 10
-; 16x x1 = x1 * x7
-%line 300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm4
-; 16x x0 = x0 - x1
-%line 301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; 16x x1 = x0 + x3
-%line 302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm0, ymm3
-; 16x x1 = mulhi(x1, x5)
-%line 303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm1, ymm6
-; mem256[pc + 64] = x1
-%line 304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 64], ymm1
-; 16x x1 = x1 * x4
-%line 305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm5
-; 16x x0 = x0 - x1
-%line 306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[pb + 64] = x0
-%line 307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
-; x0 = mem256[pa + 96]
-%line 308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
-; 16x x1 = mulhi(x0, x6)
-%line 309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm2
-; 16x x1 = x1 + mem256[BRND]
-%line 310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, [rel BRND]
-; (int16) 16x x1 >>= 10
-%line 311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsraw ymm1, ymm1, 10
-; 16x x1 = x1 * x7
-%line 312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm4
-; 16x x0 = x0 - x1
-%line 313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; 16x x1 = x0 + x3
-%line 314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm0, ymm3
-; 16x x1 = mulhi(x1, x5)
-%line 315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm1, ymm6
-; mem256[pc + 96] = x1
-%line 316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 96], ymm1
-; 16x x1 = x1 * x4
-%line 317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm5
-; 16x x0 = x0 - x1
-%line 318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
 ; mem256[pb + 96] = x0
-%line 319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
+%line 283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r10 + 96], ymm0
 ; pa = pa + 128
-%line 320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r9, 128
-; pb = pb + 128
-%line 321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 128
-; pc = pc + 128
-%line 322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r8, 128
+; pb = pb + 128
+%line 285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r10, 128
+; i1 = i1 - 1
+%line 286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	sub r9, 1
+; =? i1 - 0
+%line 287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	cmp r9, 0
+; goto loop2 if !=
+%line 288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	jne .Lloop2
+; pa = w
+%line 289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r10, r11
+; pb = w + 7616
+%line 290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r9, [r10 + 7616]
+; qa = pa
+%line 291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rsi, r10
+; qb = pa + 896
+%line 292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r8, [r10 + 896]
+; i1 = 7
+%line 294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r11, 7
+align 32
+.Lloop3:
+; x0 = mem256[qa]
+%line 296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r10]
+; x1 = mem256[qb]
+%line 297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8]
+; mem256[qc] = x0
+%line 298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9], ymm0
+; mem256[qc + 1792] = x1
+%line 299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9 + 1792], ymm1
+; 16x x0 = x0 + x1
+%line 300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 896] = x0
+%line 301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9 + 896], ymm0
+; x0 = mem256[qa + 32]
+%line 302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r10 + 32]
+; x1 = mem256[qb + 32]
+%line 303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 32]
+; mem256[qc + 32] = x0
+%line 304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9 + 32], ymm0
+; mem256[qc + 1824] = x1
+%line 305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9 + 1824], ymm1
+; 16x x0 = x0 + x1
+%line 306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 928] = x0
+%line 307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9 + 928], ymm0
+; x0 = mem256[qa + 64]
+%line 308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r10 + 64]
+; x1 = mem256[qb + 64]
+%line 309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 64]
+; mem256[qc + 64] = x0
+%line 310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9 + 64], ymm0
+; mem256[qc + 1856] = x1
+%line 311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9 + 1856], ymm1
+; 16x x0 = x0 + x1
+%line 312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 960] = x0
+%line 313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9 + 960], ymm0
+; x0 = mem256[qa + 96]
+%line 314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r10 + 96]
+; x1 = mem256[qb + 96]
+%line 315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 96]
+; mem256[qc + 96] = x0
+%line 316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9 + 96], ymm0
+; mem256[qc + 1888] = x1
+%line 317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9 + 1888], ymm1
+; 16x x0 = x0 + x1
+%line 318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 992] = x0
+%line 319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9 + 992], ymm0
+; qa = qa + 128
+%line 320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r10, 128
+; qb = qb + 128
+%line 321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r8, 128
+; qc = qc + 128
+%line 322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r9, 128
 ; i1 = i1 - 1
 %line 323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r10, 1
+	sub r11, 1
 ; =? i1 - 0
 %line 324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto loop3 if !=
 %line 325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	jne .Lloop3
-; pa = w
+; pa = w + 1792
 %line 326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rsi
-	mov r9, r11
-; pb = w + 26880
+	mov r10, rsi
+	lea r8, [r10 + 1792]
+; pb = w + 24192
 %line 327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r11 + 26880]
-; i0 = 2
+	lea r11, [r10 + 24192]
+; qa = pa
 %line 328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, 2
+	mov rsi, r10
+; qb = pa + 896
+%line 329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r9, [r8 + 896]
+; i1 = 7
+%line 331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r10, 7
 align 32
 .Lloop4:
-; qa = pa
-%line 330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rax, r8
-	mov rsi, r11
-; qb = pa + 1024
-%line 331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r9 + 1024]
-; qc = pb
-%line 332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rcx, r9
-; i1 = 8
+; x0 = mem256[qa]
 %line 333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rdx, r10
-	mov r11, 8
+	vmovdqu ymm0, [r8]
+; x1 = mem256[qb]
+%line 334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9]
+; mem256[qc] = x0
+%line 335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11], ymm0
+; mem256[qc + 1792] = x1
+%line 336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1792], ymm1
+; 16x x0 = x0 + x1
+%line 337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 896] = x0
+%line 338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 896], ymm0
+; x0 = mem256[qa + 32]
+%line 339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 32]
+; x1 = mem256[qb + 32]
+%line 340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 32]
+; mem256[qc + 32] = x0
+%line 341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 32], ymm0
+; mem256[qc + 1824] = x1
+%line 342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1824], ymm1
+; 16x x0 = x0 + x1
+%line 343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 928] = x0
+%line 344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 928], ymm0
+; x0 = mem256[qa + 64]
+%line 345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 64]
+; x1 = mem256[qb + 64]
+%line 346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 64]
+; mem256[qc + 64] = x0
+%line 347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 64], ymm0
+; mem256[qc + 1856] = x1
+%line 348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1856], ymm1
+; 16x x0 = x0 + x1
+%line 349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 960] = x0
+%line 350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 960], ymm0
+; x0 = mem256[qa + 96]
+%line 351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 96]
+; x1 = mem256[qb + 96]
+%line 352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 96]
+; mem256[qc + 96] = x0
+%line 353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 96], ymm0
+; mem256[qc + 1888] = x1
+%line 354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1888], ymm1
+; 16x x0 = x0 + x1
+%line 355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 992] = x0
+%line 356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 992], ymm0
+; qa = qa + 128
+%line 357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r8, 128
+; qb = qb + 128
+%line 358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r9, 128
+; qc = qc + 128
+%line 359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r11, 128
+; i1 = i1 - 1
+%line 360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	sub r10, 1
+; =? i1 - 0
+%line 361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	cmp r10, 0
+; goto loop4 if !=
+%line 362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	jne .Lloop4
+; pa = w + 7616
+%line 363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r10, rsi
+	lea r9, [r10 + 7616]
+; pb = w + 3584
+%line 364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r11, [r10 + 3584]
+; i0 = 3
+%line 365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r8, 3
 align 32
 .Lloop5:
-; x0 = mem256[qa]
-%line 335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
-; x1 = mem256[qb]
-%line 336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8]
-; mem256[qc] = x0
-%line 337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10], ymm0
-; mem256[qc + 2048] = x1
-%line 338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 2048], ymm1
-; 16x x0 = x0 + x1
-%line 339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 1024] = x0
-%line 340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1024], ymm0
-; x0 = mem256[qa + 32]
-%line 341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
-; x1 = mem256[qb + 32]
-%line 342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
-; mem256[qc + 32] = x0
-%line 343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 32], ymm0
-; mem256[qc + 2080] = x1
-%line 344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 2080], ymm1
-; 16x x0 = x0 + x1
-%line 345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 1056] = x0
-%line 346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1056], ymm0
-; x0 = mem256[qa + 64]
-%line 347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 64]
-; x1 = mem256[qb + 64]
-%line 348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 64]
-; mem256[qc + 64] = x0
-%line 349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 64], ymm0
-; mem256[qc + 2112] = x1
-%line 350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 2112], ymm1
-; 16x x0 = x0 + x1
-%line 351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 1088] = x0
-%line 352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1088], ymm0
-; x0 = mem256[qa + 96]
-%line 353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
-; x1 = mem256[qb + 96]
-%line 354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 96]
-; mem256[qc + 96] = x0
-%line 355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 96], ymm0
-; mem256[qc + 2144] = x1
-%line 356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 2144], ymm1
-; 16x x0 = x0 + x1
-%line 357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 1120] = x0
-%line 358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1120], ymm0
-; qa = qa + 128
-%line 359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r9, 128
-; qb = qb + 128
-%line 360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
-; qc = qc + 128
-%line 361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r10, 128
-; i1 = i1 - 1
-%line 362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r11, 1
-; =? i1 - 0
-%line 363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r11, 0
-; goto loop5 if !=
-%line 364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop5
-; pa = pa + 2048
-%line 365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r9, rcx
-	add r9, 2048
-; pb = pb + 3072
-%line 366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rdx
-	add r10, 3072
-; i0 = i0 - 1
-%line 367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, rax
-	sub r8, 1
-; =? i0 - 0
-%line 368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r8, 0
-; goto loop4 if !=
-%line 369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rsi
-	jne .Lloop4
-; pa = w + 4096
-%line 370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r11 + 4096]
-; pb = w + 99584
-%line 371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r11 + 99584]
 ; qa = pa
-%line 372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r11
-; qb = pa + 1024
-%line 373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r8 + 1024]
-; i1 = 8
-%line 375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, 8
+%line 367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rax, r8
+	mov rsi, r10
+; qb = pa + 448
+%line 368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r8, [r9 + 448]
+; qc = pb
+%line 369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rcx, r9
+; i1 = 3
+%line 370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rdx, r11
+	mov r10, 3
 align 32
 .Lloop6:
 ; x0 = mem256[qa]
-%line 377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8]
+%line 372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9]
 ; x1 = mem256[qb]
-%line 378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9]
+%line 373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8]
 ; mem256[qc] = x0
-%line 379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10], ymm0
-; mem256[qc + 2048] = x1
-%line 380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 2048], ymm1
+%line 374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11], ymm0
+; mem256[qc + 896] = x1
+%line 375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 896], ymm1
 ; 16x x0 = x0 + x1
-%line 381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 1024] = x0
-%line 382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1024], ymm0
+; mem256[qc + 448] = x0
+%line 377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 448], ymm0
 ; x0 = mem256[qa + 32]
-%line 383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 32]
+%line 378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[qb + 32]
-%line 384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 32]
+%line 379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 32]
 ; mem256[qc + 32] = x0
-%line 385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 32], ymm0
-; mem256[qc + 2080] = x1
-%line 386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 2080], ymm1
+%line 380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 32], ymm0
+; mem256[qc + 928] = x1
+%line 381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 928], ymm1
 ; 16x x0 = x0 + x1
-%line 387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 1056] = x0
-%line 388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1056], ymm0
+; mem256[qc + 480] = x0
+%line 383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 480], ymm0
 ; x0 = mem256[qa + 64]
-%line 389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 64]
+%line 384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qb + 64]
-%line 390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 64]
+%line 385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 64]
 ; mem256[qc + 64] = x0
-%line 391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 64], ymm0
-; mem256[qc + 2112] = x1
-%line 392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 2112], ymm1
+%line 386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 64], ymm0
+; mem256[qc + 960] = x1
+%line 387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 960], ymm1
 ; 16x x0 = x0 + x1
-%line 393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 1088] = x0
-%line 394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1088], ymm0
+; mem256[qc + 512] = x0
+%line 389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 512], ymm0
 ; x0 = mem256[qa + 96]
-%line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 96]
+%line 390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qb + 96]
-%line 396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 96]
+%line 391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 96]
 ; mem256[qc + 96] = x0
-%line 397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 96], ymm0
-; mem256[qc + 2144] = x1
-%line 398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 2144], ymm1
+%line 392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 96], ymm0
+; mem256[qc + 992] = x1
+%line 393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 992], ymm1
 ; 16x x0 = x0 + x1
-%line 399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 1120] = x0
-%line 400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1120], ymm0
+; mem256[qc + 544] = x0
+%line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 544], ymm0
 ; qa = qa + 128
-%line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
-; qb = qb + 128
-%line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r9, 128
+; qb = qb + 128
+%line 397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r8, 128
 ; qc = qc + 128
-%line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r10, 128
+%line 398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r11, 128
 ; i1 = i1 - 1
-%line 404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r11, 1
+%line 399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	sub r10, 1
 ; =? i1 - 0
-%line 405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r11, 0
+%line 400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	cmp r10, 0
 ; goto loop6 if !=
-%line 406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	jne .Lloop6
-; pa = w + 26880
+; x0 = mem256[qa]
+%line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9]
+; x1 = mem256[qb]
+%line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8]
+; mem256[qc] = x0
+%line 404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11], ymm0
+; mem256[qc + 896] = x1
+%line 405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 896], ymm1
+; 16x x0 = x0 + x1
+%line 406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 448] = x0
 %line 407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rsi
-	lea r9, [r11 + 26880]
-; pb = w + 6144
+	vmovdqu [r11 + 448], ymm0
+; x0 = mem256[qa + 32]
 %line 408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r11 + 6144]
-; i0 = 6
+	vmovdqu ymm0, [r9 + 32]
+; x1 = mem256[qb + 32]
 %line 409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, 6
+	vmovdqu ymm1, [r8 + 32]
+; mem256[qc + 32] = x0
+%line 410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 32], ymm0
+; mem256[qc + 928] = x1
+%line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 928], ymm1
+; 16x x0 = x0 + x1
+%line 412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 480] = x0
+%line 413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 480], ymm0
+; pa = pa + 896
+%line 414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r9, rcx
+	add r9, 896
+; pb = pb + 1344
+%line 415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r11, rdx
+	add r11, 1344
+; i0 = i0 - 1
+%line 416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r8, rax
+	sub r8, 1
+; =? i0 - 0
+%line 417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	cmp r8, 0
+; goto loop5 if !=
+%line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r10, rsi
+	jne .Lloop5
+; pa = w + 24192
+%line 419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r9, [r10 + 24192]
+; pb = w + 20160
+%line 420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r11, [r10 + 20160]
+; i0 = 3
+%line 421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r8, 3
 align 32
 .Lloop7:
 ; qa = pa
-%line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov rdx, r8
-	mov rsi, r11
-; qb = pa + 512
-%line 412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r9 + 512]
+	mov rsi, r10
+; qb = pa + 448
+%line 424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r8, [r9 + 448]
 ; qc = pb
-%line 413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov rax, r9
-; i1 = 4
-%line 414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rcx, r10
-	mov r11, 4
+; i1 = 3
+%line 426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rcx, r11
+	mov r10, 3
 align 32
 .Lloop8:
 ; x0 = mem256[qa]
-%line 416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r9]
 ; x1 = mem256[qb]
-%line 417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm1, [r8]
 ; mem256[qc] = x0
-%line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10], ymm0
-; mem256[qc + 1024] = x1
-%line 419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1024], ymm1
-; 16x x0 = x0 + x1
-%line 420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 512] = x0
-%line 421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 512], ymm0
-; x0 = mem256[qa + 32]
-%line 422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
-; x1 = mem256[qb + 32]
-%line 423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
-; mem256[qc + 32] = x0
-%line 424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 32], ymm0
-; mem256[qc + 1056] = x1
-%line 425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1056], ymm1
-; 16x x0 = x0 + x1
-%line 426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 544] = x0
-%line 427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 544], ymm0
-; x0 = mem256[qa + 64]
-%line 428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 64]
-; x1 = mem256[qb + 64]
-%line 429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 64]
-; mem256[qc + 64] = x0
 %line 430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 64], ymm0
-; mem256[qc + 1088] = x1
+	vmovdqu [r11], ymm0
+; mem256[qc + 896] = x1
 %line 431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1088], ymm1
+	vmovdqu [r11 + 896], ymm1
 ; 16x x0 = x0 + x1
 %line 432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 576] = x0
+; mem256[qc + 448] = x0
 %line 433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 576], ymm0
-; x0 = mem256[qa + 96]
+	vmovdqu [r11 + 448], ymm0
+; x0 = mem256[qa + 32]
 %line 434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
-; x1 = mem256[qb + 96]
+	vmovdqu ymm0, [r9 + 32]
+; x1 = mem256[qb + 32]
 %line 435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 96]
-; mem256[qc + 96] = x0
+	vmovdqu ymm1, [r8 + 32]
+; mem256[qc + 32] = x0
 %line 436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 96], ymm0
-; mem256[qc + 1120] = x1
+	vmovdqu [r11 + 32], ymm0
+; mem256[qc + 928] = x1
 %line 437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1120], ymm1
+	vmovdqu [r11 + 928], ymm1
 ; 16x x0 = x0 + x1
 %line 438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 608] = x0
+; mem256[qc + 480] = x0
 %line 439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 608], ymm0
-; qa = qa + 128
+	vmovdqu [r11 + 480], ymm0
+; x0 = mem256[qa + 64]
 %line 440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r9, 128
-; qb = qb + 128
+	vmovdqu ymm0, [r9 + 64]
+; x1 = mem256[qb + 64]
 %line 441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
-; qc = qc + 128
+	vmovdqu ymm1, [r8 + 64]
+; mem256[qc + 64] = x0
 %line 442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r10, 128
-; i1 = i1 - 1
+	vmovdqu [r11 + 64], ymm0
+; mem256[qc + 960] = x1
 %line 443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r11, 1
-; =? i1 - 0
-%line 444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r11, 0
-; goto loop8 if !=
-%line 445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop8
-; pa = pa + 1024
-%line 446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r9, rax
-	add r9, 1024
-; pb = pb + 1536
-%line 447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rcx
-	add r10, 1536
-; i0 = i0 - 1
-%line 448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, rdx
-	sub r8, 1
-; =? i0 - 0
-%line 449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r8, 0
-; goto loop7 if !=
-%line 450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rsi
-	jne .Lloop7
-; pa = w + 99584
-%line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 99584]
-; pb = w + 89216
-%line 452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r11 + 89216]
-; i0 = 3
-%line 453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, 3
-align 32
-.Lloop9:
-; qa = pa
-%line 455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rdx, r8
-	mov rsi, r11
-; qb = pa + 512
-%line 456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r9 + 512]
-; qc = pb
-%line 457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rax, r9
-; i1 = 4
-%line 458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rcx, r10
-	mov r11, 4
-align 32
-.Lloop10:
-; x0 = mem256[qa]
-%line 460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
-; x1 = mem256[qb]
-%line 461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8]
-; mem256[qc] = x0
-%line 462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10], ymm0
-; mem256[qc + 1024] = x1
-%line 463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1024], ymm1
+	vmovdqu [r11 + 960], ymm1
 ; 16x x0 = x0 + x1
-%line 464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 512] = x0
-%line 465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 512], ymm0
-; x0 = mem256[qa + 32]
-%line 466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
-; x1 = mem256[qb + 32]
-%line 467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
-; mem256[qc + 32] = x0
-%line 468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 32], ymm0
-; mem256[qc + 1056] = x1
-%line 469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1056], ymm1
+%line 445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 512], ymm0
+; x0 = mem256[qa + 96]
+%line 446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 96]
+; x1 = mem256[qb + 96]
+%line 447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 96]
+; mem256[qc + 96] = x0
+%line 448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 96], ymm0
+; mem256[qc + 992] = x1
+%line 449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 992], ymm1
 ; 16x x0 = x0 + x1
-%line 470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 544] = x0
+%line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 544], ymm0
+; qa = qa + 128
+%line 452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r9, 128
+; qb = qb + 128
+%line 453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r8, 128
+; qc = qc + 128
+%line 454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r11, 128
+; i1 = i1 - 1
+%line 455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	sub r10, 1
+; =? i1 - 0
+%line 456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	cmp r10, 0
+; goto loop8 if !=
+%line 457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	jne .Lloop8
+; x0 = mem256[qa]
+%line 458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9]
+; x1 = mem256[qb]
+%line 459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8]
+; mem256[qc] = x0
+%line 460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11], ymm0
+; mem256[qc + 896] = x1
+%line 461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 896], ymm1
+; 16x x0 = x0 + x1
+%line 462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 448] = x0
+%line 463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 448], ymm0
+; x0 = mem256[qa + 32]
+%line 464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 32]
+; x1 = mem256[qb + 32]
+%line 465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 32]
+; mem256[qc + 32] = x0
+%line 466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 32], ymm0
+; mem256[qc + 928] = x1
+%line 467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 928], ymm1
+; 16x x0 = x0 + x1
+%line 468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 480] = x0
+%line 469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 480], ymm0
+; pa = pa + 896
+%line 470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r9, rax
+	add r9, 896
+; pb = pb + 1344
 %line 471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 544], ymm0
-; x0 = mem256[qa + 64]
+	mov r11, rcx
+	add r11, 1344
+; i0 = i0 - 1
 %line 472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 64]
-; x1 = mem256[qb + 64]
+	mov r8, rdx
+	sub r8, 1
+; =? i0 - 0
 %line 473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 64]
-; mem256[qc + 64] = x0
+	cmp r8, 0
+; goto loop7 if !=
 %line 474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 64], ymm0
-; mem256[qc + 1088] = x1
+	mov r10, rsi
+	jne .Lloop7
+; pa = w + 3584
 %line 475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1088], ymm1
-; 16x x0 = x0 + x1
+	lea r8, [r10 + 3584]
+; pb = w + 7616
 %line 476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 576] = x0
-%line 477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 576], ymm0
-; x0 = mem256[qa + 96]
-%line 478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
-; x1 = mem256[qb + 96]
-%line 479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 96]
-; mem256[qc + 96] = x0
-%line 480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 96], ymm0
-; mem256[qc + 1120] = x1
-%line 481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 1120], ymm1
-; 16x x0 = x0 + x1
-%line 482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 608] = x0
-%line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 608], ymm0
-; qa = qa + 128
-%line 484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r9, 128
-; qb = qb + 128
-%line 485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
-; qc = qc + 128
-%line 486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r10, 128
-; i1 = i1 - 1
-%line 487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r11, 1
-; =? i1 - 0
-%line 488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r11, 0
-; goto loop10 if !=
-%line 489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop10
-; pa = pa + 1024
-%line 490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r9, rax
-	add r9, 1024
-; pb = pb + 1536
-%line 491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rcx
-	add r10, 1536
-; i0 = i0 - 1
-%line 492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, rdx
-	sub r8, 1
-; =? i0 - 0
-%line 493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r8, 0
-; goto loop9 if !=
-%line 494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rsi
-	jne .Lloop9
-; pa = w + 6144
-%line 495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 6144]
-; pb = w + 26880
-%line 496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r11 + 26880]
-; i0 = 18
-%line 497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, 18
-align 32
-.Lloop11:
-; qa = pa
-%line 499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rdx, r8
-	mov rsi, r11
-; qb = pa + 256
-%line 500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r9 + 256]
-; qc = pb
-%line 501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rax, r9
-; i1 = 2
-%line 502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rcx, r10
-	mov r11, 2
-align 32
-.Lloop12:
-; x0 = mem256[qa]
-%line 504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
-; x1 = mem256[qb]
-%line 505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8]
-; mem256[qc] = x0
-%line 506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10], ymm0
-; mem256[qc + 512] = x1
-%line 507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 512], ymm1
-; 16x x0 = x0 + x1
-%line 508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 256] = x0
-%line 509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 256], ymm0
-; x0 = mem256[qa + 32]
-%line 510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
-; x1 = mem256[qb + 32]
-%line 511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
-; mem256[qc + 32] = x0
-%line 512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 32], ymm0
-; mem256[qc + 544] = x1
-%line 513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 544], ymm1
-; 16x x0 = x0 + x1
-%line 514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 288] = x0
-%line 515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 288], ymm0
-; x0 = mem256[qa + 64]
-%line 516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 64]
-; x1 = mem256[qb + 64]
-%line 517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 64]
-; mem256[qc + 64] = x0
-%line 518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 64], ymm0
-; mem256[qc + 576] = x1
-%line 519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 576], ymm1
-; 16x x0 = x0 + x1
-%line 520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 320] = x0
-%line 521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 320], ymm0
-; x0 = mem256[qa + 96]
-%line 522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
-; x1 = mem256[qb + 96]
-%line 523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 96]
-; mem256[qc + 96] = x0
-%line 524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 96], ymm0
-; mem256[qc + 608] = x1
-%line 525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 608], ymm1
-; 16x x0 = x0 + x1
-%line 526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 352] = x0
-%line 527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 352], ymm0
-; qa = qa + 128
-%line 528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r9, 128
-; qb = qb + 128
-%line 529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
-; qc = qc + 128
-%line 530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r10, 128
-; i1 = i1 - 1
-%line 531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r11, 1
-; =? i1 - 0
-%line 532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r11, 0
-; goto loop12 if !=
-%line 533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop12
-; pa = pa + 512
-%line 534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r9, rax
-	add r9, 512
-; pb = pb + 768
-%line 535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rcx
-	add r10, 768
-; i0 = i0 - 1
-%line 536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, rdx
-	sub r8, 1
-; =? i0 - 0
-%line 537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r8, 0
-; goto loop11 if !=
-%line 538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rsi
-	jne .Lloop11
-; pa = w + 89216
-%line 539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 89216]
-; pb = w + 99584
-%line 540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r11 + 99584]
-; i0 = 9
-%line 541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, 9
-align 32
-.Lloop13:
-; qa = pa
-%line 543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rdx, r8
-	mov rsi, r11
-; qb = pa + 256
-%line 544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r9 + 256]
-; qc = pb
-%line 545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rax, r9
-; i1 = 2
-%line 546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rcx, r10
-	mov r11, 2
-align 32
-.Lloop14:
-; x0 = mem256[qa]
-%line 548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
-; x1 = mem256[qb]
-%line 549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8]
-; mem256[qc] = x0
-%line 550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10], ymm0
-; mem256[qc + 512] = x1
-%line 551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 512], ymm1
-; 16x x0 = x0 + x1
-%line 552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 256] = x0
-%line 553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 256], ymm0
-; x0 = mem256[qa + 32]
-%line 554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
-; x1 = mem256[qb + 32]
-%line 555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
-; mem256[qc + 32] = x0
-%line 556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 32], ymm0
-; mem256[qc + 544] = x1
-%line 557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 544], ymm1
-; 16x x0 = x0 + x1
-%line 558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 288] = x0
-%line 559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 288], ymm0
-; x0 = mem256[qa + 64]
-%line 560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 64]
-; x1 = mem256[qb + 64]
-%line 561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 64]
-; mem256[qc + 64] = x0
-%line 562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 64], ymm0
-; mem256[qc + 576] = x1
-%line 563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 576], ymm1
-; 16x x0 = x0 + x1
-%line 564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 320] = x0
-%line 565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 320], ymm0
-; x0 = mem256[qa + 96]
-%line 566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
-; x1 = mem256[qb + 96]
-%line 567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 96]
-; mem256[qc + 96] = x0
-%line 568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 96], ymm0
-; mem256[qc + 608] = x1
-%line 569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 608], ymm1
-; 16x x0 = x0 + x1
-%line 570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 352] = x0
-%line 571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 352], ymm0
-; qa = qa + 128
-%line 572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r9, 128
-; qb = qb + 128
-%line 573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
-; qc = qc + 128
-%line 574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r10, 128
-; i1 = i1 - 1
-%line 575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r11, 1
-; =? i1 - 0
-%line 576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r11, 0
-; goto loop14 if !=
-%line 577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop14
-; pa = pa + 512
-%line 578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r9, rax
-	add r9, 512
-; pb = pb + 768
-%line 579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rcx
-	add r10, 768
-; i0 = i0 - 1
-%line 580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, rdx
-	sub r8, 1
-; =? i0 - 0
-%line 581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r8, 0
-; goto loop13 if !=
-%line 582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rsi
-	jne .Lloop13
-; pa = w + 26880
-%line 583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r11 + 26880]
-; pb = w + 6144
-%line 584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 6144]
-; i0 = 54
-%line 585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r11
-	mov r10, 54
-	mov r11, r9
-align 32
-.Lloop15:
-; qb = pa + 128
-%line 588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r8 + 128]
-; x0 = mem256[qa]
-%line 590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8]
-; x1 = mem256[qb]
-%line 591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9]
-; mem256[qc] = x0
-%line 592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
-; mem256[qc + 256] = x1
-%line 593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 256], ymm1
-; 16x x0 = x0 + x1
-%line 594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 128] = x0
-%line 595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 128], ymm0
-; x0 = mem256[qa + 32]
-%line 596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 32]
-; x1 = mem256[qb + 32]
-%line 597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 32]
-; mem256[qc + 32] = x0
-%line 598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
-; mem256[qc + 288] = x1
-%line 599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 288], ymm1
-; 16x x0 = x0 + x1
-%line 600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 160] = x0
-%line 601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 160], ymm0
-; x0 = mem256[qa + 64]
-%line 602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 64]
-; x1 = mem256[qb + 64]
-%line 603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 64]
-; mem256[qc + 64] = x0
-%line 604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
-; mem256[qc + 320] = x1
-%line 605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 320], ymm1
-; 16x x0 = x0 + x1
-%line 606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 192] = x0
-%line 607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 192], ymm0
-; x0 = mem256[qa + 96]
-%line 608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 96]
-; x1 = mem256[qb + 96]
-%line 609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 96]
-; mem256[qc + 96] = x0
-%line 610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
-; mem256[qc + 352] = x1
-%line 611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 352], ymm1
-; 16x x0 = x0 + x1
-%line 612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 224] = x0
-%line 613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 224], ymm0
-; pa = pa + 256
-%line 614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 256
-; pb = pb + 384
-%line 615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 384
-; i0 = i0 - 1
-%line 616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r10, 1
-; =? i0 - 0
-%line 617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r10, 0
-; goto loop15 if !=
-%line 618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop15
-; pa = w + 99584
-%line 619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rsi
-	lea r8, [r11 + 99584]
-; pb = w + 89216
-%line 620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 89216]
-; i0 = 27
-%line 621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r11
-	mov r10, 27
-	mov r11, r9
-align 32
-.Lloop16:
-; qb = pa + 128
-%line 624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r8 + 128]
-; x0 = mem256[qa]
-%line 626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8]
-; x1 = mem256[qb]
-%line 627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9]
-; mem256[qc] = x0
-%line 628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
-; mem256[qc + 256] = x1
-%line 629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 256], ymm1
-; 16x x0 = x0 + x1
-%line 630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 128] = x0
-%line 631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 128], ymm0
-; x0 = mem256[qa + 32]
-%line 632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 32]
-; x1 = mem256[qb + 32]
-%line 633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 32]
-; mem256[qc + 32] = x0
-%line 634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
-; mem256[qc + 288] = x1
-%line 635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 288], ymm1
-; 16x x0 = x0 + x1
-%line 636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 160] = x0
-%line 637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 160], ymm0
-; x0 = mem256[qa + 64]
-%line 638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 64]
-; x1 = mem256[qb + 64]
-%line 639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 64]
-; mem256[qc + 64] = x0
-%line 640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
-; mem256[qc + 320] = x1
-%line 641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 320], ymm1
-; 16x x0 = x0 + x1
-%line 642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 192] = x0
-%line 643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 192], ymm0
-; x0 = mem256[qa + 96]
-%line 644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 96]
-; x1 = mem256[qb + 96]
-%line 645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 96]
-; mem256[qc + 96] = x0
-%line 646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
-; mem256[qc + 352] = x1
-%line 647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 352], ymm1
-; 16x x0 = x0 + x1
-%line 648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 224] = x0
-%line 649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 224], ymm0
-; pa = pa + 256
-%line 650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 256
-; pb = pb + 384
-%line 651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 384
-; i0 = i0 - 1
-%line 652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r10, 1
-; =? i0 - 0
-%line 653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r10, 0
-; goto loop16 if !=
-%line 654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop16
-; pa = w + 6144
-%line 655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rsi
-	lea r8, [r11 + 6144]
-; pb = w + 26880
-%line 656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 26880]
+	lea r9, [r10 + 7616]
 ; z0 = 0
-%line 657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r11
+%line 477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rsi, r10
 	vpxor ymm0, ymm0, ymm0
-; i0 = 162
-%line 658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, 162
+; i0 = 9
+%line 478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r10, 9
 	mov r11, r9
 	vmovdqa ymm2, ymm0
 align 32
-.Lloop17:
-; qb = pa + 64
-%line 661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r8 + 64]
+.Lloop9:
+; qb = pa + 224
+%line 481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r9, [r8 + 224]
 ; x0 = mem256[qa]
-%line 663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[qb]
-%line 664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm1, [r9]
-; mem256[qc + 64] = x0
-%line 665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
-; mem256[qc + 320] = x1
-%line 666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 320], ymm1
+; mem256[qc + 224] = x0
+%line 485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 224], ymm0
+; mem256[qc + 1120] = x1
+%line 486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1120], ymm1
 ; 16x x0 = x0 + x1
-%line 667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 192] = x0
-%line 668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 192], ymm0
+; mem256[qc + 672] = x0
+%line 488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 672], ymm0
 ; mem256[qc] = z0
-%line 669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r11], ymm2
-; mem256[qc + 128] = z0
-%line 670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 128], ymm2
-; mem256[qc + 256] = z0
-%line 671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 256], ymm2
+; mem256[qc + 448] = z0
+%line 490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 448], ymm2
+; mem256[qc + 896] = z0
+%line 491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 896], ymm2
 ; x0 = mem256[qa + 32]
-%line 672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 32]
 ; x1 = mem256[qb + 32]
-%line 673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm1, [r9 + 32]
-; mem256[qc + 96] = x0
-%line 674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
-; mem256[qc + 352] = x1
-%line 675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 352], ymm1
+; mem256[qc + 256] = x0
+%line 494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 256], ymm0
+; mem256[qc + 1152] = x1
+%line 495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1152], ymm1
 ; 16x x0 = x0 + x1
-%line 676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 224] = x0
-%line 677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 224], ymm0
+; mem256[qc + 704] = x0
+%line 497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 704], ymm0
 ; mem256[qc + 32] = z0
-%line 678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r11 + 32], ymm2
+; mem256[qc + 480] = z0
+%line 499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 480], ymm2
+; mem256[qc + 928] = z0
+%line 500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 928], ymm2
+; x0 = mem256[qa + 64]
+%line 501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 64]
+; x1 = mem256[qb + 64]
+%line 502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 64]
+; mem256[qc + 288] = x0
+%line 503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 288], ymm0
+; mem256[qc + 1184] = x1
+%line 504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1184], ymm1
+; 16x x0 = x0 + x1
+%line 505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 736] = x0
+%line 506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 736], ymm0
+; mem256[qc + 64] = z0
+%line 507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 64], ymm2
+; mem256[qc + 512] = z0
+%line 508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 512], ymm2
+; mem256[qc + 960] = z0
+%line 509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 960], ymm2
+; x0 = mem256[qa + 96]
+%line 510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 96]
+; x1 = mem256[qb + 96]
+%line 511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 96]
+; mem256[qc + 320] = x0
+%line 512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 320], ymm0
+; mem256[qc + 1216] = x1
+%line 513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1216], ymm1
+; 16x x0 = x0 + x1
+%line 514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 768] = x0
+%line 515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 768], ymm0
+; mem256[qc + 96] = z0
+%line 516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 96], ymm2
+; mem256[qc + 544] = z0
+%line 517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 544], ymm2
+; mem256[qc + 992] = z0
+%line 518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 992], ymm2
+; x0 = mem256[qa + 128]
+%line 519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 128]
+; x1 = mem256[qb + 128]
+%line 520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 128]
+; mem256[qc + 352] = x0
+%line 521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 352], ymm0
+; mem256[qc + 1248] = x1
+%line 522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1248], ymm1
+; 16x x0 = x0 + x1
+%line 523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 800] = x0
+%line 524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 800], ymm0
+; mem256[qc + 128] = z0
+%line 525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 128], ymm2
+; mem256[qc + 576] = z0
+%line 526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 576], ymm2
+; mem256[qc + 1024] = z0
+%line 527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1024], ymm2
+; x0 = mem256[qa + 160]
+%line 528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 160]
+; x1 = mem256[qb + 160]
+%line 529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 160]
+; mem256[qc + 384] = x0
+%line 530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 384], ymm0
+; mem256[qc + 1280] = x1
+%line 531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1280], ymm1
+; 16x x0 = x0 + x1
+%line 532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 832] = x0
+%line 533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 832], ymm0
 ; mem256[qc + 160] = z0
-%line 679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r11 + 160], ymm2
-; mem256[qc + 288] = z0
-%line 680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 288], ymm2
-; pa = pa + 128
-%line 681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
-; pb = pb + 384
-%line 682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 384
+; mem256[qc + 608] = z0
+%line 535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 608], ymm2
+; mem256[qc + 1056] = z0
+%line 536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1056], ymm2
+; x0 = mem256[qa + 192]
+%line 537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 192]
+; x1 = mem256[qb + 192]
+%line 538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 192]
+; mem256[qc + 416] = x0
+%line 539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 416], ymm0
+; mem256[qc + 1312] = x1
+%line 540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1312], ymm1
+; 16x x0 = x0 + x1
+%line 541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 864] = x0
+%line 542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 864], ymm0
+; mem256[qc + 192] = z0
+%line 543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 192], ymm2
+; mem256[qc + 640] = z0
+%line 544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 640], ymm2
+; mem256[qc + 1088] = z0
+%line 545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1088], ymm2
+; pa = pa + 448
+%line 546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r8, 448
+; pb = pb + 1344
+%line 547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r11, 1344
 ; i0 = i0 - 1
-%line 683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	sub r10, 1
 ; =? i0 - 0
-%line 684+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	cmp r10, 0
-; goto loop17 if !=
-%line 685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop17
-; pa = w + 89216
-%line 686+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rsi
-	lea r8, [r11 + 89216]
-; pb = w + 99584
-%line 687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 99584]
-; i0 = 81
-%line 688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r11
-	mov r10, 81
+; goto loop9 if !=
+%line 550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	jne .Lloop9
+; pa = w + 20160
+%line 551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r10, rsi
+	lea r8, [r10 + 20160]
+; pb = w + 24192
+%line 552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r9, [r10 + 24192]
+; i0 = 9
+%line 553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rsi, r10
+	mov r10, 9
 	mov r11, r9
 align 32
-.Lloop18:
-; qb = pa + 64
-%line 691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r8 + 64]
+.Lloop10:
+; qb = pa + 224
+%line 556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r9, [r8 + 224]
 ; x0 = mem256[qa]
-%line 693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[qb]
-%line 694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm1, [r9]
 ; mem256[qc] = x0
-%line 695+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r11], ymm0
-; mem256[qc + 128] = x1
-%line 696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 128], ymm1
+; mem256[qc + 448] = x1
+%line 561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 448], ymm1
 ; 16x x0 = x0 + x1
-%line 697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
-; mem256[qc + 64] = x0
-%line 698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
+; mem256[qc + 224] = x0
+%line 563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 224], ymm0
 ; x0 = mem256[qa + 32]
-%line 699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 32]
 ; x1 = mem256[qb + 32]
-%line 700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm1, [r9 + 32]
 ; mem256[qc + 32] = x0
-%line 701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r11 + 32], ymm0
-; mem256[qc + 160] = x1
-%line 702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 160], ymm1
+; mem256[qc + 480] = x1
+%line 567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 480], ymm1
 ; 16x x0 = x0 + x1
-%line 703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 256] = x0
+%line 569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 256], ymm0
+; x0 = mem256[qa + 64]
+%line 570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 64]
+; x1 = mem256[qb + 64]
+%line 571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 64]
+; mem256[qc + 64] = x0
+%line 572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 64], ymm0
+; mem256[qc + 512] = x1
+%line 573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 512], ymm1
+; 16x x0 = x0 + x1
+%line 574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 288] = x0
+%line 575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 288], ymm0
+; x0 = mem256[qa + 96]
+%line 576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 96]
+; x1 = mem256[qb + 96]
+%line 577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 96]
 ; mem256[qc + 96] = x0
-%line 704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r11 + 96], ymm0
-; pa = pa + 128
-%line 705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
-; pb = pb + 192
-%line 706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 192
+; mem256[qc + 544] = x1
+%line 579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 544], ymm1
+; 16x x0 = x0 + x1
+%line 580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 320] = x0
+%line 581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 320], ymm0
+; x0 = mem256[qa + 128]
+%line 582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 128]
+; x1 = mem256[qb + 128]
+%line 583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 128]
+; mem256[qc + 128] = x0
+%line 584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 128], ymm0
+; mem256[qc + 576] = x1
+%line 585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 576], ymm1
+; 16x x0 = x0 + x1
+%line 586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 352] = x0
+%line 587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 352], ymm0
+; x0 = mem256[qa + 160]
+%line 588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 160]
+; x1 = mem256[qb + 160]
+%line 589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 160]
+; mem256[qc + 160] = x0
+%line 590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 160], ymm0
+; mem256[qc + 608] = x1
+%line 591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 608], ymm1
+; 16x x0 = x0 + x1
+%line 592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 384] = x0
+%line 593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 384], ymm0
+; x0 = mem256[qa + 192]
+%line 594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 192]
+; x1 = mem256[qb + 192]
+%line 595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 192]
+; mem256[qc + 192] = x0
+%line 596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 192], ymm0
+; mem256[qc + 640] = x1
+%line 597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 640], ymm1
+; 16x x0 = x0 + x1
+%line 598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm1
+; mem256[qc + 416] = x0
+%line 599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 416], ymm0
+; pa = pa + 448
+%line 600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r8, 448
+; pb = pb + 672
+%line 601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r11, 672
 ; i0 = i0 - 1
-%line 707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	sub r10, 1
 ; =? i0 - 0
-%line 708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	cmp r10, 0
-; goto loop18 if !=
-%line 709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop18
-; pa = w + 89088
-%line 710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rsi
-	lea r8, [r11 + 89088]
+; goto loop10 if !=
+%line 604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	jne .Lloop10
+; pa = w + 19712
+%line 605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r10, rsi
+	lea r8, [r10 + 19712]
 ; z0 = 0
-%line 711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[pa] = z0
-%line 712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8], ymm0
 ; mem256[pa + 32] = z0
-%line 713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 32], ymm0
-; pa = w + 26880
-%line 714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r11 + 26880]
-; pb = w + 99584
-%line 715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 99584]
-; pc = w + 115136
-%line 716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r11 + 115136]
-; i0 = 243
-%line 717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r11
-	mov r11, 243
+; mem256[pa + 64] = z0
+%line 609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 64], ymm0
+; mem256[pa + 96] = z0
+%line 610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 96], ymm0
+; mem256[pa + 128] = z0
+%line 611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 128], ymm0
+; mem256[pa + 160] = z0
+%line 612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 160], ymm0
+; mem256[pa + 192] = z0
+%line 613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 192], ymm0
+; pa = w + 7616
+%line 614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r9, [r10 + 7616]
+; pb = w + 7614
+%line 615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r11, [r10 + 7614]
+; pc = w + 46752
+%line 616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r8, [r10 + 46752]
+; i1 = 192
+%line 617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rsi, r10
+	mov r10, 192
 align 32
-.Lloop19:
-; 16x x0 = mem16[pb]
-%line 719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9]
-; 16x a0 = x0 * mem256[pa + 64]
-%line 720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 64]
-; 16x a1 = x0 * mem256[pa + 96]
-%line 721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm3, [r8 + 96]
-; 16x a4 = x0 * mem256[pa + 31168]
-%line 722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm2, ymm3, [r8 + 31168]
-; 16x a5 = x0 * mem256[pa + 31200]
-%line 723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 31200]
-; 16x x0 = mem16[pb + 2]
-%line 724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm4, [r9 + 2]
-; 16x x1 = x0 * mem256[pa + 62]
-%line 725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm5, ymm4, [r8 + 62]
-; 16x a0 = a0 + x1
-%line 726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm5
-; 16x x1 = x0 * mem256[pa + 94]
-%line 727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm5, ymm4, [r8 + 94]
-; 16x a1 = a1 + x1
-%line 728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x a2 = x0 * mem256[pa + 126]
-%line 729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm7, ymm4, [r8 + 126]
-; 16x x1 = x0 * mem256[pa + 31166]
-%line 730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm5, ymm4, [r8 + 31166]
-; 16x a4 = a4 + x1
-%line 731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 31198]
-%line 732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm2, ymm4, [r8 + 31198]
-; 16x a5 = a5 + x1
-%line 733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm5, ymm3, ymm2
-; 16x a6 = x0 * mem256[pa + 31230]
-%line 734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm8, ymm4, [r8 + 31230]
-; 16x x0 = mem16[pb + 4]
-%line 735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm9, [r9 + 4]
-; 16x x1 = x0 * mem256[pa + 60]
-%line 736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm2, ymm9, [r8 + 60]
-; 16x a0 = a0 + x1
-%line 737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm0, ymm2
-; 16x x1 = x0 * mem256[pa + 92]
-%line 738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm9, [r8 + 92]
-; 16x a1 = a1 + x1
-%line 739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 124]
-%line 740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm9, [r8 + 124]
-; 16x a2 = a2 + x1
-%line 741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 31164]
-%line 742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm9, [r8 + 31164]
-; 16x a4 = a4 + x1
-%line 743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 31196]
-%line 744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm9, [r8 + 31196]
-; 16x a5 = a5 + x1
-%line 745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = x0 * mem256[pa + 31228]
-%line 746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm9, [r8 + 31228]
-; 16x a6 = a6 + x1
-%line 747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 6]
-%line 748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm6, [r9 + 6]
-; 16x x1 = x0 * mem256[pa + 58]
-%line 749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 58]
-; 16x a0 = a0 + x1
-%line 750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 90]
-%line 751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 90]
-; 16x a1 = a1 + x1
-%line 752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 122]
-%line 753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 122]
-; 16x a2 = a2 + x1
-%line 754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 31162]
-%line 755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31162]
-; 16x a4 = a4 + x1
-%line 756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 31194]
-%line 757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31194]
-; 16x a5 = a5 + x1
-%line 758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm5, ymm0
-; 16x x1 = x0 * mem256[pa + 31226]
-%line 759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31226]
-; 16x a6 = a6 + x1
-%line 760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 8]
-%line 761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm6, [r9 + 8]
-; 16x x1 = x0 * mem256[pa + 56]
-%line 762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 56]
-; 16x a0 = a0 + x1
-%line 763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm5, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 88]
-%line 764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 88]
-; 16x a1 = a1 + x1
-%line 765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 120]
-%line 766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 120]
-; 16x a2 = a2 + x1
-%line 767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 31160]
-%line 768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31160]
-; 16x a4 = a4 + x1
-%line 769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 31192]
-%line 770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31192]
-; 16x a5 = a5 + x1
-%line 771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 31224]
-%line 772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31224]
-; 16x a6 = a6 + x1
-%line 773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 10]
-%line 774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm1, [r9 + 10]
-; 16x x1 = x0 * mem256[pa + 54]
-%line 775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 54]
-; 16x a0 = a0 + x1
-%line 776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = x0 * mem256[pa + 86]
-%line 777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 86]
-; 16x a1 = a1 + x1
-%line 778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 118]
-%line 779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 118]
-; 16x a2 = a2 + x1
-%line 780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 31158]
-%line 781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 31158]
-; 16x a4 = a4 + x1
-%line 782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm9, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 31190]
-%line 783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 31190]
-; 16x a5 = a5 + x1
-%line 784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 31222]
-%line 785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 31222]
-; 16x a6 = a6 + x1
-%line 786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 12]
-%line 787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 12]
-; 16x x1 = x0 * mem256[pa + 52]
-%line 788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 52]
-; 16x a0 = a0 + x1
-%line 789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = x0 * mem256[pa + 84]
-%line 790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 84]
-; 16x a1 = a1 + x1
-%line 791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 116]
-%line 792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 116]
-; 16x a2 = a2 + x1
-%line 793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 31156]
-%line 794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 31156]
-; 16x a4 = a4 + x1
-%line 795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 31188]
-%line 796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 31188]
-; 16x a5 = a5 + x1
-%line 797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 31220]
-%line 798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 31220]
-; 16x a6 = a6 + x1
-%line 799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 14]
-%line 800+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm4, [r9 + 14]
-; 16x x1 = x0 * mem256[pa + 50]
-%line 801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm4, [r8 + 50]
-; 16x a0 = a0 + x1
-%line 802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = x0 * mem256[pa + 82]
-%line 803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm4, [r8 + 82]
-; 16x a1 = a1 + x1
-%line 804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 114]
-%line 805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm4, [r8 + 114]
-; 16x a2 = a2 + x1
-%line 806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 31154]
-%line 807+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm4, [r8 + 31154]
-; 16x a4 = a4 + x1
-%line 808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 31186]
-%line 809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm4, [r8 + 31186]
-; 16x a5 = a5 + x1
-%line 810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 31218]
-%line 811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm4, [r8 + 31218]
-; 16x a6 = a6 + x1
-%line 812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 16]
-%line 813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm6, [r9 + 16]
-; 16x x1 = x0 * mem256[pa + 48]
-%line 814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 48]
-; 16x a0 = a0 + x1
-%line 815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm5, ymm0
-; 16x x1 = x0 * mem256[pa + 80]
-%line 816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 80]
-; 16x a1 = a1 + x1
-%line 817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm5, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 112]
-%line 818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 112]
-; 16x a2 = a2 + x1
-%line 819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 31152]
-%line 820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31152]
-; 16x a4 = a4 + x1
-%line 821+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 31184]
-%line 822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31184]
-; 16x a5 = a5 + x1
-%line 823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 31216]
-%line 824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31216]
-; 16x a6 = a6 + x1
-%line 825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 18]
-%line 826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm6, [r9 + 18]
-; 16x x1 = x0 * mem256[pa + 46]
-%line 827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 46]
-; 16x a0 = a0 + x1
-%line 828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 78]
-%line 829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 78]
-; 16x a1 = a1 + x1
-%line 830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = x0 * mem256[pa + 110]
-%line 831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 110]
-; 16x a2 = a2 + x1
-%line 832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 31150]
-%line 833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31150]
-; 16x a4 = a4 + x1
-%line 834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm9, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 31182]
-%line 835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31182]
-; 16x a5 = a5 + x1
-%line 836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 31214]
-%line 837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31214]
-; 16x a6 = a6 + x1
-%line 838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 20]
-%line 839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm1, [r9 + 20]
-; 16x x1 = x0 * mem256[pa + 44]
-%line 840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 44]
-; 16x a0 = a0 + x1
-%line 841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 76]
-%line 842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 76]
-; 16x a1 = a1 + x1
-%line 843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = x0 * mem256[pa + 108]
-%line 844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 108]
-; 16x a2 = a2 + x1
-%line 845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 31148]
-%line 846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 31148]
-; 16x a4 = a4 + x1
-%line 847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm9, ymm0
-; 16x x1 = x0 * mem256[pa + 31180]
-%line 848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 31180]
-; 16x a5 = a5 + x1
-%line 849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 31212]
-%line 850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 31212]
-; 16x a6 = a6 + x1
-%line 851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 22]
-%line 852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm1, [r9 + 22]
-; 16x x1 = x0 * mem256[pa + 42]
-%line 853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 42]
-; 16x a0 = a0 + x1
-%line 854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 74]
-%line 855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 74]
-; 16x a1 = a1 + x1
-%line 856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = x0 * mem256[pa + 106]
-%line 857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 106]
-; 16x a2 = a2 + x1
-%line 858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 31146]
-%line 859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 31146]
-; 16x a4 = a4 + x1
-%line 860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 31178]
-%line 861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 31178]
-; 16x a5 = a5 + x1
-%line 862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 31210]
-%line 863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 31210]
-; 16x a6 = a6 + x1
-%line 864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 24]
-%line 865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm6, [r9 + 24]
-; 16x x1 = x0 * mem256[pa + 40]
-%line 866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 40]
-; 16x a0 = a0 + x1
-%line 867+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 72]
-%line 868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 72]
-; 16x a1 = a1 + x1
-%line 869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm5, ymm0
-; 16x x1 = x0 * mem256[pa + 104]
-%line 870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 104]
-; 16x a2 = a2 + x1
-%line 871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 31144]
-%line 872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31144]
-; 16x a4 = a4 + x1
-%line 873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 31176]
-%line 874+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31176]
-; 16x a5 = a5 + x1
-%line 875+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm5, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 31208]
-%line 876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31208]
-; 16x a6 = a6 + x1
-%line 877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 26]
-%line 878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm6, [r9 + 26]
-; 16x x1 = x0 * mem256[pa + 38]
-%line 879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 38]
-; 16x a0 = a0 + x1
-%line 880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 70]
-%line 881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 70]
-; 16x a1 = a1 + x1
-%line 882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 102]
-%line 883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 102]
-; 16x a2 = a2 + x1
-%line 884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 31142]
-%line 885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31142]
-; 16x a4 = a4 + x1
-%line 886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 31174]
-%line 887+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31174]
-; 16x a5 = a5 + x1
-%line 888+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm5, ymm0
-; 16x x1 = x0 * mem256[pa + 31206]
-%line 889+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31206]
-; 16x a6 = a6 + x1
-%line 890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 28]
-%line 891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm6, [r9 + 28]
-; 16x x1 = x0 * mem256[pa + 36]
-%line 892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 36]
-; 16x a0 = a0 + x1
-%line 893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm5, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 68]
-%line 894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 68]
-; 16x a1 = a1 + x1
-%line 895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 100]
-%line 896+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 100]
-; 16x a2 = a2 + x1
-%line 897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 31140]
-%line 898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31140]
-; 16x a4 = a4 + x1
-%line 899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 31172]
-%line 900+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31172]
-; 16x a5 = a5 + x1
-%line 901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 31204]
-%line 902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm6, [r8 + 31204]
-; 16x a6 = a6 + x1
-%line 903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 30]
-%line 904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm1, [r9 + 30]
-; 16x x1 = x0 * mem256[pa + 34]
-%line 905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 34]
-; 16x a0 = a0 + x1
-%line 906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = x0 * mem256[pa + 66]
-%line 907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 66]
-; 16x a1 = a1 + x1
-%line 908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 98]
-%line 909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 98]
-; 16x a2 = a2 + x1
-%line 910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 31138]
-%line 911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 31138]
-; 16x a4 = a4 + x1
-%line 912+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm9, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 31170]
-%line 913+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 31170]
-; 16x a5 = a5 + x1
-%line 914+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 31202]
-%line 915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, [r8 + 31202]
-; 16x a6 = a6 + x1
-%line 916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm8, ymm1
-; 16x x0 = mem16[pb + 32]
-%line 917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 32]
-; 16x x1 = x0 * mem256[pa + 64]
-%line 918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm3, ymm2, [r8 + 64]
-; 16x a1 = a1 + x1
-%line 919+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm4, ymm3
-; 16x x1 = x0 * mem256[pa + 96]
-%line 920+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 96]
-; 16x a2 = a2 + x1
-%line 921+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm6, ymm4
-; 16x x1 = x0 * mem256[pa + 31168]
-%line 922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm6, ymm2, [r8 + 31168]
-; 16x a5 = a5 + x1
-%line 923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm6
-; 16x x1 = x0 * mem256[pa + 31200]
-%line 924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 31200]
-; 16x a6 = a6 + x1
-%line 925+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm2
-; 16x x0 = mem16[pb + 34]
-%line 926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 34]
-; 16x x1 = x0 * mem256[pa + 62]
-%line 927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm6, ymm2, [r8 + 62]
-; 16x a1 = a1 + x1
-%line 928+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm10, ymm3, ymm6
-; 16x x1 = x0 * mem256[pa + 94]
-%line 929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm3, ymm2, [r8 + 94]
-; 16x a2 = a2 + x1
-%line 930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm4, ymm3
-; 16x a3 = x0 * mem256[pa + 126]
-%line 931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm8, ymm2, [r8 + 126]
-; 16x x1 = x0 * mem256[pa + 31166]
-%line 932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm3, ymm2, [r8 + 31166]
-; 16x a5 = a5 + x1
-%line 933+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm0, ymm3
-; 16x x1 = x0 * mem256[pa + 31198]
-%line 934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 31198]
-; 16x a6 = a6 + x1
-%line 935+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm1, ymm0
-; 16x a7 = x0 * mem256[pa + 31230]
-%line 936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm6, ymm2, [r8 + 31230]
-; 16x x0 = mem16[pb + 36]
-%line 937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm11, [r9 + 36]
-; 16x x1 = x0 * mem256[pa + 60]
-%line 938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm11, [r8 + 60]
-; 16x a1 = a1 + x1
-%line 939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 92]
-%line 940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm11, [r8 + 92]
-; 16x a2 = a2 + x1
-%line 941+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 124]
-%line 942+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm11, [r8 + 124]
-; 16x a3 = a3 + x1
-%line 943+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm8, ymm0
-; 16x x1 = x0 * mem256[pa + 31164]
-%line 944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm11, [r8 + 31164]
-; 16x a5 = a5 + x1
-%line 945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 31196]
-%line 946+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm11, [r8 + 31196]
-; 16x a6 = a6 + x1
-%line 947+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 31228]
-%line 948+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm11, [r8 + 31228]
-; 16x a7 = a7 + x1
-%line 949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm6, ymm0
-; 16x x0 = mem16[pb + 38]
-%line 950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm10, [r9 + 38]
-; 16x x1 = x0 * mem256[pa + 58]
-%line 951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm10, [r8 + 58]
-; 16x a1 = a1 + x1
-%line 952+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 90]
-%line 953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm10, [r8 + 90]
-; 16x a2 = a2 + x1
-%line 954+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 122]
-%line 955+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm10, [r8 + 122]
-; 16x a3 = a3 + x1
-%line 956+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 31162]
-%line 957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm10, [r8 + 31162]
-; 16x a5 = a5 + x1
-%line 958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 31194]
-%line 959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm10, [r8 + 31194]
-; 16x a6 = a6 + x1
-%line 960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 31226]
-%line 961+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm10, [r8 + 31226]
-; 16x a7 = a7 + x1
-%line 962+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 40]
-%line 963+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm1, [r9 + 40]
-; 16x x1 = x0 * mem256[pa + 56]
-%line 964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 56]
-; 16x a1 = a1 + x1
-%line 965+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 88]
-%line 966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 88]
-; 16x a2 = a2 + x1
-%line 967+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm10, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 120]
-%line 968+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 120]
-; 16x a3 = a3 + x1
-%line 969+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 31160]
-%line 970+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 31160]
-; 16x a5 = a5 + x1
-%line 971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 31192]
-%line 972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 31192]
-; 16x a6 = a6 + x1
-%line 973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 31224]
-%line 974+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 31224]
-; 16x a7 = a7 + x1
-%line 975+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 42]
-%line 976+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 42]
-; 16x x1 = x0 * mem256[pa + 54]
-%line 977+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 54]
-; 16x a1 = a1 + x1
-%line 978+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 86]
-%line 979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 86]
-; 16x a2 = a2 + x1
-%line 980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 118]
-%line 981+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 118]
-; 16x a3 = a3 + x1
-%line 982+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 31158]
-%line 983+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 31158]
-; 16x a5 = a5 + x1
-%line 984+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 31190]
-%line 985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 31190]
-; 16x a6 = a6 + x1
-%line 986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 31222]
-%line 987+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 31222]
-; 16x a7 = a7 + x1
-%line 988+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 44]
-%line 989+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 44]
-; 16x x1 = x0 * mem256[pa + 52]
-%line 990+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 52]
-; 16x a1 = a1 + x1
-%line 991+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 84]
-%line 992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 84]
-; 16x a2 = a2 + x1
-%line 993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 116]
-%line 994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 116]
-; 16x a3 = a3 + x1
-%line 995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 31156]
-%line 996+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31156]
-; 16x a5 = a5 + x1
-%line 997+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 31188]
-%line 998+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31188]
-; 16x a6 = a6 + x1
-%line 999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 31220]
-%line 1000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31220]
-; 16x a7 = a7 + x1
-%line 1001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 46]
-%line 1002+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 46]
-; 16x x1 = x0 * mem256[pa + 50]
-%line 1003+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 50]
-; 16x a1 = a1 + x1
-%line 1004+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 82]
-%line 1005+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 82]
-; 16x a2 = a2 + x1
-%line 1006+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 114]
-%line 1007+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 114]
-; 16x a3 = a3 + x1
-%line 1008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 31154]
-%line 1009+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31154]
-; 16x a5 = a5 + x1
-%line 1010+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 31186]
-%line 1011+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31186]
-; 16x a6 = a6 + x1
-%line 1012+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 31218]
-%line 1013+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31218]
-; 16x a7 = a7 + x1
-%line 1014+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 48]
-%line 1015+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 48]
-; 16x x1 = x0 * mem256[pa + 48]
-%line 1016+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 48]
-; 16x a1 = a1 + x1
-%line 1017+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 80]
-%line 1018+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 80]
-; 16x a2 = a2 + x1
-%line 1019+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 112]
-%line 1020+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 112]
-; 16x a3 = a3 + x1
-%line 1021+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm10, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 31152]
-%line 1022+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31152]
-; 16x a5 = a5 + x1
-%line 1023+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 31184]
-%line 1024+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31184]
-; 16x a6 = a6 + x1
-%line 1025+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 31216]
-%line 1026+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31216]
-; 16x a7 = a7 + x1
-%line 1027+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 50]
-%line 1028+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 50]
-; 16x x1 = x0 * mem256[pa + 46]
-%line 1029+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 46]
-; 16x a1 = a1 + x1
-%line 1030+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 78]
-%line 1031+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 78]
-; 16x a2 = a2 + x1
-%line 1032+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 110]
-%line 1033+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 110]
-; 16x a3 = a3 + x1
-%line 1034+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 31150]
-%line 1035+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31150]
-; 16x a5 = a5 + x1
-%line 1036+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 31182]
-%line 1037+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31182]
-; 16x a6 = a6 + x1
-%line 1038+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 31214]
-%line 1039+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31214]
-; 16x a7 = a7 + x1
-%line 1040+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 52]
-%line 1041+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 52]
-; 16x x1 = x0 * mem256[pa + 44]
-%line 1042+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 44]
-; 16x a1 = a1 + x1
-%line 1043+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 76]
-%line 1044+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 76]
-; 16x a2 = a2 + x1
-%line 1045+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 108]
-%line 1046+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 108]
-; 16x a3 = a3 + x1
-%line 1047+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 31148]
-%line 1048+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31148]
-; 16x a5 = a5 + x1
-%line 1049+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 31180]
-%line 1050+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31180]
-; 16x a6 = a6 + x1
-%line 1051+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 31212]
-%line 1052+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31212]
-; 16x a7 = a7 + x1
-%line 1053+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 54]
-%line 1054+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 54]
-; 16x x1 = x0 * mem256[pa + 42]
-%line 1055+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 42]
-; 16x a1 = a1 + x1
-%line 1056+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 74]
-%line 1057+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 74]
-; 16x a2 = a2 + x1
-%line 1058+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 106]
-%line 1059+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 106]
-; 16x a3 = a3 + x1
-%line 1060+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 31146]
-%line 1061+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31146]
-; 16x a5 = a5 + x1
-%line 1062+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm10, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 31178]
-%line 1063+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31178]
-; 16x a6 = a6 + x1
-%line 1064+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 31210]
-%line 1065+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31210]
-; 16x a7 = a7 + x1
-%line 1066+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 56]
-%line 1067+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 56]
-; 16x x1 = x0 * mem256[pa + 40]
-%line 1068+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 40]
-; 16x a1 = a1 + x1
-%line 1069+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 72]
-%line 1070+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 72]
-; 16x a2 = a2 + x1
-%line 1071+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 104]
-%line 1072+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 104]
-; 16x a3 = a3 + x1
-%line 1073+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 31144]
-%line 1074+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31144]
-; 16x a5 = a5 + x1
-%line 1075+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 31176]
-%line 1076+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31176]
-; 16x a6 = a6 + x1
-%line 1077+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 31208]
-%line 1078+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31208]
-; 16x a7 = a7 + x1
-%line 1079+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 58]
-%line 1080+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 58]
-; 16x x1 = x0 * mem256[pa + 38]
-%line 1081+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 38]
-; 16x a1 = a1 + x1
-%line 1082+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 70]
-%line 1083+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 70]
-; 16x a2 = a2 + x1
-%line 1084+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 102]
-%line 1085+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 102]
-; 16x a3 = a3 + x1
-%line 1086+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 31142]
-%line 1087+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31142]
-; 16x a5 = a5 + x1
-%line 1088+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 31174]
-%line 1089+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31174]
-; 16x a6 = a6 + x1
-%line 1090+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm4, ymm0
-; 16x x1 = x0 * mem256[pa + 31206]
-%line 1091+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm3, [r8 + 31206]
-; 16x a7 = a7 + x1
-%line 1092+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 60]
-%line 1093+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm4, [r9 + 60]
-; 16x x1 = x0 * mem256[pa + 36]
-%line 1094+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm4, [r8 + 36]
-; 16x a1 = a1 + x1
-%line 1095+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm2, ymm0
-; 16x x1 = x0 * mem256[pa + 68]
-%line 1096+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm4, [r8 + 68]
-; 16x a2 = a2 + x1
-%line 1097+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 100]
-%line 1098+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm4, [r8 + 100]
-; 16x a3 = a3 + x1
-%line 1099+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 31140]
-%line 1100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm4, [r8 + 31140]
-; 16x a5 = a5 + x1
-%line 1101+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm10, ymm0
-; 16x x1 = x0 * mem256[pa + 31172]
-%line 1102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm4, [r8 + 31172]
-; 16x a6 = a6 + x1
-%line 1103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm10, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 31204]
-%line 1104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm4, [r8 + 31204]
-; 16x a7 = a7 + x1
-%line 1105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 62]
-%line 1106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastw ymm4, [r9 + 62]
-; 16x x1 = x0 * mem256[pa + 34]
-%line 1107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm4, [r8 + 34]
-; 16x a1 = a1 + x1
-%line 1108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = x0 * mem256[pa + 66]
-%line 1109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm4, [r8 + 66]
-; 16x a2 = a2 + x1
-%line 1110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = x0 * mem256[pa + 98]
-%line 1111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm4, [r8 + 98]
-; 16x a3 = a3 + x1
-%line 1112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm6, ymm0
-; 16x x1 = x0 * mem256[pa + 31138]
-%line 1113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm4, [r8 + 31138]
-; 16x a5 = a5 + x1
-%line 1114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm1, ymm2, ymm1
-; 16x x1 = x0 * mem256[pa + 31170]
-%line 1115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm2, ymm4, [r8 + 31170]
-; 16x a6 = a6 + x1
-%line 1116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm10, ymm10, ymm2
-; 16x x1 = x0 * mem256[pa + 31202]
-%line 1117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm2, ymm4, [r8 + 31202]
-; 16x a7 = a7 + x1
-%line 1118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm8, ymm8, ymm2
-; mem256[pc] = a0
-%line 1119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10], ymm5
-; mem256[pc + 32] = a1
-%line 1120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 32], ymm3
-; mem256[pc + 64] = a2
-%line 1121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 64], ymm7
-; mem256[pc + 96] = a3
-%line 1122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 96], ymm0
-; mem256[pc + 31104] = a4
-%line 1123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 31104], ymm9
-; mem256[pc + 31136] = a5
-%line 1124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 31136], ymm1
-; mem256[pc + 31168] = a6
-%line 1125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 31168], ymm10
-; mem256[pc + 31200] = a7
-%line 1126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 31200], ymm8
-; pa = pa + 128
-%line 1127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
-; pb = pb + 64
-%line 1128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+.Lloop11:
+; 8x x0 = zeroext16(mem128[pa])
+%line 619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxwd ymm0, [r9]
+; 8x x1 = zeroext16(mem128[pb])
+%line 620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxwd ymm1, [r11]
+; 8x x1 = x1 << 16
+%line 621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm1, ymm1, 16
+; 8x x0 = x0 + x1
+%line 622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm1
+; mem256[pc] = x0
+%line 623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8], ymm0
+; 8x x0 = zeroext16(mem128[pa + 16])
+%line 624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxwd ymm0, [r9 + 16]
+; 8x x1 = zeroext16(mem128[pb + 16])
+%line 625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxwd ymm1, [r11 + 16]
+; 8x x1 = x1 << 16
+%line 626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm1, ymm1, 16
+; 8x x0 = x0 + x1
+%line 627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm1
+; mem256[pc + 32] = x0
+%line 628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 32], ymm0
+; 8x x0 = zeroext16(mem128[pa + 32])
+%line 629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxwd ymm0, [r9 + 32]
+; 8x x1 = zeroext16(mem128[pb + 32])
+%line 630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxwd ymm1, [r11 + 32]
+; 8x x1 = x1 << 16
+%line 631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm1, ymm1, 16
+; 8x x0 = x0 + x1
+%line 632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm1
+; mem256[pc + 64] = x0
+%line 633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 64], ymm0
+; 8x x0 = zeroext16(mem128[pa + 48])
+%line 634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxwd ymm0, [r9 + 48]
+; 8x x1 = zeroext16(mem128[pb + 48])
+%line 635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxwd ymm1, [r11 + 48]
+; 8x x1 = x1 << 16
+%line 636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm1, ymm1, 16
+; 8x x0 = x0 + x1
+%line 637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm1
+; mem256[pc + 96] = x0
+%line 638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 96], ymm0
+; pa = pa + 64
+%line 639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r9, 64
+; pb = pb + 64
+%line 640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r11, 64
 ; pc = pc + 128
+%line 641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r8, 128
+; i1 = i1 - 1
+%line 642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	sub r10, 1
+; =? i1 - 0
+%line 643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	cmp r10, 0
+; goto loop11 if !=
+%line 644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	jne .Lloop11
+; 8x x0 = zeroext16(mem128[pa])
+%line 645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxwd ymm0, [r9]
+; 8x x1 = zeroext16(mem128[pb])
+%line 646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxwd ymm1, [r11]
+; 8x x1 = x1 << 16
+%line 647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm1, ymm1, 16
+; 8x x0 = x0 + x1
+%line 648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm1
+; mem256[pc] = x0
+%line 649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8], ymm0
+; 8x x0 = zeroext16(mem128[pa + 16])
+%line 650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxwd ymm0, [r9 + 16]
+; 8x x1 = zeroext16(mem128[pb + 16])
+%line 651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmovzxwd ymm1, [r11 + 16]
+; 8x x1 = x1 << 16
+%line 652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm1, ymm1, 16
+; 8x x0 = x0 + x1
+%line 653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm1
+; mem256[pc + 32] = x0
+%line 654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 32], ymm0
+; pa = w + 46752
+%line 655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r10, rsi
+	lea r8, [r10 + 46752]
+; pb = w + 24192
+%line 656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r9, [r10 + 24192]
+; pc = w + 71392
+%line 657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r11, [r10 + 71392]
+; i0 = 27
+%line 658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rsi, r10
+	mov r10, 27
+align 32
+.Lloop12:
+; 8x x0 = mem32[pb]
+%line 660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm1, [r9]
+; 8x a0 = maddwd(x0, mem256[pa + 448])
+%line 661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm1, [r8 + 448]
+; 8x a1 = maddwd(x0, mem256[pa + 480])
+%line 662+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm13, ymm1, [r8 + 480]
+; 8x a2 = maddwd(x0, mem256[pa + 512])
+%line 663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm12, ymm1, [r8 + 512]
+; 8x a3 = maddwd(x0, mem256[pa + 544])
+%line 664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm11, ymm1, [r8 + 544]
+; 8x a4 = maddwd(x0, mem256[pa + 576])
+%line 665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm10, ymm1, [r8 + 576]
+; 8x a5 = maddwd(x0, mem256[pa + 608])
+%line 666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm9, ymm1, [r8 + 608]
+; 8x a6 = maddwd(x0, mem256[pa + 640])
+%line 667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm8, ymm1, [r8 + 640]
+; 8x a7 = maddwd(x0, mem256[pa + 672])
+%line 668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm7, ymm1, [r8 + 672]
+; 8x a8 = maddwd(x0, mem256[pa + 704])
+%line 669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm1, [r8 + 704]
+; 8x a9 = maddwd(x0, mem256[pa + 736])
+%line 670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm1, [r8 + 736]
+; 8x a10 = maddwd(x0, mem256[pa + 768])
+%line 671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm1, [r8 + 768]
+; 8x a11 = maddwd(x0, mem256[pa + 800])
+%line 672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm1, [r8 + 800]
+; 8x x0 = mem32[pb + 4]
+%line 673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 4]
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm1, ymm2, [r8 + 440]
+; 8x a0 = a0 + x1
+%line 675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm0, ymm1
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a1 = a1 + x1
+%line 677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a2 = a2 + x1
+%line 679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a3 = a3 + x1
+%line 681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 568]
+; 8x a4 = a4 + x1
+%line 683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 684+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 600]
+; 8x a5 = a5 + x1
+%line 685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 686+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 632]
+; 8x a6 = a6 + x1
+%line 687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 664]
+; 8x a7 = a7 + x1
+%line 689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 696]
+; 8x a8 = a8 + x1
+%line 691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 728]
+; 8x a9 = a9 + x1
+%line 693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 760]
+; 8x a10 = a10 + x1
+%line 695+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 792])
+%line 696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 792]
+; 8x a11 = a11 + x1
+%line 697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 8]
+%line 698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 8]
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a0 = a0 + x1
+%line 700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a1 = a1 + x1
+%line 702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a2 = a2 + x1
+%line 704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a3 = a3 + x1
+%line 706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 560]
+; 8x a4 = a4 + x1
+%line 708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 592]
+; 8x a5 = a5 + x1
+%line 710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 624]
+; 8x a6 = a6 + x1
+%line 712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 656]
+; 8x a7 = a7 + x1
+%line 714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 688]
+; 8x a8 = a8 + x1
+%line 716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 720]
+; 8x a9 = a9 + x1
+%line 718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 752]
+; 8x a10 = a10 + x1
+%line 720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 784])
+%line 721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 784]
+; 8x a11 = a11 + x1
+%line 722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 12]
+%line 723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 12]
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a0 = a0 + x1
+%line 725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a1 = a1 + x1
+%line 727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a2 = a2 + x1
+%line 729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a3 = a3 + x1
+%line 731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 552]
+; 8x a4 = a4 + x1
+%line 733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 584]
+; 8x a5 = a5 + x1
+%line 735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 616]
+; 8x a6 = a6 + x1
+%line 737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 648]
+; 8x a7 = a7 + x1
+%line 739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 680]
+; 8x a8 = a8 + x1
+%line 741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 712]
+; 8x a9 = a9 + x1
+%line 743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 744]
+; 8x a10 = a10 + x1
+%line 745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 776])
+%line 746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 776]
+; 8x a11 = a11 + x1
+%line 747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 16]
+%line 748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 16]
+; 8x x1 = maddwd(x0, mem256[pa + 448])
+%line 749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a1 = a1 + x1
+%line 750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
+%line 751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a2 = a2 + x1
+%line 752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a3 = a3 + x1
+%line 754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 544]
+; 8x a4 = a4 + x1
+%line 756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 576]
+; 8x a5 = a5 + x1
+%line 758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 608]
+; 8x a6 = a6 + x1
+%line 760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 640]
+; 8x a7 = a7 + x1
+%line 762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 672]
+; 8x a8 = a8 + x1
+%line 764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 704]
+; 8x a9 = a9 + x1
+%line 766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 736]
+; 8x a10 = a10 + x1
+%line 768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 768])
+%line 769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 768]
+; 8x a11 = a11 + x1
+%line 770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 20]
+%line 771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 20]
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a1 = a1 + x1
+%line 773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a2 = a2 + x1
+%line 775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a3 = a3 + x1
+%line 777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a4 = a4 + x1
+%line 779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 568]
+; 8x a5 = a5 + x1
+%line 781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 600]
+; 8x a6 = a6 + x1
+%line 783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 632]
+; 8x a7 = a7 + x1
+%line 785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 664]
+; 8x a8 = a8 + x1
+%line 787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 696]
+; 8x a9 = a9 + x1
+%line 789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 728]
+; 8x a10 = a10 + x1
+%line 791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 760]
+; 8x a11 = a11 + x1
+%line 793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 24]
+%line 794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 24]
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a1 = a1 + x1
+%line 796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a2 = a2 + x1
+%line 798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a3 = a3 + x1
+%line 800+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a4 = a4 + x1
+%line 802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 560]
+; 8x a5 = a5 + x1
+%line 804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 592]
+; 8x a6 = a6 + x1
+%line 806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 807+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 624]
+; 8x a7 = a7 + x1
+%line 808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 656]
+; 8x a8 = a8 + x1
+%line 810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 688]
+; 8x a9 = a9 + x1
+%line 812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 720]
+; 8x a10 = a10 + x1
+%line 814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 752]
+; 8x a11 = a11 + x1
+%line 816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 28]
+%line 817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 28]
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a1 = a1 + x1
+%line 819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a2 = a2 + x1
+%line 821+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a3 = a3 + x1
+%line 823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a4 = a4 + x1
+%line 825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 552]
+; 8x a5 = a5 + x1
+%line 827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 584]
+; 8x a6 = a6 + x1
+%line 829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 616]
+; 8x a7 = a7 + x1
+%line 831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 648]
+; 8x a8 = a8 + x1
+%line 833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 680]
+; 8x a9 = a9 + x1
+%line 835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 712]
+; 8x a10 = a10 + x1
+%line 837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 744]
+; 8x a11 = a11 + x1
+%line 839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 32]
+%line 840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 32]
+; 8x x1 = maddwd(x0, mem256[pa + 448])
+%line 841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a2 = a2 + x1
+%line 842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
+%line 843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a3 = a3 + x1
+%line 844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a4 = a4 + x1
+%line 846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 544]
+; 8x a5 = a5 + x1
+%line 848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 576]
+; 8x a6 = a6 + x1
+%line 850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 608]
+; 8x a7 = a7 + x1
+%line 852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 640]
+; 8x a8 = a8 + x1
+%line 854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 672]
+; 8x a9 = a9 + x1
+%line 856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 704]
+; 8x a10 = a10 + x1
+%line 858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 736]
+; 8x a11 = a11 + x1
+%line 860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 36]
+%line 861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 36]
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a2 = a2 + x1
+%line 863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a3 = a3 + x1
+%line 865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a4 = a4 + x1
+%line 867+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a5 = a5 + x1
+%line 869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 568]
+; 8x a6 = a6 + x1
+%line 871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 600]
+; 8x a7 = a7 + x1
+%line 873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 874+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 632]
+; 8x a8 = a8 + x1
+%line 875+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 664]
+; 8x a9 = a9 + x1
+%line 877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 696]
+; 8x a10 = a10 + x1
+%line 879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 728]
+; 8x a11 = a11 + x1
+%line 881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 40]
+%line 882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 40]
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a2 = a2 + x1
+%line 884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a3 = a3 + x1
+%line 886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 887+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a4 = a4 + x1
+%line 888+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 889+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a5 = a5 + x1
+%line 890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 560]
+; 8x a6 = a6 + x1
+%line 892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 592]
+; 8x a7 = a7 + x1
+%line 894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 624]
+; 8x a8 = a8 + x1
+%line 896+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 656]
+; 8x a9 = a9 + x1
+%line 898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 688]
+; 8x a10 = a10 + x1
+%line 900+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 720]
+; 8x a11 = a11 + x1
+%line 902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 44]
+%line 903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 44]
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a2 = a2 + x1
+%line 905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a3 = a3 + x1
+%line 907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a4 = a4 + x1
+%line 909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a5 = a5 + x1
+%line 911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 912+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 552]
+; 8x a6 = a6 + x1
+%line 913+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 914+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 584]
+; 8x a7 = a7 + x1
+%line 915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 616]
+; 8x a8 = a8 + x1
+%line 917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 648]
+; 8x a9 = a9 + x1
+%line 919+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 920+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 680]
+; 8x a10 = a10 + x1
+%line 921+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 712]
+; 8x a11 = a11 + x1
+%line 923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 48]
+%line 924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 48]
+; 8x x1 = maddwd(x0, mem256[pa + 448])
+%line 925+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a3 = a3 + x1
+%line 926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
+%line 927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a4 = a4 + x1
+%line 928+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a5 = a5 + x1
+%line 930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 544]
+; 8x a6 = a6 + x1
+%line 932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 933+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 576]
+; 8x a7 = a7 + x1
+%line 934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 935+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 608]
+; 8x a8 = a8 + x1
+%line 936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 640]
+; 8x a9 = a9 + x1
+%line 938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 672]
+; 8x a10 = a10 + x1
+%line 940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 941+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 704]
+; 8x a11 = a11 + x1
+%line 942+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 52]
+%line 943+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 52]
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a3 = a3 + x1
+%line 945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 946+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a4 = a4 + x1
+%line 947+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 948+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a5 = a5 + x1
+%line 949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a6 = a6 + x1
+%line 951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 952+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 568]
+; 8x a7 = a7 + x1
+%line 953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 954+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 600]
+; 8x a8 = a8 + x1
+%line 955+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 956+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 632]
+; 8x a9 = a9 + x1
+%line 957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 664]
+; 8x a10 = a10 + x1
+%line 959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 696]
+; 8x a11 = a11 + x1
+%line 961+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 56]
+%line 962+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 56]
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 963+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a3 = a3 + x1
+%line 964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 965+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a4 = a4 + x1
+%line 966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 967+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a5 = a5 + x1
+%line 968+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 969+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a6 = a6 + x1
+%line 970+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 560]
+; 8x a7 = a7 + x1
+%line 972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 592]
+; 8x a8 = a8 + x1
+%line 974+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 975+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 624]
+; 8x a9 = a9 + x1
+%line 976+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 977+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 656]
+; 8x a10 = a10 + x1
+%line 978+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 688]
+; 8x a11 = a11 + x1
+%line 980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 60]
+%line 981+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 60]
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 982+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a3 = a3 + x1
+%line 983+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 984+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a4 = a4 + x1
+%line 985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a5 = a5 + x1
+%line 987+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 988+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a6 = a6 + x1
+%line 989+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 990+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 552]
+; 8x a7 = a7 + x1
+%line 991+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 584]
+; 8x a8 = a8 + x1
+%line 993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 616]
+; 8x a9 = a9 + x1
+%line 995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 996+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 648]
+; 8x a10 = a10 + x1
+%line 997+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 998+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 680]
+; 8x a11 = a11 + x1
+%line 999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 64]
+%line 1000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 64]
+; 8x x1 = maddwd(x0, mem256[pa + 448])
+%line 1001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a4 = a4 + x1
+%line 1002+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
+%line 1003+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a5 = a5 + x1
+%line 1004+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 1005+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a6 = a6 + x1
+%line 1006+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 1007+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 544]
+; 8x a7 = a7 + x1
+%line 1008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 1009+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 576]
+; 8x a8 = a8 + x1
+%line 1010+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 1011+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 608]
+; 8x a9 = a9 + x1
+%line 1012+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 1013+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 640]
+; 8x a10 = a10 + x1
+%line 1014+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1015+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 672]
+; 8x a11 = a11 + x1
+%line 1016+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 68]
+%line 1017+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 68]
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 1018+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a4 = a4 + x1
+%line 1019+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 1020+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a5 = a5 + x1
+%line 1021+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 1022+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a6 = a6 + x1
+%line 1023+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 1024+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a7 = a7 + x1
+%line 1025+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 1026+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 568]
+; 8x a8 = a8 + x1
+%line 1027+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 1028+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 600]
+; 8x a9 = a9 + x1
+%line 1029+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 1030+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 632]
+; 8x a10 = a10 + x1
+%line 1031+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1032+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 664]
+; 8x a11 = a11 + x1
+%line 1033+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 72]
+%line 1034+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 72]
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 1035+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a4 = a4 + x1
+%line 1036+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 1037+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a5 = a5 + x1
+%line 1038+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 1039+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a6 = a6 + x1
+%line 1040+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 1041+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a7 = a7 + x1
+%line 1042+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 1043+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 560]
+; 8x a8 = a8 + x1
+%line 1044+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 1045+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 592]
+; 8x a9 = a9 + x1
+%line 1046+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 1047+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 624]
+; 8x a10 = a10 + x1
+%line 1048+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 1049+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 656]
+; 8x a11 = a11 + x1
+%line 1050+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 76]
+%line 1051+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 76]
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 1052+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a4 = a4 + x1
+%line 1053+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 1054+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a5 = a5 + x1
+%line 1055+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 1056+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a6 = a6 + x1
+%line 1057+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 1058+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a7 = a7 + x1
+%line 1059+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 1060+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 552]
+; 8x a8 = a8 + x1
+%line 1061+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 1062+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 584]
+; 8x a9 = a9 + x1
+%line 1063+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 1064+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 616]
+; 8x a10 = a10 + x1
+%line 1065+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 1066+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 648]
+; 8x a11 = a11 + x1
+%line 1067+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 80]
+%line 1068+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 80]
+; 8x x1 = maddwd(x0, mem256[pa + 448])
+%line 1069+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a5 = a5 + x1
+%line 1070+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
+%line 1071+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a6 = a6 + x1
+%line 1072+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 1073+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a7 = a7 + x1
+%line 1074+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 1075+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 544]
+; 8x a8 = a8 + x1
+%line 1076+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 1077+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 576]
+; 8x a9 = a9 + x1
+%line 1078+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 1079+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 608]
+; 8x a10 = a10 + x1
+%line 1080+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 1081+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 640]
+; 8x a11 = a11 + x1
+%line 1082+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 84]
+%line 1083+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 84]
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 1084+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a5 = a5 + x1
+%line 1085+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 1086+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a6 = a6 + x1
+%line 1087+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 1088+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a7 = a7 + x1
+%line 1089+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 1090+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a8 = a8 + x1
+%line 1091+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 1092+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 568]
+; 8x a9 = a9 + x1
+%line 1093+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 1094+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 600]
+; 8x a10 = a10 + x1
+%line 1095+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 1096+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 632]
+; 8x a11 = a11 + x1
+%line 1097+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 88]
+%line 1098+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 88]
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 1099+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a5 = a5 + x1
+%line 1100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 1101+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a6 = a6 + x1
+%line 1102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 1103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a7 = a7 + x1
+%line 1104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 1105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a8 = a8 + x1
+%line 1106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 1107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 560]
+; 8x a9 = a9 + x1
+%line 1108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 1109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 592]
+; 8x a10 = a10 + x1
+%line 1110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 1111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 624]
+; 8x a11 = a11 + x1
+%line 1112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 92]
+%line 1113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 92]
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 1114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a5 = a5 + x1
+%line 1115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 1116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a6 = a6 + x1
+%line 1117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 1118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a7 = a7 + x1
+%line 1119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 1120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a8 = a8 + x1
+%line 1121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 1122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 552]
+; 8x a9 = a9 + x1
+%line 1123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 1124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 584]
+; 8x a10 = a10 + x1
+%line 1125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 1126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 616]
+; 8x a11 = a11 + x1
+%line 1127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 96]
+%line 1128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 96]
+; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r10, 128
-; i0 = i0 - 1
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a6 = a6 + x1
 %line 1130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r11, 1
-; =? i0 - 0
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r11, 0
-; goto loop19 if !=
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a7 = a7 + x1
 %line 1132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop19
-; pa = w + 115136
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rsi
-	lea r8, [r11 + 115136]
-; pb = w + 6144
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a8 = a8 + x1
 %line 1134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 6144]
-; i0 = 162
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1135+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r11
-	mov r10, 162
+	vpmaddwd ymm0, ymm2, [r8 + 544]
+; 8x a9 = a9 + x1
+%line 1136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 1137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 576]
+; 8x a10 = a10 + x1
+%line 1138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 1139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 608]
+; 8x a11 = a11 + x1
+%line 1140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 100]
+%line 1141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 100]
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 1142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a6 = a6 + x1
+%line 1143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 1144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a7 = a7 + x1
+%line 1145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 1146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a8 = a8 + x1
+%line 1147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 1148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a9 = a9 + x1
+%line 1149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 1150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 568]
+; 8x a10 = a10 + x1
+%line 1151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 1152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 600]
+; 8x a11 = a11 + x1
+%line 1153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 104]
+%line 1154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 104]
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 1155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a6 = a6 + x1
+%line 1156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 1157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a7 = a7 + x1
+%line 1158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 1159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a8 = a8 + x1
+%line 1160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 1161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a9 = a9 + x1
+%line 1162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 1163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 560]
+; 8x a10 = a10 + x1
+%line 1164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 1165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 592]
+; 8x a11 = a11 + x1
+%line 1166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 108]
+%line 1167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 108]
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 1168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a6 = a6 + x1
+%line 1169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 1170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a7 = a7 + x1
+%line 1171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 1172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a8 = a8 + x1
+%line 1173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 1174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a9 = a9 + x1
+%line 1175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 1176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 552]
+; 8x a10 = a10 + x1
+%line 1177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 1178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 584]
+; 8x a11 = a11 + x1
+%line 1179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 112]
+%line 1180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 112]
+; 8x x1 = maddwd(x0, mem256[pa + 448])
+%line 1181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a7 = a7 + x1
+%line 1182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
+%line 1183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a8 = a8 + x1
+%line 1184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 1185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a9 = a9 + x1
+%line 1186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 1187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 544]
+; 8x a10 = a10 + x1
+%line 1188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 1189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 576]
+; 8x a11 = a11 + x1
+%line 1190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 116]
+%line 1191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 116]
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 1192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a7 = a7 + x1
+%line 1193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 1194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a8 = a8 + x1
+%line 1195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 1196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a9 = a9 + x1
+%line 1197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 1198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a10 = a10 + x1
+%line 1199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 1200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 568]
+; 8x a11 = a11 + x1
+%line 1201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 120]
+%line 1202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 120]
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 1203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a7 = a7 + x1
+%line 1204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 1205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a8 = a8 + x1
+%line 1206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 1207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a9 = a9 + x1
+%line 1208+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 1209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a10 = a10 + x1
+%line 1210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 1211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 560]
+; 8x a11 = a11 + x1
+%line 1212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 124]
+%line 1213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 124]
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 1214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a7 = a7 + x1
+%line 1215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 1216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a8 = a8 + x1
+%line 1217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 1218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a9 = a9 + x1
+%line 1219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 1220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a10 = a10 + x1
+%line 1221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 1222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 552]
+; 8x a11 = a11 + x1
+%line 1223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 128]
+%line 1224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 128]
+; 8x x1 = maddwd(x0, mem256[pa + 448])
+%line 1225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a8 = a8 + x1
+%line 1226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
+%line 1227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a9 = a9 + x1
+%line 1228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 1229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a10 = a10 + x1
+%line 1230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 1231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 544]
+; 8x a11 = a11 + x1
+%line 1232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 132]
+%line 1233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 132]
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 1234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a8 = a8 + x1
+%line 1235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 1236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a9 = a9 + x1
+%line 1237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 1238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a10 = a10 + x1
+%line 1239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 1240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 536]
+; 8x a11 = a11 + x1
+%line 1241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 136]
+%line 1242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 136]
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 1243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a8 = a8 + x1
+%line 1244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 1245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a9 = a9 + x1
+%line 1246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 1247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a10 = a10 + x1
+%line 1248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 1249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 528]
+; 8x a11 = a11 + x1
+%line 1250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 140]
+%line 1251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 140]
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 1252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a8 = a8 + x1
+%line 1253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 1254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a9 = a9 + x1
+%line 1255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 1256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a10 = a10 + x1
+%line 1257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 1258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 520]
+; 8x a11 = a11 + x1
+%line 1259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 144]
+%line 1260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 144]
+; 8x x1 = maddwd(x0, mem256[pa + 448])
+%line 1261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 448]
+; 8x a9 = a9 + x1
+%line 1262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
+%line 1263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 480]
+; 8x a10 = a10 + x1
+%line 1264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 1265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 512]
+; 8x a11 = a11 + x1
+%line 1266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 148]
+%line 1267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 148]
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 1268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 440]
+; 8x a9 = a9 + x1
+%line 1269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 1270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 472]
+; 8x a10 = a10 + x1
+%line 1271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 1272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 504]
+; 8x a11 = a11 + x1
+%line 1273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 152]
+%line 1274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 152]
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 1275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 432]
+; 8x a9 = a9 + x1
+%line 1276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 1277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 464]
+; 8x a10 = a10 + x1
+%line 1278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 1279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 496]
+; 8x a11 = a11 + x1
+%line 1280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x0 = mem32[pb + 156]
+%line 1281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 156]
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 1282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 424]
+; 8x a9 = a9 + x1
+%line 1283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 1284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 456]
+; 8x a10 = a10 + x1
+%line 1285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 1286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 488]
+; 8x a11 = a11 + x1
+%line 1287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm3, ymm0
+; 8x x0 = mem32[pb + 160]
+%line 1288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 160]
+; 8x x1 = maddwd(x0, mem256[pa + 448])
+%line 1289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm2, [r8 + 448]
+; 8x a10 = a10 + x1
+%line 1290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 480])
+%line 1291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm2, ymm2, [r8 + 480]
+; 8x a11 = a11 + x1
+%line 1292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm2
+; 8x x0 = mem32[pb + 164]
+%line 1293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 164]
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 1294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm2, [r8 + 440]
+; 8x a10 = a10 + x1
+%line 1295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 1296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm2, ymm2, [r8 + 472]
+; 8x a11 = a11 + x1
+%line 1297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm2
+; 8x x0 = mem32[pb + 168]
+%line 1298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 168]
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 1299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm2, [r8 + 432]
+; 8x a10 = a10 + x1
+%line 1300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 1301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm2, ymm2, [r8 + 464]
+; 8x a11 = a11 + x1
+%line 1302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm2
+; 8x x0 = mem32[pb + 172]
+%line 1303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 172]
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 1304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm2, [r8 + 424]
+; 8x a10 = a10 + x1
+%line 1305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 1306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm2, ymm2, [r8 + 456]
+; 8x a11 = a11 + x1
+%line 1307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm2
+; 8x x0 = mem32[pb + 176]
+%line 1308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 176]
+; 8x x1 = maddwd(x0, mem256[pa + 448])
+%line 1309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm2, ymm2, [r8 + 448]
+; 8x a11 = a11 + x1
+%line 1310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm2
+; 8x x0 = mem32[pb + 180]
+%line 1311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 180]
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 1312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm2, ymm2, [r8 + 440]
+; 8x a11 = a11 + x1
+%line 1313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm2
+; 8x x0 = mem32[pb + 184]
+%line 1314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 184]
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 1315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm2, ymm2, [r8 + 432]
+; 8x a11 = a11 + x1
+%line 1316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm2
+; 8x x0 = mem32[pb + 188]
+%line 1317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 188]
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 1318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm2, ymm2, [r8 + 424]
+; 8x a11 = a11 + x1
+%line 1319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm2
+; mem256[pc] = a0
+%line 1320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11], ymm1
+; mem256[pc + 32] = a1
+%line 1321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 32], ymm13
+; mem256[pc + 64] = a2
+%line 1322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 64], ymm12
+; mem256[pc + 96] = a3
+%line 1323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 96], ymm11
+; mem256[pc + 128] = a4
+%line 1324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 128], ymm10
+; mem256[pc + 160] = a5
+%line 1325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 160], ymm9
+; mem256[pc + 192] = a6
+%line 1326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 192], ymm8
+; mem256[pc + 224] = a7
+%line 1327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 224], ymm7
+; mem256[pc + 256] = a8
+%line 1328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 256], ymm6
+; mem256[pc + 288] = a9
+%line 1329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 288], ymm5
+; mem256[pc + 320] = a10
+%line 1330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 320], ymm4
+; mem256[pc + 352] = a11
+%line 1331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 352], ymm0
+; 8x x0 = mem32[pb]
+%line 1332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm0, [r9]
+; 8x a0 = maddwd(x0, mem256[pa + 832])
+%line 1333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm1, ymm0, [r8 + 832]
+; 8x a1 = maddwd(x0, mem256[pa + 864])
+%line 1334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm2, ymm0, [r8 + 864]
+; 8x a2 = maddwd(x0, mem256[pa + 896])
+%line 1335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm0, [r8 + 896]
+; 8x x0 = mem32[pb + 4]
+%line 1336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm3, [r9 + 4]
+; 8x x1 = maddwd(x0, mem256[pa + 824])
+%line 1337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 824]
+; 8x a0 = a0 + x1
+%line 1338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 856])
+%line 1339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 856]
+; 8x a1 = a1 + x1
+%line 1340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 888])
+%line 1341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm3, [r8 + 888]
+; 8x a2 = a2 + x1
+%line 1342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm3
+; 8x x0 = mem32[pb + 8]
+%line 1343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm3, [r9 + 8]
+; 8x x1 = maddwd(x0, mem256[pa + 816])
+%line 1344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 816]
+; 8x a0 = a0 + x1
+%line 1345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 848])
+%line 1346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 848]
+; 8x a1 = a1 + x1
+%line 1347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 880])
+%line 1348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm3, [r8 + 880]
+; 8x a2 = a2 + x1
+%line 1349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm3
+; 8x x0 = mem32[pb + 12]
+%line 1350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm3, [r9 + 12]
+; 8x x1 = maddwd(x0, mem256[pa + 808])
+%line 1351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 808]
+; 8x a0 = a0 + x1
+%line 1352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 840])
+%line 1353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 840]
+; 8x a1 = a1 + x1
+%line 1354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 872])
+%line 1355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm3, [r8 + 872]
+; 8x a2 = a2 + x1
+%line 1356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm3
+; 8x x0 = mem32[pb + 16]
+%line 1357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm3, [r9 + 16]
+; 8x x1 = maddwd(x0, mem256[pa + 800])
+%line 1358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 800]
+; 8x a0 = a0 + x1
+%line 1359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 832])
+%line 1360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 832]
+; 8x a1 = a1 + x1
+%line 1361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 864])
+%line 1362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 864]
+; 8x a2 = a2 + x1
+%line 1363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm4
+; 8x a3 = maddwd(x0, mem256[pa + 896])
+%line 1364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm3, [r8 + 896]
+; 8x x0 = mem32[pb + 20]
+%line 1365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm4, [r9 + 20]
+; 8x x1 = maddwd(x0, mem256[pa + 792])
+%line 1366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 792]
+; 8x a0 = a0 + x1
+%line 1367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 824])
+%line 1368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 824]
+; 8x a1 = a1 + x1
+%line 1369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 856])
+%line 1370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 856]
+; 8x a2 = a2 + x1
+%line 1371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 888])
+%line 1372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm4, [r8 + 888]
+; 8x a3 = a3 + x1
+%line 1373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm4
+; 8x x0 = mem32[pb + 24]
+%line 1374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm4, [r9 + 24]
+; 8x x1 = maddwd(x0, mem256[pa + 784])
+%line 1375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 784]
+; 8x a0 = a0 + x1
+%line 1376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 816])
+%line 1377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 816]
+; 8x a1 = a1 + x1
+%line 1378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 848])
+%line 1379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 848]
+; 8x a2 = a2 + x1
+%line 1380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 880])
+%line 1381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm4, [r8 + 880]
+; 8x a3 = a3 + x1
+%line 1382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm4
+; 8x x0 = mem32[pb + 28]
+%line 1383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm4, [r9 + 28]
+; 8x x1 = maddwd(x0, mem256[pa + 776])
+%line 1384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 776]
+; 8x a0 = a0 + x1
+%line 1385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 808])
+%line 1386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 808]
+; 8x a1 = a1 + x1
+%line 1387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 840])
+%line 1388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 840]
+; 8x a2 = a2 + x1
+%line 1389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 872])
+%line 1390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm4, [r8 + 872]
+; 8x a3 = a3 + x1
+%line 1391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm4
+; 8x x0 = mem32[pb + 32]
+%line 1392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm4, [r9 + 32]
+; 8x x1 = maddwd(x0, mem256[pa + 768])
+%line 1393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 768]
+; 8x a0 = a0 + x1
+%line 1394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 800])
+%line 1395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 800]
+; 8x a1 = a1 + x1
+%line 1396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 832])
+%line 1397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 832]
+; 8x a2 = a2 + x1
+%line 1398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 864])
+%line 1399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 864]
+; 8x a3 = a3 + x1
+%line 1400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm5
+; 8x a4 = maddwd(x0, mem256[pa + 896])
+%line 1401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm4, [r8 + 896]
+; 8x x0 = mem32[pb + 36]
+%line 1402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm5, [r9 + 36]
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm5, [r8 + 760]
+; 8x a0 = a0 + x1
+%line 1404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 792])
+%line 1405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm5, [r8 + 792]
+; 8x a1 = a1 + x1
+%line 1406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 824])
+%line 1407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm5, [r8 + 824]
+; 8x a2 = a2 + x1
+%line 1408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 856])
+%line 1409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm5, [r8 + 856]
+; 8x a3 = a3 + x1
+%line 1410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 888])
+%line 1411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm5, [r8 + 888]
+; 8x a4 = a4 + x1
+%line 1412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm5
+; 8x x0 = mem32[pb + 40]
+%line 1413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm5, [r9 + 40]
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm5, [r8 + 752]
+; 8x a0 = a0 + x1
+%line 1415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 784])
+%line 1416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm5, [r8 + 784]
+; 8x a1 = a1 + x1
+%line 1417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 816])
+%line 1418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm5, [r8 + 816]
+; 8x a2 = a2 + x1
+%line 1419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 848])
+%line 1420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm5, [r8 + 848]
+; 8x a3 = a3 + x1
+%line 1421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 880])
+%line 1422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm5, [r8 + 880]
+; 8x a4 = a4 + x1
+%line 1423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm5
+; 8x x0 = mem32[pb + 44]
+%line 1424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm5, [r9 + 44]
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm5, [r8 + 744]
+; 8x a0 = a0 + x1
+%line 1426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 776])
+%line 1427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm5, [r8 + 776]
+; 8x a1 = a1 + x1
+%line 1428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 808])
+%line 1429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm5, [r8 + 808]
+; 8x a2 = a2 + x1
+%line 1430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 840])
+%line 1431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm5, [r8 + 840]
+; 8x a3 = a3 + x1
+%line 1432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 872])
+%line 1433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm5, [r8 + 872]
+; 8x a4 = a4 + x1
+%line 1434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm5
+; 8x x0 = mem32[pb + 48]
+%line 1435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm5, [r9 + 48]
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm5, [r8 + 736]
+; 8x a0 = a0 + x1
+%line 1437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm1, ymm6
+; 8x x1 = maddwd(x0, mem256[pa + 768])
+%line 1438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm1, ymm5, [r8 + 768]
+; 8x a1 = a1 + x1
+%line 1439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm2, ymm1
+; 8x x1 = maddwd(x0, mem256[pa + 800])
+%line 1440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm1, ymm5, [r8 + 800]
+; 8x a2 = a2 + x1
+%line 1441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm0, ymm1
+; 8x x1 = maddwd(x0, mem256[pa + 832])
+%line 1442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm5, [r8 + 832]
+; 8x a3 = a3 + x1
+%line 1443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 864])
+%line 1444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm5, [r8 + 864]
+; 8x a4 = a4 + x1
+%line 1445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm4, ymm0
+; 8x a5 = maddwd(x0, mem256[pa + 896])
+%line 1446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm5, [r8 + 896]
+; 8x x0 = mem32[pb + 52]
+%line 1447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm5, [r9 + 52]
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm5, [r8 + 728]
+; 8x a0 = a0 + x1
+%line 1449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm5, [r8 + 760]
+; 8x a1 = a1 + x1
+%line 1451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 792])
+%line 1452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm5, [r8 + 792]
+; 8x a2 = a2 + x1
+%line 1453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 824])
+%line 1454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm5, [r8 + 824]
+; 8x a3 = a3 + x1
+%line 1455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 856])
+%line 1456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm5, [r8 + 856]
+; 8x a4 = a4 + x1
+%line 1457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 888])
+%line 1458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm5, [r8 + 888]
+; 8x a5 = a5 + x1
+%line 1459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x0 = mem32[pb + 56]
+%line 1460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm8, [r9 + 56]
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm8, [r8 + 720]
+; 8x a0 = a0 + x1
+%line 1462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm8, [r8 + 752]
+; 8x a1 = a1 + x1
+%line 1464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 784])
+%line 1465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm8, [r8 + 784]
+; 8x a2 = a2 + x1
+%line 1466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 816])
+%line 1467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm8, [r8 + 816]
+; 8x a3 = a3 + x1
+%line 1468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 848])
+%line 1469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm8, [r8 + 848]
+; 8x a4 = a4 + x1
+%line 1470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 880])
+%line 1471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm8, [r8 + 880]
+; 8x a5 = a5 + x1
+%line 1472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x0 = mem32[pb + 60]
+%line 1473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm1, [r9 + 60]
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm1, [r8 + 712]
+; 8x a0 = a0 + x1
+%line 1475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm1, [r8 + 744]
+; 8x a1 = a1 + x1
+%line 1477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 776])
+%line 1478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm1, [r8 + 776]
+; 8x a2 = a2 + x1
+%line 1479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 808])
+%line 1480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm1, [r8 + 808]
+; 8x a3 = a3 + x1
+%line 1481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 840])
+%line 1482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm1, [r8 + 840]
+; 8x a4 = a4 + x1
+%line 1483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 872])
+%line 1484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm1, [r8 + 872]
+; 8x a5 = a5 + x1
+%line 1485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm6, ymm0
+; 8x x0 = mem32[pb + 64]
+%line 1486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 64]
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 704]
+; 8x a0 = a0 + x1
+%line 1488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 736]
+; 8x a1 = a1 + x1
+%line 1490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 768])
+%line 1491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 768]
+; 8x a2 = a2 + x1
+%line 1492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 800])
+%line 1493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 800]
+; 8x a3 = a3 + x1
+%line 1494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 832])
+%line 1495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 832]
+; 8x a4 = a4 + x1
+%line 1496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 864])
+%line 1497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 864]
+; 8x a5 = a5 + x1
+%line 1498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x a6 = maddwd(x0, mem256[pa + 896])
+%line 1499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm6, [r8 + 896]
+; 8x x0 = mem32[pb + 68]
+%line 1500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 68]
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 696]
+; 8x a0 = a0 + x1
+%line 1502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 728]
+; 8x a1 = a1 + x1
+%line 1504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 760]
+; 8x a2 = a2 + x1
+%line 1506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 792])
+%line 1507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 792]
+; 8x a3 = a3 + x1
+%line 1508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 824])
+%line 1509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 824]
+; 8x a4 = a4 + x1
+%line 1510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 856])
+%line 1511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 856]
+; 8x a5 = a5 + x1
+%line 1512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 888])
+%line 1513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm2, [r8 + 888]
+; 8x a6 = a6 + x1
+%line 1514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x0 = mem32[pb + 72]
+%line 1515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm9, [r9 + 72]
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 688]
+; 8x a0 = a0 + x1
+%line 1517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 720]
+; 8x a1 = a1 + x1
+%line 1519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 752]
+; 8x a2 = a2 + x1
+%line 1521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 784])
+%line 1522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 784]
+; 8x a3 = a3 + x1
+%line 1523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 816])
+%line 1524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 816]
+; 8x a4 = a4 + x1
+%line 1525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 848])
+%line 1526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 848]
+; 8x a5 = a5 + x1
+%line 1527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 880])
+%line 1528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 880]
+; 8x a6 = a6 + x1
+%line 1529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x0 = mem32[pb + 76]
+%line 1530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm9, [r9 + 76]
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 1531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 680]
+; 8x a0 = a0 + x1
+%line 1532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 712]
+; 8x a1 = a1 + x1
+%line 1534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 744]
+; 8x a2 = a2 + x1
+%line 1536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 776])
+%line 1537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 776]
+; 8x a3 = a3 + x1
+%line 1538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 808])
+%line 1539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 808]
+; 8x a4 = a4 + x1
+%line 1540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 840])
+%line 1541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 840]
+; 8x a5 = a5 + x1
+%line 1542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 872])
+%line 1543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 872]
+; 8x a6 = a6 + x1
+%line 1544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm6, ymm0
+; 8x x0 = mem32[pb + 80]
+%line 1545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 80]
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 672]
+; 8x a0 = a0 + x1
+%line 1547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 704]
+; 8x a1 = a1 + x1
+%line 1549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 736]
+; 8x a2 = a2 + x1
+%line 1551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 768])
+%line 1552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 768]
+; 8x a3 = a3 + x1
+%line 1553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 800])
+%line 1554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 800]
+; 8x a4 = a4 + x1
+%line 1555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 832])
+%line 1556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 832]
+; 8x a5 = a5 + x1
+%line 1557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 864])
+%line 1558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 864]
+; 8x a6 = a6 + x1
+%line 1559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm9, ymm0
+; 8x a7 = maddwd(x0, mem256[pa + 896])
+%line 1560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm6, ymm6, [r8 + 896]
+; 8x x0 = mem32[pb + 84]
+%line 1561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm9, [r9 + 84]
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 664]
+; 8x a0 = a0 + x1
+%line 1563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 696]
+; 8x a1 = a1 + x1
+%line 1565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 728]
+; 8x a2 = a2 + x1
+%line 1567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 760]
+; 8x a3 = a3 + x1
+%line 1569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 792])
+%line 1570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 792]
+; 8x a4 = a4 + x1
+%line 1571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 824])
+%line 1572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 824]
+; 8x a5 = a5 + x1
+%line 1573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 856])
+%line 1574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 856]
+; 8x a6 = a6 + x1
+%line 1575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 888])
+%line 1576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 888]
+; 8x a7 = a7 + x1
+%line 1577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x0 = mem32[pb + 88]
+%line 1578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm9, [r9 + 88]
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 1579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 656]
+; 8x a0 = a0 + x1
+%line 1580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 688]
+; 8x a1 = a1 + x1
+%line 1582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 720]
+; 8x a2 = a2 + x1
+%line 1584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 752]
+; 8x a3 = a3 + x1
+%line 1586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 784])
+%line 1587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 784]
+; 8x a4 = a4 + x1
+%line 1588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 816])
+%line 1589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 816]
+; 8x a5 = a5 + x1
+%line 1590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 848])
+%line 1591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 848]
+; 8x a6 = a6 + x1
+%line 1592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 880])
+%line 1593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 880]
+; 8x a7 = a7 + x1
+%line 1594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm6, ymm6, ymm0
+; 8x x0 = mem32[pb + 92]
+%line 1595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm9, [r9 + 92]
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 1596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 648]
+; 8x a0 = a0 + x1
+%line 1597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 1598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 680]
+; 8x a1 = a1 + x1
+%line 1599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 712]
+; 8x a2 = a2 + x1
+%line 1601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 744]
+; 8x a3 = a3 + x1
+%line 1603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 776])
+%line 1604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 776]
+; 8x a4 = a4 + x1
+%line 1605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 808])
+%line 1606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 808]
+; 8x a5 = a5 + x1
+%line 1607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 840])
+%line 1608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 840]
+; 8x a6 = a6 + x1
+%line 1609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 872])
+%line 1610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm9, [r8 + 872]
+; 8x a7 = a7 + x1
+%line 1611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm6, ymm0
+; 8x x0 = mem32[pb + 96]
+%line 1612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 96]
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 1613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 640]
+; 8x a0 = a0 + x1
+%line 1614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 672]
+; 8x a1 = a1 + x1
+%line 1616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 704]
+; 8x a2 = a2 + x1
+%line 1618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 736]
+; 8x a3 = a3 + x1
+%line 1620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 768])
+%line 1621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 768]
+; 8x a4 = a4 + x1
+%line 1622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 800])
+%line 1623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 800]
+; 8x a5 = a5 + x1
+%line 1624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 832])
+%line 1625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 832]
+; 8x a6 = a6 + x1
+%line 1626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 864])
+%line 1627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 864]
+; 8x a7 = a7 + x1
+%line 1628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x a8 = maddwd(x0, mem256[pa + 896])
+%line 1629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm10, ymm6, [r8 + 896]
+; 8x x0 = mem32[pb + 100]
+%line 1630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 100]
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 1631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 632]
+; 8x a0 = a0 + x1
+%line 1632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 664]
+; 8x a1 = a1 + x1
+%line 1634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 696]
+; 8x a2 = a2 + x1
+%line 1636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 728]
+; 8x a3 = a3 + x1
+%line 1638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 760]
+; 8x a4 = a4 + x1
+%line 1640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 792])
+%line 1641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 792]
+; 8x a5 = a5 + x1
+%line 1642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 824])
+%line 1643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 824]
+; 8x a6 = a6 + x1
+%line 1644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 856])
+%line 1645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 856]
+; 8x a7 = a7 + x1
+%line 1646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 888])
+%line 1647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 888]
+; 8x a8 = a8 + x1
+%line 1648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x0 = mem32[pb + 104]
+%line 1649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 104]
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 1650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 624]
+; 8x a0 = a0 + x1
+%line 1651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 1652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 656]
+; 8x a1 = a1 + x1
+%line 1653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 688]
+; 8x a2 = a2 + x1
+%line 1655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 720]
+; 8x a3 = a3 + x1
+%line 1657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 752]
+; 8x a4 = a4 + x1
+%line 1659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 784])
+%line 1660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 784]
+; 8x a5 = a5 + x1
+%line 1661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 816])
+%line 1662+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 816]
+; 8x a6 = a6 + x1
+%line 1663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 848])
+%line 1664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 848]
+; 8x a7 = a7 + x1
+%line 1665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 880])
+%line 1666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 880]
+; 8x a8 = a8 + x1
+%line 1667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x0 = mem32[pb + 108]
+%line 1668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 108]
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 1669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 616]
+; 8x a0 = a0 + x1
+%line 1670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 1671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 648]
+; 8x a1 = a1 + x1
+%line 1672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 1673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 680]
+; 8x a2 = a2 + x1
+%line 1674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 712]
+; 8x a3 = a3 + x1
+%line 1676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 744]
+; 8x a4 = a4 + x1
+%line 1678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 776])
+%line 1679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 776]
+; 8x a5 = a5 + x1
+%line 1680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 808])
+%line 1681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 808]
+; 8x a6 = a6 + x1
+%line 1682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 840])
+%line 1683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 840]
+; 8x a7 = a7 + x1
+%line 1684+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 872])
+%line 1685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 872]
+; 8x a8 = a8 + x1
+%line 1686+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x0 = mem32[pb + 112]
+%line 1687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 112]
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 1688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 608]
+; 8x a0 = a0 + x1
+%line 1689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 1690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 640]
+; 8x a1 = a1 + x1
+%line 1691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 672]
+; 8x a2 = a2 + x1
+%line 1693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 704]
+; 8x a3 = a3 + x1
+%line 1695+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 736]
+; 8x a4 = a4 + x1
+%line 1697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 768])
+%line 1698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 768]
+; 8x a5 = a5 + x1
+%line 1699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 800])
+%line 1700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 800]
+; 8x a6 = a6 + x1
+%line 1701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 832])
+%line 1702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 832]
+; 8x a7 = a7 + x1
+%line 1703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 864])
+%line 1704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 864]
+; 8x a8 = a8 + x1
+%line 1705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x a9 = maddwd(x0, mem256[pa + 896])
+%line 1706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm11, ymm6, [r8 + 896]
+; 8x x0 = mem32[pb + 116]
+%line 1707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 116]
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 1708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 600]
+; 8x a0 = a0 + x1
+%line 1709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 1710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 632]
+; 8x a1 = a1 + x1
+%line 1711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 664]
+; 8x a2 = a2 + x1
+%line 1713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 696]
+; 8x a3 = a3 + x1
+%line 1715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 728]
+; 8x a4 = a4 + x1
+%line 1717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 760]
+; 8x a5 = a5 + x1
+%line 1719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 792])
+%line 1720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 792]
+; 8x a6 = a6 + x1
+%line 1721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 824])
+%line 1722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 824]
+; 8x a7 = a7 + x1
+%line 1723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 856])
+%line 1724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 856]
+; 8x a8 = a8 + x1
+%line 1725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 888])
+%line 1726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 888]
+; 8x a9 = a9 + x1
+%line 1727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x0 = mem32[pb + 120]
+%line 1728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 120]
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 1729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 592]
+; 8x a0 = a0 + x1
+%line 1730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 1731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 624]
+; 8x a1 = a1 + x1
+%line 1732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 1733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 656]
+; 8x a2 = a2 + x1
+%line 1734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 688]
+; 8x a3 = a3 + x1
+%line 1736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 720]
+; 8x a4 = a4 + x1
+%line 1738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 752]
+; 8x a5 = a5 + x1
+%line 1740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 784])
+%line 1741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 784]
+; 8x a6 = a6 + x1
+%line 1742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 816])
+%line 1743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 816]
+; 8x a7 = a7 + x1
+%line 1744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 848])
+%line 1745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 848]
+; 8x a8 = a8 + x1
+%line 1746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 880])
+%line 1747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 880]
+; 8x a9 = a9 + x1
+%line 1748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x0 = mem32[pb + 124]
+%line 1749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 124]
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 1750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 584]
+; 8x a0 = a0 + x1
+%line 1751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 1752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 616]
+; 8x a1 = a1 + x1
+%line 1753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 1754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 648]
+; 8x a2 = a2 + x1
+%line 1755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 1756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 680]
+; 8x a3 = a3 + x1
+%line 1757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 712]
+; 8x a4 = a4 + x1
+%line 1759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 744]
+; 8x a5 = a5 + x1
+%line 1761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 776])
+%line 1762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 776]
+; 8x a6 = a6 + x1
+%line 1763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 808])
+%line 1764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 808]
+; 8x a7 = a7 + x1
+%line 1765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 840])
+%line 1766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 840]
+; 8x a8 = a8 + x1
+%line 1767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 872])
+%line 1768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 872]
+; 8x a9 = a9 + x1
+%line 1769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x0 = mem32[pb + 128]
+%line 1770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 128]
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 1771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 576]
+; 8x a0 = a0 + x1
+%line 1772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 1773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 608]
+; 8x a1 = a1 + x1
+%line 1774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 1775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 640]
+; 8x a2 = a2 + x1
+%line 1776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 672]
+; 8x a3 = a3 + x1
+%line 1778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 704]
+; 8x a4 = a4 + x1
+%line 1780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 736]
+; 8x a5 = a5 + x1
+%line 1782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 768])
+%line 1783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 768]
+; 8x a6 = a6 + x1
+%line 1784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 800])
+%line 1785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 800]
+; 8x a7 = a7 + x1
+%line 1786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 832])
+%line 1787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 832]
+; 8x a8 = a8 + x1
+%line 1788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 864])
+%line 1789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 864]
+; 8x a9 = a9 + x1
+%line 1790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x a10 = maddwd(x0, mem256[pa + 896])
+%line 1791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm12, ymm6, [r8 + 896]
+; 8x x0 = mem32[pb + 132]
+%line 1792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 132]
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 1793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 568]
+; 8x a0 = a0 + x1
+%line 1794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 1795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 600]
+; 8x a1 = a1 + x1
+%line 1796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 1797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 632]
+; 8x a2 = a2 + x1
+%line 1798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 664]
+; 8x a3 = a3 + x1
+%line 1800+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 696]
+; 8x a4 = a4 + x1
+%line 1802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 728]
+; 8x a5 = a5 + x1
+%line 1804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 760]
+; 8x a6 = a6 + x1
+%line 1806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 792])
+%line 1807+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 792]
+; 8x a7 = a7 + x1
+%line 1808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 824])
+%line 1809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 824]
+; 8x a8 = a8 + x1
+%line 1810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 856])
+%line 1811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 856]
+; 8x a9 = a9 + x1
+%line 1812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 888])
+%line 1813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 888]
+; 8x a10 = a10 + x1
+%line 1814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x0 = mem32[pb + 136]
+%line 1815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 136]
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 1816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 560]
+; 8x a0 = a0 + x1
+%line 1817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 1818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 592]
+; 8x a1 = a1 + x1
+%line 1819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 1820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 624]
+; 8x a2 = a2 + x1
+%line 1821+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 1822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 656]
+; 8x a3 = a3 + x1
+%line 1823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 688]
+; 8x a4 = a4 + x1
+%line 1825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 720]
+; 8x a5 = a5 + x1
+%line 1827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 752]
+; 8x a6 = a6 + x1
+%line 1829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 784])
+%line 1830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 784]
+; 8x a7 = a7 + x1
+%line 1831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 816])
+%line 1832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 816]
+; 8x a8 = a8 + x1
+%line 1833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 848])
+%line 1834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 848]
+; 8x a9 = a9 + x1
+%line 1835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 880])
+%line 1836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 880]
+; 8x a10 = a10 + x1
+%line 1837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x0 = mem32[pb + 140]
+%line 1838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 140]
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 1839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 552]
+; 8x a0 = a0 + x1
+%line 1840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 1841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 584]
+; 8x a1 = a1 + x1
+%line 1842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 1843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 616]
+; 8x a2 = a2 + x1
+%line 1844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 1845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 648]
+; 8x a3 = a3 + x1
+%line 1846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 1847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 680]
+; 8x a4 = a4 + x1
+%line 1848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 712]
+; 8x a5 = a5 + x1
+%line 1850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 744]
+; 8x a6 = a6 + x1
+%line 1852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 776])
+%line 1853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 776]
+; 8x a7 = a7 + x1
+%line 1854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 808])
+%line 1855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 808]
+; 8x a8 = a8 + x1
+%line 1856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 840])
+%line 1857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 840]
+; 8x a9 = a9 + x1
+%line 1858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 872])
+%line 1859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 872]
+; 8x a10 = a10 + x1
+%line 1860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x0 = mem32[pb + 144]
+%line 1861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 144]
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 1862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 544]
+; 8x a0 = a0 + x1
+%line 1863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 1864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 576]
+; 8x a1 = a1 + x1
+%line 1865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 1866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 608]
+; 8x a2 = a2 + x1
+%line 1867+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 1868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 640]
+; 8x a3 = a3 + x1
+%line 1869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 672]
+; 8x a4 = a4 + x1
+%line 1871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 704]
+; 8x a5 = a5 + x1
+%line 1873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1874+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 736]
+; 8x a6 = a6 + x1
+%line 1875+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 768])
+%line 1876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 768]
+; 8x a7 = a7 + x1
+%line 1877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 800])
+%line 1878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 800]
+; 8x a8 = a8 + x1
+%line 1879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 832])
+%line 1880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 832]
+; 8x a9 = a9 + x1
+%line 1881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 864])
+%line 1882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 864]
+; 8x a10 = a10 + x1
+%line 1883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x a11 = maddwd(x0, mem256[pa + 896])
+%line 1884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm13, ymm6, [r8 + 896]
+; 8x x0 = mem32[pb + 148]
+%line 1885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 148]
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 1886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 536]
+; 8x a0 = a0 + x1
+%line 1887+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 1888+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 568]
+; 8x a1 = a1 + x1
+%line 1889+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 1890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 600]
+; 8x a2 = a2 + x1
+%line 1891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 1892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 632]
+; 8x a3 = a3 + x1
+%line 1893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 664]
+; 8x a4 = a4 + x1
+%line 1895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1896+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 696]
+; 8x a5 = a5 + x1
+%line 1897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 1898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 728]
+; 8x a6 = a6 + x1
+%line 1899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 1900+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 760]
+; 8x a7 = a7 + x1
+%line 1901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 792])
+%line 1902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 792]
+; 8x a8 = a8 + x1
+%line 1903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 824])
+%line 1904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 824]
+; 8x a9 = a9 + x1
+%line 1905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 856])
+%line 1906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 856]
+; 8x a10 = a10 + x1
+%line 1907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 888])
+%line 1908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 888]
+; 8x a11 = a11 + x1
+%line 1909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 152]
+%line 1910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 152]
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 1911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 528]
+; 8x a0 = a0 + x1
+%line 1912+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 1913+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 560]
+; 8x a1 = a1 + x1
+%line 1914+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 1915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 592]
+; 8x a2 = a2 + x1
+%line 1916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 1917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 624]
+; 8x a3 = a3 + x1
+%line 1918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 1919+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 656]
+; 8x a4 = a4 + x1
+%line 1920+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 1921+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 688]
+; 8x a5 = a5 + x1
+%line 1922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 1923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 720]
+; 8x a6 = a6 + x1
+%line 1924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 1925+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 752]
+; 8x a7 = a7 + x1
+%line 1926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 784])
+%line 1927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 784]
+; 8x a8 = a8 + x1
+%line 1928+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 816])
+%line 1929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 816]
+; 8x a9 = a9 + x1
+%line 1930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 848])
+%line 1931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 848]
+; 8x a10 = a10 + x1
+%line 1932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 880])
+%line 1933+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 880]
+; 8x a11 = a11 + x1
+%line 1934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 156]
+%line 1935+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 156]
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 1936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 520]
+; 8x a0 = a0 + x1
+%line 1937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 1938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 552]
+; 8x a1 = a1 + x1
+%line 1939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 1940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 584]
+; 8x a2 = a2 + x1
+%line 1941+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 1942+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 616]
+; 8x a3 = a3 + x1
+%line 1943+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 1944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 648]
+; 8x a4 = a4 + x1
+%line 1945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 1946+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 680]
+; 8x a5 = a5 + x1
+%line 1947+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 1948+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 712]
+; 8x a6 = a6 + x1
+%line 1949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 1950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 744]
+; 8x a7 = a7 + x1
+%line 1951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 776])
+%line 1952+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 776]
+; 8x a8 = a8 + x1
+%line 1953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 808])
+%line 1954+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 808]
+; 8x a9 = a9 + x1
+%line 1955+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 840])
+%line 1956+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 840]
+; 8x a10 = a10 + x1
+%line 1957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 872])
+%line 1958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 872]
+; 8x a11 = a11 + x1
+%line 1959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 160]
+%line 1960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 160]
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 1961+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 512]
+; 8x a0 = a0 + x1
+%line 1962+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 1963+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 544]
+; 8x a1 = a1 + x1
+%line 1964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 1965+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 576]
+; 8x a2 = a2 + x1
+%line 1966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 1967+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 608]
+; 8x a3 = a3 + x1
+%line 1968+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 1969+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 640]
+; 8x a4 = a4 + x1
+%line 1970+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 1971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 672]
+; 8x a5 = a5 + x1
+%line 1972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 1973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 704]
+; 8x a6 = a6 + x1
+%line 1974+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 1975+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 736]
+; 8x a7 = a7 + x1
+%line 1976+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 768])
+%line 1977+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 768]
+; 8x a8 = a8 + x1
+%line 1978+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 800])
+%line 1979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 800]
+; 8x a9 = a9 + x1
+%line 1980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 832])
+%line 1981+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 832]
+; 8x a10 = a10 + x1
+%line 1982+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 864])
+%line 1983+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 864]
+; 8x a11 = a11 + x1
+%line 1984+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 164]
+%line 1985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 164]
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 1986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 504]
+; 8x a0 = a0 + x1
+%line 1987+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 1988+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 536]
+; 8x a1 = a1 + x1
+%line 1989+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 1990+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 568]
+; 8x a2 = a2 + x1
+%line 1991+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 1992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 600]
+; 8x a3 = a3 + x1
+%line 1993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 1994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 632]
+; 8x a4 = a4 + x1
+%line 1995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 1996+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 664]
+; 8x a5 = a5 + x1
+%line 1997+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 1998+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 696]
+; 8x a6 = a6 + x1
+%line 1999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 2000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 728]
+; 8x a7 = a7 + x1
+%line 2001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 2002+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 760]
+; 8x a8 = a8 + x1
+%line 2003+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 792])
+%line 2004+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 792]
+; 8x a9 = a9 + x1
+%line 2005+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 824])
+%line 2006+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 824]
+; 8x a10 = a10 + x1
+%line 2007+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 856])
+%line 2008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 856]
+; 8x a11 = a11 + x1
+%line 2009+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 168]
+%line 2010+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 168]
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 2011+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 496]
+; 8x a0 = a0 + x1
+%line 2012+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 2013+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 528]
+; 8x a1 = a1 + x1
+%line 2014+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 2015+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 560]
+; 8x a2 = a2 + x1
+%line 2016+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 2017+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 592]
+; 8x a3 = a3 + x1
+%line 2018+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 2019+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 624]
+; 8x a4 = a4 + x1
+%line 2020+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 2021+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 656]
+; 8x a5 = a5 + x1
+%line 2022+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 2023+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 688]
+; 8x a6 = a6 + x1
+%line 2024+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 2025+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 720]
+; 8x a7 = a7 + x1
+%line 2026+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 2027+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 752]
+; 8x a8 = a8 + x1
+%line 2028+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 784])
+%line 2029+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 784]
+; 8x a9 = a9 + x1
+%line 2030+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 816])
+%line 2031+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 816]
+; 8x a10 = a10 + x1
+%line 2032+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 848])
+%line 2033+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 848]
+; 8x a11 = a11 + x1
+%line 2034+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 172]
+%line 2035+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 172]
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 2036+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 488]
+; 8x a0 = a0 + x1
+%line 2037+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 2038+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 520]
+; 8x a1 = a1 + x1
+%line 2039+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 2040+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 552]
+; 8x a2 = a2 + x1
+%line 2041+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 2042+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 584]
+; 8x a3 = a3 + x1
+%line 2043+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 2044+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 616]
+; 8x a4 = a4 + x1
+%line 2045+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 2046+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 648]
+; 8x a5 = a5 + x1
+%line 2047+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 2048+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 680]
+; 8x a6 = a6 + x1
+%line 2049+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 2050+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 712]
+; 8x a7 = a7 + x1
+%line 2051+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 2052+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 744]
+; 8x a8 = a8 + x1
+%line 2053+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 776])
+%line 2054+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 776]
+; 8x a9 = a9 + x1
+%line 2055+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 808])
+%line 2056+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 808]
+; 8x a10 = a10 + x1
+%line 2057+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 840])
+%line 2058+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 840]
+; 8x a11 = a11 + x1
+%line 2059+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 176]
+%line 2060+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 176]
+; 8x x1 = maddwd(x0, mem256[pa + 480])
+%line 2061+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 480]
+; 8x a0 = a0 + x1
+%line 2062+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 2063+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 512]
+; 8x a1 = a1 + x1
+%line 2064+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 2065+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 544]
+; 8x a2 = a2 + x1
+%line 2066+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 2067+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 576]
+; 8x a3 = a3 + x1
+%line 2068+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 2069+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 608]
+; 8x a4 = a4 + x1
+%line 2070+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 2071+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 640]
+; 8x a5 = a5 + x1
+%line 2072+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 2073+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 672]
+; 8x a6 = a6 + x1
+%line 2074+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 2075+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 704]
+; 8x a7 = a7 + x1
+%line 2076+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 2077+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 736]
+; 8x a8 = a8 + x1
+%line 2078+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 768])
+%line 2079+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 768]
+; 8x a9 = a9 + x1
+%line 2080+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 800])
+%line 2081+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 800]
+; 8x a10 = a10 + x1
+%line 2082+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 832])
+%line 2083+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 832]
+; 8x a11 = a11 + x1
+%line 2084+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 180]
+%line 2085+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 180]
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 2086+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 472]
+; 8x a0 = a0 + x1
+%line 2087+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 2088+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 504]
+; 8x a1 = a1 + x1
+%line 2089+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 2090+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 536]
+; 8x a2 = a2 + x1
+%line 2091+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 2092+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 568]
+; 8x a3 = a3 + x1
+%line 2093+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 2094+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 600]
+; 8x a4 = a4 + x1
+%line 2095+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 2096+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 632]
+; 8x a5 = a5 + x1
+%line 2097+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 2098+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 664]
+; 8x a6 = a6 + x1
+%line 2099+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 2100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 696]
+; 8x a7 = a7 + x1
+%line 2101+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 2102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 728]
+; 8x a8 = a8 + x1
+%line 2103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 2104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 760]
+; 8x a9 = a9 + x1
+%line 2105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 792])
+%line 2106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 792]
+; 8x a10 = a10 + x1
+%line 2107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 824])
+%line 2108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 824]
+; 8x a11 = a11 + x1
+%line 2109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 184]
+%line 2110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 184]
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 2111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 464]
+; 8x a0 = a0 + x1
+%line 2112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 2113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 496]
+; 8x a1 = a1 + x1
+%line 2114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 2115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 528]
+; 8x a2 = a2 + x1
+%line 2116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 2117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 560]
+; 8x a3 = a3 + x1
+%line 2118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 2119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 592]
+; 8x a4 = a4 + x1
+%line 2120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 2121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 624]
+; 8x a5 = a5 + x1
+%line 2122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 2123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 656]
+; 8x a6 = a6 + x1
+%line 2124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 2125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 688]
+; 8x a7 = a7 + x1
+%line 2126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 2127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 720]
+; 8x a8 = a8 + x1
+%line 2128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 2129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 752]
+; 8x a9 = a9 + x1
+%line 2130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 784])
+%line 2131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 784]
+; 8x a10 = a10 + x1
+%line 2132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 816])
+%line 2133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 816]
+; 8x a11 = a11 + x1
+%line 2134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 188]
+%line 2135+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 188]
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 2136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 456]
+; 8x a0 = a0 + x1
+%line 2137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 2138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 488]
+; 8x a1 = a1 + x1
+%line 2139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 2140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 520]
+; 8x a2 = a2 + x1
+%line 2141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 2142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 552]
+; 8x a3 = a3 + x1
+%line 2143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 2144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 584]
+; 8x a4 = a4 + x1
+%line 2145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 2146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 616]
+; 8x a5 = a5 + x1
+%line 2147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 2148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 648]
+; 8x a6 = a6 + x1
+%line 2149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 2150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 680]
+; 8x a7 = a7 + x1
+%line 2151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 2152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 712]
+; 8x a8 = a8 + x1
+%line 2153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 2154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 744]
+; 8x a9 = a9 + x1
+%line 2155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 776])
+%line 2156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 776]
+; 8x a10 = a10 + x1
+%line 2157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 808])
+%line 2158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 808]
+; 8x a11 = a11 + x1
+%line 2159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 192]
+%line 2160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 192]
+; 8x x1 = maddwd(x0, mem256[pa + 448])
+%line 2161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 448]
+; 8x a0 = a0 + x1
+%line 2162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
+%line 2163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 480]
+; 8x a1 = a1 + x1
+%line 2164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 2165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 512]
+; 8x a2 = a2 + x1
+%line 2166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 2167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 544]
+; 8x a3 = a3 + x1
+%line 2168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 2169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 576]
+; 8x a4 = a4 + x1
+%line 2170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 2171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 608]
+; 8x a5 = a5 + x1
+%line 2172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 2173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 640]
+; 8x a6 = a6 + x1
+%line 2174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 2175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 672]
+; 8x a7 = a7 + x1
+%line 2176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 2177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 704]
+; 8x a8 = a8 + x1
+%line 2178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 2179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 736]
+; 8x a9 = a9 + x1
+%line 2180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 768])
+%line 2181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 768]
+; 8x a10 = a10 + x1
+%line 2182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 800])
+%line 2183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 800]
+; 8x a11 = a11 + x1
+%line 2184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 196]
+%line 2185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 196]
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 2186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 440]
+; 8x a0 = a0 + x1
+%line 2187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 2188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 472]
+; 8x a1 = a1 + x1
+%line 2189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 2190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 504]
+; 8x a2 = a2 + x1
+%line 2191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 2192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 536]
+; 8x a3 = a3 + x1
+%line 2193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 2194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 568]
+; 8x a4 = a4 + x1
+%line 2195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 2196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 600]
+; 8x a5 = a5 + x1
+%line 2197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 2198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 632]
+; 8x a6 = a6 + x1
+%line 2199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 2200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 664]
+; 8x a7 = a7 + x1
+%line 2201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 2202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 696]
+; 8x a8 = a8 + x1
+%line 2203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 2204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 728]
+; 8x a9 = a9 + x1
+%line 2205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 2206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 760]
+; 8x a10 = a10 + x1
+%line 2207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 792])
+%line 2208+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 792]
+; 8x a11 = a11 + x1
+%line 2209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 200]
+%line 2210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 200]
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 2211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 432]
+; 8x a0 = a0 + x1
+%line 2212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 2213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 464]
+; 8x a1 = a1 + x1
+%line 2214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 2215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 496]
+; 8x a2 = a2 + x1
+%line 2216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 2217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 528]
+; 8x a3 = a3 + x1
+%line 2218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 2219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 560]
+; 8x a4 = a4 + x1
+%line 2220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 2221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 592]
+; 8x a5 = a5 + x1
+%line 2222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 2223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 624]
+; 8x a6 = a6 + x1
+%line 2224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 2225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 656]
+; 8x a7 = a7 + x1
+%line 2226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 2227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 688]
+; 8x a8 = a8 + x1
+%line 2228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 2229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 720]
+; 8x a9 = a9 + x1
+%line 2230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 2231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 752]
+; 8x a10 = a10 + x1
+%line 2232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 784])
+%line 2233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 784]
+; 8x a11 = a11 + x1
+%line 2234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 204]
+%line 2235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 204]
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 2236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 424]
+; 8x a0 = a0 + x1
+%line 2237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 2238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 456]
+; 8x a1 = a1 + x1
+%line 2239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 2240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 488]
+; 8x a2 = a2 + x1
+%line 2241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 2242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 520]
+; 8x a3 = a3 + x1
+%line 2243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 2244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 552]
+; 8x a4 = a4 + x1
+%line 2245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 2246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 584]
+; 8x a5 = a5 + x1
+%line 2247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 2248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 616]
+; 8x a6 = a6 + x1
+%line 2249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 2250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 648]
+; 8x a7 = a7 + x1
+%line 2251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 2252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 680]
+; 8x a8 = a8 + x1
+%line 2253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 2254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 712]
+; 8x a9 = a9 + x1
+%line 2255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 2256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 744]
+; 8x a10 = a10 + x1
+%line 2257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 776])
+%line 2258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 776]
+; 8x a11 = a11 + x1
+%line 2259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 208]
+%line 2260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 208]
+; 8x x1 = maddwd(x0, mem256[pa + 448])
+%line 2261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 448]
+; 8x a1 = a1 + x1
+%line 2262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 480])
+%line 2263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 480]
+; 8x a2 = a2 + x1
+%line 2264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 512])
+%line 2265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 512]
+; 8x a3 = a3 + x1
+%line 2266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 544])
+%line 2267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 544]
+; 8x a4 = a4 + x1
+%line 2268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 576])
+%line 2269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 576]
+; 8x a5 = a5 + x1
+%line 2270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 608])
+%line 2271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 608]
+; 8x a6 = a6 + x1
+%line 2272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 640])
+%line 2273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 640]
+; 8x a7 = a7 + x1
+%line 2274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 672])
+%line 2275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 672]
+; 8x a8 = a8 + x1
+%line 2276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 704])
+%line 2277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 704]
+; 8x a9 = a9 + x1
+%line 2278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 736])
+%line 2279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 736]
+; 8x a10 = a10 + x1
+%line 2280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 768])
+%line 2281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 768]
+; 8x a11 = a11 + x1
+%line 2282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 212]
+%line 2283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 212]
+; 8x x1 = maddwd(x0, mem256[pa + 440])
+%line 2284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 440]
+; 8x a1 = a1 + x1
+%line 2285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 472])
+%line 2286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 472]
+; 8x a2 = a2 + x1
+%line 2287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 504])
+%line 2288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 504]
+; 8x a3 = a3 + x1
+%line 2289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 536])
+%line 2290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 536]
+; 8x a4 = a4 + x1
+%line 2291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 568])
+%line 2292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 568]
+; 8x a5 = a5 + x1
+%line 2293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 600])
+%line 2294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 600]
+; 8x a6 = a6 + x1
+%line 2295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 632])
+%line 2296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 632]
+; 8x a7 = a7 + x1
+%line 2297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 664])
+%line 2298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 664]
+; 8x a8 = a8 + x1
+%line 2299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 696])
+%line 2300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 696]
+; 8x a9 = a9 + x1
+%line 2301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 728])
+%line 2302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 728]
+; 8x a10 = a10 + x1
+%line 2303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 760])
+%line 2304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 760]
+; 8x a11 = a11 + x1
+%line 2305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 216]
+%line 2306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 216]
+; 8x x1 = maddwd(x0, mem256[pa + 432])
+%line 2307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 432]
+; 8x a1 = a1 + x1
+%line 2308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 464])
+%line 2309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 464]
+; 8x a2 = a2 + x1
+%line 2310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 496])
+%line 2311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 496]
+; 8x a3 = a3 + x1
+%line 2312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 528])
+%line 2313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 528]
+; 8x a4 = a4 + x1
+%line 2314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 560])
+%line 2315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 560]
+; 8x a5 = a5 + x1
+%line 2316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 592])
+%line 2317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 592]
+; 8x a6 = a6 + x1
+%line 2318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 624])
+%line 2319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 624]
+; 8x a7 = a7 + x1
+%line 2320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 656])
+%line 2321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 656]
+; 8x a8 = a8 + x1
+%line 2322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 688])
+%line 2323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 688]
+; 8x a9 = a9 + x1
+%line 2324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 720])
+%line 2325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 720]
+; 8x a10 = a10 + x1
+%line 2326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 752])
+%line 2327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 752]
+; 8x a11 = a11 + x1
+%line 2328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; 8x x0 = mem32[pb + 220]
+%line 2329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm6, [r9 + 220]
+; 8x x1 = maddwd(x0, mem256[pa + 424])
+%line 2330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 424]
+; 8x a1 = a1 + x1
+%line 2331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm7, ymm7, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 456])
+%line 2332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 456]
+; 8x a2 = a2 + x1
+%line 2333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm5, ymm5, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 488])
+%line 2334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 488]
+; 8x a3 = a3 + x1
+%line 2335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm8, ymm8, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 520])
+%line 2336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 520]
+; 8x a4 = a4 + x1
+%line 2337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm4, ymm4, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 552])
+%line 2338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 552]
+; 8x a5 = a5 + x1
+%line 2339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 584])
+%line 2340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 584]
+; 8x a6 = a6 + x1
+%line 2341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 616])
+%line 2342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 616]
+; 8x a7 = a7 + x1
+%line 2343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm9, ymm9, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 648])
+%line 2344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 648]
+; 8x a8 = a8 + x1
+%line 2345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm10, ymm10, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 680])
+%line 2346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 680]
+; 8x a9 = a9 + x1
+%line 2347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm11, ymm11, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 712])
+%line 2348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 712]
+; 8x a10 = a10 + x1
+%line 2349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm12, ymm12, ymm0
+; 8x x1 = maddwd(x0, mem256[pa + 744])
+%line 2350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm6, [r8 + 744]
+; 8x a11 = a11 + x1
+%line 2351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm13, ymm13, ymm0
+; mem256[pc + 384] = a0
+%line 2352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 384], ymm2
+; mem256[pc + 416] = a1
+%line 2353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 416], ymm7
+; mem256[pc + 448] = a2
+%line 2354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 448], ymm5
+; mem256[pc + 480] = a3
+%line 2355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 480], ymm8
+; mem256[pc + 512] = a4
+%line 2356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 512], ymm4
+; mem256[pc + 544] = a5
+%line 2357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 544], ymm3
+; mem256[pc + 576] = a6
+%line 2358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 576], ymm1
+; mem256[pc + 608] = a7
+%line 2359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 608], ymm9
+; mem256[pc + 640] = a8
+%line 2360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 640], ymm10
+; mem256[pc + 672] = a9
+%line 2361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 672], ymm11
+; mem256[pc + 704] = a10
+%line 2362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 704], ymm12
+; mem256[pc + 736] = a11
+%line 2363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 736], ymm13
+; 8x x0 = mem32[pb + 160]
+%line 2364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm0, [r9 + 160]
+; 8x a0 = maddwd(x0, mem256[pa + 896])
+%line 2365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm0, ymm0, [r8 + 896]
+; 8x x0 = mem32[pb + 164]
+%line 2366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm1, [r9 + 164]
+; 8x x1 = maddwd(x0, mem256[pa + 888])
+%line 2367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm1, ymm1, [r8 + 888]
+; 8x a0 = a0 + x1
+%line 2368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm1
+; 8x x0 = mem32[pb + 168]
+%line 2369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm1, [r9 + 168]
+; 8x x1 = maddwd(x0, mem256[pa + 880])
+%line 2370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm1, ymm1, [r8 + 880]
+; 8x a0 = a0 + x1
+%line 2371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm1
+; 8x x0 = mem32[pb + 172]
+%line 2372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm1, [r9 + 172]
+; 8x x1 = maddwd(x0, mem256[pa + 872])
+%line 2373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm1, ymm1, [r8 + 872]
+; 8x a0 = a0 + x1
+%line 2374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm1
+; 8x x0 = mem32[pb + 176]
+%line 2375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm1, [r9 + 176]
+; 8x x1 = maddwd(x0, mem256[pa + 864])
+%line 2376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm2, ymm1, [r8 + 864]
+; 8x a0 = a0 + x1
+%line 2377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm2
+; 8x a1 = maddwd(x0, mem256[pa + 896])
+%line 2378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm1, ymm1, [r8 + 896]
+; 8x x0 = mem32[pb + 180]
+%line 2379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 180]
+; 8x x1 = maddwd(x0, mem256[pa + 856])
+%line 2380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm2, [r8 + 856]
+; 8x a0 = a0 + x1
+%line 2381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 888])
+%line 2382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm2, ymm2, [r8 + 888]
+; 8x a1 = a1 + x1
+%line 2383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm2
+; 8x x0 = mem32[pb + 184]
+%line 2384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 184]
+; 8x x1 = maddwd(x0, mem256[pa + 848])
+%line 2385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm2, [r8 + 848]
+; 8x a0 = a0 + x1
+%line 2386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 880])
+%line 2387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm2, ymm2, [r8 + 880]
+; 8x a1 = a1 + x1
+%line 2388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm2
+; 8x x0 = mem32[pb + 188]
+%line 2389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 188]
+; 8x x1 = maddwd(x0, mem256[pa + 840])
+%line 2390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm2, [r8 + 840]
+; 8x a0 = a0 + x1
+%line 2391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 872])
+%line 2392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm2, ymm2, [r8 + 872]
+; 8x a1 = a1 + x1
+%line 2393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm2
+; 8x x0 = mem32[pb + 192]
+%line 2394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm2, [r9 + 192]
+; 8x x1 = maddwd(x0, mem256[pa + 832])
+%line 2395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm2, [r8 + 832]
+; 8x a0 = a0 + x1
+%line 2396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm3
+; 8x x1 = maddwd(x0, mem256[pa + 864])
+%line 2397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm2, [r8 + 864]
+; 8x a1 = a1 + x1
+%line 2398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm3
+; 8x a2 = maddwd(x0, mem256[pa + 896])
+%line 2399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm2, ymm2, [r8 + 896]
+; 8x x0 = mem32[pb + 196]
+%line 2400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm3, [r9 + 196]
+; 8x x1 = maddwd(x0, mem256[pa + 824])
+%line 2401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 824]
+; 8x a0 = a0 + x1
+%line 2402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 856])
+%line 2403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 856]
+; 8x a1 = a1 + x1
+%line 2404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 888])
+%line 2405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm3, [r8 + 888]
+; 8x a2 = a2 + x1
+%line 2406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm3
+; 8x x0 = mem32[pb + 200]
+%line 2407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm3, [r9 + 200]
+; 8x x1 = maddwd(x0, mem256[pa + 816])
+%line 2408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 816]
+; 8x a0 = a0 + x1
+%line 2409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 848])
+%line 2410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 848]
+; 8x a1 = a1 + x1
+%line 2411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 880])
+%line 2412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm3, [r8 + 880]
+; 8x a2 = a2 + x1
+%line 2413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm3
+; 8x x0 = mem32[pb + 204]
+%line 2414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm3, [r9 + 204]
+; 8x x1 = maddwd(x0, mem256[pa + 808])
+%line 2415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 808]
+; 8x a0 = a0 + x1
+%line 2416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 840])
+%line 2417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 840]
+; 8x a1 = a1 + x1
+%line 2418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 872])
+%line 2419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm3, [r8 + 872]
+; 8x a2 = a2 + x1
+%line 2420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm3
+; 8x x0 = mem32[pb + 208]
+%line 2421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm3, [r9 + 208]
+; 8x x1 = maddwd(x0, mem256[pa + 800])
+%line 2422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 800]
+; 8x a0 = a0 + x1
+%line 2423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 832])
+%line 2424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 832]
+; 8x a1 = a1 + x1
+%line 2425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm4
+; 8x x1 = maddwd(x0, mem256[pa + 864])
+%line 2426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm3, [r8 + 864]
+; 8x a2 = a2 + x1
+%line 2427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm4
+; 8x a3 = maddwd(x0, mem256[pa + 896])
+%line 2428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm3, ymm3, [r8 + 896]
+; 8x x0 = mem32[pb + 212]
+%line 2429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm4, [r9 + 212]
+; 8x x1 = maddwd(x0, mem256[pa + 792])
+%line 2430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 792]
+; 8x a0 = a0 + x1
+%line 2431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 824])
+%line 2432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 824]
+; 8x a1 = a1 + x1
+%line 2433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 856])
+%line 2434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 856]
+; 8x a2 = a2 + x1
+%line 2435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 888])
+%line 2436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm4, [r8 + 888]
+; 8x a3 = a3 + x1
+%line 2437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm4
+; 8x x0 = mem32[pb + 216]
+%line 2438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm4, [r9 + 216]
+; 8x x1 = maddwd(x0, mem256[pa + 784])
+%line 2439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 784]
+; 8x a0 = a0 + x1
+%line 2440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 816])
+%line 2441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 816]
+; 8x a1 = a1 + x1
+%line 2442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 848])
+%line 2443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 848]
+; 8x a2 = a2 + x1
+%line 2444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 880])
+%line 2445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm4, [r8 + 880]
+; 8x a3 = a3 + x1
+%line 2446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm4
+; 8x x0 = mem32[pb + 220]
+%line 2447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpbroadcastd ymm4, [r9 + 220]
+; 8x x1 = maddwd(x0, mem256[pa + 776])
+%line 2448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 776]
+; 8x a0 = a0 + x1
+%line 2449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm0, ymm0, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 808])
+%line 2450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 808]
+; 8x a1 = a1 + x1
+%line 2451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm1, ymm1, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 840])
+%line 2452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm5, ymm4, [r8 + 840]
+; 8x a2 = a2 + x1
+%line 2453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm2, ymm2, ymm5
+; 8x x1 = maddwd(x0, mem256[pa + 872])
+%line 2454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmaddwd ymm4, ymm4, [r8 + 872]
+; 8x a3 = a3 + x1
+%line 2455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddd ymm3, ymm3, ymm4
+; mem256[pc + 768] = a0
+%line 2456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 768], ymm0
+; mem256[pc + 800] = a1
+%line 2457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 800], ymm1
+; mem256[pc + 832] = a2
+%line 2458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 832], ymm2
+; mem256[pc + 864] = a3
+%line 2459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 864], ymm3
+; pa = pa + 896
+%line 2460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r8, 896
+; pb = pb + 224
+%line 2461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r9, 224
+; pc = pc + 896
+%line 2462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r11, 896
+; i0 = i0 - 1
+%line 2463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	sub r10, 1
+; =? i0 - 0
+%line 2464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	cmp r10, 0
+; goto loop12 if !=
+%line 2465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	jne .Lloop12
+; x4 = mem256[C65]
+%line 2466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm4, [rel C65]
+; x5 = mem256[DW65]
+%line 2467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm5, [rel DW65]
+; x6 = mem256[BV]
+%line 2468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm6, [rel BV]
+; x7 = mem256[QQ]
+%line 2469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm7, [rel QQ]
+; pa = w + 71392
+%line 2470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r10, rsi
+	lea r8, [r10 + 71392]
+; pb = w + 30240
+%line 2471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r9, [r10 + 30240]
+; i1 = 94
+%line 2472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r11, r10
+	mov r10, 94
+align 32
+.Lloop13:
+; a0 = mem256[pa]
+%line 2474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8]
+; a1 = mem256[pa + 32]
+%line 2475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 32]
+; 8x a2 = a0 << 16
+%line 2476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm2, ymm0, 16
+; (int32) 8x a2 = a2 >> 16
+%line 2477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm2, ymm2, 16
+; 8x a0 = a0 - a2
+%line 2478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubd ymm0, ymm0, ymm2
+; (int32) 8x a0 = a0 >> 16
+%line 2479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm0, ymm0, 16
+; 8x a3 = a1 << 16
+%line 2480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm3, ymm1, 16
+; (int32) 8x a3 = a3 >> 16
+%line 2481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm3, ymm3, 16
+; 8x a1 = a1 - a3
+%line 2482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubd ymm1, ymm1, ymm3
+; (int32) 8x a1 = a1 >> 16
+%line 2483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm1, ymm1, 16
+; a2 = packs32(a2, a3)
+%line 2484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpackssdw ymm2, ymm2, ymm3
+; a2 = permute64(a2, 0xd8)
+%line 2485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpermq ymm2, ymm2, 216
+; a0 = packs32(a0, a1)
+%line 2486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpackssdw ymm0, ymm0, ymm1
+; a0 = permute64(a0, 0xd8)
+%line 2487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpermq ymm0, ymm0, 216
+; 16x a3 = mulhi(a2, x6)
+%line 2488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm2, ymm6
+; 16x a3 = a3 + mem256[BRND]
+%line 2489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a2 = a2 - a3
+%line 2492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm1
+; 16x a1 = mulhi(a0, x5)
+%line 2493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x a0 = a0 * x4
+%line 2494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm4
+; 16x a1 = a1 * x7
+%line 2495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a1
+%line 2496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x a0 = a0 + a2
+%line 2497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm2
+; 16x a3 = mulhi(a0, x6)
+%line 2498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x a3 = a3 + mem256[BRND]
+%line 2499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a3
+%line 2502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[pb] = a0
+%line 2503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9], ymm0
+; a0 = mem256[pa + 64]
+%line 2504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 64]
+; a1 = mem256[pa + 96]
+%line 2505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 96]
+; 8x a2 = a0 << 16
+%line 2506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm2, ymm0, 16
+; (int32) 8x a2 = a2 >> 16
+%line 2507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm2, ymm2, 16
+; 8x a0 = a0 - a2
+%line 2508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubd ymm0, ymm0, ymm2
+; (int32) 8x a0 = a0 >> 16
+%line 2509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm0, ymm0, 16
+; 8x a3 = a1 << 16
+%line 2510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm3, ymm1, 16
+; (int32) 8x a3 = a3 >> 16
+%line 2511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm3, ymm3, 16
+; 8x a1 = a1 - a3
+%line 2512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubd ymm1, ymm1, ymm3
+; (int32) 8x a1 = a1 >> 16
+%line 2513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm1, ymm1, 16
+; a2 = packs32(a2, a3)
+%line 2514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpackssdw ymm2, ymm2, ymm3
+; a2 = permute64(a2, 0xd8)
+%line 2515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpermq ymm2, ymm2, 216
+; a0 = packs32(a0, a1)
+%line 2516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpackssdw ymm0, ymm0, ymm1
+; a0 = permute64(a0, 0xd8)
+%line 2517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpermq ymm0, ymm0, 216
+; 16x a3 = mulhi(a2, x6)
+%line 2518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm2, ymm6
+; 16x a3 = a3 + mem256[BRND]
+%line 2519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a2 = a2 - a3
+%line 2522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm1
+; 16x a1 = mulhi(a0, x5)
+%line 2523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x a0 = a0 * x4
+%line 2524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm4
+; 16x a1 = a1 * x7
+%line 2525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a1
+%line 2526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x a0 = a0 + a2
+%line 2527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm2
+; 16x a3 = mulhi(a0, x6)
+%line 2528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x a3 = a3 + mem256[BRND]
+%line 2529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a3
+%line 2532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[pb + 32] = a0
+%line 2533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9 + 32], ymm0
+; a0 = mem256[pa + 128]
+%line 2534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 128]
+; a1 = mem256[pa + 160]
+%line 2535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 160]
+; 8x a2 = a0 << 16
+%line 2536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm2, ymm0, 16
+; (int32) 8x a2 = a2 >> 16
+%line 2537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm2, ymm2, 16
+; 8x a0 = a0 - a2
+%line 2538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubd ymm0, ymm0, ymm2
+; (int32) 8x a0 = a0 >> 16
+%line 2539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm0, ymm0, 16
+; 8x a3 = a1 << 16
+%line 2540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm3, ymm1, 16
+; (int32) 8x a3 = a3 >> 16
+%line 2541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm3, ymm3, 16
+; 8x a1 = a1 - a3
+%line 2542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubd ymm1, ymm1, ymm3
+; (int32) 8x a1 = a1 >> 16
+%line 2543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm1, ymm1, 16
+; a2 = packs32(a2, a3)
+%line 2544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpackssdw ymm2, ymm2, ymm3
+; a2 = permute64(a2, 0xd8)
+%line 2545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpermq ymm2, ymm2, 216
+; a0 = packs32(a0, a1)
+%line 2546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpackssdw ymm0, ymm0, ymm1
+; a0 = permute64(a0, 0xd8)
+%line 2547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpermq ymm0, ymm0, 216
+; 16x a3 = mulhi(a2, x6)
+%line 2548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm2, ymm6
+; 16x a3 = a3 + mem256[BRND]
+%line 2549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a2 = a2 - a3
+%line 2552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm1
+; 16x a1 = mulhi(a0, x5)
+%line 2553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x a0 = a0 * x4
+%line 2554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm4
+; 16x a1 = a1 * x7
+%line 2555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a1
+%line 2556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x a0 = a0 + a2
+%line 2557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm2
+; 16x a3 = mulhi(a0, x6)
+%line 2558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x a3 = a3 + mem256[BRND]
+%line 2559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a3
+%line 2562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[pb + 64] = a0
+%line 2563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9 + 64], ymm0
+; a0 = mem256[pa + 192]
+%line 2564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 192]
+; a1 = mem256[pa + 224]
+%line 2565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 224]
+; 8x a2 = a0 << 16
+%line 2566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm2, ymm0, 16
+; (int32) 8x a2 = a2 >> 16
+%line 2567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm2, ymm2, 16
+; 8x a0 = a0 - a2
+%line 2568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubd ymm0, ymm0, ymm2
+; (int32) 8x a0 = a0 >> 16
+%line 2569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm0, ymm0, 16
+; 8x a3 = a1 << 16
+%line 2570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm3, ymm1, 16
+; (int32) 8x a3 = a3 >> 16
+%line 2571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm3, ymm3, 16
+; 8x a1 = a1 - a3
+%line 2572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubd ymm1, ymm1, ymm3
+; (int32) 8x a1 = a1 >> 16
+%line 2573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm1, ymm1, 16
+; a2 = packs32(a2, a3)
+%line 2574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpackssdw ymm2, ymm2, ymm3
+; a2 = permute64(a2, 0xd8)
+%line 2575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpermq ymm2, ymm2, 216
+; a0 = packs32(a0, a1)
+%line 2576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpackssdw ymm0, ymm0, ymm1
+; a0 = permute64(a0, 0xd8)
+%line 2577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpermq ymm0, ymm0, 216
+; 16x a3 = mulhi(a2, x6)
+%line 2578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm2, ymm6
+; 16x a3 = a3 + mem256[BRND]
+%line 2579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a2 = a2 - a3
+%line 2582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm1
+; 16x a1 = mulhi(a0, x5)
+%line 2583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x a0 = a0 * x4
+%line 2584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm4
+; 16x a1 = a1 * x7
+%line 2585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a1
+%line 2586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x a0 = a0 + a2
+%line 2587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm2
+; 16x a3 = mulhi(a0, x6)
+%line 2588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x a3 = a3 + mem256[BRND]
+%line 2589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a3
+%line 2592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[pb + 96] = a0
+%line 2593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9 + 96], ymm0
+; pa = pa + 256
+%line 2594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r8, 256
+; pb = pb + 128
+%line 2595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r9, 128
+; i1 = i1 - 1
+%line 2596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	sub r10, 1
+; =? i1 - 0
+%line 2597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	cmp r10, 0
+; goto loop13 if !=
+%line 2598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	jne .Lloop13
+; a0 = mem256[pa]
+%line 2599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8]
+; a1 = mem256[pa + 32]
+%line 2600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 32]
+; 8x a2 = a0 << 16
+%line 2601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm2, ymm0, 16
+; (int32) 8x a2 = a2 >> 16
+%line 2602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm2, ymm2, 16
+; 8x a0 = a0 - a2
+%line 2603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubd ymm0, ymm0, ymm2
+; (int32) 8x a0 = a0 >> 16
+%line 2604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm0, ymm0, 16
+; 8x a3 = a1 << 16
+%line 2605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm3, ymm1, 16
+; (int32) 8x a3 = a3 >> 16
+%line 2606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm3, ymm3, 16
+; 8x a1 = a1 - a3
+%line 2607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubd ymm1, ymm1, ymm3
+; (int32) 8x a1 = a1 >> 16
+%line 2608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm1, ymm1, 16
+; a2 = packs32(a2, a3)
+%line 2609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpackssdw ymm2, ymm2, ymm3
+; a2 = permute64(a2, 0xd8)
+%line 2610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpermq ymm2, ymm2, 216
+; a0 = packs32(a0, a1)
+%line 2611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpackssdw ymm0, ymm0, ymm1
+; a0 = permute64(a0, 0xd8)
+%line 2612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpermq ymm0, ymm0, 216
+; 16x a3 = mulhi(a2, x6)
+%line 2613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm2, ymm6
+; 16x a3 = a3 + mem256[BRND]
+%line 2614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a2 = a2 - a3
+%line 2617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm1
+; 16x a1 = mulhi(a0, x5)
+%line 2618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x a0 = a0 * x4
+%line 2619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm4
+; 16x a1 = a1 * x7
+%line 2620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a1
+%line 2621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x a0 = a0 + a2
+%line 2622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm2
+; 16x a3 = mulhi(a0, x6)
+%line 2623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x a3 = a3 + mem256[BRND]
+%line 2624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a3
+%line 2627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[pb] = a0
+%line 2628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9], ymm0
+; a0 = mem256[pa + 64]
+%line 2629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 64]
+; a1 = mem256[pa + 96]
+%line 2630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 96]
+; 8x a2 = a0 << 16
+%line 2631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm2, ymm0, 16
+; (int32) 8x a2 = a2 >> 16
+%line 2632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm2, ymm2, 16
+; 8x a0 = a0 - a2
+%line 2633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubd ymm0, ymm0, ymm2
+; (int32) 8x a0 = a0 >> 16
+%line 2634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm0, ymm0, 16
+; 8x a3 = a1 << 16
+%line 2635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpslld ymm3, ymm1, 16
+; (int32) 8x a3 = a3 >> 16
+%line 2636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm3, ymm3, 16
+; 8x a1 = a1 - a3
+%line 2637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubd ymm1, ymm1, ymm3
+; (int32) 8x a1 = a1 >> 16
+%line 2638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsrad ymm1, ymm1, 16
+; a2 = packs32(a2, a3)
+%line 2639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpackssdw ymm2, ymm2, ymm3
+; a2 = permute64(a2, 0xd8)
+%line 2640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpermq ymm2, ymm2, 216
+; a0 = packs32(a0, a1)
+%line 2641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpackssdw ymm0, ymm0, ymm1
+; a0 = permute64(a0, 0xd8)
+%line 2642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpermq ymm0, ymm0, 216
+; 16x a3 = mulhi(a2, x6)
+%line 2643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm2, ymm6
+; 16x a3 = a3 + mem256[BRND]
+%line 2644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a2 = a2 - a3
+%line 2647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm1
+; 16x a1 = mulhi(a0, x5)
+%line 2648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm5
+; 16x a0 = a0 * x4
+%line 2649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm4
+; 16x a1 = a1 * x7
+%line 2650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a1
+%line 2651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x a0 = a0 + a2
+%line 2652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm2
+; 16x a3 = mulhi(a0, x6)
+%line 2653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x a3 = a3 + mem256[BRND]
+%line 2654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x a3 >>= 10
+%line 2655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x a3 = a3 * x7
+%line 2656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x a0 = a0 - a3
+%line 2657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[pb + 32] = a0
+%line 2658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r9 + 32], ymm0
+; pa = w + 30240
+%line 2659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r10, r11
+	lea r8, [r10 + 30240]
+; pb = w + 3584
+%line 2660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r9, [r10 + 3584]
+; i0 = 9
+%line 2661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rsi, r10
+	mov r10, 9
 	mov r11, r8
 	mov r8, r9
 	mov rax, r10
 align 32
-.Lloop20:
-; qb = pa + 128
-%line 1138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 128]
-; qc = pa + 256
-%line 1139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r11 + 256]
+.Lloop14:
+; qb = pa + 448
+%line 2664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r9, [r11 + 448]
+; qc = pa + 896
+%line 2665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r10, [r11 + 896]
 ; x0 = mem256[qa]
-%line 1141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r11]
-; x1 = mem256[qa + 64]
-%line 1142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r11 + 64]
+%line 2667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r11]
+; x1 = mem256[qa + 224]
+%line 2668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r11 + 224]
 ; x2 = mem256[qc]
-%line 1143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r10]
-; x3 = mem256[qc + 64]
-%line 1144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 64]
+; x3 = mem256[qc + 224]
+%line 2670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r10 + 224]
 ; mem256[qd] = x0
-%line 1145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8], ymm1
-; mem256[qd + 192] = x3
-%line 1146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 192], ymm3
+%line 2671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8], ymm2
+; mem256[qd + 672] = x3
+%line 2672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 672], ymm1
 ; 16x x4 = x1 - x2
-%line 1147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm2, ymm0
+%line 2673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm3, ymm0
 ; x5 = mem256[qb]
-%line 1148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r9]
+%line 2674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r9]
 ; 16x x5 = x5 - x0
-%line 1149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm2, ymm2, ymm1
+%line 2675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm3, ymm3, ymm2
 ; 16x x5 = x5 + x4
-%line 1150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm0
-; mem256[qd + 64] = x5
-%line 1151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 64], ymm2
-; x5 = mem256[qb + 64]
-%line 1152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 64]
-; 16x x5 = x5 - x3
-%line 1153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm1, ymm1, ymm3
-; 16x x5 = x5 - x4
-%line 1154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm1, ymm1, ymm0
-; mem256[qd + 128] = x5
-%line 1155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 128], ymm1
-; x0 = mem256[qa + 32]
-%line 1156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r11 + 32]
-; x1 = mem256[qa + 96]
-%line 1157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r11 + 96]
-; x2 = mem256[qc + 32]
-%line 1158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 32]
-; x3 = mem256[qc + 96]
-%line 1159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 96]
-; mem256[qd + 32] = x0
-%line 1160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 32], ymm0
-; mem256[qd + 224] = x3
-%line 1161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x2 = mulhi(x5, x6)
+%line 2677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm2, ymm3, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm2, ymm2, 10
+; 16x x2 = x2 * x7
+%line 2680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm2, ymm2, ymm7
+; 16x x5 = x5 - x2
+%line 2681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm3, ymm3, ymm2
+; mem256[qd + 224] = x5
+%line 2682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [r8 + 224], ymm3
-; 16x x4 = x1 - x2
-%line 1162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm1, ymm1, ymm2
-; x5 = mem256[qb + 32]
-%line 1163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r9 + 32]
-; 16x x5 = x5 - x0
-%line 1164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm2, ymm2, ymm0
-; 16x x5 = x5 + x4
-%line 1165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 96] = x5
-%line 1166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 96], ymm2
-; x5 = mem256[qb + 96]
-%line 1167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
+; x5 = mem256[qb + 224]
+%line 2683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r9 + 224]
 ; 16x x5 = x5 - x3
-%line 1168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+%line 2684+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm1
 ; 16x x5 = x5 - x4
-%line 1169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 160] = x5
-%line 1170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 160], ymm0
-; pa = pa + 384
-%line 1171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 384
-; pb = pb + 256
-%line 1172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 256
-; i0 = i0 - 1
-%line 1173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub rax, 1
-; =? i0 - 0
-%line 1174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp rax, 0
-; goto loop20 if !=
-%line 1175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop20
-; pa = w + 6144
-%line 1176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rsi
-	lea r8, [r11 + 6144]
-; pb = w + 115136
-%line 1177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 115136]
-; i0 = 54
-%line 1178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r11
-	mov r10, 54
-	mov r11, r9
-	mov rax, r10
-align 32
-.Lloop21:
-; qb = pa + 256
-%line 1181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r8 + 256]
-; qc = pa + 512
-%line 1182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r8 + 512]
-; x0 = mem256[qa]
-%line 1184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8]
-; x1 = mem256[qa + 128]
-%line 1185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 128]
-; x2 = mem256[qc]
-%line 1186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10]
-; x3 = mem256[qc + 128]
-%line 1187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 128]
-; mem256[qd] = x0
-%line 1188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
-; mem256[qd + 384] = x3
-%line 1189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 384], ymm3
-; 16x x4 = x1 - x2
-%line 1190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm1, ymm1, ymm2
-; x5 = mem256[qb]
-%line 1191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r9]
-; 16x x5 = x5 - x0
-%line 1192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
-; 16x x5 = x5 + x4
-%line 1193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 128] = x5
-%line 1194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 128], ymm2
-; x5 = mem256[qb + 128]
-%line 1195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 128]
-; 16x x5 = x5 - x3
-%line 1196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
-; 16x x5 = x5 - x4
-%line 1197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 256] = x5
-%line 1198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 256], ymm0
+; 16x x2 = mulhi(x5, x6)
+%line 2686+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; mem256[qd + 448] = x5
+%line 2691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 448], ymm2
 ; x0 = mem256[qa + 32]
-%line 1199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 32]
-; x1 = mem256[qa + 160]
-%line 1200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 160]
+%line 2692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r11 + 32]
+; x1 = mem256[qa + 256]
+%line 2693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r11 + 256]
 ; x2 = mem256[qc + 32]
-%line 1201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r10 + 32]
-; x3 = mem256[qc + 160]
-%line 1202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 160]
+; x3 = mem256[qc + 256]
+%line 2695+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r10 + 256]
 ; mem256[qd + 32] = x0
-%line 1203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
-; mem256[qd + 416] = x3
-%line 1204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 416], ymm3
+%line 2696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 32], ymm0
+; mem256[qd + 704] = x3
+%line 2697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 704], ymm3
 ; 16x x4 = x1 - x2
-%line 1205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 1206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r9 + 32]
 ; 16x x5 = x5 - x0
-%line 1207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1208+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 160] = x5
-%line 1209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 160], ymm2
-; x5 = mem256[qb + 160]
-%line 1210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 160]
+; 16x x2 = mulhi(x5, x6)
+%line 2702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; mem256[qd + 256] = x5
+%line 2707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 256], ymm2
+; x5 = mem256[qb + 256]
+%line 2708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 256]
 ; 16x x5 = x5 - x3
-%line 1211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 288] = x5
-%line 1213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 288], ymm0
+; 16x x2 = mulhi(x5, x6)
+%line 2711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[qd + 480] = x5
+%line 2716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 480], ymm0
 ; x0 = mem256[qa + 64]
-%line 1214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 64]
-; x1 = mem256[qa + 192]
-%line 1215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 192]
+%line 2717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r11 + 64]
+; x1 = mem256[qa + 288]
+%line 2718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r11 + 288]
 ; x2 = mem256[qc + 64]
-%line 1216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r10 + 64]
-; x3 = mem256[qc + 192]
-%line 1217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 192]
+; x3 = mem256[qc + 288]
+%line 2720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r10 + 288]
 ; mem256[qd + 64] = x0
-%line 1218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
-; mem256[qd + 448] = x3
-%line 1219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm3
+%line 2721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 64], ymm0
+; mem256[qd + 736] = x3
+%line 2722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 736], ymm3
 ; 16x x4 = x1 - x2
-%line 1220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 1221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r9 + 64]
 ; 16x x5 = x5 - x0
-%line 1222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 192] = x5
-%line 1224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 192], ymm2
-; x5 = mem256[qb + 192]
-%line 1225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 192]
+; 16x x2 = mulhi(x5, x6)
+%line 2727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; mem256[qd + 288] = x5
+%line 2732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 288], ymm2
+; x5 = mem256[qb + 288]
+%line 2733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 288]
 ; 16x x5 = x5 - x3
-%line 1226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 320] = x5
-%line 1228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 320], ymm0
+; 16x x2 = mulhi(x5, x6)
+%line 2736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[qd + 512] = x5
+%line 2741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 512], ymm0
 ; x0 = mem256[qa + 96]
-%line 1229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 96]
-; x1 = mem256[qa + 224]
-%line 1230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 224]
+%line 2742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r11 + 96]
+; x1 = mem256[qa + 320]
+%line 2743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r11 + 320]
 ; x2 = mem256[qc + 96]
-%line 1231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r10 + 96]
-; x3 = mem256[qc + 224]
-%line 1232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 224]
+; x3 = mem256[qc + 320]
+%line 2745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r10 + 320]
 ; mem256[qd + 96] = x0
-%line 1233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
-; mem256[qd + 480] = x3
-%line 1234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm3
+%line 2746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 96], ymm0
+; mem256[qd + 768] = x3
+%line 2747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 768], ymm3
 ; 16x x4 = x1 - x2
-%line 1235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
-%line 1236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r9 + 96]
 ; 16x x5 = x5 - x0
-%line 1237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 224] = x5
-%line 1239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 224], ymm2
-; x5 = mem256[qb + 224]
-%line 1240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 224]
+; 16x x2 = mulhi(x5, x6)
+%line 2752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; mem256[qd + 320] = x5
+%line 2757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 320], ymm2
+; x5 = mem256[qb + 320]
+%line 2758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 320]
 ; 16x x5 = x5 - x3
-%line 1241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[qd + 544] = x5
+%line 2766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 544], ymm0
+; x0 = mem256[qa + 128]
+%line 2767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r11 + 128]
+; x1 = mem256[qa + 352]
+%line 2768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r11 + 352]
+; x2 = mem256[qc + 128]
+%line 2769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r10 + 128]
+; x3 = mem256[qc + 352]
+%line 2770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r10 + 352]
+; mem256[qd + 128] = x0
+%line 2771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 128], ymm0
+; mem256[qd + 800] = x3
+%line 2772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 800], ymm3
+; 16x x4 = x1 - x2
+%line 2773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm1, ymm1, ymm2
+; x5 = mem256[qb + 128]
+%line 2774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r9 + 128]
+; 16x x5 = x5 - x0
+%line 2775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; 16x x5 = x5 + x4
+%line 2776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 352] = x5
-%line 1243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 352], ymm0
-; pa = pa + 768
-%line 1244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 768
-; pb = pb + 512
-%line 1245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 512
+%line 2782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 352], ymm2
+; x5 = mem256[qb + 352]
+%line 2783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 352]
+; 16x x5 = x5 - x3
+%line 2784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm3
+; 16x x5 = x5 - x4
+%line 2785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[qd + 576] = x5
+%line 2791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 576], ymm0
+; x0 = mem256[qa + 160]
+%line 2792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r11 + 160]
+; x1 = mem256[qa + 384]
+%line 2793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r11 + 384]
+; x2 = mem256[qc + 160]
+%line 2794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r10 + 160]
+; x3 = mem256[qc + 384]
+%line 2795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r10 + 384]
+; mem256[qd + 160] = x0
+%line 2796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 160], ymm0
+; mem256[qd + 832] = x3
+%line 2797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 832], ymm3
+; 16x x4 = x1 - x2
+%line 2798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm1, ymm1, ymm2
+; x5 = mem256[qb + 160]
+%line 2799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r9 + 160]
+; 16x x5 = x5 - x0
+%line 2800+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; 16x x5 = x5 + x4
+%line 2801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; mem256[qd + 384] = x5
+%line 2807+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 384], ymm2
+; x5 = mem256[qb + 384]
+%line 2808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 384]
+; 16x x5 = x5 - x3
+%line 2809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm3
+; 16x x5 = x5 - x4
+%line 2810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[qd + 608] = x5
+%line 2816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 608], ymm0
+; x0 = mem256[qa + 192]
+%line 2817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r11 + 192]
+; x1 = mem256[qa + 416]
+%line 2818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r11 + 416]
+; x2 = mem256[qc + 192]
+%line 2819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r10 + 192]
+; x3 = mem256[qc + 416]
+%line 2820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r10 + 416]
+; mem256[qd + 192] = x0
+%line 2821+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 192], ymm0
+; mem256[qd + 864] = x3
+%line 2822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 864], ymm3
+; 16x x4 = x1 - x2
+%line 2823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm1, ymm1, ymm2
+; x5 = mem256[qb + 192]
+%line 2824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r9 + 192]
+; 16x x5 = x5 - x0
+%line 2825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; 16x x5 = x5 + x4
+%line 2826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; mem256[qd + 416] = x5
+%line 2832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 416], ymm2
+; x5 = mem256[qb + 416]
+%line 2833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 416]
+; 16x x5 = x5 - x3
+%line 2834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm3
+; 16x x5 = x5 - x4
+%line 2835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[qd + 640] = x5
+%line 2841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r8 + 640], ymm0
+; pa = pa + 1344
+%line 2842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r11, 1344
+; pb = pb + 896
+%line 2843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r8, 896
 ; i0 = i0 - 1
-%line 1246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	sub rax, 1
 ; =? i0 - 0
-%line 1247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	cmp rax, 0
-; goto loop21 if !=
-%line 1248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop21
-; pa = w + 115136
-%line 1249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rsi
-	lea r9, [r11 + 115136]
-; pb = w + 6144
-%line 1250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea rsi, [r11 + 6144]
-; i0 = 18
-%line 1251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, 18
+; goto loop14 if !=
+%line 2846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	jne .Lloop14
+; pa = w + 3584
+%line 2847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r10, rsi
+	lea r9, [r10 + 3584]
+; pb = w + 30240
+%line 2848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r11, [r10 + 30240]
+; i0 = 3
+%line 2849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r8, 3
 align 32
-.Lloop22:
+.Lloop15:
 ; qa = pa
-%line 1253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov rbx, r8
-	mov rax, r11
-; qb = pa + 512
-%line 1254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r9 + 512]
-; qc = pa + 1024
-%line 1255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r9 + 1024]
+	mov rax, r10
+; qb = pa + 896
+%line 2852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r8, [r9 + 896]
+; qc = pa + 1792
+%line 2853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r10, [r9 + 1792]
 ; qd = pb
-%line 1256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov rcx, r9
-; i1 = 2
-%line 1257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rdx, rsi
-	mov r11, 2
+; i1 = 3
+%line 2855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rdx, r11
+	mov rsi, 3
 align 32
-.Lloop23:
+.Lloop16:
 ; x0 = mem256[qa]
-%line 1259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r9]
-; x1 = mem256[qa + 256]
-%line 1260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 256]
+; x1 = mem256[qa + 448]
+%line 2858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 448]
 ; x2 = mem256[qc]
-%line 1261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r10]
-; x3 = mem256[qc + 256]
-%line 1262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 256]
+; x3 = mem256[qc + 448]
+%line 2860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r10 + 448]
 ; mem256[qd] = x0
-%line 1263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi], ymm0
-; mem256[qd + 768] = x3
-%line 1264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 768], ymm3
+%line 2861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11], ymm0
+; mem256[qd + 1344] = x3
+%line 2862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1344], ymm3
 ; 16x x4 = x1 - x2
-%line 1265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
-%line 1266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r8]
 ; 16x x5 = x5 - x0
-%line 1267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 256] = x5
-%line 1269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 256], ymm2
-; x5 = mem256[qb + 256]
-%line 1270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 256]
+; 16x x2 = mulhi(x5, x6)
+%line 2867+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; mem256[qd + 448] = x5
+%line 2872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 448], ymm2
+; x5 = mem256[qb + 448]
+%line 2873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 448]
 ; 16x x5 = x5 - x3
-%line 1271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2874+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2875+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 512] = x5
-%line 1273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 512], ymm0
+; 16x x2 = mulhi(x5, x6)
+%line 2876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[qd + 896] = x5
+%line 2881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 896], ymm0
 ; x0 = mem256[qa + 32]
-%line 1274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 32]
-; x1 = mem256[qa + 288]
-%line 1275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 288]
+; x1 = mem256[qa + 480]
+%line 2883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 480]
 ; x2 = mem256[qc + 32]
-%line 1276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r10 + 32]
-; x3 = mem256[qc + 288]
-%line 1277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 288]
+; x3 = mem256[qc + 480]
+%line 2885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r10 + 480]
 ; mem256[qd + 32] = x0
-%line 1278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 32], ymm0
-; mem256[qd + 800] = x3
-%line 1279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 800], ymm3
+%line 2886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 32], ymm0
+; mem256[qd + 1376] = x3
+%line 2887+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1376], ymm3
 ; 16x x4 = x1 - x2
-%line 1280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2888+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 1281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2889+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r8 + 32]
 ; 16x x5 = x5 - x0
-%line 1282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 288] = x5
-%line 1284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 288], ymm2
-; x5 = mem256[qb + 288]
-%line 1285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 288]
+; 16x x2 = mulhi(x5, x6)
+%line 2892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2896+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; mem256[qd + 480] = x5
+%line 2897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 480], ymm2
+; x5 = mem256[qb + 480]
+%line 2898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 480]
 ; 16x x5 = x5 - x3
-%line 1286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2900+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 544] = x5
-%line 1288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 544], ymm0
+; 16x x2 = mulhi(x5, x6)
+%line 2901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[qd + 928] = x5
+%line 2906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 928], ymm0
 ; x0 = mem256[qa + 64]
-%line 1289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 64]
-; x1 = mem256[qa + 320]
-%line 1290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 320]
+; x1 = mem256[qa + 512]
+%line 2908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 512]
 ; x2 = mem256[qc + 64]
-%line 1291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r10 + 64]
-; x3 = mem256[qc + 320]
-%line 1292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 320]
+; x3 = mem256[qc + 512]
+%line 2910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r10 + 512]
 ; mem256[qd + 64] = x0
-%line 1293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 64], ymm0
-; mem256[qd + 832] = x3
-%line 1294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 832], ymm3
+%line 2911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 64], ymm0
+; mem256[qd + 1408] = x3
+%line 2912+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1408], ymm3
 ; 16x x4 = x1 - x2
-%line 1295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2913+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 1296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2914+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r8 + 64]
 ; 16x x5 = x5 - x0
-%line 1297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 320] = x5
-%line 1299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 320], ymm2
-; x5 = mem256[qb + 320]
-%line 1300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 320]
-; 16x x5 = x5 - x3
-%line 1301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
-; 16x x5 = x5 - x4
-%line 1302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 576] = x5
-%line 1303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 576], ymm0
-; x0 = mem256[qa + 96]
-%line 1304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
-; x1 = mem256[qa + 352]
-%line 1305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 352]
-; x2 = mem256[qc + 96]
-%line 1306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 96]
-; x3 = mem256[qc + 352]
-%line 1307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 352]
-; mem256[qd + 96] = x0
-%line 1308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 96], ymm0
-; mem256[qd + 864] = x3
-%line 1309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 864], ymm3
-; 16x x4 = x1 - x2
-%line 1310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm1, ymm1, ymm2
-; x5 = mem256[qb + 96]
-%line 1311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r8 + 96]
-; 16x x5 = x5 - x0
-%line 1312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+; 16x x2 = mulhi(x5, x6)
+%line 2917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2919+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2920+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2921+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
-; 16x x5 = x5 + x4
-%line 1313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 352] = x5
-%line 1314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 352], ymm2
-; x5 = mem256[qb + 352]
-%line 1315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 352]
-; 16x x5 = x5 - x3
-%line 1316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
-; 16x x5 = x5 - x4
-%line 1317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 608] = x5
-%line 1318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 608], ymm0
-; qa = qa + 128
-%line 1319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r9, 128
-; qb = qb + 128
-%line 1320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
-; qc = qc + 128
-%line 1321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r10, 128
-; qd = qd + 128
-%line 1322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add rsi, 128
-; i1 = i1 - 1
-%line 1323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r11, 1
-; =? i1 - 0
-%line 1324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r11, 0
-; goto loop23 if !=
-%line 1325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop23
-; pa = pa + 1536
-%line 1326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r9, rcx
-	add r9, 1536
-; pb = pb + 1024
-%line 1327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, rdx
-	add rsi, 1024
-; i0 = i0 - 1
-%line 1328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, rbx
-	sub r8, 1
-; =? i0 - 0
-%line 1329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r8, 0
-; goto loop22 if !=
-%line 1330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rax
-	jne .Lloop22
-; pa = w + 6144
-%line 1331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 6144]
-; pb = w + 115136
-%line 1332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea rsi, [r11 + 115136]
-; i0 = 6
-%line 1333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, 6
-align 32
-.Lloop24:
-; qa = pa
-%line 1335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rbx, r8
-	mov rax, r11
-; qb = pa + 1024
-%line 1336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r9 + 1024]
-; qc = pa + 2048
-%line 1337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r9 + 2048]
-; qd = pb
-%line 1338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rcx, r9
-; i1 = 4
-%line 1339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rdx, rsi
-	mov r11, 4
-align 32
-.Lloop25:
-; x0 = mem256[qa]
-%line 1341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
-; x1 = mem256[qa + 512]
-%line 1342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 512]
-; x2 = mem256[qc]
-%line 1343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10]
-; x3 = mem256[qc + 512]
-%line 1344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 512]
-; mem256[qd] = x0
-%line 1345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi], ymm0
-; mem256[qd + 1536] = x3
-%line 1346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 1536], ymm3
-; 16x x4 = x1 - x2
-%line 1347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm1, ymm1, ymm2
-; x5 = mem256[qb]
-%line 1348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r8]
-; 16x x5 = x5 - x0
-%line 1349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm2, ymm2, ymm0
-; 16x x5 = x5 + x4
-%line 1350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 512] = x5
-%line 1351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 512], ymm2
+%line 2922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 512], ymm2
 ; x5 = mem256[qb + 512]
-%line 1352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 512]
 ; 16x x5 = x5 - x3
-%line 1353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2925+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 1024] = x5
-%line 1355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 1024], ymm0
-; x0 = mem256[qa + 32]
-%line 1356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
+; 16x x2 = mulhi(x5, x6)
+%line 2926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2928+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[qd + 960] = x5
+%line 2931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 960], ymm0
+; x0 = mem256[qa + 96]
+%line 2932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qa + 544]
-%line 1357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2933+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm1, [r9 + 544]
-; x2 = mem256[qc + 32]
-%line 1358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 32]
+; x2 = mem256[qc + 96]
+%line 2934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r10 + 96]
 ; x3 = mem256[qc + 544]
-%line 1359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2935+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm3, [r10 + 544]
-; mem256[qd + 32] = x0
-%line 1360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 32], ymm0
-; mem256[qd + 1568] = x3
-%line 1361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 1568], ymm3
+; mem256[qd + 96] = x0
+%line 2936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 96], ymm0
+; mem256[qd + 1440] = x3
+%line 2937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1440], ymm3
 ; 16x x4 = x1 - x2
-%line 1362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
-; x5 = mem256[qb + 32]
-%line 1363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r8 + 32]
+; x5 = mem256[qb + 96]
+%line 2939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r8 + 96]
 ; 16x x5 = x5 - x0
-%line 1364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2941+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 2942+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2943+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2946+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 544] = x5
-%line 1366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 544], ymm2
+%line 2947+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 544], ymm2
 ; x5 = mem256[qb + 544]
-%line 1367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2948+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 544]
 ; 16x x5 = x5 - x3
-%line 1368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 1056] = x5
-%line 1370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 1056], ymm0
-; x0 = mem256[qa + 64]
-%line 1371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 64]
-; x1 = mem256[qa + 576]
-%line 1372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 576]
-; x2 = mem256[qc + 64]
-%line 1373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 64]
-; x3 = mem256[qc + 576]
-%line 1374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 576]
-; mem256[qd + 64] = x0
-%line 1375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 64], ymm0
-; mem256[qd + 1600] = x3
-%line 1376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 1600], ymm3
-; 16x x4 = x1 - x2
-%line 1377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm1, ymm1, ymm2
-; x5 = mem256[qb + 64]
-%line 1378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r8 + 64]
-; 16x x5 = x5 - x0
-%line 1379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm2, ymm2, ymm0
-; 16x x5 = x5 + x4
-%line 1380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 576] = x5
-%line 1381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 576], ymm2
-; x5 = mem256[qb + 576]
-%line 1382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 576]
-; 16x x5 = x5 - x3
-%line 1383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
-; 16x x5 = x5 - x4
-%line 1384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+; 16x x2 = mulhi(x5, x6)
+%line 2951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2952+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2954+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2955+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 1088] = x5
-%line 1385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 1088], ymm0
-; x0 = mem256[qa + 96]
-%line 1386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
-; x1 = mem256[qa + 608]
-%line 1387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 608]
-; x2 = mem256[qc + 96]
-%line 1388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 96]
-; x3 = mem256[qc + 608]
-%line 1389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 608]
-; mem256[qd + 96] = x0
-%line 1390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 96], ymm0
-; mem256[qd + 1632] = x3
-%line 1391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 1632], ymm3
-; 16x x4 = x1 - x2
-%line 1392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm1, ymm1, ymm2
-; x5 = mem256[qb + 96]
-%line 1393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r8 + 96]
-; 16x x5 = x5 - x0
-%line 1394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm2, ymm2, ymm0
-; 16x x5 = x5 + x4
-%line 1395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 608] = x5
-%line 1396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 608], ymm2
-; x5 = mem256[qb + 608]
-%line 1397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 608]
-; 16x x5 = x5 - x3
-%line 1398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
-; 16x x5 = x5 - x4
-%line 1399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 1120] = x5
-%line 1400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 1120], ymm0
+; mem256[qd + 992] = x5
+%line 2956+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 992], ymm0
 ; qa = qa + 128
-%line 1401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r9, 128
 ; qb = qb + 128
-%line 1402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r8, 128
 ; qc = qc + 128
-%line 1403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r10, 128
 ; qd = qd + 128
-%line 1404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add rsi, 128
+%line 2960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r11, 128
 ; i1 = i1 - 1
-%line 1405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r11, 1
+%line 2961+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	sub rsi, 1
 ; =? i1 - 0
-%line 1406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r11, 0
-; goto loop25 if !=
-%line 1407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop25
-; pa = pa + 3072
-%line 1408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r9, rcx
-	add r9, 3072
-; pb = pb + 2048
-%line 1409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, rdx
-	add rsi, 2048
-; i0 = i0 - 1
-%line 1410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, rbx
-	sub r8, 1
-; =? i0 - 0
-%line 1411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r8, 0
-; goto loop24 if !=
-%line 1412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rax
-	jne .Lloop24
-; pa = w + 115136
-%line 1413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 115136]
-; pb = w + 6144
-%line 1414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea rsi, [r11 + 6144]
-; i0 = 2
-%line 1415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, 2
-align 32
-.Lloop26:
-; qa = pa
-%line 1417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rbx, r8
-	mov rax, r11
-; qb = pa + 2048
-%line 1418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r9 + 2048]
-; qc = pa + 4096
-%line 1419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r9 + 4096]
-; qd = pb
-%line 1420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rcx, r9
-; i1 = 8
-%line 1421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rdx, rsi
-	mov r11, 8
-align 32
-.Lloop27:
+%line 2962+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	cmp rsi, 0
+; goto loop16 if !=
+%line 2963+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	jne .Lloop16
 ; x0 = mem256[qa]
-%line 1423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r9]
-; x1 = mem256[qa + 1024]
-%line 1424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 1024]
+; x1 = mem256[qa + 448]
+%line 2965+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 448]
 ; x2 = mem256[qc]
-%line 1425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r10]
-; x3 = mem256[qc + 1024]
-%line 1426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 1024]
+; x3 = mem256[qc + 448]
+%line 2967+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r10 + 448]
 ; mem256[qd] = x0
-%line 1427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi], ymm0
-; mem256[qd + 3072] = x3
-%line 1428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 3072], ymm3
+%line 2968+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11], ymm0
+; mem256[qd + 1344] = x3
+%line 2969+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1344], ymm3
 ; 16x x4 = x1 - x2
-%line 1429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2970+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
-%line 1430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r8]
 ; 16x x5 = x5 - x0
-%line 1431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 1024] = x5
-%line 1433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 1024], ymm2
-; x5 = mem256[qb + 1024]
-%line 1434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 1024]
+; 16x x2 = mulhi(x5, x6)
+%line 2974+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2975+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2976+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 2977+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 2978+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; mem256[qd + 448] = x5
+%line 2979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 448], ymm2
+; x5 = mem256[qb + 448]
+%line 2980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 448]
 ; 16x x5 = x5 - x3
-%line 1435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2981+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2982+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 2048] = x5
-%line 1437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 2048], ymm0
+; 16x x2 = mulhi(x5, x6)
+%line 2983+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 2984+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 2985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 2986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 2987+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[qd + 896] = x5
+%line 2988+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 896], ymm0
 ; x0 = mem256[qa + 32]
-%line 1438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2989+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 32]
-; x1 = mem256[qa + 1056]
-%line 1439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 1056]
+; x1 = mem256[qa + 480]
+%line 2990+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r9 + 480]
 ; x2 = mem256[qc + 32]
-%line 1440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2991+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r10 + 32]
-; x3 = mem256[qc + 1056]
-%line 1441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 1056]
+; x3 = mem256[qc + 480]
+%line 2992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r10 + 480]
 ; mem256[qd + 32] = x0
-%line 1442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 32], ymm0
-; mem256[qd + 3104] = x3
-%line 1443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 3104], ymm3
+%line 2993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 32], ymm0
+; mem256[qd + 1376] = x3
+%line 2994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1376], ymm3
 ; 16x x4 = x1 - x2
-%line 1444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 1445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2996+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm2, [r8 + 32]
 ; 16x x5 = x5 - x0
-%line 1446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2997+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 2998+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 1056] = x5
-%line 1448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 1056], ymm2
-; x5 = mem256[qb + 1056]
-%line 1449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 1056]
-; 16x x5 = x5 - x3
-%line 1450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
-; 16x x5 = x5 - x4
-%line 1451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 2080] = x5
-%line 1452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 2080], ymm0
-; x0 = mem256[qa + 64]
-%line 1453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 64]
-; x1 = mem256[qa + 1088]
-%line 1454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 1088]
-; x2 = mem256[qc + 64]
-%line 1455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 64]
-; x3 = mem256[qc + 1088]
-%line 1456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 1088]
-; mem256[qd + 64] = x0
-%line 1457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 64], ymm0
-; mem256[qd + 3136] = x3
-%line 1458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 3136], ymm3
-; 16x x4 = x1 - x2
-%line 1459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm1, ymm1, ymm2
-; x5 = mem256[qb + 64]
-%line 1460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r8 + 64]
-; 16x x5 = x5 - x0
-%line 1461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+; 16x x2 = mulhi(x5, x6)
+%line 2999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 3000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 3001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 3002+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 3003+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
-; 16x x5 = x5 + x4
-%line 1462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 1088] = x5
-%line 1463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 1088], ymm2
-; x5 = mem256[qb + 1088]
-%line 1464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 1088]
+; mem256[qd + 480] = x5
+%line 3004+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 480], ymm2
+; x5 = mem256[qb + 480]
+%line 3005+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 480]
 ; 16x x5 = x5 - x3
-%line 1465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3006+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3007+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 2112] = x5
-%line 1467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 2112], ymm0
-; x0 = mem256[qa + 96]
-%line 1468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
-; x1 = mem256[qa + 1120]
-%line 1469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 1120]
-; x2 = mem256[qc + 96]
-%line 1470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 96]
-; x3 = mem256[qc + 1120]
-%line 1471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 1120]
-; mem256[qd + 96] = x0
-%line 1472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 96], ymm0
-; mem256[qd + 3168] = x3
-%line 1473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 3168], ymm3
-; 16x x4 = x1 - x2
-%line 1474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm1, ymm1, ymm2
-; x5 = mem256[qb + 96]
-%line 1475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r8 + 96]
-; 16x x5 = x5 - x0
-%line 1476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm2, ymm2, ymm0
-; 16x x5 = x5 + x4
-%line 1477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 1120] = x5
-%line 1478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 1120], ymm2
-; x5 = mem256[qb + 1120]
-%line 1479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 1120]
-; 16x x5 = x5 - x3
-%line 1480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
-; 16x x5 = x5 - x4
-%line 1481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+; 16x x2 = mulhi(x5, x6)
+%line 3008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 3009+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 3010+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm1, ymm1, 10
+; 16x x2 = x2 * x7
+%line 3011+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 3012+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 2144] = x5
-%line 1482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rsi + 2144], ymm0
-; qa = qa + 128
-%line 1483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r9, 128
-; qb = qb + 128
-%line 1484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
-; qc = qc + 128
-%line 1485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r10, 128
-; qd = qd + 128
-%line 1486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add rsi, 128
-; i1 = i1 - 1
-%line 1487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r11, 1
-; =? i1 - 0
-%line 1488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r11, 0
-; goto loop27 if !=
-%line 1489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop27
-; pa = pa + 6144
-%line 1490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+; mem256[qd + 928] = x5
+%line 3013+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 928], ymm0
+; pa = pa + 2688
+%line 3014+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov r9, rcx
-	add r9, 6144
-; pb = pb + 4096
-%line 1491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, rdx
-	add rsi, 4096
+	add r9, 2688
+; pb = pb + 1792
+%line 3015+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r11, rdx
+	add r11, 1792
 ; i0 = i0 - 1
-%line 1492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3016+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov r8, rbx
 	sub r8, 1
 ; =? i0 - 0
-%line 1493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3017+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	cmp r8, 0
-; goto loop26 if !=
-%line 1494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rax
-	jne .Lloop26
-; x4 = mem256[DIG]
-%line 1495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [rel DIG]
-; x5 = mem256[DW]
-%line 1496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [rel DW]
-; x6 = mem256[BV]
-%line 1497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm4, [rel BV]
-; x7 = mem256[QQ]
-%line 1498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm6, [rel QQ]
-; pa = w + 6144
-%line 1499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r11 + 6144]
-; pb = w + 10240
-%line 1500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 10240]
-; pc = w + 180416
-%line 1501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r11 + 180416]
-; i1 = 32
-%line 1502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r11
-	mov r11, 32
-	vmovdqa ymm5, ymm0
-	vmovdqa ymm3, ymm1
+; goto loop15 if !=
+%line 3018+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r10, rax
+	jne .Lloop15
+; pa = w + 30240
+%line 3019+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rax, rdi
+	lea r8, [r10 + 30240]
+; pb = w + 3584
+%line 3020+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r11, [r10 + 3584]
+; qa = pa
+%line 3021+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rdi, r10
+; qb = pa + 1792
+%line 3022+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r9, [r8 + 1792]
+; qc = pa + 3584
+%line 3023+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r10, [r8 + 3584]
+; i1 = 7
+%line 3025+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rsi, 7
 align 32
-.Lloop28:
-; x1 = mem256[pb]
-%line 1504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
-; 16x x2 = mulhi(x1, x5)
-%line 1505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm3
-; 16x x1 = x1 * x4
-%line 1506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm5
-; 16x x2 = x2 * x7
-%line 1507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
-; 16x x1 = x1 - x2
-%line 1508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; x3 = mem256[pa]
-%line 1509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8]
-; 16x x2 = mulhi(x3, x6)
-%line 1510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm2, ymm1, ymm4
-; 16x x2 = x2 + mem256[BRND]
-%line 1511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, [rel BRND]
-; (int16) 16x x2 >>= 10
-%line 1512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsraw ymm2, ymm2, 10
-; 16x x2 = x2 * x7
-%line 1513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, ymm6
-; 16x x3 = x3 - x2
-%line 1514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+.Lloop17:
+; x0 = mem256[qa]
+%line 3027+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8]
+; x1 = mem256[qa + 896]
+%line 3028+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 896]
+; x2 = mem256[qc]
+%line 3029+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r10]
+; x3 = mem256[qc + 896]
+%line 3030+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r10 + 896]
+; mem256[qd] = x0
+%line 3031+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11], ymm0
+; mem256[qd + 2688] = x3
+%line 3032+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 2688], ymm3
+; 16x x4 = x1 - x2
+%line 3033+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
-; 16x x1 = x1 + x3
-%line 1515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x2 = mulhi(x1, x6)
-%line 1516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+; x5 = mem256[qb]
+%line 3034+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r9]
+; 16x x5 = x5 - x0
+%line 3035+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; 16x x5 = x5 + x4
+%line 3036+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 3037+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
 ; 16x x2 = x2 + mem256[BRND]
-%line 1517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3038+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 3039+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 3040+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 3041+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; mem256[qd + 896] = x5
+%line 3042+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 896], ymm2
+; x5 = mem256[qb + 896]
+%line 3043+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 896]
+; 16x x5 = x5 - x3
+%line 3044+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm3
+; 16x x5 = x5 - x4
+%line 3045+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 3046+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 3047+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 1518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3048+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
-%line 1519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
-; 16x x1 = x1 - x2
-%line 1520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3049+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 3050+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[pc] = x1
-%line 1521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10], ymm0
-; x1 = mem256[pb + 32]
-%line 1522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
-; 16x x2 = mulhi(x1, x5)
-%line 1523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm3
-; 16x x1 = x1 * x4
-%line 1524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm5
-; 16x x2 = x2 * x7
-%line 1525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
-; 16x x1 = x1 - x2
-%line 1526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; x3 = mem256[pa + 32]
-%line 1527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
-; 16x x2 = mulhi(x3, x6)
-%line 1528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm2, ymm1, ymm4
-; 16x x2 = x2 + mem256[BRND]
-%line 1529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, [rel BRND]
-; (int16) 16x x2 >>= 10
-%line 1530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsraw ymm2, ymm2, 10
-; 16x x2 = x2 * x7
-%line 1531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, ymm6
-; 16x x3 = x3 - x2
-%line 1532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+; mem256[qd + 1792] = x5
+%line 3051+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1792], ymm0
+; x0 = mem256[qa + 32]
+%line 3052+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 32]
+; x1 = mem256[qa + 928]
+%line 3053+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 928]
+; x2 = mem256[qc + 32]
+%line 3054+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r10 + 32]
+; x3 = mem256[qc + 928]
+%line 3055+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r10 + 928]
+; mem256[qd + 32] = x0
+%line 3056+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 32], ymm0
+; mem256[qd + 2720] = x3
+%line 3057+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 2720], ymm3
+; 16x x4 = x1 - x2
+%line 3058+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
-; 16x x1 = x1 + x3
-%line 1533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x2 = mulhi(x1, x6)
-%line 1534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+; x5 = mem256[qb + 32]
+%line 3059+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r9 + 32]
+; 16x x5 = x5 - x0
+%line 3060+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; 16x x5 = x5 + x4
+%line 3061+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 3062+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
 ; 16x x2 = x2 + mem256[BRND]
-%line 1535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3063+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 3064+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 3065+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 3066+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; mem256[qd + 928] = x5
+%line 3067+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 928], ymm2
+; x5 = mem256[qb + 928]
+%line 3068+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 928]
+; 16x x5 = x5 - x3
+%line 3069+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm3
+; 16x x5 = x5 - x4
+%line 3070+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 3071+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 3072+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 1536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3073+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
-%line 1537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
-; 16x x1 = x1 - x2
-%line 1538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3074+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 3075+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[pc + 32] = x1
-%line 1539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 32], ymm0
-; x1 = mem256[pb + 64]
-%line 1540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 64]
-; 16x x2 = mulhi(x1, x5)
-%line 1541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm3
-; 16x x1 = x1 * x4
-%line 1542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm5
-; 16x x2 = x2 * x7
-%line 1543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
-; 16x x1 = x1 - x2
-%line 1544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; x3 = mem256[pa + 64]
-%line 1545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 64]
-; 16x x2 = mulhi(x3, x6)
-%line 1546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm2, ymm1, ymm4
-; 16x x2 = x2 + mem256[BRND]
-%line 1547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, [rel BRND]
-; (int16) 16x x2 >>= 10
-%line 1548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsraw ymm2, ymm2, 10
-; 16x x2 = x2 * x7
-%line 1549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, ymm6
-; 16x x3 = x3 - x2
-%line 1550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+; mem256[qd + 1824] = x5
+%line 3076+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1824], ymm0
+; x0 = mem256[qa + 64]
+%line 3077+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 64]
+; x1 = mem256[qa + 960]
+%line 3078+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 960]
+; x2 = mem256[qc + 64]
+%line 3079+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r10 + 64]
+; x3 = mem256[qc + 960]
+%line 3080+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r10 + 960]
+; mem256[qd + 64] = x0
+%line 3081+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 64], ymm0
+; mem256[qd + 2752] = x3
+%line 3082+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 2752], ymm3
+; 16x x4 = x1 - x2
+%line 3083+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
-; 16x x1 = x1 + x3
-%line 1551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x2 = mulhi(x1, x6)
-%line 1552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+; x5 = mem256[qb + 64]
+%line 3084+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r9 + 64]
+; 16x x5 = x5 - x0
+%line 3085+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; 16x x5 = x5 + x4
+%line 3086+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 3087+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
 ; 16x x2 = x2 + mem256[BRND]
-%line 1553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3088+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 3089+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 3090+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 3091+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; mem256[qd + 960] = x5
+%line 3092+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 960], ymm2
+; x5 = mem256[qb + 960]
+%line 3093+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 960]
+; 16x x5 = x5 - x3
+%line 3094+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm3
+; 16x x5 = x5 - x4
+%line 3095+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 3096+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 3097+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 1554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3098+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
-%line 1555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
-; 16x x1 = x1 - x2
-%line 1556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3099+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 3100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[pc + 64] = x1
-%line 1557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 64], ymm0
-; x1 = mem256[pb + 96]
-%line 1558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
-; 16x x2 = mulhi(x1, x5)
-%line 1559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm3
-; 16x x1 = x1 * x4
-%line 1560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm5
-; 16x x2 = x2 * x7
-%line 1561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
-; 16x x1 = x1 - x2
-%line 1562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; x3 = mem256[pa + 96]
-%line 1563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 96]
-; 16x x2 = mulhi(x3, x6)
-%line 1564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm2, ymm1, ymm4
-; 16x x2 = x2 + mem256[BRND]
-%line 1565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, [rel BRND]
-; (int16) 16x x2 >>= 10
-%line 1566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsraw ymm2, ymm2, 10
-; 16x x2 = x2 * x7
-%line 1567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, ymm6
-; 16x x3 = x3 - x2
-%line 1568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+; mem256[qd + 1856] = x5
+%line 3101+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1856], ymm0
+; x0 = mem256[qa + 96]
+%line 3102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r8 + 96]
+; x1 = mem256[qa + 992]
+%line 3103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm1, [r8 + 992]
+; x2 = mem256[qc + 96]
+%line 3104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r10 + 96]
+; x3 = mem256[qc + 992]
+%line 3105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [r10 + 992]
+; mem256[qd + 96] = x0
+%line 3106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 96], ymm0
+; mem256[qd + 2784] = x3
+%line 3107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 2784], ymm3
+; 16x x4 = x1 - x2
+%line 3108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
-; 16x x1 = x1 + x3
-%line 1569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x2 = mulhi(x1, x6)
-%line 1570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+; x5 = mem256[qb + 96]
+%line 3109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r9 + 96]
+; 16x x5 = x5 - x0
+%line 3110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; 16x x5 = x5 + x4
+%line 3111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 3112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm0, ymm2, ymm6
 ; 16x x2 = x2 + mem256[BRND]
-%line 1571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, [rel BRND]
+; (int16) 16x x2 >>= 10
+%line 3114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsraw ymm0, ymm0, 10
+; 16x x2 = x2 * x7
+%line 3115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm0, ymm0, ymm7
+; 16x x5 = x5 - x2
+%line 3116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; mem256[qd + 992] = x5
+%line 3117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 992], ymm2
+; x5 = mem256[qb + 992]
+%line 3118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm0, [r9 + 992]
+; 16x x5 = x5 - x3
+%line 3119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm3
+; 16x x5 = x5 - x4
+%line 3120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; 16x x2 = mulhi(x5, x6)
+%line 3121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm6
+; 16x x2 = x2 + mem256[BRND]
+%line 3122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 1572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
-%line 1573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
-; 16x x1 = x1 - x2
-%line 1574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm7
+; 16x x5 = x5 - x2
+%line 3125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[pc + 96] = x1
-%line 1575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 96], ymm0
-; pa = pa + 128
-%line 1576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+; mem256[qd + 1888] = x5
+%line 3126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu [r11 + 1888], ymm0
+; qa = qa + 128
+%line 3127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r8, 128
-; pb = pb + 128
-%line 1577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+; qb = qb + 128
+%line 3128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r9, 128
-; pc = pc + 128
-%line 1578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+; qc = qc + 128
+%line 3129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r10, 128
+; qd = qd + 128
+%line 3130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r11, 128
 ; i1 = i1 - 1
-%line 1579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r11, 1
+%line 3131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	sub rsi, 1
 ; =? i1 - 0
-%line 1580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r11, 0
-; goto loop28 if !=
-%line 1581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop28
-; pa = w + 184512
-%line 1582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rsi
-	lea r8, [r11 + 184512]
-; z0 = 0
-%line 1583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpxor ymm0, ymm0, ymm0
-; mem256[pa] = z0
-%line 1584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8], ymm0
-; mem256[pa + 32] = z0
-%line 1585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 32], ymm0
-; pa = w + 180416
-%line 1586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r11 + 180416]
-; pb = w + 182130
-%line 1587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r11 + 182130]
-; pc = w + 182128
-%line 1588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r11 + 182128]
-; qd = w + 184576
-%line 1589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea rsi, [r11 + 184576]
+%line 3132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	cmp rsi, 0
+; goto loop17 if !=
+%line 3133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	jne .Lloop17
+; x6 = mem256[BV]
+%line 3134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm3, [rel BV]
+; x7 = mem256[QQ]
+%line 3135+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm4, [rel QQ]
+; pa = w + 3584
+%line 3136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r10, rdi
+	lea r8, [r10 + 3584]
+; pb = w + 5298
+%line 3137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r9, [r10 + 5298]
+; pc = w + 5296
+%line 3138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea r11, [r10 + 5296]
+; qd = w + 45024
+%line 3139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	lea rsi, [r10 + 45024]
 ; x0 = mem256[pa]
-%line 1590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rax, r11
+%line 3140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rcx, r10
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
-%line 1591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
-%line 1592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10]
+%line 3142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r11]
 ; x2 &= mem256[LANE0OFF]
-%line 1593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpand ymm2, ymm2, [rel LANE0OFF]
 ; 16x x0 = x0 + x1
-%line 1594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 1596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+%line 3146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 + mem256[BRND]
-%line 1597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 1598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 1599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+%line 3149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm4
 ; 16x x0 = x0 - x1
-%line 1600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd] = x0
-%line 1601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rsi], ymm0
 ; pa = pa + 32
-%line 1602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r8, 32
 ; pb = pb + 32
-%line 1603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r9, 32
 ; pc = pc + 32
-%line 1604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r10, 32
+%line 3154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r11, 32
 ; qd = qd + 32
-%line 1605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add rsi, 32
 ; i1 = 13
-%line 1606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, 13
+%line 3156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r10, 13
+	mov rdi, rax
 align 32
-.Lloop29:
+.Lloop18:
 ; x0 = mem256[pa]
-%line 1608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
-%line 1609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
-%line 1610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10]
+%line 3160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r11]
 ; 16x x0 = x0 + x1
-%line 1611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 1613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+%line 3163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 + mem256[BRND]
-%line 1614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 1615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 1616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+%line 3166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm4
 ; 16x x0 = x0 - x1
-%line 1617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd] = x0
-%line 1618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rsi], ymm0
 ; x0 = mem256[pa + 32]
-%line 1619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 32]
 ; x1 = mem256[pb + 32]
-%line 1620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm1, [r9 + 32]
 ; x2 = mem256[pc + 32]
-%line 1621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 32]
+%line 3171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r11 + 32]
 ; 16x x0 = x0 + x1
-%line 1622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 1624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+%line 3174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 + mem256[BRND]
-%line 1625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 1626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 1627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+%line 3177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm4
 ; 16x x0 = x0 - x1
-%line 1628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 32] = x0
-%line 1629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rsi + 32], ymm0
 ; x0 = mem256[pa + 64]
-%line 1630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 64]
 ; x1 = mem256[pb + 64]
-%line 1631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm1, [r9 + 64]
 ; x2 = mem256[pc + 64]
-%line 1632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 64]
+%line 3182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r11 + 64]
 ; 16x x0 = x0 + x1
-%line 1633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 1635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+%line 3185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 + mem256[BRND]
-%line 1636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 1637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 1638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+%line 3188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm4
 ; 16x x0 = x0 - x1
-%line 1639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 64] = x0
-%line 1640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rsi + 64], ymm0
 ; x0 = mem256[pa + 96]
-%line 1641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 96]
 ; x1 = mem256[pb + 96]
-%line 1642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm1, [r9 + 96]
 ; x2 = mem256[pc + 96]
-%line 1643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 96]
+%line 3193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r11 + 96]
 ; 16x x0 = x0 + x1
-%line 1644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 1646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+%line 3196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 + mem256[BRND]
-%line 1647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 1648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 1649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+%line 3199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm4
 ; 16x x0 = x0 - x1
-%line 1650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 96] = x0
-%line 1651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rsi + 96], ymm0
 ; pa = pa + 128
-%line 1652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r8, 128
 ; pb = pb + 128
-%line 1653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r9, 128
 ; pc = pc + 128
-%line 1654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r10, 128
+%line 3204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	add r11, 128
 ; qd = qd + 128
-%line 1655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add rsi, 128
 ; i1 = i1 - 1
-%line 1656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r11, 1
+%line 3206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	sub r10, 1
 ; =? i1 - 0
-%line 1657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r11, 0
-; goto loop29 if !=
-%line 1658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	jne .Lloop29
+%line 3207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	cmp r10, 0
+; goto loop18 if !=
+%line 3208+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	jne .Lloop18
 ; x0 = mem256[pa]
-%line 1659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
-%line 1660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
-%line 1661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10]
+%line 3211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vmovdqu ymm2, [r11]
 ; 16x x0 = x0 + x1
-%line 1662+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 1664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+%line 3214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 + mem256[BRND]
-%line 1665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 1666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 1667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+%line 3217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, ymm4
 ; 16x x0 = x0 - x1
-%line 1668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd] = x0
-%line 1669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rsi], ymm0
-; pa = w + 184576
-%line 1670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rax
-	lea r8, [r11 + 184576]
+; pa = w + 45024
+%line 3220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r10, rcx
+	lea r8, [r10 + 45024]
 ; x0 = mem256[pa]
-%line 1671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8]
 ; mem256[out] = x0
-%line 1672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi], ymm0
 ; x0 = mem256[pa + 32]
-%line 1673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 32]
 ; mem256[out + 32] = x0
-%line 1674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 32], ymm0
 ; x0 = mem256[pa + 64]
-%line 1675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 64]
 ; mem256[out + 64] = x0
-%line 1676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 64], ymm0
 ; x0 = mem256[pa + 96]
-%line 1677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 96]
 ; mem256[out + 96] = x0
-%line 1678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 96], ymm0
 ; x0 = mem256[pa + 128]
-%line 1679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 128]
 ; mem256[out + 128] = x0
-%line 1680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 128], ymm0
 ; x0 = mem256[pa + 160]
-%line 1681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 160]
 ; mem256[out + 160] = x0
-%line 1682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 160], ymm0
 ; x0 = mem256[pa + 192]
-%line 1683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 192]
 ; mem256[out + 192] = x0
-%line 1684+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 192], ymm0
 ; x0 = mem256[pa + 224]
-%line 1685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 224]
 ; mem256[out + 224] = x0
-%line 1686+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 224], ymm0
 ; x0 = mem256[pa + 256]
-%line 1687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 256]
 ; mem256[out + 256] = x0
-%line 1688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 256], ymm0
 ; x0 = mem256[pa + 288]
-%line 1689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 288]
 ; mem256[out + 288] = x0
-%line 1690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 288], ymm0
 ; x0 = mem256[pa + 320]
-%line 1691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 320]
 ; mem256[out + 320] = x0
-%line 1692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 320], ymm0
 ; x0 = mem256[pa + 352]
-%line 1693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 352]
 ; mem256[out + 352] = x0
-%line 1694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 352], ymm0
 ; x0 = mem256[pa + 384]
-%line 1695+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 384]
 ; mem256[out + 384] = x0
-%line 1696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 384], ymm0
 ; x0 = mem256[pa + 416]
-%line 1697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 416]
 ; mem256[out + 416] = x0
-%line 1698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 416], ymm0
 ; x0 = mem256[pa + 448]
-%line 1699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 448]
 ; mem256[out + 448] = x0
-%line 1700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 448], ymm0
 ; x0 = mem256[pa + 480]
-%line 1701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 480]
 ; mem256[out + 480] = x0
-%line 1702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 480], ymm0
 ; x0 = mem256[pa + 512]
-%line 1703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 512]
 ; mem256[out + 512] = x0
-%line 1704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 512], ymm0
 ; x0 = mem256[pa + 544]
-%line 1705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 544]
 ; mem256[out + 544] = x0
-%line 1706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 544], ymm0
 ; x0 = mem256[pa + 576]
-%line 1707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 576]
 ; mem256[out + 576] = x0
-%line 1708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 576], ymm0
 ; x0 = mem256[pa + 608]
-%line 1709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 608]
 ; mem256[out + 608] = x0
-%line 1710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 608], ymm0
 ; x0 = mem256[pa + 640]
-%line 1711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 640]
 ; mem256[out + 640] = x0
-%line 1712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 640], ymm0
 ; x0 = mem256[pa + 672]
-%line 1713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 672]
 ; mem256[out + 672] = x0
-%line 1714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 672], ymm0
 ; x0 = mem256[pa + 704]
-%line 1715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 704]
 ; mem256[out + 704] = x0
-%line 1716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 704], ymm0
 ; x0 = mem256[pa + 736]
-%line 1717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 736]
 ; mem256[out + 736] = x0
-%line 1718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 736], ymm0
 ; x0 = mem256[pa + 768]
-%line 1719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 768]
 ; mem256[out + 768] = x0
-%line 1720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 768], ymm0
 ; x0 = mem256[pa + 800]
-%line 1721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 800]
 ; mem256[out + 800] = x0
-%line 1722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 800], ymm0
 ; x0 = mem256[pa + 832]
-%line 1723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 832]
 ; mem256[out + 832] = x0
-%line 1724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 832], ymm0
 ; x0 = mem256[pa + 864]
-%line 1725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 864]
 ; mem256[out + 864] = x0
-%line 1726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 864], ymm0
 ; x0 = mem256[pa + 896]
-%line 1727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 896]
 ; mem256[out + 896] = x0
-%line 1728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 896], ymm0
 ; x0 = mem256[pa + 928]
-%line 1729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 928]
 ; mem256[out + 928] = x0
-%line 1730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 928], ymm0
 ; x0 = mem256[pa + 960]
-%line 1731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 960]
 ; mem256[out + 960] = x0
-%line 1732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 960], ymm0
 ; x0 = mem256[pa + 992]
-%line 1733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 992]
 ; mem256[out + 992] = x0
-%line 1734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 992], ymm0
 ; x0 = mem256[pa + 1024]
-%line 1735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1024]
 ; mem256[out + 1024] = x0
-%line 1736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1024], ymm0
 ; x0 = mem256[pa + 1056]
-%line 1737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1056]
 ; mem256[out + 1056] = x0
-%line 1738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1056], ymm0
 ; x0 = mem256[pa + 1088]
-%line 1739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1088]
 ; mem256[out + 1088] = x0
-%line 1740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1088], ymm0
 ; x0 = mem256[pa + 1120]
-%line 1741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1120]
 ; mem256[out + 1120] = x0
-%line 1742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1120], ymm0
 ; x0 = mem256[pa + 1152]
-%line 1743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1152]
 ; mem256[out + 1152] = x0
-%line 1744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1152], ymm0
 ; x0 = mem256[pa + 1184]
-%line 1745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1184]
 ; mem256[out + 1184] = x0
-%line 1746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1184], ymm0
 ; x0 = mem256[pa + 1216]
-%line 1747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1216]
 ; mem256[out + 1216] = x0
-%line 1748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1216], ymm0
 ; x0 = mem256[pa + 1248]
-%line 1749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1248]
 ; mem256[out + 1248] = x0
-%line 1750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1248], ymm0
 ; x0 = mem256[pa + 1280]
-%line 1751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1280]
 ; mem256[out + 1280] = x0
-%line 1752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1280], ymm0
 ; x0 = mem256[pa + 1312]
-%line 1753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1312]
 ; mem256[out + 1312] = x0
-%line 1754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1312], ymm0
 ; x0 = mem256[pa + 1344]
-%line 1755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1344]
 ; mem256[out + 1344] = x0
-%line 1756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1344], ymm0
 ; x0 = mem256[pa + 1376]
-%line 1757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1376]
 ; mem256[out + 1376] = x0
-%line 1758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1376], ymm0
 ; x0 = mem256[pa + 1408]
-%line 1759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1408]
 ; mem256[out + 1408] = x0
-%line 1760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1408], ymm0
 ; x0 = mem256[pa + 1440]
-%line 1761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1440]
 ; mem256[out + 1440] = x0
-%line 1762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1440], ymm0
 ; x0 = mem256[pa + 1472]
-%line 1763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1472]
 ; mem256[out + 1472] = x0
-%line 1764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1472], ymm0
 ; x0 = mem256[pa + 1504]
-%line 1765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1504]
 ; mem256[out + 1504] = x0
-%line 1766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1504], ymm0
 ; x0 = mem256[pa + 1536]
-%line 1767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1536]
 ; mem256[out + 1536] = x0
-%line 1768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1536], ymm0
 ; x0 = mem256[pa + 1568]
-%line 1769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1568]
 ; mem256[out + 1568] = x0
-%line 1770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1568], ymm0
 ; x0 = mem256[pa + 1600]
-%line 1771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1600]
 ; mem256[out + 1600] = x0
-%line 1772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1600], ymm0
 ; x0 = mem256[pa + 1632]
-%line 1773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1632]
 ; mem256[out + 1632] = x0
-%line 1774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1632], ymm0
 ; x0 = mem256[pa + 1664]
-%line 1775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1664]
 ; mem256[out + 1664] = x0
-%line 1776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu [rdi + 1664], ymm0
 ; t0 = mem64[pa + 1696]
-%line 1777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov r9, [r8 + 1696]
 ; mem64[out + 1696] = t0
-%line 1778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov [rdi + 1696], r9
 ; t0 = mem64[pa + 1704]
-%line 1779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov r9, [r8 + 1704]
 ; mem64[out + 1704] = t0
-%line 1780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov [rdi + 1704], r9
 ; t0 = mem16[pa + 1712]
-%line 1781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	movzx r8d, word [r8 + 1712]
 ; mem16[out + 1712] = t0
-%line 1782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov word [rdi + 1712], r8w
 ; leave
-%line 1783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+%line 3333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vzeroupper
-	mov rsp, [rsp + 186304]
+	mov rsp, [rsp + 95584]
 	pop rbx
 	ret
 .end:
@@ -5350,6 +9980,14 @@ align 64
 DW:
 	dw 0x385, 0x385, 0x385, 0x385, 0x385, 0x385, 0x385, 0x385
 	dw 0x385, 0x385, 0x385, 0x385, 0x385, 0x385, 0x385, 0x385
+align 64
+C65:
+	dw 0xf99d, 0xf99d, 0xf99d, 0xf99d, 0xf99d, 0xf99d, 0xf99d, 0xf99d
+	dw 0xf99d, 0xf99d, 0xf99d, 0xf99d, 0xf99d, 0xf99d, 0xf99d, 0xf99d
+align 64
+DW65:
+	dw 0xaefe, 0xaefe, 0xaefe, 0xaefe, 0xaefe, 0xaefe, 0xaefe, 0xaefe
+	dw 0xaefe, 0xaefe, 0xaefe, 0xaefe, 0xaefe, 0xaefe, 0xaefe, 0xaefe
 align 64
 LANE0OFF:
 	dw 0x0, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff

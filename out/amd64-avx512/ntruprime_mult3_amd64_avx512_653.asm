@@ -9,345 +9,342 @@ global qhasm_kernel_core_mult3sntrup653_amd64_avx512_mul:function (qhasm_kernel_
 align 32
 qhasm_kernel_core_mult3sntrup653_amd64_avx512_mul:
 	mov r11, rsp
-	sub rsp, 40128
+	sub rsp, 55872
 	and rsp, -64
-	mov [rsp + 40064], r11
+	mov [rsp + 55808], r11
 ; w = &workqhasm_kernel_core_mult3sntrup653_amd64_avx512_mul
-%line 26+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 27+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r10, [rsp + 0]
 ; pa = w + 36928
-%line 27+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 28+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r8, [r10 + 36928]
 ; z0 = 0
-%line 28+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 29+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpxord zmm0, zmm0, zmm0
 ; mem512[pa] = z0
-%line 29+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 30+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8], zmm0
 ; mem512[pa + 64] = z0
-%line 30+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 31+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 64], zmm0
 ; pa = w + 36288
-%line 31+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 32+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 36288]
 ; x0 = mem512[in]
-%line 32+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 33+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rsi]
 ; mem512[pa] = x0
-%line 33+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 34+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9], zmm0
 ; x0 = mem512[in + 64]
-%line 34+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 35+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rsi + 64]
 ; mem512[pa + 64] = x0
-%line 35+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 36+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 64], zmm0
 ; x0 = mem512[in + 128]
-%line 36+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 37+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rsi + 128]
 ; mem512[pa + 128] = x0
-%line 37+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 38+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 128], zmm0
 ; x0 = mem512[in + 192]
-%line 38+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 39+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rsi + 192]
 ; mem512[pa + 192] = x0
-%line 39+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 40+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 192], zmm0
 ; x0 = mem512[in + 256]
-%line 40+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 41+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rsi + 256]
 ; mem512[pa + 256] = x0
-%line 41+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 42+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 256], zmm0
 ; x0 = mem512[in + 320]
-%line 42+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 43+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rsi + 320]
 ; mem512[pa + 320] = x0
-%line 43+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 44+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 320], zmm0
 ; x0 = mem512[in + 384]
-%line 44+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 45+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rsi + 384]
 ; mem512[pa + 384] = x0
-%line 45+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 46+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 384], zmm0
 ; x0 = mem512[in + 448]
-%line 46+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 47+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rsi + 448]
 ; mem512[pa + 448] = x0
-%line 47+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 48+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 448], zmm0
 ; x0 = mem512[in + 512]
-%line 48+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 49+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rsi + 512]
 ; mem512[pa + 512] = x0
-%line 49+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 50+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 512], zmm0
 ; x0 = mem512[in + 576]
-%line 50+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 51+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rsi + 576]
 ; mem512[pa + 576] = x0
-%line 51+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 52+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 576], zmm0
 ; t0 = mem64[in + 640]
-%line 52+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 53+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r8, [rsi + 640]
 ; mem64[pa + 640] = t0
-%line 53+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 54+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov [r9 + 640], r8
 ; t0 = mem32[in + 648]
-%line 54+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 55+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r8d, [rsi + 648]
 ; mem32[pa + 648] = t0
-%line 55+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 56+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov dword [r9 + 648], r8d
 ; t0 = mem8[in + 652]
-%line 56+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 57+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	movzx r8d, byte [rsi + 652]
 ; mem8[pa + 652] = t0
-%line 57+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 58+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov byte [r9 + 652], r8b
 ; pa = w + 37696
-%line 58+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 59+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r8, [r10 + 37696]
 ; z0 = 0
-%line 59+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 60+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpxord zmm0, zmm0, zmm0
 ; mem512[pa] = z0
-%line 60+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 61+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8], zmm0
 ; mem512[pa + 64] = z0
-%line 61+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 62+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 64], zmm0
 ; pa = w + 37056
-%line 62+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 63+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r8, [r10 + 37056]
 ; x0 = mem512[k]
-%line 63+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 64+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rdx]
 ; mem512[pa] = x0
-%line 64+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 65+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8], zmm0
 ; x0 = mem512[k + 64]
-%line 65+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 66+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rdx + 64]
 ; mem512[pa + 64] = x0
-%line 66+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 67+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 64], zmm0
 ; x0 = mem512[k + 128]
-%line 67+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 68+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rdx + 128]
 ; mem512[pa + 128] = x0
-%line 68+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 69+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 128], zmm0
 ; x0 = mem512[k + 192]
-%line 69+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 70+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rdx + 192]
 ; mem512[pa + 192] = x0
-%line 70+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 71+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 192], zmm0
 ; x0 = mem512[k + 256]
-%line 71+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 72+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rdx + 256]
 ; mem512[pa + 256] = x0
-%line 72+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 73+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 256], zmm0
 ; x0 = mem512[k + 320]
-%line 73+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 74+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rdx + 320]
 ; mem512[pa + 320] = x0
-%line 74+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 75+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 320], zmm0
 ; x0 = mem512[k + 384]
-%line 75+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 76+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rdx + 384]
 ; mem512[pa + 384] = x0
-%line 76+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 77+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 384], zmm0
 ; x0 = mem512[k + 448]
-%line 77+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 78+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rdx + 448]
 ; mem512[pa + 448] = x0
-%line 78+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 79+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 448], zmm0
 ; x0 = mem512[k + 512]
-%line 79+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 80+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rdx + 512]
 ; mem512[pa + 512] = x0
-%line 80+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 81+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 512], zmm0
 ; x0 = mem512[k + 576]
-%line 81+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 82+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rdx + 576]
 ; mem512[pa + 576] = x0
-%line 82+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 83+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 576], zmm0
 ; t0 = mem64[k + 640]
-%line 83+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 84+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r9, [rdx + 640]
 ; mem64[pa + 640] = t0
-%line 84+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 85+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov [r8 + 640], r9
 ; t0 = mem32[k + 648]
-%line 85+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 86+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r9d, [rdx + 648]
 ; mem32[pa + 648] = t0
-%line 86+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 87+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov dword [r8 + 648], r9d
 ; t0 = mem8[k + 652]
-%line 87+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 88+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	movzx r9d, byte [rdx + 652]
 ; mem8[pa + 652] = t0
-%line 88+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 89+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov byte [r8 + 652], r9b
 ; x7 = mem512[ONES]
-%line 89+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 90+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rel ONES]
 ; pa = w + 36288
-%line 90+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 91+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 36288]
 ; i1 = 6
-%line 92+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 93+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r11, r10
 	mov r8, 6
 	vmovdqa64 zmm2, zmm0
 align 32
 .Lloop1:
 ; 32x x0 = zeroext8(mem256[pa])
-%line 94+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 95+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovzxbw zmm1, [r9]
 ; x1 = x0 & x7
-%line 95+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 96+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpandd zmm0, zmm1, zmm2
 ; 32x x0 >>= 1
-%line 96+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 97+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
-%line 97+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpandd zmm1, zmm1, zmm0
-; 32x x1 = x1 - x0
 %line 98+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm0
 ; 32x x1 = x1 - x0
 %line 99+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
-; mem512[pb] = x1
+; 32x x1 = x1 - x0
 %line 100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsubw zmm0, zmm0, zmm1
+; mem512[pb] = x1
+%line 101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r10], zmm0
 ; 32x x0 = zeroext8(mem256[pa + 32])
-%line 101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovzxbw zmm0, [r9 + 32]
 ; x1 = x0 & x7
-%line 102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpandd zmm1, zmm0, zmm2
 ; 32x x0 >>= 1
-%line 103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsrlw zmm0, zmm0, 1
 ; x0 = x0 & x1
-%line 104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpandd zmm0, zmm0, zmm1
-; 32x x1 = x1 - x0
 %line 105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm1, zmm1, zmm0
+	vpandd zmm0, zmm0, zmm1
 ; 32x x1 = x1 - x0
 %line 106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm0
-; mem512[pb + 64] = x1
+; 32x x1 = x1 - x0
 %line 107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsubw zmm1, zmm1, zmm0
+; mem512[pb + 64] = x1
+%line 108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r10 + 64], zmm1
 ; 32x x0 = zeroext8(mem256[pa + 64])
-%line 108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovzxbw zmm0, [r9 + 64]
 ; x1 = x0 & x7
-%line 109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpandd zmm1, zmm0, zmm2
 ; 32x x0 >>= 1
-%line 110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsrlw zmm0, zmm0, 1
 ; x0 = x0 & x1
-%line 111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpandd zmm0, zmm0, zmm1
-; 32x x1 = x1 - x0
 %line 112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm1, zmm1, zmm0
+	vpandd zmm0, zmm0, zmm1
 ; 32x x1 = x1 - x0
 %line 113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm0
-; mem512[pb + 128] = x1
+; 32x x1 = x1 - x0
 %line 114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsubw zmm1, zmm1, zmm0
+; mem512[pb + 128] = x1
+%line 115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r10 + 128], zmm1
 ; 32x x0 = zeroext8(mem256[pa + 96])
-%line 115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovzxbw zmm0, [r9 + 96]
 ; x1 = x0 & x7
-%line 116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpandd zmm1, zmm0, zmm2
 ; 32x x0 >>= 1
-%line 117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsrlw zmm0, zmm0, 1
 ; x0 = x0 & x1
-%line 118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpandd zmm0, zmm0, zmm1
-; 32x x1 = x1 - x0
 %line 119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm1, zmm1, zmm0
+	vpandd zmm0, zmm0, zmm1
 ; 32x x1 = x1 - x0
 %line 120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm0
-; mem512[pb + 192] = x1
+; 32x x1 = x1 - x0
 %line 121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsubw zmm1, zmm1, zmm0
+; mem512[pb + 192] = x1
+%line 122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r10 + 192], zmm1
 ; pa = pa + 128
-%line 122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r9, 128
 ; pb = pb + 256
-%line 123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r10, 256
 ; i1 = i1 - 1
-%line 124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub r8, 1
 ; =? i1 - 0
-%line 125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp r8, 0
 ; goto loop1 if !=
-%line 126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	jne .Lloop1
 ; x7 = mem512[ONES]
-%line 127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rel ONES]
 ; pa = w + 37056
-%line 128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, r11
 	lea r8, [r10 + 37056]
 ; pb = w + 1536
-%line 129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 1536]
 ; i1 = 6
-%line 130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r11, r10
 	mov r10, 6
 	vmovdqa64 zmm2, zmm0
 align 32
 .Lloop2:
 ; 32x x0 = zeroext8(mem256[pa])
-%line 132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovzxbw zmm0, [r8]
 ; x1 = x0 & x7
-%line 133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpandd zmm1, zmm0, zmm2
 ; 32x x0 >>= 1
-%line 134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsrlw zmm0, zmm0, 1
 ; x0 = x0 & x1
-%line 135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpandd zmm0, zmm0, zmm1
-; 32x x1 = x1 - x0
 %line 136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm1, zmm1, zmm0
-; 32x x1 = x1 - x0
+	vpandd zmm0, zmm0, zmm1
+; 32x x1 = x1 + x0
 %line 137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm1, zmm1, zmm0
+	vpaddw zmm1, zmm1, zmm0
 ; mem512[pb] = x1
 %line 138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9], zmm1
@@ -363,4485 +360,3436 @@ align 32
 ; x0 = x0 & x1
 %line 142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpandd zmm0, zmm0, zmm1
-; 32x x1 = x1 - x0
+; 32x x1 = x1 + x0
 %line 143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm1, zmm1, zmm0
-; 32x x1 = x1 - x0
-%line 144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm1, zmm1, zmm0
+	vpaddw zmm1, zmm1, zmm0
 ; mem512[pb + 64] = x1
-%line 145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 64], zmm1
 ; 32x x0 = zeroext8(mem256[pa + 64])
-%line 146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovzxbw zmm0, [r8 + 64]
 ; x1 = x0 & x7
-%line 147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpandd zmm1, zmm0, zmm2
 ; 32x x0 >>= 1
-%line 148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsrlw zmm0, zmm0, 1
 ; x0 = x0 & x1
-%line 149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpandd zmm0, zmm0, zmm1
-; 32x x1 = x1 - x0
-%line 150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm1, zmm1, zmm0
-; 32x x1 = x1 - x0
-%line 151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm1, zmm1, zmm0
+; 32x x1 = x1 + x0
+%line 149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm1, zmm1, zmm0
 ; mem512[pb + 128] = x1
-%line 152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 128], zmm1
 ; 32x x0 = zeroext8(mem256[pa + 96])
-%line 153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovzxbw zmm0, [r8 + 96]
 ; x1 = x0 & x7
-%line 154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpandd zmm1, zmm0, zmm2
 ; 32x x0 >>= 1
-%line 155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsrlw zmm0, zmm0, 1
 ; x0 = x0 & x1
-%line 156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpandd zmm0, zmm0, zmm1
-; 32x x1 = x1 - x0
-%line 157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm1, zmm1, zmm0
-; 32x x1 = x1 - x0
-%line 158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm1, zmm1, zmm0
+; 32x x1 = x1 + x0
+%line 155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm1, zmm1, zmm0
 ; mem512[pb + 192] = x1
-%line 159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 192], zmm1
 ; pa = pa + 128
-%line 160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 128
 ; pb = pb + 256
-%line 161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r9, 256
 ; i1 = i1 - 1
-%line 162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub r10, 1
 ; =? i1 - 0
-%line 163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp r10, 0
 ; goto loop2 if !=
-%line 164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	jne .Lloop2
 ; pa = w
-%line 165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, r11
 ; pb = w + 6528
-%line 166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 6528]
 ; qa = pa
-%line 167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rsi, r10
 ; qb = pa + 768
-%line 168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r8, [r10 + 768]
 ; i1 = 3
-%line 170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r11, 3
 align 32
 .Lloop3:
 ; x0 = mem512[qa]
-%line 172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r10]
 ; x1 = mem512[qb]
-%line 173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8]
 ; mem512[qc] = x0
-%line 174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9], zmm0
 ; mem512[qc + 1536] = x1
-%line 175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 1536], zmm1
 ; 32x x0 = x0 + x1
-%line 176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 768] = x0
-%line 177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 768], zmm0
 ; x0 = mem512[qa + 64]
-%line 178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r10 + 64]
 ; x1 = mem512[qb + 64]
-%line 179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 64]
 ; mem512[qc + 64] = x0
-%line 180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 64], zmm0
 ; mem512[qc + 1600] = x1
-%line 181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 1600], zmm1
 ; 32x x0 = x0 + x1
-%line 182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 832] = x0
-%line 183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 832], zmm0
 ; x0 = mem512[qa + 128]
-%line 184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r10 + 128]
 ; x1 = mem512[qb + 128]
-%line 185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 128]
 ; mem512[qc + 128] = x0
-%line 186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 128], zmm0
 ; mem512[qc + 1664] = x1
-%line 187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 1664], zmm1
 ; 32x x0 = x0 + x1
-%line 188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 896] = x0
-%line 189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 896], zmm0
 ; x0 = mem512[qa + 192]
-%line 190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r10 + 192]
 ; x1 = mem512[qb + 192]
-%line 191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 192]
 ; mem512[qc + 192] = x0
-%line 192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 192], zmm0
 ; mem512[qc + 1728] = x1
-%line 193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 1728], zmm1
 ; 32x x0 = x0 + x1
-%line 194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 960] = x0
-%line 195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 960], zmm0
 ; qa = qa + 256
-%line 196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r10, 256
 ; qb = qb + 256
-%line 197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 256
 ; qc = qc + 256
-%line 198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r9, 256
 ; i1 = i1 - 1
-%line 199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub r11, 1
 ; =? i1 - 0
-%line 200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp r11, 0
 ; goto loop3 if !=
-%line 201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	jne .Lloop3
 ; pa = w + 1536
-%line 202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, rsi
 	lea r8, [r10 + 1536]
 ; pb = w + 20736
-%line 203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r11, [r10 + 20736]
 ; qa = pa
-%line 204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rsi, r10
 ; qb = pa + 768
-%line 205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r8 + 768]
 ; i1 = 3
-%line 207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, 3
 align 32
 .Lloop4:
 ; x0 = mem512[qa]
-%line 209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[qb]
-%line 210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9]
 ; mem512[qc] = x0
-%line 211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11], zmm0
 ; mem512[qc + 1536] = x1
-%line 212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1536], zmm1
 ; 32x x0 = x0 + x1
-%line 213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 768] = x0
-%line 214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 768], zmm0
 ; x0 = mem512[qa + 64]
-%line 215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[qb + 64]
-%line 216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 64]
 ; mem512[qc + 64] = x0
-%line 217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 64], zmm0
 ; mem512[qc + 1600] = x1
-%line 218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1600], zmm1
 ; 32x x0 = x0 + x1
-%line 219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 832] = x0
-%line 220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 832], zmm0
 ; x0 = mem512[qa + 128]
-%line 221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[qb + 128]
-%line 222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 128]
 ; mem512[qc + 128] = x0
-%line 223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 128], zmm0
 ; mem512[qc + 1664] = x1
-%line 224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1664], zmm1
 ; 32x x0 = x0 + x1
-%line 225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 896] = x0
-%line 226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 896], zmm0
 ; x0 = mem512[qa + 192]
-%line 227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; x1 = mem512[qb + 192]
-%line 228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 192]
 ; mem512[qc + 192] = x0
-%line 229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 192], zmm0
 ; mem512[qc + 1728] = x1
-%line 230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1728], zmm1
 ; 32x x0 = x0 + x1
-%line 231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 960] = x0
-%line 232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 960], zmm0
 ; qa = qa + 256
-%line 233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 256
 ; qb = qb + 256
-%line 234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r9, 256
 ; qc = qc + 256
-%line 235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 256
 ; i1 = i1 - 1
-%line 236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub r10, 1
 ; =? i1 - 0
-%line 237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp r10, 0
 ; goto loop4 if !=
-%line 238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	jne .Lloop4
 ; pa = w + 6528
-%line 239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, rsi
 	lea r9, [r10 + 6528]
 ; pb = w + 3072
-%line 240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r11, [r10 + 3072]
 ; i0 = 3
-%line 241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r8, 3
 	mov rsi, r8
 align 32
 .Lloop5:
 ; qb = pa + 384
-%line 244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r8, [r9 + 384]
 ; x0 = mem512[qa]
-%line 246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qb]
-%line 247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8]
 ; mem512[qc] = x0
-%line 248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11], zmm0
 ; mem512[qc + 768] = x1
-%line 249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 768], zmm1
 ; 32x x0 = x0 + x1
-%line 250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 384] = x0
-%line 251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 384], zmm0
 ; x0 = mem512[qa + 64]
-%line 252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qb + 64]
-%line 253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 64]
 ; mem512[qc + 64] = x0
-%line 254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 64], zmm0
 ; mem512[qc + 832] = x1
-%line 255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 832], zmm1
 ; 32x x0 = x0 + x1
-%line 256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 448] = x0
-%line 257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 448], zmm0
 ; x0 = mem512[qa + 128]
-%line 258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qb + 128]
-%line 259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 128]
 ; mem512[qc + 128] = x0
-%line 260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 128], zmm0
 ; mem512[qc + 896] = x1
-%line 261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 896], zmm1
 ; 32x x0 = x0 + x1
-%line 262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 512] = x0
-%line 263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 512], zmm0
 ; x0 = mem512[qa + 192]
-%line 264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qb + 192]
-%line 265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 192]
 ; mem512[qc + 192] = x0
-%line 266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 192], zmm0
 ; mem512[qc + 960] = x1
-%line 267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 960], zmm1
 ; 32x x0 = x0 + x1
-%line 268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 576] = x0
-%line 269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 576], zmm0
 ; x0 = mem512[qa + 256]
-%line 270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 256]
 ; x1 = mem512[qb + 256]
-%line 271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 256]
 ; mem512[qc + 256] = x0
-%line 272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 256], zmm0
 ; mem512[qc + 1024] = x1
-%line 273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1024], zmm1
 ; 32x x0 = x0 + x1
-%line 274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 640] = x0
-%line 275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 640], zmm0
 ; x0 = mem512[qa + 320]
-%line 276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 320]
 ; x1 = mem512[qb + 320]
-%line 277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 320]
 ; mem512[qc + 320] = x0
-%line 278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 320], zmm0
 ; mem512[qc + 1088] = x1
-%line 279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1088], zmm1
 ; 32x x0 = x0 + x1
-%line 280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 704] = x0
-%line 281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 704], zmm0
 ; pa = pa + 768
-%line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r9, 768
 ; pb = pb + 1152
-%line 283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 1152
 ; i0 = i0 - 1
-%line 284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub rsi, 1
 ; =? i0 - 0
-%line 285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp rsi, 0
 ; goto loop5 if !=
-%line 286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	jne .Lloop5
 ; pa = w + 20736
-%line 287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r8, [r10 + 20736]
 ; pb = w + 17280
-%line 288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 17280]
 ; i0 = 3
-%line 289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rsi, r10
 	mov r10, 3
 	mov r11, r9
 align 32
 .Lloop6:
 ; qb = pa + 384
-%line 292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r8 + 384]
 ; x0 = mem512[qa]
-%line 294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[qb]
-%line 295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9]
 ; mem512[qc] = x0
-%line 296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11], zmm0
 ; mem512[qc + 768] = x1
-%line 297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 768], zmm1
 ; 32x x0 = x0 + x1
-%line 298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 384] = x0
-%line 299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 384], zmm0
 ; x0 = mem512[qa + 64]
-%line 300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[qb + 64]
-%line 301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 64]
 ; mem512[qc + 64] = x0
-%line 302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 64], zmm0
 ; mem512[qc + 832] = x1
-%line 303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 832], zmm1
 ; 32x x0 = x0 + x1
-%line 304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 448] = x0
-%line 305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 448], zmm0
 ; x0 = mem512[qa + 128]
-%line 306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[qb + 128]
-%line 307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 128]
 ; mem512[qc + 128] = x0
-%line 308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 128], zmm0
 ; mem512[qc + 896] = x1
-%line 309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 896], zmm1
 ; 32x x0 = x0 + x1
-%line 310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 512] = x0
-%line 311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 512], zmm0
 ; x0 = mem512[qa + 192]
-%line 312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; x1 = mem512[qb + 192]
-%line 313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 192]
 ; mem512[qc + 192] = x0
-%line 314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 192], zmm0
 ; mem512[qc + 960] = x1
-%line 315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 960], zmm1
 ; 32x x0 = x0 + x1
-%line 316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 576] = x0
-%line 317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 576], zmm0
 ; x0 = mem512[qa + 256]
-%line 318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 256]
 ; x1 = mem512[qb + 256]
-%line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 256]
 ; mem512[qc + 256] = x0
-%line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 256], zmm0
 ; mem512[qc + 1024] = x1
-%line 321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1024], zmm1
 ; 32x x0 = x0 + x1
-%line 322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 640] = x0
-%line 323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 640], zmm0
 ; x0 = mem512[qa + 320]
-%line 324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 320]
 ; x1 = mem512[qb + 320]
-%line 325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 320]
 ; mem512[qc + 320] = x0
-%line 326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 320], zmm0
 ; mem512[qc + 1088] = x1
-%line 327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1088], zmm1
 ; 32x x0 = x0 + x1
-%line 328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 704] = x0
-%line 329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 704], zmm0
 ; pa = pa + 768
-%line 330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 768
 ; pb = pb + 1152
-%line 331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 1152
 ; i0 = i0 - 1
-%line 332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub r10, 1
 ; =? i0 - 0
-%line 333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp r10, 0
 ; goto loop6 if !=
-%line 334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	jne .Lloop6
 ; pa = w + 3072
-%line 335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, rsi
 	lea r8, [r10 + 3072]
 ; pb = w + 6528
-%line 336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 6528]
 ; z0 = 0
-%line 337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rsi, r10
 	vpxord zmm0, zmm0, zmm0
 ; i0 = 9
-%line 338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, 9
 	mov r11, r9
 	vmovdqa64 zmm2, zmm0
 align 32
 .Lloop7:
 ; qb = pa + 192
-%line 341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r8 + 192]
 ; x0 = mem512[qa]
-%line 343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[qb]
-%line 344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9]
 ; mem512[qc + 192] = x0
-%line 345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 192], zmm0
 ; mem512[qc + 960] = x1
-%line 346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 960], zmm1
 ; 32x x0 = x0 + x1
-%line 347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 576] = x0
-%line 348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 576], zmm0
 ; mem512[qc] = z0
-%line 349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11], zmm2
 ; mem512[qc + 384] = z0
-%line 350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 384], zmm2
 ; mem512[qc + 768] = z0
-%line 351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 768], zmm2
 ; x0 = mem512[qa + 64]
-%line 352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[qb + 64]
-%line 353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 64]
 ; mem512[qc + 256] = x0
-%line 354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 256], zmm0
 ; mem512[qc + 1024] = x1
-%line 355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1024], zmm1
 ; 32x x0 = x0 + x1
-%line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 640] = x0
-%line 357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 640], zmm0
 ; mem512[qc + 64] = z0
-%line 358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 64], zmm2
 ; mem512[qc + 448] = z0
-%line 359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 448], zmm2
 ; mem512[qc + 832] = z0
-%line 360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 832], zmm2
 ; x0 = mem512[qa + 128]
-%line 361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[qb + 128]
-%line 362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 128]
 ; mem512[qc + 320] = x0
-%line 363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 320], zmm0
 ; mem512[qc + 1088] = x1
-%line 364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1088], zmm1
 ; 32x x0 = x0 + x1
-%line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 704] = x0
-%line 366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 704], zmm0
 ; mem512[qc + 128] = z0
-%line 367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 128], zmm2
 ; mem512[qc + 512] = z0
-%line 368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 512], zmm2
 ; mem512[qc + 896] = z0
-%line 369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 896], zmm2
 ; pa = pa + 384
-%line 370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 384
 ; pb = pb + 1152
-%line 371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 1152
 ; i0 = i0 - 1
-%line 372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub r10, 1
 ; =? i0 - 0
-%line 373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp r10, 0
 ; goto loop7 if !=
-%line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	jne .Lloop7
 ; pa = w + 17280
-%line 375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, rsi
 	lea r8, [r10 + 17280]
 ; pb = w + 20736
-%line 376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 20736]
 ; i0 = 9
-%line 377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rsi, r10
 	mov r10, 9
 	mov r11, r9
 align 32
 .Lloop8:
 ; qb = pa + 192
-%line 380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r8 + 192]
 ; x0 = mem512[qa]
-%line 382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[qb]
-%line 383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9]
 ; mem512[qc] = x0
-%line 384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11], zmm0
 ; mem512[qc + 384] = x1
-%line 385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 384], zmm1
 ; 32x x0 = x0 + x1
-%line 386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 192] = x0
-%line 387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 192], zmm0
 ; x0 = mem512[qa + 64]
-%line 388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[qb + 64]
-%line 389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 64]
 ; mem512[qc + 64] = x0
-%line 390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 64], zmm0
 ; mem512[qc + 448] = x1
-%line 391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 448], zmm1
 ; 32x x0 = x0 + x1
-%line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 256] = x0
-%line 393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 256], zmm0
 ; x0 = mem512[qa + 128]
-%line 394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[qb + 128]
-%line 395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 128]
 ; mem512[qc + 128] = x0
-%line 396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 128], zmm0
 ; mem512[qc + 512] = x1
-%line 397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 512], zmm1
 ; 32x x0 = x0 + x1
-%line 398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 320] = x0
-%line 399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 320], zmm0
 ; pa = pa + 384
-%line 400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 384
 ; pb = pb + 576
-%line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 576
 ; i0 = i0 - 1
-%line 402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub r10, 1
 ; =? i0 - 0
-%line 403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp r10, 0
 ; goto loop8 if !=
-%line 404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	jne .Lloop8
 ; pa = w + 16896
-%line 405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, rsi
 	lea r8, [r10 + 16896]
 ; z0 = 0
-%line 406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpxord zmm0, zmm0, zmm0
 ; mem512[pa] = z0
-%line 407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8], zmm0
 ; mem512[pa + 64] = z0
-%line 408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 64], zmm0
 ; mem512[pa + 128] = z0
-%line 409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 128], zmm0
 ; pa = w + 6528
-%line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 6528]
-; pb = w + 20736
+; pb = w + 6526
+%line 408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	lea r11, [r10 + 6526]
+; pc = w + 40064
+%line 409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	lea r8, [r10 + 40064]
+; x7 = mem512[LO8]
+%line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	mov rsi, r10
+	vmovdqu64 zmm0, [rel LO8]
+; i1 = 41
 %line 411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	lea r11, [r10 + 20736]
-; pc = w + 25920
-%line 412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	lea r8, [r10 + 25920]
-; i0 = 27
+	mov r10, 41
+	vmovdqa64 zmm2, zmm0
+align 32
+.Lloop9:
+; x0 = mem512[pa]
 %line 413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm0, [r9]
+; x1 = mem512[pb]
+%line 414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r11]
+; x0 = x0 & x7
+%line 415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpandd zmm0, zmm0, zmm2
+; 32x x1 = x1 << 8
+%line 416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsllw zmm1, zmm1, 8
+; 32x x0 = x0 + x1
+%line 417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm1
+; mem512[pc] = x0
+%line 418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r8], zmm0
+; x0 = mem512[pa + 64]
+%line 419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm0, [r9 + 64]
+; x1 = mem512[pb + 64]
+%line 420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r11 + 64]
+; x0 = x0 & x7
+%line 421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpandd zmm0, zmm0, zmm2
+; 32x x1 = x1 << 8
+%line 422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsllw zmm1, zmm1, 8
+; 32x x0 = x0 + x1
+%line 423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm1
+; mem512[pc + 64] = x0
+%line 424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r8 + 64], zmm0
+; x0 = mem512[pa + 128]
+%line 425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm0, [r9 + 128]
+; x1 = mem512[pb + 128]
+%line 426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r11 + 128]
+; x0 = x0 & x7
+%line 427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpandd zmm0, zmm0, zmm2
+; 32x x1 = x1 << 8
+%line 428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsllw zmm1, zmm1, 8
+; 32x x0 = x0 + x1
+%line 429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm1
+; mem512[pc + 128] = x0
+%line 430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r8 + 128], zmm0
+; x0 = mem512[pa + 192]
+%line 431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm0, [r9 + 192]
+; x1 = mem512[pb + 192]
+%line 432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r11 + 192]
+; x0 = x0 & x7
+%line 433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpandd zmm0, zmm0, zmm2
+; 32x x1 = x1 << 8
+%line 434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsllw zmm1, zmm1, 8
+; 32x x0 = x0 + x1
+%line 435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm1
+; mem512[pc + 192] = x0
+%line 436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r8 + 192], zmm0
+; pa = pa + 256
+%line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	add r9, 256
+; pb = pb + 256
+%line 438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	add r11, 256
+; pc = pc + 256
+%line 439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	add r8, 256
+; i1 = i1 - 1
+%line 440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	sub r10, 1
+; =? i1 - 0
+%line 441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	cmp r10, 0
+; goto loop9 if !=
+%line 442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	jne .Lloop9
+; x0 = mem512[pa]
+%line 443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqa64 zmm0, zmm2
+	vmovdqu64 zmm1, [r9]
+; x1 = mem512[pb]
+%line 444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm2, [r11]
+; x0 = x0 & x7
+%line 445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpandd zmm1, zmm1, zmm0
+; 32x x1 = x1 << 8
+%line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsllw zmm2, zmm2, 8
+; 32x x0 = x0 + x1
+%line 447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm1, zmm1, zmm2
+; mem512[pc] = x0
+%line 448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r8], zmm1
+; pa = w + 20736
+%line 449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	mov r10, rsi
+	lea r8, [r10 + 20736]
+; pb = w + 20738
+%line 450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	lea r9, [r10 + 20738]
+; pc = w + 50624
+%line 451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	lea r11, [r10 + 50624]
+; i1 = 20
+%line 452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	mov rsi, r10
+	mov r10, 20
+align 32
+.Lloop10:
+; x0 = mem512[pa]
+%line 454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm0, [r8]
+; x1 = mem512[pb]
+%line 455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r9]
+; 32x x1 = x1 << 8
+%line 456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsllw zmm1, zmm1, 8
+; 32x x0 = x0 + x1
+%line 457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm1
+; mem512[pc] = x0
+%line 458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11], zmm0
+; x0 = mem512[pa + 64]
+%line 459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm0, [r8 + 64]
+; x1 = mem512[pb + 64]
+%line 460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r9 + 64]
+; 32x x1 = x1 << 8
+%line 461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsllw zmm1, zmm1, 8
+; 32x x0 = x0 + x1
+%line 462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm1
+; mem512[pc + 64] = x0
+%line 463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11 + 64], zmm0
+; x0 = mem512[pa + 128]
+%line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm0, [r8 + 128]
+; x1 = mem512[pb + 128]
+%line 465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r9 + 128]
+; 32x x1 = x1 << 8
+%line 466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsllw zmm1, zmm1, 8
+; 32x x0 = x0 + x1
+%line 467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm1
+; mem512[pc + 128] = x0
+%line 468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11 + 128], zmm0
+; x0 = mem512[pa + 192]
+%line 469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm0, [r8 + 192]
+; x1 = mem512[pb + 192]
+%line 470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r9 + 192]
+; 32x x1 = x1 << 8
+%line 471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsllw zmm1, zmm1, 8
+; 32x x0 = x0 + x1
+%line 472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm1
+; mem512[pc + 192] = x0
+%line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11 + 192], zmm0
+; pa = pa + 256
+%line 474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	add r8, 256
+; pb = pb + 256
+%line 475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	add r9, 256
+; pc = pc + 256
+%line 476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	add r11, 256
+; i1 = i1 - 1
+%line 477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	sub r10, 1
+; =? i1 - 0
+%line 478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	cmp r10, 0
+; goto loop10 if !=
+%line 479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	jne .Lloop10
+; x0 = mem512[pa]
+%line 480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm0, [r8]
+; x1 = mem512[pb]
+%line 481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r9]
+; 32x x1 = x1 << 8
+%line 482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsllw zmm1, zmm1, 8
+; 32x x0 = x0 + x1
+%line 483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm1
+; mem512[pc] = x0
+%line 484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11], zmm0
+; pa = w + 40064
+%line 485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	mov r10, rsi
+	lea r8, [r10 + 40064]
+; pb = w + 50624
+%line 486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	lea r9, [r10 + 50624]
+; pc = w + 25920
+%line 487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	lea r11, [r10 + 25920]
+; i0 = 27
+%line 488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rsi, r10
 	mov r10, 27
 align 32
-.Lloop9:
+.Lloop11:
 ; 32x x0 = mem16[pb]
-%line 415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm2, [r11]
-; 32x a0 = x0 * mem512[pa + 192]
-%line 416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm0, zmm2, [r9 + 192]
-; 32x a1 = x0 * mem512[pa + 256]
-%line 417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm2, [r9 + 256]
-; 32x a2 = x0 * mem512[pa + 320]
-%line 418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm2, zmm2, [r9 + 320]
-; 32x x0 = mem16[pb + 2]
-%line 419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 2]
-; 32x x1 = x0 * mem512[pa + 190]
-%line 420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm4, zmm3, [r9 + 190]
-; 32x a0 = a0 + x1
-%line 421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 254]
-%line 422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm0, zmm3, [r9 + 254]
-; 32x a1 = a1 + x1
-%line 423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm0
-; 32x x1 = x0 * mem512[pa + 318]
-%line 424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm0, zmm3, [r9 + 318]
-; 32x a2 = a2 + x1
-%line 425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm0
-; 32x a3 = x0 * mem512[pa + 382]
-%line 426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm0, zmm3, [r9 + 382]
-; 32x x0 = mem16[pb + 4]
-%line 427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 4]
-; 32x x1 = x0 * mem512[pa + 188]
-%line 428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 188]
-; 32x a0 = a0 + x1
-%line 429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 252]
-%line 430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 252]
-; 32x a1 = a1 + x1
-%line 431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 316]
-%line 432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 316]
-; 32x a2 = a2 + x1
-%line 433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 380]
-%line 434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 380]
-; 32x a3 = a3 + x1
-%line 435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 6]
-%line 436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 6]
-; 32x x1 = x0 * mem512[pa + 186]
-%line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 186]
-; 32x a0 = a0 + x1
-%line 438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 250]
-%line 439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 250]
-; 32x a1 = a1 + x1
-%line 440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 314]
-%line 441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 314]
-; 32x a2 = a2 + x1
-%line 442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 378]
-%line 443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 378]
-; 32x a3 = a3 + x1
-%line 444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 8]
-%line 445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 8]
-; 32x x1 = x0 * mem512[pa + 184]
-%line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 184]
-; 32x a0 = a0 + x1
-%line 447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 248]
-%line 448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 248]
-; 32x a1 = a1 + x1
-%line 449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 312]
-%line 450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 312]
-; 32x a2 = a2 + x1
-%line 451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 376]
-%line 452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 376]
-; 32x a3 = a3 + x1
-%line 453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 10]
-%line 454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 10]
-; 32x x1 = x0 * mem512[pa + 182]
-%line 455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 182]
-; 32x a0 = a0 + x1
-%line 456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 246]
-%line 457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 246]
-; 32x a1 = a1 + x1
-%line 458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 310]
-%line 459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 310]
-; 32x a2 = a2 + x1
-%line 460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 374]
-%line 461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 374]
-; 32x a3 = a3 + x1
-%line 462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 12]
-%line 463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 12]
-; 32x x1 = x0 * mem512[pa + 180]
-%line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 180]
-; 32x a0 = a0 + x1
-%line 465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 244]
-%line 466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 244]
-; 32x a1 = a1 + x1
-%line 467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 308]
-%line 468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 308]
-; 32x a2 = a2 + x1
-%line 469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 372]
-%line 470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 372]
-; 32x a3 = a3 + x1
-%line 471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 14]
-%line 472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 14]
-; 32x x1 = x0 * mem512[pa + 178]
-%line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 178]
-; 32x a0 = a0 + x1
-%line 474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 242]
-%line 475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 242]
-; 32x a1 = a1 + x1
-%line 476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 306]
-%line 477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 306]
-; 32x a2 = a2 + x1
-%line 478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 370]
-%line 479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 370]
-; 32x a3 = a3 + x1
-%line 480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 16]
-%line 481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 16]
-; 32x x1 = x0 * mem512[pa + 176]
-%line 482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 176]
-; 32x a0 = a0 + x1
-%line 483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 240]
-%line 484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 240]
-; 32x a1 = a1 + x1
-%line 485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 304]
-%line 486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 304]
-; 32x a2 = a2 + x1
-%line 487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 368]
-%line 488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 368]
-; 32x a3 = a3 + x1
-%line 489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 18]
 %line 490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 18]
-; 32x x1 = x0 * mem512[pa + 174]
+	vpbroadcastw zmm3, [r9]
+; 32x a0 = maddubs(x0, mem512[pa + 192])
 %line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 174]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm0, zmm3, [r8 + 192]
+; 32x a1 = maddubs(x0, mem512[pa + 256])
 %line 492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 238]
+	vpmaddubsw zmm1, zmm3, [r8 + 256]
+; 32x a2 = maddubs(x0, mem512[pa + 320])
 %line 493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 238]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm2, zmm3, [r8 + 320]
+; 32x a3 = maddubs(x0, mem512[pa + 384])
 %line 494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 302]
+	vpmaddubsw zmm3, zmm3, [r8 + 384]
+; 32x x0 = mem16[pb + 4]
 %line 495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 302]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm4, [r9 + 4]
+; 32x x1 = maddubs(x0, mem512[pa + 188])
 %line 496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 366]
+	vpmaddubsw zmm5, zmm4, [r8 + 188]
+; 32x a0 = a0 + x1
 %line 497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 366]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 252])
 %line 498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 20]
+	vpmaddubsw zmm5, zmm4, [r8 + 252]
+; 32x a1 = a1 + x1
 %line 499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 20]
-; 32x x1 = x0 * mem512[pa + 172]
+	vpaddw zmm1, zmm1, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 316])
 %line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 172]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm5, zmm4, [r8 + 316]
+; 32x a2 = a2 + x1
 %line 501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 236]
+	vpaddw zmm2, zmm2, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 380])
 %line 502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 236]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm4, zmm4, [r8 + 380]
+; 32x a3 = a3 + x1
 %line 503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 300]
+	vpaddw zmm3, zmm3, zmm4
+; 32x x0 = mem16[pb + 8]
 %line 504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 300]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm4, [r9 + 8]
+; 32x x1 = maddubs(x0, mem512[pa + 184])
 %line 505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 364]
+	vpmaddubsw zmm5, zmm4, [r8 + 184]
+; 32x a0 = a0 + x1
 %line 506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 364]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 248])
 %line 507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 22]
+	vpmaddubsw zmm5, zmm4, [r8 + 248]
+; 32x a1 = a1 + x1
 %line 508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 22]
-; 32x x1 = x0 * mem512[pa + 170]
+	vpaddw zmm1, zmm1, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 312])
 %line 509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 170]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm5, zmm4, [r8 + 312]
+; 32x a2 = a2 + x1
 %line 510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 234]
+	vpaddw zmm2, zmm2, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 376])
 %line 511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 234]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm4, zmm4, [r8 + 376]
+; 32x a3 = a3 + x1
 %line 512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 298]
+	vpaddw zmm3, zmm3, zmm4
+; 32x x0 = mem16[pb + 12]
 %line 513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 298]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm4, [r9 + 12]
+; 32x x1 = maddubs(x0, mem512[pa + 180])
 %line 514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 362]
+	vpmaddubsw zmm5, zmm4, [r8 + 180]
+; 32x a0 = a0 + x1
 %line 515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 362]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 244])
 %line 516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 24]
+	vpmaddubsw zmm5, zmm4, [r8 + 244]
+; 32x a1 = a1 + x1
 %line 517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 24]
-; 32x x1 = x0 * mem512[pa + 168]
+	vpaddw zmm1, zmm1, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 308])
 %line 518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 168]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm5, zmm4, [r8 + 308]
+; 32x a2 = a2 + x1
 %line 519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 232]
+	vpaddw zmm2, zmm2, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 372])
 %line 520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 232]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm4, zmm4, [r8 + 372]
+; 32x a3 = a3 + x1
 %line 521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 296]
+	vpaddw zmm3, zmm3, zmm4
+; 32x x0 = mem16[pb + 16]
 %line 522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 296]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm4, [r9 + 16]
+; 32x x1 = maddubs(x0, mem512[pa + 176])
 %line 523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 360]
+	vpmaddubsw zmm5, zmm4, [r8 + 176]
+; 32x a0 = a0 + x1
 %line 524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 360]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 240])
 %line 525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 26]
+	vpmaddubsw zmm5, zmm4, [r8 + 240]
+; 32x a1 = a1 + x1
 %line 526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 26]
-; 32x x1 = x0 * mem512[pa + 166]
+	vpaddw zmm1, zmm1, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 304])
 %line 527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 166]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm5, zmm4, [r8 + 304]
+; 32x a2 = a2 + x1
 %line 528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 230]
+	vpaddw zmm2, zmm2, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 368])
 %line 529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 230]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm4, zmm4, [r8 + 368]
+; 32x a3 = a3 + x1
 %line 530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 294]
+	vpaddw zmm3, zmm3, zmm4
+; 32x x0 = mem16[pb + 20]
 %line 531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 294]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm4, [r9 + 20]
+; 32x x1 = maddubs(x0, mem512[pa + 172])
 %line 532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 358]
+	vpmaddubsw zmm5, zmm4, [r8 + 172]
+; 32x a0 = a0 + x1
 %line 533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 358]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 236])
 %line 534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 28]
+	vpmaddubsw zmm5, zmm4, [r8 + 236]
+; 32x a1 = a1 + x1
 %line 535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 28]
-; 32x x1 = x0 * mem512[pa + 164]
+	vpaddw zmm1, zmm1, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 300])
 %line 536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 164]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm5, zmm4, [r8 + 300]
+; 32x a2 = a2 + x1
 %line 537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 228]
+	vpaddw zmm2, zmm2, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 364])
 %line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 228]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm4, zmm4, [r8 + 364]
+; 32x a3 = a3 + x1
 %line 539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 292]
+	vpaddw zmm3, zmm3, zmm4
+; 32x x0 = mem16[pb + 24]
 %line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 292]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm4, [r9 + 24]
+; 32x x1 = maddubs(x0, mem512[pa + 168])
 %line 541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 356]
+	vpmaddubsw zmm5, zmm4, [r8 + 168]
+; 32x a0 = a0 + x1
 %line 542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 356]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 232])
 %line 543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 30]
+	vpmaddubsw zmm5, zmm4, [r8 + 232]
+; 32x a1 = a1 + x1
 %line 544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 30]
-; 32x x1 = x0 * mem512[pa + 162]
+	vpaddw zmm1, zmm1, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 296])
 %line 545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 162]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm5, zmm4, [r8 + 296]
+; 32x a2 = a2 + x1
 %line 546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 226]
+	vpaddw zmm2, zmm2, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 360])
 %line 547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 226]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm4, zmm4, [r8 + 360]
+; 32x a3 = a3 + x1
 %line 548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 290]
+	vpaddw zmm3, zmm3, zmm4
+; 32x x0 = mem16[pb + 28]
 %line 549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 290]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm4, [r9 + 28]
+; 32x x1 = maddubs(x0, mem512[pa + 164])
 %line 550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 354]
+	vpmaddubsw zmm5, zmm4, [r8 + 164]
+; 32x a0 = a0 + x1
 %line 551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 354]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 228])
 %line 552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 32]
+	vpmaddubsw zmm5, zmm4, [r8 + 228]
+; 32x a1 = a1 + x1
 %line 553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 32]
-; 32x x1 = x0 * mem512[pa + 160]
+	vpaddw zmm1, zmm1, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 292])
 %line 554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 160]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm5, zmm4, [r8 + 292]
+; 32x a2 = a2 + x1
 %line 555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 224]
+	vpaddw zmm2, zmm2, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 356])
 %line 556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 224]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm4, zmm4, [r8 + 356]
+; 32x a3 = a3 + x1
 %line 557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 288]
+	vpaddw zmm3, zmm3, zmm4
+; 32x x0 = mem16[pb + 32]
 %line 558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 288]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm4, [r9 + 32]
+; 32x x1 = maddubs(x0, mem512[pa + 160])
 %line 559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 352]
+	vpmaddubsw zmm5, zmm4, [r8 + 160]
+; 32x a0 = a0 + x1
 %line 560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 352]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 224])
 %line 561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 34]
+	vpmaddubsw zmm5, zmm4, [r8 + 224]
+; 32x a1 = a1 + x1
 %line 562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 34]
-; 32x x1 = x0 * mem512[pa + 158]
+	vpaddw zmm1, zmm1, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 288])
 %line 563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 158]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm5, zmm4, [r8 + 288]
+; 32x a2 = a2 + x1
 %line 564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 222]
+	vpaddw zmm2, zmm2, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 352])
 %line 565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 222]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm4, zmm4, [r8 + 352]
+; 32x a3 = a3 + x1
 %line 566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 286]
-%line 567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 286]
-; 32x a2 = a2 + x1
-%line 568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 350]
-%line 569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 350]
-; 32x a3 = a3 + x1
-%line 570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+	vpaddw zmm3, zmm3, zmm4
 ; 32x x0 = mem16[pb + 36]
+%line 567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 36]
+; 32x x1 = maddubs(x0, mem512[pa + 156])
+%line 568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 156]
+; 32x a0 = a0 + x1
+%line 569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 220])
+%line 570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 220]
+; 32x a1 = a1 + x1
 %line 571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 36]
-; 32x x1 = x0 * mem512[pa + 156]
+	vpaddw zmm1, zmm1, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 284])
 %line 572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 156]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm5, zmm4, [r8 + 284]
+; 32x a2 = a2 + x1
 %line 573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 220]
+	vpaddw zmm2, zmm2, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 348])
 %line 574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 220]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm4, zmm4, [r8 + 348]
+; 32x a3 = a3 + x1
 %line 575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 284]
-%line 576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 284]
-; 32x a2 = a2 + x1
-%line 577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 348]
-%line 578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 348]
-; 32x a3 = a3 + x1
-%line 579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 38]
-%line 580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 38]
-; 32x x1 = x0 * mem512[pa + 154]
-%line 581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 154]
-; 32x a0 = a0 + x1
-%line 582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 218]
-%line 583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 218]
-; 32x a1 = a1 + x1
-%line 584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 282]
-%line 585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 282]
-; 32x a2 = a2 + x1
-%line 586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 346]
-%line 587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 346]
-; 32x a3 = a3 + x1
-%line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+	vpaddw zmm3, zmm3, zmm4
 ; 32x x0 = mem16[pb + 40]
-%line 589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 40]
-; 32x x1 = x0 * mem512[pa + 152]
-%line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 152]
+%line 576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 40]
+; 32x x1 = maddubs(x0, mem512[pa + 152])
+%line 577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 152]
 ; 32x a0 = a0 + x1
-%line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 216]
-%line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 216]
+%line 578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 216])
+%line 579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 216]
 ; 32x a1 = a1 + x1
-%line 593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 280]
-%line 594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 280]
+; 32x x1 = maddubs(x0, mem512[pa + 280])
+%line 581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 280]
 ; 32x a2 = a2 + x1
-%line 595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 344]
-%line 596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 344]
+; 32x x1 = maddubs(x0, mem512[pa + 344])
+%line 583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 344]
 ; 32x a3 = a3 + x1
-%line 597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 42]
-%line 598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 42]
-; 32x x1 = x0 * mem512[pa + 150]
-%line 599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 150]
-; 32x a0 = a0 + x1
-%line 600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 214]
-%line 601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 214]
-; 32x a1 = a1 + x1
-%line 602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 278]
-%line 603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 278]
-; 32x a2 = a2 + x1
-%line 604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 342]
-%line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 342]
-; 32x a3 = a3 + x1
-%line 606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm4
 ; 32x x0 = mem16[pb + 44]
-%line 607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 44]
-; 32x x1 = x0 * mem512[pa + 148]
-%line 608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 148]
+%line 585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 44]
+; 32x x1 = maddubs(x0, mem512[pa + 148])
+%line 586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 148]
 ; 32x a0 = a0 + x1
-%line 609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 212]
-%line 610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 212]
+%line 587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 212])
+%line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 212]
 ; 32x a1 = a1 + x1
-%line 611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 276]
-%line 612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 276]
+; 32x x1 = maddubs(x0, mem512[pa + 276])
+%line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 276]
 ; 32x a2 = a2 + x1
-%line 613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 340]
-%line 614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 340]
+; 32x x1 = maddubs(x0, mem512[pa + 340])
+%line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 340]
 ; 32x a3 = a3 + x1
-%line 615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 46]
-%line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 46]
-; 32x x1 = x0 * mem512[pa + 146]
-%line 617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 146]
-; 32x a0 = a0 + x1
-%line 618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 210]
-%line 619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 210]
-; 32x a1 = a1 + x1
-%line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 274]
-%line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 274]
-; 32x a2 = a2 + x1
-%line 622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 338]
-%line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 338]
-; 32x a3 = a3 + x1
-%line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm4
 ; 32x x0 = mem16[pb + 48]
-%line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 48]
-; 32x x1 = x0 * mem512[pa + 144]
-%line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 144]
+%line 594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 48]
+; 32x x1 = maddubs(x0, mem512[pa + 144])
+%line 595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 144]
 ; 32x a0 = a0 + x1
-%line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 208]
-%line 628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 208]
+%line 596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 208])
+%line 597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 208]
 ; 32x a1 = a1 + x1
-%line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 272]
-%line 630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 272]
+; 32x x1 = maddubs(x0, mem512[pa + 272])
+%line 599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 272]
 ; 32x a2 = a2 + x1
-%line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 336]
-%line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 336]
+; 32x x1 = maddubs(x0, mem512[pa + 336])
+%line 601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 336]
 ; 32x a3 = a3 + x1
-%line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 50]
-%line 634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 50]
-; 32x x1 = x0 * mem512[pa + 142]
-%line 635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 142]
-; 32x a0 = a0 + x1
-%line 636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 206]
-%line 637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 206]
-; 32x a1 = a1 + x1
-%line 638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 270]
-%line 639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 270]
-; 32x a2 = a2 + x1
-%line 640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 334]
-%line 641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 334]
-; 32x a3 = a3 + x1
-%line 642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm4
 ; 32x x0 = mem16[pb + 52]
-%line 643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 52]
-; 32x x1 = x0 * mem512[pa + 140]
-%line 644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 140]
+%line 603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 52]
+; 32x x1 = maddubs(x0, mem512[pa + 140])
+%line 604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 140]
 ; 32x a0 = a0 + x1
-%line 645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 204]
-%line 646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 204]
+%line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 204])
+%line 606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 204]
 ; 32x a1 = a1 + x1
-%line 647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 268]
-%line 648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 268]
+; 32x x1 = maddubs(x0, mem512[pa + 268])
+%line 608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 268]
 ; 32x a2 = a2 + x1
-%line 649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 332]
-%line 650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 332]
+; 32x x1 = maddubs(x0, mem512[pa + 332])
+%line 610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 332]
 ; 32x a3 = a3 + x1
-%line 651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 54]
-%line 652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 54]
-; 32x x1 = x0 * mem512[pa + 138]
-%line 653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 138]
-; 32x a0 = a0 + x1
-%line 654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 202]
-%line 655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 202]
-; 32x a1 = a1 + x1
-%line 656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 266]
-%line 657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 266]
-; 32x a2 = a2 + x1
-%line 658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 330]
-%line 659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 330]
-; 32x a3 = a3 + x1
-%line 660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm4
 ; 32x x0 = mem16[pb + 56]
-%line 661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 56]
-; 32x x1 = x0 * mem512[pa + 136]
-%line 662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 136]
+%line 612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 56]
+; 32x x1 = maddubs(x0, mem512[pa + 136])
+%line 613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 136]
 ; 32x a0 = a0 + x1
-%line 663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 200]
-%line 664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 200]
+%line 614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 200])
+%line 615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 200]
 ; 32x a1 = a1 + x1
-%line 665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 264]
-%line 666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 264]
+; 32x x1 = maddubs(x0, mem512[pa + 264])
+%line 617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 264]
 ; 32x a2 = a2 + x1
-%line 667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 328]
-%line 668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 328]
+; 32x x1 = maddubs(x0, mem512[pa + 328])
+%line 619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 328]
 ; 32x a3 = a3 + x1
-%line 669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 58]
-%line 670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 58]
-; 32x x1 = x0 * mem512[pa + 134]
-%line 671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 134]
-; 32x a0 = a0 + x1
-%line 672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 198]
-%line 673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 198]
-; 32x a1 = a1 + x1
-%line 674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 262]
-%line 675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 262]
-; 32x a2 = a2 + x1
-%line 676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 326]
-%line 677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 326]
-; 32x a3 = a3 + x1
-%line 678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm4
 ; 32x x0 = mem16[pb + 60]
-%line 679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 60]
-; 32x x1 = x0 * mem512[pa + 132]
-%line 680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 132]
+%line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 60]
+; 32x x1 = maddubs(x0, mem512[pa + 132])
+%line 622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 132]
 ; 32x a0 = a0 + x1
-%line 681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 196]
-%line 682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 196]
+%line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm6, zmm0, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 196])
+%line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm4, [r8 + 196]
 ; 32x a1 = a1 + x1
-%line 683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 260]
-%line 684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 260]
+%line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm1, zmm1, zmm0
+; 32x x1 = maddubs(x0, mem512[pa + 260])
+%line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm4, [r8 + 260]
 ; 32x a2 = a2 + x1
-%line 685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 324]
-%line 686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 324]
+%line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm2, zmm2, zmm0
+; 32x x1 = maddubs(x0, mem512[pa + 324])
+%line 628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm4, [r8 + 324]
 ; 32x a3 = a3 + x1
-%line 687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 62]
-%line 688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 62]
-; 32x x1 = x0 * mem512[pa + 130]
-%line 689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 130]
-; 32x a0 = a0 + x1
-%line 690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm6, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 194]
-%line 691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm4, zmm3, [r9 + 194]
-; 32x a1 = a1 + x1
-%line 692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 258]
-%line 693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm4, zmm3, [r9 + 258]
-; 32x a2 = a2 + x1
-%line 694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 322]
-%line 695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 322]
-; 32x a3 = a3 + x1
-%line 696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm0
 ; 32x x0 = mem16[pb + 64]
-%line 697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 64]
-; 32x x1 = x0 * mem512[pa + 192]
-%line 698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm4, zmm3, [r9 + 192]
+%line 630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm0, [r9 + 64]
+; 32x x1 = maddubs(x0, mem512[pa + 192])
+%line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm0, [r8 + 192]
 ; 32x a1 = a1 + x1
-%line 699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 256]
-%line 700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm4, zmm3, [r9 + 256]
+; 32x x1 = maddubs(x0, mem512[pa + 256])
+%line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm0, [r8 + 256]
 ; 32x a2 = a2 + x1
-%line 701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 320]
-%line 702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 320]
+; 32x x1 = maddubs(x0, mem512[pa + 320])
+%line 635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm0, [r8 + 320]
 ; 32x a3 = a3 + x1
-%line 703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 66]
-%line 704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 66]
-; 32x x1 = x0 * mem512[pa + 190]
-%line 705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm4, zmm3, [r9 + 190]
-; 32x a1 = a1 + x1
-%line 706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 254]
-%line 707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm4, zmm3, [r9 + 254]
-; 32x a2 = a2 + x1
-%line 708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 318]
-%line 709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm4, zmm3, [r9 + 318]
-; 32x a3 = a3 + x1
-%line 710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm0, zmm4
-; 32x a4 = x0 * mem512[pa + 382]
-%line 711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm0, zmm3, [r9 + 382]
+%line 636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm4
+; 32x a4 = maddubs(x0, mem512[pa + 384])
+%line 637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm0, [r8 + 384]
 ; 32x x0 = mem16[pb + 68]
-%line 712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 68]
-; 32x x1 = x0 * mem512[pa + 188]
-%line 713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 188]
+%line 638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 68]
+; 32x x1 = maddubs(x0, mem512[pa + 188])
+%line 639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 188]
 ; 32x a1 = a1 + x1
-%line 714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 252]
-%line 715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 252]
+; 32x x1 = maddubs(x0, mem512[pa + 252])
+%line 641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 252]
 ; 32x a2 = a2 + x1
-%line 716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 316]
-%line 717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 316]
+; 32x x1 = maddubs(x0, mem512[pa + 316])
+%line 643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 316]
 ; 32x a3 = a3 + x1
-%line 718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 380]
-%line 719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 380]
+%line 644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 380])
+%line 645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 380]
 ; 32x a4 = a4 + x1
-%line 720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 70]
-%line 721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 70]
-; 32x x1 = x0 * mem512[pa + 186]
-%line 722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 186]
-; 32x a1 = a1 + x1
-%line 723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 250]
-%line 724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 250]
-; 32x a2 = a2 + x1
-%line 725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 314]
-%line 726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 314]
-; 32x a3 = a3 + x1
-%line 727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 378]
-%line 728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 378]
-; 32x a4 = a4 + x1
-%line 729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm4
 ; 32x x0 = mem16[pb + 72]
-%line 730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 72]
-; 32x x1 = x0 * mem512[pa + 184]
-%line 731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 184]
+%line 647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 72]
+; 32x x1 = maddubs(x0, mem512[pa + 184])
+%line 648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 184]
 ; 32x a1 = a1 + x1
-%line 732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 248]
-%line 733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 248]
+; 32x x1 = maddubs(x0, mem512[pa + 248])
+%line 650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 248]
 ; 32x a2 = a2 + x1
-%line 734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 312]
-%line 735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 312]
+; 32x x1 = maddubs(x0, mem512[pa + 312])
+%line 652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 312]
 ; 32x a3 = a3 + x1
-%line 736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 376]
-%line 737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 376]
+%line 653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 376])
+%line 654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 376]
 ; 32x a4 = a4 + x1
-%line 738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 74]
-%line 739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 74]
-; 32x x1 = x0 * mem512[pa + 182]
-%line 740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 182]
-; 32x a1 = a1 + x1
-%line 741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 246]
-%line 742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 246]
-; 32x a2 = a2 + x1
-%line 743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 310]
-%line 744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 310]
-; 32x a3 = a3 + x1
-%line 745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 374]
-%line 746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 374]
-; 32x a4 = a4 + x1
-%line 747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm4
 ; 32x x0 = mem16[pb + 76]
-%line 748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 76]
-; 32x x1 = x0 * mem512[pa + 180]
-%line 749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 180]
+%line 656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 76]
+; 32x x1 = maddubs(x0, mem512[pa + 180])
+%line 657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 180]
 ; 32x a1 = a1 + x1
-%line 750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 244]
-%line 751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 244]
+; 32x x1 = maddubs(x0, mem512[pa + 244])
+%line 659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 244]
 ; 32x a2 = a2 + x1
-%line 752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 308]
-%line 753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 308]
+; 32x x1 = maddubs(x0, mem512[pa + 308])
+%line 661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 308]
 ; 32x a3 = a3 + x1
-%line 754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 372]
-%line 755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 372]
+%line 662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 372])
+%line 663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 372]
 ; 32x a4 = a4 + x1
-%line 756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 78]
-%line 757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 78]
-; 32x x1 = x0 * mem512[pa + 178]
-%line 758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 178]
-; 32x a1 = a1 + x1
-%line 759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 242]
-%line 760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 242]
-; 32x a2 = a2 + x1
-%line 761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 306]
-%line 762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 306]
-; 32x a3 = a3 + x1
-%line 763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 370]
-%line 764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 370]
-; 32x a4 = a4 + x1
-%line 765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm4
 ; 32x x0 = mem16[pb + 80]
-%line 766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 80]
-; 32x x1 = x0 * mem512[pa + 176]
-%line 767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 176]
+%line 665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 80]
+; 32x x1 = maddubs(x0, mem512[pa + 176])
+%line 666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 176]
 ; 32x a1 = a1 + x1
-%line 768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 240]
-%line 769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 240]
+; 32x x1 = maddubs(x0, mem512[pa + 240])
+%line 668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 240]
 ; 32x a2 = a2 + x1
-%line 770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 304]
-%line 771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 304]
+; 32x x1 = maddubs(x0, mem512[pa + 304])
+%line 670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 304]
 ; 32x a3 = a3 + x1
-%line 772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 368]
-%line 773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 368]
+%line 671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 368])
+%line 672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 368]
 ; 32x a4 = a4 + x1
-%line 774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 82]
-%line 775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 82]
-; 32x x1 = x0 * mem512[pa + 174]
-%line 776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 174]
-; 32x a1 = a1 + x1
-%line 777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 238]
-%line 778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 238]
-; 32x a2 = a2 + x1
-%line 779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 302]
-%line 780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 302]
-; 32x a3 = a3 + x1
-%line 781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 366]
-%line 782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 366]
-; 32x a4 = a4 + x1
-%line 783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm4
 ; 32x x0 = mem16[pb + 84]
-%line 784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 84]
-; 32x x1 = x0 * mem512[pa + 172]
-%line 785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 172]
+%line 674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 84]
+; 32x x1 = maddubs(x0, mem512[pa + 172])
+%line 675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 172]
 ; 32x a1 = a1 + x1
-%line 786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 236]
-%line 787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 236]
+; 32x x1 = maddubs(x0, mem512[pa + 236])
+%line 677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 236]
 ; 32x a2 = a2 + x1
-%line 788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 300]
-%line 789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 300]
+; 32x x1 = maddubs(x0, mem512[pa + 300])
+%line 679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 300]
 ; 32x a3 = a3 + x1
-%line 790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 364]
-%line 791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 364]
+%line 680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 364])
+%line 681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 364]
 ; 32x a4 = a4 + x1
-%line 792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 86]
-%line 793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 86]
-; 32x x1 = x0 * mem512[pa + 170]
-%line 794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 170]
-; 32x a1 = a1 + x1
-%line 795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 234]
-%line 796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 234]
-; 32x a2 = a2 + x1
-%line 797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 298]
-%line 798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 298]
-; 32x a3 = a3 + x1
-%line 799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 362]
-%line 800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 362]
-; 32x a4 = a4 + x1
-%line 801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm4
 ; 32x x0 = mem16[pb + 88]
-%line 802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 88]
-; 32x x1 = x0 * mem512[pa + 168]
-%line 803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 168]
+%line 683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 88]
+; 32x x1 = maddubs(x0, mem512[pa + 168])
+%line 684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 168]
 ; 32x a1 = a1 + x1
-%line 804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 232]
-%line 805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 232]
+; 32x x1 = maddubs(x0, mem512[pa + 232])
+%line 686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 232]
 ; 32x a2 = a2 + x1
-%line 806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 296]
-%line 807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 296]
+; 32x x1 = maddubs(x0, mem512[pa + 296])
+%line 688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 296]
 ; 32x a3 = a3 + x1
-%line 808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 360]
-%line 809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 360]
+%line 689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 360])
+%line 690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 360]
 ; 32x a4 = a4 + x1
-%line 810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 90]
-%line 811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 90]
-; 32x x1 = x0 * mem512[pa + 166]
-%line 812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 166]
-; 32x a1 = a1 + x1
-%line 813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 230]
-%line 814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 230]
-; 32x a2 = a2 + x1
-%line 815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 294]
-%line 816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 294]
-; 32x a3 = a3 + x1
-%line 817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 358]
-%line 818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 358]
-; 32x a4 = a4 + x1
-%line 819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm4
 ; 32x x0 = mem16[pb + 92]
-%line 820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 92]
-; 32x x1 = x0 * mem512[pa + 164]
-%line 821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 164]
+%line 692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 92]
+; 32x x1 = maddubs(x0, mem512[pa + 164])
+%line 693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 164]
 ; 32x a1 = a1 + x1
-%line 822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 228]
-%line 823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 228]
+; 32x x1 = maddubs(x0, mem512[pa + 228])
+%line 695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 228]
 ; 32x a2 = a2 + x1
-%line 824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 292]
-%line 825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 292]
+; 32x x1 = maddubs(x0, mem512[pa + 292])
+%line 697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 292]
 ; 32x a3 = a3 + x1
-%line 826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 356]
-%line 827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 356]
+%line 698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 356])
+%line 699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 356]
 ; 32x a4 = a4 + x1
-%line 828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 94]
-%line 829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 94]
-; 32x x1 = x0 * mem512[pa + 162]
-%line 830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 162]
-; 32x a1 = a1 + x1
-%line 831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 226]
-%line 832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 226]
-; 32x a2 = a2 + x1
-%line 833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 290]
-%line 834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 290]
-; 32x a3 = a3 + x1
-%line 835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 354]
-%line 836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 354]
-; 32x a4 = a4 + x1
-%line 837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm4
 ; 32x x0 = mem16[pb + 96]
-%line 838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 96]
-; 32x x1 = x0 * mem512[pa + 160]
-%line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 160]
+%line 701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 96]
+; 32x x1 = maddubs(x0, mem512[pa + 160])
+%line 702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 160]
 ; 32x a1 = a1 + x1
-%line 840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 224]
-%line 841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 224]
+; 32x x1 = maddubs(x0, mem512[pa + 224])
+%line 704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 224]
 ; 32x a2 = a2 + x1
-%line 842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 288]
-%line 843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 288]
+; 32x x1 = maddubs(x0, mem512[pa + 288])
+%line 706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 288]
 ; 32x a3 = a3 + x1
-%line 844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 352]
-%line 845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 352]
+%line 707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 352])
+%line 708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 352]
 ; 32x a4 = a4 + x1
-%line 846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 98]
-%line 847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 98]
-; 32x x1 = x0 * mem512[pa + 158]
-%line 848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 158]
-; 32x a1 = a1 + x1
-%line 849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 222]
-%line 850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 222]
-; 32x a2 = a2 + x1
-%line 851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 286]
-%line 852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 286]
-; 32x a3 = a3 + x1
-%line 853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 350]
-%line 854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 350]
-; 32x a4 = a4 + x1
-%line 855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm4
 ; 32x x0 = mem16[pb + 100]
-%line 856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 100]
-; 32x x1 = x0 * mem512[pa + 156]
-%line 857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 156]
+%line 710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 100]
+; 32x x1 = maddubs(x0, mem512[pa + 156])
+%line 711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 156]
 ; 32x a1 = a1 + x1
-%line 858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 220]
-%line 859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 220]
+; 32x x1 = maddubs(x0, mem512[pa + 220])
+%line 713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 220]
 ; 32x a2 = a2 + x1
-%line 860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 284]
-%line 861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 284]
+; 32x x1 = maddubs(x0, mem512[pa + 284])
+%line 715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 284]
 ; 32x a3 = a3 + x1
-%line 862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 348]
-%line 863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 348]
+%line 716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 348])
+%line 717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 348]
 ; 32x a4 = a4 + x1
-%line 864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 102]
-%line 865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 102]
-; 32x x1 = x0 * mem512[pa + 154]
-%line 866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 154]
-; 32x a1 = a1 + x1
-%line 867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 218]
-%line 868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 218]
-; 32x a2 = a2 + x1
-%line 869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 282]
-%line 870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 282]
-; 32x a3 = a3 + x1
-%line 871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 346]
-%line 872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 346]
-; 32x a4 = a4 + x1
-%line 873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm4
 ; 32x x0 = mem16[pb + 104]
-%line 874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 104]
-; 32x x1 = x0 * mem512[pa + 152]
-%line 875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 152]
+%line 719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 104]
+; 32x x1 = maddubs(x0, mem512[pa + 152])
+%line 720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 152]
 ; 32x a1 = a1 + x1
-%line 876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 216]
-%line 877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 216]
+; 32x x1 = maddubs(x0, mem512[pa + 216])
+%line 722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 216]
 ; 32x a2 = a2 + x1
-%line 878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 280]
-%line 879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 280]
+; 32x x1 = maddubs(x0, mem512[pa + 280])
+%line 724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 280]
 ; 32x a3 = a3 + x1
-%line 880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 344]
-%line 881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 344]
+%line 725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 344])
+%line 726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 344]
 ; 32x a4 = a4 + x1
-%line 882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 106]
-%line 883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 106]
-; 32x x1 = x0 * mem512[pa + 150]
-%line 884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 150]
-; 32x a1 = a1 + x1
-%line 885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 214]
-%line 886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 214]
-; 32x a2 = a2 + x1
-%line 887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 278]
-%line 888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 278]
-; 32x a3 = a3 + x1
-%line 889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 342]
-%line 890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 342]
-; 32x a4 = a4 + x1
-%line 891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm4
 ; 32x x0 = mem16[pb + 108]
-%line 892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 108]
-; 32x x1 = x0 * mem512[pa + 148]
-%line 893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 148]
+%line 728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 108]
+; 32x x1 = maddubs(x0, mem512[pa + 148])
+%line 729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 148]
 ; 32x a1 = a1 + x1
-%line 894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 212]
-%line 895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 212]
+; 32x x1 = maddubs(x0, mem512[pa + 212])
+%line 731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 212]
 ; 32x a2 = a2 + x1
-%line 896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 276]
-%line 897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 276]
+; 32x x1 = maddubs(x0, mem512[pa + 276])
+%line 733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 276]
 ; 32x a3 = a3 + x1
-%line 898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 340]
-%line 899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 340]
+%line 734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 340])
+%line 735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 340]
 ; 32x a4 = a4 + x1
-%line 900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 110]
-%line 901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 110]
-; 32x x1 = x0 * mem512[pa + 146]
-%line 902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 146]
-; 32x a1 = a1 + x1
-%line 903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 210]
-%line 904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 210]
-; 32x a2 = a2 + x1
-%line 905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 274]
-%line 906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 274]
-; 32x a3 = a3 + x1
-%line 907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 338]
-%line 908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 338]
-; 32x a4 = a4 + x1
-%line 909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm4
 ; 32x x0 = mem16[pb + 112]
-%line 910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 112]
-; 32x x1 = x0 * mem512[pa + 144]
-%line 911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 144]
+%line 737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 112]
+; 32x x1 = maddubs(x0, mem512[pa + 144])
+%line 738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 144]
 ; 32x a1 = a1 + x1
-%line 912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 208]
-%line 913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 208]
+; 32x x1 = maddubs(x0, mem512[pa + 208])
+%line 740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 208]
 ; 32x a2 = a2 + x1
-%line 914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 272]
-%line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 272]
+; 32x x1 = maddubs(x0, mem512[pa + 272])
+%line 742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 272]
 ; 32x a3 = a3 + x1
-%line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 336]
-%line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 336]
+%line 743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 336])
+%line 744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 336]
 ; 32x a4 = a4 + x1
-%line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 114]
-%line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 114]
-; 32x x1 = x0 * mem512[pa + 142]
-%line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 142]
-; 32x a1 = a1 + x1
-%line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 206]
-%line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 206]
-; 32x a2 = a2 + x1
-%line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 270]
-%line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 270]
-; 32x a3 = a3 + x1
-%line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 334]
-%line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 334]
-; 32x a4 = a4 + x1
-%line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm4
 ; 32x x0 = mem16[pb + 116]
-%line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 116]
-; 32x x1 = x0 * mem512[pa + 140]
-%line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 140]
+%line 746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 116]
+; 32x x1 = maddubs(x0, mem512[pa + 140])
+%line 747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 140]
 ; 32x a1 = a1 + x1
-%line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 204]
-%line 931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 204]
+; 32x x1 = maddubs(x0, mem512[pa + 204])
+%line 749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 204]
 ; 32x a2 = a2 + x1
-%line 932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 268]
-%line 933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 268]
+; 32x x1 = maddubs(x0, mem512[pa + 268])
+%line 751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 268]
 ; 32x a3 = a3 + x1
-%line 934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 332]
-%line 935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 332]
+%line 752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 332])
+%line 753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 332]
 ; 32x a4 = a4 + x1
-%line 936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 118]
-%line 937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 118]
-; 32x x1 = x0 * mem512[pa + 138]
-%line 938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 138]
-; 32x a1 = a1 + x1
-%line 939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 202]
-%line 940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 202]
-; 32x a2 = a2 + x1
-%line 941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 266]
-%line 942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 266]
-; 32x a3 = a3 + x1
-%line 943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 330]
-%line 944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 330]
-; 32x a4 = a4 + x1
-%line 945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm4
 ; 32x x0 = mem16[pb + 120]
-%line 946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 120]
-; 32x x1 = x0 * mem512[pa + 136]
-%line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 136]
+%line 755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 120]
+; 32x x1 = maddubs(x0, mem512[pa + 136])
+%line 756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 136]
 ; 32x a1 = a1 + x1
-%line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 200]
-%line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 200]
+; 32x x1 = maddubs(x0, mem512[pa + 200])
+%line 758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 200]
 ; 32x a2 = a2 + x1
-%line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 264]
-%line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 264]
+; 32x x1 = maddubs(x0, mem512[pa + 264])
+%line 760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 264]
 ; 32x a3 = a3 + x1
-%line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 328]
-%line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 328]
+%line 761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 328])
+%line 762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm4, [r8 + 328]
 ; 32x a4 = a4 + x1
-%line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 122]
-%line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 122]
-; 32x x1 = x0 * mem512[pa + 134]
-%line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 134]
-; 32x a1 = a1 + x1
-%line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 198]
-%line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 198]
-; 32x a2 = a2 + x1
-%line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 262]
-%line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 262]
-; 32x a3 = a3 + x1
-%line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 326]
-%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 326]
-; 32x a4 = a4 + x1
-%line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
+%line 763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm0, zmm0, zmm4
 ; 32x x0 = mem16[pb + 124]
-%line 964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 124]
-; 32x x1 = x0 * mem512[pa + 132]
-%line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 132]
+%line 764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm4, [r9 + 124]
+; 32x x1 = maddubs(x0, mem512[pa + 132])
+%line 765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm4, [r8 + 132]
 ; 32x a1 = a1 + x1
-%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 196]
-%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 196]
-; 32x a2 = a2 + x1
-%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 260]
-%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 260]
-; 32x a3 = a3 + x1
-%line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 324]
-%line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm3, [r9 + 324]
-; 32x a4 = a4 + x1
-%line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 126]
-%line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r11 + 126]
-; 32x x1 = x0 * mem512[pa + 130]
-%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm3, [r9 + 130]
-; 32x a1 = a1 + x1
-%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm7, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 194]
-%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm3, [r9 + 194]
+; 32x x1 = maddubs(x0, mem512[pa + 196])
+%line 767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm4, [r8 + 196]
 ; 32x a2 = a2 + x1
-%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
-; 32x x1 = x0 * mem512[pa + 258]
-%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm3, [r9 + 258]
+; 32x x1 = maddubs(x0, mem512[pa + 260])
+%line 769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm4, [r8 + 260]
 ; 32x a3 = a3 + x1
-%line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm1
-; 32x x1 = x0 * mem512[pa + 322]
-%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm3, [r9 + 322]
+%line 770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm1
+; 32x x1 = maddubs(x0, mem512[pa + 324])
+%line 771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm4, [r8 + 324]
 ; 32x a4 = a4 + x1
-%line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = mem16[pb + 128]
-%line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 128]
-; 32x x1 = x0 * mem512[pa + 192]
-%line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm1, [r9 + 192]
+%line 773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 128]
+; 32x x1 = maddubs(x0, mem512[pa + 192])
+%line 774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm1, [r8 + 192]
 ; 32x a2 = a2 + x1
-%line 984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x1 = x0 * mem512[pa + 256]
-%line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm1, [r9 + 256]
+%line 775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm2, zmm2, zmm4
+; 32x x1 = maddubs(x0, mem512[pa + 256])
+%line 776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm1, [r8 + 256]
 ; 32x a3 = a3 + x1
-%line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm3
-; 32x x1 = x0 * mem512[pa + 320]
-%line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 320]
+%line 777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm4
+; 32x x1 = maddubs(x0, mem512[pa + 320])
+%line 778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm1, [r8 + 320]
 ; 32x a4 = a4 + x1
-%line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 130]
-%line 989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 130]
-; 32x x1 = x0 * mem512[pa + 190]
-%line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm1, [r9 + 190]
-; 32x a2 = a2 + x1
-%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x1 = x0 * mem512[pa + 254]
-%line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm1, [r9 + 254]
-; 32x a3 = a3 + x1
-%line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm3
-; 32x x1 = x0 * mem512[pa + 318]
-%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm3, zmm1, [r9 + 318]
-; 32x a4 = a4 + x1
-%line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm0, zmm3
-; 32x a5 = x0 * mem512[pa + 382]
-%line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm0, zmm1, [r9 + 382]
+%line 779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm0, zmm4
+; 32x a5 = maddubs(x0, mem512[pa + 384])
+%line 780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm1, [r8 + 384]
 ; 32x x0 = mem16[pb + 132]
-%line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 132]
-; 32x x1 = x0 * mem512[pa + 188]
-%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 188]
+%line 781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 132]
+; 32x x1 = maddubs(x0, mem512[pa + 188])
+%line 782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 188]
 ; 32x a2 = a2 + x1
-%line 999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 252]
-%line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 252]
+; 32x x1 = maddubs(x0, mem512[pa + 252])
+%line 784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 252]
 ; 32x a3 = a3 + x1
-%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 316]
-%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 316]
-; 32x a4 = a4 + x1
-%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 380]
-%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 380]
-; 32x a5 = a5 + x1
-%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 134]
-%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 134]
-; 32x x1 = x0 * mem512[pa + 186]
-%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 186]
-; 32x a2 = a2 + x1
-%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 250]
-%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 250]
-; 32x a3 = a3 + x1
-%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 314]
-%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 314]
+; 32x x1 = maddubs(x0, mem512[pa + 316])
+%line 786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 316]
 ; 32x a4 = a4 + x1
-%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 378]
-%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 378]
+%line 787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm4, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 380])
+%line 788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm1, [r8 + 380]
 ; 32x a5 = a5 + x1
-%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = mem16[pb + 136]
-%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 136]
-; 32x x1 = x0 * mem512[pa + 184]
-%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 184]
+%line 790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 136]
+; 32x x1 = maddubs(x0, mem512[pa + 184])
+%line 791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 184]
 ; 32x a2 = a2 + x1
-%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 248]
-%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 248]
+; 32x x1 = maddubs(x0, mem512[pa + 248])
+%line 793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 248]
 ; 32x a3 = a3 + x1
-%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 312]
-%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 312]
-; 32x a4 = a4 + x1
-%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 376]
-%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 376]
-; 32x a5 = a5 + x1
-%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 138]
-%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 138]
-; 32x x1 = x0 * mem512[pa + 182]
-%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 182]
-; 32x a2 = a2 + x1
-%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 246]
-%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 246]
-; 32x a3 = a3 + x1
-%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 310]
-%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 310]
+; 32x x1 = maddubs(x0, mem512[pa + 312])
+%line 795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 312]
 ; 32x a4 = a4 + x1
-%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 374]
-%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 374]
+%line 796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm4, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 376])
+%line 797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm1, [r8 + 376]
 ; 32x a5 = a5 + x1
-%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = mem16[pb + 140]
-%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 140]
-; 32x x1 = x0 * mem512[pa + 180]
-%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 180]
+%line 799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 140]
+; 32x x1 = maddubs(x0, mem512[pa + 180])
+%line 800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 180]
 ; 32x a2 = a2 + x1
-%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 244]
-%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 244]
+; 32x x1 = maddubs(x0, mem512[pa + 244])
+%line 802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 244]
 ; 32x a3 = a3 + x1
-%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 308]
-%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 308]
-; 32x a4 = a4 + x1
-%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 372]
-%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 372]
-; 32x a5 = a5 + x1
-%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 142]
-%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 142]
-; 32x x1 = x0 * mem512[pa + 178]
-%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 178]
-; 32x a2 = a2 + x1
-%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 242]
-%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 242]
-; 32x a3 = a3 + x1
-%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 306]
-%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 306]
+; 32x x1 = maddubs(x0, mem512[pa + 308])
+%line 804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 308]
 ; 32x a4 = a4 + x1
-%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 370]
-%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 370]
+%line 805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm4, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 372])
+%line 806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm1, [r8 + 372]
 ; 32x a5 = a5 + x1
-%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = mem16[pb + 144]
-%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 144]
-; 32x x1 = x0 * mem512[pa + 176]
-%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 176]
+%line 808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 144]
+; 32x x1 = maddubs(x0, mem512[pa + 176])
+%line 809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 176]
 ; 32x a2 = a2 + x1
-%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 240]
-%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 240]
+; 32x x1 = maddubs(x0, mem512[pa + 240])
+%line 811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 240]
 ; 32x a3 = a3 + x1
-%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 304]
-%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 304]
-; 32x a4 = a4 + x1
-%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 368]
-%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 368]
-; 32x a5 = a5 + x1
-%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 146]
-%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 146]
-; 32x x1 = x0 * mem512[pa + 174]
-%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 174]
-; 32x a2 = a2 + x1
-%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 238]
-%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 238]
-; 32x a3 = a3 + x1
-%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 302]
-%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 302]
+; 32x x1 = maddubs(x0, mem512[pa + 304])
+%line 813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 304]
 ; 32x a4 = a4 + x1
-%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 366]
-%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 366]
+%line 814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm4, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 368])
+%line 815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm1, [r8 + 368]
 ; 32x a5 = a5 + x1
-%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = mem16[pb + 148]
-%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 148]
-; 32x x1 = x0 * mem512[pa + 172]
-%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 172]
+%line 817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 148]
+; 32x x1 = maddubs(x0, mem512[pa + 172])
+%line 818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 172]
 ; 32x a2 = a2 + x1
-%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 236]
-%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 236]
+; 32x x1 = maddubs(x0, mem512[pa + 236])
+%line 820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 236]
 ; 32x a3 = a3 + x1
-%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 300]
-%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 300]
-; 32x a4 = a4 + x1
-%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 364]
-%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 364]
-; 32x a5 = a5 + x1
-%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 150]
-%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 150]
-; 32x x1 = x0 * mem512[pa + 170]
-%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 170]
-; 32x a2 = a2 + x1
-%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 234]
-%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 234]
-; 32x a3 = a3 + x1
-%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 298]
-%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 298]
+; 32x x1 = maddubs(x0, mem512[pa + 300])
+%line 822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 300]
 ; 32x a4 = a4 + x1
-%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 362]
-%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 362]
+%line 823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm4, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 364])
+%line 824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm1, [r8 + 364]
 ; 32x a5 = a5 + x1
-%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = mem16[pb + 152]
-%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 152]
-; 32x x1 = x0 * mem512[pa + 168]
-%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 168]
+%line 826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 152]
+; 32x x1 = maddubs(x0, mem512[pa + 168])
+%line 827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 168]
 ; 32x a2 = a2 + x1
-%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 232]
-%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 232]
+; 32x x1 = maddubs(x0, mem512[pa + 232])
+%line 829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 232]
 ; 32x a3 = a3 + x1
-%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 296]
-%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 296]
-; 32x a4 = a4 + x1
-%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 360]
-%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 360]
-; 32x a5 = a5 + x1
-%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 154]
-%line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 154]
-; 32x x1 = x0 * mem512[pa + 166]
-%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 166]
-; 32x a2 = a2 + x1
-%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 230]
-%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 230]
-; 32x a3 = a3 + x1
-%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 294]
-%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 294]
+; 32x x1 = maddubs(x0, mem512[pa + 296])
+%line 831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 296]
 ; 32x a4 = a4 + x1
-%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 358]
-%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 358]
+%line 832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm4, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 360])
+%line 833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm1, [r8 + 360]
 ; 32x a5 = a5 + x1
-%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = mem16[pb + 156]
-%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 156]
-; 32x x1 = x0 * mem512[pa + 164]
-%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 164]
+%line 835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 156]
+; 32x x1 = maddubs(x0, mem512[pa + 164])
+%line 836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 164]
 ; 32x a2 = a2 + x1
-%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 228]
-%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 228]
+; 32x x1 = maddubs(x0, mem512[pa + 228])
+%line 838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 228]
 ; 32x a3 = a3 + x1
-%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 292]
-%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 292]
-; 32x a4 = a4 + x1
-%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 356]
-%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 356]
-; 32x a5 = a5 + x1
-%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 158]
-%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 158]
-; 32x x1 = x0 * mem512[pa + 162]
-%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 162]
-; 32x a2 = a2 + x1
-%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 226]
-%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 226]
-; 32x a3 = a3 + x1
-%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 290]
-%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 290]
+; 32x x1 = maddubs(x0, mem512[pa + 292])
+%line 840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 292]
 ; 32x a4 = a4 + x1
-%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 354]
-%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 354]
+%line 841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm4, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 356])
+%line 842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm1, [r8 + 356]
 ; 32x a5 = a5 + x1
-%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = mem16[pb + 160]
-%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 160]
-; 32x x1 = x0 * mem512[pa + 160]
-%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 160]
+%line 844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 160]
+; 32x x1 = maddubs(x0, mem512[pa + 160])
+%line 845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 160]
 ; 32x a2 = a2 + x1
-%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 224]
-%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 224]
+; 32x x1 = maddubs(x0, mem512[pa + 224])
+%line 847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 224]
 ; 32x a3 = a3 + x1
-%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 288]
-%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 288]
-; 32x a4 = a4 + x1
-%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 352]
-%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 352]
-; 32x a5 = a5 + x1
-%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 162]
-%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 162]
-; 32x x1 = x0 * mem512[pa + 158]
-%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 158]
-; 32x a2 = a2 + x1
-%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 222]
-%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 222]
-; 32x a3 = a3 + x1
-%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 286]
-%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 286]
+; 32x x1 = maddubs(x0, mem512[pa + 288])
+%line 849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 288]
 ; 32x a4 = a4 + x1
-%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 350]
-%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 350]
+%line 850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm4, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 352])
+%line 851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm1, [r8 + 352]
 ; 32x a5 = a5 + x1
-%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = mem16[pb + 164]
-%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 164]
-; 32x x1 = x0 * mem512[pa + 156]
-%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 156]
+%line 853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 164]
+; 32x x1 = maddubs(x0, mem512[pa + 156])
+%line 854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 156]
 ; 32x a2 = a2 + x1
-%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 220]
-%line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 220]
+; 32x x1 = maddubs(x0, mem512[pa + 220])
+%line 856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 220]
 ; 32x a3 = a3 + x1
-%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 284]
-%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 284]
-; 32x a4 = a4 + x1
-%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 348]
-%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 348]
-; 32x a5 = a5 + x1
-%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 166]
-%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 166]
-; 32x x1 = x0 * mem512[pa + 154]
-%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 154]
-; 32x a2 = a2 + x1
-%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 218]
-%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 218]
-; 32x a3 = a3 + x1
-%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 282]
-%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 282]
+; 32x x1 = maddubs(x0, mem512[pa + 284])
+%line 858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 284]
 ; 32x a4 = a4 + x1
-%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 346]
-%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 346]
+%line 859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm4, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 348])
+%line 860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm1, [r8 + 348]
 ; 32x a5 = a5 + x1
-%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = mem16[pb + 168]
-%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 168]
-; 32x x1 = x0 * mem512[pa + 152]
-%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 152]
+%line 862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 168]
+; 32x x1 = maddubs(x0, mem512[pa + 152])
+%line 863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 152]
 ; 32x a2 = a2 + x1
-%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 216]
-%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 216]
+; 32x x1 = maddubs(x0, mem512[pa + 216])
+%line 865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 216]
 ; 32x a3 = a3 + x1
-%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 280]
-%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 280]
-; 32x a4 = a4 + x1
-%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 344]
-%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 344]
-; 32x a5 = a5 + x1
-%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 170]
-%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 170]
-; 32x x1 = x0 * mem512[pa + 150]
-%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 150]
-; 32x a2 = a2 + x1
-%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 214]
-%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 214]
-; 32x a3 = a3 + x1
-%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 278]
-%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 278]
+; 32x x1 = maddubs(x0, mem512[pa + 280])
+%line 867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 280]
 ; 32x a4 = a4 + x1
-%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 342]
-%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 342]
+%line 868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm4, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 344])
+%line 869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm1, [r8 + 344]
 ; 32x a5 = a5 + x1
-%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = mem16[pb + 172]
-%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 172]
-; 32x x1 = x0 * mem512[pa + 148]
-%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 148]
+%line 871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 172]
+; 32x x1 = maddubs(x0, mem512[pa + 148])
+%line 872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 148]
 ; 32x a2 = a2 + x1
-%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 212]
-%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 212]
+; 32x x1 = maddubs(x0, mem512[pa + 212])
+%line 874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 212]
 ; 32x a3 = a3 + x1
-%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 276]
-%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 276]
-; 32x a4 = a4 + x1
-%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 340]
-%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 340]
-; 32x a5 = a5 + x1
-%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 174]
-%line 1186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 174]
-; 32x x1 = x0 * mem512[pa + 146]
-%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 146]
-; 32x a2 = a2 + x1
-%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 210]
-%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 210]
-; 32x a3 = a3 + x1
-%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 274]
-%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 274]
+; 32x x1 = maddubs(x0, mem512[pa + 276])
+%line 876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 276]
 ; 32x a4 = a4 + x1
-%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 338]
-%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 338]
+%line 877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm4, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 340])
+%line 878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm1, [r8 + 340]
 ; 32x a5 = a5 + x1
-%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = mem16[pb + 176]
-%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 176]
-; 32x x1 = x0 * mem512[pa + 144]
-%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 144]
+%line 880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 176]
+; 32x x1 = maddubs(x0, mem512[pa + 144])
+%line 881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 144]
 ; 32x a2 = a2 + x1
-%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 208]
-%line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 208]
+; 32x x1 = maddubs(x0, mem512[pa + 208])
+%line 883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 208]
 ; 32x a3 = a3 + x1
-%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 272]
-%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 272]
-; 32x a4 = a4 + x1
-%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 336]
-%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 336]
-; 32x a5 = a5 + x1
-%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 178]
-%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 178]
-; 32x x1 = x0 * mem512[pa + 142]
-%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 142]
-; 32x a2 = a2 + x1
-%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 206]
-%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 206]
-; 32x a3 = a3 + x1
-%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 270]
-%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 270]
+; 32x x1 = maddubs(x0, mem512[pa + 272])
+%line 885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 272]
 ; 32x a4 = a4 + x1
-%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 334]
-%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 334]
+%line 886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm4, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 336])
+%line 887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm1, [r8 + 336]
 ; 32x a5 = a5 + x1
-%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = mem16[pb + 180]
-%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 180]
-; 32x x1 = x0 * mem512[pa + 140]
-%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 140]
+%line 889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 180]
+; 32x x1 = maddubs(x0, mem512[pa + 140])
+%line 890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 140]
 ; 32x a2 = a2 + x1
-%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 204]
-%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 204]
+; 32x x1 = maddubs(x0, mem512[pa + 204])
+%line 892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 204]
 ; 32x a3 = a3 + x1
-%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 268]
-%line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 268]
-; 32x a4 = a4 + x1
-%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 332]
-%line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 332]
-; 32x a5 = a5 + x1
-%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 182]
-%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 182]
-; 32x x1 = x0 * mem512[pa + 138]
-%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 138]
-; 32x a2 = a2 + x1
-%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 202]
-%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 202]
-; 32x a3 = a3 + x1
-%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 266]
-%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 266]
+; 32x x1 = maddubs(x0, mem512[pa + 268])
+%line 894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 268]
 ; 32x a4 = a4 + x1
-%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 330]
-%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 330]
+%line 895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm4, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 332])
+%line 896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm1, [r8 + 332]
 ; 32x a5 = a5 + x1
-%line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = mem16[pb + 184]
-%line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 184]
-; 32x x1 = x0 * mem512[pa + 136]
-%line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 136]
+%line 898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 184]
+; 32x x1 = maddubs(x0, mem512[pa + 136])
+%line 899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 136]
 ; 32x a2 = a2 + x1
-%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 200]
-%line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 200]
+; 32x x1 = maddubs(x0, mem512[pa + 200])
+%line 901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 200]
 ; 32x a3 = a3 + x1
-%line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 264]
-%line 1236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 264]
-; 32x a4 = a4 + x1
-%line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 328]
-%line 1238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 328]
-; 32x a5 = a5 + x1
-%line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 186]
-%line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 186]
-; 32x x1 = x0 * mem512[pa + 134]
-%line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 134]
-; 32x a2 = a2 + x1
-%line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 198]
-%line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 198]
-; 32x a3 = a3 + x1
-%line 1244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 262]
-%line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 262]
+; 32x x1 = maddubs(x0, mem512[pa + 264])
+%line 903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 264]
 ; 32x a4 = a4 + x1
-%line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 326]
-%line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 326]
+%line 904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm4, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 328])
+%line 905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm1, [r8 + 328]
 ; 32x a5 = a5 + x1
-%line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = mem16[pb + 188]
-%line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 188]
-; 32x x1 = x0 * mem512[pa + 132]
-%line 1250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 132]
+%line 907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm1, [r9 + 188]
+; 32x x1 = maddubs(x0, mem512[pa + 132])
+%line 908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 132]
 ; 32x a2 = a2 + x1
-%line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 196]
-%line 1252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 196]
+; 32x x1 = maddubs(x0, mem512[pa + 196])
+%line 910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 196]
 ; 32x a3 = a3 + x1
-%line 1253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 260]
-%line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 260]
-; 32x a4 = a4 + x1
-%line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 324]
-%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 324]
-; 32x a5 = a5 + x1
-%line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 190]
-%line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r11 + 190]
-; 32x x1 = x0 * mem512[pa + 130]
-%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 130]
-; 32x a2 = a2 + x1
-%line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 194]
-%line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 194]
-; 32x a3 = a3 + x1
-%line 1262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 258]
-%line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm5, zmm1, [r9 + 258]
+; 32x x1 = maddubs(x0, mem512[pa + 260])
+%line 912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm1, [r8 + 260]
 ; 32x a4 = a4 + x1
-%line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 322]
-%line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmullw zmm1, zmm1, [r9 + 322]
+%line 913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm4, zmm5
+; 32x x1 = maddubs(x0, mem512[pa + 324])
+%line 914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm1, [r8 + 324]
 ; 32x a5 = a5 + x1
-%line 1266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[pc] = a0
-%line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r8], zmm6
+%line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11], zmm6
 ; mem512[pc + 64] = a1
-%line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r8 + 64], zmm7
+%line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11 + 64], zmm7
 ; mem512[pc + 128] = a2
-%line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r8 + 128], zmm2
+%line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11 + 128], zmm2
 ; mem512[pc + 192] = a3
-%line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r8 + 192], zmm4
+%line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11 + 192], zmm3
 ; mem512[pc + 256] = a4
-%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r8 + 256], zmm3
+%line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11 + 256], zmm4
 ; mem512[pc + 320] = a5
-%line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r8 + 320], zmm0
+%line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11 + 320], zmm0
 ; pa = pa + 384
-%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	add r9, 384
-; pb = pb + 192
-%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	add r11, 192
-; pc = pc + 384
-%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 384
+; pb = pb + 192
+%line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	add r9, 192
+; pc = pc + 384
+%line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	add r11, 384
 ; i0 = i0 - 1
-%line 1276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub r10, 1
 ; =? i0 - 0
-%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp r10, 0
-; goto loop9 if !=
-%line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	jne .Lloop9
+; goto loop11 if !=
+%line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	jne .Lloop11
 ; pa = w + 25920
-%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, rsi
 	lea r8, [r10 + 25920]
 ; pb = w + 3072
-%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 3072]
 ; i0 = 9
-%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rsi, r10
 	mov r10, 9
 	mov r11, r8
 	mov r8, r9
 	mov rax, r10
 align 32
-.Lloop10:
+.Lloop12:
 ; qb = pa + 384
-%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r11 + 384]
 ; qc = pa + 768
-%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r10, [r11 + 768]
 ; x0 = mem512[qa]
-%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r11]
 ; x1 = mem512[qa + 192]
-%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r11 + 192]
 ; x2 = mem512[qc]
-%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r10]
 ; x3 = mem512[qc + 192]
-%line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r10 + 192]
 ; mem512[qd] = x0
-%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8], zmm3
 ; mem512[qd + 576] = x3
-%line 1292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 576], zmm1
 ; 32x x4 = x1 - x2
-%line 1293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm2, zmm0
 ; x5 = mem512[qb]
-%line 1294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9]
 ; 32x x5 = x5 - x0
-%line 1295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm3
 ; 32x x5 = x5 + x4
-%line 1296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm0
 ; mem512[qd + 192] = x5
-%line 1297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 192], zmm2
 ; x5 = mem512[qb + 192]
-%line 1298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 192]
 ; 32x x5 = x5 - x3
-%line 1299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm1
 ; 32x x5 = x5 - x4
-%line 1300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; mem512[qd + 384] = x5
-%line 1301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 384], zmm2
 ; x0 = mem512[qa + 64]
-%line 1302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r11 + 64]
 ; x1 = mem512[qa + 256]
-%line 1303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r11 + 256]
 ; x2 = mem512[qc + 64]
-%line 1304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 64]
 ; x3 = mem512[qc + 256]
-%line 1305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 256]
 ; mem512[qd + 64] = x0
-%line 1306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 64], zmm0
 ; mem512[qd + 640] = x3
-%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 640], zmm3
 ; 32x x4 = x1 - x2
-%line 1308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
-%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 64]
 ; 32x x5 = x5 - x0
-%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 256] = x5
-%line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 256], zmm2
 ; x5 = mem512[qb + 256]
-%line 1313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 256]
 ; 32x x5 = x5 - x3
-%line 1314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 448] = x5
-%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 448], zmm0
 ; x0 = mem512[qa + 128]
-%line 1317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r11 + 128]
 ; x1 = mem512[qa + 320]
-%line 1318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r11 + 320]
 ; x2 = mem512[qc + 128]
-%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 128]
 ; x3 = mem512[qc + 320]
-%line 1320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 320]
 ; mem512[qd + 128] = x0
-%line 1321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 128], zmm0
 ; mem512[qd + 704] = x3
-%line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 704], zmm3
 ; 32x x4 = x1 - x2
-%line 1323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
-%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 128]
 ; 32x x5 = x5 - x0
-%line 1325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 320] = x5
-%line 1327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 320], zmm2
 ; x5 = mem512[qb + 320]
-%line 1328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 320]
 ; 32x x5 = x5 - x3
-%line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 512] = x5
-%line 1331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 512], zmm0
 ; pa = pa + 1152
-%line 1332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 1152
 ; pb = pb + 768
-%line 1333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 768
 ; i0 = i0 - 1
-%line 1334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub rax, 1
 ; =? i0 - 0
-%line 1335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp rax, 0
-; goto loop10 if !=
-%line 1336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	jne .Lloop10
+; goto loop12 if !=
+%line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	jne .Lloop12
 ; pa = w + 3072
-%line 1337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, rsi
 	lea r8, [r10 + 3072]
 ; pb = w + 25920
-%line 1338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 25920]
 ; i0 = 3
-%line 1339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rsi, r10
 	mov r10, 3
 	mov r11, r9
 	mov rax, r10
 align 32
-.Lloop11:
+.Lloop13:
 ; qb = pa + 768
-%line 1342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r8 + 768]
 ; qc = pa + 1536
-%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r10, [r8 + 1536]
 ; x0 = mem512[qa]
-%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[qa + 384]
-%line 1346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 384]
 ; x2 = mem512[qc]
-%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10]
 ; x3 = mem512[qc + 384]
-%line 1348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 384]
 ; mem512[qd] = x0
-%line 1349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11], zmm0
 ; mem512[qd + 1152] = x3
-%line 1350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1152], zmm3
 ; 32x x4 = x1 - x2
-%line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
-%line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9]
 ; 32x x5 = x5 - x0
-%line 1353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 384] = x5
-%line 1355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 384], zmm2
 ; x5 = mem512[qb + 384]
-%line 1356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 384]
 ; 32x x5 = x5 - x3
-%line 1357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 768] = x5
-%line 1359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 768], zmm0
 ; x0 = mem512[qa + 64]
-%line 1360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[qa + 448]
-%line 1361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 448]
 ; x2 = mem512[qc + 64]
-%line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 64]
 ; x3 = mem512[qc + 448]
-%line 1363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 448]
 ; mem512[qd + 64] = x0
-%line 1364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 64], zmm0
 ; mem512[qd + 1216] = x3
-%line 1365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1216], zmm3
 ; 32x x4 = x1 - x2
-%line 1366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
-%line 1367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 64]
 ; 32x x5 = x5 - x0
-%line 1368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 448] = x5
-%line 1370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 448], zmm2
 ; x5 = mem512[qb + 448]
-%line 1371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 448]
 ; 32x x5 = x5 - x3
-%line 1372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 832] = x5
-%line 1374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 832], zmm0
 ; x0 = mem512[qa + 128]
-%line 1375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[qa + 512]
-%line 1376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 512]
 ; x2 = mem512[qc + 128]
-%line 1377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 128]
 ; x3 = mem512[qc + 512]
-%line 1378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 512]
 ; mem512[qd + 128] = x0
-%line 1379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 128], zmm0
 ; mem512[qd + 1280] = x3
-%line 1380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1280], zmm3
 ; 32x x4 = x1 - x2
-%line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
-%line 1382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 128]
 ; 32x x5 = x5 - x0
-%line 1383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 512] = x5
-%line 1385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 512], zmm2
 ; x5 = mem512[qb + 512]
-%line 1386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 512]
 ; 32x x5 = x5 - x3
-%line 1387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 896] = x5
-%line 1389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 896], zmm0
 ; x0 = mem512[qa + 192]
-%line 1390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; x1 = mem512[qa + 576]
-%line 1391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 576]
 ; x2 = mem512[qc + 192]
-%line 1392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 192]
 ; x3 = mem512[qc + 576]
-%line 1393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 576]
 ; mem512[qd + 192] = x0
-%line 1394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 192], zmm0
 ; mem512[qd + 1344] = x3
-%line 1395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1344], zmm3
 ; 32x x4 = x1 - x2
-%line 1396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
-%line 1397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 192]
 ; 32x x5 = x5 - x0
-%line 1398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 576] = x5
-%line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 576], zmm2
 ; x5 = mem512[qb + 576]
-%line 1401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 576]
 ; 32x x5 = x5 - x3
-%line 1402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 960] = x5
-%line 1404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 960], zmm0
 ; x0 = mem512[qa + 256]
-%line 1405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 256]
 ; x1 = mem512[qa + 640]
-%line 1406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 640]
 ; x2 = mem512[qc + 256]
-%line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 256]
 ; x3 = mem512[qc + 640]
-%line 1408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 640]
 ; mem512[qd + 256] = x0
-%line 1409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 256], zmm0
 ; mem512[qd + 1408] = x3
-%line 1410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1408], zmm3
 ; 32x x4 = x1 - x2
-%line 1411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 256]
-%line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 256]
 ; 32x x5 = x5 - x0
-%line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 640] = x5
-%line 1415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 640], zmm2
 ; x5 = mem512[qb + 640]
-%line 1416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 640]
 ; 32x x5 = x5 - x3
-%line 1417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1024] = x5
-%line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1024], zmm0
 ; x0 = mem512[qa + 320]
-%line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 320]
 ; x1 = mem512[qa + 704]
-%line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 704]
 ; x2 = mem512[qc + 320]
-%line 1422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 320]
 ; x3 = mem512[qc + 704]
-%line 1423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 704]
 ; mem512[qd + 320] = x0
-%line 1424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 320], zmm0
 ; mem512[qd + 1472] = x3
-%line 1425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1472], zmm3
 ; 32x x4 = x1 - x2
-%line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 320]
-%line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 320]
 ; 32x x5 = x5 - x0
-%line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 704] = x5
-%line 1430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 704], zmm2
 ; x5 = mem512[qb + 704]
-%line 1431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 704]
 ; 32x x5 = x5 - x3
-%line 1432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1088] = x5
-%line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1088], zmm0
 ; pa = pa + 2304
-%line 1435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 2304
 ; pb = pb + 1536
-%line 1436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 1536
 ; i0 = i0 - 1
-%line 1437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub rax, 1
 ; =? i0 - 0
-%line 1438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp rax, 0
-; goto loop11 if !=
-%line 1439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	jne .Lloop11
+; goto loop13 if !=
+%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	jne .Lloop13
 ; pa = w + 25920
-%line 1440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, rsi
 	lea r8, [r10 + 25920]
 ; pb = w + 3072
-%line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r11, [r10 + 3072]
 ; qa = pa
-%line 1442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rax, r10
 ; qb = pa + 1536
-%line 1443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r8 + 1536]
 ; qc = pa + 3072
-%line 1444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r10, [r8 + 3072]
 ; i1 = 3
-%line 1446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rsi, 3
 align 32
-.Lloop12:
+.Lloop14:
 ; x0 = mem512[qa]
-%line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[qa + 768]
-%line 1449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 768]
 ; x2 = mem512[qc]
-%line 1450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10]
 ; x3 = mem512[qc + 768]
-%line 1451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 768]
 ; mem512[qd] = x0
-%line 1452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11], zmm0
 ; mem512[qd + 2304] = x3
-%line 1453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 2304], zmm3
 ; 32x x4 = x1 - x2
-%line 1454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
-%line 1455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9]
 ; 32x x5 = x5 - x0
-%line 1456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 768] = x5
-%line 1458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 768], zmm2
 ; x5 = mem512[qb + 768]
-%line 1459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 768]
 ; 32x x5 = x5 - x3
-%line 1460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1536] = x5
-%line 1462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1536], zmm0
 ; x0 = mem512[qa + 64]
-%line 1463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[qa + 832]
-%line 1464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 832]
 ; x2 = mem512[qc + 64]
-%line 1465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 64]
 ; x3 = mem512[qc + 832]
-%line 1466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 832]
 ; mem512[qd + 64] = x0
-%line 1467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 64], zmm0
 ; mem512[qd + 2368] = x3
-%line 1468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 2368], zmm3
 ; 32x x4 = x1 - x2
-%line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
-%line 1470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 64]
 ; 32x x5 = x5 - x0
-%line 1471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 832] = x5
-%line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 832], zmm2
 ; x5 = mem512[qb + 832]
-%line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 832]
 ; 32x x5 = x5 - x3
-%line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1600] = x5
-%line 1477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1600], zmm0
 ; x0 = mem512[qa + 128]
-%line 1478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[qa + 896]
-%line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 896]
 ; x2 = mem512[qc + 128]
-%line 1480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 128]
 ; x3 = mem512[qc + 896]
-%line 1481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 896]
 ; mem512[qd + 128] = x0
-%line 1482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 128], zmm0
 ; mem512[qd + 2432] = x3
-%line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 2432], zmm3
 ; 32x x4 = x1 - x2
-%line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
-%line 1485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 128]
 ; 32x x5 = x5 - x0
-%line 1486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 896] = x5
-%line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 896], zmm2
 ; x5 = mem512[qb + 896]
-%line 1489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 896]
 ; 32x x5 = x5 - x3
-%line 1490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1664] = x5
-%line 1492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1664], zmm0
 ; x0 = mem512[qa + 192]
-%line 1493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; x1 = mem512[qa + 960]
-%line 1494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 960]
 ; x2 = mem512[qc + 192]
-%line 1495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 192]
 ; x3 = mem512[qc + 960]
-%line 1496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 960]
 ; mem512[qd + 192] = x0
-%line 1497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 192], zmm0
 ; mem512[qd + 2496] = x3
-%line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 2496], zmm3
 ; 32x x4 = x1 - x2
-%line 1499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
-%line 1500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 192]
 ; 32x x5 = x5 - x0
-%line 1501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 960] = x5
-%line 1503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 960], zmm2
 ; x5 = mem512[qb + 960]
-%line 1504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 960]
 ; 32x x5 = x5 - x3
-%line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1728] = x5
-%line 1507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1728], zmm0
 ; qa = qa + 256
-%line 1508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 256
 ; qb = qb + 256
-%line 1509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r9, 256
 ; qc = qc + 256
-%line 1510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r10, 256
 ; qd = qd + 256
-%line 1511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 256
 ; i1 = i1 - 1
-%line 1512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub rsi, 1
 ; =? i1 - 0
-%line 1513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp rsi, 0
-; goto loop12 if !=
-%line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	jne .Lloop12
+; goto loop14 if !=
+%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	jne .Lloop14
 ; x6 = mem512[M3OFF]
-%line 1515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rel M3OFF]
 ; x7 = mem512[M3MUL]
-%line 1516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [rel M3MUL]
 ; x5 = mem512[THREE]
-%line 1517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [rel THREE]
 ; x4 = mem512[ONES]
-%line 1518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [rel ONES]
 ; pa = w + 3072
-%line 1519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, rax
 	lea r8, [r10 + 3072]
 ; pb = w + 4378
-%line 1520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 4378]
 ; pc = w + 4376
-%line 1521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r11, [r10 + 4376]
 ; qd = w + 37824
-%line 1522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea rsi, [r10 + 37824]
 ; x0 = mem512[pa]
-%line 1523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rax, r10
 	vmovdqu64 zmm4, [r8]
 ; x1 = mem512[pb]
-%line 1524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm5, [r9]
 ; x2 = mem512[pc]
-%line 1525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm6, [r11]
 ; x2 &= mem512[LANE0OFF]
-%line 1526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpandd zmm6, zmm6, [rel LANE0OFF]
 ; 32x x0 = x0 + x1
-%line 1527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm4, zmm4, zmm5
 ; 32x x0 = x0 + x2
-%line 1528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm4, zmm4, zmm6
 ; 32x x0 = x0 + x6
-%line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm4, zmm4, zmm0
 ; 32x x1 = mulhi(x0, x7)
-%line 1530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmulhw zmm5, zmm4, zmm1
 ; 32x x1 = x1 * x5
-%line 1531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmullw zmm5, zmm5, zmm2
 ; 32x x0 = x0 - x1
-%line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm4, zmm4, zmm5
 ; 32x x0 = x0 - x4
-%line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm4, zmm4, zmm3
 ; mem512[qd] = x0
-%line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rsi], zmm4
 ; pa = pa + 64
-%line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 64
 ; pb = pb + 64
-%line 1536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r9, 64
 ; pc = pc + 64
-%line 1537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 64
 ; qd = qd + 64
-%line 1538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add rsi, 64
 ; i1 = 5
-%line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, 5
 	vmovdqa64 zmm4, zmm0
 	vmovdqa64 zmm5, zmm1
 	vmovdqa64 zmm6, zmm2
 align 32
-.Lloop13:
+.Lloop15:
 ; x0 = mem512[pa]
-%line 1541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
-%line 1542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9]
 ; x2 = mem512[pc]
-%line 1543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r11]
 ; 32x x0 = x0 + x1
-%line 1544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 1545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
-%line 1546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm4
 ; 32x x1 = mulhi(x0, x7)
-%line 1547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 * x5
-%line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
-%line 1549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x0 = x0 - x4
-%line 1550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; mem512[qd] = x0
-%line 1551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rsi], zmm0
 ; x0 = mem512[pa + 64]
-%line 1552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[pb + 64]
-%line 1553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 64]
 ; x2 = mem512[pc + 64]
-%line 1554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r11 + 64]
 ; 32x x0 = x0 + x1
-%line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 1556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
-%line 1557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm4
 ; 32x x1 = mulhi(x0, x7)
-%line 1558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 * x5
-%line 1559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
-%line 1560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x0 = x0 - x4
-%line 1561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; mem512[qd + 64] = x0
-%line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rsi + 64], zmm0
 ; x0 = mem512[pa + 128]
-%line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[pb + 128]
-%line 1564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 128]
 ; x2 = mem512[pc + 128]
-%line 1565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r11 + 128]
 ; 32x x0 = x0 + x1
-%line 1566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 1567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
-%line 1568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm4
 ; 32x x1 = mulhi(x0, x7)
-%line 1569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 * x5
-%line 1570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
-%line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x0 = x0 - x4
-%line 1572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; mem512[qd + 128] = x0
-%line 1573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rsi + 128], zmm0
 ; x0 = mem512[pa + 192]
-%line 1574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; x1 = mem512[pb + 192]
-%line 1575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 192]
 ; x2 = mem512[pc + 192]
-%line 1576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r11 + 192]
 ; 32x x0 = x0 + x1
-%line 1577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
-%line 1579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm4
 ; 32x x1 = mulhi(x0, x7)
-%line 1580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 * x5
-%line 1581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
-%line 1582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x0 = x0 - x4
-%line 1583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; mem512[qd + 192] = x0
-%line 1584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rsi + 192], zmm0
 ; pa = pa + 256
-%line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 256
 ; pb = pb + 256
-%line 1586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r9, 256
 ; pc = pc + 256
-%line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 256
 ; qd = qd + 256
-%line 1588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add rsi, 256
 ; i1 = i1 - 1
-%line 1589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub r10, 1
 ; =? i1 - 0
-%line 1590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp r10, 0
-; goto loop13 if !=
-%line 1591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	jne .Lloop13
+; goto loop15 if !=
+%line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	jne .Lloop15
 ; pa = w + 37824
-%line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, rax
 	lea r8, [r10 + 37824]
 ; pb = w + 39232
-%line 1593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 39232]
 ; i1 = 5
-%line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r11, r10
 	mov r10, 5
 align 32
-.Lloop14:
+.Lloop16:
 ; x0 = mem512[pa]
-%line 1596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; y0 = truncate8(x0)
-%line 1597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb] = y0
-%line 1598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9], ymm0
 ; x0 = mem512[pa + 64]
-%line 1599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; y0 = truncate8(x0)
-%line 1600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb + 32] = y0
-%line 1601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 32], ymm0
 ; x0 = mem512[pa + 128]
-%line 1602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; y0 = truncate8(x0)
-%line 1603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb + 64] = y0
-%line 1604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 64], ymm0
 ; x0 = mem512[pa + 192]
-%line 1605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; y0 = truncate8(x0)
-%line 1606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb + 96] = y0
-%line 1607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 96], ymm0
 ; pa = pa + 256
-%line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 256
 ; pb = pb + 128
-%line 1609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r9, 128
 ; i1 = i1 - 1
-%line 1610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub r10, 1
 ; =? i1 - 0
-%line 1611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp r10, 0
-; goto loop14 if !=
-%line 1612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	jne .Lloop14
+; goto loop16 if !=
+%line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	jne .Lloop16
 ; x0 = mem512[pa]
-%line 1613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; y0 = truncate8(x0)
-%line 1614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb] = y0
-%line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9], ymm0
 ; pa = w + 39232
-%line 1616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, r11
 	lea r8, [r10 + 39232]
 ; x0 = mem512[pa]
-%line 1617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; mem512[out] = x0
-%line 1618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi], zmm0
 ; x0 = mem512[pa + 64]
-%line 1619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; mem512[out + 64] = x0
-%line 1620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 64], zmm0
 ; x0 = mem512[pa + 128]
-%line 1621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; mem512[out + 128] = x0
-%line 1622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 128], zmm0
 ; x0 = mem512[pa + 192]
-%line 1623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; mem512[out + 192] = x0
-%line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 192], zmm0
 ; x0 = mem512[pa + 256]
-%line 1625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 256]
 ; mem512[out + 256] = x0
-%line 1626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 256], zmm0
 ; x0 = mem512[pa + 320]
-%line 1627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 320]
 ; mem512[out + 320] = x0
-%line 1628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 320], zmm0
 ; x0 = mem512[pa + 384]
-%line 1629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 384]
 ; mem512[out + 384] = x0
-%line 1630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 384], zmm0
 ; x0 = mem512[pa + 448]
-%line 1631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 448]
 ; mem512[out + 448] = x0
-%line 1632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 448], zmm0
 ; x0 = mem512[pa + 512]
-%line 1633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 512]
 ; mem512[out + 512] = x0
-%line 1634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 512], zmm0
 ; x0 = mem512[pa + 576]
-%line 1635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 576]
 ; mem512[out + 576] = x0
-%line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 576], zmm0
 ; t0 = mem64[pa + 640]
-%line 1637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r9, [r8 + 640]
 ; mem64[out + 640] = t0
-%line 1638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov [rdi + 640], r9
 ; t0 = mem32[pa + 648]
-%line 1639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r9d, [r8 + 648]
 ; mem32[out + 648] = t0
-%line 1640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov dword [rdi + 648], r9d
 ; t0 = mem8[pa + 652]
-%line 1641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	movzx r8d, byte [r8 + 652]
 ; mem8[out + 652] = t0
-%line 1642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov byte [rdi + 652], r8b
 ; leave
-%line 1643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vzeroupper
-	mov rsp, [rsp + 40064]
+	mov rsp, [rsp + 55808]
 	ret
 .end:
 
@@ -4860,10 +3808,10 @@ THREE:
 	dw 0x3, 0x3, 0x3, 0x3, 0x3, 0x3, 0x3, 0x3
 align 64
 M3OFF:
-	dw 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab
-	dw 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab
-	dw 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab
-	dw 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab, 0x7ab
+	dw 0xf52, 0xf52, 0xf52, 0xf52, 0xf52, 0xf52, 0xf52, 0xf52
+	dw 0xf52, 0xf52, 0xf52, 0xf52, 0xf52, 0xf52, 0xf52, 0xf52
+	dw 0xf52, 0xf52, 0xf52, 0xf52, 0xf52, 0xf52, 0xf52, 0xf52
+	dw 0xf52, 0xf52, 0xf52, 0xf52, 0xf52, 0xf52, 0xf52, 0xf52
 align 64
 M3MUL:
 	dw 0x5556, 0x5556, 0x5556, 0x5556, 0x5556, 0x5556, 0x5556, 0x5556
@@ -4912,6 +3860,12 @@ DW:
 	dw 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6
 	dw 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6
 	dw 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6
+align 64
+LO8:
+	dw 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+	dw 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+	dw 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+	dw 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
 align 64
 LANE0OFF:
 	dw 0x0, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff
