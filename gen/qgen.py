@@ -79,10 +79,6 @@ RARE: dict[str, list[str]] = {
 
 # md lines no valid program can select, and why
 UNREACHABLE: list[tuple[str, str, str]] = [
-    ("amd64", r"^rep(movs|stos)b ",
-     "not generated: gen/qsem.py gives `repmovsb`/`repstosb` no meaning yet, so the interpreter "
-     "cannot run them (a block copy/fill through pointers in rdi/rsi and a count in rcx; "
-     "djb's dialect; tests/corpus runs them)"),
 ]
 
 
@@ -270,6 +266,7 @@ class Gen:
         try:
             self.pressure_item(plain)
             self.rare_items(forms)
+            self.rep_items(forms)
             self.avx512_sweep(forms)
         finally:
             self.rng = main
@@ -293,6 +290,8 @@ class Gen:
             return False
         if "scmp" in f.attrs:
             return False                  # chosen only for a signed condition
+        if op in ("repmovsb", "repstosb"):
+            return False                  # pointers and a count: rep_items
         return True
 
     # ---- operands
@@ -582,6 +581,35 @@ class Gen:
             for f in forms:
                 if re.search(rx, f.pattern):
                     self.plain(f)
+
+    def rep_items(self, forms: list[qmd.Form]) -> None:
+        """djb's `repmovsb(d, s, c)` / `repstosb(d, a, c)` once each where
+        usable: d and s point into p (the source may overlap the
+        destination, either side), c is 0..32 bytes, a a pool value; the
+        pointers and count after it are added to a pool value"""
+        reps = [f for f in forms if re.match(r"rep(movs|stos)b ", f.pattern)]
+        vals = self.pool(self.addr)
+        if not reps or not vals:
+            return
+        for f in reps:
+            n = self.rng.randrange(0, 33)
+            self.setval("ix1", self.rng.randrange(0, DATA - n + 1))
+            self.emit("ix1 = p + ix1")
+            if f.pattern.startswith("repmovsb"):
+                self.setval("ix2", self.rng.randrange(0, DATA - n + 1))
+                self.emit("ix2 = p + ix2")
+                src = "ix2"
+            else:
+                src = self.rng.choice(vals)
+            self.setval("ix3", n)
+            self.emit(f"{f.pattern.split()[0]}(ix1, {src}, ix3)", f)
+            # the updated pointers and count become data (offsets into p):
+            # the comparison sees them
+            v = self.rng.choice(vals)
+            for r in ["ix1", "ix2"] if src == "ix2" else ["ix1"]:
+                self.emit(f"{r} = {r} - p")
+                self.emit(f"{v} = {v} + {r}")
+            self.emit(f"{v} = {v} + ix3")
 
     def avx512_sweep(self, forms: list[qmd.Form]) -> None:
         """every AVX-512 form once per batch, spread over its functions:

@@ -588,6 +588,8 @@ class Interp:
     # ---- scalar statements
     def sexec(self, op, cast, ops):
         d = ops[0]
+        if op in ("repmovsb", "repstosb"):
+            return self.rep(op, ops)
         if op == "addr":
             self.put(d, self.addr(ops[1]) if ops[1][0] == "mem" else self.stack[ops[1][1]])
             return None
@@ -670,6 +672,22 @@ class Interp:
             f = qsem.BINFLAGS.get(o)
             return f(s, t, w) if f else None
         raise Undefined(f"operation {op} on integers")
+
+    def rep(self, op, ops):
+        """repmovsb / repstosb: a byte loop upwards (the direction flag is
+        clear by the ABI); every byte must be inside allocated memory"""
+        pm = mask(self.ptr)
+        dv, x, c = (self.get(o, self.ptr) for o in ops)
+        if c > 1 << 16:
+            raise Undefined(f"{op} count {c} (the interpreter allows at most 65536)")
+        for k in range(c):
+            b = self.mem.read(x + k & pm, 1) if op == "repmovsb" else bytes([x & 255])
+            self.mem.write(dv + k & pm, b)
+        self.put(ops[0], dv + c & pm)
+        if op == "repmovsb":
+            self.put(ops[1], x + c & pm)
+        self.put(ops[2], 0)
+        return None
 
     # ---- vector statements
     def vexec(self, op, cast, lanes, ops):
