@@ -26,7 +26,7 @@ skipped = re.compile(r"^(\w+) (\d+) skipped (\S.*)$")
 # the kem family: the kernels its selected implementation calls (param uses=)
 uses = re.compile(r"^(kem_\w+) selected implementation ([\w-]+) uses( \w+ [\w-]+)+$")
 other = re.compile(r"^(qhasm-speed (version|arch|cpu|cpuid|bounds)( .*)?|cpucycles selected (persecond \d+|implementation [\w-]+)|cpucycles fallback [\w-]+ \S.*)$")
-bound = re.compile(r"^(\w+) (selected|\d+) bound (\w+) (\d+\.\d+) cycles/byte \(cost report: (resource|recurrence|issue width|recurrence of the inner loops) binds\) measured (\d+\.\d+) ticks/byte at (\d+) bytes(?: = (\d+\.\d+) cycles/byte \((\d+\.\d+) cycles per tick\))? ratio (\d+\.\d+)(?: \(ticks per cycle unknown\))?$")
+bound = re.compile(r"^(\w+) (selected|\d+) bound (\w+) (\d+\.\d+) cycles/byte \(cost report: (resource|recurrence|issue width|recurrence of the inner loops|critical path) binds(?:; (\d+) cycles per call)?\) measured (\d+\.\d+) ticks/byte at (\d+) bytes(?: = (\d+\.\d+) cycles/byte \((\d+\.\d+) cycles per tick\))? ratio (\d+\.\d+)(?: \(ticks per cycle unknown\))?$")
 errors = []
 nbound = [0]
 sel_impl, sel_timing, ops, prims = set(), set(), set(), set()
@@ -58,11 +58,14 @@ for no, line in enumerate(lines, 1):
     m = bound.match(line)
     if m:
         # ratio = measured (in cycles when converted, else ticks) / bound
-        meas = float(m.group(8)) if m.group(8) else float(m.group(6))
-        if m.group(8) and abs(float(m.group(6)) * float(m.group(9)) - meas) > 0.01 * meas + 0.002:
+        meas = float(m.group(9)) if m.group(9) else float(m.group(7))
+        if m.group(9) and abs(float(m.group(7)) * float(m.group(10)) - meas) > 0.01 * meas + 0.002:
             errors.append(f"{no}: ticks times cycles per tick is not the cycles: {line}")
-        if float(m.group(4)) <= 0 or abs(meas / float(m.group(4)) - float(m.group(10))) > 0.01 * float(m.group(10)) + 0.01:
+        if float(m.group(4)) <= 0 or abs(meas / float(m.group(4)) - float(m.group(11))) > 0.01 * float(m.group(11)) + 0.01:
             errors.append(f"{no}: inconsistent bound line: {line}")
+        # a fixed-size operation's bound is its per-call bound over the bytes measured
+        if m.group(6) and abs(float(m.group(6)) / int(m.group(8)) - float(m.group(4))) > 0.01 * float(m.group(4)) + 0.002:
+            errors.append(f"{no}: per-call bound over the bytes is not the bound: {line}")
         nbound[0] += 1
         continue
     if skipped.match(line) or other.match(line) or uses.match(line):
