@@ -725,35 +725,48 @@ class Kernel:
             e("8x x0 = x0 + x1")
             e(I.st("pc", 32 * u, "x0"))
         self.vpass(e, (count * 4 * S + 2 * S) // 16, [("pa", 16), ("pb", 16), ("pc", 32)], win)
+        # Aligned windows: the pair (b_j, b_(j+1)) with j = 8u + r (r = 0, 2,
+        # 4, 6) goes to accumulator set r, whose accumulator k has lanes
+        # c = 8k + r + n (n = 0..7), k = -1 .. 2S/8 - 1 (k = -1 only for
+        # r > 0); its window is then at 4(S + 8(k - u)), a multiple of 32
+        # (4S is), so no window load splits a cache line.  Set r of a
+        # product is stored at C32 + product*cstride + (r/2)*sstride, lane c
+        # at dword c - r + 8; the conversion adds the four sets.
         nacc = 2 * S // 8
-        chunk = min(nacc, I.nregs - 4)
+        chunk = I.nregs - 3
+        sstride = 4 * (2 * S + 8)
+        cstride = 4 * sstride
         self.addr(e, "pa", "w", wa)
         self.addr(e, "pb", "w", boff)
         self.addr(e, "pc", "w", c32)
 
         def body() -> None:
-            for k0 in range(0, nacc, chunk):
-                ks = range(k0, min(nacc, k0 + chunk))
-                first = {k: True for k in ks}
-                for j in range(0, S, 2):
-                    touched = [k for k in ks if 8 * k <= j + S and 8 * k + 7 >= j]
-                    if not touched:
-                        continue
-                    e(f"8x x0 = {I.m('pb', 2 * j, 32)}")
-                    for k in touched:
-                        off = 4 * (S + 8 * k - j)
-                        acc = f"a{k - k0}"
+            for r in range(0, 8, 2):
+                kmin = -1 if r else 0
+                for k0 in range(kmin, nacc, chunk):
+                    ks = range(k0, min(nacc, k0 + chunk))
+                    first = {k: True for k in ks}
+                    for j in range(r, S, 8):
+                        u = (j - r) // 8
+                        touched = [k for k in ks if 0 <= k - u <= S // 8]
+                        if not touched:
+                            continue
+                        e(f"8x x0 = {I.m('pb', 2 * j, 32)}")
+                        for k in touched:
+                            off = 4 * (S + 8 * (k - u))
+                            assert off % 32 == 0
+                            acc = f"a{k - k0}"
+                            if first[k]:
+                                e(f"8x {acc} = maddwd(x0, {I.m('pa', off)})")
+                                first[k] = False
+                            else:
+                                e(f"8x x1 = maddwd(x0, {I.m('pa', off)})")
+                                e(f"8x {acc} = {acc} + x1")
+                    for k in ks:
                         if first[k]:
-                            e(f"8x {acc} = maddwd(x0, {I.m('pa', off)})")
-                            first[k] = False
-                        else:
-                            e(f"8x x1 = maddwd(x0, {I.m('pa', off)})")
-                            e(f"8x {acc} = {acc} + x1")
-                for k in ks:
-                    if first[k]:
-                        e(I.zero(f"a{k - k0}"))
-                    e(I.st("pc", 32 * k, f"a{k - k0}"))
-        self.loop(e, count, body, [("pa", 8 * S), ("pb", 2 * S), ("pc", 8 * S)])
+                            e(I.zero(f"a{k - k0}"))
+                        e(I.st("pc", (r // 2) * sstride + 32 * (k + 1), f"a{k - k0}"))
+        self.loop(e, count, body, [("pa", 8 * S), ("pb", 2 * S), ("pc", cstride)])
         # 32-bit x = lo + 2^16 hi -> barrett(barrett(lo) + C65*hi mod q)
         for r, cname in (("x4", "C65"), ("x5", "DW65"), ("x6", "BV"), ("x7", "QQ")):
             self.cld(e, r, cname)
@@ -761,8 +774,10 @@ class Kernel:
         self.addr(e, "pb", "w", coff)
 
         def conv(u: int) -> None:
-            e(I.ld("a0", "pa", 64 * u))
-            e(I.ld("a1", "pa", 64 * u + 32))
+            for x, c0 in (("a0", 16 * u), ("a1", 16 * u + 8)):
+                e(I.ld(x, "qa", 4 * (c0 + 8)))
+                for r in range(2, 8, 2):
+                    e(f"8x {x} = {x} + {I.m('qa', (r // 2) * sstride + 4 * (c0 - r + 8))}")
             for x, lo in (("a0", "a2"), ("a1", "a3")):
                 e(f"8x {lo} = {x} << 16")
                 e(f"(int32) 8x {lo} = {lo} >> 16")
@@ -779,8 +794,13 @@ class Kernel:
             e(I.op("a0", "a0", "-", "a1"))
             e(I.op("a0", "a0", "+", "a2"))
             self.barrett(e, "a0", "a3")
-            e(I.st("pb", 32 * u, "a0"))
-        self.vpass(e, count * 2 * S // 16, [("pa", 64), ("pb", 32)], conv)
+            e(I.st("qb", 32 * u, "a0"))
+
+        def conv_product() -> None:
+            e("qa = pa")
+            e("qb = pb")
+            self.vpass(e, 2 * S // 16, [("qa", 64), ("qb", 32)], conv)
+        self.loop(e, count, conv_product, [("pa", cstride), ("pb", 4 * S)])
 
     def base_products_regs(self, e: Q, aoff: int, boff: int, coff: int, count: int) -> None:
         """The base products of base_products with a held in registers
@@ -1249,7 +1269,7 @@ class Kernel:
         kb = -(-N // L) * L
         cnt = 3 ** self.d
         lay = self.layout(1, [("IN", inb), ("KB", kb), ("OUT", 2 * nvp * L),
-                              ("W32", cnt * 8 * S + 4 * S), ("C32", cnt * 8 * S)])
+                              ("W32", cnt * 8 * S + 4 * S), ("C32", cnt * 16 * (2 * S + 8))])
         self.prologue(e, name, lay)
         self.stage(e, lay, "IN", "in", 2 * p, inb, True)
         self.stage(e, lay, "KB", "k", p, kb, False)
