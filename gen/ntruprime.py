@@ -712,19 +712,19 @@ class Kernel:
         I = self.isa
         S = self.S
         wa, c32 = lay.off["W32"], lay.off["C32"]
-        # windows: W32[pos] = a[pos] | a[pos-1] << 16 over the slots and the
-        # trailing zeros (pos - 1 = -1 is never read by a window)
-        self.addr(e, "pa", "w", aoff)
-        self.addr(e, "pb", "w", aoff - 2)
-        self.addr(e, "pc", "w", wa)
+        # windows of one product, built in W32 (stays in L1):
+        # W32[pos] = a[pos] | a[pos-1] << 16 for pos = S .. 2S+7 (a's data
+        # and the zeros after it: the next slot's lower half, or the zeros
+        # after the last slot)
 
-        def win(u: int) -> None:
-            e(f"8x x0 = zeroext16({I.m('pa', 16 * u, 128)})")
-            e(f"8x x1 = zeroext16({I.m('pb', 16 * u, 128)})")
-            e("8x x1 = x1 << 16")
-            e("8x x0 = x0 + x1")
-            e(I.st("pc", 32 * u, "x0"))
-        self.vpass(e, (count * 4 * S + 2 * S) // 16, [("pa", 16), ("pb", 16), ("pc", 32)], win)
+        def windows() -> None:
+            for v in range(S // 8 + 1):
+                pos = S + 8 * v
+                e(f"8x x0 = zeroext16({I.m('qc', 2 * pos, 128)})")
+                e(f"8x x1 = zeroext16({I.m('qc', 2 * pos - 2, 128)})")
+                e("8x x1 = x1 << 16")
+                e("8x x0 = x0 + x1")
+                e(I.st("pa", 4 * pos, "x0"))
         # Aligned windows: the pair (b_j, b_(j+1)) with j = 8u + r (r = 0, 2,
         # 4, 6) goes to accumulator set r, whose accumulator k has lanes
         # c = 8k + r + n (n = 0..7), k = -1 .. 2S/8 - 1 (k = -1 only for
@@ -766,13 +766,6 @@ class Kernel:
                         if first[k]:
                             e(I.zero(f"a{k - k0}"))
                         e(I.st("pc", (r // 2) * sstride + 32 * (k + 1), f"a{k - k0}"))
-        self.loop(e, count, body, [("pa", 8 * S), ("pb", 2 * S), ("pc", cstride)])
-        # 32-bit x = lo + 2^16 hi -> barrett(barrett(lo) + C65*hi mod q)
-        for r, cname in (("x4", "C65"), ("x5", "DW65"), ("x6", "BV"), ("x7", "QQ")):
-            self.cld(e, r, cname)
-        self.addr(e, "pa", "w", c32)
-        self.addr(e, "pb", "w", coff)
-
         def conv(u: int) -> None:
             for x, c0 in (("a0", 16 * u), ("a1", 16 * u + 8)):
                 e(I.ld(x, "qa", 4 * (c0 + 8)))
@@ -796,11 +789,18 @@ class Kernel:
             self.barrett(e, "a0", "a3")
             e(I.st("qb", 32 * u, "a0"))
 
-        def conv_product() -> None:
-            e("qa = pa")
-            e("qb = pb")
+        def product() -> None:
+            # its windows, the four sets, then their conversion (all in L1)
+            windows()
+            body()
+            for r, cname in (("x4", "C65"), ("x5", "DW65"), ("x6", "BV"), ("x7", "QQ")):
+                self.cld(e, r, cname)
+            e("qa = pc")
+            e("qb = qd")
             self.vpass(e, 2 * S // 16, [("qa", 64), ("qb", 32)], conv)
-        self.loop(e, count, conv_product, [("pa", cstride), ("pb", 4 * S)])
+        self.addr(e, "qc", "w", aoff)
+        self.addr(e, "qd", "w", coff)
+        self.loop(e, count, product, [("qc", 4 * S), ("pb", 2 * S), ("qd", 4 * S)])
 
     def base_products_regs(self, e: Q, aoff: int, boff: int, coff: int, count: int) -> None:
         """The base products of base_products with a held in registers
@@ -1269,7 +1269,7 @@ class Kernel:
         kb = -(-N // L) * L
         cnt = 3 ** self.d
         lay = self.layout(1, [("IN", inb), ("KB", kb), ("OUT", 2 * nvp * L),
-                              ("W32", cnt * 8 * S + 4 * S), ("C32", cnt * 16 * (2 * S + 8))])
+                              ("W32", 8 * S + 32), ("C32", 16 * (2 * S + 8))])
         self.prologue(e, name, lay)
         self.stage(e, lay, "IN", "in", 2 * p, inb, True)
         self.stage(e, lay, "KB", "k", p, kb, False)

@@ -21,7 +21,7 @@ const DW65 u16 18015 18015 18015 18015 18015 18015 18015 18015 18015 18015 18015
 const LANE0OFF u16 0 65535 65535 65535 65535 65535 65535 65535 65535 65535 65535 65535 65535 65535 65535 65535
 
 # void qhasm_kernel_core_multsntrup761_amd64_avx2_mul(unsigned char *out /* 2p bytes */, const unsigned char *in /* 2p */, const unsigned char *k /* p */)
-stack256 workqhasm_kernel_core_multsntrup761_amd64_avx2_mul[4614]
+stack256 workqhasm_kernel_core_multsntrup761_amd64_avx2_mul[1379]
 enter qhasm_kernel_core_multsntrup761_amd64_avx2_mul
 input out in k
 secret [in] [k]
@@ -550,42 +550,78 @@ mem256[pa + 64] = z0
 mem256[pa + 96] = z0
 mem256[pa + 128] = z0
 mem256[pa + 160] = z0
-pa = w + 6528
-pb = w + 6526
-pc = w + 40128
-i1 = 165
-loop11:
-8x x0 = zeroext16(mem128[pa])
-8x x1 = zeroext16(mem128[pb])
-8x x1 = x1 << 16
-8x x0 = x0 + x1
-mem256[pc] = x0
-8x x0 = zeroext16(mem128[pa + 16])
-8x x1 = zeroext16(mem128[pb + 16])
-8x x1 = x1 << 16
-8x x0 = x0 + x1
-mem256[pc + 32] = x0
-8x x0 = zeroext16(mem128[pa + 32])
-8x x1 = zeroext16(mem128[pb + 32])
-8x x1 = x1 << 16
-8x x0 = x0 + x1
-mem256[pc + 64] = x0
-8x x0 = zeroext16(mem128[pa + 48])
-8x x1 = zeroext16(mem128[pb + 48])
-8x x1 = x1 << 16
-8x x0 = x0 + x1
-mem256[pc + 96] = x0
-pa = pa + 64
-pb = pb + 64
-pc = pc + 128
-i1 = i1 - 1
-=? i1 - 0
-goto loop11 if !=
 pa = w + 40128
 pb = w + 20736
-pc = w + 61248
+pc = w + 40928
+qc = w + 6528
+qd = w + 25920
 i0 = 27
-loop12:
+loop11:
+8x x0 = zeroext16(mem128[qc + 192])
+8x x1 = zeroext16(mem128[qc + 190])
+8x x1 = x1 << 16
+8x x0 = x0 + x1
+mem256[pa + 384] = x0
+8x x0 = zeroext16(mem128[qc + 208])
+8x x1 = zeroext16(mem128[qc + 206])
+8x x1 = x1 << 16
+8x x0 = x0 + x1
+mem256[pa + 416] = x0
+8x x0 = zeroext16(mem128[qc + 224])
+8x x1 = zeroext16(mem128[qc + 222])
+8x x1 = x1 << 16
+8x x0 = x0 + x1
+mem256[pa + 448] = x0
+8x x0 = zeroext16(mem128[qc + 240])
+8x x1 = zeroext16(mem128[qc + 238])
+8x x1 = x1 << 16
+8x x0 = x0 + x1
+mem256[pa + 480] = x0
+8x x0 = zeroext16(mem128[qc + 256])
+8x x1 = zeroext16(mem128[qc + 254])
+8x x1 = x1 << 16
+8x x0 = x0 + x1
+mem256[pa + 512] = x0
+8x x0 = zeroext16(mem128[qc + 272])
+8x x1 = zeroext16(mem128[qc + 270])
+8x x1 = x1 << 16
+8x x0 = x0 + x1
+mem256[pa + 544] = x0
+8x x0 = zeroext16(mem128[qc + 288])
+8x x1 = zeroext16(mem128[qc + 286])
+8x x1 = x1 << 16
+8x x0 = x0 + x1
+mem256[pa + 576] = x0
+8x x0 = zeroext16(mem128[qc + 304])
+8x x1 = zeroext16(mem128[qc + 302])
+8x x1 = x1 << 16
+8x x0 = x0 + x1
+mem256[pa + 608] = x0
+8x x0 = zeroext16(mem128[qc + 320])
+8x x1 = zeroext16(mem128[qc + 318])
+8x x1 = x1 << 16
+8x x0 = x0 + x1
+mem256[pa + 640] = x0
+8x x0 = zeroext16(mem128[qc + 336])
+8x x1 = zeroext16(mem128[qc + 334])
+8x x1 = x1 << 16
+8x x0 = x0 + x1
+mem256[pa + 672] = x0
+8x x0 = zeroext16(mem128[qc + 352])
+8x x1 = zeroext16(mem128[qc + 350])
+8x x1 = x1 << 16
+8x x0 = x0 + x1
+mem256[pa + 704] = x0
+8x x0 = zeroext16(mem128[qc + 368])
+8x x1 = zeroext16(mem128[qc + 366])
+8x x1 = x1 << 16
+8x x0 = x0 + x1
+mem256[pa + 736] = x0
+8x x0 = zeroext16(mem128[qc + 384])
+8x x1 = zeroext16(mem128[qc + 382])
+8x x1 = x1 << 16
+8x x0 = x0 + x1
+mem256[pa + 768] = x0
 8x x0 = mem32[pb]
 8x a0 = maddwd(x0, mem256[pa + 384])
 8x a1 = maddwd(x0, mem256[pa + 416])
@@ -1935,24 +1971,14 @@ mem256[pc + 3072] = a8
 mem256[pc + 3104] = a9
 mem256[pc + 3136] = a10
 mem256[pc + 3168] = a11
-pa = pa + 768
-pb = pb + 192
-pc = pc + 3200
-i0 = i0 - 1
-=? i0 - 0
-goto loop12 if !=
 x4 = mem256[C65]
 x5 = mem256[DW65]
 x6 = mem256[BV]
 x7 = mem256[QQ]
-pa = w + 61248
-pb = w + 25920
-i0 = 27
-loop13:
-qa = pa
-qb = pb
+qa = pc
+qb = qd
 i1 = 3
-loop14:
+loop12:
 a0 = mem256[qa + 32]
 8x a0 = a0 + mem256[qa + 824]
 8x a0 = a0 + mem256[qa + 1616]
@@ -2101,16 +2127,17 @@ qa = qa + 256
 qb = qb + 128
 i1 = i1 - 1
 =? i1 - 0
-goto loop14 if !=
-pa = pa + 3200
-pb = pb + 384
+goto loop12 if !=
+qc = qc + 384
+pb = pb + 192
+qd = qd + 384
 i0 = i0 - 1
 =? i0 - 0
-goto loop13 if !=
+goto loop11 if !=
 pa = w + 25920
 pb = w + 3072
 i0 = 9
-loop15:
+loop13:
 qa = pa
 qb = pa + 384
 qc = pa + 768
@@ -2269,17 +2296,17 @@ pa = pa + 1152
 pb = pb + 768
 i0 = i0 - 1
 =? i0 - 0
-goto loop15 if !=
+goto loop13 if !=
 pa = w + 3072
 pb = w + 25920
 i0 = 3
-loop16:
+loop14:
 qa = pa
 qb = pa + 768
 qc = pa + 1536
 qd = pb
 i1 = 3
-loop17:
+loop15:
 x0 = mem256[qa]
 x1 = mem256[qa + 384]
 x2 = mem256[qc]
@@ -2386,12 +2413,12 @@ qc = qc + 128
 qd = qd + 128
 i1 = i1 - 1
 =? i1 - 0
-goto loop17 if !=
+goto loop15 if !=
 pa = pa + 2304
 pb = pb + 1536
 i0 = i0 - 1
 =? i0 - 0
-goto loop16 if !=
+goto loop14 if !=
 pa = w + 25920
 pb = w + 3072
 qa = pa
@@ -2399,7 +2426,7 @@ qb = pa + 1536
 qc = pa + 3072
 qd = pb
 i1 = 6
-loop18:
+loop16:
 x0 = mem256[qa]
 x1 = mem256[qa + 768]
 x2 = mem256[qc]
@@ -2506,7 +2533,7 @@ qc = qc + 128
 qd = qd + 128
 i1 = i1 - 1
 =? i1 - 0
-goto loop18 if !=
+goto loop16 if !=
 x6 = mem256[BV]
 x7 = mem256[QQ]
 pa = w + 3072
@@ -2530,7 +2557,7 @@ pb = pb + 32
 pc = pc + 32
 qd = qd + 32
 i1 = 11
-loop19:
+loop17:
 x0 = mem256[pa]
 x1 = mem256[pb]
 x2 = mem256[pc]
@@ -2581,7 +2608,7 @@ pc = pc + 128
 qd = qd + 128
 i1 = i1 - 1
 =? i1 - 0
-goto loop19 if !=
+goto loop17 if !=
 x0 = mem256[pa]
 x1 = mem256[pb]
 x2 = mem256[pc]
