@@ -95,6 +95,11 @@ class Isa:
     # instruction summed in pairs into 32-bit lanes): f needs no digit
     # split; the 32-bit products are reduced mod q to int16 lanes
     maddwd: bool = False
+    # Karatsuba levels of the maddubs R/3 product (0: shape()'s estimate).
+    # AVX2: 3 levels of 96x96 (27 bases, 9072 vpmaddubsw) measured faster
+    # than shape()'s 4 of 48x48 (81 bases, 7776): one level fewer of the
+    # memory-bound 16-bit passes (docs/ntruprime.md)
+    m3_levels: int = 0
 
     @property
     def pre(self) -> str:
@@ -173,7 +178,8 @@ class Isa:
 ISAS: dict[str, Isa] = {
     # baseline x86-64: SSE2, 8 lanes (legacy two-operand forms)
     "amd64": Isa("amd64", 8, "reg128", "stack128", "", "int64", 8, pack="packs16"),
-    "amd64-avx2": Isa("amd64-avx2", 16, "reg256", "stack256", "avx2", "int64", 8, maddubs=True, maddwd=True),
+    "amd64-avx2": Isa("amd64-avx2", 16, "reg256", "stack256", "avx2", "int64", 8, maddubs=True, maddwd=True,
+                        m3_levels=3),
     # AVX-512BW: 32 lanes, 32 registers; bytes by vpmovwb
     "amd64-avx512": Isa("amd64-avx512", 32, "reg512", "stack512", "avx512bw avx512vl", "int64", 8,
                         nregs=32, pack="truncate8", maddubs=True),
@@ -405,6 +411,11 @@ class Kernel:
         # |f'| <= 2^d, 0 <= g' <= 2^(d+1); a pair sum must not saturate;
         # |h| <= 2p, so the fold is <= 6p for the mod-3 step
         self.bytes8 = isa.maddubs and fn == "mult3"
+        if self.bytes8 and isa.m3_levels:
+            self.d = isa.m3_levels
+            self.S = -(-p // (self.L << self.d)) * self.L
+            assert 2 * self.S // self.L + 2 <= isa.nregs
+            self.N = self.S << self.d
         if self.bytes8:
             amax, bmax = 1 << self.d, 2 << self.d
             assert amax <= 127 and bmax <= 255 and 2 * amax * bmax <= 32767 and 2 * p <= 32767
