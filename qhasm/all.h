@@ -478,9 +478,11 @@ typedef struct Model {
 	UClass *cls;
 	int ncls;
 	int dflt;         /* class used for unknown class names */
+	int allorders;    /* `orders all`: also try the other models' schedules (schedule_pick.c) */
 } Model;
 extern const char *const qhasm_models[];  /* embedded model texts (build/md.c) */
 const Model *modelload(const char *nameorpath, const Target *t);
+const Model *modelnamed(int i, const Target *t);   /* embedded model i, if for t */
 int modelclass(const Model *m, const char *name);
 int insops(const Model *m, const Fn *fn, const Ins *x, int *cls, int max);
 void modelcheck(const Model *m, const Target *t, const char *origin);
@@ -501,6 +503,10 @@ typedef struct BStat {
 void schedule(Fn *fn, const Target *t, const Model *m);
 void postschedule(Fn *fn, const Target *t, const Model *m);
 void blockstat(Fn *fn, int b, const Target *t, const Model *m, BStat *st);
+int blocktime(Fn *fn, int b, const Target *t, const Model *m);
+/* ---------- schedule_pick.c ---------- */
+void schedulepick(Fn *fn, const Target *t, const Model *m,
+                  void (*alloc)(Fn *fn, const Target *t, const Fn *unsched));
 
 /* ---------- chain.c ---------- */
 typedef struct Chains {

@@ -127,7 +127,6 @@ static void freestmtops(Fn *fn)
  * allocate(). */
 static void run(Fn *fn, const Target *t, FILE *out)
 {
-	Fn unsched = {0};
 	dumpif(fn, t, 'P');
 	check(fn, t);
 	dumpif(fn, t, 'C');
@@ -139,19 +138,13 @@ static void run(Fn *fn, const Target *t, FILE *out)
 	dumpif(fn, t, 'T');
 	webs(fn, t);
 	dumpif(fn, t, 'W');
-	if (model) {
-		copyir(&unsched, fn); /* allocate_scheduled() tries the source order too */
-		live(fn);
-		schedule(fn, t, model);
-	}
-	dumpif(fn, t, 'H');
-	if (model) {
-		allocate_scheduled(fn, t, &unsched);
-		freeir(&unsched);
-	} else
-		allocate(fn, t);
+	/* schedule (every candidate order), allocate, post-schedule:
+	 * schedule_pick.c; allocate_scheduled() tries the source order too */
 	if (model)
-		postschedule(fn, t, model);
+		schedulepick(fn, t, model, allocate_scheduled);
+	else
+		allocate(fn, t);
+	dumpif(fn, t, 'H'); /* with -u the chosen schedule, already allocated */
 	dumpif(fn, t, 'K');
 	frame(fn, t);
 	dumpif(fn, t, 'F');

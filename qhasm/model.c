@@ -85,6 +85,13 @@ static Model *parsemodel(char *text, const char *origin)
 			/* out-of-order scheduler entries; absent: in order */
 			if ((m->window = number(w[1])) < 0)
 				merr(origin, line, "window must be a number of at least 0: ", w[1]);
+		} else if (!strcmp(w[0], "orders") && n == 2) {
+			/* own: the list scheduler's orders under this model; all: also
+			 * those under every other model of the target, the fastest
+			 * once allocated kept (schedule_pick.c) */
+			if (strcmp(w[1], "own") && strcmp(w[1], "all"))
+				merr(origin, line, "orders must be own or all: ", w[1]);
+			m->allorders = !strcmp(w[1], "all");
 		} else if (!strcmp(w[0], "units")) {
 			for (int i = 1; i < n; i++) {
 				if (m->nunit == MAXUNIT)
@@ -232,4 +239,26 @@ void modelcheck(const Model *m, const Target *t, const char *origin)
 			u += k + (u[k] == ',' || u[k] == '+');
 		}
 	}
+}
+
+/* embedded model i if it describes target t (checked as modelload()
+ * checks it), else NULL; each parsed once (the scheduler asks for every
+ * model of the target per function: schedule_pick.c) */
+const Model *modelnamed(int i, const Target *t)
+{
+	static Model *parsed[64];
+	static int checked[64];
+	if (i < 0 || i >= 64 || !qhasm_models[i])
+		return NULL;
+	if (!parsed[i])
+		parsed[i] = parsemodel(xstrdup(qhasm_models[i]), "(embedded)");
+	if (strcmp(parsed[i]->target, t->name))
+		return NULL;
+	if (!checked[i]) {
+		char where[256];
+		snprintf(where, sizeof where, "%s.model", parsed[i]->name);
+		modelcheck(parsed[i], t, where);
+		checked[i] = 1;
+	}
+	return parsed[i];
 }

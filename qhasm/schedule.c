@@ -911,3 +911,29 @@ void blockstat(Fn *fn, int b, const Target *t, const Model *m, BStat *st)
 	free(grp);
 	free(ord);
 }
+
+/* the model's time of block b in its present order (on registers once
+ * allocated): the machine estimate the passes above compare orders by */
+int blocktime(Fn *fn, int b, const Target *t, const Model *m)
+{
+	T = t;
+	int allocated = 0;
+	for (int i = 0; i < fn->ntmp && !allocated; i++)
+		allocated = fn->tmp[i].reg != NOREG;
+	if (allocated)
+		setregrep(fn);
+	setacross(fn);
+	setaddrtaken(fn);
+	setup(fn, b, m);
+	int *src = xmalloc((NN + 1) * sizeof(int));
+	for (int k = 0; k < NN; k++)
+		src[k] = k;
+	int time = NN ? machinetime(src) : 0;
+	free(src);
+	free(regrep);
+	regrep = NULL;
+	freedeps();
+	free(grp);
+	free(ord);
+	return time;
+}

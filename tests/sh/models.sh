@@ -34,10 +34,15 @@ check 5 "bad class line" "${head}issue 4\nunits a\nclass alu latency 1 units a s
 check 4 "too many units (the limit is 32)" "${head}issue 4\nunits $(seq -s ' ' -f 'u%g' 1 40)\n"
 check 4 "cannot parse: latency" "${head}issue 4\nlatency 3\n"
 check 3 "needs model, issue, units and class lines" "source test\nissue 4\n"
+check 4 "orders must be own or all: some" "${head}issue 4\norders some\nunits a\nclass alu latency 1 units a\n"
 # a model lacking a class the target's instructions use: an error naming it
 check 1 "has no class 'vrot'" "$(sed '/^class vrot /d' tests/q/inorder.model)\n"
 # a well-formed model schedules
 "$QHASM" -u tests/q/inorder.model tests/q/sched_flags.q -o "$tmp/ok.s" 2> "$tmp/err" ||
   { echo "models.sh: tests/q/inorder.model rejected: $(head -1 "$tmp/err")"; fail=1; }
+# `orders all` accepted, and it schedules (the other models as candidates)
+{ cat tests/q/inorder.model; echo "orders all"; } > "$tmp/all.model"
+"$QHASM" -u "$tmp/all.model" tests/q/sched_flags.q -o "$tmp/all.s" 2> "$tmp/err" ||
+  { echo "models.sh: orders all rejected: $(head -1 "$tmp/err")"; fail=1; }
 [ $fail -eq 0 ] || { echo "models.sh: FAIL"; exit 1; }
 echo "models.sh: $n malformed models rejected with located errors; a good one accepted"
