@@ -207,11 +207,13 @@ $(CSRC_BENCH): $(BUILD)/csrc/bench.o $(BUILD)/csrc/cpucycles.o $(CSRC_A)
 	$(CC) $(CFLAGS) -Wl,-z,noexecstack -o $@ $(BUILD)/csrc/bench.o $(BUILD)/csrc/cpucycles.o \
 	  $(CSRC_A) $(CSRC_BENCH_LIBS)
 
-bench: $(CSRC_BENCH) $(QHASM)
+bench: $(CSRC_BENCH) $(CSRC_SPEED) $(QHASM)
 	$(CSRC_BENCH)
 	@echo; echo "== djb's qhasm sources (../shared/qhasm-corpus): the shipped assembly beside our translation, then rescheduled for zen4"
 	$(PYTHON) tests/corpus/corpus.py --qhasm $(QHASM) --speed
 	$(PYTHON) tests/corpus/corpus.py --qhasm $(QHASM) --speed --model zen4
+	@echo; echo "== the CPU's own model schedules at least as fast as every other model's (issue 19; a benchmark: timed, so not in make test)"
+	BUILD=$(BUILD) sh tests/bench/schedcmp.sh; rc=$$?; [ $$rc = 0 ] || [ $$rc = 77 ]
 
 install: install-speed
 install-speed: $(CSRC_SPEED)
