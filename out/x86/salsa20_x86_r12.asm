@@ -20,7 +20,7 @@ qhasm_kernel_salsa12_x86_blocks:
 	mov [esp + 4], eax
 	mov eax, [esp + 120]
 	mov ecx, [esp + 124]
-	mov edi, [esp + 128]
+	mov ecx, [esp + 128]
 ; =? n - 0
 %line 36+0 specs/salsa20/generated/salsa20_x86_r12.q
 	cmp eax, 0
@@ -32,418 +32,416 @@ align 32
 ; x0 = mem32[x + 0]
 %line 40+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov [esp + 52], eax
-	mov eax, [edi]
+	mov eax, [ecx]
 	mov [esp + 8], eax
 ; x1 = mem32[x + 4]
 %line 41+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edi + 4]
+	mov eax, [ecx + 4]
 	mov [esp + 12], eax
 ; x2 = mem32[x + 8]
 %line 42+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edi + 8]
+	mov eax, [ecx + 8]
 	mov [esp + 16], eax
 ; x3 = mem32[x + 12]
 %line 43+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edi + 12]
+	mov eax, [ecx + 12]
 	mov [esp + 20], eax
 ; x4 = mem32[x + 16]
 %line 44+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edi + 16]
+	mov eax, [ecx + 16]
 	mov [esp + 24], eax
 ; x5 = mem32[x + 20]
 %line 45+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edi + 20]
+	mov eax, [ecx + 20]
 	mov [esp + 28], eax
 ; x6 = mem32[x + 24]
 %line 46+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edi + 24]
+	mov eax, [ecx + 24]
 	mov [esp + 32], eax
 ; x7 = mem32[x + 28]
 %line 47+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edi + 28]
+	mov eax, [ecx + 28]
 	mov [esp + 36], eax
 ; x8 = mem32[x + 32]
 %line 48+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edi + 32]
+	mov eax, [ecx + 32]
 	mov [esp + 40], eax
 ; x9 = mem32[x + 36]
 %line 49+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edi + 36]
+	mov eax, [ecx + 36]
 	mov [esp + 44], eax
 ; x10 = mem32[x + 40]
 %line 50+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edi + 40]
+	mov eax, [ecx + 40]
 	mov [esp + 60], eax
 ; x11 = mem32[x + 44]
 %line 51+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edi + 44]
+	mov eax, [ecx + 44]
 	mov [esp + 64], eax
 ; x12 = mem32[x + 48]
 %line 52+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edi + 48]
+	mov eax, [ecx + 48]
 	mov [esp + 68], eax
 ; x13 = mem32[x + 52]
 %line 53+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [edi + 52]
+	mov eax, [ecx + 52]
+	mov [esp + 72], eax
 ; x14 = mem32[x + 56]
 %line 54+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov esi, [edi + 56]
+	mov edx, [ecx + 56]
 ; x15 = mem32[x + 60]
 %line 55+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edx, [edi + 60]
+	mov esi, [ecx + 60]
 ; i = 6
 %line 56+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov [esp + 56], edi
+	mov [esp + 56], ecx
 	mov eax, 6
 	mov [esp + 48], eax
 align 32
 .Ldoubleround:
 ; t = x0 + x12
 %line 59+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 68]
-	mov eax, [esp + 8]
-	lea eax, [eax + ebx]
+	mov edi, [esp + 8]
+	mov ecx, [esp + 68]
+	lea eax, [edi + ecx]
 ; t <<<= 7
 %line 60+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x4 ^= t
 %line 61+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 24]
-	xor ebp, eax
-	mov [esp + 24], ebp
+	mov ebx, [esp + 24]
+	xor ebx, eax
+	mov [esp + 24], ebx
 ; t = x4 + x0
 %line 62+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 8]
-	lea eax, [ebp + eax]
+	lea eax, [ebx + edi]
 ; t <<<= 9
 %line 63+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
 ; x8 ^= t
 %line 64+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 40]
-	xor edi, eax
-	mov [esp + 40], edi
+	mov ebp, [esp + 40]
+	xor ebp, eax
+	mov [esp + 40], ebp
 ; t = x8 + x4
 %line 65+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ebp]
+	lea eax, [ebp + ebx]
 ; t <<<= 13
 %line 66+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 13
 ; x12 ^= t
 %line 67+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ebx, eax
-	mov [esp + 68], ebx
+	xor ecx, eax
+	mov [esp + 68], ecx
 ; t = x12 + x8
 %line 68+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + edi]
+	lea eax, [ecx + ebp]
 ; t <<<= 18
 %line 69+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 18
 ; x0 ^= t
 %line 70+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
 	xor edi, eax
 	mov [esp + 8], edi
-; t = x5 + x1
+; t = x15 + x11
 %line 71+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 28]
-	mov ebp, [esp + 12]
-	lea eax, [ebx + ebp]
+	mov edi, [esp + 64]
+	lea eax, [esi + edi]
 ; t <<<= 7
 %line 72+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
-; x9 ^= t
+; x3 ^= t
 %line 73+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 44]
-	xor edi, eax
-	mov [esp + 44], edi
-; t = x9 + x5
+	mov ecx, [esp + 20]
+	xor ecx, eax
+	mov [esp + 20], ecx
+; t = x3 + x15
 %line 74+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ebx]
+	lea eax, [ecx + esi]
 ; t <<<= 9
 %line 75+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
-; x13 ^= t
+; x7 ^= t
 %line 76+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ecx, eax
-; t = x13 + x9
+	mov ebx, [esp + 36]
+	xor ebx, eax
+	mov [esp + 36], ebx
+; t = x7 + x3
 %line 77+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + edi]
+	lea eax, [ebx + ecx]
 ; t <<<= 13
 %line 78+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 13
-; x1 ^= t
-%line 79+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ebp, eax
-	mov [esp + 12], ebp
-; t = x1 + x13
-%line 80+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + ecx]
-; t <<<= 18
-%line 81+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 18
-; x5 ^= t
-%line 82+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ebx, eax
-	mov [esp + 28], ebx
-; t = x10 + x6
-%line 83+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 32]
-	mov ebx, [esp + 60]
-	lea eax, [ebx + edi]
-; t <<<= 7
-%line 84+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 7
-; x14 ^= t
-%line 85+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor esi, eax
-; t = x14 + x10
-%line 86+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [esi + ebx]
-; t <<<= 9
-%line 87+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 9
-; x2 ^= t
-%line 88+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 16]
-	xor ebx, eax
-	mov [esp + 16], ebx
-; t = x2 + x14
-%line 89+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + esi]
-; t <<<= 13
-%line 90+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 13
-; x6 ^= t
-%line 91+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 32], edi
-; t = x6 + x2
-%line 92+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ebx]
-; t <<<= 18
-%line 93+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 18
-; x10 ^= t
-%line 94+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 60]
-	xor edi, eax
-	mov [esp + 60], edi
-; t = x15 + x11
-%line 95+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 64]
-	lea eax, [edx + edi]
-; t <<<= 7
-%line 96+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 7
-; x3 ^= t
-%line 97+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 20]
-	xor ebx, eax
-	mov [esp + 20], ebx
-; t = x3 + x15
-%line 98+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + edx]
-; t <<<= 9
-%line 99+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 9
-; x7 ^= t
-%line 100+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 36]
-	xor ebp, eax
-	mov [esp + 36], ebp
-; t = x7 + x3
-%line 101+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + ebx]
-; t <<<= 13
-%line 102+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 13
 ; x11 ^= t
-%line 103+0 specs/salsa20/generated/salsa20_x86_r12.q
+%line 79+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor edi, eax
 	mov [esp + 64], edi
 ; t = x11 + x7
+%line 80+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [edi + ebx]
+; t <<<= 18
+%line 81+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 18
+; x15 ^= t
+%line 82+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor esi, eax
+; t = x5 + x1
+%line 83+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov edi, [esp + 28]
+	mov ecx, [esp + 12]
+	lea eax, [edi + ecx]
+; t <<<= 7
+%line 84+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 7
+; x9 ^= t
+%line 85+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ebx, [esp + 44]
+	xor ebx, eax
+; t = x9 + x5
+%line 86+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ebx + edi]
+; t <<<= 9
+%line 87+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 9
+; x13 ^= t
+%line 88+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ebp, [esp + 72]
+	xor ebp, eax
+; t = x13 + x9
+%line 89+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ebp + ebx]
+; t <<<= 13
+%line 90+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 13
+; x1 ^= t
+%line 91+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor ecx, eax
+	mov [esp + 12], ecx
+; t = x1 + x13
+%line 92+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ecx + ebp]
+; t <<<= 18
+%line 93+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 18
+; x5 ^= t
+%line 94+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor edi, eax
+	mov [esp + 28], edi
+; t = x10 + x6
+%line 95+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov edi, [esp + 32]
+	mov ecx, [esp + 60]
+	lea eax, [ecx + edi]
+; t <<<= 7
+%line 96+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 7
+; x14 ^= t
+%line 97+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor edx, eax
+; t = x14 + x10
+%line 98+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [edx + ecx]
+; t <<<= 9
+%line 99+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 9
+; x2 ^= t
+%line 100+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ecx, [esp + 16]
+	xor ecx, eax
+	mov [esp + 16], ecx
+; t = x2 + x14
+%line 101+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ecx + edx]
+; t <<<= 13
+%line 102+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 13
+; x6 ^= t
+%line 103+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor edi, eax
+	mov [esp + 32], edi
+; t = x6 + x2
 %line 104+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ebp]
+	lea eax, [edi + ecx]
 ; t <<<= 18
 %line 105+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 18
-; x15 ^= t
+; x10 ^= t
 %line 106+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edx, eax
-; t = x0 + x3
+	mov ecx, [esp + 60]
+	xor ecx, eax
+	mov [esp + 60], ecx
+; t = x10 + x9
 %line 107+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
-	lea eax, [edi + ebx]
+	mov edi, ebx
+	lea eax, [ecx + edi]
 ; t <<<= 7
 %line 108+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
-; x1 ^= t
-%line 109+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 12]
-	xor ebx, eax
-	mov [esp + 12], ebx
-; t = x1 + x0
-%line 110+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + edi]
-; t <<<= 9
-%line 111+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 9
-; x2 ^= t
-%line 112+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 16]
-	xor ebp, eax
-	mov [esp + 16], ebp
-; t = x2 + x1
-%line 113+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + ebx]
-; t <<<= 13
-%line 114+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 13
-; x3 ^= t
-%line 115+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 20]
-	xor ebx, eax
-	mov [esp + 20], ebx
-; t = x3 + x2
-%line 116+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + ebp]
-; t <<<= 18
-%line 117+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 18
-; x0 ^= t
-%line 118+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 8], edi
-; t = x5 + x4
-%line 119+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 24]
-	mov eax, [esp + 28]
-	lea eax, [eax + ebx]
-; t <<<= 7
-%line 120+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 7
-; x6 ^= t
-%line 121+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 32]
-	xor ebp, eax
-	mov [esp + 32], ebp
-; t = x6 + x5
-%line 122+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 28]
-	lea eax, [ebp + eax]
-; t <<<= 9
-%line 123+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 9
-; x7 ^= t
-%line 124+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 36]
-	xor edi, eax
-	mov [esp + 36], edi
-; t = x7 + x6
-%line 125+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ebp]
-; t <<<= 13
-%line 126+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 13
-; x4 ^= t
-%line 127+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ebx, eax
-	mov [esp + 24], ebx
-; t = x4 + x7
-%line 128+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + edi]
-; t <<<= 18
-%line 129+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 18
-; x5 ^= t
-%line 130+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 28]
-	xor edi, eax
-	mov [esp + 28], edi
-; t = x10 + x9
-%line 131+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 44]
-	mov ebp, [esp + 60]
-	lea eax, [ebp + edi]
-; t <<<= 7
-%line 132+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 7
 ; x11 ^= t
-%line 133+0 specs/salsa20/generated/salsa20_x86_r12.q
+%line 109+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov ebx, [esp + 64]
 	xor ebx, eax
 	mov [esp + 64], ebx
 ; t = x11 + x10
-%line 134+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + ebp]
+%line 110+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ebx + ecx]
 ; t <<<= 9
-%line 135+0 specs/salsa20/generated/salsa20_x86_r12.q
+%line 111+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
 ; x8 ^= t
-%line 136+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 40]
-	xor ebp, eax
-	mov [esp + 40], ebp
+%line 112+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ecx, [esp + 40]
+	xor ecx, eax
+	mov [esp + 40], ecx
 ; t = x8 + x11
-%line 137+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + ebx]
+%line 113+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ecx + ebx]
 ; t <<<= 13
-%line 138+0 specs/salsa20/generated/salsa20_x86_r12.q
+%line 114+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 13
 ; x9 ^= t
-%line 139+0 specs/salsa20/generated/salsa20_x86_r12.q
+%line 115+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor edi, eax
 	mov [esp + 44], edi
 ; t = x9 + x8
+%line 116+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [edi + ecx]
+; t <<<= 18
+%line 117+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 18
+; x10 ^= t
+%line 118+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ecx, [esp + 60]
+	xor ecx, eax
+	mov [esp + 60], ecx
+; t = x15 + x14
+%line 119+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [esi + edx]
+; t <<<= 7
+%line 120+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 7
+; x12 ^= t
+%line 121+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ecx, [esp + 68]
+	xor ecx, eax
+	mov [esp + 68], ecx
+; t = x12 + x15
+%line 122+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ecx + esi]
+; t <<<= 9
+%line 123+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 9
+; x13 ^= t
+%line 124+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov edi, ebp
+	xor edi, eax
+	mov [esp + 72], edi
+; t = x13 + x12
+%line 125+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [edi + ecx]
+; t <<<= 13
+%line 126+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 13
+; x14 ^= t
+%line 127+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor edx, eax
+; t = x14 + x13
+%line 128+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [edx + edi]
+; t <<<= 18
+%line 129+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 18
+; x15 ^= t
+%line 130+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor esi, eax
+; t = x0 + x3
+%line 131+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov edi, [esp + 8]
+	mov ebx, [esp + 20]
+	lea eax, [edi + ebx]
+; t <<<= 7
+%line 132+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 7
+; x1 ^= t
+%line 133+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ebp, [esp + 12]
+	xor ebp, eax
+	mov [esp + 12], ebp
+; t = x1 + x0
+%line 134+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ebp + edi]
+; t <<<= 9
+%line 135+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 9
+; x2 ^= t
+%line 136+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ecx, [esp + 16]
+	xor ecx, eax
+	mov [esp + 16], ecx
+; t = x2 + x1
+%line 137+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ecx + ebp]
+; t <<<= 13
+%line 138+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 13
+; x3 ^= t
+%line 139+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor ebx, eax
+	mov [esp + 20], ebx
+; t = x3 + x2
 %line 140+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ebp]
+	lea eax, [ebx + ecx]
 ; t <<<= 18
 %line 141+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 18
-; x10 ^= t
+; x0 ^= t
 %line 142+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 60]
 	xor edi, eax
-	mov [esp + 60], edi
-; t = x15 + x14
+	mov [esp + 8], edi
+; t = x5 + x4
 %line 143+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edx + esi]
+	mov edi, [esp + 28]
+	mov ebx, [esp + 24]
+	lea eax, [edi + ebx]
 ; t <<<= 7
 %line 144+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
-; x12 ^= t
+; x6 ^= t
 %line 145+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 68]
-	xor edi, eax
-	mov [esp + 68], edi
-; t = x12 + x15
+	mov ebp, [esp + 32]
+	xor ebp, eax
+	mov [esp + 32], ebp
+; t = x6 + x5
 %line 146+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + edx]
+	lea eax, [ebp + edi]
 ; t <<<= 9
 %line 147+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
-; x13 ^= t
+; x7 ^= t
 %line 148+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ecx, [esp + 36]
 	xor ecx, eax
-; t = x13 + x12
+	mov [esp + 36], ecx
+; t = x7 + x6
 %line 149+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + edi]
+	lea eax, [ecx + ebp]
 ; t <<<= 13
 %line 150+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 13
-; x14 ^= t
+; x4 ^= t
 %line 151+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor esi, eax
-; t = x14 + x13
+	xor ebx, eax
+	mov [esp + 24], ebx
+; t = x4 + x7
 %line 152+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [esi + ecx]
+	lea eax, [ebx + ecx]
 ; t <<<= 18
 %line 153+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 18
-; x15 ^= t
+; x5 ^= t
 %line 154+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edx, eax
+	xor edi, eax
+	mov [esp + 28], edi
 ; =? i -= 1
 %line 155+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 48]
@@ -454,212 +452,213 @@ align 32
 	jne .Ldoubleround
 ; x0 += mem32[x + 0]
 %line 158+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 56]
+	mov ecx, [esp + 56]
 	mov eax, [esp + 8]
-	add eax, [edi]
+	add eax, [ecx]
 ; x0 ^= mem32[m + 0]
 %line 159+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 4]
-	xor eax, [ebx]
+	mov edi, [esp + 4]
+	xor eax, [edi]
 ; mem32[c + 0] = x0
 %line 160+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 0]
-	mov [ebx], eax
+	mov edi, [esp + 0]
+	mov [edi], eax
 ; x1 += mem32[x + 4]
 %line 161+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 12]
-	add eax, [edi + 4]
+	add eax, [ecx + 4]
 ; x1 ^= mem32[m + 4]
 %line 162+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 4]
-	xor eax, [ebx + 4]
+	mov edi, [esp + 4]
+	xor eax, [edi + 4]
 ; mem32[c + 4] = x1
 %line 163+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 0]
-	mov [ebx + 4], eax
+	mov edi, [esp + 0]
+	mov [edi + 4], eax
 ; x2 += mem32[x + 8]
 %line 164+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 16]
-	add eax, [edi + 8]
+	add eax, [ecx + 8]
 ; x2 ^= mem32[m + 8]
 %line 165+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 4]
-	xor eax, [ebx + 8]
+	mov edi, [esp + 4]
+	xor eax, [edi + 8]
 ; mem32[c + 8] = x2
 %line 166+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 0]
-	mov [ebx + 8], eax
+	mov edi, [esp + 0]
+	mov [edi + 8], eax
 ; x3 += mem32[x + 12]
 %line 167+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 20]
-	add eax, [edi + 12]
+	add eax, [ecx + 12]
 ; x3 ^= mem32[m + 12]
 %line 168+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 4]
-	xor eax, [ebx + 12]
+	mov edi, [esp + 4]
+	xor eax, [edi + 12]
 ; mem32[c + 12] = x3
 %line 169+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 0]
-	mov [ebx + 12], eax
+	mov edi, [esp + 0]
+	mov [edi + 12], eax
 ; x4 += mem32[x + 16]
 %line 170+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 24]
-	add eax, [edi + 16]
+	add eax, [ecx + 16]
 ; x4 ^= mem32[m + 16]
 %line 171+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 4]
-	xor eax, [ebx + 16]
+	mov edi, [esp + 4]
+	xor eax, [edi + 16]
 ; mem32[c + 16] = x4
 %line 172+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 0]
-	mov [ebx + 16], eax
+	mov edi, [esp + 0]
+	mov [edi + 16], eax
 ; x5 += mem32[x + 20]
 %line 173+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 28]
-	add eax, [edi + 20]
+	add eax, [ecx + 20]
 ; x5 ^= mem32[m + 20]
 %line 174+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 4]
-	xor eax, [ebx + 20]
+	mov edi, [esp + 4]
+	xor eax, [edi + 20]
 ; mem32[c + 20] = x5
 %line 175+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 0]
-	mov [ebx + 20], eax
+	mov edi, [esp + 0]
+	mov [edi + 20], eax
 ; x6 += mem32[x + 24]
 %line 176+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 32]
-	add eax, [edi + 24]
+	add eax, [ecx + 24]
 ; x6 ^= mem32[m + 24]
 %line 177+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 4]
-	xor eax, [ebx + 24]
+	mov edi, [esp + 4]
+	xor eax, [edi + 24]
 ; mem32[c + 24] = x6
 %line 178+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 0]
-	mov [ebx + 24], eax
+	mov edi, [esp + 0]
+	mov [edi + 24], eax
 ; x7 += mem32[x + 28]
 %line 179+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 36]
-	add eax, [edi + 28]
+	add eax, [ecx + 28]
 ; x7 ^= mem32[m + 28]
 %line 180+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 4]
-	xor eax, [ebx + 28]
+	mov edi, [esp + 4]
+	xor eax, [edi + 28]
 ; mem32[c + 28] = x7
 %line 181+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 0]
-	mov [ebx + 28], eax
+	mov edi, [esp + 0]
+	mov [edi + 28], eax
 ; x8 += mem32[x + 32]
 %line 182+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 40]
-	add eax, [edi + 32]
+	add eax, [ecx + 32]
 ; x8 ^= mem32[m + 32]
 %line 183+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 4]
-	xor eax, [ebx + 32]
+	mov edi, [esp + 4]
+	xor eax, [edi + 32]
 ; mem32[c + 32] = x8
 %line 184+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 0]
-	mov [ebx + 32], eax
+	mov edi, [esp + 0]
+	mov [edi + 32], eax
 ; x9 += mem32[x + 36]
 %line 185+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 44]
-	add eax, [edi + 36]
+	add eax, [ecx + 36]
 ; x9 ^= mem32[m + 36]
 %line 186+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 4]
-	xor eax, [ebx + 36]
+	mov edi, [esp + 4]
+	xor eax, [edi + 36]
 ; mem32[c + 36] = x9
 %line 187+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 0]
-	mov [ebx + 36], eax
+	mov edi, [esp + 0]
+	mov [edi + 36], eax
 ; x10 += mem32[x + 40]
 %line 188+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 60]
-	add ebx, [edi + 40]
+	mov edi, [esp + 60]
+	add edi, [ecx + 40]
 ; x10 ^= mem32[m + 40]
 %line 189+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 4]
-	xor ebx, [eax + 40]
+	xor edi, [eax + 40]
 ; mem32[c + 40] = x10
 %line 190+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 0]
-	mov [eax + 40], ebx
+	mov [eax + 40], edi
 ; x11 += mem32[x + 44]
 %line 191+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 64]
-	add ebx, [edi + 44]
+	mov edi, [esp + 64]
+	add edi, [ecx + 44]
 ; x11 ^= mem32[m + 44]
 %line 192+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 4]
-	xor ebx, [eax + 44]
+	xor edi, [eax + 44]
 ; mem32[c + 44] = x11
 %line 193+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 0]
-	mov [eax + 44], ebx
+	mov [eax + 44], edi
 ; x12 += mem32[x + 48]
 %line 194+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 68]
-	add ebx, [edi + 48]
+	mov edi, [esp + 68]
+	add edi, [ecx + 48]
 ; x12 ^= mem32[m + 48]
 %line 195+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 4]
-	xor ebx, [eax + 48]
+	xor edi, [eax + 48]
 ; mem32[c + 48] = x12
 %line 196+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 0]
-	mov [eax + 48], ebx
+	mov [eax + 48], edi
 ; x13 += mem32[x + 52]
 %line 197+0 specs/salsa20/generated/salsa20_x86_r12.q
-	add ecx, [edi + 52]
+	mov edi, [esp + 72]
+	add edi, [ecx + 52]
 ; x13 ^= mem32[m + 52]
 %line 198+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 4]
-	xor ecx, [eax + 52]
+	xor edi, [eax + 52]
 ; mem32[c + 52] = x13
 %line 199+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 0]
-	mov [eax + 52], ecx
+	mov [eax + 52], edi
 ; x14 += mem32[x + 56]
 %line 200+0 specs/salsa20/generated/salsa20_x86_r12.q
-	add esi, [edi + 56]
+	add edx, [ecx + 56]
 ; x14 ^= mem32[m + 56]
 %line 201+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 4]
-	xor esi, [eax + 56]
+	xor edx, [eax + 56]
 ; mem32[c + 56] = x14
 %line 202+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 0]
-	mov [eax + 56], esi
+	mov [eax + 56], edx
 ; x15 += mem32[x + 60]
 %line 203+0 specs/salsa20/generated/salsa20_x86_r12.q
-	add edx, [edi + 60]
+	add esi, [ecx + 60]
 ; x15 ^= mem32[m + 60]
 %line 204+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 4]
-	xor edx, [eax + 60]
+	xor esi, [eax + 60]
 ; mem32[c + 60] = x15
 %line 205+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 0]
-	mov [eax + 60], edx
+	mov [eax + 60], esi
 ; ctr = mem32[x + 32]
 %line 206+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edi + 32]
+	mov eax, [ecx + 32]
 ; carry? ctr += 1
 %line 207+0 specs/salsa20/generated/salsa20_x86_r12.q
 	add eax, 1
 ; mem32[x + 32] = ctr
 %line 208+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov [edi + 32], eax
+	mov [ecx + 32], eax
 ; ctr = mem32[x + 36]
 %line 209+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [edi + 36]
+	mov eax, [ecx + 36]
 ; ctr += 0 + carry
 %line 210+0 specs/salsa20/generated/salsa20_x86_r12.q
 	adc eax, 0
 ; mem32[x + 36] = ctr
 %line 211+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov [edi + 36], eax
+	mov [ecx + 36], eax
 ; c += 64
 %line 212+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 0]
@@ -776,357 +775,354 @@ qhasm_kernel_salsa12_x86_core:
 	mov ecx, [esp + 20]
 	mov ecx, [esp + 24]
 	mov ecx, [esp + 28]
-	mov esi, [esp + 32]
-	mov edx, [esp + 36]
+	mov edx, [esp + 32]
+	mov esi, [esp + 36]
 	mov [esp + 16], eax
 align 32
 .Lcoreround:
 ; t = x0 + x12
 %line 241+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 24]
-	mov eax, [esp + 44]
-	lea eax, [eax + ebx]
+	mov edi, [esp + 44]
+	mov ecx, [esp + 24]
+	lea eax, [edi + ecx]
 ; t <<<= 7
 %line 242+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x4 ^= t
 %line 243+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 60]
-	xor ebp, eax
-	mov [esp + 60], ebp
+	mov ebx, [esp + 60]
+	xor ebx, eax
+	mov [esp + 60], ebx
 ; t = x4 + x0
 %line 244+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 44]
-	lea eax, [ebp + eax]
+	lea eax, [ebx + edi]
 ; t <<<= 9
 %line 245+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
 ; x8 ^= t
 %line 246+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 4]
-	xor edi, eax
-	mov [esp + 4], edi
+	mov ebp, [esp + 4]
+	xor ebp, eax
+	mov [esp + 4], ebp
 ; t = x8 + x4
 %line 247+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ebp]
+	lea eax, [ebp + ebx]
 ; t <<<= 13
 %line 248+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 13
 ; x12 ^= t
 %line 249+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ebx, eax
-	mov [esp + 24], ebx
+	xor ecx, eax
+	mov [esp + 24], ecx
 ; t = x12 + x8
 %line 250+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + edi]
+	lea eax, [ecx + ebp]
 ; t <<<= 18
 %line 251+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 18
 ; x0 ^= t
 %line 252+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 44]
 	xor edi, eax
 	mov [esp + 44], edi
-; t = x5 + x1
+; t = x15 + x11
 %line 253+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 64]
-	mov ebp, [esp + 48]
-	lea eax, [ebx + ebp]
+	mov edi, [esp + 20]
+	lea eax, [esi + edi]
 ; t <<<= 7
 %line 254+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
-; x9 ^= t
+; x3 ^= t
 %line 255+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	xor edi, eax
-	mov [esp + 0], edi
-; t = x9 + x5
+	mov ecx, [esp + 56]
+	xor ecx, eax
+	mov [esp + 56], ecx
+; t = x3 + x15
 %line 256+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ebx]
+	lea eax, [ecx + esi]
 ; t <<<= 9
 %line 257+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
-; x13 ^= t
+; x7 ^= t
 %line 258+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ecx, eax
-; t = x13 + x9
+	mov ebx, [esp + 8]
+	xor ebx, eax
+	mov [esp + 8], ebx
+; t = x7 + x3
 %line 259+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + edi]
+	lea eax, [ebx + ecx]
 ; t <<<= 13
 %line 260+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 13
-; x1 ^= t
-%line 261+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ebp, eax
-	mov [esp + 48], ebp
-; t = x1 + x13
-%line 262+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + ecx]
-; t <<<= 18
-%line 263+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 18
-; x5 ^= t
-%line 264+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ebx, eax
-	mov [esp + 64], ebx
-; t = x10 + x6
-%line 265+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 12]
-	mov ebx, [esp + 68]
-	lea eax, [ebx + edi]
-; t <<<= 7
-%line 266+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 7
-; x14 ^= t
-%line 267+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor esi, eax
-; t = x14 + x10
-%line 268+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [esi + ebx]
-; t <<<= 9
-%line 269+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 9
-; x2 ^= t
-%line 270+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 52]
-	xor ebx, eax
-	mov [esp + 52], ebx
-; t = x2 + x14
-%line 271+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + esi]
-; t <<<= 13
-%line 272+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 13
-; x6 ^= t
-%line 273+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 12], edi
-; t = x6 + x2
-%line 274+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ebx]
-; t <<<= 18
-%line 275+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 18
-; x10 ^= t
-%line 276+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 68]
-	xor edi, eax
-	mov [esp + 68], edi
-; t = x15 + x11
-%line 277+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 20]
-	lea eax, [edx + edi]
-; t <<<= 7
-%line 278+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 7
-; x3 ^= t
-%line 279+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 56]
-	xor ebx, eax
-	mov [esp + 56], ebx
-; t = x3 + x15
-%line 280+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + edx]
-; t <<<= 9
-%line 281+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 9
-; x7 ^= t
-%line 282+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 8]
-	xor ebp, eax
-	mov [esp + 8], ebp
-; t = x7 + x3
-%line 283+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + ebx]
-; t <<<= 13
-%line 284+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 13
 ; x11 ^= t
-%line 285+0 specs/salsa20/generated/salsa20_x86_r12.q
+%line 261+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor edi, eax
 	mov [esp + 20], edi
 ; t = x11 + x7
+%line 262+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [edi + ebx]
+; t <<<= 18
+%line 263+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 18
+; x15 ^= t
+%line 264+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor esi, eax
+; t = x5 + x1
+%line 265+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov edi, [esp + 64]
+	mov ecx, [esp + 48]
+	lea eax, [edi + ecx]
+; t <<<= 7
+%line 266+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 7
+; x9 ^= t
+%line 267+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ebx, [esp + 0]
+	xor ebx, eax
+; t = x9 + x5
+%line 268+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ebx + edi]
+; t <<<= 9
+%line 269+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 9
+; x13 ^= t
+%line 270+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ebp, [esp + 28]
+	xor ebp, eax
+; t = x13 + x9
+%line 271+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ebp + ebx]
+; t <<<= 13
+%line 272+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 13
+; x1 ^= t
+%line 273+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor ecx, eax
+	mov [esp + 48], ecx
+; t = x1 + x13
+%line 274+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ecx + ebp]
+; t <<<= 18
+%line 275+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 18
+; x5 ^= t
+%line 276+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor edi, eax
+	mov [esp + 64], edi
+; t = x10 + x6
+%line 277+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov edi, [esp + 12]
+	mov ecx, [esp + 68]
+	lea eax, [ecx + edi]
+; t <<<= 7
+%line 278+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 7
+; x14 ^= t
+%line 279+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor edx, eax
+; t = x14 + x10
+%line 280+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [edx + ecx]
+; t <<<= 9
+%line 281+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 9
+; x2 ^= t
+%line 282+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ecx, [esp + 52]
+	xor ecx, eax
+	mov [esp + 52], ecx
+; t = x2 + x14
+%line 283+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ecx + edx]
+; t <<<= 13
+%line 284+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 13
+; x6 ^= t
+%line 285+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor edi, eax
+	mov [esp + 12], edi
+; t = x6 + x2
 %line 286+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ebp]
+	lea eax, [edi + ecx]
 ; t <<<= 18
 %line 287+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 18
-; x15 ^= t
+; x10 ^= t
 %line 288+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edx, eax
-; t = x0 + x3
+	mov ecx, [esp + 68]
+	xor ecx, eax
+	mov [esp + 68], ecx
+; t = x10 + x9
 %line 289+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 44]
-	lea eax, [edi + ebx]
+	mov edi, ebx
+	lea eax, [ecx + edi]
 ; t <<<= 7
 %line 290+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
-; x1 ^= t
-%line 291+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 48]
-	xor ebx, eax
-	mov [esp + 48], ebx
-; t = x1 + x0
-%line 292+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + edi]
-; t <<<= 9
-%line 293+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 9
-; x2 ^= t
-%line 294+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 52]
-	xor ebp, eax
-	mov [esp + 52], ebp
-; t = x2 + x1
-%line 295+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + ebx]
-; t <<<= 13
-%line 296+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 13
-; x3 ^= t
-%line 297+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 56]
-	xor ebx, eax
-	mov [esp + 56], ebx
-; t = x3 + x2
-%line 298+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + ebp]
-; t <<<= 18
-%line 299+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 18
-; x0 ^= t
-%line 300+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 44], edi
-; t = x5 + x4
-%line 301+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 60]
-	mov eax, [esp + 64]
-	lea eax, [eax + ebx]
-; t <<<= 7
-%line 302+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 7
-; x6 ^= t
-%line 303+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 12]
-	xor ebp, eax
-	mov [esp + 12], ebp
-; t = x6 + x5
-%line 304+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 64]
-	lea eax, [ebp + eax]
-; t <<<= 9
-%line 305+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 9
-; x7 ^= t
-%line 306+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
-	xor edi, eax
-	mov [esp + 8], edi
-; t = x7 + x6
-%line 307+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ebp]
-; t <<<= 13
-%line 308+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 13
-; x4 ^= t
-%line 309+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ebx, eax
-	mov [esp + 60], ebx
-; t = x4 + x7
-%line 310+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + edi]
-; t <<<= 18
-%line 311+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 18
-; x5 ^= t
-%line 312+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 64]
-	xor edi, eax
-	mov [esp + 64], edi
-; t = x10 + x9
-%line 313+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov ebp, [esp + 68]
-	lea eax, [ebp + edi]
-; t <<<= 7
-%line 314+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 7
 ; x11 ^= t
-%line 315+0 specs/salsa20/generated/salsa20_x86_r12.q
+%line 291+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov ebx, [esp + 20]
 	xor ebx, eax
 	mov [esp + 20], ebx
 ; t = x11 + x10
-%line 316+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + ebp]
+%line 292+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ebx + ecx]
 ; t <<<= 9
-%line 317+0 specs/salsa20/generated/salsa20_x86_r12.q
+%line 293+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
 ; x8 ^= t
-%line 318+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 4]
-	xor ebp, eax
-	mov [esp + 4], ebp
+%line 294+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ecx, [esp + 4]
+	xor ecx, eax
+	mov [esp + 4], ecx
 ; t = x8 + x11
-%line 319+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + ebx]
+%line 295+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ecx + ebx]
 ; t <<<= 13
-%line 320+0 specs/salsa20/generated/salsa20_x86_r12.q
+%line 296+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 13
 ; x9 ^= t
-%line 321+0 specs/salsa20/generated/salsa20_x86_r12.q
+%line 297+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor edi, eax
 	mov [esp + 0], edi
 ; t = x9 + x8
+%line 298+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [edi + ecx]
+; t <<<= 18
+%line 299+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 18
+; x10 ^= t
+%line 300+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ecx, [esp + 68]
+	xor ecx, eax
+	mov [esp + 68], ecx
+; t = x15 + x14
+%line 301+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [esi + edx]
+; t <<<= 7
+%line 302+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 7
+; x12 ^= t
+%line 303+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ecx, [esp + 24]
+	xor ecx, eax
+	mov [esp + 24], ecx
+; t = x12 + x15
+%line 304+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ecx + esi]
+; t <<<= 9
+%line 305+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 9
+; x13 ^= t
+%line 306+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov edi, ebp
+	xor edi, eax
+	mov [esp + 28], edi
+; t = x13 + x12
+%line 307+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [edi + ecx]
+; t <<<= 13
+%line 308+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 13
+; x14 ^= t
+%line 309+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor edx, eax
+; t = x14 + x13
+%line 310+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [edx + edi]
+; t <<<= 18
+%line 311+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 18
+; x15 ^= t
+%line 312+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor esi, eax
+; t = x0 + x3
+%line 313+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov edi, [esp + 44]
+	mov ebx, [esp + 56]
+	lea eax, [edi + ebx]
+; t <<<= 7
+%line 314+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 7
+; x1 ^= t
+%line 315+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ebp, [esp + 48]
+	xor ebp, eax
+	mov [esp + 48], ebp
+; t = x1 + x0
+%line 316+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ebp + edi]
+; t <<<= 9
+%line 317+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 9
+; x2 ^= t
+%line 318+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ecx, [esp + 52]
+	xor ecx, eax
+	mov [esp + 52], ecx
+; t = x2 + x1
+%line 319+0 specs/salsa20/generated/salsa20_x86_r12.q
+	lea eax, [ecx + ebp]
+; t <<<= 13
+%line 320+0 specs/salsa20/generated/salsa20_x86_r12.q
+	rol eax, 13
+; x3 ^= t
+%line 321+0 specs/salsa20/generated/salsa20_x86_r12.q
+	xor ebx, eax
+	mov [esp + 56], ebx
+; t = x3 + x2
 %line 322+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ebp]
+	lea eax, [ebx + ecx]
 ; t <<<= 18
 %line 323+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 18
-; x10 ^= t
+; x0 ^= t
 %line 324+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 68]
 	xor edi, eax
-	mov [esp + 68], edi
-; t = x15 + x14
+	mov [esp + 44], edi
+; t = x5 + x4
 %line 325+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edx + esi]
+	mov edi, [esp + 64]
+	mov ebx, [esp + 60]
+	lea eax, [edi + ebx]
 ; t <<<= 7
 %line 326+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
-; x12 ^= t
+; x6 ^= t
 %line 327+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 24]
-	xor edi, eax
-	mov [esp + 24], edi
-; t = x12 + x15
+	mov ebp, [esp + 12]
+	xor ebp, eax
+	mov [esp + 12], ebp
+; t = x6 + x5
 %line 328+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + edx]
+	lea eax, [ebp + edi]
 ; t <<<= 9
 %line 329+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
-; x13 ^= t
+; x7 ^= t
 %line 330+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov ecx, [esp + 8]
 	xor ecx, eax
-; t = x13 + x12
+	mov [esp + 8], ecx
+; t = x7 + x6
 %line 331+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + edi]
+	lea eax, [ecx + ebp]
 ; t <<<= 13
 %line 332+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 13
-; x14 ^= t
+; x4 ^= t
 %line 333+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor esi, eax
-; t = x14 + x13
+	xor ebx, eax
+	mov [esp + 60], ebx
+; t = x4 + x7
 %line 334+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [esi + ecx]
+	lea eax, [ebx + ecx]
 ; t <<<= 18
 %line 335+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 18
-; x15 ^= t
+; x5 ^= t
 %line 336+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edx, eax
+	xor edi, eax
+	mov [esp + 64], edi
 ; =? i -= 1
 %line 337+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 16]
@@ -1137,9 +1133,9 @@ align 32
 	jne .Lcoreround
 ; mem32[out + 0] = x0
 %line 339+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov [esp + 36], edx
-	mov [esp + 32], esi
-	mov [esp + 28], ecx
+	mov [esp + 36], esi
+	mov [esp + 32], edx
+	mov eax, [esp + 28]
 	mov eax, [esp + 24]
 	mov eax, [esp + 20]
 	mov eax, [esp + 68]
