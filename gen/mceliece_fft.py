@@ -166,7 +166,41 @@ class Gen:
             self(f"mem64[f + {16 * b}] = lo")
             self(f"mem64[f + {16 * b + 8}] = hi")
 
+    def vbroadcast(self) -> None:
+        """the broadcast on ymm: each 32-bit half of a coefficient word
+        broadcast to 8 dwords; ymm j of the half holds the lanes whose
+        bits are the dword masks M_j (dword k: bit 8j + k for 32 positions
+        per lane, bit 4j + k/2 for 64); a dword x & M_j is 0 or M_j <= 2^31,
+        so (0 - (x & M_j)) >>> 31 (signed) is all-ones exactly when the bit
+        is set"""
+        m = self.m
+        per = self.n >> fm.LEVELS
+        nj = 4 if per == 32 else 8          # ymm per 32-bit half
+        self(f"# level 7 (ymm): coefficient lane L to positions {per}L .. {per}L+{per - 1}")
+        self("g = &MK")
+        for j in range(nj):
+            bits = [8 * j + k if per == 32 else 4 * j + k // 2 for k in range(8)]
+            for q in range(4):
+                self(f"k = {hex((1 << bits[2 * q]) | (1 << (bits[2 * q + 1] + 32)))}")
+                self(f"mem64[g + {32 * j + 8 * q}] = k")
+        for j in range(nj):
+            self(f"VF{j} = mem256[g + {32 * j}]")
+        self("VA = 0")
+        self("f = &C")
+        for b in range(m):
+            for w in range(2):
+                for hf in range(2):
+                    self(f"8x VX = mem32[f + {16 * b + 8 * w + 4 * hf}]")
+                    base = b * self.PB + (2 * w + hf) * nj * 32
+                    for j in range(nj):
+                        self(f"VY = VX & VF{j}")
+                        self("8x VY = VA - VY")
+                        self("(int32) 8x VY = VY >> 31")
+                        self(f"mem256[v + {base + 32 * j}] = VY")
+
     def broadcast(self) -> None:
+        if self.vec:
+            return self.vbroadcast()
         m = self.m
         per = self.n >> fm.LEVELS            # positions per coefficient lane: 32 or 64
         self(f"# level 7: coefficient lane L to positions {per}L .. {per}L+{per - 1}")
@@ -450,7 +484,7 @@ class Gen:
         return ["cpu avx2",
                 "reg256 VA VB VG VT VX VY VL VH " + " ".join(f"VF{i}" for i in range(m)),
                 "stack256 " + " ".join(f"VS{k}" for k in range(m, 2 * m - 1)),
-                f"stack256 LO[{m}]", f"stack256 HB[{m}]"]
+                f"stack256 LO[{m}]", f"stack256 HB[{m}]", "stack256 MK[8]"]
 
     def render(self) -> str:
         m = self.m
