@@ -484,7 +484,10 @@ class Gen:
         return ["cpu avx2",
                 "reg256 VA VB VG VT VX VY VL VH " + " ".join(f"VF{i}" for i in range(m)),
                 "stack256 " + " ".join(f"VS{k}" for k in range(m, 2 * m - 1)),
-                f"stack256 LO[{m}]", f"stack256 HB[{m}]", "stack256 MK[8]"]
+                f"stack256 LO[{m}]", f"stack256 HB[{m}]", *self.vextra()]
+
+    def vextra(self) -> list[str]:
+        return ["stack256 MK[8]"]                # the broadcast's dword masks
 
     def render(self) -> str:
         m = self.m
@@ -522,6 +525,9 @@ class TGen(Gen):
     XOR of each lane's 2^m/K positions; the radix steps transposed
     (x ^= (x & M) << s for x ^= (x >> s) & M) in reverse order; the
     scalings.  r is copied into a stack array E first."""
+
+    def vextra(self) -> list[str]:
+        return []
 
     def __init__(self, impl: str, m: int) -> None:
         self.K = 128 if m == 12 else 256
