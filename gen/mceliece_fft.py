@@ -32,7 +32,9 @@ from gen import mceliece as mc
 from gen import mceliece_fft_math as fm
 
 GENERATED = "specs/mceliece/generated"
-IMPLS = ["amd64", "ppc64"]
+IMPLS = ["amd64", "ppc64", "amd64-avx2"]
+VEC = {"amd64-avx2": "amd64"}   # vector impl: its scalar (int64) impl for the C parts
+VNAME = re.compile(r"\b(A|B|G|T|F\d+|S\d+|H\d+)\b")
 M64 = (1 << 64) - 1
 
 
@@ -47,6 +49,8 @@ def words(x: int, n: int) -> list[int]:
 class Gen:
     def __init__(self, impl: str, m: int, lev: int = fm.LEVELS) -> None:
         self.impl, self.m, self.lev = impl, m, lev
+        self.vec = impl in VEC
+        self.simpl = VEC.get(impl, impl)
         self.n = 1 << m
         self.PB = self.n // 8
         self.L: list[str] = []
@@ -56,8 +60,12 @@ class Gen:
         off = 0
         for d in range(lev):
             self.tab[d] = off
-            off += self.nwd(d) * m
+            off += (4 * self.nvg(d) if self.vec else self.nwd(d)) * m
         self.tabwords = off
+
+    def nvg(self, d: int) -> int:
+        """vector form: ymm groups (4 words) of twiddles per level"""
+        return max(1, self.nwd(d) // 4)
 
     def nwd(self, d: int) -> int:
         D = 1 << (self.m - d - 1)
@@ -72,10 +80,14 @@ class Gen:
 
     # ---- the column multiplier of gen/mceliece.py, re-addressed
     def mul(self, fs: int, gs: int, hs: int, xor_into: bool, gconst: list[int] | None = None,
-            indent: str = "") -> None:
+            indent: str = "", vec: bool = False) -> None:
         """h (op)= f * g, f/g/h pointers with strides fs/gs/hs bytes; g from
-        immediates when gconst is given; h ^= f*g when xor_into"""
-        lines, _ = mc.mul_columns(self.impl, self.m, 1)
+        immediates when gconst is given; h ^= f*g when xor_into; vec: on
+        ymm registers (256 lanes, the names prefixed V)"""
+        lines, _ = mc.mul_columns(self.impl if vec else self.simpl, self.m, 1)
+        mem = "mem256" if vec else "mem64"
+        if vec:
+            lines = [VNAME.sub(lambda q: "V" + q.group(1), ln) for ln in lines]
         for ln in lines:
             mg = re.fullmatch(r"G = mem64\[g \+ (\d+)\]", ln)
             if mg and gconst is not None:
@@ -83,13 +95,14 @@ class Gen:
                 continue
             ln = re.sub(r"\[f \+ (\d+)\]", lambda q: f"[f + {int(q.group(1)) * fs}]", ln)
             ln = re.sub(r"\[g \+ (\d+)\]", lambda q: f"[g + {int(q.group(1)) * gs}]", ln)
-            mh = re.fullmatch(r"mem64\[h \+ (\d+)\] = (\w+)", ln)
+            mh = re.fullmatch(r"mem(?:64|256)\[h \+ (\d+)\] = (\w+)", ln)
             if mh:
                 off, a = int(mh.group(1)) * hs, mh.group(2)
+                tt = "VT" if vec else "T"
                 if xor_into:
-                    self(f"{indent}T = mem64[h + {off}]")
-                    self(f"{indent}{a} = {a} ^ T")
-                self(f"{indent}mem64[h + {off}] = {a}")
+                    self(f"{indent}{tt} = {mem}[h + {off}]")
+                    self(f"{indent}{a} = {a} ^ {tt}")
+                self(f"{indent}{mem}[h + {off}] = {a}")
                 continue
             assert "[h" not in ln, ln
             self(indent + ln)
@@ -153,7 +166,41 @@ class Gen:
             self(f"mem64[f + {16 * b}] = lo")
             self(f"mem64[f + {16 * b + 8}] = hi")
 
+    def vbroadcast(self) -> None:
+        """the broadcast on ymm: each 32-bit half of a coefficient word
+        broadcast to 8 dwords; ymm j of the half holds the lanes whose
+        bits are the dword masks M_j (dword k: bit 8j + k for 32 positions
+        per lane, bit 4j + k/2 for 64); a dword x & M_j is 0 or M_j <= 2^31,
+        so (0 - (x & M_j)) >>> 31 (signed) is all-ones exactly when the bit
+        is set"""
+        m = self.m
+        per = self.n >> fm.LEVELS
+        nj = 4 if per == 32 else 8          # ymm per 32-bit half
+        self(f"# level 7 (ymm): coefficient lane L to positions {per}L .. {per}L+{per - 1}")
+        self("g = &MK")
+        for j in range(nj):
+            bits = [8 * j + k if per == 32 else 4 * j + k // 2 for k in range(8)]
+            for q in range(4):
+                self(f"k = {hex((1 << bits[2 * q]) | (1 << (bits[2 * q + 1] + 32)))}")
+                self(f"mem64[g + {32 * j + 8 * q}] = k")
+        for j in range(nj):
+            self(f"VF{j} = mem256[g + {32 * j}]")
+        self("VA = 0")
+        self("f = &C")
+        for b in range(m):
+            for w in range(2):
+                for hf in range(2):
+                    self(f"8x VX = mem32[f + {16 * b + 8 * w + 4 * hf}]")
+                    base = b * self.PB + (2 * w + hf) * nj * 32
+                    for j in range(nj):
+                        self(f"VY = VX & VF{j}")
+                        self("8x VY = VA - VY")
+                        self("(int32) 8x VY = VY >> 31")
+                        self(f"mem256[v + {base + 32 * j}] = VY")
+
     def broadcast(self) -> None:
+        if self.vec:
+            return self.vbroadcast()
         m = self.m
         per = self.n >> fm.LEVELS            # positions per coefficient lane: 32 or 64
         self(f"# level 7: coefficient lane L to positions {per}L .. {per}L+{per - 1}")
@@ -188,17 +235,177 @@ class Gen:
                 self(f"  goto {lab} if !=")
                 self(f"h = h - {8 * (32 if per == 32 else 64)}")
 
+    def twiddle_planes(self, d: int, w: int) -> list[int]:
+        """the m planes of X_d at the 64 points of word w of a block"""
+        D = 1 << (self.m - d - 1)
+        vals = [fm.xconst(self.m, d, 64 * w + r) if 64 * w + r < D else 0 for r in range(64)]
+        return fm.planes_of(self.m, vals)
+
+    def vlane_word(self, d: int, gi: int, j: int) -> int:
+        """vector form: the block word whose twiddle lane j of group gi
+        holds (D >= 256: consecutive words; D = 128: the two words of a
+        block twice, the lanes of permute128; D <= 64: one word)"""
+        Dw = (1 << (self.m - d - 1)) // 64
+        if Dw >= 4:
+            return 4 * gi + j
+        return j % Dw if Dw == 2 else 0
+
     def table(self) -> None:
         m = self.m
         self("# the butterfly constants X_d (docs/mceliece-fft.md), m words per 64 points")
         self("g = &TB")
         for d in range(self.lev):
-            D = 1 << (m - d - 1)
+            if self.vec:
+                # group gi, plane b, lane j at word tab[d] + 4 m gi + 4 b + j
+                for gi in range(self.nvg(d)):
+                    for j in range(4):
+                        pls = self.twiddle_planes(d, self.vlane_word(d, gi, j))
+                        for b, pl in enumerate(pls):
+                            self(f"k = {hex(pl)}")
+                            self(f"mem64[g + {8 * (self.tab[d] + 4 * m * gi + 4 * b + j)}] = k")
+                continue
             for w in range(self.nwd(d)):
-                vals = [fm.xconst(m, d, 64 * w + r) if 64 * w + r < D else 0 for r in range(64)]
-                for b, pl in enumerate(fm.planes_of(m, vals)):
+                for b, pl in enumerate(self.twiddle_planes(d, w)):
                     self(f"k = {hex(pl)}")
                     self(f"mem64[g + {8 * (self.tab[d] + w * m + b)}] = k")
+
+    # ---- vector (ymm) butterflies: 4 words per register
+    def loop(self, lab: str, reg: str) -> None:
+        self(f"  {reg} = {reg} - 1")
+        self(f"  =? {reg} - 0")
+        self(f"  goto {lab} if !=")
+
+    def gtab(self, d: int, ind: str) -> None:
+        self(f"{ind}g = &TB")
+        if self.tab[d]:
+            self(f"{ind}g = g + {8 * self.tab[d]}")
+
+    def split(self, D: int, b: int, base: str, off: int, tr: bool) -> None:
+        """load two ymm of plane b at base + off, separate the block halves
+        into LO[b], HB[b] (D = 128: permute128; D = 64: unpack); tr: then
+        VL ^= VH (the transposed butterfly's first step) else nothing"""
+        self(f"  VX = mem256[{base} + {off}]")
+        self(f"  VY = mem256[{base} + {off + 32}]")
+        if D == 128:
+            self("  VL = permute128(VX, VY, 0x20)")
+            self("  VH = permute128(VX, VY, 0x31)")
+        else:
+            self("  VL = unpacklo64(VX, VY)")
+            self("  VH = unpackhi64(VX, VY)")
+        if tr:
+            self("  VL = VL ^ VH")
+        self(f"  mem256[f + {32 * b}] = VL")
+        self(f"  mem256[h + {32 * b}] = VH")
+
+    def join(self, D: int, base: str, off: int) -> None:
+        if D == 128:
+            self("  VX = permute128(VL, VH, 0x20)")
+            self("  VY = permute128(VL, VH, 0x31)")
+        else:
+            self("  VX = unpacklo64(VL, VH)")
+            self("  VY = unpackhi64(VL, VH)")
+        self(f"  mem256[{base} + {off}] = VX")
+        self(f"  mem256[{base} + {off + 32}] = VY")
+
+    def vbutterflies(self, d: int, base: str, tr: bool) -> None:
+        """level d on the planes at base (v, or &E when tr): forward
+        lo ^= X hi, hi ^= lo; transposed lo ^= hi, hi ^= X lo"""
+        m, PB = self.m, self.PB
+        D = 1 << (m - d - 1)
+        Dw = D // 64
+        self(f"# level {d}{' (transposed)' if tr else ''}: distance {D}, ymm")
+        if D >= 256:
+            outer, inner = self.label(), self.label()
+            self(f"p = {base}")
+            self(f"o1 = {self.n // (2 * D)}")
+            self(f"{outer}:")
+            self.gtab(d, "  ")
+            self(f"  o0 = {Dw // 4}")
+            self(f"  {inner}:")
+            if tr:
+                for b in range(m):
+                    self(f"    VL = mem256[p + {b * PB}]")
+                    self(f"    VH = mem256[p + {b * PB + 8 * Dw}]")
+                    self("    VL = VL ^ VH")
+                    self(f"    mem256[p + {b * PB}] = VL")
+                self("    f = p")
+                self(f"    h = p + {8 * Dw}")
+                self.mul(PB, 32, PB, True, None, "    ", vec=True)
+            else:
+                self(f"    f = p + {8 * Dw}")
+                self("    h = p")
+                self.mul(PB, 32, PB, True, None, "    ", vec=True)
+                for b in range(m):
+                    self(f"    VL = mem256[p + {b * PB}]")
+                    self(f"    VH = mem256[p + {b * PB + 8 * Dw}]")
+                    self("    VH = VH ^ VL")
+                    self(f"    mem256[p + {b * PB + 8 * Dw}] = VH")
+            self("    p = p + 32")
+            self(f"    g = g + {32 * m}")
+            self(f"    o0 = o0 - 1")
+            self(f"    =? o0 - 0")
+            self(f"    goto {inner} if !=")
+            self(f"  p = p + {8 * Dw}")
+            self.loop(outer, "o1")
+            return
+        lab = self.label()
+        self(f"p = {base}")
+        if D in (128, 64):
+            self(f"o1 = {self.n // 512}")
+            self(f"{lab}:")
+            self("  f = &LO")
+            self("  h = &HB")
+            for b in range(m):
+                self.split(D, b, "p", b * PB, tr)
+            self.gtab(d, "  ")
+            if tr:
+                self("  f = &LO")
+                self("  h = &HB")
+            else:
+                self("  f = &HB")
+                self("  h = &LO")
+            self.mul(32, 32, 32, True, None, "  ", vec=True)
+            self("  f = &LO")
+            self("  h = &HB")
+            for b in range(m):
+                self(f"  VL = mem256[f + {32 * b}]")
+                self(f"  VH = mem256[h + {32 * b}]")
+                if not tr:
+                    self("  VH = VH ^ VL")
+                self.join(D, "p", b * PB)
+            self("  p = p + 64")
+            self.loop(lab, "o1")
+            return
+        assert D == 32
+        # halves of each word: lo = bits 0..31, hi = bits 32..63
+        self(f"o1 = {self.n // 256}")
+        self(f"{lab}:")
+        self("  f = &HB")
+        for b in range(m):
+            self(f"  VX = mem256[p + {b * PB}]")
+            self("  4x VH = VX >> 32")
+            if tr:
+                self("  VX = VX ^ VH")
+                self(f"  mem256[p + {b * PB}] = VX")
+                self("  4x VH = VX << 32")
+                self("  4x VH = VH >> 32")
+            self(f"  mem256[f + {32 * b}] = VH")
+        self.gtab(d, "  ")
+        self("  h = &LO")
+        self.mul(32, 32, 32, False, None, "  ", vec=True)
+        for b in range(m):
+            self(f"  VX = mem256[p + {b * PB}]")
+            self(f"  VH = mem256[h + {32 * b}]")
+            if tr:
+                self("  4x VH = VH << 32")
+                self("  VX = VX ^ VH")
+            else:
+                self("  VX = VX ^ VH")
+                self("  4x VH = VX << 32")
+                self("  VX = VX ^ VH")
+            self(f"  mem256[p + {b * PB}] = VX")
+        self("  p = p + 32")
+        self.loop(lab, "o1")
 
 
     def block_loops(self, start: str, nblk: int, Dw: int, d: int) -> tuple[str, str]:
@@ -215,6 +422,8 @@ class Gen:
         self(f"  {inner}:")
         return outer, inner
     def butterflies(self, d: int) -> None:
+        if self.vec:
+            return self.vbutterflies(d, "v", False)
         m, PB = self.m, self.PB
         D = 1 << (m - d - 1)
         self(f"# level {d}: butterflies at distance {D}: lo ^= X_{d} hi, hi ^= lo")
@@ -267,6 +476,19 @@ class Gen:
         self("  =? o1 - 0")
         self(f"  goto {outer} if !=")
 
+    def vdecls(self) -> list[str]:
+        """the ymm names of the vector form (cpu line first in the head)"""
+        if not self.vec:
+            return []
+        m = self.m
+        return ["cpu avx2",
+                "reg256 VA VB VG VT VX VY VL VH " + " ".join(f"VF{i}" for i in range(m)),
+                "stack256 " + " ".join(f"VS{k}" for k in range(m, 2 * m - 1)),
+                f"stack256 LO[{m}]", f"stack256 HB[{m}]", *self.vextra()]
+
+    def vextra(self) -> list[str]:
+        return ["stack256 MK[8]"]                # the broadcast's dword masks
+
     def render(self) -> str:
         m = self.m
         name = f"qhasm_kernel_mceliece_gf{m}_fft_{impl_id(self.impl)}_fft"
@@ -281,7 +503,7 @@ class Gen:
         self.broadcast()
         for d in range(fm.LEVELS - 1, -1, -1):
             self.butterflies(d)
-        t = mc.IMPLS[self.impl]
+        t = mc.IMPLS[self.simpl]
         head = [f"# generated by gen/mceliece_fft.py (additive FFT over GF(2^{m}), {self.impl}). DO NOT EDIT.",
                 f"# 128 bitsliced coefficients evaluated at the {self.n} points bitrev_{m}(e);"
                 " constants from gen/mceliece_fft_math.py; docs/mceliece-fft.md.",
@@ -290,7 +512,7 @@ class Gen:
                 f"{t.vtype} " + " ".join(f"H{k}" for k in range(m, 2 * m - 1)),
                 "stack64 " + " ".join(f"S{k}" for k in range(m, 2 * m - 1)),
                 f"stack64 C[{2 * m}]", f"stack64 HI[{m}]", f"stack64 PR[{m}]", f"stack64 TB[{self.tabwords}]",
-                "", f"enter {name}", "input v fi", "secret [fi]"]
+                *self.vdecls(), "", f"enter {name}", "input v fi", "secret [fi]"]
         return "\n".join(head + self.L + ["leave"]) + "\n"
 
 
@@ -304,12 +526,17 @@ class TGen(Gen):
     (x ^= (x & M) << s for x ^= (x >> s) & M) in reverse order; the
     scalings.  r is copied into a stack array E first."""
 
+    def vextra(self) -> list[str]:
+        return []
+
     def __init__(self, impl: str, m: int) -> None:
         self.K = 128 if m == 12 else 256
         self.nw = self.K // 64
         super().__init__(impl, m, self.K.bit_length() - 1)
 
     def tbutterflies(self, d: int) -> None:
+        if self.vec:
+            return self.vbutterflies(d, "&E", True)
         m, PB = self.m, self.PB
         D = 1 << (m - d - 1)
         self(f"# level {d} (transposed): distance {D}: lo ^= hi, hi ^= X_{d} lo")
@@ -485,12 +712,17 @@ class TGen(Gen):
         self("# r to the stack (every input read before s is written)")
         self("h = &E")
         lab = self.label()
-        self(f"o0 = {m * self.n // 64}")
+        step = 32 if self.vec else 8
+        self(f"o0 = {m * self.n // (8 * step)}")
         self(f"{lab}:")
-        self("  lo = mem64[ri + 0]")
-        self("  mem64[h + 0] = lo")
-        self("  ri = ri + 8")
-        self("  h = h + 8")
+        if self.vec:
+            self("  VX = mem256[ri + 0]")
+            self("  mem256[h + 0] = VX")
+        else:
+            self("  lo = mem64[ri + 0]")
+            self("  mem64[h + 0] = lo")
+        self(f"  ri = ri + {step}")
+        self(f"  h = h + {step}")
         self("  o0 = o0 - 1")
         self("  =? o0 - 0")
         self(f"  goto {lab} if !=")
@@ -504,7 +736,7 @@ class TGen(Gen):
         for k in range(m * nw):
             self(f"lo = mem64[h + {8 * k}]")
             self(f"mem64[so + {8 * k}] = lo")
-        t = mc.IMPLS[self.impl]
+        t = mc.IMPLS[self.simpl]
         head = [f"# generated by gen/mceliece_fft.py (transposed additive FFT over GF(2^{m}), {self.impl}). DO NOT EDIT.",
                 f"# s_j = sum_e r_e P(e)^j, j < {self.K}, P(e) = bitrev_{m}(e);"
                 " constants from gen/mceliece_fft_math.py; docs/mceliece-fft.md.",
@@ -514,7 +746,7 @@ class TGen(Gen):
                 "stack64 " + " ".join(f"S{k}" for k in range(m, 2 * m - 1)),
                 f"stack64 C[{nw * m}]", f"stack64 HI[{m}]", f"stack64 PR[{m}]", f"stack64 TB[{self.tabwords}]",
                 f"stack64 E[{m * self.n // 64}]",
-                "", f"enter {name}", "input so ri", "secret [ri]"]
+                *self.vdecls(), "", f"enter {name}", "input so ri", "secret [ri]"]
         return "\n".join(head + self.L + ["leave"]) + "\n"
 
 
