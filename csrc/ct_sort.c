@@ -11,10 +11,10 @@
  * sorts in place for any n.  Unsigned order = signed order of the values with
  * the top bit flipped (signed vector compares exist on SSE2 and AVX2).
  *
- * The vector form (GCC vector extensions, 8 lanes; docs/sntrup761.md) holds
- * the N values as R = N/8 rows of 8 lanes, element t at row t % R of lane
- * t / R, in a scratch array (padded with the maximum); on x86-64 it is also
- * compiled for AVX2 (gcc target_clones, chosen at load time by GNU ifunc),
+ * The vector form (GCC vector extensions, L = 8 lanes of 32 bits or 4 of 64
+ * bits: one AVX2 register; docs/sntrup761.md) holds the N values as R = N/L
+ * rows of L lanes, element t at row t % R of lane t / R, in a scratch array
+ * (padded with the maximum); on x86-64 it is also compiled for AVX2 (gcc target_clones, chosen at load time by GNU ifunc),
  * the mechanism the KEMs used before.  Needs: nothing.  Provides:
  * qhasm_ct_sort_u32, qhasm_ct_sort_u64. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -41,14 +41,17 @@
 #define CT_S int32_t
 #define CT_U uint32_t
 #define CT_NAME(x) x##_u32
+#define CT_LANES 8
 #include "ct_sort_impl.h"
 #undef CT_BITS
 #undef CT_S
 #undef CT_U
 #undef CT_NAME
+#undef CT_LANES
 
 #define CT_BITS 64
 #define CT_S int64_t
 #define CT_U uint64_t
 #define CT_NAME(x) x##_u64
+#define CT_LANES 4   /* one AVX2 register (8 lanes of 64 bits are lowered badly) */
 #include "ct_sort_impl.h"

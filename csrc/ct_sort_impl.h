@@ -33,7 +33,7 @@ CT_CLONES static void CT_NAME(ct_sort_flat)(CT_U *x, long n)
 }
 
 #ifdef CT_VECTORS
-/* ---- vector form: 8 lanes, N = 8R values, R >= 8 -------------------------------- */
+/* ---- vector form: L = CT_LANES lanes (8 or 4), N = LR values, R >= 8 ------------ */
 /* Every comparator of a block size or distance below R is between two rows,
  * lane by lane: no shuffle.  Those of block size k = R 2^s (the flip: lane l
  * against lane l ^ (2^s - 1), row r against row R-1-r) and distance j = R 2^u
@@ -41,8 +41,8 @@ CT_CLONES static void CT_NAME(ct_sort_flat)(CT_U *x, long n)
  * min and max and a blend by a constant lane mask.  The input order does not
  * matter to a sort, so the values are stored as they come; only the output is
  * read in the network's order.  min/max from comparison masks (no branch). */
-typedef CT_S CT_NAME(ct_v) __attribute__((vector_size(8 * sizeof(CT_S))));
-typedef CT_U CT_NAME(ct_vu) __attribute__((vector_size(8 * sizeof(CT_S))));
+typedef CT_S CT_NAME(ct_v) __attribute__((vector_size(CT_LANES * sizeof(CT_S))));
+typedef CT_U CT_NAME(ct_vu) __attribute__((vector_size(CT_LANES * sizeof(CT_S))));
 #define V CT_NAME(ct_v)
 #define VU CT_NAME(ct_vu)
 
@@ -59,12 +59,17 @@ static inline __attribute__((always_inline)) V CT_NAME(ct_vlt)(V a, V b)
 #define VCS(a, b) do { V m_ = CT_NAME(ct_vlt)((a), (b)), u_ = (a); \
                        (a) = (u_ & m_) | ((b) & ~m_); (b) = ((b) & m_) | (u_ & ~m_); } while (0)
 
+#if CT_LANES == 8
 static const V CT_NAME(ct_xor)[4] = {   /* lane l -> l ^ m for m = 1, 3, 7 (flips) and 2 */
     { 1, 0, 3, 2, 5, 4, 7, 6 }, { 3, 2, 1, 0, 7, 6, 5, 4 }, { 7, 6, 5, 4, 3, 2, 1, 0 }, { 2, 3, 0, 1, 6, 7, 4, 5 }
 };
 static const V CT_NAME(ct_low)[3] = {   /* -1 on the lanes with bit b clear, b = 0, 1, 2 */
     { -1, 0, -1, 0, -1, 0, -1, 0 }, { -1, -1, 0, 0, -1, -1, 0, 0 }, { -1, -1, -1, -1, 0, 0, 0, 0 }
 };
+#else                                   /* 4 lanes: m = 1, 3 (flips); 2 is never a half-cleaner */
+static const V CT_NAME(ct_xor)[4] = { { 1, 0, 3, 2 }, { 3, 2, 1, 0 }, { 0, 1, 2, 3 }, { 2, 3, 0, 1 } };
+static const V CT_NAME(ct_low)[2] = { { -1, 0, -1, 0 }, { -1, -1, 0, 0 } };
+#endif
 
 /* the half-cleaners of distances 4d, 2d, d on the rows Z[m d], m = 0..7 */
 static inline __attribute__((always_inline)) void CT_NAME(ct_rows3)(V *Z, long d)
@@ -97,10 +102,10 @@ static inline __attribute__((always_inline)) V CT_NAME(ct_lanes)(V a, V perm, V 
     return (mn & low) | (mx & ~low);
 }
 
-/* the network on Z (N = 8R values, R >= 8 a power of two) */
+/* the network on Z (N = LR values, R >= 8 a power of two) */
 CT_CLONES static void CT_NAME(ct_sort_rows)(V *Z, long R)
 {
-    long N = 8 * R, k, j, i, b;
+    long N = CT_LANES * R, k, j, i, b;
     int s;
     for (b = 0; b < R; b += 8) CT_NAME(ct_rows8)(Z + b);   /* k = 2, 4, 8 */
     for (k = 16; k <= N; k *= 2) {
@@ -145,10 +150,10 @@ CT_CLONES static void CT_NAME(ct_sort_rows)(V *Z, long R)
 CT_CLONES static void CT_NAME(ct_sort_vec)(CT_U *x, long n)
 {
     const CT_U top = (CT_U)1 << (CT_BITS - 1);
-    CT_NAME(ct_v) stack[CT_STACK / 8], *Z = stack;
+    CT_NAME(ct_v) stack[CT_STACK / CT_LANES], *Z = stack;
     void *heap = NULL;
     CT_S *z;
-    long N = 64, R, i, l;
+    long N = 8 * CT_LANES, R, i, l;
     if (n < 32) { CT_NAME(ct_sort_flat)(x, n); return; }
     while (N < n) N *= 2;
     if (N > CT_STACK) {   /* aligned for the vector type by hand (malloc's alignment may be less) */
@@ -157,12 +162,12 @@ CT_CLONES static void CT_NAME(ct_sort_vec)(CT_U *x, long n)
         Z = (CT_NAME(ct_v) *)(((uintptr_t)heap + sizeof(CT_NAME(ct_v)) - 1) & ~(uintptr_t)(sizeof(CT_NAME(ct_v)) - 1));
     }
     z = (CT_S *)Z;
-    R = N / 8;
+    R = N / CT_LANES;
     for (i = 0; i < n; i++) z[i] = (CT_S)(x[i] ^ top);
     for (i = n; i < N; i++) z[i] = (CT_S)(~(CT_U)0 ^ top);   /* the maximum */
     CT_NAME(ct_sort_rows)(Z, R);
-    for (l = 0; l < 8; l++)                            /* lane l holds x[l R .. l R + R - 1] */
-        for (i = 0; i < R && l * R + i < n; i++) x[l * R + i] = (CT_U)z[i * 8 + l] ^ top;
+    for (l = 0; l < CT_LANES; l++)                     /* lane l holds x[l R .. l R + R - 1] */
+        for (i = 0; i < R && l * R + i < n; i++) x[l * R + i] = (CT_U)z[i * CT_LANES + l] ^ top;
     free(heap);
 }
 #endif
