@@ -14,8 +14,9 @@
  * The vector form (GCC vector extensions, L = 8 lanes of 32 bits or 4 of 64
  * bits: one AVX2 register; docs/sntrup761.md) holds the N values as R = N/L
  * rows of L lanes, element t at row t % R of lane t / R, in a scratch array
- * (padded with the maximum); on x86-64 it is also compiled for AVX2 (gcc target_clones, chosen at load time by GNU ifunc),
- * the mechanism the KEMs used before.  Needs: nothing.  Provides:
+ * (padded with the maximum); on x86-64 it is also compiled for AVX2 (gcc
+ * target_clones, chosen at load time by GNU ifunc), the mechanism the KEMs
+ * used before.  Needs: nothing.  Provides:
  * qhasm_ct_sort_u32, qhasm_ct_sort_u64. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O3")   /* the networks are meant to be vectorised */
