@@ -32,11 +32,12 @@
 #include "kem_impl.h"
 #include "ref/ref.h"
 #include "ref/mceliece_ref.h"
+#include "ct_sort.h"
 
 #define MC_DECLASSIFY(p, n) qhasm_declassify((p), (n))
 
-/* The row operations of the Gaussian elimination and the sorting networks
- * of the control bits are C loops the compiler vectorises; on amd64 (gcc,
+/* The row operations of the Gaussian elimination (the sorting networks:
+ * csrc/ct_sort.c) are C loops the compiler vectorises; on amd64 (gcc,
  * glibc's ifunc) they are also compiled for AVX2, which the loader picks on
  * a CPU that has it (twice the lanes of the baseline SSE2). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__) && !MC_REF && !defined(MC_NO_CLONES)
@@ -121,56 +122,7 @@ static inline gf mc_load_gf(const unsigned char *p)
     return (gf)((p[0] | (p[1] << 8)) & (MC_Q - 1));
 }
 
-/* ---- constant-time sorting (bitonic network, n a power of 2) ---------- */
-MC_CLONES static void mc_sort_u64(uint64_t *x, long n)        /* values below 2^63 */
-{
-    long k, j, i, a;
-    for (k = 2; k <= n; k <<= 1)
-        for (j = k >> 1; j > 0; j >>= 1)
-            for (i = 0; i < n; i += 2 * j) {
-                uint64_t *p = x + i, *q = x + i + j;
-                if (i & k)                         /* public: the direction */
-                    for (a = 0; a < j; a++) {
-                        uint64_t u = p[a], v = q[a];
-                        uint64_t m = (u ^ v) & (0 - ((u - v) >> 63));  /* u < v */
-                        p[a] = u ^ m;
-                        q[a] = v ^ m;
-                    }
-                else
-                    for (a = 0; a < j; a++) {
-                        uint64_t u = p[a], v = q[a];
-                        uint64_t m = (u ^ v) & (0 - ((v - u) >> 63));  /* u > v */
-                        p[a] = u ^ m;
-                        q[a] = v ^ m;
-                    }
-            }
-}
-
-MC_CLONES static void mc_sort_u32(uint32_t *x, long n)         /* values below 2^31 */
-{
-    long k, j, i, a;
-    /* the compare-exchange from the sign of the difference (no overflow
-     * below 2^31), two loops for the two directions: vectorised */
-    for (k = 2; k <= n; k <<= 1)
-        for (j = k >> 1; j > 0; j >>= 1)
-            for (i = 0; i < n; i += 2 * j) {
-                uint32_t *p = x + i, *q = x + i + j;
-                if (i & k)                         /* public: the direction */
-                    for (a = 0; a < j; a++) {
-                        uint32_t u = p[a], v = q[a];
-                        uint32_t m = (u ^ v) & (uint32_t)((int32_t)(u - v) >> 31);  /* u < v */
-                        p[a] = u ^ m;
-                        q[a] = v ^ m;
-                    }
-                else
-                    for (a = 0; a < j; a++) {
-                        uint32_t u = p[a], v = q[a];
-                        uint32_t m = (u ^ v) & (uint32_t)((int32_t)(v - u) >> 31);  /* u > v */
-                        p[a] = u ^ m;
-                        q[a] = v ^ m;
-                    }
-            }
-}
+/* constant-time sorting: qhasm_ct_sort_u32/u64, csrc/ct_sort.c (shared with sntrup761) */
 
 #if MC_REF          /* c: the generated kernel (mc_support, mc_benes_check) */
 /* ---- the Benes network (specification: "permutation(c)") -------------
@@ -201,7 +153,7 @@ static void mc_composeinv(uint16_t *out, const uint16_t *c, const uint16_t *pi, 
 {
     long x;
     for (x = 0; x < n; x++) w[x] = ((uint32_t)pi[x] << 16) | c[x];
-    mc_sort_u32(w, n);
+    qhasm_ct_sort_u32(w, n);
     for (x = 0; x < n; x++) out[x] = (uint16_t)w[x];
 }
 
@@ -684,7 +636,7 @@ static int mc_field_ordering(uint16_t *pi, gf *alpha, const unsigned char *r)
         uint64_t a = (uint64_t)p[0] | ((uint64_t)p[1] << 8) | ((uint64_t)p[2] << 16) | ((uint64_t)p[3] << 24);
         v[i] = (a << 16) | (uint64_t)i;
     }
-    mc_sort_u64(v, MC_Q);
+    qhasm_ct_sort_u64(v, MC_Q);
     for (i = 1; i < MC_Q; i++) {
         uint64_t d = (v[i - 1] ^ v[i]) >> 16;          /* 0 iff equal a */
         dup |= 1 ^ ((d | (0 - d)) >> 63);

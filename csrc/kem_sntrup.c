@@ -25,8 +25,9 @@
 #include "kem_impl.h"
 #include "hash_impl.h"
 #include "ref/ref.h"
+#include "ct_sort.h"
 
-/* the divstep loops and the sorting network again for AVX2 (twice the
+/* the divstep loops again for AVX2 (twice the
  * lanes), picked by the CPU at load time (GNU ifunc), on x86-64 */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
 #define VEC_CLONES __attribute__((target_clones("avx2", "default")))
@@ -284,164 +285,7 @@ static void r3_mult(const sntrup_params *P, small *h, const small *f, const smal
     P->mult3((unsigned char *)h, (const unsigned char *)f, (const unsigned char *)g);
 }
 
-/* ---- sorting: Short by a fixed sorting network ------------------------------------ */
-/* ascending, on uint32 as int32 with the top bit flipped (signed compares
- * vectorise on SSE2 and AVX2): the bitonic network on the next power of two
- * N, padded with the largest value (the padding sorts to the end), in its
- * direction-free form: for each block size k a "flip" (element t of a
- * block against element k-1-t), then half-cleaners (t against t+j, j =
- * k/4 .. 1), every comparator with its minimum at the lower index.  The
- * half-cleaners with j = 1, 2, 4 are written as fixed groups so that they
- * vectorise too (interleaved accesses); no branch depends on the data. */
-#define CSWAP(a, b) do { int32_t u_ = (a), v_ = (b); (a) = u_ < v_ ? u_ : v_; (b) = u_ < v_ ? v_ : u_; } while (0)
-
-static void half_cleaner(int32_t *y, int N, int j)
-{
-    int b, t;
-    if (j == 1)
-        for (b = 0; b < N; b += 2) CSWAP(y[b], y[b + 1]);
-    else if (j == 2)
-        for (b = 0; b < N; b += 4) { CSWAP(y[b], y[b + 2]); CSWAP(y[b + 1], y[b + 3]); }
-    else if (j == 4)
-        for (b = 0; b < N; b += 8) {
-            CSWAP(y[b], y[b + 4]); CSWAP(y[b + 1], y[b + 5]);
-            CSWAP(y[b + 2], y[b + 6]); CSWAP(y[b + 3], y[b + 7]);
-        }
-    else
-        for (b = 0; b < N; b += 2 * j)
-            for (t = 0; t < j; t++) CSWAP(y[b + t], y[b + t + j]);
-}
-
-VEC_CLONES static void sort_u32_flat(uint32_t *x, int n)
-{
-    int32_t y[2 * MAXP];
-    int N = 1, k, j, i, b, t;
-    while (N < n) N *= 2;
-    for (i = 0; i < n; i++) y[i] = (int32_t)(x[i] ^ 0x80000000u);
-    for (i = n; i < N; i++) y[i] = INT32_MAX;
-    for (k = 2; k <= N; k *= 2) {
-        if (k == 2)
-            half_cleaner(y, N, 1);
-        else if (k == 4)
-            for (b = 0; b < N; b += 4) { CSWAP(y[b], y[b + 3]); CSWAP(y[b + 1], y[b + 2]); }
-        else if (k == 8)
-            for (b = 0; b < N; b += 8) {
-                CSWAP(y[b], y[b + 7]); CSWAP(y[b + 1], y[b + 6]);
-                CSWAP(y[b + 2], y[b + 5]); CSWAP(y[b + 3], y[b + 4]);
-            }
-        else
-            for (b = 0; b < N; b += k)
-                for (t = 0; t < k / 2; t++) CSWAP(y[b + t], y[b + k - 1 - t]);
-        for (j = k / 4; j >= 1; j /= 2) half_cleaner(y, N, j);
-    }
-    for (i = 0; i < n; i++) x[i] = (uint32_t)y[i] ^ 0x80000000u;
-}
-
-#if defined(__GNUC__) && !defined(__clang__)
-/* The same network on N = 8R elements (R >= 2) held as R vectors of 8
- * lanes, element t at row t % R of lane t / R (GCC vector extensions: AVX2
- * registers in the avx2 clone, two SSE2 registers otherwise, scalar code on
- * targets without vectors).  Every comparator of a block size or distance
- * below R is then between two rows, lane by lane: no shuffle.  Those of
- * block size k = R 2^s (the flip: lane l against lane l ^ (2^s - 1), row r
- * against row R-1-r) and distance j = R 2^u (lane l against l ^ 2^u, same
- * row) are a lane permutation, the lane-wise min and max, and a blend by a
- * constant lane mask.  The input order does not matter to a sort, so the
- * words are loaded as they come; only the output is read in the network's
- * order.  min/max are computed with comparison masks (no branch). */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"
-typedef int32_t sort_v8 __attribute__((vector_size(32)));
-#define VMIN(a, b) (((a) & ((a) < (b))) | ((b) & ~((a) < (b))))
-#define VMAX(a, b) (((b) & ((a) < (b))) | ((a) & ~((a) < (b))))
-#define VCS(a, b) do { sort_v8 m_ = (a) < (b), u_ = (a); (a) = (u_ & m_) | ((b) & ~m_); (b) = ((b) & m_) | (u_ & ~m_); } while (0)
-#define VROWS(Z, r0, r1) VCS(Z[r0], Z[r1])
-
-static const sort_v8 sort_xor[4] = {   /* lane l -> l ^ m for m = 1, 3, 7 (flips) and 2 */
-    { 1, 0, 3, 2, 5, 4, 7, 6 }, { 3, 2, 1, 0, 7, 6, 5, 4 }, { 7, 6, 5, 4, 3, 2, 1, 0 }, { 2, 3, 0, 1, 6, 7, 4, 5 }
-};
-static const sort_v8 sort_low[3] = {   /* -1 on the lanes with bit b clear, b = 0, 1, 2 */
-    { -1, 0, -1, 0, -1, 0, -1, 0 }, { -1, -1, 0, 0, -1, -1, 0, 0 }, { -1, -1, -1, -1, 0, 0, 0, 0 }
-};
-
-/* lane l against lane l ^ m (perm), the minimum to the lanes of low */
-#define SORT_LANES(a, perm, low) do { \
-        sort_v8 ap_ = __builtin_shuffle((a), (perm)), mn_ = (a), mx_ = ap_; \
-        VCS(mn_, mx_); \
-        (a) = (mn_ & (low)) | (mx_ & ~(low)); \
-    } while (0)
-
-/* the half-cleaners of distances 4d, 2d, d on the rows Z[m d], m = 0..7 */
-static inline __attribute__((always_inline)) void sort_rows3(sort_v8 *Z, int d)
-{
-    sort_v8 v0 = Z[0], v1 = Z[d], v2 = Z[2 * d], v3 = Z[3 * d], v4 = Z[4 * d], v5 = Z[5 * d], v6 = Z[6 * d], v7 = Z[7 * d];
-    VCS(v0, v4); VCS(v1, v5); VCS(v2, v6); VCS(v3, v7);
-    VCS(v0, v2); VCS(v1, v3); VCS(v4, v6); VCS(v5, v7);
-    VCS(v0, v1); VCS(v2, v3); VCS(v4, v5); VCS(v6, v7);
-    Z[0] = v0; Z[d] = v1; Z[2 * d] = v2; Z[3 * d] = v3; Z[4 * d] = v4; Z[5 * d] = v5; Z[6 * d] = v6; Z[7 * d] = v7;
-}
-
-/* block sizes 2, 4, 8 of the network on the rows Z[0..7], in registers */
-static inline __attribute__((always_inline)) void sort_rows8(sort_v8 *Z)
-{
-    sort_v8 v0 = Z[0], v1 = Z[1], v2 = Z[2], v3 = Z[3], v4 = Z[4], v5 = Z[5], v6 = Z[6], v7 = Z[7];
-    VCS(v0, v1); VCS(v2, v3); VCS(v4, v5); VCS(v6, v7);                       /* k = 2 */
-    VCS(v0, v3); VCS(v1, v2); VCS(v4, v7); VCS(v5, v6);                       /* k = 4: flip, j = 1 */
-    VCS(v0, v1); VCS(v2, v3); VCS(v4, v5); VCS(v6, v7);
-    VCS(v0, v7); VCS(v1, v6); VCS(v2, v5); VCS(v3, v4);                       /* k = 8: flip, j = 2, 1 */
-    VCS(v0, v2); VCS(v1, v3); VCS(v4, v6); VCS(v5, v7);
-    VCS(v0, v1); VCS(v2, v3); VCS(v4, v5); VCS(v6, v7);
-    Z[0] = v0; Z[1] = v1; Z[2] = v2; Z[3] = v3; Z[4] = v4; Z[5] = v5; Z[6] = v6; Z[7] = v7;
-}
-
-VEC_CLONES static void sort_u32(uint32_t *x, int n)
-{
-    sort_v8 Z[MAXP / 8];
-    int32_t *z = (int32_t *)Z;
-    int N = 64, R, k, j, i, b, s;
-    while (N < n) N *= 2;
-    if (N > MAXP) { sort_u32_flat(x, n); return; }
-    R = N / 8;
-    for (i = 0; i < n; i++) z[i] = (int32_t)(x[i] ^ 0x80000000u);
-    for (i = n; i < N; i++) z[i] = INT32_MAX;
-    for (b = 0; b < R; b += 8) sort_rows8(Z + b);   /* k = 2, 4, 8 (R >= 8) */
-    for (k = 16; k <= N; k *= 2) {
-        if (k <= R) {
-            for (b = 0; b < R; b += k)
-                for (i = 0; i < k / 2; i++) VROWS(Z, b + i, b + k - 1 - i);
-            j = k / 4;
-        } else {
-            /* the flip across 2^s lanes: rows r and R-1-r together */
-            for (s = 0; k > R << s; s++) {}
-            {
-                sort_v8 perm = sort_xor[s - 1], low = sort_low[s - 1];
-                for (i = 0; i < R / 2; i++) {
-                    sort_v8 a = Z[i], bb = __builtin_shuffle(Z[R - 1 - i], perm);
-                    sort_v8 mn = VMIN(a, bb), mx = VMAX(a, bb);
-                    Z[i] = (mn & low) | (mx & ~low);
-                    Z[R - 1 - i] = __builtin_shuffle((mx & low) | (mn & ~low), perm);
-                }
-            }
-            for (j = k / 4; j >= R; j /= 2) {
-                int u = 0;
-                while (R << u < j) u++;
-                for (i = 0; i < R; i++) SORT_LANES(Z[i], sort_xor[u == 0 ? 0 : 3], sort_low[u]);
-            }
-        }
-        for (; j >= 4; j /= 8)   /* distances j, j/2, j/4 at once, 8 rows in registers */
-            for (b = 0; b < R; b += 2 * j)
-                for (i = 0; i < j / 4; i++) sort_rows3(Z + b + i, j / 4);
-        for (; j >= 1; j /= 2)
-            for (b = 0; b < R; b += 2 * j)
-                for (i = 0; i < j; i++) VROWS(Z, b + i, b + i + j);
-    }
-    for (s = 0; s < 8; s++)                        /* lane s holds x[s R .. s R + R - 1] */
-        for (i = 0; i < R && s * R + i < n; i++) x[s * R + i] = (uint32_t)z[i * 8 + s] ^ 0x80000000u;
-}
-#pragma GCC diagnostic pop
-#else
-static void sort_u32(uint32_t *x, int n) { sort_u32_flat(x, n); }
-#endif
+/* ---- sorting: Short by a fixed sorting network (csrc/ct_sort.c) ------------------- */
 
 /* ---- random elements (section 3: Short, and the small g of key generation) -------- */
 static uint32_t le32(const unsigned char *c)
@@ -462,7 +306,7 @@ static void short_random(const sntrup_params *P, small *out)
     for (i = 0; i < P->p; i++) L[i] = le32(c + 4 * i);
     for (i = 0; i < P->w; i++) L[i] &= ~1u;
     for (i = P->w; i < P->p; i++) L[i] = (L[i] & ~3u) | 1;
-    sort_u32(L, P->p);
+    qhasm_ct_sort_u32(L, P->p);
     for (i = 0; i < P->p; i++) out[i] = (small)((L[i] & 3) - 1);
 }
 
