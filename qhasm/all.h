@@ -58,11 +58,14 @@ typedef struct Stmt {
 	/* ordered and narrowed to 56 bytes: a long block has millions */
 	Pos pos;
 	Pos condpos;
-	Tok *tok;    /* the tokens (SLABEL: tok[0] is the name); SINS: freed by check.c */
+	union {
+		Tok *tok;    /* the tokens (SLABEL: tok[0] is the name) */
+		void *ptok;  /* SINS: packed (tokpack()), in the token stream until check.c */
+	};
 	/* filled by check.c */
 	char *shape; /* canonical token string, operands replaced by '$' */
 	struct SOp *op;  /* freed by select.c */
-	int line;    /* source line number (for comments) */
+	int line;    /* source line number (for comments; = pos.line) */
 	int ntok;
 	int label;   /* SLABEL: its index in Fn.lab */
 	signed char kind;
@@ -298,6 +301,8 @@ struct Fn {
 	Tmp *tmp;
 	int ntmp, tmpcap;
 	int *vartmp;      /* variable -> temp */
+	Pos *spos;        /* per statement, its position (Stmt.pos: the statements
+	                   * themselves are freed after selection) */
 	Slot *slot;
 	int nslot;
 	int round;        /* allocation round */
@@ -361,6 +366,9 @@ u64 extclose(const Target *t, u64 e);
 Tok *lex(const char *line, int lineno, int *ntok);      /* a new array, the caller's */
 Tok *lexline(const char *line, int lineno, int *ntok);  /* a scratch array, until the next call */
 int isreserved(const char *s);
+size_t tokpacksize(int n);                              /* n tokens and the KEND after them, packed */
+void tokpack(void *dst, const Tok *t, int n);
+Tok *tokunpack(const void *src, int n, int line);        /* a scratch array, until the next call */
 
 /* ---------- md.c ---------- */
 extern MdLine *md;

@@ -95,6 +95,8 @@ void freefn(Fn *fn)
 	free(fn->blk);
 	free(fn->tmp);
 	free(fn->vartmp);
+	free(fn->spos);
+	fn->spos = NULL;
 	free(fn->slot);
 	freegraph(fn->graph);
 	fn->graph = NULL;
