@@ -297,7 +297,7 @@ struct Fn {
 	u64 used_ext;     /* extensions its instructions need */
 	/* IR */
 	Blk *blk;
-	int nblk;
+	int nblk, blkcap;
 	Tmp *tmp;
 	int ntmp, tmpcap;
 	int *vartmp;      /* variable -> temp */
@@ -411,9 +411,7 @@ void djbparse(const char *path, int dialect, const Target *t);
 void check(Fn *fn, const Target *t);
 
 /* ---------- select.c ---------- */
-int newtmp(Fn *fn, int var, int type, int file);
 u64 filemask(int file, u64 ext);   /* allocatable registers (needs the Target set by selectfn) */
-Ins *addins(Fn *fn, int b, const MdLine *m);
 const MdLine *findmove(const Target *t, Fn *fn, int type, int kind);
 void selectfn(Fn *fn, const Target *t);
 enum { MVREG, MVLOAD, MVSTORE };
@@ -431,6 +429,9 @@ void live(Fn *fn);
 void loopdepth(Fn *fn);
 
 /* ---------- ir.c ---------- */
+int newtmp(Fn *fn, int var, int type, int file);
+Ins *addins(Fn *fn, int b, const MdLine *m);  /* statement -1 */
+int newblk(Fn *fn);
 void freefn(Fn *fn);
 void copyir(Fn *dst, const Fn *src);
 void freeir(Fn *fn);
