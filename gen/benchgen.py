@@ -3,8 +3,8 @@
 Generates straight-line .q programs (12 live values, mixed int64 and
 vector; and 40 live int64 values, which forces spilling), times the
 translator on them at several sizes (10^4 to 10^6 lines; also scheduled
-with -u) and prints lines per second, the peak memory and how the time
-grows with the number of lines against linear growth.  `--emit KIND N`
+with -u) and prints lines per second, the peak memory, the page faults
+and how the time grows with the number of lines against linear growth.  `--emit KIND N`
 prints a program, `--emit-c spilling N` a C driver checking it
 (tests/sh/alloc.sh); `--compare OLD` times an older translator against
 --qhasm on the issue-14 cases, alternating runs (docs/design.md,
@@ -92,17 +92,18 @@ def spilling_c(lines: int, seed: int = 2) -> str:
         "\tprintf(\"spilling: 100 random inputs ok\\n\");", "\treturn 0;", "}", ""])
 
 
-def timeit(qhasm: str, text: str, tmp: str, opts: list[str] | None = None, runs: int = 3) -> tuple[float, int]:
-    """best of runs: processor seconds (user + system) and peak resident
-    kilobytes (0 without /usr/bin/time)"""
+def timeit(qhasm: str, text: str, tmp: str, opts: list[str] | None = None,
+           runs: int = 3) -> tuple[float, int, int]:
+    """best of runs: processor seconds (user + system), peak resident
+    kilobytes and minor page faults (0 without /usr/bin/time)"""
     src = os.path.join(tmp, "bench.q")
     with open(src, "w") as f:
         f.write(text)
-    best, rss = float("inf"), 0
+    best, rss, faults = float("inf"), 0, 0
     for _ in range(runs):
         # /usr/bin/time measures the peak memory of qhasm alone (a forked
         # child's own figure would include this process's memory)
-        timer = ["/usr/bin/time", "-f", "%M"] if os.path.exists("/usr/bin/time") else []
+        timer = ["/usr/bin/time", "-f", "%M %R"] if os.path.exists("/usr/bin/time") else []
         r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         p = subprocess.run(timer + [qhasm] + (opts or []) + [src, "-o", os.path.join(tmp, "bench.asm")],
@@ -117,8 +118,9 @@ def timeit(qhasm: str, text: str, tmp: str, opts: list[str] | None = None, runs:
         t = r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
         if t < best:
             best = t
-            rss = int(w[-1]) if timer and w and w[-1].isdigit() else 0
-    return best, rss
+            ok = timer and len(w) >= 2 and w[-1].isdigit() and w[-2].isdigit()
+            rss, faults = (int(w[-2]), int(w[-1])) if ok else (0, 0)
+    return best, rss, faults
 
 
 # the issue-14 targets: (case, generator, lines, options, seconds, MB or 0)
@@ -130,20 +132,22 @@ TARGETS = [("mixed, 12 live values", mixed, 1000000, [], 1.5, 300),
 def compare(old: str, new: str, runs: int) -> None:
     """the targets' cases on two translators, runs interleaved (old, new,
     old, ...) so that both see the same machine load; best of runs each"""
-    print(f"{'case':26s} {'lines':>8s}  {'old s':>7s} {'old MB':>6s}  {'new s':>7s} {'new MB':>6s}  target")
+    print(f"{'case':26s} {'lines':>8s}  {'old s':>7s} {'old MB':>6s} {'faults':>7s}  "
+          f"{'new s':>7s} {'new MB':>6s} {'faults':>7s}  target")
     with tempfile.TemporaryDirectory() as tmp:
         for name, gen, n, opts, tsec, tmb in TARGETS:
             text = gen(n)
-            best = {old: (float("inf"), 0), new: (float("inf"), 0)}
+            best = {old: (float("inf"), 0, 0), new: (float("inf"), 0, 0)}
             for _ in range(runs):
                 for q in (old, new):
-                    t, rss = timeit(q, text, tmp, opts, 1)
-                    if t < best[q][0]:
-                        best[q] = (t, rss)
-            (to, mo), (tn, mn) = best[old], best[new]
+                    r = timeit(q, text, tmp, opts, 1)
+                    if r[0] < best[q][0]:
+                        best[q] = r
+            (to, mo, fo), (tn, mn, fn) = best[old], best[new]
             ok = tn <= tsec and (not tmb or mn // 1024 <= tmb)
             goal = f"{tsec} s" + (f", {tmb} MB" if tmb else "")
-            print(f"{name:26s} {n:8d}  {to:7.3f} {mo // 1024:6d}  {tn:7.3f} {mn // 1024:6d}  {goal}: {'met' if ok else 'NOT met'}")
+            print(f"{name:26s} {n:8d}  {to:7.3f} {mo // 1024:6d} {fo:7d}  {tn:7.3f} {mn // 1024:6d} {fn:7d}  "
+                  f"{goal}: {'met' if ok else 'NOT met'}")
 
 
 def main() -> None:
@@ -168,7 +172,7 @@ def main() -> None:
             raise SystemExit("benchgen: --emit-c knows only spilling")
         print(spilling_c(int(args.emit_c[1])), end="")
         return
-    got: dict[tuple[str, int], tuple[float, int]] = {}
+    got: dict[tuple[str, int], tuple[float, int, int]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, gen, sizes, opts in (
                 ("mixed, 12 live values", mixed, [10000, 100000, 1000000], []),
@@ -176,18 +180,19 @@ def main() -> None:
                 ("mixed, -u skylake", mixed, [10000, 100000], ["-u", "skylake"])):
             first = None
             for n in sizes:
-                t, rss = timeit(args.qhasm, gen(n), tmp, opts, 3 if n <= 100000 else 1)
-                got[(name, n)] = (t, rss)
+                t, rss, faults = timeit(args.qhasm, gen(n), tmp, opts, 3 if n <= 100000 else 1)
+                got[(name, n)] = (t, rss, faults)
                 growth = ""
                 if first:
                     growth = f"  time x{t / first[1]:.2f} for x{n // first[0]} lines ({t / first[1] / (n / first[0]):.2f} of linear)"
                 else:
                     first = (n, t)
-                print(f"{name:26s} {n:8d} lines  {t:7.3f} s cpu  {rss // 1024:5d} MB  {n / t:10.0f} lines/s{growth}")
+                print(f"{name:26s} {n:8d} lines  {t:7.3f} s cpu  {rss // 1024:5d} MB {faults:7d} faults"
+                      f"  {n / t:10.0f} lines/s{growth}")
     print("targets (issue 14): 10^6 mixed lines in 1.5 s and 300 MB; 400000 spilling lines in 4 s;"
           " -u on 10^5 lines in 3 s; growth within 1.3 of linear")
     for name, _, n, _, tsec, tmb in TARGETS:
-        t, rss = got[(name, n)]
+        t, rss, _ = got[(name, n)]
         ok = t <= tsec and (not tmb or rss // 1024 <= tmb)
         print(f"  {name:26s} {n:8d} lines: {t:.3f} s, {rss // 1024} MB: {'met' if ok else 'NOT met'}")
 

@@ -58,11 +58,14 @@ typedef struct Stmt {
 	/* ordered and narrowed to 56 bytes: a long block has millions */
 	Pos pos;
 	Pos condpos;
-	Tok *tok;    /* the tokens (SLABEL: tok[0] is the name); SINS: freed by check.c */
+	union {
+		Tok *tok;    /* the tokens (SLABEL: tok[0] is the name) */
+		void *ptok;  /* SINS: packed (tokpack()), in the token stream until check.c */
+	};
 	/* filled by check.c */
 	char *shape; /* canonical token string, operands replaced by '$' */
 	struct SOp *op;  /* freed by select.c */
-	int line;    /* source line number (for comments) */
+	int line;    /* source line number (for comments; = pos.line) */
 	int ntok;
 	int label;   /* SLABEL: its index in Fn.lab */
 	signed char kind;
@@ -294,10 +297,12 @@ struct Fn {
 	u64 used_ext;     /* extensions its instructions need */
 	/* IR */
 	Blk *blk;
-	int nblk;
+	int nblk, blkcap;
 	Tmp *tmp;
 	int ntmp, tmpcap;
 	int *vartmp;      /* variable -> temp */
+	Pos *spos;        /* per statement, its position (Stmt.pos: the statements
+	                   * themselves are freed after selection) */
 	Slot *slot;
 	int nslot;
 	int round;        /* allocation round */
@@ -361,6 +366,9 @@ u64 extclose(const Target *t, u64 e);
 Tok *lex(const char *line, int lineno, int *ntok);      /* a new array, the caller's */
 Tok *lexline(const char *line, int lineno, int *ntok);  /* a scratch array, until the next call */
 int isreserved(const char *s);
+size_t tokpacksize(int n);                              /* n tokens and the KEND after them, packed */
+void tokpack(void *dst, const Tok *t, int n);
+Tok *tokunpack(const void *src, int n, int line);        /* a scratch array, until the next call */
 
 /* ---------- md.c ---------- */
 extern MdLine *md;
@@ -403,9 +411,7 @@ void djbparse(const char *path, int dialect, const Target *t);
 void check(Fn *fn, const Target *t);
 
 /* ---------- select.c ---------- */
-int newtmp(Fn *fn, int var, int type, int file);
 u64 filemask(int file, u64 ext);   /* allocatable registers (needs the Target set by selectfn) */
-Ins *addins(Fn *fn, int b, const MdLine *m);
 const MdLine *findmove(const Target *t, Fn *fn, int type, int kind);
 void selectfn(Fn *fn, const Target *t);
 enum { MVREG, MVLOAD, MVSTORE };
@@ -423,6 +429,9 @@ void live(Fn *fn);
 void loopdepth(Fn *fn);
 
 /* ---------- ir.c ---------- */
+int newtmp(Fn *fn, int var, int type, int file);
+Ins *addins(Fn *fn, int b, const MdLine *m);  /* statement -1 */
+int newblk(Fn *fn);
 void freefn(Fn *fn);
 void copyir(Fn *dst, const Fn *src);
 void freeir(Fn *fn);

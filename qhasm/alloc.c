@@ -31,7 +31,7 @@ static Pos tmppos(int t)
 			Ins *x = &F->blk[b].ins[i];
 			for (int k = 0; k < x->md->nop; k++)
 				if (x->op[k].kind == OTMP && rep(G, x->op[k].tmp) == t && x->stmt >= 0)
-					return F->stmt[x->stmt].pos;
+					return F->spos[x->stmt];
 		}
 	return F->pos;
 }

@@ -45,12 +45,18 @@ static void addlabel(Fn *fn, int l)
 /* is the type held by some register class of the target? */
 static void typeok(const Target *tg, int v, Pos p)
 {
+	static const Target *known;
+	static unsigned held; /* the types some register class holds (every operand asks) */
+	if (known != tg) {
+		held = 0;
+		for (int i = 0; i < tg->ncls; i++)
+			if (tg->cls[i].kind == CREG)
+				held |= tg->cls[i].types;
+		known = tg;
+	}
 	int t = vars[v].type;
-	if (isstack(t))
+	if (isstack(t) || held >> t & 1)
 		return;
-	for (int i = 0; i < tg->ncls; i++)
-		if (tg->cls[i].kind == CREG && (tg->cls[i].types >> t & 1))
-			return;
 	err(p, "type %s (of '%s') is not supported by target %s", typename(t), vars[v].name, tg->name);
 }
 
@@ -215,7 +221,7 @@ static void pins(Fn *fn, Stmt *s)
 {
 	Tok *t;
 	int n, cap = 0;
-	canon(s->tok, s->ntok, &t, &n);
+	canon(tokunpack(s->ptok, s->ntok, s->line), s->ntok, &t, &n);
 	static char *shape; /* reused: nothing leaks when err() leaves */
 	static size_t cap2;
 	if (cap2 < 4 * (size_t)n + 16) {
@@ -360,8 +366,8 @@ void check(Fn *fn, const Target *tg)
 			/* the operands say all the tokens said (dumps print the
 			 * shape): the tokens of the statements before are
 			 * released now, a long block has millions */
-			srelease(STOK, s->tok);
-			s->tok = NULL;
+			srelease(STOK, s->ptok);
+			s->ptok = NULL;
 			s->ntok = 0;
 			break;
 		case SINPUT:

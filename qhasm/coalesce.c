@@ -39,7 +39,7 @@ static void edge(Fn *fn, int a, int b)
 		return;
 	if (fn->tmp[a].fixed != NOREG && fn->tmp[a].fixed == fn->tmp[b].fixed) {
 		int v = fn->tmp[a].var >= 0 ? fn->tmp[a].var : fn->tmp[b].var;
-		Pos p = curins && curins->stmt >= 0 ? fn->stmt[curins->stmt].pos : fn->pos;
+		Pos p = curins && curins->stmt >= 0 ? fn->spos[curins->stmt] : fn->pos;
 		if (v >= 0)
 			err(p, "the fixed registers of this instruction cannot be satisfied: '%s' is pinned to a register it needs", vars[v].name);
 		err(p, "the fixed registers of this instruction cannot be satisfied");
@@ -112,7 +112,7 @@ static void build(Fn *fn)
 				G->wmv[G->nmv++] = w;
 			}
 			if (nlive > MAXLIVE)
-				err(x->stmt >= 0 ? fn->stmt[x->stmt].pos : fn->pos,
+				err(x->stmt >= 0 ? fn->spos[x->stmt] : fn->pos,
 				    "more than %d values are live here: too many for register allocation", MAXLIVE);
 			for (int k = 0; k < x->md->nop; k++) {
 				if (x->op[k].kind == OTMP)

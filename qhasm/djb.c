@@ -830,23 +830,44 @@ static void function(int e, int end, int dialect)
 		err((Pos){en->line, en->col}, "function '%s' has no 'leave' or 'return' at its end", en->name);
 }
 
-static int hasword(char **lines, int n, const char *w, int atstart)
+/* the words that tell the dialects apart: anywhere in a line (each has
+ * a '_', so a line without one is not searched) or at its start */
+enum { WINPUT0, WINPUT1, WINPUT2, WCALLERR11, WRETURN, WLEAVE, WINT6464, WCALLER, WUINT32x4, NWORD };
+static const struct { const char *w; size_t len; int atstart; } words[NWORD] = {
+	{"input_0", 7, 0}, {"input_1", 7, 0}, {"input_2", 7, 0}, {"caller_r11", 10, 0},
+	{"return", 6, 1}, {"leave", 5, 1}, {"int6464", 7, 1}, {"caller", 6, 1}, {"uint32323232", 12, 1}};
+
+static int wordend(const char *q, size_t l) { return !isalnum((unsigned char)q[l]) && q[l] != '_'; }
+
+/* which of words[] occur as words in the lines, in one pass (a long
+ * block has millions of lines) */
+static unsigned findwords(char **lines, int n)
 {
-	size_t l = strlen(w);
+	unsigned found = 0;
 	for (int i = 0; i < n; i++) {
 		const char *p = lines[i];
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (atstart && strncmp(p, w, l))
-			continue; /* the same answer as the search below, without searching the line */
-		for (const char *q = p; (q = strstr(q, w)); q++) {
-			if (atstart && q != p)
-				break;
-			if ((q == lines[i] || !isalnum((unsigned char)q[-1])) && !isalnum((unsigned char)q[l]) && q[l] != '_')
-				return 1;
+		int under = strchr(p, '_') != NULL;
+		for (int w = 0; w < NWORD; w++) {
+			size_t l = words[w].len;
+			if (found >> w & 1)
+				continue;
+			if (words[w].atstart) {
+				if (p[0] == words[w].w[0] && !strncmp(p, words[w].w, l) && wordend(p, l))
+					found |= 1u << w;
+				continue;
+			}
+			if (!under)
+				continue;
+			for (const char *q = p; (q = strstr(q, words[w].w)); q++)
+				if ((q == lines[i] || !isalnum((unsigned char)q[-1])) && wordend(q, l)) {
+					found |= 1u << w;
+					break;
+				}
 		}
 	}
-	return 0;
+	return found;
 }
 
 static char **readlines(const char *path, int *n)
@@ -887,9 +908,11 @@ int djbdetect(const char *path)
 	int n;
 	char **l = readlines(path, &n);
 	int r = DQ;
-	int newer = hasword(l, n, "input_0", 0) || hasword(l, n, "input_1", 0) || hasword(l, n, "input_2", 0)
-		 || hasword(l, n, "caller_r11", 0) || (hasword(l, n, "return", 1) && !hasword(l, n, "leave", 1));
-	int older = hasword(l, n, "int6464", 1) || hasword(l, n, "caller", 1) || hasword(l, n, "uint32323232", 1);
+	unsigned f = findwords(l, n);
+#define HAS(w) (f >> (w) & 1)
+	int newer = HAS(WINPUT0) || HAS(WINPUT1) || HAS(WINPUT2) || HAS(WCALLERR11) || (HAS(WRETURN) && !HAS(WLEAVE));
+	int older = HAS(WINT6464) || HAS(WCALLER) || HAS(WUINT32x4);
+#undef HAS
 	for (int i = 0; i < n && !older; i++) {
 		const char *p = l[i] + strspn(l[i], " \t");
 		if (strstr(l[i], "*(uint") || strstr(l[i], "*(int") || strstr(l[i], "*(unaligned"))

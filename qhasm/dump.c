@@ -74,9 +74,11 @@ void dump(FILE *f, Fn *fn, const Target *t, int stage)
 				fprintf(f, " keep %s", condname[s->cond]);
 			if (stage == 'C' && s->shape)
 				fprintf(f, " shape [%s] %d operands", s->shape, s->nop);
-			else
-				for (int k = 0; k < s->ntok; k++)
-					fprintf(f, " %s", s->tok[k].s);
+			else {
+				const Tok *k = s->kind == SINS ? tokunpack(s->ptok, s->ntok, s->line) : s->tok;
+				for (int i = 0; i < s->ntok; i++)
+					fprintf(f, " %s", k[i].s);
+			}
 			fprintf(f, "\n");
 		}
 		return;

@@ -34,9 +34,10 @@ static void putln(FILE *f, const char *fmt, const char *a, const char *b)
 	putc_unlocked('\n', f);
 }
 
-/* An instruction's text is put together here and written at once (the
- * FILE calls cost more than the text: millions of lines); flushed before
- * anything else writes to the file (the target's memfmt, put()). */
+/* The instructions' text is put together here and written a buffer at a
+ * time (the FILE calls cost more than the text: millions of lines);
+ * flushed before anything else writes to the file (the target's memfmt,
+ * prologue and epilogue, put()). */
 static char ob[4096];
 static size_t on;
 
@@ -95,11 +96,11 @@ static void putint(FILE *f, i64 v)
 
 static void comment_src(FILE *f, const Target *t, Fn *fn, int stmt)
 {
-	const Stmt *s = &fn->stmt[stmt];
-	if (s->line == lastline)
+	int line = fn->spos[stmt].line;
+	if (line == lastline)
 		return;
-	lastline = s->line;
-	const char *src = srcline[s->line - 1];
+	lastline = line;
+	const char *src = srcline[line - 1];
 	while (*src == ' ' || *src == '\t')
 		src++;
 	size_t n = strlen(src);
@@ -109,9 +110,8 @@ static void comment_src(FILE *f, const Target *t, Fn *fn, int stmt)
 	obputs(f, t->dialect->comment);
 	obput(f, src, n);
 	obput(f, "\n", 1);
-	obfmt(f, t->dialect->line, infile, decimal(num + sizeof num, (unsigned)s->line));
+	obfmt(f, t->dialect->line, infile, decimal(num + sizeof num, (unsigned)line));
 	obput(f, "\n", 1);
-	obflush(f);
 }
 
 static int opindex(const MdLine *m, char c)
@@ -267,7 +267,6 @@ static void expand(FILE *f, const Target *t, Fn *fn, const Ins *x)
 		p = e;
 	}
 	obput(f, "\n", 1);
-	obflush(f);
 }
 
 static int isnop(Fn *fn, const Ins *x)
@@ -347,6 +346,7 @@ void emitfn(FILE *f, Fn *fn, const Target *t)
 	for (int b = 0; b < fn->nblk; b++) {
 		Blk *bl = &fn->blk[b];
 		if (bl->label >= 0) {
+			obflush(f);
 			if (loophead[b] && d->loopalign)
 				putln(f, d->loopalign, "", "");
 			put(f, d->loclabel, fn->name, fn->lab[bl->label].name);
@@ -356,6 +356,7 @@ void emitfn(FILE *f, Fn *fn, const Target *t)
 			const Ins *x = &bl->ins[i];
 			if (x->md->attr & ARET) {
 				comment_src(f, t, fn, x->stmt);
+				obflush(f);
 				t->epilogue(f, fn);
 				continue;
 			}
@@ -366,6 +367,7 @@ void emitfn(FILE *f, Fn *fn, const Target *t)
 			expand(f, t, fn, x);
 		}
 	}
+	obflush(f);
 	free(loophead);
 	putln(f, d->functail, name, "");
 }

@@ -1,8 +1,11 @@
-/* ir.c: the one owner of a function's IR beyond its construction by
- * select.c: freeing and copying it (a pass tried and undone), its spill
+/* ir.c: the one owner of a function's IR: its construction (new
+ * temporaries, instructions and blocks, for select.c and the passes that
+ * add code), freeing and copying it (a pass tried and undone), its spill
  * cost, and its interference graph (Fn.graph: adjacency lists, the
- * union-find of coalesced temporaries and the copies), which coalesce.c builds and alloc.c colours.
- * Needs: select.c.  Provides: the functions below. */
+ * union-find of coalesced temporaries and the copies), which coalesce.c
+ * builds and alloc.c colours; no pass keeps a graph of its own between
+ * passes.  Needs: filemask() (select.c, the target's register classes).
+ * Provides: the functions below. */
 #include "all.h"
 
 /* ---------- the interference graph ---------- */
@@ -85,6 +88,48 @@ void addedge(Graph *g, int a, int b)
 	addnewedge(g, a, b);
 }
 
+/* ---------- construction (select.c, and the passes adding code) ---------- */
+
+int newtmp(Fn *fn, int var, int type, int file)
+{
+	GROW(fn->tmp, fn->ntmp, fn->tmpcap);
+	Tmp *t = &fn->tmp[fn->ntmp];
+	memset(t, 0, sizeof *t);
+	t->var = var;
+	t->type = type;
+	t->file = file;
+	t->mask = filemask(file, fn->ext);
+	t->fixed = t->reg = NOREG;
+	t->slot = -1;
+	return fn->ntmp++;
+}
+
+/* an empty instruction at the end of block b (its statement -1: spill
+ * code; select.c sets the statement it translates) */
+Ins *addins(Fn *fn, int b, const MdLine *m)
+{
+	Blk *bl = &fn->blk[b];
+	GROW(bl->ins, bl->nins, bl->cap);
+	Ins *i = &bl->ins[bl->nins++];
+	memset(i, 0, sizeof *i);
+	i->md = m;
+	i->stmt = -1;
+	for (int k = 0; k < MAXOP; k++)
+		i->op[k].base = i->op[k].index = -1;
+	return i;
+}
+
+/* a new empty block at the end of the function */
+int newblk(Fn *fn)
+{
+	GROW(fn->blk, fn->nblk, fn->blkcap);
+	Blk *b = &fn->blk[fn->nblk];
+	memset(b, 0, sizeof *b);
+	b->succ[0] = b->succ[1] = -1;
+	b->label = -1;
+	return fn->nblk++;
+}
+
 /* ---------- functions ---------- */
 
 /* free the IR of a function (after emission) */
@@ -95,6 +140,8 @@ void freefn(Fn *fn)
 	free(fn->blk);
 	free(fn->tmp);
 	free(fn->vartmp);
+	free(fn->spos);
+	fn->spos = NULL;
 	free(fn->slot);
 	freegraph(fn->graph);
 	fn->graph = NULL;
@@ -102,14 +149,14 @@ void freefn(Fn *fn)
 	fn->tmp = NULL;
 	fn->vartmp = NULL;
 	fn->slot = NULL;
-	fn->nblk = fn->ntmp = fn->tmpcap = fn->nslot = 0;
+	fn->nblk = fn->blkcap = fn->ntmp = fn->tmpcap = fn->nslot = 0;
 }
 
 /* a copy of a function's IR (blocks, temporaries, spill slots), so that a
  * pass can be tried and undone */
 void copyir(Fn *dst, const Fn *src)
 {
-	dst->nblk = src->nblk;
+	dst->nblk = dst->blkcap = src->nblk;
 	dst->blk = xmalloc((src->nblk + 1) * sizeof(Blk));
 	for (int b = 0; b < src->nblk; b++) {
 		dst->blk[b] = src->blk[b];
@@ -144,7 +191,7 @@ void freeir(Fn *fn)
 	fn->blk = NULL;
 	fn->tmp = NULL;
 	fn->slot = NULL;
-	fn->nblk = fn->ntmp = fn->tmpcap = fn->nslot = 0;
+	fn->nblk = fn->blkcap = fn->ntmp = fn->tmpcap = fn->nslot = 0;
 }
 
 /* spill traffic: loads and stores of spill slots, weighted by loop depth */

@@ -125,3 +125,68 @@ Tok *lex(const char *s, int lineno, int *ntok)
 	memcpy(r, k, (*ntok + 1) * sizeof *r);
 	return r;
 }
+
+/* A statement's tokens packed: the n + 1 texts (the last the KEND's), then
+ * their columns; a token's kind and value follow from its text and the
+ * line is the statement's.  12 bytes a token instead of 32: a long block
+ * holds millions of tokens from parsing until check.c reads them. */
+size_t tokpacksize(int n)
+{
+	return (size_t)(n + 1) * (sizeof(char *) + sizeof(int));
+}
+
+void tokpack(void *dst, const Tok *t, int n)
+{
+	const char **s = dst;
+	int *col = (int *)(s + n + 1);
+	for (int i = 0; i <= n; i++) {
+		s[i] = t[i].s;
+		col[i] = t[i].pos.col;
+	}
+}
+
+/* the kind and value of a token of text s (lexline() accepted it) */
+static void tokkind(Tok *k)
+{
+	const char *p = k->s;
+	if (isid0((unsigned char)*p)) {
+		k->kind = KID;
+		return;
+	}
+	if (!isdigit((unsigned char)*p)) {
+		k->kind = KOP;
+		return;
+	}
+	u64 v = 0;
+	k->kind = KNUM;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && isxdigit((unsigned char)p[2])) {
+		for (p += 2; *p; p++)
+			v = v * 16 + (isdigit((unsigned char)*p) ? *p - '0' : tolower((unsigned char)*p) - 'a' + 10);
+	} else {
+		for (; isdigit((unsigned char)*p); p++)
+			v = v * 10 + (u64)(*p - '0');
+		if (*p == 'x')
+			k->kind = KLANE;
+	}
+	k->v = v;
+}
+
+Tok *tokunpack(const void *src, int n, int line)
+{
+	static Tok *u;  /* reused: nothing leaks when err() leaves */
+	static int ucap;
+	if (ucap < n + 1) {
+		ucap = 2 * (n + 1);
+		u = xrealloc(u, ucap * sizeof *u);
+	}
+	const char *const *s = src;
+	const int *col = (const int *)(s + n + 1);
+	for (int i = 0; i <= n; i++) {
+		u[i] = (Tok){.s = (char *)s[i], .pos = {line, col[i]}};
+		if (i < n)
+			tokkind(&u[i]);
+		else
+			u[i].kind = KEND;
+	}
+	return u;
+}

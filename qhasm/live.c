@@ -65,11 +65,9 @@ static void uninit(Fn *fn, int t)
 			Ins *x = &bl->ins[i];
 			for (int k = 0; k < x->md->nop; k++)
 				if (opreads(x, k) && x->op[k].tmp == t) {
-					const Stmt *s = &fn->stmt[x->stmt];
-					err(s->pos, "'%s' may be used before it is given a value", vars[fn->tmp[t].var].name);
+					err(fn->spos[x->stmt], "'%s' may be used before it is given a value", vars[fn->tmp[t].var].name);
 				} else if (x->op[k].kind == OMEM && (x->op[k].base == t || x->op[k].index == t)) {
-					const Stmt *s = &fn->stmt[x->stmt];
-					err(s->pos, "'%s' may be used before it is given a value", vars[fn->tmp[t].var].name);
+					err(fn->spos[x->stmt], "'%s' may be used before it is given a value", vars[fn->tmp[t].var].name);
 				}
 		}
 	}

@@ -53,8 +53,11 @@ static void lap(const char *pass)
 	clock_t t = clock();
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	fprintf(stderr, "time %-12s %7.3f s  peak %6ld MB\n", pass, (double)(t - t0) / CLOCKS_PER_SEC, ru.ru_maxrss / 1024);
+	static long f0;
+	fprintf(stderr, "time %-12s %7.3f s  peak %6ld MB  %7ld faults\n", pass, (double)(t - t0) / CLOCKS_PER_SEC,
+		ru.ru_maxrss / 1024, ru.ru_minflt - f0);
 	t0 = t;
+	f0 = ru.ru_minflt;
 }
 
 static void dumpif(Fn *fn, const Target *t, char c)
@@ -111,14 +114,20 @@ static void allocate_scheduled(Fn *fn, const Target *t, const Fn *unsched)
 	freeir(&alt);
 }
 
-/* after selection the IR holds everything the statements' operands said:
- * they are freed (a long block has millions of them) */
-static void freestmtops(Fn *fn)
+/* after selection the IR holds everything the statements said: they are
+ * freed (a long block has millions of them), and only their positions
+ * kept, for messages and the source comments of the output */
+static void freestmts(Fn *fn)
 {
+	fn->spos = xmalloc((fn->nstmt + 1) * sizeof *fn->spos);
 	for (int i = 0; i < fn->nstmt; i++) {
-		fn->stmt[i].op = NULL;
-		fn->stmt[i].nop = 0;
+		fn->spos[i] = fn->stmt[i].pos;
+		if (fn->stmt[i].kind != SINS)
+			free(fn->stmt[i].tok); /* instructions': in the token stream */
 	}
+	free(fn->stmt);
+	fn->stmt = NULL;
+	fn->nstmt = 0;
 	sfree(SOPS); /* check() makes them one function at a time */
 }
 
@@ -132,7 +141,7 @@ static void run(Fn *fn, const Target *t, FILE *out)
 	dumpif(fn, t, 'C');
 	selectfn(fn, t);
 	loopdepth(fn);
-	freestmtops(fn);
+	freestmts(fn);
 	dumpif(fn, t, 'S');
 	taint(fn, t);
 	dumpif(fn, t, 'T');

@@ -202,16 +202,17 @@ static void pcpu(Tok *t, int n, const Target *tg)
 	}
 }
 
-/* A statement keeps a copy of the line's tokens (t, the lexer's scratch):
- * an instruction's in the token stream (check.c releases it as it goes:
- * a long block has millions), the others' in the heap (freed by
- * parsereset). */
+/* A statement keeps a copy of the line's tokens (t, the lexer's scratch)
+ * in the heap (freed by parsereset); an instruction's are packed by
+ * addinsstmt(). */
 static Stmt *addstmt(Fn *fn, int *cap, int kind, Tok *t, int n)
 {
 	GROW(fn->stmt, fn->nstmt, *cap);
-	size_t sz = (n + 1) * sizeof *t;
-	Tok *c = kind == SINS ? salloc(STOK, sz) : xmalloc(sz);
-	memcpy(c, t, sz);
+	Tok *c = t;
+	if (kind != SINS) {
+		c = xmalloc((n + 1) * sizeof *t);
+		memcpy(c, t, (n + 1) * sizeof *t);
+	}
 	Stmt *s = &fn->stmt[fn->nstmt++];
 	memset(s, 0, sizeof *s);
 	s->kind = kind;
@@ -240,7 +241,6 @@ static void pcond(Stmt *s)
 			if (s->cond < 0)
 				err(s->tok[0].pos, "unknown condition '%s'", buf);
 			s->condpos = s->tok[0].pos;
-			/* moved down, not skipped: s->tok is freed by check.c */
 			memmove(s->tok, s->tok + i + 1, (s->ntok - i) * sizeof *s->tok);
 			s->ntok -= i + 1;
 			if (!s->ntok)
@@ -252,6 +252,18 @@ static void pcond(Stmt *s)
 			return;
 		strcat(buf, s->tok[i].s);
 	}
+}
+
+/* An instruction: its condition prefix taken off, its tokens packed into
+ * the token stream (check.c releases them as it goes: a long block has
+ * millions). */
+static void addinsstmt(Fn *fn, int *cap, Tok *t, int n)
+{
+	Stmt *s = addstmt(fn, cap, SINS, t, n);
+	pcond(s); /* on the scratch tokens */
+	void *p = salloc(STOK, tokpacksize(s->ntok));
+	tokpack(p, s->tok, s->ntok);
+	s->ptok = p;
 }
 
 static char *readfile(const char *path, size_t *len)
@@ -318,7 +330,9 @@ void parsebuf(const char *path, char *text, size_t len, const Target *tg)
 	int cap = 0;
 	infile = path;
 	Pos nul = {0, 0};
-	for (size_t i = 0, line = 1, col = 1; i < len; i++, col++) {
+	/* NUL bytes are rare: the byte-by-byte search only when there is one */
+	size_t scan = memchr(text, 0, len) ? len : 0;
+	for (size_t i = 0, line = 1, col = 1; i < scan; i++, col++) {
 		if (!text[i] && !nul.line) {
 			nul = (Pos){(int)line, (int)col};
 			text[i] = '?'; /* shown in the message */
@@ -339,7 +353,7 @@ void parsebuf(const char *path, char *text, size_t len, const Target *tg)
 		}
 		GROW(srcline, nsrcline, cap);
 		srcline[nsrcline++] = p;
-		if (strlen(p) > MAXLINE)
+		if ((e ? (size_t)(e - p) : strlen(p)) > MAXLINE)
 			err((Pos){nsrcline, MAXLINE}, "line longer than %d characters", MAXLINE);
 		if (!e)
 			break;
@@ -447,7 +461,7 @@ void parselines(char **text, const int *lineno, const int *col, int nline, const
 		} else if (n == 2 && t[0].kind == KID && !strcmp(t[1].s, ":")) {
 			addstmt(fn, &scap, SLABEL, t, n);
 		} else {
-			pcond(addstmt(fn, &scap, SINS, t, n));
+			addinsstmt(fn, &scap, t, n);
 		}
 	}
 	if (fn)

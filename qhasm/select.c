@@ -14,7 +14,6 @@ static const Target *T;
 static Fn *F;
 static int curstmt;
 static int curblk;
-static int bcap;
 
 /* pseudo-instructions: an argument arriving in a register, the return */
 static MdLine mdarg = {.pattern = "input", .shape = "input", .nop = 1, .tmpl = "", .op = {{.acc = AW}}};
@@ -45,20 +44,6 @@ u64 filemask(int file, u64 ext)
 	return m;
 }
 
-int newtmp(Fn *fn, int var, int type, int file)
-{
-	GROW(fn->tmp, fn->ntmp, fn->tmpcap);
-	Tmp *t = &fn->tmp[fn->ntmp];
-	memset(t, 0, sizeof *t);
-	t->var = var;
-	t->type = type;
-	t->file = file;
-	t->mask = filemask(file, fn->ext);
-	t->fixed = t->reg = NOREG;
-	t->slot = -1;
-	return fn->ntmp++;
-}
-
 static int vtmp(int v)
 {
 	if (F->vartmp[v] < 0) {
@@ -82,27 +67,12 @@ static int fixedtmp(int type, int file, int reg)
 	return t;
 }
 
-Ins *addins(Fn *fn, int b, const MdLine *m)
+/* an instruction of the current statement at the end of the current block */
+static Ins *selins(const MdLine *m)
 {
-	Blk *bl = &fn->blk[b];
-	GROW(bl->ins, bl->nins, bl->cap);
-	Ins *i = &bl->ins[bl->nins++];
-	memset(i, 0, sizeof *i);
-	i->md = m;
+	Ins *i = addins(F, curblk, m);
 	i->stmt = curstmt;
-	for (int k = 0; k < MAXOP; k++)
-		i->op[k].base = i->op[k].index = -1;
 	return i;
-}
-
-static int newblk(void)
-{
-	GROW(F->blk, F->nblk, bcap);
-	Blk *b = &F->blk[F->nblk];
-	memset(b, 0, sizeof *b);
-	b->succ[0] = b->succ[1] = -1;
-	b->label = -1;
-	return F->nblk++;
 }
 
 /* can the class address a stack slot (stack pointer + offset)? */
@@ -135,7 +105,7 @@ const MdLine *findmove(const Target *t, Fn *fn, int type, int kind)
 
 static void copy(int dst, int src)
 {
-	Ins *i = addins(F, curblk, findmove(T, F, F->tmp[dst].type, MVREG));
+	Ins *i = selins(findmove(T, F, F->tmp[dst].type, MVREG));
 	i->op[0] = (Opnd){.kind = OTMP, .tmp = dst, .base = -1, .index = -1};
 	i->op[1] = (Opnd){.kind = OTMP, .tmp = src, .base = -1, .index = -1};
 }
@@ -346,7 +316,7 @@ static void emitmatch(const MdLine *m, const Stmt *s)
 		}
 		}
 	}
-	Ins *i = addins(F, curblk, m);
+	Ins *i = selins(m);
 	memcpy(i->op, ops, sizeof ops);
 	i->keep = s->cond >= 0 ? condfl(T, s->cond) : 0;
 	for (int k = 0; k < npost; k++)
@@ -574,11 +544,11 @@ static void entry(void)
 		int v = F->input[i], t = vtmp(v), r = T->argreg(i, vars[v].type);
 		if (r >= 0) {
 			int f = fixedtmp(vars[v].type, typefile(vars[v].type), r);
-			Ins *a = addins(F, curblk, &mdarg);
+			Ins *a = selins(&mdarg);
 			a->op[0] = (Opnd){.kind = OTMP, .tmp = f, .base = -1, .index = -1};
 			copy(t, f);
 		} else {
-			Ins *a = addins(F, curblk, findmove(T, F, vars[v].type, MVLOAD));
+			Ins *a = selins(findmove(T, F, vars[v].type, MVLOAD));
 			a->op[0] = (Opnd){.kind = OTMP, .tmp = t, .base = -1, .index = -1};
 			a->op[1] = (Opnd){.kind = OMEM, .mkind = MBARG, .obj = i, .base = -1, .index = -1};
 		}
@@ -591,10 +561,10 @@ static void leave(void)
 		int v = F->output;
 		int f = fixedtmp(vars[v].type, FGPR, T->retreg);
 		copy(f, vtmp(v));
-		Ins *r = addins(F, curblk, &mdret);
+		Ins *r = selins(&mdret);
 		r->op[0] = (Opnd){.kind = OTMP, .tmp = f, .base = -1, .index = -1};
 	} else
-		addins(F, curblk, &mdret0);
+		selins(&mdret0);
 }
 
 /* flags: forward must-analysis of which flag groups hold a kept value */
@@ -800,10 +770,10 @@ void selectfn(Fn *fn, const Target *t)
 {
 	T = t;
 	F = fn;
-	bcap = 0;
+	F->blkcap = 0;
 	fn->vartmp = xmalloc(nvars * sizeof(int));
 	memset(fn->vartmp, -1, nvars * sizeof(int));
-	curblk = newblk();
+	curblk = newblk(F);
 	curstmt = 0;
 	flagsread = 0;
 	entry();
@@ -813,7 +783,7 @@ void selectfn(Fn *fn, const Target *t)
 		curstmt = si;
 		if (s->kind == SLABEL) {
 			if (F->blk[curblk].nins || F->blk[curblk].label >= 0 || ended)
-				curblk = newblk();
+				curblk = newblk(F);
 			int l = s->label;
 			fn->lab[l].blk = curblk;
 			F->blk[curblk].label = l;
@@ -822,7 +792,7 @@ void selectfn(Fn *fn, const Target *t)
 		}
 		if (s->kind == SDECLASSIFY) {
 			for (int k = 1; k < s->ntok; k++) {
-				Ins *d = addins(F, curblk, &mddecl);
+				Ins *d = selins(&mddecl);
 				d->op[0] = (Opnd){.kind = OTMP, .tmp = vtmp(findvar(s->tok[k].s)), .base = -1, .index = -1};
 			}
 			continue;
@@ -830,7 +800,7 @@ void selectfn(Fn *fn, const Target *t)
 		if (s->kind != SINS && s->kind != SLEAVE)
 			continue;
 		if (ended)
-			curblk = newblk();
+			curblk = newblk(F);
 		ended = 0;
 		if (s->kind == SLEAVE) {
 			leave();

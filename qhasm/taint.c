@@ -32,7 +32,7 @@ static int same(const State *a, const State *b)
 static void step(Fn *fn, const Ins *x, State *st, char *stacksec, int report)
 {
 	int secin = 0, ptrin = 0;
-	const Stmt *s = x->stmt >= 0 ? &fn->stmt[x->stmt] : NULL;
+	const Pos *s = x->stmt >= 0 ? &fn->spos[x->stmt] : NULL;
 	if (x->md->attr & ADECL) {
 		bsclr(st->sec, x->op[0].tmp);
 		return;
@@ -51,7 +51,7 @@ static void step(Fn *fn, const Ins *x, State *st, char *stacksec, int report)
 		for (int j = 0; j < 2; j++)
 			if (rs[j] >= 0) {
 				if (bshas(st->sec, rs[j]) && report && !o->addr)
-					err(s ? s->pos : fn->pos, "address depends on secret value");
+					err(s ? *s : fn->pos, "address depends on secret value");
 				ptrin |= bshas(st->ptr, rs[j]);
 			}
 		if (o->addr)
@@ -64,7 +64,7 @@ static void step(Fn *fn, const Ins *x, State *st, char *stacksec, int report)
 	}
 	if (x->md->use & st->flags) {
 		if ((x->md->attr & ACJUMP) && report)
-			err(s ? s->pos : fn->pos, "branch depends on secret value");
+			err(s ? *s : fn->pos, "branch depends on secret value");
 		secin = 1; /* conditional moves, add with carry */
 	}
 	/* stores of secrets into stack variables make them secret */

@@ -147,10 +147,46 @@ void freeround(void) { chunkfree(&rarena); }
  * order, a chunk at a time (a statement's tokens from parsing until
  * check.c has read them, its operands until select.c has).  A long block
  * has millions of statements: no malloc per statement, and the chunks
- * the next pass is done with are freed (or reused) as it goes. */
-enum { SCHUNK = 1 << 20 };
+ * the next pass is done with are reused as it goes (check.c writes the
+ * operands into the chunks that held the tokens it has read). */
+enum { SCHUNK = 1 << 20, SPOOL = 8 };
 typedef struct SChunk { struct SChunk *next; size_t used, size; } SChunk;
 static struct { SChunk *old, *new; } stream[NSTREAM];
+/* Released chunks of the standard size, kept for the next salloc(): a
+ * page given back and mapped again costs a page fault and zeroing (a
+ * third of the time of a long block went to faults).  At most SPOOL of
+ * them, so that memory a pass is done with does not stay allocated
+ * while the next pass allocates elsewhere (select.c's instructions). */
+static SChunk *spool;
+static int nspool;
+
+static SChunk *chunkmap(size_t sz)
+{
+	if (sz == SCHUNK && spool) {
+		SChunk *d = spool;
+		spool = d->next;
+		nspool--;
+		return d;
+	}
+	/* mapped, not from the heap: a released chunk goes back to the
+	 * system whatever else the heap holds; populated at once (one
+	 * system call, not one fault per page: the chunk is filled anyway) */
+	SChunk *d = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (d == MAP_FAILED)
+		die("out of memory");
+	return d;
+}
+
+static void chunkunmap(SChunk *c)
+{
+	if (c->size == SCHUNK && nspool < SPOOL) {
+		c->next = spool;
+		spool = c;
+		nspool++;
+		return;
+	}
+	munmap(c, c->size);
+}
 
 void *salloc(int st, size_t n)
 {
@@ -159,12 +195,7 @@ void *salloc(int st, size_t n)
 	if (!c || c->used + n > c->size) {
 		size_t hdr = (sizeof(SChunk) + 15) & ~(size_t)15;
 		size_t sz = hdr + n > SCHUNK ? hdr + n : SCHUNK;
-		/* mapped, not from the heap: a released chunk goes back to the
-		 * system at once, whatever else the heap holds */
-		SChunk *d = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (d == MAP_FAILED)
-			die("out of memory");
-
+		SChunk *d = chunkmap(sz);
 		*d = (SChunk){NULL, hdr, sz};
 		if (c)
 			c->next = d;
@@ -184,13 +215,15 @@ void srelease(int st, const void *p)
 	SChunk *c = stream[st].old;
 	while (c && c != stream[st].new && !(q >= (char *)c && q < (char *)c + c->size)) {
 		stream[st].old = c->next;
-		munmap(c, c->size);
+		chunkunmap(c);
 		c = stream[st].old;
 	}
 	if (!c)
 		die("srelease: pointer not in stream %d", st);
 }
 
+/* free all of stream st, and the pool (a pass is over: what comes next
+ * allocates elsewhere) */
 void sfree(int st)
 {
 	for (SChunk *c = stream[st].old, *n; c; c = n) {
@@ -198,11 +231,19 @@ void sfree(int st)
 		munmap(c, c->size);
 	}
 	stream[st].old = stream[st].new = NULL;
+	while (spool) {
+		SChunk *n = spool->next;
+		munmap(spool, spool->size);
+		spool = n;
+	}
+	nspool = 0;
 }
 
 /* interned strings (in the file arena): a long block repeats the same
- * few names and operators millions of times */
-static char **itab;
+ * few names and operators millions of times.  An entry keeps the hash
+ * and length, so a probe compares the text only when they match. */
+typedef struct IEnt { char *s; unsigned hash, len; } IEnt;
+static IEnt *itab;
 static size_t icap, icount;
 
 /* the file arena (tokens, statements' text): freed by parsereset() */
@@ -225,7 +266,7 @@ char *fstrndup(const char *s, size_t n)
 	return p;
 }
 
-static size_t nhash(const char *s, size_t n)
+static unsigned nhash(const char *s, size_t n)
 {
 	unsigned h = 2166136261u;
 	for (size_t i = 0; i < n; i++)
@@ -238,24 +279,26 @@ char *fintern(const char *s, size_t n)
 {
 	if (2 * (icount + 1) > icap) {
 		size_t oc = icap;
-		char **old = itab;
+		IEnt *old = itab;
 		icap = icap ? 2 * icap : 1024;
 		itab = xcalloc(icap, sizeof *itab);
 		for (size_t i = 0; i < oc; i++)
-			if (old[i]) {
-				size_t j = nhash(old[i], strlen(old[i])) & (icap - 1);
-				while (itab[j])
+			if (old[i].s) {
+				size_t j = old[i].hash & (icap - 1);
+				while (itab[j].s)
 					j = (j + 1) & (icap - 1);
 				itab[j] = old[i];
 			}
 		free(old);
 	}
-	size_t j = nhash(s, n) & (icap - 1);
-	for (; itab[j]; j = (j + 1) & (icap - 1))
-		if (!strncmp(itab[j], s, n) && !itab[j][n])
-			return itab[j];
+	unsigned h = nhash(s, n);
+	size_t j = h & (icap - 1);
+	for (; itab[j].s; j = (j + 1) & (icap - 1))
+		if (itab[j].hash == h && itab[j].len == n && !memcmp(itab[j].s, s, n))
+			return itab[j].s;
 	icount++;
-	return itab[j] = fstrndup(s, n);
+	itab[j] = (IEnt){fstrndup(s, n), h, (unsigned)n};
+	return itab[j].s;
 }
 
 /* FNV-1a, for the name, label and shape tables */
