@@ -99,6 +99,8 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
 
     def group(nrows: int, last: bool) -> None:
         # row r at p0 + r*rb (r < 4) or p1 + (r-4)*rb: displacements stay small
+        # word-major: each EB word loaded once for the eight rows (row-major,
+        # an EB load per row word, measured slower: the loads are the limit)
         for w, (off, eoff) in enumerate(zip(words, ebwords)):
             L.append(f"q = {mem}[eb + {eoff}]")
             for r in range(nrows):
@@ -113,6 +115,12 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
                 else:
                     L.append("u = u & q")
                     L.append(f"a{r} = a{r} ^ u")
+        if t.reg == "reg256" and nrows == 8:
+            vector_parities(L)
+            L.append("v = mem8[e + 0]")
+            L.append("o = o ^ v")
+            L.append("mem8[s + 0] = o")
+            return
         # vector accumulators to scalars
         acc = [f"a{r}" for r in range(nrows)]
         if t.reg in ("reg256", "reg512"):
@@ -220,6 +228,63 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
     head.append(f"stack{eltype} EB[{(ebytes * 8 + eltype - 1) // eltype}]")
     body = ["", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]
     return "\n".join(head + body + L + ["leave"]) + "\n"
+
+
+# vector_parities: row r's accumulator sits in slot SLOT[r] of the merge;
+# the merge leaves slot j's parity in dword DWORD_OF_SLOT[j] and the gather
+# puts dword d in bit BIT_OF_DWORD[d] (see vector_parities)
+DWORD_OF_SLOT = [0, 2, 1, 3, 4, 6, 5, 7]
+BIT_OF_DWORD = [0, 1, 4, 5, 2, 3, 6, 7]
+SLOT = [0] * 8
+for _j in range(8):
+    SLOT[BIT_OF_DWORD[DWORD_OF_SLOT[_j]]] = _j
+
+
+def vector_parities(L: list[str]) -> None:
+    """The eight row accumulators a0..a7 (reg256) to the byte o of their eight parities, bit r = row r,
+    in vector registers: qword pairs (unpacklo64/unpackhi64, xor: slot
+    pairs 2i, 2i+1 alternate by qword), dword pairs (fold each qword onto
+    both of its dwords with shuffle32 0xb1, blend32 0xaa: slots 4i.. by
+    dword 0 2 1 3 in each lane), 128-bit lanes (permute128 0x20 / 0x31,
+    xor: dwords 0-3 slots 0-3, 4-7 slots 4-7); each dword folded onto its
+    bit 31 (left shifts), shifted to bit 0; then dword pairs into bits 0-1
+    of their qword, the high lane's qwords into bits 2-3, the high qword
+    into bits 4-7: dword d in bit BIT_OF_DWORD[d]."""
+    slots = [f"a{SLOT.index(j)}" for j in range(8)]
+    P = []
+    for i in range(4):
+        a, b = slots[2 * i], slots[2 * i + 1]
+        L.append(f"u = unpacklo64({a}, {b})")
+        L.append(f"{a} = unpackhi64({a}, {b})")
+        L.append(f"{a} = {a} ^ u")
+        P.append(a)
+    R = []
+    for i in range(2):
+        a, b = P[2 * i], P[2 * i + 1]
+        for x in (a, b):
+            L.append(f"u = shuffle32({x}, 0xb1)")
+            L.append(f"{x} = {x} ^ u")
+        L.append(f"{a} = blend32({a}, {b}, 0xaa)")
+        R.append(a)
+    a, b = R
+    L.append(f"u = permute128({a}, {b}, 0x20)")
+    L.append(f"{a} = permute128({a}, {b}, 0x31)")
+    L.append(f"{a} = {a} ^ u")
+    for sh in (16, 8, 4, 2, 1):
+        L.append(f"8x u = {a} << {sh}")
+        L.append(f"{a} = {a} ^ u")
+    L.append(f"8x {a} = {a} >> 31")
+    L.append(f"4x u = {a} >> 31")
+    L.append(f"{a} = {a} ^ u")
+    L.append(f"c0 = extract128({a}, 1)")
+    L.append(f"d0 = extract128({a}, 0)")
+    L.append("2x c0 = c0 << 2")
+    L.append("c0 = c0 ^ d0")
+    L.append("d0 = shuffle32(c0, 0x4e)")
+    L.append("2x d0 = d0 << 4")
+    L.append("c0 = c0 ^ d0")
+    L.append("o = c0")
+    L.append("o = o & 255")
 
 
 def render_bytes(impl: str, ident: str, name: str, t: SynTgt) -> str:

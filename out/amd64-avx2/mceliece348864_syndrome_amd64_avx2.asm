@@ -8,16 +8,10 @@ section .text
 global qhasm_kernel_mceliece348864_syndrome_amd64_avx2_syndrome:function (qhasm_kernel_mceliece348864_syndrome_amd64_avx2_syndrome.end - qhasm_kernel_mceliece348864_syndrome_amd64_avx2_syndrome)
 align 32
 qhasm_kernel_mceliece348864_syndrome_amd64_avx2_syndrome:
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
 	mov r11, rsp
 	sub rsp, 384
 	and rsp, -32
-	mov [rsp + 360], r11
+	mov [rsp + 352], r11
 ; eb = &EB
 %line 14+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	lea r9, [rsp + 0]
@@ -219,70 +213,67 @@ align 32
 ; i = 96
 %line 81+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r10, 96
-	mov [rsp + 352], rdi
-	mov rbp, rdx
-	mov r12, rsi
-	mov r13, r8
-	mov r14, r9
+	mov r11, r8
+	mov rax, r9
 align 32
 .Lrows:
 ; q = mem256[eb + 0]
 %line 83+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r14]
+	vmovdqu ymm0, [rax]
 ; u = mem256[p0 + 0]
 %line 84+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r12]
+	vmovdqu ymm1, [rsi]
 ; a0 = u & q
 %line 85+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm7, ymm1, ymm0
 ; u = mem256[p0 + 340]
 %line 86+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r12 + 340]
+	vmovdqu ymm1, [rsi + 340]
 ; a1 = u & q
 %line 87+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm6, ymm1, ymm0
 ; u = mem256[p0 + 680]
 %line 88+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r12 + 680]
+	vmovdqu ymm1, [rsi + 680]
 ; a2 = u & q
 %line 89+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm5, ymm1, ymm0
 ; u = mem256[p0 + 1020]
 %line 90+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r12 + 1020]
+	vmovdqu ymm1, [rsi + 1020]
 ; a3 = u & q
 %line 91+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm4, ymm1, ymm0
 ; u = mem256[p1 + 0]
 %line 92+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r13]
+	vmovdqu ymm1, [r11]
 ; a4 = u & q
 %line 93+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm3, ymm1, ymm0
 ; u = mem256[p1 + 340]
 %line 94+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r13 + 340]
+	vmovdqu ymm1, [r11 + 340]
 ; a5 = u & q
 %line 95+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm2, ymm1, ymm0
 ; u = mem256[p1 + 680]
 %line 96+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r13 + 680]
+	vmovdqu ymm1, [r11 + 680]
 ; a6 = u & q
 %line 97+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm8, ymm1, ymm0
 ; u = mem256[p1 + 1020]
 %line 98+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r13 + 1020]
+	vmovdqu ymm1, [r11 + 1020]
 ; a7 = u & q
 %line 99+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm9, ymm1, ymm0
 ; q = mem256[eb + 32]
 %line 100+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 32]
+	vmovdqu ymm1, [rax + 32]
 ; u = mem256[p0 + 32]
 %line 101+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; u = u & q
 %line 102+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -291,7 +282,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 372]
 %line 104+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 372]
+	vmovdqu ymm0, [rsi + 372]
 ; u = u & q
 %line 105+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -300,7 +291,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 712]
 %line 107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 712]
+	vmovdqu ymm0, [rsi + 712]
 ; u = u & q
 %line 108+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -309,7 +300,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1052]
 %line 110+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1052]
+	vmovdqu ymm0, [rsi + 1052]
 ; u = u & q
 %line 111+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -318,7 +309,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 32]
 %line 113+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 32]
+	vmovdqu ymm0, [r11 + 32]
 ; u = u & q
 %line 114+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -327,7 +318,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 372]
 %line 116+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 372]
+	vmovdqu ymm0, [r11 + 372]
 ; u = u & q
 %line 117+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -336,7 +327,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 712]
 %line 119+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 712]
+	vmovdqu ymm0, [r11 + 712]
 ; u = u & q
 %line 120+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -345,7 +336,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1052]
 %line 122+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1052]
+	vmovdqu ymm0, [r11 + 1052]
 ; u = u & q
 %line 123+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -354,10 +345,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 64]
 %line 125+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 64]
+	vmovdqu ymm1, [rax + 64]
 ; u = mem256[p0 + 64]
 %line 126+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 64]
+	vmovdqu ymm0, [rsi + 64]
 ; u = u & q
 %line 127+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -366,7 +357,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 404]
 %line 129+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 404]
+	vmovdqu ymm0, [rsi + 404]
 ; u = u & q
 %line 130+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -375,7 +366,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 744]
 %line 132+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 744]
+	vmovdqu ymm0, [rsi + 744]
 ; u = u & q
 %line 133+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -384,7 +375,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1084]
 %line 135+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1084]
+	vmovdqu ymm0, [rsi + 1084]
 ; u = u & q
 %line 136+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -393,7 +384,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 64]
 %line 138+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 64]
+	vmovdqu ymm0, [r11 + 64]
 ; u = u & q
 %line 139+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -402,7 +393,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 404]
 %line 141+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 404]
+	vmovdqu ymm0, [r11 + 404]
 ; u = u & q
 %line 142+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -411,7 +402,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 744]
 %line 144+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 744]
+	vmovdqu ymm0, [r11 + 744]
 ; u = u & q
 %line 145+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -420,7 +411,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1084]
 %line 147+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1084]
+	vmovdqu ymm0, [r11 + 1084]
 ; u = u & q
 %line 148+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -429,10 +420,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 96]
 %line 150+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 96]
+	vmovdqu ymm1, [rax + 96]
 ; u = mem256[p0 + 96]
 %line 151+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 96]
+	vmovdqu ymm0, [rsi + 96]
 ; u = u & q
 %line 152+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -441,7 +432,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 436]
 %line 154+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 436]
+	vmovdqu ymm0, [rsi + 436]
 ; u = u & q
 %line 155+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -450,7 +441,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 776]
 %line 157+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 776]
+	vmovdqu ymm0, [rsi + 776]
 ; u = u & q
 %line 158+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -459,7 +450,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1116]
 %line 160+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1116]
+	vmovdqu ymm0, [rsi + 1116]
 ; u = u & q
 %line 161+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -468,7 +459,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 96]
 %line 163+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 96]
+	vmovdqu ymm0, [r11 + 96]
 ; u = u & q
 %line 164+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -477,7 +468,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 436]
 %line 166+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 436]
+	vmovdqu ymm0, [r11 + 436]
 ; u = u & q
 %line 167+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -486,7 +477,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 776]
 %line 169+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 776]
+	vmovdqu ymm0, [r11 + 776]
 ; u = u & q
 %line 170+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -495,7 +486,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1116]
 %line 172+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1116]
+	vmovdqu ymm0, [r11 + 1116]
 ; u = u & q
 %line 173+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -504,10 +495,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 128]
 %line 175+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 128]
+	vmovdqu ymm1, [rax + 128]
 ; u = mem256[p0 + 128]
 %line 176+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 128]
+	vmovdqu ymm0, [rsi + 128]
 ; u = u & q
 %line 177+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -516,7 +507,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 468]
 %line 179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 468]
+	vmovdqu ymm0, [rsi + 468]
 ; u = u & q
 %line 180+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -525,7 +516,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 808]
 %line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 808]
+	vmovdqu ymm0, [rsi + 808]
 ; u = u & q
 %line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -534,7 +525,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1148]
 %line 185+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1148]
+	vmovdqu ymm0, [rsi + 1148]
 ; u = u & q
 %line 186+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -543,7 +534,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 128]
 %line 188+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 128]
+	vmovdqu ymm0, [r11 + 128]
 ; u = u & q
 %line 189+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -552,7 +543,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 468]
 %line 191+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 468]
+	vmovdqu ymm0, [r11 + 468]
 ; u = u & q
 %line 192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -561,7 +552,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 808]
 %line 194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 808]
+	vmovdqu ymm0, [r11 + 808]
 ; u = u & q
 %line 195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -570,7 +561,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1148]
 %line 197+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1148]
+	vmovdqu ymm0, [r11 + 1148]
 ; u = u & q
 %line 198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -579,10 +570,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 160]
 %line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 160]
+	vmovdqu ymm1, [rax + 160]
 ; u = mem256[p0 + 160]
 %line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 160]
+	vmovdqu ymm0, [rsi + 160]
 ; u = u & q
 %line 202+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -591,7 +582,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 500]
 %line 204+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 500]
+	vmovdqu ymm0, [rsi + 500]
 ; u = u & q
 %line 205+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -600,7 +591,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 840]
 %line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 840]
+	vmovdqu ymm0, [rsi + 840]
 ; u = u & q
 %line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -609,7 +600,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1180]
 %line 210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1180]
+	vmovdqu ymm0, [rsi + 1180]
 ; u = u & q
 %line 211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -618,7 +609,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 160]
 %line 213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 160]
+	vmovdqu ymm0, [r11 + 160]
 ; u = u & q
 %line 214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -627,7 +618,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 500]
 %line 216+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 500]
+	vmovdqu ymm0, [r11 + 500]
 ; u = u & q
 %line 217+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -636,7 +627,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 840]
 %line 219+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 840]
+	vmovdqu ymm0, [r11 + 840]
 ; u = u & q
 %line 220+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -645,7 +636,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1180]
 %line 222+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1180]
+	vmovdqu ymm0, [r11 + 1180]
 ; u = u & q
 %line 223+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -654,10 +645,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 192]
 %line 225+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 192]
+	vmovdqu ymm1, [rax + 192]
 ; u = mem256[p0 + 192]
 %line 226+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 192]
+	vmovdqu ymm0, [rsi + 192]
 ; u = u & q
 %line 227+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -666,7 +657,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 532]
 %line 229+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 532]
+	vmovdqu ymm0, [rsi + 532]
 ; u = u & q
 %line 230+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -675,7 +666,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 872]
 %line 232+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 872]
+	vmovdqu ymm0, [rsi + 872]
 ; u = u & q
 %line 233+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -684,7 +675,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1212]
 %line 235+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1212]
+	vmovdqu ymm0, [rsi + 1212]
 ; u = u & q
 %line 236+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -693,7 +684,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 192]
 %line 238+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 192]
+	vmovdqu ymm0, [r11 + 192]
 ; u = u & q
 %line 239+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -702,7 +693,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 532]
 %line 241+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 532]
+	vmovdqu ymm0, [r11 + 532]
 ; u = u & q
 %line 242+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -711,7 +702,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 872]
 %line 244+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 872]
+	vmovdqu ymm0, [r11 + 872]
 ; u = u & q
 %line 245+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -720,7 +711,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1212]
 %line 247+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1212]
+	vmovdqu ymm0, [r11 + 1212]
 ; u = u & q
 %line 248+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -729,10 +720,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 224]
 %line 250+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 224]
+	vmovdqu ymm1, [rax + 224]
 ; u = mem256[p0 + 224]
 %line 251+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 224]
+	vmovdqu ymm0, [rsi + 224]
 ; u = u & q
 %line 252+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -741,7 +732,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 564]
 %line 254+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 564]
+	vmovdqu ymm0, [rsi + 564]
 ; u = u & q
 %line 255+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -750,7 +741,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 904]
 %line 257+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 904]
+	vmovdqu ymm0, [rsi + 904]
 ; u = u & q
 %line 258+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -759,7 +750,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1244]
 %line 260+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1244]
+	vmovdqu ymm0, [rsi + 1244]
 ; u = u & q
 %line 261+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -768,7 +759,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 224]
 %line 263+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 224]
+	vmovdqu ymm0, [r11 + 224]
 ; u = u & q
 %line 264+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -777,7 +768,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 564]
 %line 266+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 564]
+	vmovdqu ymm0, [r11 + 564]
 ; u = u & q
 %line 267+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -786,7 +777,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 904]
 %line 269+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 904]
+	vmovdqu ymm0, [r11 + 904]
 ; u = u & q
 %line 270+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -795,7 +786,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1244]
 %line 272+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1244]
+	vmovdqu ymm0, [r11 + 1244]
 ; u = u & q
 %line 273+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -804,10 +795,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 256]
 %line 275+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 256]
+	vmovdqu ymm1, [rax + 256]
 ; u = mem256[p0 + 256]
 %line 276+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 256]
+	vmovdqu ymm0, [rsi + 256]
 ; u = u & q
 %line 277+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -816,7 +807,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 596]
 %line 279+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 596]
+	vmovdqu ymm0, [rsi + 596]
 ; u = u & q
 %line 280+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -825,7 +816,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 936]
 %line 282+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 936]
+	vmovdqu ymm0, [rsi + 936]
 ; u = u & q
 %line 283+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -834,7 +825,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1276]
 %line 285+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1276]
+	vmovdqu ymm0, [rsi + 1276]
 ; u = u & q
 %line 286+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -843,7 +834,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 256]
 %line 288+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 256]
+	vmovdqu ymm0, [r11 + 256]
 ; u = u & q
 %line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -852,7 +843,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 596]
 %line 291+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 596]
+	vmovdqu ymm0, [r11 + 596]
 ; u = u & q
 %line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -861,7 +852,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 936]
 %line 294+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 936]
+	vmovdqu ymm0, [r11 + 936]
 ; u = u & q
 %line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -870,7 +861,7 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1276]
 %line 297+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1276]
+	vmovdqu ymm0, [r11 + 1276]
 ; u = u & q
 %line 298+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -879,10 +870,10 @@ align 32
 	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 288]
 %line 300+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 288]
+	vmovdqu ymm1, [rax + 288]
 ; u = mem256[p0 + 288]
 %line 301+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 288]
+	vmovdqu ymm0, [rsi + 288]
 ; u = u & q
 %line 302+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -891,7 +882,7 @@ align 32
 	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 628]
 %line 304+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 628]
+	vmovdqu ymm0, [rsi + 628]
 ; u = u & q
 %line 305+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -900,7 +891,7 @@ align 32
 	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 968]
 %line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 968]
+	vmovdqu ymm0, [rsi + 968]
 ; u = u & q
 %line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -909,7 +900,7 @@ align 32
 	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1308]
 %line 310+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1308]
+	vmovdqu ymm0, [rsi + 1308]
 ; u = u & q
 %line 311+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -918,7 +909,7 @@ align 32
 	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 288]
 %line 313+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 288]
+	vmovdqu ymm0, [r11 + 288]
 ; u = u & q
 %line 314+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -927,7 +918,7 @@ align 32
 	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 628]
 %line 316+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 628]
+	vmovdqu ymm0, [r11 + 628]
 ; u = u & q
 %line 317+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -936,7 +927,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 968]
 %line 319+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 968]
+	vmovdqu ymm0, [r11 + 968]
 ; u = u & q
 %line 320+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
@@ -945,595 +936,263 @@ align 32
 	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1308]
 %line 322+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1308]
+	vmovdqu ymm0, [r11 + 1308]
 ; u = u & q
 %line 323+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
 ; a7 = a7 ^ u
 %line 324+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm10, ymm9, ymm0
+	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 320]
 %line 325+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r14 + 320]
+	vmovdqu ymm1, [rax + 320]
 ; u = mem256[p0 + 308]
 %line 326+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r12 + 308]
+	vmovdqu ymm0, [rsi + 308]
 ; u = u & q
 %line 327+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm1, ymm1, ymm0
+	vpand ymm0, ymm0, ymm1
 ; a0 = a0 ^ u
 %line 328+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm7, ymm1
+	vpxor ymm7, ymm7, ymm0
 ; u = mem256[p0 + 648]
 %line 329+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm7, [r12 + 648]
+	vmovdqu ymm0, [rsi + 648]
 ; u = u & q
 %line 330+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm7, ymm7, ymm0
+	vpand ymm0, ymm0, ymm1
 ; a1 = a1 ^ u
 %line 331+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm6, ymm7
+	vpxor ymm6, ymm6, ymm0
 ; u = mem256[p0 + 988]
 %line 332+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm6, [r12 + 988]
+	vmovdqu ymm0, [rsi + 988]
 ; u = u & q
 %line 333+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm6, ymm6, ymm0
+	vpand ymm0, ymm0, ymm1
 ; a2 = a2 ^ u
 %line 334+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm6
+	vpxor ymm5, ymm5, ymm0
 ; u = mem256[p0 + 1328]
 %line 335+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm6, [r12 + 1328]
+	vmovdqu ymm0, [rsi + 1328]
 ; u = u & q
 %line 336+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm6, ymm6, ymm0
+	vpand ymm0, ymm0, ymm1
 ; a3 = a3 ^ u
 %line 337+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm4, ymm6
+	vpxor ymm4, ymm4, ymm0
 ; u = mem256[p1 + 308]
 %line 338+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r13 + 308]
+	vmovdqu ymm0, [r11 + 308]
 ; u = u & q
 %line 339+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm0
+	vpand ymm0, ymm0, ymm1
 ; a4 = a4 ^ u
 %line 340+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm3, ymm4
+	vpxor ymm3, ymm3, ymm0
 ; u = mem256[p1 + 648]
 %line 341+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r13 + 648]
+	vmovdqu ymm0, [r11 + 648]
 ; u = u & q
 %line 342+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, ymm0
+	vpand ymm0, ymm0, ymm1
 ; a5 = a5 ^ u
 %line 343+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm2, ymm3
+	vpxor ymm2, ymm2, ymm0
 ; u = mem256[p1 + 988]
 %line 344+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r13 + 988]
+	vmovdqu ymm0, [r11 + 988]
 ; u = u & q
 %line 345+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, ymm0
+	vpand ymm0, ymm0, ymm1
 ; a6 = a6 ^ u
 %line 346+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm8, ymm2
+	vpxor ymm8, ymm8, ymm0
 ; u = mem256[p1 + 1328]
 %line 347+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r13 + 1328]
+	vmovdqu ymm0, [r11 + 1328]
 ; u = u & q
 %line 348+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, ymm0
+	vpand ymm0, ymm0, ymm1
 ; a7 = a7 ^ u
 %line 349+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm10, ymm2
-; c0 = extract128(h0, 1)
+	vpxor ymm9, ymm9, ymm0
+; u = unpacklo64(a0, a4)
+%line 350+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpunpcklqdq ymm0, ymm7, ymm3
+; a0 = unpackhi64(a0, a4)
 %line 351+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm1, 1
-; d0 = extract128(h0, 0)
+	vpunpckhqdq ymm7, ymm7, ymm3
+; a0 = a0 ^ u
 %line 352+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm1, 0
-; c0 = c0 ^ d0
+	vpxor ymm7, ymm7, ymm0
+; u = unpacklo64(a1, a5)
 %line 353+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpunpcklqdq ymm0, ymm6, ymm2
+; a1 = unpackhi64(a1, a5)
+%line 354+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpunpckhqdq ymm6, ymm6, ymm2
+; a1 = a1 ^ u
+%line 355+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = unpacklo64(a2, a6)
+%line 356+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpunpcklqdq ymm0, ymm5, ymm8
+; a2 = unpackhi64(a2, a6)
+%line 357+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpunpckhqdq ymm5, ymm5, ymm8
+; a2 = a2 ^ u
+%line 358+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; u = unpacklo64(a3, a7)
+%line 359+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpunpcklqdq ymm0, ymm4, ymm9
+; a3 = unpackhi64(a3, a7)
+%line 360+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpunpckhqdq ymm4, ymm4, ymm9
+; a3 = a3 ^ u
+%line 361+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; u = shuffle32(a0, 0xb1)
+%line 362+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm7, 177
+; a0 = a0 ^ u
+%line 363+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = shuffle32(a1, 0xb1)
+%line 364+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm6, 177
+; a1 = a1 ^ u
+%line 365+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; a0 = blend32(a0, a1, 0xaa)
+%line 366+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpblendd ymm7, ymm7, ymm6, 170
+; u = shuffle32(a2, 0xb1)
+%line 367+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm5, 177
+; a2 = a2 ^ u
+%line 368+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; u = shuffle32(a3, 0xb1)
+%line 369+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm4, 177
+; a3 = a3 ^ u
+%line 370+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; a2 = blend32(a2, a3, 0xaa)
+%line 371+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpblendd ymm5, ymm5, ymm4, 170
+; u = permute128(a0, a2, 0x20)
+%line 372+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm7, ymm5, 32
+; a0 = permute128(a0, a2, 0x31)
+%line 373+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vperm2i128 ymm7, ymm7, ymm5, 49
+; a0 = a0 ^ u
+%line 374+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; 8x u = a0 << 16
+%line 375+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm7, 16
+; a0 = a0 ^ u
+%line 376+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; 8x u = a0 << 8
+%line 377+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm7, 8
+; a0 = a0 ^ u
+%line 378+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; 8x u = a0 << 4
+%line 379+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm7, 4
+; a0 = a0 ^ u
+%line 380+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; 8x u = a0 << 2
+%line 381+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm7, 2
+; a0 = a0 ^ u
+%line 382+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; 8x u = a0 << 1
+%line 383+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm7, 1
+; a0 = a0 ^ u
+%line 384+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; 8x a0 = a0 >> 31
+%line 385+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpsrld ymm7, ymm7, 31
+; 4x u = a0 >> 31
+%line 386+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm7, 31
+; a0 = a0 ^ u
+%line 387+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; c0 = extract128(a0, 1)
+%line 388+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vextracti128 xmm0, ymm7, 1
+; d0 = extract128(a0, 0)
+%line 389+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vextracti128 xmm1, ymm7, 0
+; 2x c0 = c0 << 2
+%line 390+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpsllq xmm0, xmm0, 2
+; c0 = c0 ^ d0
+%line 391+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor xmm0, xmm0, xmm1
 ; d0 = shuffle32(c0, 0x4e)
-%line 354+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 392+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpshufd xmm1, xmm0, 78
-; c0 = c0 ^ d0
-%line 355+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x0 = c0
-%line 356+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq r15, xmm0
-; c1 = extract128(h1, 1)
-%line 358+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm9, 1
-; d1 = extract128(h1, 0)
-%line 359+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm9, 0
-; c1 = c1 ^ d1
-%line 360+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d1 = shuffle32(c1, 0x4e)
-%line 361+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c1 = c1 ^ d1
-%line 362+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x1 = c1
-%line 363+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq rax, xmm0
-; c2 = extract128(h2, 1)
-%line 365+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm5, 1
-; d2 = extract128(h2, 0)
-%line 366+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm5, 0
-; c2 = c2 ^ d2
-%line 367+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d2 = shuffle32(c2, 0x4e)
-%line 368+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c2 = c2 ^ d2
-%line 369+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x2 = c2
-%line 370+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq rsi, xmm0
-; c3 = extract128(h3, 1)
-%line 372+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm7, 1
-; d3 = extract128(h3, 0)
-%line 373+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm7, 0
-; c3 = c3 ^ d3
-%line 374+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d3 = shuffle32(c3, 0x4e)
-%line 375+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c3 = c3 ^ d3
-%line 376+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x3 = c3
-%line 377+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq rdx, xmm0
-; c4 = extract128(h4, 1)
-%line 379+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm6, 1
-; d4 = extract128(h4, 0)
-%line 380+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm6, 0
-; c4 = c4 ^ d4
-%line 381+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d4 = shuffle32(c4, 0x4e)
-%line 382+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c4 = c4 ^ d4
-%line 383+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x4 = c4
-%line 384+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq r11, xmm0
-; c5 = extract128(h5, 1)
-%line 386+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm4, 1
-; d5 = extract128(h5, 0)
-%line 387+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm4, 0
-; c5 = c5 ^ d5
-%line 388+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d5 = shuffle32(c5, 0x4e)
-%line 389+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c5 = c5 ^ d5
-%line 390+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x5 = c5
-%line 391+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq rcx, xmm0
-; c6 = extract128(h6, 1)
+; 2x d0 = d0 << 4
 %line 393+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm3, 1
-; d6 = extract128(h6, 0)
+	vpsllq xmm1, xmm1, 4
+; c0 = c0 ^ d0
 %line 394+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm3, 0
-; c6 = c6 ^ d6
+	vpxor xmm0, xmm0, xmm1
+; o = c0
 %line 395+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d6 = shuffle32(c6, 0x4e)
+	vmovq r8, xmm0
+; o = o & 255
 %line 396+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c6 = c6 ^ d6
-%line 397+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x6 = c6
-%line 398+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq r9, xmm0
-; c7 = extract128(h7, 1)
-%line 400+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm2, 1
-; d7 = extract128(h7, 0)
-%line 401+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm2, 0
-; c7 = c7 ^ d7
-%line 402+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d7 = shuffle32(c7, 0x4e)
-%line 403+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c7 = c7 ^ d7
-%line 404+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x7 = c7
-%line 405+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq rdi, xmm0
-; m = 0xffffffff
-%line 406+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov rbx, 4294967295
-; v = x0 >> 32
-%line 407+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 32
-; x0 = x0 ^ v
-%line 408+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, r8
-; x0 = x0 & m
-%line 409+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r15, rbx
-; v = x1 << 32
-%line 410+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rax
-	shl r8, 32
-; x1 = x1 ^ v
-%line 411+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rax, r8
-; v = m << 32
-%line 412+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rbx
-	shl r8, 32
-; x1 = x1 & v
-%line 413+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rax, r8
-; x0 = x0 ^ x1
-%line 414+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, rax
-; v = x2 >> 32
-%line 415+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rsi
-	shr r8, 32
-; x2 = x2 ^ v
-%line 416+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rsi, r8
-; x2 = x2 & m
-%line 417+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rsi, rbx
-; v = x3 << 32
-%line 418+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rdx
-	shl r8, 32
-; x3 = x3 ^ v
-%line 419+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rdx, r8
-; v = m << 32
-%line 420+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rbx
-	shl r8, 32
-; x3 = x3 & v
-%line 421+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rdx, r8
-; x2 = x2 ^ x3
-%line 422+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rsi, rdx
-; v = x4 >> 32
-%line 423+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r11
-	shr r8, 32
-; x4 = x4 ^ v
-%line 424+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; x4 = x4 & m
-%line 425+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r11, rbx
-; v = x5 << 32
-%line 426+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rcx
-	shl r8, 32
-; x5 = x5 ^ v
-%line 427+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rcx, r8
-; v = m << 32
-%line 428+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rbx
-	shl r8, 32
-; x5 = x5 & v
-%line 429+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rcx, r8
-; x4 = x4 ^ x5
-%line 430+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, rcx
-; v = x6 >> 32
-%line 431+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r9
-	shr r8, 32
-; x6 = x6 ^ v
-%line 432+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r9, r8
-; x6 = x6 & m
-%line 433+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r9, rbx
-; v = x7 << 32
-%line 434+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rdi
-	shl r8, 32
-; x7 = x7 ^ v
-%line 435+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rdi, r8
-; v = m << 32
-%line 436+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	shl rbx, 32
-; x7 = x7 & v
-%line 437+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rdi, rbx
-; x6 = x6 ^ x7
-%line 438+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r9, rdi
-; m = 0xffff0000ffff
-%line 439+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov rdi, 281470681808895
-; v = x0 >> 16
-%line 440+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 16
-; x0 = x0 ^ v
-%line 441+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, r8
-; x0 = x0 & m
-%line 442+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r15, rdi
-; v = x2 << 16
-%line 443+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rsi
-	shl r8, 16
-; x2 = x2 ^ v
-%line 444+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rsi, r8
-; v = m << 16
-%line 445+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rdi
-	shl r8, 16
-; x2 = x2 & v
-%line 446+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rsi, r8
-; x0 = x0 ^ x2
-%line 447+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, rsi
-; v = x4 >> 16
-%line 448+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r11
-	shr r8, 16
-; x4 = x4 ^ v
-%line 449+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; x4 = x4 & m
-%line 450+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r11, rdi
-; v = x6 << 16
-%line 451+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r9
-	shl r8, 16
-; x6 = x6 ^ v
-%line 452+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r9, r8
-; v = m << 16
-%line 453+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	shl rdi, 16
-; x6 = x6 & v
-%line 454+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r9, rdi
-; x4 = x4 ^ x6
-%line 455+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r9
-; m = 0xff00ff00ff00ff
-%line 456+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 71777214294589695
-; v = x0 >> 8
-%line 457+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 8
-; x0 = x0 ^ v
-%line 458+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, r8
-; x0 = x0 & m
-%line 459+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r15, r9
-; v = x4 << 8
-%line 460+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r11
-	shl r8, 8
-; x4 = x4 ^ v
-%line 461+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = m << 8
-%line 462+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	shl r9, 8
-; x4 = x4 & v
-%line 463+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r11, r9
-; x0 = x0 ^ x4
-%line 464+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, r11
-; v = x0 >> 4
-%line 465+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 4
-; x0 = x0 ^ v
-%line 466+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, r8
-; v = x0 >> 2
-%line 467+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 2
-; x0 = x0 ^ v
-%line 468+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, r8
-; v = x0 >> 1
-%line 469+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 1
-; x0 = x0 ^ v
-%line 470+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, r8
-; o = 0
-%line 471+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r11, 0
-; v = x0
-%line 472+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-; m = 1
-%line 473+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 1
-; v = v & m
-%line 474+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 475+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 31
-%line 476+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 31
-; m = 2
-%line 477+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 2
-; v = v & m
-%line 478+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 479+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 14
-%line 480+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 14
-; m = 4
-%line 481+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 4
-; v = v & m
-%line 482+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 483+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 45
-%line 484+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 45
-; m = 8
-%line 485+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 8
-; v = v & m
-%line 486+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 487+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 4
-%line 488+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 4
-; m = 16
-%line 489+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 16
-; v = v & m
-%line 490+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 491+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 35
-%line 492+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 35
-; m = 32
-%line 493+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 32
-; v = v & m
-%line 494+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 495+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 18
-%line 496+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 18
-; m = 64
-%line 497+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 64
-; v = v & m
-%line 498+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 499+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 49
-%line 500+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	shr r15, 49
-; m = 128
-%line 501+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, 128
-; v = v & m
-%line 502+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r15, r8
-; o = o ^ v
-%line 503+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r15
+	and r8, 255
 ; v = mem8[e + 0]
-%line 504+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [rbp]
+%line 397+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	movzx r9d, byte [rdx]
 ; o = o ^ v
-%line 505+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
+%line 398+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	xor r8, r9
 ; mem8[s + 0] = o
-%line 506+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, [rsp + 352]
-	mov byte [r8], r11b
+%line 399+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	mov byte [rdi], r8b
 ; p0 = p0 + 2720
-%line 507+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add r12, 2720
+%line 400+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	add rsi, 2720
 ; p1 = p1 + 2720
-%line 508+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add r13, 2720
+%line 401+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	add r11, 2720
 ; s = s + 1
-%line 509+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add r8, 1
-	mov [rsp + 352], r8
+%line 402+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	add rdi, 1
 ; e = e + 1
-%line 510+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add rbp, 1
+%line 403+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	add rdx, 1
 ; i = i - 1
-%line 511+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 404+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	sub r10, 1
 ; =? i - 0
-%line 512+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 405+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	cmp r10, 0
 ; goto rows if !=
-%line 513+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 406+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	jne .Lrows
 ; leave
-%line 514+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 407+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 360]
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+	mov rsp, [rsp + 352]
 	ret
 .end:
 
