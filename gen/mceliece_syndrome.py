@@ -107,6 +107,13 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
                 base, rr = ("p0", r) if r < 4 else ("p1", r - 4)
                 disp = rr * rb + off
                 assert disp <= t.maxdisp, (impl, name, disp)
+                if t.reg == "reg256":     # the key word as vpand's memory operand
+                    if w == 0:
+                        L.append(f"a{r} = q & {mem}[{base} + {disp}]")
+                    else:
+                        L.append(f"u = q & {mem}[{base} + {disp}]")
+                        L.append(f"a{r} = a{r} ^ u")
+                    continue
                 L.append(f"u = {mem}[{base} + {disp}]")
                 if w == 0:
                     L.append(f"a{r} = u & q")
@@ -115,11 +122,8 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
                 else:
                     L.append("u = u & q")
                     L.append(f"a{r} = a{r} ^ u")
-        if t.reg == "reg256" and nrows == 8:
-            vector_parities(L)
-            L.append("v = mem8[e + 0]")
-            L.append("o = o ^ v")
-            L.append("mem8[s + 0] = o")
+        if deferred and nrows == 8:
+            L.append(f"mem256[sb + 0] = {vector_merge(L)}")
             return
         # vector accumulators to scalars
         acc = [f"a{r}" for r in range(nrows)]
@@ -194,15 +198,29 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
         L.append("mem8[s + 0] = o")
 
     full = mt // 8
+    deferred = t.reg == "reg256"
     L.append("p0 = pk")
     L.append(f"p1 = pk + {4 * rb}")
     L.append(f"i = {full}")
+    if deferred:
+        L.append("sb = &SB")
     L.append("rows:")
     n0 = len(L)
     group(8, False)
     L[n0:] = ["  " + x for x in L[n0:]]
-    L += [f"  p0 = p0 + {8 * rb}", f"  p1 = p1 + {8 * rb}", "  s = s + 1", "  e = e + 1",
-          "  i = i - 1", "  =? i - 0", "  goto rows if !="]
+    L += [f"  p0 = p0 + {8 * rb}", f"  p1 = p1 + {8 * rb}"]
+    L += ["  sb = sb + 32"] if deferred else ["  s = s + 1", "  e = e + 1"]
+    L += ["  i = i - 1", "  =? i - 0", "  goto rows if !="]
+    if deferred:
+        # the groups' merged partial parities (SB) to syndrome bytes, after
+        # every row is read (s may alias pk)
+        L += ["sb = &SB", f"i = {full}", "bytes:"]
+        n0 = len(L)
+        L.append("a0 = mem256[sb + 0]")
+        vector_finish(L, "a0")
+        L += ["v = mem8[e + 0]", "o = o ^ v", "mem8[s + 0] = o"]
+        L[n0:] = ["  " + x for x in L[n0:]]
+        L += ["  sb = sb + 32", "  s = s + 1", "  e = e + 1", "  i = i - 1", "  =? i - 0", "  goto bytes if !="]
     if mt % 8:
         group(mt % 8, True)
     vt = t.reg
@@ -226,6 +244,9 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
         head.append(f"{sct} q u a0 a1 a2 a3 a4 a5 a6 a7")
     eltype = {1: 64, 4: 64, 8: 64, 32: 256, 64: 512}[W]
     head.append(f"stack{eltype} EB[{(ebytes * 8 + eltype - 1) // eltype}]")
+    if vt == "reg256":
+        head.append(f"{t.ptr} sb")
+        head.append(f"stack256 SB[{full}]")
     body = ["", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]
     return "\n".join(head + body + L + ["leave"]) + "\n"
 
@@ -240,7 +261,7 @@ for _j in range(8):
     SLOT[BIT_OF_DWORD[DWORD_OF_SLOT[_j]]] = _j
 
 
-def vector_parities(L: list[str]) -> None:
+def vector_merge(L: list[str]) -> str:
     """The eight row accumulators a0..a7 (reg256) to the byte o of their eight parities, bit r = row r,
     in vector registers: qword pairs (unpacklo64/unpackhi64, xor: slot
     pairs 2i, 2i+1 alternate by qword), dword pairs (fold each qword onto
@@ -270,6 +291,11 @@ def vector_parities(L: list[str]) -> None:
     L.append(f"u = permute128({a}, {b}, 0x20)")
     L.append(f"{a} = permute128({a}, {b}, 0x31)")
     L.append(f"{a} = {a} ^ u")
+    return a
+
+
+def vector_finish(L: list[str], a: str) -> None:
+    """vector_merge's dwords (one row each) to the parity byte o."""
     for sh in (16, 8, 4, 2, 1):
         L.append(f"8x u = {a} << {sh}")
         L.append(f"{a} = {a} ^ u")
