@@ -39,6 +39,7 @@ class SynTgt:
     cpu: str
     ternlog: bool
     maxdisp: int     # largest displacement of a memory operand
+    qcopy: bool = False  # copy e' by 64-bit words (little-endian, unaligned loads)
 
 
 def layout(name: str, word: int) -> tuple[int, int, int, int, int]:
@@ -67,20 +68,36 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
         L.append(f"mem8[eb + {b}] = z")
     # bytes 0 .. nfull*W - 1 in a loop, the tail unrolled
     L.append(f"p = e + {ebase}")
-    L.append(f"i = {nfull * W}")
-    L.append("copy:")
-    L.append("  x = mem8[p + 0]")
-    if shift:
-        L.append(f"  x = x >> {shift}")
-        L.append("  y = mem8[p + 1]")
-        L.append(f"  y = y << {8 - shift}")
-        L.append("  x = x ^ y")
-    L.append("  mem8[eb + 0] = x")
-    L.append("  p = p + 1")
-    L.append("  eb = eb + 1")
-    L.append("  i = i - 1")
-    L.append("  =? i - 0")
-    L.append("  goto copy if !=")
+    if t.qcopy:
+        # 64-bit words: e'_(64j..64j+63) = (E_j >> shift) ^ (byte 8 after << (64 - shift)),
+        # that byte inside e (asserted)
+        assert nfull * W % 8 == 0 and (not shift or ebase + nfull * W < n // 8)
+        L.append(f"i = {nfull * W // 8}")
+        L.append("copy:")
+        L.append("  x = mem64[p + 0]")
+        if shift:
+            L.append(f"  x = x >> {shift}")
+            L.append("  y = mem8[p + 8]")
+            L.append(f"  y = y << {64 - shift}")
+            L.append("  x = x ^ y")
+        L += ["  mem64[eb + 0] = x", "  p = p + 8", "  eb = eb + 8", "  i = i - 1", "  =? i - 0",
+              "  goto copy if !="]
+    else:
+        L.append(f"i = {nfull * W}")
+        L.append("copy:")
+    if not t.qcopy:
+        L.append("  x = mem8[p + 0]")
+        if shift:
+            L.append(f"  x = x >> {shift}")
+            L.append("  y = mem8[p + 1]")
+            L.append(f"  y = y << {8 - shift}")
+            L.append("  x = x ^ y")
+        L.append("  mem8[eb + 0] = x")
+        L.append("  p = p + 1")
+        L.append("  eb = eb + 1")
+        L.append("  i = i - 1")
+        L.append("  =? i - 0")
+        L.append("  goto copy if !=")
     for j in range(tail):
         b = nfull * W + j                 # byte of e'
         dst = b - nfull * W + (W - tail)  # offset in the tail word (eb now at nfull*W)

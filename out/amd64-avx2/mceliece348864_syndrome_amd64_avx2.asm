@@ -57,24 +57,24 @@ qhasm_kernel_mceliece348864_syndrome_amd64_avx2_syndrome:
 ; p = e + 96
 %line 30+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	lea r10, [rdx + 96]
-; i = 320
+; i = 40
 %line 31+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, 320
+	mov r8, 40
 	mov r11, r8
 align 32
 .Lcopy:
-; x = mem8[p + 0]
+; x = mem64[p + 0]
 %line 33+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10]
-; mem8[eb + 0] = x
+	mov r8, [r10]
+; mem64[eb + 0] = x
 %line 34+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9], r8b
-; p = p + 1
+	mov [r9], r8
+; p = p + 8
 %line 35+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add r10, 1
-; eb = eb + 1
+	add r10, 8
+; eb = eb + 8
 %line 36+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add r9, 1
+	add r9, 8
 ; i = i - 1
 %line 37+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	sub r11, 1

@@ -102,36 +102,36 @@ qhasm_kernel_mceliece6960119_syndrome_amd64_avx2_syndrome:
 ; p = e + 193
 %line 45+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	lea r11, [rdx + 193]
-; i = 672
+; i = 84
 %line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, 672
+	mov r8, 84
 	mov rax, r8
 align 32
 .Lcopy:
-; x = mem8[p + 0]
+; x = mem64[p + 0]
 %line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11]
+	mov r8, [r11]
 ; x = x >> 3
 %line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
-; y = mem8[p + 1]
+; y = mem8[p + 8]
 %line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [r11 + 1]
-; y = y << 5
+	movzx r9d, byte [r11 + 8]
+; y = y << 61
 %line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shl r9, 5
+	shl r9, 61
 ; x = x ^ y
 %line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
-; mem8[eb + 0] = x
+; mem64[eb + 0] = x
 %line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10], r8b
-; p = p + 1
+	mov [r10], r8
+; p = p + 8
 %line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r11, 1
-; eb = eb + 1
+	add r11, 8
+; eb = eb + 8
 %line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r10, 1
+	add r10, 8
 ; i = i - 1
 %line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	sub rax, 1
