@@ -39,6 +39,7 @@ class SynTgt:
     cpu: str
     ternlog: bool
     maxdisp: int     # largest displacement of a memory operand
+    qcopy: bool = False  # copy e' by 64-bit words (little-endian, unaligned loads)
 
 
 def layout(name: str, word: int) -> tuple[int, int, int, int, int]:
@@ -67,20 +68,36 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
         L.append(f"mem8[eb + {b}] = z")
     # bytes 0 .. nfull*W - 1 in a loop, the tail unrolled
     L.append(f"p = e + {ebase}")
-    L.append(f"i = {nfull * W}")
-    L.append("copy:")
-    L.append("  x = mem8[p + 0]")
-    if shift:
-        L.append(f"  x = x >> {shift}")
-        L.append("  y = mem8[p + 1]")
-        L.append(f"  y = y << {8 - shift}")
-        L.append("  x = x ^ y")
-    L.append("  mem8[eb + 0] = x")
-    L.append("  p = p + 1")
-    L.append("  eb = eb + 1")
-    L.append("  i = i - 1")
-    L.append("  =? i - 0")
-    L.append("  goto copy if !=")
+    if t.qcopy:
+        # 64-bit words: e'_(64j..64j+63) = (E_j >> shift) ^ (byte 8 after << (64 - shift)),
+        # that byte inside e (asserted)
+        assert nfull * W % 8 == 0 and (not shift or ebase + nfull * W < n // 8)
+        L.append(f"i = {nfull * W // 8}")
+        L.append("copy:")
+        L.append("  x = mem64[p + 0]")
+        if shift:
+            L.append(f"  x = x >> {shift}")
+            L.append("  y = mem8[p + 8]")
+            L.append(f"  y = y << {64 - shift}")
+            L.append("  x = x ^ y")
+        L += ["  mem64[eb + 0] = x", "  p = p + 8", "  eb = eb + 8", "  i = i - 1", "  =? i - 0",
+              "  goto copy if !="]
+    else:
+        L.append(f"i = {nfull * W}")
+        L.append("copy:")
+    if not t.qcopy:
+        L.append("  x = mem8[p + 0]")
+        if shift:
+            L.append(f"  x = x >> {shift}")
+            L.append("  y = mem8[p + 1]")
+            L.append(f"  y = y << {8 - shift}")
+            L.append("  x = x ^ y")
+        L.append("  mem8[eb + 0] = x")
+        L.append("  p = p + 1")
+        L.append("  eb = eb + 1")
+        L.append("  i = i - 1")
+        L.append("  =? i - 0")
+        L.append("  goto copy if !=")
     for j in range(tail):
         b = nfull * W + j                 # byte of e'
         dst = b - nfull * W + (W - tail)  # offset in the tail word (eb now at nfull*W)
@@ -99,12 +116,21 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
 
     def group(nrows: int, last: bool) -> None:
         # row r at p0 + r*rb (r < 4) or p1 + (r-4)*rb: displacements stay small
+        # word-major: each EB word loaded once for the eight rows (row-major,
+        # an EB load per row word, measured slower: the loads are the limit)
         for w, (off, eoff) in enumerate(zip(words, ebwords)):
             L.append(f"q = {mem}[eb + {eoff}]")
             for r in range(nrows):
                 base, rr = ("p0", r) if r < 4 else ("p1", r - 4)
                 disp = rr * rb + off
                 assert disp <= t.maxdisp, (impl, name, disp)
+                if t.reg == "reg256":     # the key word as vpand's memory operand
+                    if w == 0:
+                        L.append(f"a{r} = q & {mem}[{base} + {disp}]")
+                    else:
+                        L.append(f"u = q & {mem}[{base} + {disp}]")
+                        L.append(f"a{r} = a{r} ^ u")
+                    continue
                 L.append(f"u = {mem}[{base} + {disp}]")
                 if w == 0:
                     L.append(f"a{r} = u & q")
@@ -113,6 +139,9 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
                 else:
                     L.append("u = u & q")
                     L.append(f"a{r} = a{r} ^ u")
+        if deferred and nrows == 8:
+            L.append(f"mem256[sb + 0] = {vector_merge(L)}")
+            return
         # vector accumulators to scalars
         acc = [f"a{r}" for r in range(nrows)]
         if t.reg in ("reg256", "reg512"):
@@ -186,15 +215,29 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
         L.append("mem8[s + 0] = o")
 
     full = mt // 8
+    deferred = t.reg == "reg256"
     L.append("p0 = pk")
     L.append(f"p1 = pk + {4 * rb}")
     L.append(f"i = {full}")
+    if deferred:
+        L.append("sb = &SB")
     L.append("rows:")
     n0 = len(L)
     group(8, False)
     L[n0:] = ["  " + x for x in L[n0:]]
-    L += [f"  p0 = p0 + {8 * rb}", f"  p1 = p1 + {8 * rb}", "  s = s + 1", "  e = e + 1",
-          "  i = i - 1", "  =? i - 0", "  goto rows if !="]
+    L += [f"  p0 = p0 + {8 * rb}", f"  p1 = p1 + {8 * rb}"]
+    L += ["  sb = sb + 32"] if deferred else ["  s = s + 1", "  e = e + 1"]
+    L += ["  i = i - 1", "  =? i - 0", "  goto rows if !="]
+    if deferred:
+        # the groups' merged partial parities (SB) to syndrome bytes, after
+        # every row is read (s may alias pk)
+        L += ["sb = &SB", f"i = {full}", "bytes:"]
+        n0 = len(L)
+        L.append("a0 = mem256[sb + 0]")
+        vector_finish(L, "a0")
+        L += ["v = mem8[e + 0]", "o = o ^ v", "mem8[s + 0] = o"]
+        L[n0:] = ["  " + x for x in L[n0:]]
+        L += ["  sb = sb + 32", "  s = s + 1", "  e = e + 1", "  i = i - 1", "  =? i - 0", "  goto bytes if !="]
     if mt % 8:
         group(mt % 8, True)
     vt = t.reg
@@ -218,8 +261,73 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
         head.append(f"{sct} q u a0 a1 a2 a3 a4 a5 a6 a7")
     eltype = {1: 64, 4: 64, 8: 64, 32: 256, 64: 512}[W]
     head.append(f"stack{eltype} EB[{(ebytes * 8 + eltype - 1) // eltype}]")
+    if vt == "reg256":
+        head.append(f"{t.ptr} sb")
+        head.append(f"stack256 SB[{full}]")
     body = ["", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]
     return "\n".join(head + body + L + ["leave"]) + "\n"
+
+
+# vector_parities: row r's accumulator sits in slot SLOT[r] of the merge;
+# the merge leaves slot j's parity in dword DWORD_OF_SLOT[j] and the gather
+# puts dword d in bit BIT_OF_DWORD[d] (see vector_parities)
+DWORD_OF_SLOT = [0, 2, 1, 3, 4, 6, 5, 7]
+BIT_OF_DWORD = [0, 1, 4, 5, 2, 3, 6, 7]
+SLOT = [0] * 8
+for _j in range(8):
+    SLOT[BIT_OF_DWORD[DWORD_OF_SLOT[_j]]] = _j
+
+
+def vector_merge(L: list[str]) -> str:
+    """The eight row accumulators a0..a7 (reg256) to the byte o of their eight parities, bit r = row r,
+    in vector registers: qword pairs (unpacklo64/unpackhi64, xor: slot
+    pairs 2i, 2i+1 alternate by qword), dword pairs (fold each qword onto
+    both of its dwords with shuffle32 0xb1, blend32 0xaa: slots 4i.. by
+    dword 0 2 1 3 in each lane), 128-bit lanes (permute128 0x20 / 0x31,
+    xor: dwords 0-3 slots 0-3, 4-7 slots 4-7); each dword folded onto its
+    bit 31 (left shifts), shifted to bit 0; then dword pairs into bits 0-1
+    of their qword, the high lane's qwords into bits 2-3, the high qword
+    into bits 4-7: dword d in bit BIT_OF_DWORD[d]."""
+    slots = [f"a{SLOT.index(j)}" for j in range(8)]
+    P = []
+    for i in range(4):
+        a, b = slots[2 * i], slots[2 * i + 1]
+        L.append(f"u = unpacklo64({a}, {b})")
+        L.append(f"{a} = unpackhi64({a}, {b})")
+        L.append(f"{a} = {a} ^ u")
+        P.append(a)
+    R = []
+    for i in range(2):
+        a, b = P[2 * i], P[2 * i + 1]
+        for x in (a, b):
+            L.append(f"u = shuffle32({x}, 0xb1)")
+            L.append(f"{x} = {x} ^ u")
+        L.append(f"{a} = blend32({a}, {b}, 0xaa)")
+        R.append(a)
+    a, b = R
+    L.append(f"u = permute128({a}, {b}, 0x20)")
+    L.append(f"{a} = permute128({a}, {b}, 0x31)")
+    L.append(f"{a} = {a} ^ u")
+    return a
+
+
+def vector_finish(L: list[str], a: str) -> None:
+    """vector_merge's dwords (one row each) to the parity byte o."""
+    for sh in (16, 8, 4, 2, 1):
+        L.append(f"8x u = {a} << {sh}")
+        L.append(f"{a} = {a} ^ u")
+    L.append(f"8x {a} = {a} >> 31")
+    L.append(f"4x u = {a} >> 31")
+    L.append(f"{a} = {a} ^ u")
+    L.append(f"c0 = extract128({a}, 1)")
+    L.append(f"d0 = extract128({a}, 0)")
+    L.append("2x c0 = c0 << 2")
+    L.append("c0 = c0 ^ d0")
+    L.append("d0 = shuffle32(c0, 0x4e)")
+    L.append("2x d0 = d0 << 4")
+    L.append("c0 = c0 ^ d0")
+    L.append("o = c0")
+    L.append("o = o & 255")
 
 
 def render_bytes(impl: str, ident: str, name: str, t: SynTgt) -> str:

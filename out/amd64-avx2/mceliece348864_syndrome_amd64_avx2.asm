@@ -8,1532 +8,959 @@ section .text
 global qhasm_kernel_mceliece348864_syndrome_amd64_avx2_syndrome:function (qhasm_kernel_mceliece348864_syndrome_amd64_avx2_syndrome.end - qhasm_kernel_mceliece348864_syndrome_amd64_avx2_syndrome)
 align 32
 qhasm_kernel_mceliece348864_syndrome_amd64_avx2_syndrome:
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
 	mov r11, rsp
-	sub rsp, 384
+	sub rsp, 3456
 	and rsp, -32
-	mov [rsp + 360], r11
+	mov [rsp + 3424], r11
 ; eb = &EB
-%line 14+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 16+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	lea r9, [rsp + 0]
 ; z = 0
-%line 15+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 17+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r8, 0
 ; mem8[eb + 320] = z
-%line 16+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 18+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 320], r8b
 ; mem8[eb + 321] = z
-%line 17+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 19+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 321], r8b
 ; mem8[eb + 322] = z
-%line 18+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 20+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 322], r8b
 ; mem8[eb + 323] = z
-%line 19+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 21+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 323], r8b
 ; mem8[eb + 324] = z
-%line 20+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 22+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 324], r8b
 ; mem8[eb + 325] = z
-%line 21+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 23+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 325], r8b
 ; mem8[eb + 326] = z
-%line 22+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 24+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 326], r8b
 ; mem8[eb + 327] = z
-%line 23+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 25+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 327], r8b
 ; mem8[eb + 328] = z
-%line 24+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 26+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 328], r8b
 ; mem8[eb + 329] = z
-%line 25+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 27+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 329], r8b
 ; mem8[eb + 330] = z
-%line 26+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 28+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 330], r8b
 ; mem8[eb + 331] = z
-%line 27+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 29+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 331], r8b
 ; p = e + 96
-%line 28+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 30+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	lea r10, [rdx + 96]
-; i = 320
-%line 29+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, 320
+; i = 40
+%line 31+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	mov r8, 40
 	mov r11, r8
 align 32
 .Lcopy:
-; x = mem8[p + 0]
-%line 31+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10]
-; mem8[eb + 0] = x
-%line 32+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9], r8b
-; p = p + 1
+; x = mem64[p + 0]
 %line 33+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add r10, 1
-; eb = eb + 1
+	mov r8, [r10]
+; mem64[eb + 0] = x
 %line 34+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add r9, 1
-; i = i - 1
+	mov [r9], r8
+; p = p + 8
 %line 35+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	add r10, 8
+; eb = eb + 8
+%line 36+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	add r9, 8
+; i = i - 1
+%line 37+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	sub r11, 1
 ; =? i - 0
-%line 36+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 38+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	cmp r11, 0
 ; goto copy if !=
-%line 37+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 39+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	jne .Lcopy
 ; x = mem8[p + 0]
-%line 38+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 40+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10]
 ; mem8[eb + 12] = x
-%line 39+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 41+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 12], r8b
 ; x = mem8[p + 1]
-%line 40+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 42+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 1]
 ; mem8[eb + 13] = x
-%line 41+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 43+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 13], r8b
 ; x = mem8[p + 2]
-%line 42+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 44+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 2]
 ; mem8[eb + 14] = x
-%line 43+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 45+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 14], r8b
 ; x = mem8[p + 3]
-%line 44+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 46+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 3]
 ; mem8[eb + 15] = x
-%line 45+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 47+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 15], r8b
 ; x = mem8[p + 4]
-%line 46+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 48+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 4]
 ; mem8[eb + 16] = x
-%line 47+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 49+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 16], r8b
 ; x = mem8[p + 5]
-%line 48+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 50+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 5]
 ; mem8[eb + 17] = x
-%line 49+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 51+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 17], r8b
 ; x = mem8[p + 6]
-%line 50+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 52+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 6]
 ; mem8[eb + 18] = x
-%line 51+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 53+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 18], r8b
 ; x = mem8[p + 7]
-%line 52+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 54+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 7]
 ; mem8[eb + 19] = x
-%line 53+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 55+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 19], r8b
 ; x = mem8[p + 8]
-%line 54+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 56+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 8]
 ; mem8[eb + 20] = x
-%line 55+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 57+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 20], r8b
 ; x = mem8[p + 9]
-%line 56+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 58+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 9]
 ; mem8[eb + 21] = x
-%line 57+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 59+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 21], r8b
 ; x = mem8[p + 10]
-%line 58+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 60+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 10]
 ; mem8[eb + 22] = x
-%line 59+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 61+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 22], r8b
 ; x = mem8[p + 11]
-%line 60+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 62+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 11]
 ; mem8[eb + 23] = x
-%line 61+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 63+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 23], r8b
 ; x = mem8[p + 12]
-%line 62+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 64+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 12]
 ; mem8[eb + 24] = x
-%line 63+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 65+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 24], r8b
 ; x = mem8[p + 13]
-%line 64+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 66+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 13]
 ; mem8[eb + 25] = x
-%line 65+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 67+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 25], r8b
 ; x = mem8[p + 14]
-%line 66+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 68+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 14]
 ; mem8[eb + 26] = x
-%line 67+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 69+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 26], r8b
 ; x = mem8[p + 15]
-%line 68+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 70+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 15]
 ; mem8[eb + 27] = x
-%line 69+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 71+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 27], r8b
 ; x = mem8[p + 16]
-%line 70+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 72+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 16]
 ; mem8[eb + 28] = x
-%line 71+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 73+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 28], r8b
 ; x = mem8[p + 17]
-%line 72+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 74+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 17]
 ; mem8[eb + 29] = x
-%line 73+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 75+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 29], r8b
 ; x = mem8[p + 18]
-%line 74+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 76+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 18]
 ; mem8[eb + 30] = x
-%line 75+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 77+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 30], r8b
 ; x = mem8[p + 19]
-%line 76+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 78+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	movzx r8d, byte [r10 + 19]
 ; mem8[eb + 31] = x
-%line 77+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 79+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov byte [r9 + 31], r8b
 ; eb = &EB
-%line 78+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	lea r9, [rsp + 0]
-; p1 = pk + 1360
 %line 80+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	lea r10, [rsp + 0]
+; p1 = pk + 1360
+%line 82+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	lea r8, [rsi + 1360]
 ; i = 96
-%line 81+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r10, 96
-	mov [rsp + 352], rdi
-	mov rbp, rdx
-	mov r12, rsi
-	mov r13, r8
-	mov r14, r9
+%line 83+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	mov r11, 96
+; sb = &SB
+%line 84+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	lea r9, [rsp + 352]
 align 32
 .Lrows:
 ; q = mem256[eb + 0]
-%line 83+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r14]
-; u = mem256[p0 + 0]
-%line 84+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r12]
-; a0 = u & q
-%line 85+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm7, ymm1, ymm0
-; u = mem256[p0 + 340]
 %line 86+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r12 + 340]
-; a1 = u & q
+	vmovdqu ymm0, [r10]
+; a0 = q & mem256[p0 + 0]
 %line 87+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm6, ymm1, ymm0
-; u = mem256[p0 + 680]
+	vpand ymm1, ymm0, [rsi]
+; a1 = q & mem256[p0 + 340]
 %line 88+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r12 + 680]
-; a2 = u & q
+	vpand ymm2, ymm0, [rsi + 340]
+; a2 = q & mem256[p0 + 680]
 %line 89+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm5, ymm1, ymm0
-; u = mem256[p0 + 1020]
+	vpand ymm3, ymm0, [rsi + 680]
+; a3 = q & mem256[p0 + 1020]
 %line 90+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r12 + 1020]
-; a3 = u & q
+	vpand ymm9, ymm0, [rsi + 1020]
+; a4 = q & mem256[p1 + 0]
 %line 91+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm4, ymm1, ymm0
-; u = mem256[p1 + 0]
+	vpand ymm8, ymm0, [r8]
+; a5 = q & mem256[p1 + 340]
 %line 92+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r13]
-; a4 = u & q
+	vpand ymm7, ymm0, [r8 + 340]
+; a6 = q & mem256[p1 + 680]
 %line 93+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm3, ymm1, ymm0
-; u = mem256[p1 + 340]
+	vpand ymm6, ymm0, [r8 + 680]
+; a7 = q & mem256[p1 + 1020]
 %line 94+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r13 + 340]
-; a5 = u & q
-%line 95+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm1, ymm0
-; u = mem256[p1 + 680]
-%line 96+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r13 + 680]
-; a6 = u & q
-%line 97+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm8, ymm1, ymm0
-; u = mem256[p1 + 1020]
-%line 98+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r13 + 1020]
-; a7 = u & q
-%line 99+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm9, ymm1, ymm0
+	vpand ymm5, ymm0, [r8 + 1020]
 ; q = mem256[eb + 32]
-%line 100+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 32]
-; u = mem256[p0 + 32]
-%line 101+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 32]
-; u = u & q
-%line 102+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+%line 95+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r10 + 32]
+; u = q & mem256[p0 + 32]
+%line 96+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 32]
 ; a0 = a0 ^ u
-%line 103+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p0 + 372]
-%line 104+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 372]
-; u = u & q
-%line 105+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+%line 97+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 372]
+%line 98+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 372]
 ; a1 = a1 ^ u
-%line 106+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p0 + 712]
-%line 107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 712]
-; u = u & q
-%line 108+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 109+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 1052]
-%line 110+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1052]
-; u = u & q
-%line 111+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 112+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 32]
-%line 113+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 32]
-; u = u & q
-%line 114+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 115+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p1 + 372]
-%line 116+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 372]
-; u = u & q
-%line 117+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 118+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 99+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
-; u = mem256[p1 + 712]
-%line 119+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 712]
-; u = u & q
-%line 120+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 121+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 1052]
-%line 122+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1052]
-; u = u & q
-%line 123+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 124+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 64]
-%line 125+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 64]
-; u = mem256[p0 + 64]
-%line 126+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 64]
-; u = u & q
-%line 127+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 128+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p0 + 404]
-%line 129+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 404]
-; u = u & q
-%line 130+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 131+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p0 + 744]
-%line 132+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 744]
-; u = u & q
-%line 133+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+; u = q & mem256[p0 + 712]
+%line 100+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 712]
 ; a2 = a2 ^ u
-%line 134+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 101+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 1052]
+%line 102+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1052]
+; a3 = a3 ^ u
+%line 103+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 32]
+%line 104+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 32]
+; a4 = a4 ^ u
+%line 105+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 372]
+%line 106+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 372]
+; a5 = a5 ^ u
+%line 107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 712]
+%line 108+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 712]
+; a6 = a6 ^ u
+%line 109+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 1052]
+%line 110+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1052]
+; a7 = a7 ^ u
+%line 111+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 1084]
+; q = mem256[eb + 64]
+%line 112+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r10 + 64]
+; u = q & mem256[p0 + 64]
+%line 113+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 64]
+; a0 = a0 ^ u
+%line 114+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 404]
+%line 115+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 404]
+; a1 = a1 ^ u
+%line 116+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 744]
+%line 117+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 744]
+; a2 = a2 ^ u
+%line 118+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 1084]
+%line 119+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1084]
+; a3 = a3 ^ u
+%line 120+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 64]
+%line 121+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 64]
+; a4 = a4 ^ u
+%line 122+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 404]
+%line 123+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 404]
+; a5 = a5 ^ u
+%line 124+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 744]
+%line 125+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 744]
+; a6 = a6 ^ u
+%line 126+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 1084]
+%line 127+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1084]
+; a7 = a7 ^ u
+%line 128+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 96]
+%line 129+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r10 + 96]
+; u = q & mem256[p0 + 96]
+%line 130+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 96]
+; a0 = a0 ^ u
+%line 131+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 436]
+%line 132+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 436]
+; a1 = a1 ^ u
+%line 133+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 776]
+%line 134+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 776]
+; a2 = a2 ^ u
 %line 135+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1084]
-; u = u & q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 1116]
 %line 136+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [rsi + 1116]
 ; a3 = a3 ^ u
 %line 137+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 64]
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 96]
 %line 138+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 64]
-; u = u & q
+	vpand ymm0, ymm4, [r8 + 96]
+; a4 = a4 ^ u
 %line 139+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 436]
 %line 140+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p1 + 404]
+	vpand ymm0, ymm4, [r8 + 436]
+; a5 = a5 ^ u
 %line 141+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 404]
-; u = u & q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 776]
 %line 142+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
+	vpand ymm0, ymm4, [r8 + 776]
+; a6 = a6 ^ u
 %line 143+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p1 + 744]
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 1116]
 %line 144+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 744]
-; u = u & q
+	vpand ymm0, ymm4, [r8 + 1116]
+; a7 = a7 ^ u
 %line 145+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 146+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 1084]
-%line 147+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1084]
-; u = u & q
-%line 148+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 149+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 96]
-%line 150+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 96]
-; u = mem256[p0 + 96]
-%line 151+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 96]
-; u = u & q
-%line 152+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 153+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p0 + 436]
-%line 154+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 436]
-; u = u & q
-%line 155+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 156+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p0 + 776]
-%line 157+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 776]
-; u = u & q
-%line 158+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 159+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 1116]
-%line 160+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1116]
-; u = u & q
-%line 161+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 162+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 96]
-%line 163+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 96]
-; u = u & q
-%line 164+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 165+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p1 + 436]
-%line 166+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 436]
-; u = u & q
-%line 167+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 168+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p1 + 776]
-%line 169+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 776]
-; u = u & q
-%line 170+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 171+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 1116]
-%line 172+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1116]
-; u = u & q
-%line 173+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 174+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
 ; q = mem256[eb + 128]
-%line 175+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 128]
-; u = mem256[p0 + 128]
-%line 176+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 128]
-; u = u & q
-%line 177+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+%line 146+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r10 + 128]
+; u = q & mem256[p0 + 128]
+%line 147+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 128]
 ; a0 = a0 ^ u
-%line 178+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p0 + 468]
-%line 179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 468]
-; u = u & q
-%line 180+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+%line 148+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 468]
+%line 149+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 468]
 ; a1 = a1 ^ u
-%line 181+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p0 + 808]
-%line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 808]
-; u = u & q
-%line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+%line 150+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 808]
+%line 151+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 808]
 ; a2 = a2 ^ u
-%line 184+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 1148]
-%line 185+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1148]
-; u = u & q
-%line 186+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+%line 152+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 1148]
+%line 153+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1148]
 ; a3 = a3 ^ u
+%line 154+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 128]
+%line 155+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 128]
+; a4 = a4 ^ u
+%line 156+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 468]
+%line 157+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 468]
+; a5 = a5 ^ u
+%line 158+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 808]
+%line 159+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 808]
+; a6 = a6 ^ u
+%line 160+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 1148]
+%line 161+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1148]
+; a7 = a7 ^ u
+%line 162+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 160]
+%line 163+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r10 + 160]
+; u = q & mem256[p0 + 160]
+%line 164+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 160]
+; a0 = a0 ^ u
+%line 165+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 500]
+%line 166+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 500]
+; a1 = a1 ^ u
+%line 167+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 840]
+%line 168+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 840]
+; a2 = a2 ^ u
+%line 169+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 1180]
+%line 170+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1180]
+; a3 = a3 ^ u
+%line 171+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 160]
+%line 172+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 160]
+; a4 = a4 ^ u
+%line 173+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 500]
+%line 174+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 500]
+; a5 = a5 ^ u
+%line 175+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 840]
+%line 176+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 840]
+; a6 = a6 ^ u
+%line 177+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 1180]
+%line 178+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1180]
+; a7 = a7 ^ u
+%line 179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 192]
+%line 180+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r10 + 192]
+; u = q & mem256[p0 + 192]
+%line 181+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 192]
+; a0 = a0 ^ u
+%line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 532]
+%line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 532]
+; a1 = a1 ^ u
+%line 184+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 872]
+%line 185+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 872]
+; a2 = a2 ^ u
+%line 186+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 1212]
 %line 187+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 128]
+	vpand ymm0, ymm4, [rsi + 1212]
+; a3 = a3 ^ u
 %line 188+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 128]
-; u = u & q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 192]
 %line 189+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [r8 + 192]
 ; a4 = a4 ^ u
 %line 190+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p1 + 468]
-%line 191+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 468]
-; u = u & q
-%line 192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 193+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p1 + 808]
-%line 194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 808]
-; u = u & q
-%line 195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 196+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 1148]
-%line 197+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1148]
-; u = u & q
-%line 198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 199+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 160]
-%line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 160]
-; u = mem256[p0 + 160]
-%line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 160]
-; u = u & q
-%line 202+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 203+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p0 + 500]
-%line 204+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 500]
-; u = u & q
-%line 205+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 206+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p0 + 840]
-%line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 840]
-; u = u & q
-%line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 209+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 1180]
-%line 210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1180]
-; u = u & q
-%line 211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 212+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 160]
-%line 213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 160]
-; u = u & q
-%line 214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 215+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p1 + 500]
-%line 216+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 500]
-; u = u & q
-%line 217+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+; u = q & mem256[p1 + 532]
+%line 191+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 532]
 ; a5 = a5 ^ u
+%line 192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 872]
+%line 193+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 872]
+; a6 = a6 ^ u
+%line 194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 1212]
+%line 195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1212]
+; a7 = a7 ^ u
+%line 196+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 224]
+%line 197+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r10 + 224]
+; u = q & mem256[p0 + 224]
+%line 198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 224]
+; a0 = a0 ^ u
+%line 199+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 564]
+%line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 564]
+; a1 = a1 ^ u
+%line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 904]
+%line 202+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 904]
+; a2 = a2 ^ u
+%line 203+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 1244]
+%line 204+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1244]
+; a3 = a3 ^ u
+%line 205+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 224]
+%line 206+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 224]
+; a4 = a4 ^ u
+%line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 564]
+%line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 564]
+; a5 = a5 ^ u
+%line 209+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 904]
+%line 210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 904]
+; a6 = a6 ^ u
+%line 211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 1244]
+%line 212+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1244]
+; a7 = a7 ^ u
+%line 213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 256]
+%line 214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r10 + 256]
+; u = q & mem256[p0 + 256]
+%line 215+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 256]
+; a0 = a0 ^ u
+%line 216+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 596]
+%line 217+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 596]
+; a1 = a1 ^ u
 %line 218+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
-; u = mem256[p1 + 840]
+; u = q & mem256[p0 + 936]
 %line 219+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 840]
-; u = u & q
-%line 220+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 221+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 1180]
-%line 222+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1180]
-; u = u & q
-%line 223+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 224+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 192]
-%line 225+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 192]
-; u = mem256[p0 + 192]
-%line 226+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 192]
-; u = u & q
-%line 227+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 228+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p0 + 532]
-%line 229+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 532]
-; u = u & q
-%line 230+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 231+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p0 + 872]
-%line 232+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 872]
-; u = u & q
-%line 233+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [rsi + 936]
 ; a2 = a2 ^ u
-%line 234+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 1212]
-%line 235+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1212]
-; u = u & q
-%line 236+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 237+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 192]
-%line 238+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 192]
-; u = u & q
-%line 239+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 240+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 220+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm0
-; u = mem256[p1 + 532]
+; u = q & mem256[p0 + 1276]
+%line 221+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1276]
+; a3 = a3 ^ u
+%line 222+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 256]
+%line 223+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 256]
+; a4 = a4 ^ u
+%line 224+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 596]
+%line 225+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 596]
+; a5 = a5 ^ u
+%line 226+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 936]
+%line 227+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 936]
+; a6 = a6 ^ u
+%line 228+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 1276]
+%line 229+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1276]
+; a7 = a7 ^ u
+%line 230+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 288]
+%line 231+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r10 + 288]
+; u = q & mem256[p0 + 288]
+%line 232+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 288]
+; a0 = a0 ^ u
+%line 233+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 628]
+%line 234+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 628]
+; a1 = a1 ^ u
+%line 235+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 968]
+%line 236+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 968]
+; a2 = a2 ^ u
+%line 237+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 1308]
+%line 238+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1308]
+; a3 = a3 ^ u
+%line 239+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 288]
+%line 240+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 288]
+; a4 = a4 ^ u
 %line 241+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 532]
-; u = u & q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 628]
 %line 242+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [r8 + 628]
 ; a5 = a5 ^ u
 %line 243+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p1 + 872]
-%line 244+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 872]
-; u = u & q
-%line 245+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 246+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 1212]
-%line 247+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1212]
-; u = u & q
-%line 248+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 249+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 224]
-%line 250+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 224]
-; u = mem256[p0 + 224]
-%line 251+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 224]
-; u = u & q
-%line 252+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 253+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm0
-; u = mem256[p0 + 564]
-%line 254+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 564]
-; u = u & q
-%line 255+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 256+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p0 + 904]
-%line 257+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 904]
-; u = u & q
-%line 258+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 259+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 1244]
-%line 260+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1244]
-; u = u & q
-%line 261+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 262+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 224]
-%line 263+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 224]
-; u = u & q
-%line 264+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 265+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p1 + 564]
-%line 266+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 564]
-; u = u & q
-%line 267+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 268+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p1 + 904]
-%line 269+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 904]
-; u = u & q
-%line 270+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+; u = q & mem256[p1 + 968]
+%line 244+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 968]
 ; a6 = a6 ^ u
-%line 271+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 1244]
-%line 272+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1244]
-; u = u & q
-%line 273+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+%line 245+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 1308]
+%line 246+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1308]
 ; a7 = a7 ^ u
-%line 274+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 247+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 320]
+%line 248+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r10 + 320]
+; u = q & mem256[p0 + 308]
+%line 249+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 308]
+; a0 = a0 ^ u
+%line 250+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 648]
+%line 251+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 648]
+; a1 = a1 ^ u
+%line 252+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 988]
+%line 253+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 988]
+; a2 = a2 ^ u
+%line 254+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 1328]
+%line 255+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1328]
+; a3 = a3 ^ u
+%line 256+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 256]
+; u = q & mem256[p1 + 308]
+%line 257+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 308]
+; a4 = a4 ^ u
+%line 258+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 648]
+%line 259+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 648]
+; a5 = a5 ^ u
+%line 260+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 988]
+%line 261+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 988]
+; a6 = a6 ^ u
+%line 262+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 1328]
+%line 263+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1328]
+; a7 = a7 ^ u
+%line 264+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; u = unpacklo64(a0, a4)
+%line 265+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpunpcklqdq ymm0, ymm1, ymm8
+; a0 = unpackhi64(a0, a4)
+%line 266+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpunpckhqdq ymm1, ymm1, ymm8
+; a0 = a0 ^ u
+%line 267+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = unpacklo64(a1, a5)
+%line 268+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpunpcklqdq ymm0, ymm2, ymm7
+; a1 = unpackhi64(a1, a5)
+%line 269+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpunpckhqdq ymm2, ymm2, ymm7
+; a1 = a1 ^ u
+%line 270+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = unpacklo64(a2, a6)
+%line 271+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpunpcklqdq ymm0, ymm3, ymm6
+; a2 = unpackhi64(a2, a6)
+%line 272+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpunpckhqdq ymm3, ymm3, ymm6
+; a2 = a2 ^ u
+%line 273+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = unpacklo64(a3, a7)
+%line 274+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpunpcklqdq ymm0, ymm9, ymm5
+; a3 = unpackhi64(a3, a7)
 %line 275+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 256]
-; u = mem256[p0 + 256]
+	vpunpckhqdq ymm9, ymm9, ymm5
+; a3 = a3 ^ u
 %line 276+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 256]
-; u = u & q
+	vpxor ymm9, ymm9, ymm0
+; u = shuffle32(a0, 0xb1)
 %line 277+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpshufd ymm0, ymm1, 177
 ; a0 = a0 ^ u
 %line 278+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p0 + 596]
+	vpxor ymm1, ymm1, ymm0
+; u = shuffle32(a1, 0xb1)
 %line 279+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 596]
-; u = u & q
+	vpshufd ymm0, ymm2, 177
+; a1 = a1 ^ u
 %line 280+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
+	vpxor ymm2, ymm2, ymm0
+; a0 = blend32(a0, a1, 0xaa)
 %line 281+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p0 + 936]
+	vpblendd ymm1, ymm1, ymm2, 170
+; u = shuffle32(a2, 0xb1)
 %line 282+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 936]
-; u = u & q
+	vpshufd ymm0, ymm3, 177
+; a2 = a2 ^ u
 %line 283+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
+	vpxor ymm3, ymm3, ymm0
+; u = shuffle32(a3, 0xb1)
 %line 284+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 1276]
+	vpshufd ymm0, ymm9, 177
+; a3 = a3 ^ u
 %line 285+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1276]
-; u = u & q
-%line 286+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 287+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 256]
-%line 288+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 256]
-; u = u & q
-%line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 290+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p1 + 596]
-%line 291+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 596]
-; u = u & q
-%line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 293+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p1 + 936]
-%line 294+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 936]
-; u = u & q
-%line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 296+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 1276]
-%line 297+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1276]
-; u = u & q
-%line 298+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 299+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 288]
+; a2 = blend32(a2, a3, 0xaa)
+%line 286+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpblendd ymm3, ymm3, ymm9, 170
+; u = permute128(a0, a2, 0x20)
+%line 287+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm3, 32
+; a0 = permute128(a0, a2, 0x31)
+%line 288+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vperm2i128 ymm1, ymm1, ymm3, 49
+; a0 = a0 ^ u
+%line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; mem256[sb + 0] = a0
+%line 290+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vmovdqu [r9], ymm1
+; p0 = p0 + 2720
+%line 291+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	add rsi, 2720
+; p1 = p1 + 2720
+%line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	add r8, 2720
+; sb = sb + 32
+%line 293+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	add r9, 32
+; i = i - 1
+%line 294+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	sub r11, 1
+; =? i - 0
+%line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	cmp r11, 0
+; goto rows if !=
+%line 296+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	jne .Lrows
+; sb = &SB
+%line 297+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	lea r8, [rsp + 352]
+; i = 96
+%line 298+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	mov r9, 96
+	mov r10, r8
+	mov r11, r9
+align 32
+.Lbytes:
+; a0 = mem256[sb + 0]
 %line 300+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 288]
-; u = mem256[p0 + 288]
+	vmovdqu ymm0, [r10]
+; 8x u = a0 << 16
 %line 301+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 288]
-; u = u & q
+	vpslld ymm1, ymm0, 16
+; a0 = a0 ^ u
 %line 302+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
+	vpxor ymm0, ymm0, ymm1
+; 8x u = a0 << 8
 %line 303+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p0 + 628]
-%line 304+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 628]
-; u = u & q
-%line 305+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 306+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p0 + 968]
-%line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 968]
-; u = u & q
-%line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 309+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 1308]
-%line 310+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1308]
-; u = u & q
-%line 311+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 312+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 288]
-%line 313+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 288]
-; u = u & q
-%line 314+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 315+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p1 + 628]
-%line 316+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 628]
-; u = u & q
-%line 317+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 318+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p1 + 968]
-%line 319+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 968]
-; u = u & q
-%line 320+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 321+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 1308]
-%line 322+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1308]
-; u = u & q
-%line 323+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 324+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm10, ymm9, ymm0
-; q = mem256[eb + 320]
-%line 325+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r14 + 320]
-; u = mem256[p0 + 308]
-%line 326+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r12 + 308]
-; u = u & q
-%line 327+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm1, ymm1, ymm0
+	vpslld ymm1, ymm0, 8
 ; a0 = a0 ^ u
-%line 328+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm7, ymm1
-; u = mem256[p0 + 648]
-%line 329+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm7, [r12 + 648]
-; u = u & q
-%line 330+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm7, ymm7, ymm0
-; a1 = a1 ^ u
-%line 331+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm6, ymm7
-; u = mem256[p0 + 988]
-%line 332+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm6, [r12 + 988]
-; u = u & q
-%line 333+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm6, ymm6, ymm0
-; a2 = a2 ^ u
-%line 334+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm6
-; u = mem256[p0 + 1328]
-%line 335+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm6, [r12 + 1328]
-; u = u & q
-%line 336+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm6, ymm6, ymm0
-; a3 = a3 ^ u
-%line 337+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm4, ymm6
-; u = mem256[p1 + 308]
-%line 338+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r13 + 308]
-; u = u & q
-%line 339+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm0
-; a4 = a4 ^ u
-%line 340+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm3, ymm4
-; u = mem256[p1 + 648]
-%line 341+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r13 + 648]
-; u = u & q
-%line 342+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, ymm0
-; a5 = a5 ^ u
-%line 343+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm2, ymm3
-; u = mem256[p1 + 988]
-%line 344+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r13 + 988]
-; u = u & q
-%line 345+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, ymm0
-; a6 = a6 ^ u
-%line 346+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm8, ymm2
-; u = mem256[p1 + 1328]
-%line 347+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r13 + 1328]
-; u = u & q
-%line 348+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, ymm0
-; a7 = a7 ^ u
-%line 349+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm10, ymm2
-; c0 = extract128(h0, 1)
-%line 351+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 304+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; 8x u = a0 << 4
+%line 305+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpslld ymm1, ymm0, 4
+; a0 = a0 ^ u
+%line 306+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; 8x u = a0 << 2
+%line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpslld ymm1, ymm0, 2
+; a0 = a0 ^ u
+%line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; 8x u = a0 << 1
+%line 309+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpslld ymm1, ymm0, 1
+; a0 = a0 ^ u
+%line 310+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; 8x a0 = a0 >> 31
+%line 311+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpsrld ymm0, ymm0, 31
+; 4x u = a0 >> 31
+%line 312+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm0, 31
+; a0 = a0 ^ u
+%line 313+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; c0 = extract128(a0, 1)
+%line 314+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vextracti128 xmm0, ymm1, 1
-; d0 = extract128(h0, 0)
-%line 352+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+; d0 = extract128(a0, 0)
+%line 315+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vextracti128 xmm1, ymm1, 0
+; 2x c0 = c0 << 2
+%line 316+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpsllq xmm0, xmm0, 2
 ; c0 = c0 ^ d0
-%line 353+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 317+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor xmm0, xmm0, xmm1
 ; d0 = shuffle32(c0, 0x4e)
-%line 354+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 318+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpshufd xmm1, xmm0, 78
+; 2x d0 = d0 << 4
+%line 319+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vpsllq xmm1, xmm1, 4
 ; c0 = c0 ^ d0
-%line 355+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 320+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor xmm0, xmm0, xmm1
-; x0 = c0
-%line 356+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq r15, xmm0
-; c1 = extract128(h1, 1)
-%line 358+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm9, 1
-; d1 = extract128(h1, 0)
-%line 359+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm9, 0
-; c1 = c1 ^ d1
-%line 360+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d1 = shuffle32(c1, 0x4e)
-%line 361+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c1 = c1 ^ d1
-%line 362+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x1 = c1
-%line 363+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq rax, xmm0
-; c2 = extract128(h2, 1)
-%line 365+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm5, 1
-; d2 = extract128(h2, 0)
-%line 366+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm5, 0
-; c2 = c2 ^ d2
-%line 367+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d2 = shuffle32(c2, 0x4e)
-%line 368+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c2 = c2 ^ d2
-%line 369+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x2 = c2
-%line 370+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq rsi, xmm0
-; c3 = extract128(h3, 1)
-%line 372+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm7, 1
-; d3 = extract128(h3, 0)
-%line 373+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm7, 0
-; c3 = c3 ^ d3
-%line 374+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d3 = shuffle32(c3, 0x4e)
-%line 375+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c3 = c3 ^ d3
-%line 376+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x3 = c3
-%line 377+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq rdx, xmm0
-; c4 = extract128(h4, 1)
-%line 379+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm6, 1
-; d4 = extract128(h4, 0)
-%line 380+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm6, 0
-; c4 = c4 ^ d4
-%line 381+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d4 = shuffle32(c4, 0x4e)
-%line 382+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c4 = c4 ^ d4
-%line 383+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x4 = c4
-%line 384+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq r11, xmm0
-; c5 = extract128(h5, 1)
-%line 386+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm4, 1
-; d5 = extract128(h5, 0)
-%line 387+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm4, 0
-; c5 = c5 ^ d5
-%line 388+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d5 = shuffle32(c5, 0x4e)
-%line 389+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c5 = c5 ^ d5
-%line 390+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x5 = c5
-%line 391+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq rcx, xmm0
-; c6 = extract128(h6, 1)
-%line 393+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm3, 1
-; d6 = extract128(h6, 0)
-%line 394+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm3, 0
-; c6 = c6 ^ d6
-%line 395+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d6 = shuffle32(c6, 0x4e)
-%line 396+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c6 = c6 ^ d6
-%line 397+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x6 = c6
-%line 398+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq r9, xmm0
-; c7 = extract128(h7, 1)
-%line 400+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm2, 1
-; d7 = extract128(h7, 0)
-%line 401+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm2, 0
-; c7 = c7 ^ d7
-%line 402+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d7 = shuffle32(c7, 0x4e)
-%line 403+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c7 = c7 ^ d7
-%line 404+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x7 = c7
-%line 405+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq rdi, xmm0
-; m = 0xffffffff
-%line 406+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov rbx, 4294967295
-; v = x0 >> 32
-%line 407+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 32
-; x0 = x0 ^ v
-%line 408+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, r8
-; x0 = x0 & m
-%line 409+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r15, rbx
-; v = x1 << 32
-%line 410+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rax
-	shl r8, 32
-; x1 = x1 ^ v
-%line 411+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rax, r8
-; v = m << 32
-%line 412+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rbx
-	shl r8, 32
-; x1 = x1 & v
-%line 413+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rax, r8
-; x0 = x0 ^ x1
-%line 414+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, rax
-; v = x2 >> 32
-%line 415+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rsi
-	shr r8, 32
-; x2 = x2 ^ v
-%line 416+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rsi, r8
-; x2 = x2 & m
-%line 417+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rsi, rbx
-; v = x3 << 32
-%line 418+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rdx
-	shl r8, 32
-; x3 = x3 ^ v
-%line 419+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rdx, r8
-; v = m << 32
-%line 420+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rbx
-	shl r8, 32
-; x3 = x3 & v
-%line 421+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rdx, r8
-; x2 = x2 ^ x3
-%line 422+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rsi, rdx
-; v = x4 >> 32
-%line 423+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r11
-	shr r8, 32
-; x4 = x4 ^ v
-%line 424+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; x4 = x4 & m
-%line 425+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r11, rbx
-; v = x5 << 32
-%line 426+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rcx
-	shl r8, 32
-; x5 = x5 ^ v
-%line 427+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rcx, r8
-; v = m << 32
-%line 428+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rbx
-	shl r8, 32
-; x5 = x5 & v
-%line 429+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rcx, r8
-; x4 = x4 ^ x5
-%line 430+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, rcx
-; v = x6 >> 32
-%line 431+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r9
-	shr r8, 32
-; x6 = x6 ^ v
-%line 432+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r9, r8
-; x6 = x6 & m
-%line 433+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r9, rbx
-; v = x7 << 32
-%line 434+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rdi
-	shl r8, 32
-; x7 = x7 ^ v
-%line 435+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rdi, r8
-; v = m << 32
-%line 436+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	shl rbx, 32
-; x7 = x7 & v
-%line 437+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rdi, rbx
-; x6 = x6 ^ x7
-%line 438+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r9, rdi
-; m = 0xffff0000ffff
-%line 439+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov rdi, 281470681808895
-; v = x0 >> 16
-%line 440+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 16
-; x0 = x0 ^ v
-%line 441+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, r8
-; x0 = x0 & m
-%line 442+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r15, rdi
-; v = x2 << 16
-%line 443+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rsi
-	shl r8, 16
-; x2 = x2 ^ v
-%line 444+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor rsi, r8
-; v = m << 16
-%line 445+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, rdi
-	shl r8, 16
-; x2 = x2 & v
-%line 446+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and rsi, r8
-; x0 = x0 ^ x2
-%line 447+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, rsi
-; v = x4 >> 16
-%line 448+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r11
-	shr r8, 16
-; x4 = x4 ^ v
-%line 449+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; x4 = x4 & m
-%line 450+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r11, rdi
-; v = x6 << 16
-%line 451+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r9
-	shl r8, 16
-; x6 = x6 ^ v
-%line 452+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r9, r8
-; v = m << 16
-%line 453+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	shl rdi, 16
-; x6 = x6 & v
-%line 454+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r9, rdi
-; x4 = x4 ^ x6
-%line 455+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r9
-; m = 0xff00ff00ff00ff
-%line 456+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 71777214294589695
-; v = x0 >> 8
-%line 457+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 8
-; x0 = x0 ^ v
-%line 458+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, r8
-; x0 = x0 & m
-%line 459+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r15, r9
-; v = x4 << 8
-%line 460+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r11
-	shl r8, 8
-; x4 = x4 ^ v
-%line 461+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = m << 8
-%line 462+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	shl r9, 8
-; x4 = x4 & v
-%line 463+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r11, r9
-; x0 = x0 ^ x4
-%line 464+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, r11
-; v = x0 >> 4
-%line 465+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 4
-; x0 = x0 ^ v
-%line 466+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, r8
-; v = x0 >> 2
-%line 467+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 2
-; x0 = x0 ^ v
-%line 468+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, r8
-; v = x0 >> 1
-%line 469+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 1
-; x0 = x0 ^ v
-%line 470+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r15, r8
-; o = 0
-%line 471+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r11, 0
-; v = x0
-%line 472+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-; m = 1
-%line 473+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 1
-; v = v & m
-%line 474+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 475+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 31
-%line 476+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 31
-; m = 2
-%line 477+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 2
-; v = v & m
-%line 478+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 479+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 14
-%line 480+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 14
-; m = 4
-%line 481+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 4
-; v = v & m
-%line 482+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 483+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 45
-%line 484+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 45
-; m = 8
-%line 485+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 8
-; v = v & m
-%line 486+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 487+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 4
-%line 488+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 4
-; m = 16
-%line 489+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 16
-; v = v & m
-%line 490+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 491+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 35
-%line 492+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 35
-; m = 32
-%line 493+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 32
-; v = v & m
-%line 494+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 495+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 18
-%line 496+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 18
-; m = 64
-%line 497+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 64
-; v = v & m
-%line 498+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 499+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 49
-%line 500+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	shr r15, 49
-; m = 128
-%line 501+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, 128
-; v = v & m
-%line 502+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r15, r8
-; o = o ^ v
-%line 503+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r15
+; o = c0
+%line 321+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	vmovq r8, xmm0
+; o = o & 255
+%line 322+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	and r8, 255
 ; v = mem8[e + 0]
-%line 504+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [rbp]
+%line 323+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	movzx r9d, byte [rdx]
 ; o = o ^ v
-%line 505+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r11, r8
+%line 324+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	xor r8, r9
 ; mem8[s + 0] = o
-%line 506+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, [rsp + 352]
-	mov byte [r8], r11b
-; p0 = p0 + 2720
-%line 507+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add r12, 2720
-; p1 = p1 + 2720
-%line 508+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add r13, 2720
+%line 325+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	mov byte [rdi], r8b
+; sb = sb + 32
+%line 326+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	add r10, 32
 ; s = s + 1
-%line 509+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add r8, 1
-	mov [rsp + 352], r8
+%line 327+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	add rdi, 1
 ; e = e + 1
-%line 510+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add rbp, 1
+%line 328+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	add rdx, 1
 ; i = i - 1
-%line 511+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	sub r10, 1
+%line 329+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	sub r11, 1
 ; =? i - 0
-%line 512+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	cmp r10, 0
-; goto rows if !=
-%line 513+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	jne .Lrows
+%line 330+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	cmp r11, 0
+; goto bytes if !=
+%line 331+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+	jne .Lbytes
 ; leave
-%line 514+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
+%line 332+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 360]
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+	mov rsp, [rsp + 3424]
 	ret
 .end:
 

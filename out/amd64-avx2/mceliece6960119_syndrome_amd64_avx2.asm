@@ -8,3236 +8,2197 @@ section .text
 global qhasm_kernel_mceliece6960119_syndrome_amd64_avx2_syndrome:function (qhasm_kernel_mceliece6960119_syndrome_amd64_avx2_syndrome.end - qhasm_kernel_mceliece6960119_syndrome_amd64_avx2_syndrome)
 align 32
 qhasm_kernel_mceliece6960119_syndrome_amd64_avx2_syndrome:
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
 	mov r11, rsp
-	sub rsp, 736
+	sub rsp, 6912
 	and rsp, -32
-	mov [rsp + 712], r11
+	mov [rsp + 6880], r11
 ; eb = &EB
-%line 14+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 16+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	lea r10, [rsp + 0]
 ; z = 0
-%line 15+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 17+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, 0
 ; mem8[eb + 672] = z
-%line 16+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 18+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 672], r8b
 ; mem8[eb + 673] = z
-%line 17+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 19+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 673], r8b
 ; mem8[eb + 674] = z
-%line 18+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 20+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 674], r8b
 ; mem8[eb + 675] = z
-%line 19+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 21+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 675], r8b
 ; mem8[eb + 676] = z
-%line 20+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 22+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 676], r8b
 ; mem8[eb + 677] = z
-%line 21+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 23+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 677], r8b
 ; mem8[eb + 678] = z
-%line 22+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 678], r8b
 ; mem8[eb + 679] = z
-%line 23+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 679], r8b
 ; mem8[eb + 680] = z
-%line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 680], r8b
 ; mem8[eb + 681] = z
-%line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 681], r8b
 ; mem8[eb + 682] = z
-%line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 682], r8b
 ; mem8[eb + 683] = z
-%line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 683], r8b
 ; mem8[eb + 684] = z
-%line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 684], r8b
 ; mem8[eb + 685] = z
-%line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 685], r8b
 ; mem8[eb + 686] = z
-%line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 686], r8b
 ; mem8[eb + 687] = z
-%line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 687], r8b
 ; mem8[eb + 688] = z
-%line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 688], r8b
 ; mem8[eb + 689] = z
-%line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 689], r8b
 ; mem8[eb + 690] = z
-%line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 690], r8b
 ; mem8[eb + 691] = z
-%line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 691], r8b
 ; mem8[eb + 692] = z
-%line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 692], r8b
 ; mem8[eb + 693] = z
-%line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 693], r8b
 ; mem8[eb + 694] = z
-%line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 40+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 694], r8b
 ; mem8[eb + 695] = z
-%line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 695], r8b
 ; mem8[eb + 696] = z
-%line 40+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 696], r8b
 ; mem8[eb + 697] = z
-%line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 697], r8b
 ; mem8[eb + 698] = z
-%line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 698], r8b
 ; p = e + 193
-%line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 45+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	lea r11, [rdx + 193]
-; i = 672
-%line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, 672
+; i = 84
+%line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, 84
 	mov rax, r8
 align 32
 .Lcopy:
-; x = mem8[p + 0]
-%line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11]
-; x = x >> 3
-%line 47+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shr r8, 3
-; y = mem8[p + 1]
+; x = mem64[p + 0]
 %line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [r11 + 1]
-; y = y << 5
+	mov r8, [r11]
+; x = x >> 3
 %line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shl r9, 5
-; x = x ^ y
+	shr r8, 3
+; y = mem8[p + 8]
 %line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r8, r9
-; mem8[eb + 0] = x
+	movzx r9d, byte [r11 + 8]
+; y = y << 61
 %line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10], r8b
-; p = p + 1
+	shl r9, 61
+; x = x ^ y
 %line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r11, 1
-; eb = eb + 1
+	xor r8, r9
+; mem64[eb + 0] = x
 %line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r10, 1
-; i = i - 1
+	mov [r10], r8
+; p = p + 8
 %line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add r11, 8
+; eb = eb + 8
+%line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add r10, 8
+; i = i - 1
+%line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	sub rax, 1
 ; =? i - 0
-%line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	cmp rax, 0
 ; goto copy if !=
-%line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	jne .Lcopy
 ; x = mem8[p + 0]
-%line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r8d, byte [r11]
 ; x = x >> 3
-%line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 1]
-%line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 61+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r9d, byte [r11 + 1]
 ; y = y << 5
-%line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
 ; x = x ^ y
-%line 61+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
 ; mem8[eb + 27] = x
-%line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 27], r8b
 ; x = mem8[p + 1]
-%line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r8d, byte [r11 + 1]
 ; x = x >> 3
-%line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 2]
-%line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 67+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r9d, byte [r11 + 2]
 ; y = y << 5
-%line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
 ; x = x ^ y
-%line 67+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
 ; mem8[eb + 28] = x
-%line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 28], r8b
 ; x = mem8[p + 2]
-%line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r8d, byte [r11 + 2]
 ; x = x >> 3
-%line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 3]
-%line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 73+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r9d, byte [r11 + 3]
 ; y = y << 5
-%line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
 ; x = x ^ y
-%line 73+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
 ; mem8[eb + 29] = x
-%line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 29], r8b
 ; x = mem8[p + 3]
-%line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r8d, byte [r11 + 3]
 ; x = x >> 3
-%line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 4]
-%line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 79+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r9d, byte [r11 + 4]
 ; y = y << 5
-%line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
 ; x = x ^ y
-%line 79+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
 ; mem8[eb + 30] = x
-%line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 30], r8b
 ; x = mem8[p + 4]
-%line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r8d, byte [r11 + 4]
 ; x = x >> 3
-%line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; mem8[eb + 31] = x
-%line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 85+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 31], r8b
 ; eb = &EB
-%line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r9, [rsp + 0]
-; p1 = pk + 2708
 %line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	lea r11, [rsp + 0]
+; p1 = pk + 2708
+%line 88+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	lea r8, [rsi + 2708]
 ; i = 193
-%line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r10, 193
-	mov [rsp + 704], rdi
-	mov rbp, rdx
-	mov r12, rsi
-	mov r13, r8
-	mov r14, r9
+; sb = &SB
+%line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	lea r9, [rsp + 704]
 align 32
 .Lrows:
 ; q = mem256[eb + 0]
-%line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r14]
-; u = mem256[p0 + 0]
-%line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r12]
-; a0 = u & q
-%line 91+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm1, ymm0
-; u = mem256[p0 + 677]
 %line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r12 + 677]
-; a1 = u & q
+	vmovdqu ymm0, [r11]
+; a0 = q & mem256[p0 + 0]
 %line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm1, ymm0
-; u = mem256[p0 + 1354]
+	vpand ymm1, ymm0, [rsi]
+; a1 = q & mem256[p0 + 677]
 %line 94+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r12 + 1354]
-; a2 = u & q
+	vpand ymm2, ymm0, [rsi + 677]
+; a2 = q & mem256[p0 + 1354]
 %line 95+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm5, ymm1, ymm0
-; u = mem256[p0 + 2031]
+	vpand ymm3, ymm0, [rsi + 1354]
+; a3 = q & mem256[p0 + 2031]
 %line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r12 + 2031]
-; a3 = u & q
+	vpand ymm9, ymm0, [rsi + 2031]
+; a4 = q & mem256[p1 + 0]
 %line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm1, ymm0
-; u = mem256[p1 + 0]
+	vpand ymm8, ymm0, [r8]
+; a5 = q & mem256[p1 + 677]
 %line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r13]
-; a4 = u & q
+	vpand ymm7, ymm0, [r8 + 677]
+; a6 = q & mem256[p1 + 1354]
 %line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm6, ymm1, ymm0
-; u = mem256[p1 + 677]
+	vpand ymm6, ymm0, [r8 + 1354]
+; a7 = q & mem256[p1 + 2031]
 %line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r13 + 677]
-; a5 = u & q
-%line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm7, ymm1, ymm0
-; u = mem256[p1 + 1354]
-%line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r13 + 1354]
-; a6 = u & q
-%line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm8, ymm1, ymm0
-; u = mem256[p1 + 2031]
-%line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r13 + 2031]
-; a7 = u & q
-%line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm9, ymm1, ymm0
+	vpand ymm5, ymm0, [r8 + 2031]
 ; q = mem256[eb + 32]
+%line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 32]
+; u = q & mem256[p0 + 32]
+%line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 32]
+; a0 = a0 ^ u
+%line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 709]
+%line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 709]
+; a1 = a1 ^ u
+%line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1386]
 %line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 32]
-; u = mem256[p0 + 32]
+	vpand ymm0, ymm4, [rsi + 1386]
+; a2 = a2 ^ u
 %line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 32]
-; u = u & q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2063]
 %line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 709]
-%line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 709]
-; u = u & q
-%line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1386]
-%line 113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1386]
-; u = u & q
-%line 114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2063]
-%line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2063]
-; u = u & q
-%line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [rsi + 2063]
 ; a3 = a3 ^ u
-%line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 32]
-%line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 32]
-; u = u & q
-%line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 709]
-%line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 709]
-; u = u & q
-%line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1386]
-%line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1386]
-; u = u & q
-%line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2063]
-%line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2063]
-; u = u & q
-%line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 64]
-%line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 64]
-; u = mem256[p0 + 64]
-%line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 64]
-; u = u & q
-%line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 741]
-%line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 741]
-; u = u & q
-%line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1418]
-%line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1418]
-; u = u & q
-%line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+; u = q & mem256[p1 + 32]
+%line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 32]
+; a4 = a4 ^ u
+%line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 709]
+%line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 709]
+; a5 = a5 ^ u
+%line 113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1386]
+%line 114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1386]
+; a6 = a6 ^ u
+%line 115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2063]
+%line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 2063]
+; a7 = a7 ^ u
+%line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2095]
+; q = mem256[eb + 64]
+%line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 64]
+; u = q & mem256[p0 + 64]
+%line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 64]
+; a0 = a0 ^ u
+%line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 741]
+%line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 741]
+; a1 = a1 ^ u
+%line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1418]
+%line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1418]
+; a2 = a2 ^ u
+%line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2095]
+%line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2095]
+; a3 = a3 ^ u
+%line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 64]
+%line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 64]
+; a4 = a4 ^ u
+%line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 741]
+%line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 741]
+; a5 = a5 ^ u
+%line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1418]
+%line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1418]
+; a6 = a6 ^ u
+%line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2095]
+%line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 2095]
+; a7 = a7 ^ u
+%line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 96]
+%line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 96]
+; u = q & mem256[p0 + 96]
+%line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 96]
+; a0 = a0 ^ u
+%line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 773]
+%line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 773]
+; a1 = a1 ^ u
+%line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1450]
+%line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1450]
+; a2 = a2 ^ u
 %line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2095]
-; u = u & q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2127]
 %line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [rsi + 2127]
 ; a3 = a3 ^ u
 %line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 64]
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 96]
 %line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 64]
-; u = u & q
+	vpand ymm0, ymm4, [r8 + 96]
+; a4 = a4 ^ u
 %line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 773]
 %line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 741]
+	vpand ymm0, ymm4, [r8 + 773]
+; a5 = a5 ^ u
 %line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 741]
-; u = u & q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1450]
 %line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
+	vpand ymm0, ymm4, [r8 + 1450]
+; a6 = a6 ^ u
 %line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1418]
-%line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1418]
-; u = u & q
-%line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2095]
-%line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2095]
-; u = u & q
-%line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 96]
-%line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 96]
-; u = mem256[p0 + 96]
-%line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 96]
-; u = u & q
-%line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 773]
-%line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 773]
-; u = u & q
-%line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1450]
-%line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1450]
-; u = u & q
-%line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2127]
-%line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2127]
-; u = u & q
-%line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 96]
-%line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 96]
-; u = u & q
-%line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 773]
-%line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 773]
-; u = u & q
-%line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1450]
-%line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1450]
-; u = u & q
-%line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2127]
-%line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2127]
-; u = u & q
-%line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+; u = q & mem256[p1 + 2127]
+%line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 2127]
 ; a7 = a7 ^ u
-%line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 128]
-%line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 128]
-; u = mem256[p0 + 128]
-%line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 128]
-; u = u & q
-%line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 805]
-%line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 805]
-; u = u & q
-%line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1482]
-%line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1482]
-; u = u & q
-%line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2159]
-%line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2159]
-; u = u & q
-%line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+; q = mem256[eb + 128]
+%line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 128]
+; u = q & mem256[p0 + 128]
+%line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 128]
+; a0 = a0 ^ u
+%line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 805]
+%line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 805]
+; a1 = a1 ^ u
+%line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1482]
+%line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1482]
+; a2 = a2 ^ u
+%line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2159]
+%line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2159]
 ; a3 = a3 ^ u
+%line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 128]
+%line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 128]
+; a4 = a4 ^ u
+%line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 805]
+%line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 805]
+; a5 = a5 ^ u
+%line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1482]
+%line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1482]
+; a6 = a6 ^ u
+%line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2159]
+%line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 2159]
+; a7 = a7 ^ u
+%line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 160]
+%line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 160]
+; u = q & mem256[p0 + 160]
+%line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 160]
+; a0 = a0 ^ u
+%line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 837]
+%line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 837]
+; a1 = a1 ^ u
+%line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1514]
+%line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1514]
+; a2 = a2 ^ u
+%line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2191]
+%line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2191]
+; a3 = a3 ^ u
+%line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 160]
+%line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 160]
+; a4 = a4 ^ u
+%line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 837]
+%line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 837]
+; a5 = a5 ^ u
+%line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1514]
+%line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1514]
+; a6 = a6 ^ u
+%line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2191]
+%line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 2191]
+; a7 = a7 ^ u
+%line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 192]
+%line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 192]
+; u = q & mem256[p0 + 192]
+%line 187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 192]
+; a0 = a0 ^ u
+%line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 869]
+%line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 869]
+; a1 = a1 ^ u
+%line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1546]
+%line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1546]
+; a2 = a2 ^ u
+%line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2223]
 %line 193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 128]
+	vpand ymm0, ymm4, [rsi + 2223]
+; a3 = a3 ^ u
 %line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 128]
-; u = u & q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 192]
 %line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [r8 + 192]
 ; a4 = a4 ^ u
 %line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 805]
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 869]
 %line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 805]
-; u = u & q
+	vpand ymm0, ymm4, [r8 + 869]
+; a5 = a5 ^ u
 %line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1546]
 %line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1482]
+	vpand ymm0, ymm4, [r8 + 1546]
+; a6 = a6 ^ u
 %line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1482]
-; u = u & q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2223]
 %line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
+	vpand ymm0, ymm4, [r8 + 2223]
+; a7 = a7 ^ u
 %line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2159]
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 224]
 %line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2159]
-; u = u & q
+	vmovdqu ymm4, [r11 + 224]
+; u = q & mem256[p0 + 224]
 %line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
+	vpand ymm0, ymm4, [rsi + 224]
+; a0 = a0 ^ u
 %line 205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 160]
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 901]
 %line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 160]
-; u = mem256[p0 + 160]
+	vpand ymm0, ymm4, [rsi + 901]
+; a1 = a1 ^ u
 %line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 160]
-; u = u & q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1578]
 %line 208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
+	vpand ymm0, ymm4, [rsi + 1578]
+; a2 = a2 ^ u
 %line 209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 837]
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2255]
 %line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 837]
-; u = u & q
+	vpand ymm0, ymm4, [rsi + 2255]
+; a3 = a3 ^ u
 %line 211+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 212+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1514]
-%line 213+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1514]
-; u = u & q
-%line 214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 215+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2191]
-%line 216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2191]
-; u = u & q
-%line 217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 218+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 160]
-%line 219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 160]
-; u = u & q
-%line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 837]
-%line 222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 837]
-; u = u & q
-%line 223+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1514]
-%line 225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1514]
-; u = u & q
-%line 226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2191]
-%line 228+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2191]
-; u = u & q
-%line 229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 192]
-%line 231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 192]
-; u = mem256[p0 + 192]
-%line 232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 192]
-; u = u & q
-%line 233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 869]
-%line 235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 869]
-; u = u & q
-%line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1546]
-%line 238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1546]
-; u = u & q
-%line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 240+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2223]
-%line 241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2223]
-; u = u & q
-%line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 192]
-%line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 192]
-; u = u & q
-%line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+; u = q & mem256[p1 + 224]
+%line 212+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 224]
 ; a4 = a4 ^ u
-%line 246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 213+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 901]
+%line 214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 901]
+; a5 = a5 ^ u
+%line 215+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1578]
+%line 216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1578]
+; a6 = a6 ^ u
+%line 217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 869]
+; u = q & mem256[p1 + 2255]
+%line 218+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 2255]
+; a7 = a7 ^ u
+%line 219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 256]
+%line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 256]
+; u = q & mem256[p0 + 256]
+%line 221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 256]
+; a0 = a0 ^ u
+%line 222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 933]
+%line 223+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 933]
+; a1 = a1 ^ u
+%line 224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1610]
+%line 225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1610]
+; a2 = a2 ^ u
+%line 226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2287]
+%line 227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2287]
+; a3 = a3 ^ u
+%line 228+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 256]
+%line 229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 256]
+; a4 = a4 ^ u
+%line 230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 933]
+%line 231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 933]
+; a5 = a5 ^ u
+%line 232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1610]
+%line 233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1610]
+; a6 = a6 ^ u
+%line 234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2287]
+%line 235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 2287]
+; a7 = a7 ^ u
+%line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 288]
+%line 237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 288]
+; u = q & mem256[p0 + 288]
+%line 238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 288]
+; a0 = a0 ^ u
+%line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 965]
+%line 240+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 965]
+; a1 = a1 ^ u
+%line 241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1642]
+%line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1642]
+; a2 = a2 ^ u
+%line 243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2319]
+%line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2319]
+; a3 = a3 ^ u
+%line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 288]
+%line 246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 288]
+; a4 = a4 ^ u
 %line 247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 869]
-; u = u & q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 965]
 %line 248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [r8 + 965]
 ; a5 = a5 ^ u
 %line 249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1546]
+; u = q & mem256[p1 + 1642]
 %line 250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1546]
-; u = u & q
+	vpand ymm0, ymm4, [r8 + 1642]
+; a6 = a6 ^ u
 %line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2319]
 %line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2223]
+	vpand ymm0, ymm4, [r8 + 2319]
+; a7 = a7 ^ u
 %line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2223]
-; u = u & q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 320]
 %line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
+	vmovdqu ymm4, [r11 + 320]
+; u = q & mem256[p0 + 320]
 %line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 224]
+	vpand ymm0, ymm4, [rsi + 320]
+; a0 = a0 ^ u
 %line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 224]
-; u = mem256[p0 + 224]
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 997]
 %line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 224]
-; u = u & q
+	vpand ymm0, ymm4, [rsi + 997]
+; a1 = a1 ^ u
 %line 258+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1674]
 %line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 901]
+	vpand ymm0, ymm4, [rsi + 1674]
+; a2 = a2 ^ u
 %line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 901]
-; u = u & q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2351]
 %line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
+	vpand ymm0, ymm4, [rsi + 2351]
+; a3 = a3 ^ u
 %line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1578]
-%line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1578]
-; u = u & q
-%line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2255]
-%line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2255]
-; u = u & q
-%line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 224]
-%line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 224]
-; u = u & q
-%line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 901]
-%line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 901]
-; u = u & q
-%line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1578]
-%line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1578]
-; u = u & q
-%line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2255]
-%line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2255]
-; u = u & q
-%line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 256]
-%line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 256]
-; u = mem256[p0 + 256]
-%line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 256]
-; u = u & q
-%line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 933]
-%line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 933]
-; u = u & q
-%line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1610]
-%line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1610]
-; u = u & q
-%line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2287]
-%line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2287]
-; u = u & q
-%line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 256]
-%line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 256]
-; u = u & q
-%line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+; u = q & mem256[p1 + 320]
+%line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 320]
 ; a4 = a4 ^ u
-%line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 933]
-%line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 933]
-; u = u & q
-%line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+%line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 997]
+%line 265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 997]
 ; a5 = a5 ^ u
-%line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1610]
+; u = q & mem256[p1 + 1674]
+%line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1674]
+; a6 = a6 ^ u
+%line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2351]
+%line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 2351]
+; a7 = a7 ^ u
+%line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 352]
+%line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 352]
+; u = q & mem256[p0 + 352]
+%line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 352]
+; a0 = a0 ^ u
+%line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 1029]
+%line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1029]
+; a1 = a1 ^ u
+%line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1706]
+%line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1706]
+; a2 = a2 ^ u
+%line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2383]
+%line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2383]
+; a3 = a3 ^ u
+%line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 352]
+%line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 352]
+; a4 = a4 ^ u
+%line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 1029]
+%line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1029]
+; a5 = a5 ^ u
+%line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1706]
+%line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1706]
+; a6 = a6 ^ u
+%line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2383]
+%line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 2383]
+; a7 = a7 ^ u
+%line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 384]
+%line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 384]
+; u = q & mem256[p0 + 384]
+%line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 384]
+; a0 = a0 ^ u
+%line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 1061]
+%line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1061]
+; a1 = a1 ^ u
+%line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1738]
+%line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1738]
+; a2 = a2 ^ u
+%line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2415]
+%line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2415]
+; a3 = a3 ^ u
+%line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 384]
+%line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 384]
+; a4 = a4 ^ u
+%line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 1061]
+%line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1061]
+; a5 = a5 ^ u
 %line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1610]
-; u = u & q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1738]
 %line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [r8 + 1738]
 ; a6 = a6 ^ u
 %line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2287]
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2415]
 %line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2287]
-; u = u & q
-%line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [r8 + 2415]
 ; a7 = a7 ^ u
+%line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 416]
 %line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 288]
+	vmovdqu ymm4, [r11 + 416]
+; u = q & mem256[p0 + 416]
 %line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 288]
-; u = mem256[p0 + 288]
-%line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 288]
-; u = u & q
-%line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [rsi + 416]
 ; a0 = a0 ^ u
+%line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 1093]
+%line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1093]
+; a1 = a1 ^ u
 %line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 965]
+; u = q & mem256[p0 + 1770]
 %line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 965]
-; u = u & q
-%line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1642]
-%line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1642]
-; u = u & q
-%line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [rsi + 1770]
 ; a2 = a2 ^ u
-%line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2319]
-%line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2319]
-; u = u & q
-%line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+%line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2447]
+%line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2447]
 ; a3 = a3 ^ u
-%line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 288]
-%line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 288]
-; u = u & q
-%line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+%line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 416]
+%line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 416]
 ; a4 = a4 ^ u
-%line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 965]
-%line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 965]
-; u = u & q
-%line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1642]
-%line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1642]
-; u = u & q
-%line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2319]
-%line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2319]
-; u = u & q
-%line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+; u = q & mem256[p1 + 1093]
+%line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1093]
+; a5 = a5 ^ u
+%line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1770]
+%line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1770]
+; a6 = a6 ^ u
+%line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2447]
+%line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 2447]
 ; a7 = a7 ^ u
+%line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 448]
+%line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 448]
+; u = q & mem256[p0 + 448]
+%line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 448]
+; a0 = a0 ^ u
+%line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 1125]
+%line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1125]
+; a1 = a1 ^ u
+%line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1802]
+%line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1802]
+; a2 = a2 ^ u
+%line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2479]
+%line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2479]
+; a3 = a3 ^ u
 %line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 320]
+; u = q & mem256[p1 + 448]
 %line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 320]
-; u = mem256[p0 + 320]
-%line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 320]
-; u = u & q
-%line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 997]
-%line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 997]
-; u = u & q
-%line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1674]
-%line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1674]
-; u = u & q
-%line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2351]
-%line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2351]
-; u = u & q
-%line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 320]
-%line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 320]
-; u = u & q
-%line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [r8 + 448]
 ; a4 = a4 ^ u
-%line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 997]
-%line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 997]
-; u = u & q
-%line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1674]
-%line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1674]
-; u = u & q
-%line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2351]
+; u = q & mem256[p1 + 1125]
+%line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1125]
+; a5 = a5 ^ u
+%line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1802]
+%line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1802]
+; a6 = a6 ^ u
+%line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2479]
+%line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 2479]
+; a7 = a7 ^ u
+%line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 480]
+%line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 480]
+; u = q & mem256[p0 + 480]
+%line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 480]
+; a0 = a0 ^ u
+%line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 1157]
+%line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1157]
+; a1 = a1 ^ u
+%line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1834]
+%line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1834]
+; a2 = a2 ^ u
+%line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2511]
+%line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2511]
+; a3 = a3 ^ u
+%line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 480]
+%line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 480]
+; a4 = a4 ^ u
+%line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 1157]
+%line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1157]
+; a5 = a5 ^ u
+%line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1834]
+%line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1834]
+; a6 = a6 ^ u
 %line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2351]
-; u = u & q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2511]
 %line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [r8 + 2511]
 ; a7 = a7 ^ u
 %line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 352]
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 512]
 %line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 352]
-; u = mem256[p0 + 352]
+	vmovdqu ymm4, [r11 + 512]
+; u = q & mem256[p0 + 512]
 %line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 352]
-; u = u & q
-%line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [rsi + 512]
 ; a0 = a0 ^ u
+%line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 1189]
 %line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 1029]
-%line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1029]
-; u = u & q
-%line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [rsi + 1189]
 ; a1 = a1 ^ u
+%line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1866]
+%line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1866]
+; a2 = a2 ^ u
 %line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1706]
+; u = q & mem256[p0 + 2543]
 %line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1706]
-; u = u & q
+	vpand ymm0, ymm4, [rsi + 2543]
+; a3 = a3 ^ u
 %line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 512]
 %line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2383]
+	vpand ymm0, ymm4, [r8 + 512]
+; a4 = a4 ^ u
 %line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2383]
-; u = u & q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 1189]
 %line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
+	vpand ymm0, ymm4, [r8 + 1189]
+; a5 = a5 ^ u
 %line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 352]
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1866]
 %line 369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 352]
-; u = u & q
+	vpand ymm0, ymm4, [r8 + 1866]
+; a6 = a6 ^ u
 %line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2543]
 %line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 1029]
+	vpand ymm0, ymm4, [r8 + 2543]
+; a7 = a7 ^ u
 %line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1029]
-; u = u & q
-%line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1706]
-%line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1706]
-; u = u & q
-%line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2383]
-%line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2383]
-; u = u & q
-%line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 384]
-%line 381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 384]
-; u = mem256[p0 + 384]
-%line 382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 384]
-; u = u & q
-%line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 1061]
-%line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1061]
-; u = u & q
-%line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1738]
-%line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1738]
-; u = u & q
-%line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2415]
-%line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2415]
-; u = u & q
-%line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+; q = mem256[eb + 544]
+%line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 544]
+; u = q & mem256[p0 + 544]
+%line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 544]
+; a0 = a0 ^ u
+%line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 1221]
+%line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1221]
+; a1 = a1 ^ u
+%line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1898]
+%line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1898]
+; a2 = a2 ^ u
+%line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2575]
+%line 380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2575]
 ; a3 = a3 ^ u
-%line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 384]
-%line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 384]
-; u = u & q
-%line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 1061]
-%line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1061]
-; u = u & q
-%line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1738]
-%line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1738]
-; u = u & q
-%line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2415]
-%line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2415]
-; u = u & q
-%line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 416]
+; u = q & mem256[p1 + 544]
+%line 382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 544]
+; a4 = a4 ^ u
+%line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 1221]
+%line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1221]
+; a5 = a5 ^ u
+%line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1898]
+%line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1898]
+; a6 = a6 ^ u
+%line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2575]
+%line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 2575]
+; a7 = a7 ^ u
+%line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 576]
+%line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 576]
+; u = q & mem256[p0 + 576]
+%line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 576]
+; a0 = a0 ^ u
+%line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 1253]
+%line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1253]
+; a1 = a1 ^ u
+%line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1930]
+%line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1930]
+; a2 = a2 ^ u
+%line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2607]
+%line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2607]
+; a3 = a3 ^ u
+%line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 576]
+%line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 576]
+; a4 = a4 ^ u
+%line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 1253]
+%line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1253]
+; a5 = a5 ^ u
+%line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1930]
+%line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1930]
+; a6 = a6 ^ u
+%line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2607]
+%line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 2607]
+; a7 = a7 ^ u
 %line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 416]
-; u = mem256[p0 + 416]
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 608]
 %line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 416]
-; u = u & q
+	vmovdqu ymm4, [r11 + 608]
+; u = q & mem256[p0 + 608]
 %line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [rsi + 608]
 ; a0 = a0 ^ u
 %line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 1093]
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 1285]
 %line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1093]
-; u = u & q
-%line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [rsi + 1285]
 ; a1 = a1 ^ u
+%line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1962]
 %line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1770]
-%line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1770]
-; u = u & q
-%line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [rsi + 1962]
 ; a2 = a2 ^ u
-%line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2447]
-%line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2447]
-; u = u & q
-%line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+%line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2639]
+%line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2639]
 ; a3 = a3 ^ u
-%line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 416]
-%line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 416]
-; u = u & q
-%line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+%line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 608]
+%line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 608]
 ; a4 = a4 ^ u
+%line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 1285]
+%line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1285]
+; a5 = a5 ^ u
+%line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1962]
+%line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1962]
+; a6 = a6 ^ u
 %line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 1093]
+; u = q & mem256[p1 + 2639]
 %line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1093]
-; u = u & q
-%line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1770]
-%line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1770]
-; u = u & q
-%line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2447]
-%line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2447]
-; u = u & q
-%line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm4, [r8 + 2639]
 ; a7 = a7 ^ u
-%line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 448]
-%line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 448]
-; u = mem256[p0 + 448]
-%line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 448]
-; u = u & q
-%line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+%line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; q = mem256[eb + 640]
+%line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 640]
+; u = q & mem256[p0 + 640]
+%line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 640]
 ; a0 = a0 ^ u
-%line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 1125]
-%line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1125]
-; u = u & q
-%line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+%line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 1317]
+%line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1317]
 ; a1 = a1 ^ u
-%line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1802]
-%line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1802]
-; u = u & q
-%line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+%line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1994]
+%line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1994]
 ; a2 = a2 ^ u
+%line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2671]
+%line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2671]
+; a3 = a3 ^ u
+%line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 640]
+%line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 640]
+; a4 = a4 ^ u
+%line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 1317]
+%line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1317]
+; a5 = a5 ^ u
+%line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1994]
+%line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1994]
+; a6 = a6 ^ u
+%line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2671]
+%line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 2671]
+; a7 = a7 ^ u
 %line 440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2479]
-%line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2479]
-; u = u & q
-%line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 448]
-%line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 448]
-; u = u & q
-%line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 1125]
-%line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1125]
-; u = u & q
-%line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1802]
-%line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1802]
-; u = u & q
-%line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2479]
-%line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2479]
-; u = u & q
-%line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 480]
-%line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 480]
-; u = mem256[p0 + 480]
-%line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 480]
-; u = u & q
-%line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 1157]
-%line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1157]
-; u = u & q
-%line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1834]
-%line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1834]
-; u = u & q
-%line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2511]
-%line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2511]
-; u = u & q
-%line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 480]
-%line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 480]
-; u = u & q
-%line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 1157]
-%line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1157]
-; u = u & q
-%line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1834]
-%line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1834]
-; u = u & q
-%line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2511]
-%line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2511]
-; u = u & q
-%line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 512]
-%line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 512]
-; u = mem256[p0 + 512]
-%line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 512]
-; u = u & q
-%line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 1189]
-%line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1189]
-; u = u & q
-%line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1866]
-%line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1866]
-; u = u & q
-%line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2543]
-%line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2543]
-; u = u & q
-%line 492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 512]
-%line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 512]
-; u = u & q
-%line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 1189]
-%line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1189]
-; u = u & q
-%line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1866]
-%line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1866]
-; u = u & q
-%line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2543]
-%line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2543]
-; u = u & q
-%line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 544]
-%line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 544]
-; u = mem256[p0 + 544]
-%line 507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 544]
-; u = u & q
-%line 508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 1221]
-%line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1221]
-; u = u & q
-%line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1898]
-%line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1898]
-; u = u & q
-%line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2575]
-%line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2575]
-; u = u & q
-%line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 544]
-%line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 544]
-; u = u & q
-%line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 1221]
-%line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1221]
-; u = u & q
-%line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1898]
-%line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1898]
-; u = u & q
-%line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2575]
-%line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2575]
-; u = u & q
-%line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 576]
-%line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 576]
-; u = mem256[p0 + 576]
-%line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 576]
-; u = u & q
-%line 533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 1253]
-%line 535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1253]
-; u = u & q
-%line 536+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 537+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1930]
-%line 538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1930]
-; u = u & q
-%line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2607]
-%line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2607]
-; u = u & q
-%line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 576]
-%line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 576]
-; u = u & q
-%line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 1253]
-%line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1253]
-; u = u & q
-%line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1930]
-%line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1930]
-; u = u & q
-%line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2607]
-%line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2607]
-; u = u & q
-%line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 608]
-%line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 608]
-; u = mem256[p0 + 608]
-%line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 608]
-; u = u & q
-%line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 1285]
-%line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1285]
-; u = u & q
-%line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1962]
-%line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1962]
-; u = u & q
-%line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2639]
-%line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2639]
-; u = u & q
-%line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 608]
-%line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 608]
-; u = u & q
-%line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 1285]
-%line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1285]
-; u = u & q
-%line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1962]
-%line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1962]
-; u = u & q
-%line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = mem256[p1 + 2639]
-%line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2639]
-; u = u & q
-%line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; q = mem256[eb + 640]
-%line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r14 + 640]
-; u = mem256[p0 + 640]
-%line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 640]
-; u = u & q
-%line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a0 = a0 ^ u
-%line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = mem256[p0 + 1317]
-%line 585+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1317]
-; u = u & q
-%line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a1 = a1 ^ u
-%line 587+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = mem256[p0 + 1994]
-%line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 1994]
-; u = u & q
-%line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a2 = a2 ^ u
-%line 590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = mem256[p0 + 2671]
-%line 591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r12 + 2671]
-; u = u & q
-%line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a3 = a3 ^ u
-%line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; u = mem256[p1 + 640]
-%line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 640]
-; u = u & q
-%line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a4 = a4 ^ u
-%line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = mem256[p1 + 1317]
-%line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1317]
-; u = u & q
-%line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a5 = a5 ^ u
-%line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = mem256[p1 + 1994]
-%line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 1994]
-; u = u & q
-%line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a6 = a6 ^ u
-%line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm10, ymm8, ymm0
-; u = mem256[p1 + 2671]
-%line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r13 + 2671]
-; u = u & q
-%line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
-; a7 = a7 ^ u
-%line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm11, ymm9, ymm0
 ; q = mem256[eb + 672]
-%line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r14 + 672]
-; u = mem256[p0 + 645]
-%line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r12 + 645]
-; u = u & q
-%line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm1, ymm0
+%line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 672]
+; u = q & mem256[p0 + 645]
+%line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 645]
 ; a0 = a0 ^ u
-%line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm2, ymm1
-; u = mem256[p0 + 1322]
-%line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r12 + 1322]
-; u = u & q
-%line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, ymm0
+%line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = q & mem256[p0 + 1322]
+%line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1322]
 ; a1 = a1 ^ u
-%line 612+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm3, ymm2
-; u = mem256[p0 + 1999]
-%line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r12 + 1999]
-; u = u & q
-%line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, ymm0
+%line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = q & mem256[p0 + 1999]
+%line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1999]
 ; a2 = a2 ^ u
-%line 615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm2
-; u = mem256[p0 + 2676]
-%line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r12 + 2676]
-; u = u & q
-%line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, ymm0
+%line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = q & mem256[p0 + 2676]
+%line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2676]
 ; a3 = a3 ^ u
-%line 618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm4, ymm2
-; u = mem256[p1 + 645]
-%line 619+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r13 + 645]
-; u = u & q
-%line 620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, ymm0
+%line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = q & mem256[p1 + 645]
+%line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 645]
 ; a4 = a4 ^ u
-%line 621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm2
-; u = mem256[p1 + 1322]
-%line 622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r13 + 1322]
-; u = u & q
-%line 623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, ymm0
+%line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; u = q & mem256[p1 + 1322]
+%line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1322]
 ; a5 = a5 ^ u
-%line 624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm7, ymm2
-; u = mem256[p1 + 1999]
-%line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r13 + 1999]
-; u = u & q
-%line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, ymm0
+%line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; u = q & mem256[p1 + 1999]
+%line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 1999]
 ; a6 = a6 ^ u
-%line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm10, ymm2
-; u = mem256[p1 + 2676]
-%line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r13 + 2676]
-; u = u & q
-%line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, ymm0
+%line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; u = q & mem256[p1 + 2676]
+%line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [r8 + 2676]
 ; a7 = a7 ^ u
-%line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm11, ymm2
-; c0 = extract128(h0, 1)
-%line 632+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm1, 1
-; d0 = extract128(h0, 0)
-%line 633+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm1, 0
-; c0 = c0 ^ d0
-%line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d0 = shuffle32(c0, 0x4e)
-%line 635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c0 = c0 ^ d0
-%line 636+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x0 = c0
-%line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq r15, xmm0
-; c1 = extract128(h1, 1)
-%line 639+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm9, 1
-; d1 = extract128(h1, 0)
-%line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm9, 0
-; c1 = c1 ^ d1
-%line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d1 = shuffle32(c1, 0x4e)
-%line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c1 = c1 ^ d1
-%line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x1 = c1
-%line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq rax, xmm0
-; c2 = extract128(h2, 1)
-%line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm5, 1
-; d2 = extract128(h2, 0)
-%line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm5, 0
-; c2 = c2 ^ d2
-%line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d2 = shuffle32(c2, 0x4e)
-%line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c2 = c2 ^ d2
-%line 650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x2 = c2
-%line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq rsi, xmm0
-; c3 = extract128(h3, 1)
-%line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm8, 1
-; d3 = extract128(h3, 0)
-%line 654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm8, 0
-; c3 = c3 ^ d3
-%line 655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d3 = shuffle32(c3, 0x4e)
-%line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c3 = c3 ^ d3
-%line 657+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x3 = c3
-%line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq rdx, xmm0
-; c4 = extract128(h4, 1)
-%line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm6, 1
-; d4 = extract128(h4, 0)
-%line 661+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm6, 0
-; c4 = c4 ^ d4
-%line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d4 = shuffle32(c4, 0x4e)
-%line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c4 = c4 ^ d4
-%line 664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x4 = c4
-%line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq r11, xmm0
-; c5 = extract128(h5, 1)
-%line 667+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm4, 1
-; d5 = extract128(h5, 0)
-%line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm4, 0
-; c5 = c5 ^ d5
-%line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d5 = shuffle32(c5, 0x4e)
-%line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c5 = c5 ^ d5
-%line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x5 = c5
-%line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq rcx, xmm0
-; c6 = extract128(h6, 1)
-%line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm3, 1
-; d6 = extract128(h6, 0)
-%line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm3, 0
-; c6 = c6 ^ d6
-%line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d6 = shuffle32(c6, 0x4e)
-%line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c6 = c6 ^ d6
-%line 678+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x6 = c6
-%line 679+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq r9, xmm0
-; c7 = extract128(h7, 1)
-%line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm2, 1
-; d7 = extract128(h7, 0)
-%line 682+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm2, 0
-; c7 = c7 ^ d7
-%line 683+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d7 = shuffle32(c7, 0x4e)
-%line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c7 = c7 ^ d7
-%line 685+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x7 = c7
-%line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq rdi, xmm0
-; m = 0xffffffff
-%line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov rbx, 4294967295
-; v = x0 >> 32
-%line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 32
-; x0 = x0 ^ v
-%line 689+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r15, r8
-; x0 = x0 & m
-%line 690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r15, rbx
-; v = x1 << 32
-%line 691+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rax
-	shl r8, 32
-; x1 = x1 ^ v
-%line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rax, r8
-; v = m << 32
-%line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rbx
-	shl r8, 32
-; x1 = x1 & v
-%line 694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rax, r8
-; x0 = x0 ^ x1
-%line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r15, rax
-; v = x2 >> 32
-%line 696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rsi
-	shr r8, 32
-; x2 = x2 ^ v
-%line 697+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rsi, r8
-; x2 = x2 & m
-%line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rsi, rbx
-; v = x3 << 32
-%line 699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rdx
-	shl r8, 32
-; x3 = x3 ^ v
-%line 700+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rdx, r8
-; v = m << 32
-%line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rbx
-	shl r8, 32
-; x3 = x3 & v
-%line 702+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rdx, r8
-; x2 = x2 ^ x3
-%line 703+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rsi, rdx
-; v = x4 >> 32
-%line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r11
-	shr r8, 32
-; x4 = x4 ^ v
-%line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r11, r8
-; x4 = x4 & m
-%line 706+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r11, rbx
-; v = x5 << 32
-%line 707+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rcx
-	shl r8, 32
-; x5 = x5 ^ v
-%line 708+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rcx, r8
-; v = m << 32
-%line 709+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rbx
-	shl r8, 32
-; x5 = x5 & v
-%line 710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rcx, r8
-; x4 = x4 ^ x5
-%line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r11, rcx
-; v = x6 >> 32
-%line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r9
-	shr r8, 32
-; x6 = x6 ^ v
-%line 713+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r9, r8
-; x6 = x6 & m
-%line 714+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r9, rbx
-; v = x7 << 32
-%line 715+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rdi
-	shl r8, 32
-; x7 = x7 ^ v
-%line 716+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rdi, r8
-; v = m << 32
-%line 717+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shl rbx, 32
-; x7 = x7 & v
-%line 718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rdi, rbx
-; x6 = x6 ^ x7
-%line 719+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r9, rdi
-; m = 0xffff0000ffff
-%line 720+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov rdi, 281470681808895
-; v = x0 >> 16
-%line 721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 16
-; x0 = x0 ^ v
-%line 722+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r15, r8
-; x0 = x0 & m
-%line 723+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r15, rdi
-; v = x2 << 16
-%line 724+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rsi
-	shl r8, 16
-; x2 = x2 ^ v
-%line 725+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rsi, r8
-; v = m << 16
-%line 726+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rdi
-	shl r8, 16
-; x2 = x2 & v
-%line 727+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rsi, r8
-; x0 = x0 ^ x2
-%line 728+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r15, rsi
-; v = x4 >> 16
-%line 729+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r11
-	shr r8, 16
-; x4 = x4 ^ v
-%line 730+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r11, r8
-; x4 = x4 & m
-%line 731+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r11, rdi
-; v = x6 << 16
-%line 732+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r9
-	shl r8, 16
-; x6 = x6 ^ v
-%line 733+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r9, r8
-; v = m << 16
-%line 734+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shl rdi, 16
-; x6 = x6 & v
-%line 735+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r9, rdi
-; x4 = x4 ^ x6
-%line 736+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r11, r9
-; m = 0xff00ff00ff00ff
-%line 737+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r9, 71777214294589695
-; v = x0 >> 8
-%line 738+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 8
-; x0 = x0 ^ v
-%line 739+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r15, r8
-; x0 = x0 & m
-%line 740+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r15, r9
-; v = x4 << 8
-%line 741+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r11
-	shl r8, 8
-; x4 = x4 ^ v
-%line 742+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = m << 8
-%line 743+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shl r9, 8
-; x4 = x4 & v
-%line 744+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r11, r9
-; x0 = x0 ^ x4
-%line 745+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r15, r11
-; v = x0 >> 4
-%line 746+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 4
-; x0 = x0 ^ v
-%line 747+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r15, r8
-; v = x0 >> 2
-%line 748+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 2
-; x0 = x0 ^ v
-%line 749+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r15, r8
-; v = x0 >> 1
-%line 750+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 1
-; x0 = x0 ^ v
-%line 751+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r15, r8
-; o = 0
-%line 752+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r11, 0
-; v = x0
-%line 753+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r15
-; m = 1
-%line 754+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r9, 1
-; v = v & m
-%line 755+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 756+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 31
-%line 757+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 31
-; m = 2
-%line 758+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r9, 2
-; v = v & m
-%line 759+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 760+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 14
-%line 761+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 14
-; m = 4
-%line 762+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r9, 4
-; v = v & m
-%line 763+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 764+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 45
-%line 765+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 45
-; m = 8
-%line 766+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r9, 8
-; v = v & m
-%line 767+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 768+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 4
-%line 769+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 4
-; m = 16
-%line 770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r9, 16
-; v = v & m
-%line 771+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 772+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 35
-%line 773+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 35
-; m = 32
-%line 774+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r9, 32
-; v = v & m
-%line 775+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 776+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 18
-%line 777+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r15
-	shr r8, 18
-; m = 64
-%line 778+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r9, 64
-; v = v & m
-%line 779+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r8, r9
-; o = o ^ v
-%line 780+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r11, r8
-; v = x0 >> 49
-%line 781+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shr r15, 49
-; m = 128
-%line 782+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, 128
-; v = v & m
-%line 783+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r15, r8
-; o = o ^ v
-%line 784+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r11, r15
-; v = mem8[e + 0]
-%line 785+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [rbp]
-; o = o ^ v
-%line 786+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r11, r8
-; mem8[s + 0] = o
-%line 787+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, [rsp + 704]
-	mov byte [r8], r11b
+%line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; u = unpacklo64(a0, a4)
+%line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpunpcklqdq ymm0, ymm1, ymm8
+; a0 = unpackhi64(a0, a4)
+%line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpunpckhqdq ymm1, ymm1, ymm8
+; a0 = a0 ^ u
+%line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = unpacklo64(a1, a5)
+%line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpunpcklqdq ymm0, ymm2, ymm7
+; a1 = unpackhi64(a1, a5)
+%line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpunpckhqdq ymm2, ymm2, ymm7
+; a1 = a1 ^ u
+%line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = unpacklo64(a2, a6)
+%line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpunpcklqdq ymm0, ymm3, ymm6
+; a2 = unpackhi64(a2, a6)
+%line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpunpckhqdq ymm3, ymm3, ymm6
+; a2 = a2 ^ u
+%line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = unpacklo64(a3, a7)
+%line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpunpcklqdq ymm0, ymm9, ymm5
+; a3 = unpackhi64(a3, a7)
+%line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpunpckhqdq ymm9, ymm9, ymm5
+; a3 = a3 ^ u
+%line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; u = shuffle32(a0, 0xb1)
+%line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a0 = a0 ^ u
+%line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = shuffle32(a1, 0xb1)
+%line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm2, 177
+; a1 = a1 ^ u
+%line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; a0 = blend32(a0, a1, 0xaa)
+%line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm1, ymm1, ymm2, 170
+; u = shuffle32(a2, 0xb1)
+%line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm3, 177
+; a2 = a2 ^ u
+%line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; u = shuffle32(a3, 0xb1)
+%line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm9, 177
+; a3 = a3 ^ u
+%line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; a2 = blend32(a2, a3, 0xaa)
+%line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm3, ymm3, ymm9, 170
+; u = permute128(a0, a2, 0x20)
+%line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm3, 32
+; a0 = permute128(a0, a2, 0x31)
+%line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm1, ymm1, ymm3, 49
+; a0 = a0 ^ u
+%line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; mem256[sb + 0] = a0
+%line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r9], ymm1
 ; p0 = p0 + 5416
-%line 788+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r12, 5416
+%line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add rsi, 5416
 ; p1 = p1 + 5416
-%line 789+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r13, 5416
-; s = s + 1
-%line 790+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r8, 1
-	mov [rsp + 704], r8
-; e = e + 1
-%line 791+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add rbp, 1
+%line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add r8, 5416
+; sb = sb + 32
+%line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add r9, 32
 ; i = i - 1
-%line 792+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	sub r10, 1
 ; =? i - 0
-%line 793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	cmp r10, 0
 ; goto rows if !=
-%line 794+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	jne .Lrows
-; q = mem256[eb + 0]
-%line 795+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r9, r14
-	mov rsi, r12
-	mov rdx, rbp
-	mov rdi, [rsp + 704]
-	vmovdqu ymm0, [r9]
-; u = mem256[p0 + 0]
-%line 796+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [rsi]
-; a0 = u & q
-%line 797+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm1, ymm0
-; u = mem256[p0 + 677]
-%line 798+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [rsi + 677]
-; a1 = u & q
-%line 799+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, ymm0
-; u = mem256[p0 + 1354]
-%line 800+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [rsi + 1354]
-; a2 = u & q
-%line 801+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm3, ymm0
-; q = mem256[eb + 32]
-%line 802+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 32]
-; u = mem256[p0 + 32]
-%line 803+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 32]
-; u = u & q
-%line 804+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
+; sb = &SB
+%line 490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	lea r8, [rsp + 704]
+; i = 193
+%line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, 193
+	mov r10, r8
+	mov rax, r9
+align 32
+.Lbytes:
+; a0 = mem256[sb + 0]
+%line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r10]
+; 8x u = a0 << 16
+%line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm1, ymm0, 16
 ; a0 = a0 ^ u
-%line 805+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 709]
-%line 806+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 709]
-; u = u & q
-%line 807+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 808+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1386]
-%line 809+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1386]
-; u = u & q
-%line 810+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 811+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 64]
-%line 812+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 64]
-; u = mem256[p0 + 64]
-%line 813+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 64]
-; u = u & q
-%line 814+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
+%line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; 8x u = a0 << 8
+%line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm1, ymm0, 8
 ; a0 = a0 ^ u
-%line 815+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 741]
-%line 816+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 741]
-; u = u & q
-%line 817+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 818+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1418]
-%line 819+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1418]
-; u = u & q
-%line 820+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 821+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 96]
-%line 822+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 96]
-; u = mem256[p0 + 96]
-%line 823+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 96]
-; u = u & q
-%line 824+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
+%line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; 8x u = a0 << 4
+%line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm1, ymm0, 4
 ; a0 = a0 ^ u
-%line 825+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 773]
-%line 826+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 773]
-; u = u & q
-%line 827+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 828+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1450]
-%line 829+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1450]
-; u = u & q
-%line 830+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 831+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 128]
-%line 832+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 128]
-; u = mem256[p0 + 128]
-%line 833+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 128]
-; u = u & q
-%line 834+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
+%line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; 8x u = a0 << 2
+%line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm1, ymm0, 2
 ; a0 = a0 ^ u
-%line 835+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 805]
-%line 836+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 805]
-; u = u & q
-%line 837+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 838+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1482]
-%line 839+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1482]
-; u = u & q
-%line 840+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 841+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 160]
-%line 842+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 160]
-; u = mem256[p0 + 160]
-%line 843+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 160]
-; u = u & q
-%line 844+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
+%line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; 8x u = a0 << 1
+%line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm1, ymm0, 1
 ; a0 = a0 ^ u
-%line 845+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 837]
-%line 846+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 837]
-; u = u & q
-%line 847+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 848+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1514]
-%line 849+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1514]
-; u = u & q
-%line 850+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 851+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 192]
-%line 852+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 192]
-; u = mem256[p0 + 192]
-%line 853+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 192]
-; u = u & q
-%line 854+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
+%line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; 8x a0 = a0 >> 31
+%line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrld ymm0, ymm0, 31
+; 4x u = a0 >> 31
+%line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm0, 31
 ; a0 = a0 ^ u
-%line 855+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 869]
-%line 856+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 869]
-; u = u & q
-%line 857+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 858+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1546]
-%line 859+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1546]
-; u = u & q
-%line 860+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 861+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 224]
-%line 862+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 224]
-; u = mem256[p0 + 224]
-%line 863+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 224]
-; u = u & q
-%line 864+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a0 = a0 ^ u
-%line 865+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 901]
-%line 866+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 901]
-; u = u & q
-%line 867+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 868+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1578]
-%line 869+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1578]
-; u = u & q
-%line 870+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 871+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 256]
-%line 872+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 256]
-; u = mem256[p0 + 256]
-%line 873+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 256]
-; u = u & q
-%line 874+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a0 = a0 ^ u
-%line 875+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 933]
-%line 876+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 933]
-; u = u & q
-%line 877+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 878+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1610]
-%line 879+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1610]
-; u = u & q
-%line 880+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 881+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 288]
-%line 882+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 288]
-; u = mem256[p0 + 288]
-%line 883+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 288]
-; u = u & q
-%line 884+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a0 = a0 ^ u
-%line 885+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 965]
-%line 886+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 965]
-; u = u & q
-%line 887+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 888+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1642]
-%line 889+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1642]
-; u = u & q
-%line 890+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 891+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 320]
-%line 892+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 320]
-; u = mem256[p0 + 320]
-%line 893+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 320]
-; u = u & q
-%line 894+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a0 = a0 ^ u
-%line 895+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 997]
-%line 896+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 997]
-; u = u & q
-%line 897+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 898+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1674]
-%line 899+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1674]
-; u = u & q
-%line 900+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 901+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 352]
-%line 902+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 352]
-; u = mem256[p0 + 352]
-%line 903+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 352]
-; u = u & q
-%line 904+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a0 = a0 ^ u
-%line 905+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 1029]
-%line 906+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1029]
-; u = u & q
-%line 907+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 908+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1706]
-%line 909+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1706]
-; u = u & q
-%line 910+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 911+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 384]
-%line 912+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 384]
-; u = mem256[p0 + 384]
-%line 913+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 384]
-; u = u & q
-%line 914+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a0 = a0 ^ u
-%line 915+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 1061]
-%line 916+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1061]
-; u = u & q
-%line 917+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 918+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1738]
-%line 919+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1738]
-; u = u & q
-%line 920+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 921+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 416]
-%line 922+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 416]
-; u = mem256[p0 + 416]
-%line 923+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 416]
-; u = u & q
-%line 924+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a0 = a0 ^ u
-%line 925+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 1093]
-%line 926+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1093]
-; u = u & q
-%line 927+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 928+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1770]
-%line 929+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1770]
-; u = u & q
-%line 930+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 931+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 448]
-%line 932+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 448]
-; u = mem256[p0 + 448]
-%line 933+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 448]
-; u = u & q
-%line 934+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a0 = a0 ^ u
-%line 935+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 1125]
-%line 936+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1125]
-; u = u & q
-%line 937+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 938+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1802]
-%line 939+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1802]
-; u = u & q
-%line 940+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 941+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 480]
-%line 942+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 480]
-; u = mem256[p0 + 480]
-%line 943+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 480]
-; u = u & q
-%line 944+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a0 = a0 ^ u
-%line 945+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 1157]
-%line 946+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1157]
-; u = u & q
-%line 947+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 948+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1834]
-%line 949+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1834]
-; u = u & q
-%line 950+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 951+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 512]
-%line 952+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 512]
-; u = mem256[p0 + 512]
-%line 953+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 512]
-; u = u & q
-%line 954+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a0 = a0 ^ u
-%line 955+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 1189]
-%line 956+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1189]
-; u = u & q
-%line 957+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 958+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1866]
-%line 959+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1866]
-; u = u & q
-%line 960+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 961+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 544]
-%line 962+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 544]
-; u = mem256[p0 + 544]
-%line 963+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 544]
-; u = u & q
-%line 964+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a0 = a0 ^ u
-%line 965+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 1221]
-%line 966+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1221]
-; u = u & q
-%line 967+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 968+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1898]
-%line 969+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1898]
-; u = u & q
-%line 970+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 971+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 576]
-%line 972+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 576]
-; u = mem256[p0 + 576]
-%line 973+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 576]
-; u = u & q
-%line 974+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a0 = a0 ^ u
-%line 975+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 1253]
-%line 976+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1253]
-; u = u & q
-%line 977+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 978+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1930]
-%line 979+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1930]
-; u = u & q
-%line 980+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 981+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 608]
-%line 982+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 608]
-; u = mem256[p0 + 608]
-%line 983+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 608]
-; u = u & q
-%line 984+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a0 = a0 ^ u
-%line 985+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 1285]
-%line 986+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1285]
-; u = u & q
-%line 987+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 988+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1962]
-%line 989+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1962]
-; u = u & q
-%line 990+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 991+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 640]
-%line 992+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 640]
-; u = mem256[p0 + 640]
-%line 993+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 640]
-; u = u & q
-%line 994+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a0 = a0 ^ u
-%line 995+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = mem256[p0 + 1317]
-%line 996+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1317]
-; u = u & q
-%line 997+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a1 = a1 ^ u
-%line 998+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = mem256[p0 + 1994]
-%line 999+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 1994]
-; u = u & q
-%line 1000+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a2 = a2 ^ u
-%line 1001+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; q = mem256[eb + 672]
-%line 1002+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 672]
-; u = mem256[p0 + 645]
-%line 1003+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 645]
-; u = u & q
-%line 1004+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
-; a0 = a0 ^ u
-%line 1005+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm4, ymm1, ymm4
-; u = mem256[p0 + 1322]
-%line 1006+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 1322]
-; u = u & q
-%line 1007+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm1, ymm3
-; a1 = a1 ^ u
-%line 1008+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm1
-; u = mem256[p0 + 1999]
-%line 1009+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 1999]
-; u = u & q
-%line 1010+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm1, ymm3
-; a2 = a2 ^ u
-%line 1011+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm0, ymm1
-; c0 = extract128(h0, 1)
-%line 1013+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm4, 1
-; d0 = extract128(h0, 0)
-%line 1014+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm4, 0
+%line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; c0 = extract128(a0, 1)
+%line 507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm0, ymm1, 1
+; d0 = extract128(a0, 0)
+%line 508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm1, ymm1, 0
+; 2x c0 = c0 << 2
+%line 509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq xmm0, xmm0, 2
 ; c0 = c0 ^ d0
-%line 1015+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor xmm0, xmm0, xmm1
 ; d0 = shuffle32(c0, 0x4e)
-%line 1016+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpshufd xmm1, xmm0, 78
+; 2x d0 = d0 << 4
+%line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq xmm1, xmm1, 4
 ; c0 = c0 ^ d0
-%line 1017+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor xmm0, xmm0, xmm1
+; o = c0
+%line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovq r8, xmm0
+; o = o & 255
+%line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	and r8, 255
+; v = mem8[e + 0]
+%line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	movzx r9d, byte [rdx]
+; o = o ^ v
+%line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem8[s + 0] = o
+%line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov byte [rdi], r8b
+; sb = sb + 32
+%line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add r10, 32
+; s = s + 1
+%line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add rdi, 1
+; e = e + 1
+%line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add rdx, 1
+; i = i - 1
+%line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	sub rax, 1
+; =? i - 0
+%line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	cmp rax, 0
+; goto bytes if !=
+%line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	jne .Lbytes
+; q = mem256[eb + 0]
+%line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r11]
+; a0 = q & mem256[p0 + 0]
+%line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm0, [rsi]
+; a1 = q & mem256[p0 + 677]
+%line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm0, [rsi + 677]
+; a2 = q & mem256[p0 + 1354]
+%line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1354]
+; q = mem256[eb + 32]
+%line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 32]
+; u = q & mem256[p0 + 32]
+%line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 32]
+; a0 = a0 ^ u
+%line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 709]
+%line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 709]
+; a1 = a1 ^ u
+%line 533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1386]
+%line 534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1386]
+; a2 = a2 ^ u
+%line 535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 64]
+%line 536+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 64]
+; u = q & mem256[p0 + 64]
+%line 537+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 64]
+; a0 = a0 ^ u
+%line 538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 741]
+%line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 741]
+; a1 = a1 ^ u
+%line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1418]
+%line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1418]
+; a2 = a2 ^ u
+%line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 96]
+%line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 96]
+; u = q & mem256[p0 + 96]
+%line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 96]
+; a0 = a0 ^ u
+%line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 773]
+%line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 773]
+; a1 = a1 ^ u
+%line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1450]
+%line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1450]
+; a2 = a2 ^ u
+%line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 128]
+%line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 128]
+; u = q & mem256[p0 + 128]
+%line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 128]
+; a0 = a0 ^ u
+%line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 805]
+%line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 805]
+; a1 = a1 ^ u
+%line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1482]
+%line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1482]
+; a2 = a2 ^ u
+%line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 160]
+%line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 160]
+; u = q & mem256[p0 + 160]
+%line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 160]
+; a0 = a0 ^ u
+%line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 837]
+%line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 837]
+; a1 = a1 ^ u
+%line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1514]
+%line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1514]
+; a2 = a2 ^ u
+%line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 192]
+%line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 192]
+; u = q & mem256[p0 + 192]
+%line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 192]
+; a0 = a0 ^ u
+%line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 869]
+%line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 869]
+; a1 = a1 ^ u
+%line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1546]
+%line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1546]
+; a2 = a2 ^ u
+%line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 224]
+%line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 224]
+; u = q & mem256[p0 + 224]
+%line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 224]
+; a0 = a0 ^ u
+%line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 901]
+%line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 901]
+; a1 = a1 ^ u
+%line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1578]
+%line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1578]
+; a2 = a2 ^ u
+%line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 256]
+%line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 256]
+; u = q & mem256[p0 + 256]
+%line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 256]
+; a0 = a0 ^ u
+%line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 933]
+%line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 933]
+; a1 = a1 ^ u
+%line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1610]
+%line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1610]
+; a2 = a2 ^ u
+%line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 288]
+%line 585+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 288]
+; u = q & mem256[p0 + 288]
+%line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 288]
+; a0 = a0 ^ u
+%line 587+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 965]
+%line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 965]
+; a1 = a1 ^ u
+%line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1642]
+%line 590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1642]
+; a2 = a2 ^ u
+%line 591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 320]
+%line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 320]
+; u = q & mem256[p0 + 320]
+%line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 320]
+; a0 = a0 ^ u
+%line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 997]
+%line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 997]
+; a1 = a1 ^ u
+%line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1674]
+%line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1674]
+; a2 = a2 ^ u
+%line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 352]
+%line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 352]
+; u = q & mem256[p0 + 352]
+%line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 352]
+; a0 = a0 ^ u
+%line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 1029]
+%line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 1029]
+; a1 = a1 ^ u
+%line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1706]
+%line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1706]
+; a2 = a2 ^ u
+%line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 384]
+%line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 384]
+; u = q & mem256[p0 + 384]
+%line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 384]
+; a0 = a0 ^ u
+%line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 1061]
+%line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 1061]
+; a1 = a1 ^ u
+%line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1738]
+%line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1738]
+; a2 = a2 ^ u
+%line 612+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 416]
+%line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 416]
+; u = q & mem256[p0 + 416]
+%line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 416]
+; a0 = a0 ^ u
+%line 615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 1093]
+%line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 1093]
+; a1 = a1 ^ u
+%line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1770]
+%line 618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1770]
+; a2 = a2 ^ u
+%line 619+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 448]
+%line 620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 448]
+; u = q & mem256[p0 + 448]
+%line 621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 448]
+; a0 = a0 ^ u
+%line 622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 1125]
+%line 623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 1125]
+; a1 = a1 ^ u
+%line 624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1802]
+%line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1802]
+; a2 = a2 ^ u
+%line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 480]
+%line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 480]
+; u = q & mem256[p0 + 480]
+%line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 480]
+; a0 = a0 ^ u
+%line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 1157]
+%line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 1157]
+; a1 = a1 ^ u
+%line 631+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1834]
+%line 632+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1834]
+; a2 = a2 ^ u
+%line 633+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 512]
+%line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 512]
+; u = q & mem256[p0 + 512]
+%line 635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 512]
+; a0 = a0 ^ u
+%line 636+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 1189]
+%line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 1189]
+; a1 = a1 ^ u
+%line 638+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1866]
+%line 639+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1866]
+; a2 = a2 ^ u
+%line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 544]
+%line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 544]
+; u = q & mem256[p0 + 544]
+%line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 544]
+; a0 = a0 ^ u
+%line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 1221]
+%line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 1221]
+; a1 = a1 ^ u
+%line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1898]
+%line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1898]
+; a2 = a2 ^ u
+%line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 576]
+%line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 576]
+; u = q & mem256[p0 + 576]
+%line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 576]
+; a0 = a0 ^ u
+%line 650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 1253]
+%line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 1253]
+; a1 = a1 ^ u
+%line 652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1930]
+%line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1930]
+; a2 = a2 ^ u
+%line 654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 608]
+%line 655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 608]
+; u = q & mem256[p0 + 608]
+%line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 608]
+; a0 = a0 ^ u
+%line 657+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 1285]
+%line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 1285]
+; a1 = a1 ^ u
+%line 659+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1962]
+%line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1962]
+; a2 = a2 ^ u
+%line 661+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; q = mem256[eb + 640]
+%line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r11 + 640]
+; u = q & mem256[p0 + 640]
+%line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 640]
+; a0 = a0 ^ u
+%line 664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; u = q & mem256[p0 + 1317]
+%line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm3, [rsi + 1317]
+; a1 = a1 ^ u
+%line 666+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm4
+; u = q & mem256[p0 + 1994]
+%line 667+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, [rsi + 1994]
+; a2 = a2 ^ u
+%line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm0, ymm3
+; q = mem256[eb + 672]
+%line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r11 + 672]
+; u = q & mem256[p0 + 645]
+%line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 645]
+; a0 = a0 ^ u
+%line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm1, ymm0
+; u = q & mem256[p0 + 1322]
+%line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm4, [rsi + 1322]
+; a1 = a1 ^ u
+%line 673+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm2, ymm1
+; u = q & mem256[p0 + 1999]
+%line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm4, [rsi + 1999]
+; a2 = a2 ^ u
+%line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm3, ymm2
+; c0 = extract128(h0, 1)
+%line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm3, ymm0, 1
+; d0 = extract128(h0, 0)
+%line 678+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm0, ymm0, 0
+; c0 = c0 ^ d0
+%line 679+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor xmm3, xmm3, xmm0
+; d0 = shuffle32(c0, 0x4e)
+%line 680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd xmm0, xmm3, 78
+; c0 = c0 ^ d0
+%line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor xmm3, xmm3, xmm0
 ; x0 = c0
-%line 1018+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq rsi, xmm0
+%line 682+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovq rsi, xmm3
 ; c1 = extract128(h1, 1)
-%line 1020+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm2, 1
+%line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm0, ymm1, 1
 ; d1 = extract128(h1, 0)
-%line 1021+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm2, 0
+%line 685+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm1, ymm1, 0
 ; c1 = c1 ^ d1
-%line 1022+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor xmm0, xmm0, xmm1
 ; d1 = shuffle32(c1, 0x4e)
-%line 1023+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpshufd xmm1, xmm0, 78
 ; c1 = c1 ^ d1
-%line 1024+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor xmm0, xmm0, xmm1
 ; x1 = c1
-%line 1025+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 689+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovq r8, xmm0
 ; c2 = extract128(h2, 1)
-%line 1027+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm3, 1
+%line 691+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm0, ymm2, 1
 ; d2 = extract128(h2, 0)
-%line 1028+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm3, 0
+%line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm1, ymm2, 0
 ; c2 = c2 ^ d2
-%line 1029+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor xmm0, xmm0, xmm1
 ; d2 = shuffle32(c2, 0x4e)
-%line 1030+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpshufd xmm1, xmm0, 78
 ; c2 = c2 ^ d2
-%line 1031+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor xmm0, xmm0, xmm1
 ; x2 = c2
-%line 1032+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovq r9, xmm0
 ; m = 0xffffffff
-%line 1033+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 697+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r10, 4294967295
 ; v = x0 >> 32
-%line 1034+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r11, rsi
 	shr r11, 32
 ; x0 = x0 ^ v
-%line 1035+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor rsi, r11
 ; x0 = x0 & m
-%line 1036+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 700+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	and rsi, r10
 ; v = x1 << 32
-%line 1037+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r11, r8
 	shl r11, 32
 ; x1 = x1 ^ v
-%line 1038+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 702+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r11
 ; v = m << 32
-%line 1039+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 703+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r11, r10
 	shl r11, 32
 ; x1 = x1 & v
-%line 1040+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	and r8, r11
 ; x0 = x0 ^ x1
-%line 1041+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor rsi, r8
 ; v = x2 >> 32
-%line 1042+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 706+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, r9
 	shr r8, 32
 ; x2 = x2 ^ v
-%line 1043+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 707+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r9, r8
 ; x2 = x2 & m
-%line 1044+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 708+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	and r9, r10
 ; m = 0xffff0000ffff
-%line 1045+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 709+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r10, 281470681808895
 ; v = x0 >> 16
-%line 1046+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, rsi
 	shr r8, 16
 ; x0 = x0 ^ v
-%line 1047+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor rsi, r8
 ; x0 = x0 & m
-%line 1048+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	and rsi, r10
 ; v = x2 << 16
-%line 1049+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 713+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, r9
 	shl r8, 16
 ; x2 = x2 ^ v
-%line 1050+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 714+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r9, r8
 ; v = m << 16
-%line 1051+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 715+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r10, 16
 ; x2 = x2 & v
-%line 1052+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 716+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	and r9, r10
 ; x0 = x0 ^ x2
-%line 1053+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 717+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor rsi, r9
 ; v = x0 >> 8
-%line 1054+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, rsi
 	shr r8, 8
 ; x0 = x0 ^ v
-%line 1055+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 719+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor rsi, r8
 ; v = x0 >> 4
-%line 1056+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 720+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, rsi
 	shr r8, 4
 ; x0 = x0 ^ v
-%line 1057+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor rsi, r8
 ; v = x0 >> 2
-%line 1058+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 722+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, rsi
 	shr r8, 2
 ; x0 = x0 ^ v
-%line 1059+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 723+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor rsi, r8
 ; v = x0 >> 1
-%line 1060+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 724+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, rsi
 	shr r8, 1
 ; x0 = x0 ^ v
-%line 1061+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 725+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor rsi, r8
 ; o = 0
-%line 1062+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 726+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, 0
 ; v = x0
-%line 1063+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 727+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r9, rsi
 ; m = 1
-%line 1064+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 728+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r10, 1
 ; v = v & m
-%line 1065+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 729+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	and r9, r10
 ; o = o ^ v
-%line 1066+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 730+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
 ; v = x0 >> 31
-%line 1067+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 731+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r9, rsi
 	shr r9, 31
 ; m = 2
-%line 1068+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 732+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r10, 2
 ; v = v & m
-%line 1069+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 733+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	and r9, r10
 ; o = o ^ v
-%line 1070+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 734+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
 ; v = x0 >> 14
-%line 1071+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 735+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr rsi, 14
 ; m = 4
-%line 1072+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 736+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r9, 4
 ; v = v & m
-%line 1073+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 737+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	and rsi, r9
 ; o = o ^ v
-%line 1074+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 738+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, rsi
 ; v = mem8[e + 0]
-%line 1075+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 739+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r9d, byte [rdx]
 ; m = 7
-%line 1076+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 740+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r10, 7
 ; v = v & m
-%line 1077+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 741+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	and r9, r10
 ; o = o ^ v
-%line 1078+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 742+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
 ; mem8[s + 0] = o
-%line 1079+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 743+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [rdi], r8b
 ; leave
-%line 1080+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 744+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 712]
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+	mov rsp, [rsp + 6880]
 	ret
 .end:
 

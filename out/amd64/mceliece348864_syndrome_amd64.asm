@@ -36,24 +36,24 @@ qhasm_kernel_mceliece348864_syndrome_amd64_syndrome:
 ; p = e + 96
 %line 17+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	lea r9, [rdx + 96]
-; i = 336
+; i = 42
 %line 18+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r10, 336
+	mov r10, 42
 	mov r11, r8
 align 32
 .Lcopy:
-; x = mem8[p + 0]
+; x = mem64[p + 0]
 %line 20+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	movzx r8d, byte [r9]
-; mem8[eb + 0] = x
+	mov r8, [r9]
+; mem64[eb + 0] = x
 %line 21+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov byte [r11], r8b
-; p = p + 1
+	mov [r11], r8
+; p = p + 8
 %line 22+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	add r9, 1
-; eb = eb + 1
+	add r9, 8
+; eb = eb + 8
 %line 23+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	add r11, 1
+	add r11, 8
 ; i = i - 1
 %line 24+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	sub r10, 1

@@ -33,36 +33,36 @@ qhasm_kernel_mceliece6960119_syndrome_amd64_syndrome:
 ; p = e + 193
 %line 16+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	lea r11, [rdx + 193]
-; i = 672
+; i = 84
 %line 17+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, 672
+	mov r8, 84
 	mov rax, r8
 align 32
 .Lcopy:
-; x = mem8[p + 0]
+; x = mem64[p + 0]
 %line 19+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r8d, byte [r11]
+	mov r8, [r11]
 ; x = x >> 3
 %line 20+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shr r8, 3
-; y = mem8[p + 1]
+; y = mem8[p + 8]
 %line 21+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r9d, byte [r11 + 1]
-; y = y << 5
+	movzx r9d, byte [r11 + 8]
+; y = y << 61
 %line 22+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	shl r9, 5
+	shl r9, 61
 ; x = x ^ y
 %line 23+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	xor r8, r9
-; mem8[eb + 0] = x
+; mem64[eb + 0] = x
 %line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r10], r8b
-; p = p + 1
+	mov [r10], r8
+; p = p + 8
 %line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	add r11, 1
-; eb = eb + 1
+	add r11, 8
+; eb = eb + 8
 %line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	add r10, 1
+	add r10, 8
 ; i = i - 1
 %line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	sub rax, 1

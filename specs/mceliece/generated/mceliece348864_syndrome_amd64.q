@@ -15,12 +15,12 @@ mem8[eb + 337] = z
 mem8[eb + 338] = z
 mem8[eb + 339] = z
 p = e + 96
-i = 336
+i = 42
 copy:
-  x = mem8[p + 0]
-  mem8[eb + 0] = x
-  p = p + 1
-  eb = eb + 1
+  x = mem64[p + 0]
+  mem64[eb + 0] = x
+  p = p + 8
+  eb = eb + 8
   i = i - 1
   =? i - 0
   goto copy if !=
