@@ -237,12 +237,19 @@ def shtest(path: str) -> None:
 def main() -> int:
     only_translator = "--translator-only" in sys.argv
     pat = [a for a in sys.argv[1:] if not a.startswith("--")]
+
+    def selected(path: str) -> bool:
+        # match the path inside the repository, not the checkout's location
+        # (a clone under /work/wt/alloc would otherwise select every test)
+        rel = os.path.relpath(path, ROOT)
+        return not pat or any(x in rel for x in pat)
+
     with tempfile.TemporaryDirectory() as tmp:
         for path in sorted(glob.glob(os.path.join(ROOT, "tests/q/*.q"))):
-            if not pat or any(x in path for x in pat):
+            if selected(path):
                 qtest(path, tmp)
         for path in sorted(glob.glob(os.path.join(ROOT, "tests/run/*.q"))):
-            if not pat or any(x in path for x in pat):
+            if selected(path):
                 runtest(path, tmp)
                 # the same program scheduled for every model of its target
                 target = next((v for k, v in directives(path) if k == "target"), "amd64")
@@ -250,10 +257,13 @@ def main() -> int:
                     runtest(path, tmp, model)
         if not only_translator:
             for path in sorted(glob.glob(os.path.join(ROOT, "tests/sh/*.sh"))):
-                if not pat or any(x in path for x in pat):
+                if selected(path):
                     shtest(path)
     for line in skipped_impls:
         print(line)
+    if pat and not any(results.values()):
+        print(f"run.py: error: no test path contains {' or '.join(pat)}", file=sys.stderr)
+        return 1
     if results["skipped"]:
         print(f"{results['skipped']} SKIPPED (not counted as passed)")
     print(f"{results['ok']} passed, {results['fail']} failed")
