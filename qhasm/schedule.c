@@ -883,8 +883,9 @@ static void reorder(Fn *fn, int b, const Model *m, int pressure)
 	}
 }
 
-/* operation counts, critical path and schedule length of block b */
-void blockstat(Fn *fn, int b, const Target *t, const Model *m, BStat *st)
+/* the dependence graph of block b alone, for the estimates below: on
+ * registers once the function is allocated (false dependences count) */
+static void blockbegin(Fn *fn, int b, const Target *t, const Model *m, int addrtaken)
 {
 	T = t;
 	int allocated = 0;
@@ -893,7 +894,24 @@ void blockstat(Fn *fn, int b, const Target *t, const Model *m, BStat *st)
 	if (allocated)
 		setregrep(fn);
 	setacross(fn);
+	if (addrtaken)
+		setaddrtaken(fn);
 	setup(fn, b, m);
+}
+
+static void blockend(void)
+{
+	free(regrep);
+	regrep = NULL;
+	freedeps();
+	free(grp);
+	free(ord);
+}
+
+/* operation counts, critical path and schedule length of block b */
+void blockstat(Fn *fn, int b, const Target *t, const Model *m, BStat *st)
+{
+	blockbegin(fn, b, t, m, 0);
 	memset(st, 0, sizeof *st);
 	for (int k = 0; k < NN; k++) {
 		for (int j = 0; j < N[k].nops; j++)
@@ -905,35 +923,19 @@ void blockstat(Fn *fn, int b, const Target *t, const Model *m, BStat *st)
 	int *out = xmalloc((NN + 1) * sizeof(int));
 	st->length = listsched(&fn->blk[b], out, 0);
 	free(out);
-	free(regrep);
-	regrep = NULL;
-	freedeps();
-	free(grp);
-	free(ord);
+	blockend();
 }
 
 /* the model's time of block b in its present order (on registers once
  * allocated): the machine estimate the passes above compare orders by */
 int blocktime(Fn *fn, int b, const Target *t, const Model *m)
 {
-	T = t;
-	int allocated = 0;
-	for (int i = 0; i < fn->ntmp && !allocated; i++)
-		allocated = fn->tmp[i].reg != NOREG;
-	if (allocated)
-		setregrep(fn);
-	setacross(fn);
-	setaddrtaken(fn);
-	setup(fn, b, m);
+	blockbegin(fn, b, t, m, 1);
 	int *src = xmalloc((NN + 1) * sizeof(int));
 	for (int k = 0; k < NN; k++)
 		src[k] = k;
 	int time = NN ? machinetime(src) : 0;
 	free(src);
-	free(regrep);
-	regrep = NULL;
-	freedeps();
-	free(grp);
-	free(ord);
+	blockend();
 	return time;
 }
