@@ -278,6 +278,7 @@ typedef struct Graph {
 	int nmv, cmv;
 	double *wmv;      /* move weights */
 	char *mvsplit;    /* the move is a split copy: not merged */
+	void *mem;        /* the adjacency lists' memory (ir.c) */
 } Graph;
 
 

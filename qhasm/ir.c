@@ -10,6 +10,42 @@
 
 /* ---------- the interference graph ---------- */
 
+/* The adjacency lists live in the graph's own chunks, by power-of-two
+ * capacity, a list outgrown going to its capacity's free list for the
+ * next one of that size: a long block has millions of temporaries, and a
+ * malloc, realloc and free for each of their lists cost more than the
+ * edges themselves (and a heap header per list). */
+typedef struct GChunk { struct GChunk *next; size_t used, size; } GChunk;
+typedef struct GMem { GChunk *chunk; int *freel[32]; } GMem;
+enum { GCHUNK = 1 << 20 };
+
+static int *glist(GMem *m, int lg)
+{
+	int *p = m->freel[lg];
+	if (p) {
+		memcpy(&m->freel[lg], p, sizeof p);
+		return p;
+	}
+	size_t n = (sizeof(int) << lg), hdr = (sizeof(GChunk) + 15) & ~(size_t)15;
+	GChunk *c = m->chunk;
+	if (!c || c->used + n > c->size) {
+		size_t sz = hdr + n > GCHUNK / 4 ? hdr + n : GCHUNK;
+		if (sz > GCHUNK && c && c->used + n > c->size) {
+			/* a big list: a chunk of its own, behind the current one */
+			GChunk *d = xmalloc(sz);
+			*d = (GChunk){c->next, sz, sz};
+			c->next = d;
+			return (int *)((char *)d + hdr);
+		}
+		c = xmalloc(sz);
+		*c = (GChunk){m->chunk, hdr, sz};
+		m->chunk = c;
+	}
+	p = (int *)((char *)c + c->used);
+	c->used += n;
+	return p;
+}
+
 Graph *newgraph(int n)
 {
 	Graph *g = xcalloc(1, sizeof *g);
@@ -20,6 +56,7 @@ Graph *newgraph(int n)
 	g->alias = xmalloc((n + 1) * sizeof(int));
 	for (int i = 0; i < n; i++)
 		g->alias[i] = i;
+	g->mem = xcalloc(1, sizeof(GMem));
 	return g;
 }
 
@@ -27,8 +64,12 @@ void freegraph(Graph *g)
 {
 	if (!g)
 		return;
-	for (int i = 0; i < g->n; i++)
-		free(g->adj[i]);
+	GMem *m = g->mem;
+	for (GChunk *c = m->chunk, *d; c; c = d) {
+		d = c->next;
+		free(c);
+	}
+	free(m);
 	free(g->adj);
 	free(g->nadj);
 	free(g->cadj);
@@ -68,8 +109,17 @@ int hasedge(const Graph *g, int a, int b)
 static void push(Graph *g, int a, int b)
 {
 	if (g->nadj[a] == g->cadj[a]) {
-		g->cadj[a] = g->cadj[a] ? 2 * g->cadj[a] : 4;
-		g->adj[a] = xrealloc(g->adj[a], g->cadj[a] * sizeof(int));
+		GMem *m = g->mem;
+		int lg = g->cadj[a] ? __builtin_ctz((unsigned)g->cadj[a]) + 1 : 2;
+		int *l = glist(m, lg);
+		if (g->cadj[a]) {
+			memcpy(l, g->adj[a], g->nadj[a] * sizeof(int));
+			int old = lg - 1, *o = g->adj[a];
+			memcpy(o, &m->freel[old], sizeof o);
+			m->freel[old] = o;
+		}
+		g->adj[a] = l;
+		g->cadj[a] = 1 << lg;
 	}
 	g->adj[a][g->nadj[a]++] = b;
 }
