@@ -47,8 +47,15 @@ static void obflush(FILE *f)
 	on = 0;
 }
 
-static void obput(FILE *f, const char *s, size_t n)
+static inline void obput(FILE *f, const char *s, size_t n)
 {
+	if (n <= 4 && on + 4 <= sizeof ob) {
+		/* separators and short names without a call */
+		for (size_t i = 0; i < n; i++)
+			ob[on + i] = s[i];
+		on += n;
+		return;
+	}
 	if (on + n > sizeof ob) {
 		obflush(f);
 		if (n > sizeof ob) {
@@ -94,6 +101,55 @@ static void putint(FILE *f, i64 v)
 	obputs(f, decimal(num + sizeof num, v < 0 ? -(unsigned long long)v : (unsigned long long)v));
 }
 
+/* the dialect's line directive for this file, split around its line
+ * number ({1} once), made once per function instead of per line */
+static char *linepre, *linepost;
+static size_t lineprelen, linepostlen;
+static const char *linefmt, *linefile;
+static size_t commentlen;
+
+/* s with every {0} replaced by infile, between the characters lead and
+ * tail (0: none), and its length */
+static char *withfile(const char *s, size_t n, char lead, char tail, size_t *len)
+{
+	size_t m = 0;
+	for (const char *p = s; p + 3 <= s + n && (p = strstr(p, "{0}")) && p + 3 <= s + n; p += 3)
+		m++;
+	char *d = xmalloc(n + m * strlen(infile) + 3), *o = d;
+	if (lead)
+		*o++ = lead;
+	for (const char *p = s; p < s + n;)
+		if (p + 3 <= s + n && !strncmp(p, "{0}", 3)) {
+			o = stpcpy(o, infile);
+			p += 3;
+		} else
+			*o++ = *p++;
+	if (tail)
+		*o++ = tail;
+	*o = 0;
+	*len = (size_t)(o - d);
+	return d;
+}
+
+static void lineparts(const Target *t)
+{
+	const char *fmt = t->dialect->line;
+	commentlen = strlen(t->dialect->comment);
+	if (fmt == linefmt && infile == linefile)
+		return;
+	free(linepre);
+	free(linepost);
+	linepre = linepost = NULL;
+	linefmt = fmt;
+	linefile = infile;
+	const char *one = strstr(fmt, "{1}");
+	if (!one || strstr(one + 3, "{1}"))
+		return; /* obfmt() then */
+	/* the new lines before and after it included: one copy each */
+	linepre = withfile(fmt, (size_t)(one - fmt), '\n', 0, &lineprelen);
+	linepost = withfile(one + 3, strlen(one + 3), 0, '\n', &linepostlen);
+}
+
 static void comment_src(FILE *f, const Target *t, Fn *fn, int stmt)
 {
 	int line = fn->spos[stmt].line;
@@ -107,10 +163,18 @@ static void comment_src(FILE *f, const Target *t, Fn *fn, int stmt)
 	while (n && (src[n - 1] == ' ' || src[n - 1] == '\t' || src[n - 1] == '\r'))
 		n--;
 	char num[24];
-	obputs(f, t->dialect->comment);
+	obput(f, t->dialect->comment, commentlen);
 	obput(f, src, n);
+	char *d = decimal(num + sizeof num, (unsigned)line);
+	if (linepre) {
+		/* "\n" + the directive's start, the number, its end + "\n" */
+		obput(f, linepre, lineprelen);
+		obput(f, d, (size_t)(num + sizeof num - 1 - d));
+		obput(f, linepost, linepostlen);
+		return;
+	}
 	obput(f, "\n", 1);
-	obfmt(f, t->dialect->line, infile, decimal(num + sizeof num, (unsigned)line));
+	obfmt(f, t->dialect->line, infile, d);
 	obput(f, "\n", 1);
 }
 
@@ -237,36 +301,147 @@ static void subst(FILE *f, const Target *t, Fn *fn, const Ins *x, const char *p,
 	die("operand %c of line %d has no value", m->op[k].name, m->lineno);
 }
 
+/* A template compiled once per description line (millions of
+ * instructions share a few hundred lines): runs of plain text (a ';'
+ * already turned into a new line and tab) and operand references, a plain
+ * {x} of a register operand written from a cached register name. */
+typedef struct Piece {
+	const char *s;    /* text, or the reference's inside (after '{') */
+	int n;            /* text length; -1: a reference ending at e */
+	int k;            /* plain {x}: its operand, else -1 */
+	const char *e;    /* the reference's '}' */
+} Piece;
+typedef struct Tmpl { const MdLine *md; Piece *p; int np; } Tmpl;
+static Tmpl *ttab;
+static size_t tcap, tcount;
+static unsigned tepoch = ~0u;
+
+static void addpiece(Piece **p, int *np, int *cap, Piece x)
+{
+	GROW(*p, *np, *cap);
+	(*p)[(*np)++] = x;
+}
+
+static void compile(Tmpl *c, const MdLine *m)
+{
+	Piece *p = NULL;
+	int np = 0, cap = 0;
+	addpiece(&p, &np, &cap, (Piece){"\t", 1, -1, NULL});
+	for (const char *q = m->tmpl; *q; q++) {
+		if (*q == ';') {
+			addpiece(&p, &np, &cap, (Piece){"\n\t", 2, -1, NULL});
+			while (q[1] == ' ')
+				q++;
+			continue;
+		}
+		if (*q != '{') {
+			size_t n = strcspn(q, ";{");
+			addpiece(&p, &np, &cap, (Piece){q, (int)n, -1, NULL});
+			q += n - 1;
+			continue;
+		}
+		const char *e = strchr(q, '}');
+		if (!e)
+			die("unterminated '{' in line %d", m->lineno);
+		if (!isoperand(m, q + 1, e)) {
+			/* not an operand: assembler syntax such as {1to16} or {k1} */
+			addpiece(&p, &np, &cap, (Piece){q, (int)(e - q + 1), -1, NULL});
+		} else {
+			int k = e == q + 2 ? opindex(m, q[1]) : -1;
+			addpiece(&p, &np, &cap, (Piece){q + 1, -1, k, e});
+		}
+		q = e;
+	}
+	addpiece(&p, &np, &cap, (Piece){"\n", 1, -1, NULL});
+	c->md = m;
+	c->p = p;
+	c->np = np;
+}
+
+static void tmplreset(void)
+{
+	for (size_t i = 0; i < tcap; i++)
+		free(ttab[i].p);
+	free(ttab);
+	ttab = NULL;
+	tcap = tcount = 0;
+}
+
+static Tmpl *tmplof(const MdLine *m)
+{
+	if (tepoch != mdepoch) {
+		/* a description was loaded: its lines are new */
+		tmplreset();
+		tepoch = mdepoch;
+	}
+	if (2 * (tcount + 1) > tcap) {
+		Tmpl *old = ttab;
+		size_t oc = tcap;
+		tcap = tcap ? 2 * tcap : 256;
+		ttab = xcalloc(tcap, sizeof *ttab);
+		for (size_t i = 0; i < oc; i++)
+			if (old[i].md) {
+				size_t h = ((uintptr_t)old[i].md >> 4) * 0x9e3779b97f4a7c15ull >> 20 & (tcap - 1);
+				while (ttab[h].md)
+					h = (h + 1) & (tcap - 1);
+				ttab[h] = old[i];
+			}
+		free(old);
+	}
+	size_t h = ((uintptr_t)m >> 4) * 0x9e3779b97f4a7c15ull >> 20 & (tcap - 1);
+	while (ttab[h].md && ttab[h].md != m)
+		h = (h + 1) & (tcap - 1);
+	if (!ttab[h].md) {
+		compile(&ttab[h], m);
+		tcount++;
+	}
+	return &ttab[h];
+}
+
+/* register names with their lengths, per file, view and register */
+typedef struct RName { const char *s; int n; } RName;
+static RName rname[MAXFILE][8][64];
+static const Target *rtarget;
+
+static const RName *regname(const Target *t, int file, int reg, int bits)
+{
+	int v = bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : bits == 64 ? 3 : bits == 128 ? 4
+		: bits == 256 ? 5 : bits == 512 ? 6 : 7;
+	if (rtarget != t) {
+		memset(rname, 0, sizeof rname);
+		rtarget = t;
+	}
+	if (v == 7 || reg < 0 || reg >= 64 || file < 0 || file >= MAXFILE)
+		return NULL;
+	RName *r = &rname[file][v][reg];
+	if (!r->s) {
+		const char *s = t->regview(file, reg, bits);
+		if (!s)
+			return NULL;
+		*r = (RName){s, (int)strlen(s)};
+	}
+	return r;
+}
+
 static void expand(FILE *f, const Target *t, Fn *fn, const Ins *x)
 {
-	obput(f, "\t", 1);
-	for (const char *p = x->md->tmpl; *p; p++) {
-		if (*p == ';') {
-			obput(f, "\n\t", 2);
-			while (p[1] == ' ')
-				p++;
+	const Tmpl *c = tmplof(x->md);
+	for (int i = 0; i < c->np; i++) {
+		const Piece *p = &c->p[i];
+		if (p->n >= 0) {
+			obput(f, p->s, p->n);
 			continue;
 		}
-		if (*p != '{') {
-			/* a run of plain text at once */
-			size_t n = strcspn(p, ";{");
-			obput(f, p, n);
-			p += n - 1;
-			continue;
+		if (p->k >= 0 && x->op[p->k].kind == OTMP) {
+			const Tmp *tm = &fn->tmp[x->op[p->k].tmp];
+			const RName *r = regname(t, tm->file, tm->reg, t->cls[x->md->op[p->k].cls].view);
+			if (r) {
+				obput(f, r->s, r->n);
+				continue;
+			}
 		}
-		const char *e = strchr(p, '}');
-		if (!e)
-			die("unterminated '{' in line %d", x->md->lineno);
-		if (!isoperand(x->md, p + 1, e)) {
-			/* not an operand: assembler syntax such as {1to16} or {k1} */
-			obput(f, p, e - p + 1);
-			p = e;
-			continue;
-		}
-		subst(f, t, fn, x, p + 1, e);
-		p = e;
+		subst(f, t, fn, x, p->s, p->e);
 	}
-	obput(f, "\n", 1);
 }
 
 static int isnop(Fn *fn, const Ins *x)
@@ -335,6 +510,7 @@ void emitfn(FILE *f, Fn *fn, const Target *t)
 	putln(f, d->funchead, name, "");
 	t->prologue(f, fn);
 	lastline = 0;
+	lineparts(t);
 	/* a loop's head (a later block jumps back to it) starts a fetch
 	 * block: the loop's speed then does not depend on where the linker
 	 * puts the function */
