@@ -12,8 +12,18 @@ static const char *ops[] = {
 	"{", "}", "@", 0
 };
 
-static int isid0(int c) { return isalpha(c) || c == '_' || c == '.'; }
-static int isid(int c) { return isalnum(c) || c == '_' || c == '.'; }
+/* character classes by table (the ctype calls, per character of
+ * millions of lines, cost more than the rest of the scan) */
+enum { CID0 = 1, CID = 2 };
+static unsigned char cclass[256];
+static void classinit(void)
+{
+	for (int c = 0; c < 256; c++)
+		cclass[c] = (unsigned char)((isalpha(c) || c == '_' || c == '.' ? CID0 : 0)
+			| (isalnum(c) || c == '_' || c == '.' ? CID : 0));
+}
+static inline int isid0(int c) { return cclass[c & 255] & CID0; }
+static inline int isid(int c) { return cclass[c & 255] & CID; }
 
 /* Grammar: token = ident | number | lane | op; `#` starts a comment.
  *   ident  = [A-Za-z_.][A-Za-z0-9_.]*
@@ -45,6 +55,8 @@ Tok *lexline(const char *s, int lineno, int *ntok)
 {
 	if (!oplen[0])
 		opinit();
+	if (!cclass['a'])
+		classinit();
 	int n = 0;
 	const char *p = s;
 	for (;;) {
@@ -181,6 +193,8 @@ Tok *tokunpack(const void *src, int n, int line)
 	}
 	const char *const *s = src;
 	const int *col = (const int *)(s + n + 1);
+	if (!cclass['a'])
+		classinit();
 	for (int i = 0; i <= n; i++) {
 		u[i] = (Tok){.s = (char *)s[i], .pos = {line, col[i]}};
 		if (i < n)

@@ -57,7 +57,7 @@ static int isassignop(const char *s)
 	if (s[n - 1] != '=' || n > 4)
 		return 0;
 	for (int i = 0; a[i]; i++)
-		if (!strcmp(s, a[i]))
+		if (a[i][0] == s[0] && !strcmp(s, a[i]))
 			return 1;
 	return 0;
 }

@@ -94,6 +94,16 @@ int findconst(const char *s)
 
 static int typebyname(const char *s)
 {
+	/* every statement's first word is asked, and most are no type: the
+	 * types' first characters first */
+	static char first[256];
+	if (!first[0]) {
+		first[0] = 1;
+		for (int t = 1; t < NTYPE; t++)
+			first[(unsigned char)typename(t)[0]] = 1;
+	}
+	if (!s[0] || !first[(unsigned char)s[0]])
+		return TNONE;
 	for (int t = 1; t < NTYPE; t++)
 		if (typename(t)[0] == s[0] && !strcmp(typename(t), s))
 			return t;
@@ -273,7 +283,15 @@ static char *readfile(const char *path, size_t *len)
 		fprintf(stderr, "qhasm: cannot open %s\n", path);
 		exit(1);
 	}
+	/* sized by the file when it has a size (a long block is megabytes:
+	 * no doubling and copying), grown for a pipe */
 	size_t cap = 1 << 16, n = 0;
+	if (!fseek(f, 0, SEEK_END)) {
+		long sz = ftell(f);
+		if (sz > 0)
+			cap = (size_t)sz + 1;
+		rewind(f);
+	}
 	char *s = xmalloc(cap);
 	for (size_t k; (k = fread(s + n, 1, cap - n, f)) > 0;) {
 		n += k;
@@ -281,7 +299,8 @@ static char *readfile(const char *path, size_t *len)
 			s = xrealloc(s, cap *= 2);
 	}
 	fclose(f);
-	s = xrealloc(s, n + 1);
+	if (n + 1 != cap)
+		s = xrealloc(s, n + 1);
 	s[n] = 0;
 	*len = n;
 	return s;

@@ -274,6 +274,15 @@ static unsigned nhash(const char *s, size_t n)
 	return h;
 }
 
+/* memcmp() == 0 for the short strings interned (a call costs more) */
+static inline int same(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
 /* the one copy of s[0..n) in the file arena (never to be modified) */
 char *fintern(const char *s, size_t n)
 {
@@ -294,7 +303,7 @@ char *fintern(const char *s, size_t n)
 	unsigned h = nhash(s, n);
 	size_t j = h & (icap - 1);
 	for (; itab[j].s; j = (j + 1) & (icap - 1))
-		if (itab[j].hash == h && itab[j].len == n && !memcmp(itab[j].s, s, n))
+		if (itab[j].hash == h && itab[j].len == n && same(itab[j].s, s, n))
 			return itab[j].s;
 	icount++;
 	itab[j] = (IEnt){fstrndup(s, n), h, (unsigned)n};
