@@ -484,7 +484,58 @@ static const MdLine **lookupshape(const char *shape, int *n)
 	return cache[h].c;
 }
 
+/* Selection's result for a statement whose operands are all variables
+ * depends only on the shape, the condition, the variables' types and
+ * which operands are the same variable (match(): fits() of a variable
+ * asks its type, sameop() its identity), and on the function's
+ * extensions and the target: such statements (most of a long block)
+ * are looked up in a cache keyed by those. */
+enum { NSEL = 1024 };
+static struct SelMemo {
+	const char *shape;
+	u64 sig, ext;
+	const Target *t;
+	unsigned epoch;
+	int cond;
+	const MdLine *m;
+} selmemo[NSEL];
+
+/* the statement's key (1 + types and ties), or 0 when it has an operand
+ * that is not a variable */
+static u64 selsig(const Stmt *s)
+{
+	u64 sig = 1;
+	for (int k = 0; k < s->nop; k++) {
+		const SOp *o = &s->op[k];
+		if (o->kind != SVAR || vars[o->var].type >= 16)
+			return 0;
+		int j = 0;
+		while (s->op[j].var != o->var)
+			j++;
+		sig = sig << 7 | (u64)vars[o->var].type << 3 | (u64)j;
+	}
+	return sig;
+}
+
+static const MdLine *selectform(const Stmt *s);
+
 static const MdLine *selectins(const Stmt *s)
+{
+	u64 sig = s->nop <= MAXOP ? selsig(s) : 0;
+	if (!sig)
+		return selectform(s);
+	unsigned epoch = mdepoch * 65599u + fepoch;
+	unsigned h = (unsigned)((((uintptr_t)s->shape >> 4) ^ sig * 0x9e3779b97f4a7c15ull) >> 7) % NSEL;
+	struct SelMemo *e = &selmemo[h];
+	if (e->m && e->shape == s->shape && e->sig == sig && e->ext == F->ext && e->t == T && e->epoch == epoch
+	    && e->cond == s->cond)
+		return e->m;
+	const MdLine *m = selectform(s);
+	*e = (struct SelMemo){s->shape, sig, F->ext, T, epoch, s->cond, m};
+	return m;
+}
+
+static const MdLine *selectform(const Stmt *s)
 {
 	int n;
 	const MdLine **c = lookupshape(s->shape, &n);
