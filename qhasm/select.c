@@ -525,7 +525,9 @@ static const MdLine *selectins(const Stmt *s)
 	if (!sig)
 		return selectform(s);
 	unsigned epoch = mdepoch * 65599u + fepoch;
-	unsigned h = (unsigned)((((uintptr_t)s->shape >> 4) ^ sig * 0x9e3779b97f4a7c15ull) >> 7) % NSEL;
+	/* interned shapes lie a few bytes apart: both halves mixed */
+	u64 x = (u64)(uintptr_t)s->shape * 0x9e3779b97f4a7c15ull ^ sig * 0xc2b2ae3d27d4eb4full;
+	unsigned h = (unsigned)(x >> 32) % NSEL;
 	struct SelMemo *e = &selmemo[h];
 	if (e->m && e->shape == s->shape && e->sig == sig && e->ext == F->ext && e->t == T && e->epoch == epoch
 	    && e->cond == s->cond)
