@@ -47,16 +47,29 @@ typedef struct Name { const char *s; int kind, idx; } Name;
 static Name *names;
 static int namecap, nnames;
 
+/* the entries last found, by the address of the text asked for: tokens
+ * are interned, so a long block asks the same few addresses millions of
+ * times (an entry whose name is that very text is the answer, whatever
+ * the table did since) */
+enum { NLCACHE = 4096 };
+static struct { const char *s; int i; } lcache[NLCACHE];
+
 static Name *lookup(const char *s)
 {
 	if (!namecap)
 		return NULL;
+	unsigned c = (unsigned)((u64)(uintptr_t)s * 0x9e3779b97f4a7c15ull >> 52) & (NLCACHE - 1);
+	if (lcache[c].s == s && lcache[c].i < namecap && names[lcache[c].i].s == s)
+		return &names[lcache[c].i];
 	for (unsigned i = strhash(s) & (namecap - 1);; i = (i + 1) & (namecap - 1)) {
 		if (!names[i].s)
 			return NULL;
 		/* names are interned: mostly the same pointer */
-		if (names[i].s == s || !strcmp(names[i].s, s))
+		if (names[i].s == s || !strcmp(names[i].s, s)) {
+			lcache[c].s = s;
+			lcache[c].i = (int)i;
 			return &names[i];
+		}
 	}
 }
 
