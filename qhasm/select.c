@@ -484,33 +484,43 @@ static const MdLine **lookupshape(const char *shape, int *n)
 	return cache[h].c;
 }
 
-/* Selection's result for a statement whose operands are all variables
- * depends only on the shape, the condition, the variables' types and
- * which operands are the same variable (match(): fits() of a variable
- * asks its type, sameop() its identity), and on the function's
- * extensions and the target: such statements (most of a long block)
- * are looked up in a cache keyed by those. */
+/* Selection's result for a statement whose operands are variables and
+ * at most one immediate depends only on the shape, the condition, the
+ * variables' types, which operands are the same variable, the immediate's
+ * value (match(): fits() of a variable asks its type, of an immediate
+ * its value, sameop() a variable's identity), and on the function's
+ * extensions and the target: such statements (most of a long block) are
+ * looked up in a cache keyed by those. */
 enum { NSEL = 1024 };
 static struct SelMemo {
 	const char *shape;
 	u64 sig, ext;
+	i64 imm;
 	const Target *t;
 	unsigned epoch;
 	int cond;
 	const MdLine *m;
 } selmemo[NSEL];
 
-/* the statement's key (1 + types and ties), or 0 when it has an operand
- * that is not a variable */
-static u64 selsig(const Stmt *s)
+/* the statement's key (1, then per operand its type and tie, or an
+ * immediate's mark; the immediate in *imm), or 0 when it has another
+ * kind of operand or two immediates */
+static u64 selsig(const Stmt *s, i64 *imm)
 {
 	u64 sig = 1;
+	int nimm = 0;
+	*imm = 0;
 	for (int k = 0; k < s->nop; k++) {
 		const SOp *o = &s->op[k];
-		if (o->kind != SVAR || vars[o->var].type >= 16)
+		if (o->kind == SIMM && !nimm++) {
+			*imm = o->imm;
+			sig = sig << 7 | 127;
+			continue;
+		}
+		if (o->kind != SVAR || vars[o->var].type >= 15)
 			return 0;
 		int j = 0;
-		while (s->op[j].var != o->var)
+		while (s->op[j].kind != SVAR || s->op[j].var != o->var)
 			j++;
 		sig = sig << 7 | (u64)vars[o->var].type << 3 | (u64)j;
 	}
@@ -521,19 +531,20 @@ static const MdLine *selectform(const Stmt *s);
 
 static const MdLine *selectins(const Stmt *s)
 {
-	u64 sig = s->nop <= MAXOP ? selsig(s) : 0;
+	i64 imm;
+	u64 sig = s->nop <= MAXOP ? selsig(s, &imm) : 0;
 	if (!sig)
 		return selectform(s);
 	unsigned epoch = mdepoch * 65599u + fepoch;
 	/* interned shapes lie a few bytes apart: both halves mixed */
-	u64 x = (u64)(uintptr_t)s->shape * 0x9e3779b97f4a7c15ull ^ sig * 0xc2b2ae3d27d4eb4full;
+	u64 x = (u64)(uintptr_t)s->shape * 0x9e3779b97f4a7c15ull ^ (sig ^ (u64)imm * 0x94d049bb133111ebull) * 0xc2b2ae3d27d4eb4full;
 	unsigned h = (unsigned)(x >> 32) % NSEL;
 	struct SelMemo *e = &selmemo[h];
-	if (e->m && e->shape == s->shape && e->sig == sig && e->ext == F->ext && e->t == T && e->epoch == epoch
-	    && e->cond == s->cond)
+	if (e->m && e->shape == s->shape && e->sig == sig && e->imm == imm && e->ext == F->ext && e->t == T
+	    && e->epoch == epoch && e->cond == s->cond)
 		return e->m;
 	const MdLine *m = selectform(s);
-	*e = (struct SelMemo){s->shape, sig, F->ext, T, epoch, s->cond, m};
+	*e = (struct SelMemo){s->shape, sig, F->ext, imm, T, epoch, s->cond, m};
 	return m;
 }
 
