@@ -260,6 +260,10 @@ class Gen:
         self.consts: dict[str, tuple[int, ...]] = {}
         self.cnames: dict[tuple[int, ...], str] = {}
         self.nops = 0
+        self.base: int | None = None
+        self.ucon: list[tuple[int, ...]] = []
+        self.units: list = []
+        self.table: list[int] = []
         check_transpose()
 
     # -- constants
@@ -277,7 +281,111 @@ class Gen:
         return f"mem256[{name}]"
 
     def at(self, off: int) -> str:
+        if self.base is not None:
+            assert off >= self.base
+            return f"mem256[dp + {off - self.base}]" if off > self.base else "mem256[dp]"
         return f"mem256[w + {off}]" if off else "mem256[w]"
+
+    def tw(self, vals: tuple[int, ...]) -> str:
+        """a per-unit constant vector: the next entry of the unit's part
+        of the table NTTW (read through tp)"""
+        assert self.base is not None
+        self.ucon.append(tuple(v & 0xFFFF for v in vals))
+        k = len(self.ucon) - 1
+        return f"mem256[tp + {32 * k}]" if k else "mem256[tp]"
+
+    # -- loop rolling: identical units become loops
+    def unit_begin(self, base: int) -> None:
+        self.saved = self.e
+        self.e = nt.Q(self.saved.isa)
+        self.base = base
+        self.ucon = []
+
+    def unit_end(self) -> None:
+        self.units.append((tuple(self.e.lines), self.base, list(self.ucon)))
+        self.e = self.saved
+        self.base = None
+
+    def flush(self) -> None:
+        """emit the collected units: runs of identical bodies at a constant
+        stride become a loop (dp and tp advance), runs of equal runs at a
+        constant stride a loop around it"""
+        units, self.units = self.units, []
+        runs: list[list] = []          # [lines, base0, stride, n, consts]
+        for lines, base, con in units:
+            r = runs[-1] if runs else None
+            if r and r[0] == lines and len(r[4][-1]) == len(con) and (r[3] == 1 or base - r[1] == r[2] * r[3]):
+                if r[3] == 1:
+                    r[2] = base - r[1]
+                if base - r[1] == r[2] * r[3]:
+                    r[3] += 1
+                    r[4].append(con)
+                    continue
+            runs.append([lines, base, 0, 1, [con]])
+        outer: list[list] = []         # [run, ostride, m]
+        for r in runs:
+            o = outer[-1] if outer else None
+            if o:
+                r0 = o[0]
+                if r0[0] == r[0] and r0[2] == r[2] and r0[3] == r[3] and (o[2] == 1 or r[1] - r0[1] == o[1] * o[2]):
+                    if o[2] == 1:
+                        o[1] = r[1] - r0[1]
+                    if r[1] - r0[1] == o[1] * o[2]:
+                        o[2] += 1
+                        o[3].extend(r[4])
+                        continue
+            outer.append([r, 0, 1, list(r[4])])
+        e = self.e
+        for r, ostride, m, cons in outer:
+            lines, base0, stride, n, _ = r
+            k = len(cons[0]) if cons else 0
+            # the table holds one copy per inner run when the run's units
+            # read the same constants (tp then stays), one per unit otherwise
+            same = all(all(c == cons[j * n] for c in cons[j * n:(j + 1) * n]) for j in range(m))
+            tin = 0 if same else 32 * k
+            tout = 32 * k if same else 0
+            if same and all(cons[j * n] == cons[0] for j in range(m)):
+                tout = 0
+            e(f"dp = w + {base0}" if base0 else "dp = w")
+            if k:
+                toff = 32 * (len(self.table) // 16)
+                e("tp = &mem8[NTTW]")
+                if toff:
+                    e(f"tp = tp + {toff}")
+                if same:
+                    keep = [cons[0]] if tout == 0 else [cons[j * n] for j in range(m)]
+                else:
+                    keep = cons
+                for c in keep:
+                    for vec in c:
+                        self.table.extend(vec)
+            lo = self.e.label("nto") if m > 1 else None
+            if lo:
+                e(f"i1 = {m}")
+                e(f"{lo}:")
+            li = self.e.label("nti") if n > 1 else None
+            if li:
+                e(f"i0 = {n}")
+                e(f"{li}:")
+            e(list(lines))
+            if n > 1 or m > 1:
+                if stride:
+                    e(f"dp = dp + {stride}")
+                if k and tin:
+                    e(f"tp = tp + {tin}")
+            if li:
+                e("i0 = i0 - 1")
+                e("=? i0 - 0")
+                e(f"goto {li} if !=")
+            if lo:
+                back = ostride - n * stride
+                if back:
+                    e(f"dp = dp + {back}")
+                if k and tout:
+                    e(f"tp = tp + {tout}")
+                e("i1 = i1 - 1")
+                e("=? i1 - 0")
+                e(f"goto {lo} if !=")
 
     # -- arithmetic (bounds returned)
     def barrett(self, x: str, t: str, pr: Prime) -> int:
@@ -293,9 +401,9 @@ class Gen:
     def montc(self, d: str, x: str, w: tuple[int, ...], t: str, pr: Prime) -> None:
         """d = x * w / 2^16 mod P (w per lane); d may be x; t scratch"""
         e = self.e
-        e(f"16x {t} = {x} * {self.m(self.const(tuple(pr.wq(v) for v in w)))}")
+        e(f"16x {t} = {x} * {self.tw(tuple(pr.wq(v) for v in w))}")
         e(f"16x {t} = mulhi({t}, rp)")
-        e(f"{d} = {self.m(self.const(w))}" if d != x else f"tw = {self.m(self.const(w))}")
+        e(f"{d} = {self.tw(w)}" if d != x else f"tw = {self.tw(w)}")
         if d != x:
             e(f"16x {d} = mulhi({x}, {d})")
         else:
@@ -420,6 +528,7 @@ class Gen:
             groups.setdefault(find(s), []).append(s)
         for slots in sorted(groups.values()):
             assert len(slots) <= 8
+            self.unit_begin(min(src, dst) + 32 * min(slots))
             regs = {s: f"v{k}" for k, s in enumerate(slots)}
             for s in slots:
                 if bnd[s]:
@@ -433,11 +542,15 @@ class Gen:
                         self.butterfly(pr, regs, bnd, op[1], op[2], op[3], inverse)
             for s in slots:
                 self.e(f"{self.at(dst + 32 * s)} = {regs[s]}")
+            self.unit_end()
+        self.flush()
 
     def r3_pass(self, pr: Prime, src: int, dst: int, lay: list[tuple], bnd: dict[int, int],
                 inverse: bool, scale: int | None) -> None:
         e = self.e
         for _, a, b_, c, eo in lay:
+            self.unit_begin(min(src, dst) + 32 * a)
+            e = self.e
             regs = {a: "v0", b_: "v1", c: "v2"}
             for s in (a, b_, c):
                 if bnd[s]:
@@ -448,6 +561,8 @@ class Gen:
                 self.r3_inv(pr, regs, bnd, a, b_, c, eo)
             for s in (a, b_, c):
                 e(f"{self.at(dst + 32 * s)} = {regs[s]}")
+            self.unit_end()
+        self.flush()
 
     def r3_fwd(self, pr: Prime, regs, bnd, a: int, b: int, c: int, eo: int) -> None:
         """(A, B, C) -> (A + B + C, A + wB - C - wC, A - B - wB + wC), w = psi^eo"""
@@ -527,6 +642,8 @@ class Gen:
         mlo = self.const(tuple(65535 if l % 2 == 0 else 0 for l in range(16)))
         mhi = self.const(tuple(0 if l % 2 == 0 else 65535 for l in range(16)))
         for (_, slots) in lay:
+            self.unit_begin(min(src, dst) + 32 * min(slots))
+            e = self.e
             bmax = max(bnd[s] for s in slots)
             names: dict[str, str] = {}
             free = [f"v{k}" for k in range(16)] + ["tm", "tt"]
@@ -557,7 +674,8 @@ class Gen:
                 e(f"{self.at(dst + 32 * slots[j])} = {n}")
             for s in slots:
                 bnd[s] = bmax
-            del names, free
+            self.unit_end()
+        self.flush()
 
     def tnames(self) -> list[str]:
         names = [f"r{i}" for i in range(16)] + ["ta", "tb"]
@@ -611,6 +729,8 @@ class Gen:
             for s in range(V):
                 pb = pr.mont_bound(bf[s], bg[s])
                 assert pb <= LIM
+                self.unit_begin(min(F, G) + 32 * s)
+                e2 = self.e
                 e2(f"v0 = {self.at(F + 32 * s)}")
                 e2(f"v1 = {self.at(G + 32 * s)}")
                 e2("16x v2 = v0 * v1")
@@ -620,6 +740,9 @@ class Gen:
                 e2("16x v0 = v0 - v2")
                 e2(f"{self.at(F + 32 * s)} = v0")
                 bf[s] = pb
+                self.unit_end()
+            e2 = self.e
+            self.flush()
             self.transform(pr, F, F, bf, True)
             hbnd[pr.P] = bf
         self.crt(lay, P1, P2, hbnd, nv)
@@ -642,12 +765,20 @@ class Gen:
             f"{PRIMES[0]} and {PRIMES[1]}, CRT, mod q; see docs/ntruprime-ntt.md.")
         hdr(f"# |f mod q| <= {c.fmax}; products {self.proof}")
         hdr("cpu avx2")
-        hdr("int64 out in k c w pa pb pc qa qb qc qd i0 i1 t0 t1")
+        hdr("int64 out in k c w pa pb pc qa qb qc qd i0 i1 t0 t1 dp tp")
         hdr("reg256 z0 x0 x1 x2 x3 x4 x5 x6 x7 rp tw tm tt tw2 " + " ".join(f"v{k}" for k in range(8)))
         hdr("reg256 " + " ".join(self.tnames()))
         kn.consts(hdr)
         for nm, vals in self.consts.items():
             hdr(f"const {nm} u16 " + " ".join(str(v) for v in vals))
+        # the twiddle table, in the order the loops read it
+        # (lines are limited to 64 KB: chunks of 256 vectors, a multiple of
+        # the 64-byte alignment of a const, so the chunks are contiguous;
+        # check_table_layout asserts it on the assembly)
+        ch = 256 * 16
+        for i in range(0, len(self.table), ch):
+            nm = "NTTW" if i == 0 else f"NTTW_{i // ch}"
+            hdr(f"const {nm} u16 " + " ".join(str(v) for v in self.table[i:i + ch]))
         hdr("")
         hdr(f"# void {name}(unsigned char *out /* 2p bytes */, const unsigned char *in /* 2p */, const unsigned char *k /* p */)")
         hdr(f"stack256 work{name}[{-(-lay.size // 32)}]")
@@ -699,10 +830,14 @@ class Gen:
         e(f"rp = {self.m(self.const(P2.P))}")
         cuq = self.const(P2.wq(cu))
         nvh = -(-(2 * p - 1) // 16)
+        e0 = e
         for v in range(V):
+            self.unit_begin(min(F1, F2, H) + 32 * v)
+            e = self.e
             if v >= nvh:
                 e("z0 = 0")
                 e(f"{self.at(H + 32 * v)} = z0")
+                self.unit_end()
                 continue
             e(f"v0 = {self.at(F1 + 32 * v)}")
             e(f"v1 = {self.at(F2 + 32 * v)}")
@@ -723,6 +858,8 @@ class Gen:
             e("16x v0 = v0 + v2")
             kn.barrett(e, "v0", "tt")
             e(f"{self.at(H + 32 * v)} = v0")
+            self.unit_end()
+        self.flush()
 
 
 def generate(p: int) -> str:
