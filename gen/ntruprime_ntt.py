@@ -1,0 +1,898 @@
+"""Generate the NTT-based Streamlined NTRU Prime R/q product (.q files).
+
+    python3 -m gen.ntruprime_ntt [--p P ...] [--stdout] [--selftest]
+
+One function per parameter set (manifest implementation amd64-avx2ntt,
+symbol core_multsntrup<p>, kernel mul; byte layouts as gen/ntruprime.py):
+
+    qhasm_kernel_core_multsntrup<p>_amd64_avx2ntt_mul(out, in, k)
+
+f (reduced mod q) times g (in {-1,0,1}) over Z is computed modulo
+x^1536 - 1 (degree < 2p - 1 <= 1535) modulo two NTT-friendly primes
+P1 = 7681 and P2 = 10753 (both = 1 mod 1536), then recombined by the CRT,
+reduced mod q, folded modulo x^p - x - 1 and frozen.  16-bit lanes, 16 per
+ymm; coefficient i = 16a + b lives in lane b of vector a.  The NTT is a
+four-step one (docs/ntruprime-ntt.md):
+
+- y-stage (y = x^16, lanes independent, vertical only): x^1536 - 1 =
+  y^96 - 1 splits by one radix-3 layer and five radix-2 layers into 96
+  residues x^16 - psi^e (psi a primitive 1536th root of unity);
+- each block of 16 such vectors is transposed (16-bit then 8x8 dword
+  steps), so that vector j of a block holds coefficient x^j of 16 residues;
+- x-stage: four radix-2 layers with per-lane twiddles split every
+  x^16 - psi^e into linear factors.
+Twiddle multiplications are Montgomery products by constants
+(vpmullw, vpmulhw, vpmulhw, vpsubw); the pointwise product is a Montgomery
+product of two variables; the inverse runs the layers backwards
+(Gentleman-Sande), with the scale 2^16/1536 folded into g.
+
+Every value is tracked by an upper bound on its absolute value; the
+generator inserts a Barrett reduction wherever a sum could leave int16 and
+asserts every bound (Montgomery outputs, Barrett outputs proved on all of
+int16, the CRT window, the final freeze) -- a failed bound is an assertion
+here, not a wrong kernel.
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import random
+import sys
+from dataclasses import dataclass
+
+from gen import ntruprime as nt
+
+ROOT = nt.ROOT
+IMPL = "amd64-avx2ntt"
+NTT_N = 1536           # cyclic length: 96 vectors of 16 lanes
+V = NTT_N // 16
+PRIMES = (7681, 10753)  # P1 (the CRT's x1: the smaller, so P1*|u| is small), P2
+LIM = 32767
+
+
+def generated_path(p: int) -> str:
+    return f"{nt.GENERATED}/ntruprime_mult_{nt.impl_id(IMPL)}_{p}.q"
+
+
+def symbol(p: int) -> str:
+    return nt.symbol(IMPL, p, "mult")
+
+
+def wrap16(x: int) -> int:
+    return nt.wrap16(x)
+
+
+def centred(x: int, m: int) -> int:
+    x %= m
+    return x - m if x > m // 2 else x
+
+
+# ---------------------------------------------------------------- a prime
+@dataclass(frozen=True)
+class Prime:
+    P: int
+    psi: int        # a primitive 1536th root of unity
+    pinv: int       # P^-1 mod 2^16, signed
+    bv: int         # Barrett constants (gen.ntruprime.barrett)
+    bs: int
+    red: int        # max |barrett(x)| over all int16
+    K: int          # 2^16/1536 mod P (centred): g's scale
+
+    def w(self, e: int) -> int:
+        """psi^e * 2^16 mod P, centred (a Montgomery constant)"""
+        return centred(pow(self.psi, e % NTT_N, self.P) * 65536, self.P)
+
+    def wq(self, w: int) -> int:
+        return wrap16(w * self.pinv)
+
+    def mont_bound(self, b: int, wmax: int) -> int:
+        """|mont(x, w)| for |x| <= b, |w| <= wmax: (x w - m P)/2^16, |m| <= 2^15"""
+        return (b * wmax + 32768 * self.P) // 65536
+
+
+@functools.lru_cache(maxsize=None)
+def make_prime(P: int) -> Prime:
+    assert (P - 1) % NTT_N == 0 and all(P % d for d in range(2, int(P ** 0.5) + 1))
+    # a generator of (Z/P)^*
+    fac = [d for d in range(2, P) if (P - 1) % d == 0 and all(d % e for e in range(2, d))]
+    g = next(g for g in range(2, P) if all(pow(g, (P - 1) // d, P) != 1 for d in fac))
+    psi = pow(g, (P - 1) // NTT_N, P)
+    assert pow(psi, NTT_N // 2, P) == P - 1 and pow(psi, NTT_N // 3, P) != 1
+    pinv = wrap16(pow(P, -1, 65536))
+    bs = max(s for s in range(1, 16) if round((1 << (16 + s)) / P) < 32768)
+    bv = round((1 << (16 + bs)) / P)
+    bt = (P, bv, bs, 16)
+    red = 0
+    for x in range(-32768, 32768):
+        r = nt.barrett(x, bt)
+        assert (r - x) % P == 0
+        red = max(red, abs(r))
+    K = centred(65536 * pow(NTT_N, -1, P), P)
+    return Prime(P, psi, pinv, bv, bs, red, K)
+
+
+def mont(x: int, w: int, pr: Prime) -> int:
+    """the lane arithmetic of a Montgomery product (x, w int16)"""
+    m = wrap16(x * wrap16(w * pr.pinv))
+    return wrap16(nt.mulhi(x, w, 16) - nt.mulhi(m, pr.P, 16))
+
+
+# ------------------------------------------------------ the transform plan
+def sqrt_e(e: int) -> int:
+    """an exponent e' with 2e' = e mod 1536"""
+    return e // 2 if e % 2 == 0 else (e + NTT_N) // 2
+
+
+@dataclass
+class Plan:
+    """The forward transform as layers of operations on vector slots.
+    ('r3', a, b, c, e_omega) radix-3 on slots a, b, c (y-stage, uniform);
+    ('r2', lo, hi, es) radix-2 with per-lane twiddle exponents es;
+    ('tr', slots) a 16x16 transpose of the block."""
+    layers: list[list[tuple]]
+
+
+@functools.lru_cache(maxsize=None)
+def plan() -> Plan:
+    layers: list[list[tuple]] = []
+    # y-stage: residues (slots, e) meaning y^len(slots) - psi^e
+    om = NTT_N // 3
+    res = [(list(range(32 * k, 32 * k + 32)), om * k) for k in range(3)]
+    layers.append([("r3", j, 32 + j, 64 + j, om) for j in range(32)])
+    while len(res[0][0]) > 1:
+        lay, nres = [], []
+        for slots, e in res:
+            m = len(slots) // 2
+            s = sqrt_e(e)
+            for j in range(m):
+                lay.append(("r2", slots[j], slots[m + j], (s,) * 16))
+            nres += [(slots[:m], s), (slots[m:], (s + NTT_N // 2) % NTT_N)]
+        layers.append(lay)
+        res = nres
+    eslot = {slots[0]: e for slots, e in res}
+    layers.append([("tr", tuple(range(16 * B, 16 * B + 16))) for B in range(V // 16)])
+    # x-stage per block: residues (slots, per-lane exponents)
+    xres = [(list(range(16 * B, 16 * B + 16)), tuple(eslot[16 * B + l] for l in range(16)))
+            for B in range(V // 16)]
+    while len(xres[0][0]) > 1:
+        lay, nres = [], []
+        for slots, es in xres:
+            m = len(slots) // 2
+            s = tuple(sqrt_e(e) for e in es)
+            for j in range(m):
+                lay.append(("r2", slots[j], slots[m + j], s))
+            nres += [(slots[:m], s), (slots[m:], tuple((x + NTT_N // 2) % NTT_N for x in s))]
+        layers.append(lay)
+        xres = nres
+    return Plan(layers)
+
+
+# ------------------------------------------------------ the 16x16 transpose
+def transpose_steps() -> list[tuple]:
+    """A 16x16 transpose of int16 lanes from the available AVX2 forms, as
+    (dst, op, a, b, imm) over names r0..r15 (inputs) and temporaries;
+    proved by simulation in check_transpose.  Step 1 splits each row pair
+    by column parity (masks and 32-bit shifts); steps 2-4 are two 8x8
+    transposes of 32-bit lanes (unpack 32, unpack 64, permute128)."""
+    st: list[tuple] = []
+    ev, od = [], []
+    for i in range(8):
+        a, b = f"r{2 * i}", f"r{2 * i + 1}"
+        st += [(f"ta", "and", a, "MLO", 0), (f"tb", "shl", b, None, 16), (f"e{i}", "add16", "ta", "tb", 0),
+               (f"ta", "shr", a, None, 16), (f"tb", "and", b, "MHI", 0), (f"o{i}", "add16", "ta", "tb", 0)]
+        ev.append(f"e{i}")
+        od.append(f"o{i}")
+    outs = []
+    for g, rows in (("E", ev), ("O", od)):
+        t = []
+        for i in range(4):
+            t += [(f"{g}t{2 * i}", "ulo32", rows[2 * i], rows[2 * i + 1], 0),
+                  (f"{g}t{2 * i + 1}", "uhi32", rows[2 * i], rows[2 * i + 1], 0)]
+        st += t
+        u = []
+        for h in (0, 4):
+            for k in (0, 1):
+                a, b = f"{g}t{h + k}", f"{g}t{h + k + 2}"
+                u += [(f"{g}u{h + 2 * k}", "ulo64", a, b, 0), (f"{g}u{h + 2 * k + 1}", "uhi64", a, b, 0)]
+        st += u
+        # u_c (c = 0..3) holds rows 0-3 (u0..u3) / 4-7 (u4..u7): column c | c+4
+        cols = {}
+        for c in range(4):
+            cols[c] = (f"{g}c{c}", "perm128", f"{g}u{c}", f"{g}u{c + 4}", 0x20)
+            cols[c + 4] = (f"{g}c{c + 4}", "perm128", f"{g}u{c}", f"{g}u{c + 4}", 0x31)
+        for c in range(8):
+            st.append(cols[c])
+        outs.append([f"{g}c{c}" for c in range(8)])
+    # E column d is output column 2d, O column d is 2d+1
+    res = [outs[j % 2][j // 2] for j in range(16)]
+    return st + [("out", res)]
+
+
+def sim_transpose(rows: list[list[int]]) -> list[list[int]]:
+    env = {f"r{i}": list(rows[i]) for i in range(16)}
+    steps = transpose_steps()
+    for s in steps[:-1]:
+        d, op, a, b, imm = s
+        x = env[a]
+        y = env[b] if b in env else None
+        if op == "and":
+            r = [v if (l % 2 == 0) == (b == "MLO") else 0 for l, v in enumerate(x)]
+        elif op == "shl":
+            r = [0 if l % 2 == 0 else x[l - 1] for l in range(16)]
+        elif op == "shr":
+            r = [x[l + 1] if l % 2 == 0 else 0 for l in range(16)]
+        elif op == "add16":
+            r = [wrap16(u + v) for u, v in zip(x, y)]
+        elif op in ("ulo32", "uhi32", "ulo64", "uhi64"):
+            w = 2 if "32" in op else 4        # 16-bit lanes per element
+            r = []
+            for half in (0, 8):
+                xs = [x[half + i:half + i + w] for i in range(0, 8, w)]
+                ys = [y[half + i:half + i + w] for i in range(0, 8, w)]
+                n = len(xs) // 2
+                sel = range(n) if "lo" in op else range(n, 2 * n)
+                for i in sel:
+                    r += xs[i] + ys[i]
+        elif op == "perm128":
+            hs = {0: x[:8], 1: x[8:], 2: y[:8], 3: y[8:]}
+            r = hs[imm & 3] + hs[(imm >> 4) & 3]
+        else:
+            raise AssertionError(op)
+        env[d] = r
+    return [env[n] for n in steps[-1][1]]
+
+
+def check_transpose() -> None:
+    rows = [[100 * i + j for j in range(16)] for i in range(16)]
+    out = sim_transpose(rows)
+    assert out == [[rows[i][j] for i in range(16)] for j in range(16)], "transpose"
+
+
+# --------------------------------------------------------------- emitter
+class Gen:
+    def __init__(self, p: int) -> None:
+        self.p, self.q = p, nt.PARAMS[p]
+        assert 2 * p - 1 <= NTT_N, "the cyclic length must hold the product"
+        self.kn = nt.Kernel(nt.ISAS["amd64-avx2"], p, self.q, "mult")
+        self.c = self.kn.c
+        self.e = nt.Q(nt.ISAS["amd64-avx2"])
+        self.consts: dict[str, tuple[int, ...]] = {}
+        self.cnames: dict[tuple[int, ...], str] = {}
+        self.nops = 0
+        self.base: int | None = None
+        self.ucon: list[tuple[int, ...]] = []
+        self.units: list = []
+        self.table: list[int] = []
+        check_transpose()
+
+    # -- constants
+    def const(self, vals: tuple[int, ...] | int) -> str:
+        if isinstance(vals, int):
+            vals = (vals,) * 16
+        vals = tuple(v & 0xFFFF for v in vals)
+        if vals not in self.cnames:
+            name = f"NK{len(self.cnames)}"
+            self.cnames[vals] = name
+            self.consts[name] = vals
+        return self.cnames[vals]
+
+    def m(self, name: str) -> str:
+        return f"mem256[{name}]"
+
+    def at(self, off: int) -> str:
+        if self.base is not None:
+            assert off >= self.base
+            return f"mem256[dp + {off - self.base}]" if off > self.base else "mem256[dp]"
+        return f"mem256[w + {off}]" if off else "mem256[w]"
+
+    def tw(self, vals: tuple[int, ...]) -> str:
+        """a per-unit constant vector: the next entry of the unit's part
+        of the table NTTW (read through tp)"""
+        assert self.base is not None
+        self.ucon.append(tuple(v & 0xFFFF for v in vals))
+        k = len(self.ucon) - 1
+        return f"mem256[tp + {32 * k}]" if k else "mem256[tp]"
+
+    # -- loop rolling: identical units become loops
+    def unit_begin(self, base: int) -> None:
+        self.saved = self.e
+        self.e = nt.Q(self.saved.isa)
+        self.base = base
+        self.ucon = []
+
+    def unit_end(self) -> None:
+        self.units.append((tuple(self.e.lines), self.base, list(self.ucon)))
+        self.e = self.saved
+        self.base = None
+
+    def flush(self) -> None:
+        """emit the collected units: runs of identical bodies at a constant
+        stride become a loop (dp and tp advance), runs of equal runs at a
+        constant stride a loop around it"""
+        units, self.units = self.units, []
+        runs: list[list] = []          # [lines, base0, stride, n, consts]
+        for lines, base, con in units:
+            r = runs[-1] if runs else None
+            if r and r[0] == lines and len(r[4][-1]) == len(con) and (r[3] == 1 or base - r[1] == r[2] * r[3]):
+                if r[3] == 1:
+                    r[2] = base - r[1]
+                if base - r[1] == r[2] * r[3]:
+                    r[3] += 1
+                    r[4].append(con)
+                    continue
+            runs.append([lines, base, 0, 1, [con]])
+        outer: list[list] = []         # [run, ostride, m]
+        for r in runs:
+            o = outer[-1] if outer else None
+            if o:
+                r0 = o[0]
+                if r0[0] == r[0] and r0[2] == r[2] and r0[3] == r[3] and (o[2] == 1 or r[1] - r0[1] == o[1] * o[2]):
+                    if o[2] == 1:
+                        o[1] = r[1] - r0[1]
+                    if r[1] - r0[1] == o[1] * o[2]:
+                        o[2] += 1
+                        o[3].extend(r[4])
+                        continue
+            outer.append([r, 0, 1, list(r[4])])
+        e = self.e
+        for r, ostride, m, cons in outer:
+            lines, base0, stride, n, _ = r
+            k = len(cons[0]) if cons else 0
+            # the table holds one copy per inner run when the run's units
+            # read the same constants (tp then stays), one per unit otherwise
+            same = all(all(c == cons[j * n] for c in cons[j * n:(j + 1) * n]) for j in range(m))
+            tin = 0 if same else 32 * k
+            tout = 32 * k if same else 0
+            if same and all(cons[j * n] == cons[0] for j in range(m)):
+                tout = 0
+            e(f"dp = w + {base0}" if base0 else "dp = w")
+            if k:
+                toff = 32 * (len(self.table) // 16)
+                e("tp = &mem8[NTTW]")
+                if toff:
+                    e(f"tp = tp + {toff}")
+                if same:
+                    keep = [cons[0]] if tout == 0 else [cons[j * n] for j in range(m)]
+                else:
+                    keep = cons
+                for c in keep:
+                    for vec in c:
+                        self.table.extend(vec)
+            lo = self.e.label("nto") if m > 1 else None
+            if lo:
+                e(f"i1 = {m}")
+                e(f"{lo}:")
+            li = self.e.label("nti") if n > 1 else None
+            if li:
+                e(f"i0 = {n}")
+                e(f"{li}:")
+            e(list(lines))
+            if n > 1 or m > 1:
+                if stride:
+                    e(f"dp = dp + {stride}")
+                if k and tin:
+                    e(f"tp = tp + {tin}")
+            if li:
+                e("i0 = i0 - 1")
+                e("=? i0 - 0")
+                e(f"goto {li} if !=")
+            if lo:
+                back = ostride - n * stride
+                if back:
+                    e(f"dp = dp + {back}")
+                if k and tout:
+                    e(f"tp = tp + {tout}")
+                e("i1 = i1 - 1")
+                e("=? i1 - 0")
+                e(f"goto {lo} if !=")
+
+    # -- arithmetic (bounds returned)
+    def barrett(self, x: str, t: str, pr: Prime) -> int:
+        e = self.e
+        e(f"{t} = {self.m(self.const(pr.bv))}")
+        e(f"16x {t} = mulhi({x}, {t})")
+        e(f"16x {t} = {t} + {self.m(self.const(1 << (pr.bs - 1)))}")
+        e(f"(int16) 16x {t} >>= {pr.bs}")
+        e(f"16x {t} = {t} * {self.m(self.const(pr.P))}")
+        e(f"16x {x} = {x} - {t}")
+        return pr.red
+
+    def montc(self, d: str, x: str, w: tuple[int, ...], t: str, pr: Prime) -> None:
+        """d = x * w / 2^16 mod P (w per lane); d may be x; t scratch"""
+        e = self.e
+        e(f"16x {t} = {x} * {self.tw(tuple(pr.wq(v) for v in w))}")
+        e(f"16x {t} = mulhi({t}, rp)")
+        e(f"{d} = {self.tw(w)}" if d != x else f"tw = {self.tw(w)}")
+        if d != x:
+            e(f"16x {d} = mulhi({x}, {d})")
+        else:
+            e(f"16x {d} = mulhi({x}, tw)")
+        e(f"16x {d} = {d} - {t}")
+
+    # -- transforms
+    def transform(self, pr: Prime, src: int, dst: int, bnd: dict[int, int], inverse: bool,
+                  scale: int | None = None) -> None:
+        """the forward (or inverse) NTT over the 96 vectors at w+src into
+        w+dst (in place when equal); bnd: slot -> bound (0 = known zero),
+        updated.  scale: multiply the source vectors by this constant on
+        load (forward, g: exact, |g| <= 1)."""
+        layers = plan().layers
+        order = list(reversed(layers)) if inverse else layers
+        cur = src
+        i = 0
+        while i < len(order):
+            lay = order[i]
+            kind = lay[0][0]
+            if kind == "tr":
+                self.transpose_pass(cur, dst, lay, bnd)
+                cur = dst
+                i += 1
+                continue
+            if kind == "r3":
+                self.r3_pass(pr, cur, dst, lay, bnd, inverse, scale)
+                scale = None
+                cur = dst
+                i += 1
+                continue
+            # up to 3 consecutive radix-2 layers per memory pass
+            grp = [lay]
+            while len(grp) < 3 and i + len(grp) < len(order) and order[i + len(grp)][0][0] == "r2":
+                grp.append(order[i + len(grp)])
+            self.r2_pass(pr, cur, dst, grp, bnd, inverse, scale)
+            scale = None
+            cur = dst
+            i += len(grp)
+
+    def load(self, reg: str, base: int, slot: int, bnd: dict[int, int], scale: int | None) -> None:
+        e = self.e
+        e(f"{reg} = {self.at(base + 32 * slot)}")
+        if scale is not None:
+            e(f"16x {reg} = {reg} * {self.m(self.const(scale))}")
+
+    def ensure(self, pr: Prime, regs: dict[int, str], b: dict[int, int], need: list[tuple[int, int]]) -> None:
+        """reduce slots so that each pair's sum of bounds fits int16"""
+        for s1, s2 in need:
+            while b[s1] + b[s2] > LIM:
+                big = s1 if b[s1] >= b[s2] else s2
+                assert b[big] > pr.red, "cannot reduce further"
+                b[big] = self.barrett(regs[big], "tt", pr)
+
+    def butterfly(self, pr: Prime, regs: dict[int, str], b: dict[int, int], lo: int, hi: int,
+                  es: tuple[int, ...], inverse: bool) -> None:
+        e = self.e
+        rl, rh = regs[lo], regs[hi]
+        if inverse:
+            # (u, v) -> (u + v, (u - v) s^-1)
+            es = tuple((-x) % NTT_N for x in es)
+        ws = tuple(pr.w(x) for x in es)
+        one = all(x == 0 for x in es)
+        neg = all(x == NTT_N // 2 for x in es)
+        wmax = max(abs(v) for v in ws)
+        if not inverse:
+            if b[hi] == 0:
+                e(f"{rh} = {rl}")
+                b[hi] = b[lo]
+                return
+            if one or neg:
+                self.ensure(pr, regs, b, [(lo, hi)])
+                tb = b[hi]
+                src = rh
+            else:
+                self.montc("tm", rh, ws, "tt", pr)
+                tb = pr.mont_bound(b[hi], wmax)
+                src = "tm"
+            while b[lo] + tb > LIM:
+                assert b[lo] > pr.red
+                b[lo] = self.barrett(rl, "tt", pr)
+            a, s = ("-", "+") if neg else ("+", "-")
+            if src == rh:
+                e(f"16x tm = {rl} {s} {rh}")
+                e(f"16x {rl} = {rl} {a} {rh}")
+                e(f"{rh} = tm")
+            else:
+                e(f"16x {rh} = {rl} {s} tm")
+                e(f"16x {rl} = {rl} {a} tm")
+            b[lo] = b[hi] = b[lo] + tb
+            return
+        self.ensure(pr, regs, b, [(lo, hi)])
+        tot = b[lo] + b[hi]
+        e(f"16x tm = {rl} - {rh}")
+        e(f"16x {rl} = {rl} + {rh}")
+        if one:
+            e(f"{rh} = tm")
+            hb = tot
+        elif neg:
+            e(f"16x {rh} = {rh} - {rh}")
+            e(f"16x {rh} = {rh} - tm")
+            hb = tot
+        else:
+            self.montc(rh, "tm", ws, "tt", pr)
+            hb = pr.mont_bound(tot, wmax)
+        b[lo], b[hi] = tot, hb
+
+    def r2_pass(self, pr: Prime, src: int, dst: int, grp: list[list[tuple]], bnd: dict[int, int],
+                inverse: bool, scale: int | None) -> None:
+        # groups of slots closed under the pass's butterflies (union-find)
+        parent: dict[int, int] = {}
+
+        def find(x: int) -> int:
+            while parent.setdefault(x, x) != x:
+                x = parent[x]
+            return x
+        for lay in grp:
+            for op in lay:
+                parent[find(op[1])] = find(op[2])
+        groups: dict[int, list[int]] = {}
+        for s in sorted(parent):
+            groups.setdefault(find(s), []).append(s)
+        for slots in sorted(groups.values()):
+            assert len(slots) <= 8
+            self.unit_begin(min(src, dst) + 32 * min(slots))
+            regs = {s: f"v{k}" for k, s in enumerate(slots)}
+            for s in slots:
+                if bnd[s]:
+                    self.load(regs[s], src, s, bnd, scale)
+                else:
+                    self.e(f"{regs[s]} = 0")
+            ss = set(slots)
+            for lay in grp:
+                for op in lay:
+                    if op[1] in ss:
+                        self.butterfly(pr, regs, bnd, op[1], op[2], op[3], inverse)
+            for s in slots:
+                self.e(f"{self.at(dst + 32 * s)} = {regs[s]}")
+            self.unit_end()
+        self.flush()
+
+    def r3_pass(self, pr: Prime, src: int, dst: int, lay: list[tuple], bnd: dict[int, int],
+                inverse: bool, scale: int | None) -> None:
+        e = self.e
+        for _, a, b_, c, eo in lay:
+            self.unit_begin(min(src, dst) + 32 * a)
+            e = self.e
+            regs = {a: "v0", b_: "v1", c: "v2"}
+            for s in (a, b_, c):
+                if bnd[s]:
+                    self.load(regs[s], src, s, bnd, scale)
+            if not inverse:
+                self.r3_fwd(pr, regs, bnd, a, b_, c, eo)
+            else:
+                self.r3_inv(pr, regs, bnd, a, b_, c, eo)
+            for s in (a, b_, c):
+                e(f"{self.at(dst + 32 * s)} = {regs[s]}")
+            self.unit_end()
+        self.flush()
+
+    def r3_fwd(self, pr: Prime, regs, bnd, a: int, b: int, c: int, eo: int) -> None:
+        """(A, B, C) -> (A + B + C, A + wB - C - wC, A - B - wB + wC), w = psi^eo"""
+        e = self.e
+        ra, rb, rc = regs[a], regs[b], regs[c]
+        w = (pr.w(eo),) * 16
+        Ba, Bb, Bc = bnd[a], bnd[b], bnd[c]
+        assert Ba > 0
+        if Bb == 0 and Bc == 0:
+            e(f"{rb} = {ra}")
+            e(f"{rc} = {ra}")
+            bnd[b] = bnd[c] = Ba
+            return
+        wb = pr.mont_bound(Bb, abs(w[0]))
+        wc = pr.mont_bound(Bc, abs(w[0])) if Bc else 0
+        self.montc("tm", rb, w, "tt", pr)          # tm = wB
+        if Bc == 0:
+            # r0 = A + B, r1 = A + wB, r2 = A - B - wB
+            b0, b1, b2 = Ba + Bb, Ba + wb, Ba + Bb + wb
+            assert max(b0, b1, b2) <= LIM
+            e(f"16x {rc} = {ra} - {rb}")
+            e(f"16x {rc} = {rc} - tm")
+            e(f"16x {rb} = {ra} + {rb}")
+            e(f"16x {ra} = {ra} + tm")
+            # slots: a <- r0, b <- r1, c <- r2
+            e(f"tm = {ra}")
+            e(f"{ra} = {rb}")
+            e(f"{rb} = tm")
+            bnd[a], bnd[b], bnd[c] = b0, b1, b2
+            return
+        self.montc("tw2", rc, w, "tt", pr)         # tw2 = wC
+        b0, b1, b2 = Ba + Bb + Bc, Ba + wb + Bc + wc, Ba + Bb + wb + wc
+        assert max(b0, b1, b2) <= LIM
+        e(f"16x tt = {ra} + {rb}")
+        e(f"16x tt = tt + {rc}")            # r0
+        e(f"16x {rb} = {ra} - {rb}")
+        e(f"16x {rb} = {rb} - tm")
+        e(f"16x {rb} = {rb} + tw2")         # r2
+        e(f"16x {ra} = {ra} + tm")
+        e(f"16x {ra} = {ra} - {rc}")
+        e(f"16x {ra} = {ra} - tw2")         # r1
+        e(f"{rc} = {rb}")
+        e(f"{rb} = {ra}")
+        e(f"{ra} = tt")
+        bnd[a], bnd[b], bnd[c] = b0, b1, b2
+
+    def r3_inv(self, pr: Prime, regs, bnd, a: int, b: int, c: int, eo: int) -> None:
+        """(r0, r1, r2) -> (r0 + r1 + r2, r0 - r1 - w r1 + w r2, r0 + w r1 - r2 - w r2) = 3(A, B, C)"""
+        e = self.e
+        ra, rb, rc = regs[a], regs[b], regs[c]
+        w = (pr.w(eo),) * 16
+        while True:
+            wb = pr.mont_bound(bnd[b], abs(w[0]))
+            wc = pr.mont_bound(bnd[c], abs(w[0]))
+            sums = [bnd[a] + bnd[b] + bnd[c], bnd[a] + bnd[b] + wb + wc, bnd[a] + wb + bnd[c] + wc]
+            if max(sums) <= LIM:
+                break
+            big = max((a, b, c), key=lambda z: bnd[z])
+            assert bnd[big] > pr.red
+            bnd[big] = self.barrett(regs[big], "tt", pr)
+        self.montc("tm", rb, w, "tt", pr)          # w r1
+        self.montc("tw2", rc, w, "tt", pr)         # w r2
+        e(f"16x tt = {ra} + {rb}")
+        e(f"16x tt = tt + {rc}")            # 3A
+        e(f"16x {rb} = {ra} - {rb}")
+        e(f"16x {rb} = {rb} - tm")
+        e(f"16x {rb} = {rb} + tw2")         # 3B
+        e(f"16x {ra} = {ra} + tm")
+        e(f"16x {ra} = {ra} - {rc}")
+        e(f"16x {rc} = {ra} - tw2")         # 3C
+        e(f"{ra} = tt")
+        bnd[a], bnd[b], bnd[c] = sums[0], sums[1], sums[2]
+
+    def transpose_pass(self, src: int, dst: int, lay: list[tuple], bnd: dict[int, int]) -> None:
+        e = self.e
+        steps = transpose_steps()
+        mlo = self.const(tuple(65535 if l % 2 == 0 else 0 for l in range(16)))
+        mhi = self.const(tuple(0 if l % 2 == 0 else 65535 for l in range(16)))
+        for (_, slots) in lay:
+            self.unit_begin(min(src, dst) + 32 * min(slots))
+            e = self.e
+            bmax = max(bnd[s] for s in slots)
+            names: dict[str, str] = {}
+            free = [f"v{k}" for k in range(16)] + ["tm", "tt"]
+            # straight-line: every temporary its own name (the allocator
+            # coalesces); rows loaded first
+            for i, s in enumerate(slots):
+                e(f"r{i} = {self.at(src + 32 * s)}")
+            for d, op, a, b, imm in steps[:-1]:
+                if op == "and":
+                    e(f"{d} = {a} & {self.m(mlo if b == 'MLO' else mhi)}")
+                elif op == "shl":
+                    e(f"8x {d} = {a} << 16")
+                elif op == "shr":
+                    e(f"8x {d} = {a} >> 16")
+                elif op == "add16":
+                    e(f"16x {d} = {a} + {b}")
+                elif op == "ulo32":
+                    e(f"{d} = unpacklo32({a}, {b})")
+                elif op == "uhi32":
+                    e(f"{d} = unpackhi32({a}, {b})")
+                elif op == "ulo64":
+                    e(f"{d} = unpacklo64({a}, {b})")
+                elif op == "uhi64":
+                    e(f"{d} = unpackhi64({a}, {b})")
+                elif op == "perm128":
+                    e(f"{d} = permute128({a}, {b}, {imm:#x})")
+            for j, n in enumerate(steps[-1][1]):
+                e(f"{self.at(dst + 32 * slots[j])} = {n}")
+            for s in slots:
+                bnd[s] = bmax
+            self.unit_end()
+        self.flush()
+
+    def tnames(self) -> list[str]:
+        names = [f"r{i}" for i in range(16)] + ["ta", "tb"]
+        for s in transpose_steps()[:-1]:
+            if s[0] not in names:
+                names.append(s[0])
+        return names
+
+    # -- the function
+    def generate(self) -> str:
+        e, kn, c = self.e, self.kn, self.c
+        p, q = self.p, self.q
+        P1, P2 = (make_prime(P) for P in PRIMES)
+        nv = -(-p // 16)                      # vectors holding p coefficients
+        lay = nt.Layout(32)
+        lay.add("IN", 32 * V)
+        lay.add("KB", 16 * V)
+        lay.add("FQ", 32 * V)
+        lay.add("GS", 32 * V)
+        for P in PRIMES:
+            lay.add(f"F{P}", 32 * V)
+            lay.add(f"G{P}", 32 * V)
+        lay.add("H", 32 * V + 64)
+        lay.add("OUT", 32 * nv)
+        body = nt.Q(e.isa)
+        self.e = body
+        e2 = body
+        name = symbol(p)
+        # stage the inputs (everything read before anything is written)
+        kn.stage(e2, lay, "IN", "in", 2 * p, 32 * V, True)
+        kn.stage(e2, lay, "KB", "k", p, 16 * V, False)
+        # f mod q (|f| <= fmax) and g in {-1,0,1}
+        for r, cname in (("x6", "BV"), ("x7", "QQ")):
+            kn.cld(e2, r, cname)
+        for v in range(nv):
+            e2(f"x0 = {self.at(lay.off['IN'] + 32 * v)}")
+            kn.barrett(e2, "x0", "x1")
+            e2(f"{self.at(lay.off['FQ'] + 32 * v)} = x0")
+        kn.small_from_bytes(e2, lay.off["KB"], lay.off["GS"], 16 * nv)
+        hbnd: dict[int, dict[int, int]] = {}
+        for pr in (P1, P2):
+            e2(f"rp = {self.m(self.const(pr.P))}")
+            bf = {s: (c.fmax if s < nv else 0) for s in range(V)}
+            bg = {s: (abs(pr.K) if s < nv else 0) for s in range(V)}
+            F, G = lay.off[f"F{pr.P}"], lay.off[f"G{pr.P}"]
+            self.transform(pr, lay.off["FQ"], F, bf, False)
+            self.transform(pr, lay.off["GS"], G, bg, False, scale=pr.K)
+            # pointwise Montgomery products (both operands int16: the
+            # output is at most (2^30 + 2^15 P)/2^16 in absolute value)
+            pin = self.const(pr.pinv)
+            for s in range(V):
+                pb = pr.mont_bound(bf[s], bg[s])
+                assert pb <= LIM
+                self.unit_begin(min(F, G) + 32 * s)
+                e2 = self.e
+                e2(f"v0 = {self.at(F + 32 * s)}")
+                e2(f"v1 = {self.at(G + 32 * s)}")
+                e2("16x v2 = v0 * v1")
+                e2("16x v0 = mulhi(v0, v1)")
+                e2(f"16x v2 = v2 * {self.m(pin)}")
+                e2("16x v2 = mulhi(v2, rp)")
+                e2("16x v0 = v0 - v2")
+                e2(f"{self.at(F + 32 * s)} = v0")
+                bf[s] = pb
+                self.unit_end()
+            e2 = self.e
+            self.flush()
+            self.transform(pr, F, F, bf, True)
+            hbnd[pr.P] = bf
+        self.crt(lay, P1, P2, hbnd, nv)
+        # fold modulo x^p - x - 1 and freeze
+        H = lay.off["H"]
+        e2(f"z0 = 0")
+        e2(f"{self.at(H + 32 * V)} = z0")
+        e2(f"{self.at(H + 32 * V + 32)} = z0")
+        assert nv * 16 + p <= NTT_N + 16
+        for r, cname in (("x6", "BV"), ("x7", "QQ")):
+            kn.cld(e2, r, cname)
+        kn.fold(e2, H, lay.off["OUT"], nv, lambda x: kn.barrett(e2, x, "x1"))
+        kn.unstage16(e2, lay, "OUT", p)
+        e2("leave")
+
+        # the header: declarations, constants, the frame
+        hdr = nt.Q(e.isa)
+        hdr(f"# generated by gen/ntruprime_ntt.py ({IMPL}, mult, p={p}, q={q}). DO NOT EDIT.")
+        hdr("# Streamlined NTRU Prime R/q product by NTTs modulo x^1536 - 1 over the primes "
+            f"{PRIMES[0]} and {PRIMES[1]}, CRT, mod q; see docs/ntruprime-ntt.md.")
+        hdr(f"# |f mod q| <= {c.fmax}; products {self.proof}")
+        hdr("cpu avx2")
+        hdr("int64 out in k c w pa pb pc qa qb qc qd i0 i1 t0 t1 dp tp")
+        hdr("reg256 z0 x0 x1 x2 x3 x4 x5 x6 x7 rp tw tm tt tw2 " + " ".join(f"v{k}" for k in range(8)))
+        hdr("reg256 " + " ".join(self.tnames()))
+        kn.consts(hdr)
+        for nm, vals in self.consts.items():
+            hdr(f"const {nm} u16 " + " ".join(str(v) for v in vals))
+        # the twiddle table, in the order the loops read it
+        # (lines are limited to 64 KB: chunks of 256 vectors, a multiple of
+        # the 64-byte alignment of a const, so the chunks are contiguous;
+        # check_table_layout asserts it on the assembly)
+        ch = 256 * 16
+        for i in range(0, len(self.table), ch):
+            nm = "NTTW" if i == 0 else f"NTTW_{i // ch}"
+            hdr(f"const {nm} u16 " + " ".join(str(v) for v in self.table[i:i + ch]))
+        hdr("")
+        hdr(f"# void {name}(unsigned char *out /* 2p bytes */, const unsigned char *in /* 2p */, const unsigned char *k /* p */)")
+        hdr(f"stack256 work{name}[{-(-lay.size // 32)}]")
+        hdr(f"enter {name}")
+        hdr("input out in k")
+        hdr("secret [in] [k]")
+        hdr(f"w = &work{name}")
+        return "\n".join(hdr.lines + body.lines) + "\n"
+
+    def crt(self, lay: nt.Layout, P1: Prime, P2: Prime, hb: dict[int, dict[int, int]], nv: int) -> None:
+        """h = x1 + P1 u, u = (x2 - x1) P1^-1 mod P2 (Montgomery), then
+        h mod q = barrett(barrett(x1) + (P1 mod q) u mod q); every bound asserted."""
+        e, kn, c = self.e, self.kn, self.c
+        q, p = self.q, self.p
+        F1, F2, H = lay.off[f"F{P1.P}"], lay.off[f"F{P2.P}"], lay.off["H"]
+        b1 = max(hb[P1.P].values())
+        b2 = max(hb[P2.P].values())
+        red1 = b1 + b2 > LIM
+        if red1:
+            b1 = P1.red
+        red2 = b1 + b2 > LIM
+        if red2:
+            b2 = P2.red
+        assert b1 + b2 <= LIM
+        cu = centred(65536 * pow(P1.P, -1, P2.P), P2.P)
+        umax = P2.mont_bound(b1 + b2, abs(cu))
+        hmax = p * c.fmax
+        # x1 + P1 u = h mod P1 P2, and |x1 + P1 u - h| < P1 P2: equal
+        assert b1 + P1.P * umax + hmax < P1.P * P2.P, "CRT window"
+        c1 = centred(P1.P, q)
+        dw = round(c1 * 65536 / q)
+        zmax = 0
+        for u in range(-umax, umax + 1):
+            z = nt.mulB(u, c1, dw, q, 16)
+            assert (z - c1 * u) % q == 0
+            zmax = max(zmax, abs(z))
+        assert c.fmax + zmax <= LIM
+        # the fold adds three values |.| <= fmax; the final Barrett freezes
+        bt = (q, c.bv, c.bs, 16)
+        for x in range(-3 * c.fmax, 3 * c.fmax + 1):
+            assert nt.barrett(x, bt) == nt.freeze(x, q), x
+        assert nt.barrett(0, bt) == 0 and nt.mulB(0, c1, dw, q, 16) == 0
+        self.proof = (f"|x1| <= {b1}, |x2| <= {b2}, |u| <= {umax}, |h| <= {hmax}: "
+                      f"{b1} + {P1.P}*{umax} + {hmax} < {P1.P}*{P2.P}")
+        for r, cname in (("x6", "BV"), ("x7", "QQ")):
+            kn.cld(e, r, cname)
+        e(f"x5 = {self.m(self.const(round(c1 * 65536 / q)))}")
+        e(f"x4 = {self.m(self.const(cu))}")
+        e(f"rp = {self.m(self.const(P2.P))}")
+        cuq = self.const(P2.wq(cu))
+        nvh = -(-(2 * p - 1) // 16)
+        e0 = e
+        for v in range(V):
+            self.unit_begin(min(F1, F2, H) + 32 * v)
+            e = self.e
+            if v >= nvh:
+                e("z0 = 0")
+                e(f"{self.at(H + 32 * v)} = z0")
+                self.unit_end()
+                continue
+            e(f"v0 = {self.at(F1 + 32 * v)}")
+            e(f"v1 = {self.at(F2 + 32 * v)}")
+            if red1:
+                self.barrett("v0", "tt", P1)
+            if red2:
+                self.barrett("v1", "tt", P2)
+            e("16x v1 = v1 - v0")
+            e(f"16x v2 = v1 * {self.m(cuq)}")
+            e("16x v1 = mulhi(v1, x4)")
+            e("16x v2 = mulhi(v2, rp)")
+            e("16x v1 = v1 - v2")              # u
+            kn.barrett(e, "v0", "tt")          # x1 mod q, |.| <= fmax
+            e(f"16x v2 = v1 * {self.m(self.const(c1))}")
+            e("16x v1 = mulhi(v1, x5)")
+            e("16x v1 = v1 * x7")
+            e("16x v2 = v2 - v1")              # P1 u mod q
+            e("16x v0 = v0 + v2")
+            kn.barrett(e, "v0", "tt")
+            e(f"{self.at(H + 32 * v)} = v0")
+            self.unit_end()
+        self.flush()
+
+
+def generate(p: int) -> str:
+    return Gen(p).generate()
+
+
+# ---- the manifest's generator interface (docs/adding-a-kernel.md) ----------
+def qpath(impl: str, params: dict[str, str]) -> str:
+    assert impl == IMPL and params.get("fn", "mult") == "mult"
+    return generated_path(int(params["p"]))
+
+
+def text(impl: str, params: dict[str, str], root: str = ROOT) -> str:
+    assert impl == IMPL
+    return generate(int(params["p"]))
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python3 -m gen.ntruprime_ntt", description=__doc__.splitlines()[0])
+    ap.add_argument("--p", action="append", type=int, choices=[653, 761], help="parameter p (default: all)")
+    ap.add_argument("--stdout", action="store_true")
+    a = ap.parse_args(argv)
+    for p in a.p or [653, 761]:
+        body = generate(p)
+        if a.stdout:
+            sys.stdout.write(body)
+            continue
+        path = os.path.join(ROOT, generated_path(p))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(body)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
