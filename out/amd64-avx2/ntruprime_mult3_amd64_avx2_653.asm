@@ -1688,2191 +1688,2623 @@ align 32
 .Lloop13:
 ; 16x x0 = mem16[pb]
 %line 584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9]
-; 16x a0 = maddubs(x0, mem256[pa + 192])
+	vpbroadcastw ymm6, [r9]
+; 16x x1 = mem16[pb + 32]
 %line 585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 192]
-; 16x a1 = maddubs(x0, mem256[pa + 224])
+	vpbroadcastw ymm8, [r9 + 32]
+; 16x x2 = mem16[pb + 64]
 %line 586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm1, ymm4, [r8 + 224]
-; 16x a2 = maddubs(x0, mem256[pa + 256])
-%line 587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm2, ymm4, [r8 + 256]
-; 16x a3 = maddubs(x0, mem256[pa + 288])
-%line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm3, ymm4, [r8 + 288]
-; 16x a4 = maddubs(x0, mem256[pa + 320])
-%line 589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm5, ymm4, [r8 + 320]
-; 16x a5 = maddubs(x0, mem256[pa + 352])
-%line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm7, ymm4, [r8 + 352]
-; 16x a6 = maddubs(x0, mem256[pa + 384])
-%line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm8, ymm4, [r8 + 384]
-; 16x x0 = mem16[pb + 4]
-%line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm9, [r9 + 4]
-; 16x x1 = maddubs(x0, mem256[pa + 188])
-%line 593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm4, ymm9, [r8 + 188]
-; 16x a0 = a0 + x1
-%line 594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm0, ymm4
-; 16x x1 = maddubs(x0, mem256[pa + 220])
-%line 595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm9, [r8 + 220]
-; 16x a1 = a1 + x1
-%line 596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm1, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 252])
-%line 597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm9, [r8 + 252]
-; 16x a2 = a2 + x1
-%line 598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 284])
-%line 599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm9, [r8 + 284]
-; 16x a3 = a3 + x1
-%line 600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 316])
-%line 601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm9, [r8 + 316]
-; 16x a4 = a4 + x1
-%line 602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 348])
-%line 603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm9, [r8 + 348]
-; 16x a5 = a5 + x1
-%line 604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 380])
-%line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm9, [r8 + 380]
-; 16x a6 = a6 + x1
-%line 606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 8]
-%line 607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 8]
-; 16x x1 = maddubs(x0, mem256[pa + 184])
-%line 608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm1, [r8 + 184]
-; 16x a0 = a0 + x1
-%line 609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 216])
-%line 610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm1, [r8 + 216]
-; 16x a1 = a1 + x1
-%line 611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 248])
-%line 612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm1, [r8 + 248]
-; 16x a2 = a2 + x1
-%line 613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 280])
-%line 614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm1, [r8 + 280]
-; 16x a3 = a3 + x1
-%line 615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 312])
-%line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm1, [r8 + 312]
-; 16x a4 = a4 + x1
-%line 617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 344])
-%line 618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm1, [r8 + 344]
-; 16x a5 = a5 + x1
-%line 619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 376])
-%line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm1, [r8 + 376]
-; 16x a6 = a6 + x1
-%line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 12]
-%line 622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm7, [r9 + 12]
-; 16x x1 = maddubs(x0, mem256[pa + 180])
-%line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 180]
-; 16x a0 = a0 + x1
-%line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 212])
-%line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 212]
-; 16x a1 = a1 + x1
-%line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 244])
-%line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 244]
-; 16x a2 = a2 + x1
-%line 628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 276])
-%line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 276]
-; 16x a3 = a3 + x1
-%line 630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 308])
-%line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 308]
-; 16x a4 = a4 + x1
-%line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm1, ymm5, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 340])
-%line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 340]
-; 16x a5 = a5 + x1
-%line 634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm5, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 372])
-%line 635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 372]
-; 16x a6 = a6 + x1
-%line 636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 16]
-%line 637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm7, [r9 + 16]
-; 16x x1 = maddubs(x0, mem256[pa + 176])
-%line 638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 176]
-; 16x a0 = a0 + x1
-%line 639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 208])
-%line 640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 208]
-; 16x a1 = a1 + x1
-%line 641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 240])
-%line 642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 240]
-; 16x a2 = a2 + x1
-%line 643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 272])
-%line 644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 272]
-; 16x a3 = a3 + x1
-%line 645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 304])
-%line 646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 304]
-; 16x a4 = a4 + x1
-%line 647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm1, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 336])
-%line 648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 336]
-; 16x a5 = a5 + x1
-%line 649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 368])
-%line 650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 368]
-; 16x a6 = a6 + x1
-%line 651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 20]
-%line 652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm7, [r9 + 20]
-; 16x x1 = maddubs(x0, mem256[pa + 172])
-%line 653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 172]
-; 16x a0 = a0 + x1
-%line 654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 204])
-%line 655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 204]
-; 16x a1 = a1 + x1
-%line 656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 236])
-%line 657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 236]
-; 16x a2 = a2 + x1
-%line 658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm1, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 268])
-%line 659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 268]
-; 16x a3 = a3 + x1
-%line 660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 300])
-%line 661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 300]
-; 16x a4 = a4 + x1
-%line 662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 332])
-%line 663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 332]
-; 16x a5 = a5 + x1
-%line 664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 364])
-%line 665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 364]
-; 16x a6 = a6 + x1
-%line 666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 24]
-%line 667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm7, [r9 + 24]
-; 16x x1 = maddubs(x0, mem256[pa + 168])
-%line 668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 168]
-; 16x a0 = a0 + x1
-%line 669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 200])
-%line 670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 200]
-; 16x a1 = a1 + x1
-%line 671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm4, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 232])
-%line 672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 232]
-; 16x a2 = a2 + x1
-%line 673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm1, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 264])
-%line 674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 264]
-; 16x a3 = a3 + x1
-%line 675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 296])
-%line 676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 296]
-; 16x a4 = a4 + x1
-%line 677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 328])
-%line 678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 328]
-; 16x a5 = a5 + x1
-%line 679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 360])
-%line 680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 360]
-; 16x a6 = a6 + x1
-%line 681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 28]
-%line 682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm7, [r9 + 28]
-; 16x x1 = maddubs(x0, mem256[pa + 164])
-%line 683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 164]
-; 16x a0 = a0 + x1
-%line 684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm1, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 196])
-%line 685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 196]
-; 16x a1 = a1 + x1
-%line 686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 228])
-%line 687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 228]
-; 16x a2 = a2 + x1
-%line 688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 260])
-%line 689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 260]
-; 16x a3 = a3 + x1
-%line 690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 292])
-%line 691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 292]
-; 16x a4 = a4 + x1
-%line 692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 324])
-%line 693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 324]
-; 16x a5 = a5 + x1
-%line 694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm5, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 356])
-%line 695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 356]
-; 16x a6 = a6 + x1
-%line 696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x0 = mem16[pb + 32]
-%line 697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm7, [r9 + 32]
-; 16x x1 = maddubs(x0, mem256[pa + 192])
-%line 698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 192]
-; 16x a1 = a1 + x1
-%line 699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm5, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 224])
-%line 700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 224]
-; 16x a2 = a2 + x1
-%line 701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 256])
-%line 702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 256]
-; 16x a3 = a3 + x1
-%line 703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 288])
-%line 704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 288]
-; 16x a4 = a4 + x1
-%line 705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 320])
-%line 706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 320]
-; 16x a5 = a5 + x1
-%line 707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 352])
-%line 708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 352]
-; 16x a6 = a6 + x1
-%line 709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm8, ymm0
-; 16x a7 = maddubs(x0, mem256[pa + 384])
-%line 710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm7, ymm7, [r8 + 384]
-; 16x x0 = mem16[pb + 36]
-%line 711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm2, [r9 + 36]
-; 16x x1 = maddubs(x0, mem256[pa + 188])
-%line 712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 188]
-; 16x a1 = a1 + x1
-%line 713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 220])
-%line 714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 220]
-; 16x a2 = a2 + x1
-%line 715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 252])
-%line 716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 252]
-; 16x a3 = a3 + x1
-%line 717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 284])
-%line 718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 284]
-; 16x a4 = a4 + x1
-%line 719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 316])
-%line 720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 316]
-; 16x a5 = a5 + x1
-%line 721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 348])
-%line 722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 348]
-; 16x a6 = a6 + x1
-%line 723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 380])
-%line 724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 380]
-; 16x a7 = a7 + x1
-%line 725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x0 = mem16[pb + 40]
-%line 726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm2, [r9 + 40]
-; 16x x1 = maddubs(x0, mem256[pa + 184])
-%line 727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 184]
-; 16x a1 = a1 + x1
-%line 728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 216])
-%line 729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 216]
-; 16x a2 = a2 + x1
-%line 730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 248])
-%line 731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 248]
-; 16x a3 = a3 + x1
-%line 732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 280])
-%line 733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 280]
-; 16x a4 = a4 + x1
-%line 734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 312])
-%line 735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 312]
-; 16x a5 = a5 + x1
-%line 736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 344])
-%line 737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 344]
-; 16x a6 = a6 + x1
-%line 738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 376])
-%line 739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 376]
-; 16x a7 = a7 + x1
-%line 740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x0 = mem16[pb + 44]
-%line 741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm2, [r9 + 44]
-; 16x x1 = maddubs(x0, mem256[pa + 180])
-%line 742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 180]
-; 16x a1 = a1 + x1
-%line 743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 212])
-%line 744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 212]
-; 16x a2 = a2 + x1
-%line 745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 244])
-%line 746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 244]
-; 16x a3 = a3 + x1
-%line 747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 276])
-%line 748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 276]
-; 16x a4 = a4 + x1
-%line 749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 308])
-%line 750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 308]
-; 16x a5 = a5 + x1
-%line 751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 340])
-%line 752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 340]
-; 16x a6 = a6 + x1
-%line 753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 372])
-%line 754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 372]
-; 16x a7 = a7 + x1
-%line 755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x0 = mem16[pb + 48]
-%line 756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm2, [r9 + 48]
-; 16x x1 = maddubs(x0, mem256[pa + 176])
-%line 757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 176]
-; 16x a1 = a1 + x1
-%line 758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 208])
-%line 759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 208]
-; 16x a2 = a2 + x1
-%line 760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 240])
-%line 761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 240]
-; 16x a3 = a3 + x1
-%line 762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 272])
-%line 763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 272]
-; 16x a4 = a4 + x1
-%line 764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 304])
-%line 765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 304]
-; 16x a5 = a5 + x1
-%line 766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 336])
-%line 767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 336]
-; 16x a6 = a6 + x1
-%line 768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 368])
-%line 769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 368]
-; 16x a7 = a7 + x1
-%line 770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x0 = mem16[pb + 52]
-%line 771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm2, [r9 + 52]
-; 16x x1 = maddubs(x0, mem256[pa + 172])
-%line 772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 172]
-; 16x a1 = a1 + x1
-%line 773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 204])
-%line 774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 204]
-; 16x a2 = a2 + x1
-%line 775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 236])
-%line 776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 236]
-; 16x a3 = a3 + x1
-%line 777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 268])
-%line 778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 268]
-; 16x a4 = a4 + x1
-%line 779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 300])
-%line 780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 300]
-; 16x a5 = a5 + x1
-%line 781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 332])
-%line 782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 332]
-; 16x a6 = a6 + x1
-%line 783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 364])
-%line 784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 364]
-; 16x a7 = a7 + x1
-%line 785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x0 = mem16[pb + 56]
-%line 786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm2, [r9 + 56]
-; 16x x1 = maddubs(x0, mem256[pa + 168])
-%line 787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 168]
-; 16x a1 = a1 + x1
-%line 788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 200])
-%line 789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 200]
-; 16x a2 = a2 + x1
-%line 790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 232])
-%line 791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 232]
-; 16x a3 = a3 + x1
-%line 792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 264])
-%line 793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 264]
-; 16x a4 = a4 + x1
-%line 794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 296])
-%line 795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 296]
-; 16x a5 = a5 + x1
-%line 796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 328])
-%line 797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 328]
-; 16x a6 = a6 + x1
-%line 798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 360])
-%line 799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 360]
-; 16x a7 = a7 + x1
-%line 800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x0 = mem16[pb + 60]
-%line 801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm2, [r9 + 60]
-; 16x x1 = maddubs(x0, mem256[pa + 164])
-%line 802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 164]
-; 16x a1 = a1 + x1
-%line 803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm5, ymm5, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 196])
-%line 804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 196]
-; 16x a2 = a2 + x1
-%line 805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 228])
-%line 806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 228]
-; 16x a3 = a3 + x1
-%line 807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 260])
-%line 808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 260]
-; 16x a4 = a4 + x1
-%line 809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 292])
-%line 810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 292]
-; 16x a5 = a5 + x1
-%line 811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 324])
-%line 812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 324]
-; 16x a6 = a6 + x1
-%line 813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 356])
-%line 814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm2, [r8 + 356]
-; 16x a7 = a7 + x1
-%line 815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm7, ymm0
-; 16x x0 = mem16[pb + 64]
-%line 816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpbroadcastw ymm7, [r9 + 64]
-; 16x x1 = maddubs(x0, mem256[pa + 192])
-%line 817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 192]
-; 16x a2 = a2 + x1
-%line 818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm4, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 224])
-%line 819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 224]
-; 16x a3 = a3 + x1
-%line 820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 256])
-%line 821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 256]
-; 16x a4 = a4 + x1
-%line 822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 288])
-%line 823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 288]
-; 16x a5 = a5 + x1
-%line 824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 320])
-%line 825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 320]
-; 16x a6 = a6 + x1
-%line 826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 352])
-%line 827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 352]
-; 16x a7 = a7 + x1
-%line 828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x a8 = maddubs(x0, mem256[pa + 384])
-%line 829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm4, ymm7, [r8 + 384]
-; 16x x0 = mem16[pb + 68]
-%line 830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+; 16x x3 = mem16[pb + 96]
+%line 587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm9, [r9 + 96]
+; 16x x4 = mem16[pb + 128]
+%line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm10, [r9 + 128]
+; 16x x5 = mem16[pb + 160]
+%line 589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm0, [r9 + 160]
+; z0 = mem256[pa + 192]
+%line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 192]
+; 16x a0 = maddubs(x0, z0)
+%line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm5, ymm6, ymm2
+; 16x a1 = maddubs(x1, z0)
+%line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm1, ymm8, ymm2
+; 16x a2 = maddubs(x2, z0)
+%line 593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm12, ymm7, ymm2
+; 16x a3 = maddubs(x3, z0)
+%line 594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm11, ymm9, ymm2
+; 16x a4 = maddubs(x4, z0)
+%line 595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm4, ymm10, ymm2
+; 16x a5 = maddubs(x5, z0)
+%line 596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm3, ymm0, ymm2
+; z0 = mem256[pa + 224]
+%line 597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 224]
+; 16x x6 = maddubs(x0, z0)
+%line 598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a1 = a1 + x6
+%line 599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a2 = a2 + x6
+%line 601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a3 = a3 + x6
+%line 603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a4 = a4 + x6
+%line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm4, ymm4, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm10, ymm2
+; 16x a5 = a5 + x6
+%line 607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm0
+; z0 = mem256[pa + 256]
+%line 608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 256]
+; 16x x6 = maddubs(x0, z0)
+%line 609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a2 = a2 + x6
+%line 610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a3 = a3 + x6
+%line 612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a4 = a4 + x6
+%line 614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm4, ymm4, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a5 = a5 + x6
+%line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm0, ymm3, ymm0
+; z0 = mem256[pa + 288]
+%line 617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 288]
+; 16x x6 = maddubs(x0, z0)
+%line 618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm3, ymm6, ymm2
+; 16x a3 = a3 + x6
+%line 619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm3
+; 16x x6 = maddubs(x1, z0)
+%line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm3, ymm8, ymm2
+; 16x a4 = a4 + x6
+%line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm4, ymm3
+; 16x x6 = maddubs(x2, z0)
+%line 622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm2, ymm7, ymm2
+; 16x a5 = a5 + x6
+%line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 320]
+%line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 320]
+; 16x x6 = maddubs(x0, z0)
+%line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm4, ymm6, ymm2
+; 16x a4 = a4 + x6
+%line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm4
+; 16x x6 = maddubs(x1, z0)
+%line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm2, ymm8, ymm2
+; 16x a5 = a5 + x6
+%line 628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 352]
+%line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 352]
+; 16x x6 = maddubs(x0, z0)
+%line 630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm2, ymm6, ymm2
+; 16x a5 = a5 + x6
+%line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm0, ymm2
+; 16x x0 = mem16[pb + 4]
+%line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm4, [r9 + 4]
+; 16x x1 = mem16[pb + 36]
+%line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm6, [r9 + 36]
+; 16x x2 = mem16[pb + 68]
+%line 634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpbroadcastw ymm7, [r9 + 68]
-; 16x x1 = maddubs(x0, mem256[pa + 188])
-%line 831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 188]
-; 16x a2 = a2 + x1
-%line 832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+; 16x x3 = mem16[pb + 100]
+%line 635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm8, [r9 + 100]
+; 16x x4 = mem16[pb + 132]
+%line 636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm9, [r9 + 132]
+; 16x x5 = mem16[pb + 164]
+%line 637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm13, [r9 + 164]
+; z0 = mem256[pa + 188]
+%line 638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 188]
+; 16x x6 = maddubs(x0, z0)
+%line 639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a0 = a0 + x6
+%line 640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm5, ymm5, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a1 = a1 + x6
+%line 642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a2 = a2 + x6
+%line 644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a3 = a3 + x6
+%line 646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a4 = a4 + x6
+%line 648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 220])
-%line 833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 220]
-; 16x a3 = a3 + x1
-%line 834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 252])
-%line 835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 252]
-; 16x a4 = a4 + x1
-%line 836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+; 16x x6 = maddubs(x5, z0)
+%line 649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm13, ymm2
+; 16x a5 = a5 + x6
+%line 650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 284])
-%line 837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 284]
-; 16x a5 = a5 + x1
-%line 838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 316])
-%line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 316]
-; 16x a6 = a6 + x1
-%line 840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 348])
-%line 841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 348]
-; 16x a7 = a7 + x1
-%line 842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 380])
-%line 843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 380]
-; 16x a8 = a8 + x1
-%line 844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x0 = mem16[pb + 72]
-%line 845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+; z0 = mem256[pa + 220]
+%line 651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 220]
+; 16x x6 = maddubs(x0, z0)
+%line 652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a1 = a1 + x6
+%line 653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a2 = a2 + x6
+%line 655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a3 = a3 + x6
+%line 657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a4 = a4 + x6
+%line 659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a5 = a5 + x6
+%line 661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 252]
+%line 662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 252]
+; 16x x6 = maddubs(x0, z0)
+%line 663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a2 = a2 + x6
+%line 664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a3 = a3 + x6
+%line 666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a4 = a4 + x6
+%line 668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm9, ymm3, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a5 = a5 + x6
+%line 670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm0, ymm10, ymm0
+; z0 = mem256[pa + 284]
+%line 671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 284]
+; 16x x6 = maddubs(x0, z0)
+%line 672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm3, ymm4, ymm2
+; 16x a3 = a3 + x6
+%line 673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm3
+; 16x x6 = maddubs(x1, z0)
+%line 674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm3, ymm6, ymm2
+; 16x a4 = a4 + x6
+%line 675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm9, ymm3
+; 16x x6 = maddubs(x2, z0)
+%line 676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm2, ymm7, ymm2
+; 16x a5 = a5 + x6
+%line 677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 316]
+%line 678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 316]
+; 16x x6 = maddubs(x0, z0)
+%line 679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm7, ymm4, ymm2
+; 16x a4 = a4 + x6
+%line 680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm7
+; 16x x6 = maddubs(x1, z0)
+%line 681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm2, ymm6, ymm2
+; 16x a5 = a5 + x6
+%line 682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 348]
+%line 683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 348]
+; 16x x6 = maddubs(x0, z0)
+%line 684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm2, ymm4, ymm2
+; 16x a5 = a5 + x6
+%line 685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm0, ymm2
+; 16x x0 = mem16[pb + 8]
+%line 686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm4, [r9 + 8]
+; 16x x1 = mem16[pb + 40]
+%line 687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm6, [r9 + 40]
+; 16x x2 = mem16[pb + 72]
+%line 688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpbroadcastw ymm7, [r9 + 72]
-; 16x x1 = maddubs(x0, mem256[pa + 184])
-%line 846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 184]
-; 16x a2 = a2 + x1
-%line 847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+; 16x x3 = mem16[pb + 104]
+%line 689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm8, [r9 + 104]
+; 16x x4 = mem16[pb + 136]
+%line 690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm9, [r9 + 136]
+; 16x x5 = mem16[pb + 168]
+%line 691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm13, [r9 + 168]
+; z0 = mem256[pa + 184]
+%line 692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 184]
+; 16x x6 = maddubs(x0, z0)
+%line 693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a0 = a0 + x6
+%line 694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm5, ymm5, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a1 = a1 + x6
+%line 696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a2 = a2 + x6
+%line 698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a3 = a3 + x6
+%line 700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a4 = a4 + x6
+%line 702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 216])
-%line 848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 216]
-; 16x a3 = a3 + x1
-%line 849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 248])
-%line 850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 248]
-; 16x a4 = a4 + x1
-%line 851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+; 16x x6 = maddubs(x5, z0)
+%line 703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm13, ymm2
+; 16x a5 = a5 + x6
+%line 704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 280])
-%line 852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 280]
-; 16x a5 = a5 + x1
-%line 853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 312])
-%line 854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 312]
-; 16x a6 = a6 + x1
-%line 855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 344])
-%line 856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 344]
-; 16x a7 = a7 + x1
-%line 857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 376])
-%line 858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 376]
-; 16x a8 = a8 + x1
-%line 859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x0 = mem16[pb + 76]
-%line 860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm7, [r9 + 76]
-; 16x x1 = maddubs(x0, mem256[pa + 180])
-%line 861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 180]
-; 16x a2 = a2 + x1
-%line 862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+; z0 = mem256[pa + 216]
+%line 705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 216]
+; 16x x6 = maddubs(x0, z0)
+%line 706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a1 = a1 + x6
+%line 707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a2 = a2 + x6
+%line 709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a3 = a3 + x6
+%line 711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a4 = a4 + x6
+%line 713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 212])
+; 16x x6 = maddubs(x4, z0)
+%line 714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a5 = a5 + x6
+%line 715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 248]
+%line 716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 248]
+; 16x x6 = maddubs(x0, z0)
+%line 717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a2 = a2 + x6
+%line 718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a3 = a3 + x6
+%line 720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a4 = a4 + x6
+%line 722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm9, ymm3, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a5 = a5 + x6
+%line 724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm0, ymm10, ymm0
+; z0 = mem256[pa + 280]
+%line 725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 280]
+; 16x x6 = maddubs(x0, z0)
+%line 726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm3, ymm4, ymm2
+; 16x a3 = a3 + x6
+%line 727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm3
+; 16x x6 = maddubs(x1, z0)
+%line 728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm3, ymm6, ymm2
+; 16x a4 = a4 + x6
+%line 729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm9, ymm3
+; 16x x6 = maddubs(x2, z0)
+%line 730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm2, ymm7, ymm2
+; 16x a5 = a5 + x6
+%line 731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 312]
+%line 732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 312]
+; 16x x6 = maddubs(x0, z0)
+%line 733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm7, ymm4, ymm2
+; 16x a4 = a4 + x6
+%line 734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm7
+; 16x x6 = maddubs(x1, z0)
+%line 735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm2, ymm6, ymm2
+; 16x a5 = a5 + x6
+%line 736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 344]
+%line 737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 344]
+; 16x x6 = maddubs(x0, z0)
+%line 738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm2, ymm4, ymm2
+; 16x a5 = a5 + x6
+%line 739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm0, ymm2
+; 16x x0 = mem16[pb + 12]
+%line 740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm4, [r9 + 12]
+; 16x x1 = mem16[pb + 44]
+%line 741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm6, [r9 + 44]
+; 16x x2 = mem16[pb + 76]
+%line 742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm7, [r9 + 76]
+; 16x x3 = mem16[pb + 108]
+%line 743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm8, [r9 + 108]
+; 16x x4 = mem16[pb + 140]
+%line 744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm9, [r9 + 140]
+; 16x x5 = mem16[pb + 172]
+%line 745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm13, [r9 + 172]
+; z0 = mem256[pa + 180]
+%line 746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 180]
+; 16x x6 = maddubs(x0, z0)
+%line 747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a0 = a0 + x6
+%line 748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm5, ymm5, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a1 = a1 + x6
+%line 750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a2 = a2 + x6
+%line 752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a3 = a3 + x6
+%line 754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a4 = a4 + x6
+%line 756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm13, ymm2
+; 16x a5 = a5 + x6
+%line 758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 212]
+%line 759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 212]
+; 16x x6 = maddubs(x0, z0)
+%line 760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a1 = a1 + x6
+%line 761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a2 = a2 + x6
+%line 763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a3 = a3 + x6
+%line 765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a4 = a4 + x6
+%line 767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a5 = a5 + x6
+%line 769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 244]
+%line 770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 244]
+; 16x x6 = maddubs(x0, z0)
+%line 771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a2 = a2 + x6
+%line 772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a3 = a3 + x6
+%line 774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a4 = a4 + x6
+%line 776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm9, ymm3, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a5 = a5 + x6
+%line 778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm0, ymm10, ymm0
+; z0 = mem256[pa + 276]
+%line 779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 276]
+; 16x x6 = maddubs(x0, z0)
+%line 780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm3, ymm4, ymm2
+; 16x a3 = a3 + x6
+%line 781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm3
+; 16x x6 = maddubs(x1, z0)
+%line 782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm3, ymm6, ymm2
+; 16x a4 = a4 + x6
+%line 783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm9, ymm3
+; 16x x6 = maddubs(x2, z0)
+%line 784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm2, ymm7, ymm2
+; 16x a5 = a5 + x6
+%line 785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 308]
+%line 786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 308]
+; 16x x6 = maddubs(x0, z0)
+%line 787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm7, ymm4, ymm2
+; 16x a4 = a4 + x6
+%line 788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm7
+; 16x x6 = maddubs(x1, z0)
+%line 789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm2, ymm6, ymm2
+; 16x a5 = a5 + x6
+%line 790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 340]
+%line 791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 340]
+; 16x x6 = maddubs(x0, z0)
+%line 792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm2, ymm4, ymm2
+; 16x a5 = a5 + x6
+%line 793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm0, ymm2
+; 16x x0 = mem16[pb + 16]
+%line 794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm4, [r9 + 16]
+; 16x x1 = mem16[pb + 48]
+%line 795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm6, [r9 + 48]
+; 16x x2 = mem16[pb + 80]
+%line 796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm7, [r9 + 80]
+; 16x x3 = mem16[pb + 112]
+%line 797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm8, [r9 + 112]
+; 16x x4 = mem16[pb + 144]
+%line 798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm9, [r9 + 144]
+; 16x x5 = mem16[pb + 176]
+%line 799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm13, [r9 + 176]
+; z0 = mem256[pa + 176]
+%line 800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 176]
+; 16x x6 = maddubs(x0, z0)
+%line 801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a0 = a0 + x6
+%line 802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm5, ymm5, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a1 = a1 + x6
+%line 804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a2 = a2 + x6
+%line 806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a3 = a3 + x6
+%line 808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a4 = a4 + x6
+%line 810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm13, ymm2
+; 16x a5 = a5 + x6
+%line 812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 208]
+%line 813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 208]
+; 16x x6 = maddubs(x0, z0)
+%line 814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a1 = a1 + x6
+%line 815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a2 = a2 + x6
+%line 817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a3 = a3 + x6
+%line 819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a4 = a4 + x6
+%line 821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a5 = a5 + x6
+%line 823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 240]
+%line 824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 240]
+; 16x x6 = maddubs(x0, z0)
+%line 825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a2 = a2 + x6
+%line 826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a3 = a3 + x6
+%line 828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a4 = a4 + x6
+%line 830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm9, ymm3, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a5 = a5 + x6
+%line 832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm0, ymm10, ymm0
+; z0 = mem256[pa + 272]
+%line 833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 272]
+; 16x x6 = maddubs(x0, z0)
+%line 834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm3, ymm4, ymm2
+; 16x a3 = a3 + x6
+%line 835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm3
+; 16x x6 = maddubs(x1, z0)
+%line 836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm3, ymm6, ymm2
+; 16x a4 = a4 + x6
+%line 837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm9, ymm3
+; 16x x6 = maddubs(x2, z0)
+%line 838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm2, ymm7, ymm2
+; 16x a5 = a5 + x6
+%line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 304]
+%line 840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 304]
+; 16x x6 = maddubs(x0, z0)
+%line 841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm7, ymm4, ymm2
+; 16x a4 = a4 + x6
+%line 842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm7
+; 16x x6 = maddubs(x1, z0)
+%line 843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm2, ymm6, ymm2
+; 16x a5 = a5 + x6
+%line 844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 336]
+%line 845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 336]
+; 16x x6 = maddubs(x0, z0)
+%line 846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm2, ymm4, ymm2
+; 16x a5 = a5 + x6
+%line 847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm0, ymm2
+; 16x x0 = mem16[pb + 20]
+%line 848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm4, [r9 + 20]
+; 16x x1 = mem16[pb + 52]
+%line 849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm6, [r9 + 52]
+; 16x x2 = mem16[pb + 84]
+%line 850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm7, [r9 + 84]
+; 16x x3 = mem16[pb + 116]
+%line 851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm8, [r9 + 116]
+; 16x x4 = mem16[pb + 148]
+%line 852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm9, [r9 + 148]
+; 16x x5 = mem16[pb + 180]
+%line 853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm13, [r9 + 180]
+; z0 = mem256[pa + 172]
+%line 854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 172]
+; 16x x6 = maddubs(x0, z0)
+%line 855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a0 = a0 + x6
+%line 856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm5, ymm5, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a1 = a1 + x6
+%line 858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a2 = a2 + x6
+%line 860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a3 = a3 + x6
+%line 862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 212]
-; 16x a3 = a3 + x1
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a4 = a4 + x6
 %line 864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 244])
+	vpaddw ymm3, ymm3, ymm0
+; 16x x6 = maddubs(x5, z0)
 %line 865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 244]
-; 16x a4 = a4 + x1
+	vpmaddubsw ymm0, ymm13, ymm2
+; 16x a5 = a5 + x6
 %line 866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 276])
+; z0 = mem256[pa + 204]
 %line 867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 276]
-; 16x a5 = a5 + x1
+	vmovdqu ymm2, [r8 + 204]
+; 16x x6 = maddubs(x0, z0)
 %line 868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 308])
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a1 = a1 + x6
 %line 869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 308]
-; 16x a6 = a6 + x1
+	vpaddw ymm1, ymm1, ymm0
+; 16x x6 = maddubs(x1, z0)
 %line 870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 340])
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a2 = a2 + x6
 %line 871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 340]
-; 16x a7 = a7 + x1
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x2, z0)
 %line 872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 372])
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a3 = a3 + x6
 %line 873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 372]
-; 16x a8 = a8 + x1
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x0 = mem16[pb + 80]
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a4 = a4 + x6
 %line 875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm7, [r9 + 80]
-; 16x x1 = maddubs(x0, mem256[pa + 176])
+	vpaddw ymm3, ymm3, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 176]
-; 16x a2 = a2 + x1
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a5 = a5 + x6
 %line 877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 208])
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 236]
 %line 878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 208]
-; 16x a3 = a3 + x1
+	vmovdqu ymm2, [r8 + 236]
+; 16x x6 = maddubs(x0, z0)
 %line 879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 240])
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a2 = a2 + x6
 %line 880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 240]
-; 16x a4 = a4 + x1
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x1, z0)
 %line 881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 272])
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a3 = a3 + x6
 %line 882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 272]
-; 16x a5 = a5 + x1
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x2, z0)
 %line 883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 304])
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a4 = a4 + x6
 %line 884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 304]
-; 16x a6 = a6 + x1
+	vpaddw ymm9, ymm3, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 336])
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a5 = a5 + x6
 %line 886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 336]
-; 16x a7 = a7 + x1
+	vpaddw ymm0, ymm10, ymm0
+; z0 = mem256[pa + 268]
 %line 887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 368])
+	vmovdqu ymm2, [r8 + 268]
+; 16x x6 = maddubs(x0, z0)
 %line 888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 368]
-; 16x a8 = a8 + x1
+	vpmaddubsw ymm3, ymm4, ymm2
+; 16x a3 = a3 + x6
 %line 889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x0 = mem16[pb + 84]
+	vpaddw ymm11, ymm11, ymm3
+; 16x x6 = maddubs(x1, z0)
 %line 890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm7, [r9 + 84]
-; 16x x1 = maddubs(x0, mem256[pa + 172])
+	vpmaddubsw ymm3, ymm6, ymm2
+; 16x a4 = a4 + x6
 %line 891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 172]
-; 16x a2 = a2 + x1
+	vpaddw ymm3, ymm9, ymm3
+; 16x x6 = maddubs(x2, z0)
 %line 892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 204])
+	vpmaddubsw ymm2, ymm7, ymm2
+; 16x a5 = a5 + x6
 %line 893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 204]
-; 16x a3 = a3 + x1
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 300]
 %line 894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 236])
+	vmovdqu ymm2, [r8 + 300]
+; 16x x6 = maddubs(x0, z0)
 %line 895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 236]
-; 16x a4 = a4 + x1
+	vpmaddubsw ymm7, ymm4, ymm2
+; 16x a4 = a4 + x6
 %line 896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 268])
+	vpaddw ymm3, ymm3, ymm7
+; 16x x6 = maddubs(x1, z0)
 %line 897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 268]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm2, ymm6, ymm2
+; 16x a5 = a5 + x6
 %line 898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 300])
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 332]
 %line 899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 300]
-; 16x a6 = a6 + x1
+	vmovdqu ymm2, [r8 + 332]
+; 16x x6 = maddubs(x0, z0)
 %line 900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 332])
+	vpmaddubsw ymm2, ymm4, ymm2
+; 16x a5 = a5 + x6
 %line 901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 332]
-; 16x a7 = a7 + x1
+	vpaddw ymm10, ymm0, ymm2
+; 16x x0 = mem16[pb + 24]
 %line 902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 364])
+	vpbroadcastw ymm4, [r9 + 24]
+; 16x x1 = mem16[pb + 56]
 %line 903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 364]
-; 16x a8 = a8 + x1
+	vpbroadcastw ymm6, [r9 + 56]
+; 16x x2 = mem16[pb + 88]
 %line 904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x0 = mem16[pb + 88]
-%line 905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpbroadcastw ymm7, [r9 + 88]
-; 16x x1 = maddubs(x0, mem256[pa + 168])
+; 16x x3 = mem16[pb + 120]
+%line 905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm8, [r9 + 120]
+; 16x x4 = mem16[pb + 152]
 %line 906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 168]
-; 16x a2 = a2 + x1
+	vpbroadcastw ymm9, [r9 + 152]
+; 16x x5 = mem16[pb + 184]
 %line 907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 200])
+	vpbroadcastw ymm13, [r9 + 184]
+; z0 = mem256[pa + 168]
 %line 908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 200]
-; 16x a3 = a3 + x1
+	vmovdqu ymm2, [r8 + 168]
+; 16x x6 = maddubs(x0, z0)
 %line 909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 232])
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a0 = a0 + x6
 %line 910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 232]
-; 16x a4 = a4 + x1
+	vpaddw ymm5, ymm5, ymm0
+; 16x x6 = maddubs(x1, z0)
 %line 911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 264])
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a1 = a1 + x6
 %line 912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 264]
-; 16x a5 = a5 + x1
+	vpaddw ymm1, ymm1, ymm0
+; 16x x6 = maddubs(x2, z0)
 %line 913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 296])
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a2 = a2 + x6
 %line 914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 296]
-; 16x a6 = a6 + x1
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 328])
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a3 = a3 + x6
 %line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 328]
-; 16x a7 = a7 + x1
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 360])
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a4 = a4 + x6
 %line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 360]
-; 16x a8 = a8 + x1
-%line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm0
-; 16x x0 = mem16[pb + 92]
-%line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm7, [r9 + 92]
-; 16x x1 = maddubs(x0, mem256[pa + 164])
-%line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 164]
-; 16x a2 = a2 + x1
-%line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm3, ymm3, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 196])
+; 16x x6 = maddubs(x5, z0)
+%line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm13, ymm2
+; 16x a5 = a5 + x6
+%line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 200]
+%line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r8 + 200]
+; 16x x6 = maddubs(x0, z0)
+%line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a1 = a1 + x6
 %line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 196]
-; 16x a3 = a3 + x1
+	vpaddw ymm1, ymm1, ymm0
+; 16x x6 = maddubs(x1, z0)
 %line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 228])
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a2 = a2 + x6
 %line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 228]
-; 16x a4 = a4 + x1
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x2, z0)
 %line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 260])
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a3 = a3 + x6
 %line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 260]
-; 16x a5 = a5 + x1
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 292])
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a4 = a4 + x6
 %line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 292]
-; 16x a6 = a6 + x1
+	vpaddw ymm3, ymm3, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 324])
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a5 = a5 + x6
 %line 931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 324]
-; 16x a7 = a7 + x1
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 232]
 %line 932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 356])
+	vmovdqu ymm2, [r8 + 232]
+; 16x x6 = maddubs(x0, z0)
 %line 933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm7, [r8 + 356]
-; 16x a8 = a8 + x1
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a2 = a2 + x6
 %line 934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm4, ymm0
-; 16x x0 = mem16[pb + 96]
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x1, z0)
 %line 935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 96]
-; 16x x1 = maddubs(x0, mem256[pa + 192])
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a3 = a3 + x6
 %line 936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 192]
-; 16x a3 = a3 + x1
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x2, z0)
 %line 937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 224])
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a4 = a4 + x6
 %line 938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 224]
-; 16x a4 = a4 + x1
+	vpaddw ymm9, ymm3, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 256])
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a5 = a5 + x6
 %line 940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 256]
-; 16x a5 = a5 + x1
+	vpaddw ymm0, ymm10, ymm0
+; z0 = mem256[pa + 264]
 %line 941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 288])
+	vmovdqu ymm2, [r8 + 264]
+; 16x x6 = maddubs(x0, z0)
 %line 942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 288]
-; 16x a6 = a6 + x1
+	vpmaddubsw ymm3, ymm4, ymm2
+; 16x a3 = a3 + x6
 %line 943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 320])
+	vpaddw ymm11, ymm11, ymm3
+; 16x x6 = maddubs(x1, z0)
 %line 944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 320]
-; 16x a7 = a7 + x1
+	vpmaddubsw ymm3, ymm6, ymm2
+; 16x a4 = a4 + x6
 %line 945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 352])
+	vpaddw ymm3, ymm9, ymm3
+; 16x x6 = maddubs(x2, z0)
 %line 946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 352]
-; 16x a8 = a8 + x1
+	vpmaddubsw ymm2, ymm7, ymm2
+; 16x a5 = a5 + x6
 %line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x a9 = maddubs(x0, mem256[pa + 384])
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 296]
 %line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm11, ymm4, [r8 + 384]
-; 16x x0 = mem16[pb + 100]
+	vmovdqu ymm2, [r8 + 296]
+; 16x x6 = maddubs(x0, z0)
 %line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 100]
-; 16x x1 = maddubs(x0, mem256[pa + 188])
+	vpmaddubsw ymm7, ymm4, ymm2
+; 16x a4 = a4 + x6
 %line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 188]
-; 16x a3 = a3 + x1
+	vpaddw ymm3, ymm3, ymm7
+; 16x x6 = maddubs(x1, z0)
 %line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 220])
+	vpmaddubsw ymm2, ymm6, ymm2
+; 16x a5 = a5 + x6
 %line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 220]
-; 16x a4 = a4 + x1
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 328]
 %line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 252])
+	vmovdqu ymm2, [r8 + 328]
+; 16x x6 = maddubs(x0, z0)
 %line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 252]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm2, ymm4, ymm2
+; 16x a5 = a5 + x6
 %line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 284])
+	vpaddw ymm10, ymm0, ymm2
+; 16x x0 = mem16[pb + 28]
 %line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 284]
-; 16x a6 = a6 + x1
+	vpbroadcastw ymm4, [r9 + 28]
+; 16x x1 = mem16[pb + 60]
 %line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 316])
+	vpbroadcastw ymm6, [r9 + 60]
+; 16x x2 = mem16[pb + 92]
 %line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 316]
-; 16x a7 = a7 + x1
+	vpbroadcastw ymm7, [r9 + 92]
+; 16x x3 = mem16[pb + 124]
 %line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 348])
+	vpbroadcastw ymm8, [r9 + 124]
+; 16x x4 = mem16[pb + 156]
 %line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 348]
-; 16x a8 = a8 + x1
+	vpbroadcastw ymm9, [r9 + 156]
+; 16x x5 = mem16[pb + 188]
 %line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 380])
+	vpbroadcastw ymm13, [r9 + 188]
+; z0 = mem256[pa + 164]
 %line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 380]
-; 16x a9 = a9 + x1
+	vmovdqu ymm2, [r8 + 164]
+; 16x x6 = maddubs(x0, z0)
 %line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 104]
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a0 = a0 + x6
 %line 964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 104]
-; 16x x1 = maddubs(x0, mem256[pa + 184])
+	vpaddw ymm5, ymm5, ymm0
+; 16x x6 = maddubs(x1, z0)
 %line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 184]
-; 16x a3 = a3 + x1
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a1 = a1 + x6
 %line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 216])
+	vpaddw ymm1, ymm1, ymm0
+; 16x x6 = maddubs(x2, z0)
 %line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 216]
-; 16x a4 = a4 + x1
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a2 = a2 + x6
 %line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 248])
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 248]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a3 = a3 + x6
 %line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 280])
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 280]
-; 16x a6 = a6 + x1
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a4 = a4 + x6
 %line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 312])
+	vpaddw ymm3, ymm3, ymm0
+; 16x x6 = maddubs(x5, z0)
 %line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 312]
-; 16x a7 = a7 + x1
+	vpmaddubsw ymm0, ymm13, ymm2
+; 16x a5 = a5 + x6
 %line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 344])
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 196]
 %line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 344]
-; 16x a8 = a8 + x1
+	vmovdqu ymm2, [r8 + 196]
+; 16x x6 = maddubs(x0, z0)
 %line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 376])
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a1 = a1 + x6
 %line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 376]
-; 16x a9 = a9 + x1
+	vpaddw ymm1, ymm1, ymm0
+; 16x x6 = maddubs(x1, z0)
 %line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 108]
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a2 = a2 + x6
 %line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 108]
-; 16x x1 = maddubs(x0, mem256[pa + 180])
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x2, z0)
 %line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 180]
-; 16x a3 = a3 + x1
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a3 = a3 + x6
 %line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 212])
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 212]
-; 16x a4 = a4 + x1
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a4 = a4 + x6
 %line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 244])
+	vpaddw ymm3, ymm3, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 244]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm0, ymm9, ymm2
+; 16x a5 = a5 + x6
 %line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 276])
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 228]
 %line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 276]
-; 16x a6 = a6 + x1
+	vmovdqu ymm2, [r8 + 228]
+; 16x x6 = maddubs(x0, z0)
 %line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 308])
+	vpmaddubsw ymm0, ymm4, ymm2
+; 16x a2 = a2 + x6
 %line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 308]
-; 16x a7 = a7 + x1
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x1, z0)
 %line 989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 340])
+	vpmaddubsw ymm0, ymm6, ymm2
+; 16x a3 = a3 + x6
 %line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 340]
-; 16x a8 = a8 + x1
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x2, z0)
 %line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 372])
+	vpmaddubsw ymm0, ymm7, ymm2
+; 16x a4 = a4 + x6
 %line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 372]
-; 16x a9 = a9 + x1
+	vpaddw ymm9, ymm3, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 112]
+	vpmaddubsw ymm0, ymm8, ymm2
+; 16x a5 = a5 + x6
 %line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 112]
-; 16x x1 = maddubs(x0, mem256[pa + 176])
+	vpaddw ymm0, ymm10, ymm0
+; z0 = mem256[pa + 260]
 %line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 176]
-; 16x a3 = a3 + x1
+	vmovdqu ymm2, [r8 + 260]
+; 16x x6 = maddubs(x0, z0)
 %line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 208])
+	vpmaddubsw ymm3, ymm4, ymm2
+; 16x a3 = a3 + x6
 %line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 208]
-; 16x a4 = a4 + x1
+	vpaddw ymm11, ymm11, ymm3
+; 16x x6 = maddubs(x1, z0)
 %line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 240])
+	vpmaddubsw ymm3, ymm6, ymm2
+; 16x a4 = a4 + x6
 %line 999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 240]
-; 16x a5 = a5 + x1
+	vpaddw ymm3, ymm9, ymm3
+; 16x x6 = maddubs(x2, z0)
 %line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 272])
+	vpmaddubsw ymm2, ymm7, ymm2
+; 16x a5 = a5 + x6
 %line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 272]
-; 16x a6 = a6 + x1
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 292]
 %line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 304])
+	vmovdqu ymm2, [r8 + 292]
+; 16x x6 = maddubs(x0, z0)
 %line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 304]
-; 16x a7 = a7 + x1
+	vpmaddubsw ymm7, ymm4, ymm2
+; 16x a4 = a4 + x6
 %line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 336])
+	vpaddw ymm3, ymm3, ymm7
+; 16x x6 = maddubs(x1, z0)
 %line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 336]
-; 16x a8 = a8 + x1
+	vpmaddubsw ymm2, ymm6, ymm2
+; 16x a5 = a5 + x6
 %line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 368])
+	vpaddw ymm0, ymm0, ymm2
+; z0 = mem256[pa + 324]
 %line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 368]
-; 16x a9 = a9 + x1
+	vmovdqu ymm2, [r8 + 324]
+; 16x x6 = maddubs(x0, z0)
 %line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 116]
+	vpmaddubsw ymm2, ymm4, ymm2
+; 16x a5 = a5 + x6
 %line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 116]
-; 16x x1 = maddubs(x0, mem256[pa + 172])
+	vpaddw ymm0, ymm0, ymm2
+; mem256[pc] = a0
 %line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 172]
-; 16x a3 = a3 + x1
+	vmovdqu [r11], ymm5
+; mem256[pc + 32] = a1
 %line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 204])
+	vmovdqu [r11 + 32], ymm1
+; mem256[pc + 64] = a2
 %line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 204]
-; 16x a4 = a4 + x1
+	vmovdqu [r11 + 64], ymm12
+; mem256[pc + 96] = a3
 %line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 236])
+	vmovdqu [r11 + 96], ymm11
+; mem256[pc + 128] = a4
 %line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 236]
-; 16x a5 = a5 + x1
+	vmovdqu [r11 + 128], ymm3
+; mem256[pc + 160] = a5
 %line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 268])
+	vmovdqu [r11 + 160], ymm0
+; 16x x0 = mem16[pb]
 %line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 268]
-; 16x a6 = a6 + x1
+	vpbroadcastw ymm4, [r9]
+; 16x x1 = mem16[pb + 32]
 %line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 300])
+	vpbroadcastw ymm6, [r9 + 32]
+; 16x x2 = mem16[pb + 64]
 %line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 300]
-; 16x a7 = a7 + x1
+	vpbroadcastw ymm8, [r9 + 64]
+; 16x x3 = mem16[pb + 96]
 %line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 332])
+	vpbroadcastw ymm5, [r9 + 96]
+; 16x x4 = mem16[pb + 128]
 %line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 332]
-; 16x a8 = a8 + x1
+	vpbroadcastw ymm7, [r9 + 128]
+; 16x x5 = mem16[pb + 160]
 %line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 364])
+	vpbroadcastw ymm9, [r9 + 160]
+; z0 = mem256[pa + 224]
 %line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 364]
-; 16x a9 = a9 + x1
+	vmovdqu ymm0, [r8 + 224]
+; 16x a0 = maddubs(x5, z0)
 %line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 120]
+	vpmaddubsw ymm0, ymm9, ymm0
+; z0 = mem256[pa + 256]
 %line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 120]
-; 16x x1 = maddubs(x0, mem256[pa + 168])
+	vmovdqu ymm1, [r8 + 256]
+; 16x x6 = maddubs(x4, z0)
 %line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 168]
-; 16x a3 = a3 + x1
+	vpmaddubsw ymm2, ymm7, ymm1
+; 16x a0 = a0 + x6
 %line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 200])
+	vpaddw ymm0, ymm0, ymm2
+; 16x a1 = maddubs(x5, z0)
 %line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 200]
-; 16x a4 = a4 + x1
+	vpmaddubsw ymm1, ymm9, ymm1
+; z0 = mem256[pa + 288]
 %line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 232])
+	vmovdqu ymm2, [r8 + 288]
+; 16x x6 = maddubs(x3, z0)
 %line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 232]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm3, ymm5, ymm2
+; 16x a0 = a0 + x6
 %line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 264])
+	vpaddw ymm0, ymm0, ymm3
+; 16x x6 = maddubs(x4, z0)
 %line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 264]
-; 16x a6 = a6 + x1
+	vpmaddubsw ymm3, ymm7, ymm2
+; 16x a1 = a1 + x6
 %line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 296])
+	vpaddw ymm1, ymm1, ymm3
+; 16x a2 = maddubs(x5, z0)
 %line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 296]
-; 16x a7 = a7 + x1
+	vpmaddubsw ymm2, ymm9, ymm2
+; z0 = mem256[pa + 320]
 %line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 328])
+	vmovdqu ymm3, [r8 + 320]
+; 16x x6 = maddubs(x2, z0)
 %line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 328]
-; 16x a8 = a8 + x1
+	vpmaddubsw ymm10, ymm8, ymm3
+; 16x a0 = a0 + x6
 %line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 360])
+	vpaddw ymm11, ymm0, ymm10
+; 16x x6 = maddubs(x3, z0)
 %line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 360]
-; 16x a9 = a9 + x1
+	vpmaddubsw ymm0, ymm5, ymm3
+; 16x a1 = a1 + x6
 %line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 124]
+	vpaddw ymm10, ymm1, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 124]
-; 16x x1 = maddubs(x0, mem256[pa + 164])
+	vpmaddubsw ymm0, ymm7, ymm3
+; 16x a2 = a2 + x6
 %line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 164]
-; 16x a3 = a3 + x1
+	vpaddw ymm12, ymm2, ymm0
+; 16x a3 = maddubs(x5, z0)
 %line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm9, ymm9, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 196])
+	vpmaddubsw ymm3, ymm9, ymm3
+; z0 = mem256[pa + 352]
 %line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 196]
-; 16x a4 = a4 + x1
+	vmovdqu ymm1, [r8 + 352]
+; 16x x6 = maddubs(x1, z0)
 %line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 228])
+	vpmaddubsw ymm0, ymm6, ymm1
+; 16x a0 = a0 + x6
 %line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 228]
-; 16x a5 = a5 + x1
+	vpaddw ymm2, ymm11, ymm0
+; 16x x6 = maddubs(x2, z0)
 %line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 260])
+	vpmaddubsw ymm0, ymm8, ymm1
+; 16x a1 = a1 + x6
 %line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 260]
-; 16x a6 = a6 + x1
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 292])
+	vpmaddubsw ymm0, ymm5, ymm1
+; 16x a2 = a2 + x6
 %line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 292]
-; 16x a7 = a7 + x1
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 324])
+	vpmaddubsw ymm0, ymm7, ymm1
+; 16x a3 = a3 + x6
 %line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 324]
-; 16x a8 = a8 + x1
+	vpaddw ymm3, ymm3, ymm0
+; 16x a4 = maddubs(x5, z0)
 %line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 356])
+	vpmaddubsw ymm11, ymm9, ymm1
+; z0 = mem256[pa + 384]
 %line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 356]
-; 16x a9 = a9 + x1
+	vmovdqu ymm1, [r8 + 384]
+; 16x x6 = maddubs(x0, z0)
 %line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x0 = mem16[pb + 128]
+	vpmaddubsw ymm0, ymm4, ymm1
+; 16x a0 = a0 + x6
 %line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 128]
-; 16x x1 = maddubs(x0, mem256[pa + 192])
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x1, z0)
 %line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 192]
-; 16x a4 = a4 + x1
+	vpmaddubsw ymm0, ymm6, ymm1
+; 16x a1 = a1 + x6
 %line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 224])
+; 16x x6 = maddubs(x2, z0)
 %line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 224]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm0, ymm8, ymm1
+; 16x a2 = a2 + x6
 %line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 256])
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 256]
-; 16x a6 = a6 + x1
+	vpmaddubsw ymm0, ymm5, ymm1
+; 16x a3 = a3 + x6
 %line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 288])
+	vpaddw ymm5, ymm3, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 288]
-; 16x a7 = a7 + x1
+	vpmaddubsw ymm0, ymm7, ymm1
+; 16x a4 = a4 + x6
 %line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 320])
+	vpaddw ymm11, ymm11, ymm0
+; 16x a5 = maddubs(x5, z0)
 %line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 320]
-; 16x a8 = a8 + x1
+	vpmaddubsw ymm8, ymm9, ymm1
+; 16x x0 = mem16[pb + 4]
 %line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 352])
+	vpbroadcastw ymm4, [r9 + 4]
+; 16x x1 = mem16[pb + 36]
 %line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 352]
-; 16x a9 = a9 + x1
+	vpbroadcastw ymm6, [r9 + 36]
+; 16x x2 = mem16[pb + 68]
 %line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x a10 = maddubs(x0, mem256[pa + 384])
+	vpbroadcastw ymm7, [r9 + 68]
+; 16x x3 = mem16[pb + 100]
 %line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm12, ymm4, [r8 + 384]
-; 16x x0 = mem16[pb + 132]
+	vpbroadcastw ymm1, [r9 + 100]
+; 16x x4 = mem16[pb + 132]
 %line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 132]
-; 16x x1 = maddubs(x0, mem256[pa + 188])
+	vpbroadcastw ymm3, [r9 + 132]
+; 16x x5 = mem16[pb + 164]
 %line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 188]
-; 16x a4 = a4 + x1
+	vpbroadcastw ymm9, [r9 + 164]
+; z0 = mem256[pa + 220]
 %line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 220])
+	vmovdqu ymm0, [r8 + 220]
+; 16x x6 = maddubs(x5, z0)
 %line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 220]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm0, ymm9, ymm0
+; 16x a0 = a0 + x6
 %line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 252])
+	vpaddw ymm2, ymm2, ymm0
+; z0 = mem256[pa + 252]
 %line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 252]
-; 16x a6 = a6 + x1
+	vmovdqu ymm0, [r8 + 252]
+; 16x x6 = maddubs(x4, z0)
 %line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 284])
+	vpmaddubsw ymm13, ymm3, ymm0
+; 16x a0 = a0 + x6
 %line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 284]
-; 16x a7 = a7 + x1
+	vpaddw ymm2, ymm2, ymm13
+; 16x x6 = maddubs(x5, z0)
 %line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 316])
+	vpmaddubsw ymm0, ymm9, ymm0
+; 16x a1 = a1 + x6
 %line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 316]
-; 16x a8 = a8 + x1
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 284]
 %line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 348])
+	vmovdqu ymm13, [r8 + 284]
+; 16x x6 = maddubs(x3, z0)
 %line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 348]
-; 16x a9 = a9 + x1
+	vpmaddubsw ymm0, ymm1, ymm13
+; 16x a0 = a0 + x6
 %line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 380])
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 380]
-; 16x a10 = a10 + x1
+	vpmaddubsw ymm0, ymm3, ymm13
+; 16x a1 = a1 + x6
 %line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x0 = mem16[pb + 136]
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x5, z0)
 %line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 136]
-; 16x x1 = maddubs(x0, mem256[pa + 184])
+	vpmaddubsw ymm0, ymm9, ymm13
+; 16x a2 = a2 + x6
 %line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 184]
-; 16x a4 = a4 + x1
+	vpaddw ymm12, ymm12, ymm0
+; z0 = mem256[pa + 316]
 %line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 216])
+	vmovdqu ymm13, [r8 + 316]
+; 16x x6 = maddubs(x2, z0)
 %line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 216]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm0, ymm7, ymm13
+; 16x a0 = a0 + x6
 %line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 248])
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 248]
-; 16x a6 = a6 + x1
+	vpmaddubsw ymm0, ymm1, ymm13
+; 16x a1 = a1 + x6
 %line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 280])
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 280]
-; 16x a7 = a7 + x1
+	vpmaddubsw ymm0, ymm3, ymm13
+; 16x a2 = a2 + x6
 %line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 312])
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x5, z0)
 %line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 312]
-; 16x a8 = a8 + x1
+	vpmaddubsw ymm0, ymm9, ymm13
+; 16x a3 = a3 + x6
 %line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 344])
+	vpaddw ymm13, ymm5, ymm0
+; z0 = mem256[pa + 348]
 %line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 344]
-; 16x a9 = a9 + x1
+	vmovdqu ymm5, [r8 + 348]
+; 16x x6 = maddubs(x1, z0)
 %line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 376])
+	vpmaddubsw ymm0, ymm6, ymm5
+; 16x a0 = a0 + x6
 %line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 376]
-; 16x a10 = a10 + x1
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x2, z0)
 %line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x0 = mem16[pb + 140]
+	vpmaddubsw ymm0, ymm7, ymm5
+; 16x a1 = a1 + x6
 %line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 140]
-; 16x x1 = maddubs(x0, mem256[pa + 180])
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 180]
-; 16x a4 = a4 + x1
+	vpmaddubsw ymm0, ymm1, ymm5
+; 16x a2 = a2 + x6
 %line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 212])
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 212]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm0, ymm3, ymm5
+; 16x a3 = a3 + x6
 %line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 244])
+	vpaddw ymm13, ymm13, ymm0
+; 16x x6 = maddubs(x5, z0)
 %line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 244]
-; 16x a6 = a6 + x1
+	vpmaddubsw ymm0, ymm9, ymm5
+; 16x a4 = a4 + x6
 %line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 276])
+	vpaddw ymm11, ymm11, ymm0
+; z0 = mem256[pa + 380]
 %line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 276]
-; 16x a7 = a7 + x1
+	vmovdqu ymm5, [r8 + 380]
+; 16x x6 = maddubs(x0, z0)
 %line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 308])
+	vpmaddubsw ymm0, ymm4, ymm5
+; 16x a0 = a0 + x6
 %line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 308]
-; 16x a8 = a8 + x1
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x1, z0)
 %line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 340])
+	vpmaddubsw ymm0, ymm6, ymm5
+; 16x a1 = a1 + x6
 %line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 340]
-; 16x a9 = a9 + x1
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x2, z0)
 %line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 372])
+	vpmaddubsw ymm0, ymm7, ymm5
+; 16x a2 = a2 + x6
 %line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 372]
-; 16x a10 = a10 + x1
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x0 = mem16[pb + 144]
+	vpmaddubsw ymm0, ymm1, ymm5
+; 16x a3 = a3 + x6
 %line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 144]
-; 16x x1 = maddubs(x0, mem256[pa + 176])
+	vpaddw ymm13, ymm13, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 176]
-; 16x a4 = a4 + x1
+	vpmaddubsw ymm0, ymm3, ymm5
+; 16x a4 = a4 + x6
 %line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 208])
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x5, z0)
 %line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 208]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm0, ymm9, ymm5
+; 16x a5 = a5 + x6
 %line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 240])
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 8]
 %line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 240]
-; 16x a6 = a6 + x1
+	vpbroadcastw ymm5, [r9 + 8]
+; 16x x1 = mem16[pb + 40]
 %line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 272])
+	vpbroadcastw ymm3, [r9 + 40]
+; 16x x2 = mem16[pb + 72]
 %line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 272]
-; 16x a7 = a7 + x1
+	vpbroadcastw ymm6, [r9 + 72]
+; 16x x3 = mem16[pb + 104]
 %line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 304])
+	vpbroadcastw ymm4, [r9 + 104]
+; 16x x4 = mem16[pb + 136]
 %line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 304]
-; 16x a8 = a8 + x1
+	vpbroadcastw ymm1, [r9 + 136]
+; 16x x5 = mem16[pb + 168]
 %line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 336])
+	vpbroadcastw ymm7, [r9 + 168]
+; z0 = mem256[pa + 216]
 %line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 336]
-; 16x a9 = a9 + x1
+	vmovdqu ymm0, [r8 + 216]
+; 16x x6 = maddubs(x5, z0)
 %line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 368])
+	vpmaddubsw ymm0, ymm7, ymm0
+; 16x a0 = a0 + x6
 %line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 368]
-; 16x a10 = a10 + x1
+	vpaddw ymm2, ymm2, ymm0
+; z0 = mem256[pa + 248]
 %line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x0 = mem16[pb + 148]
+	vmovdqu ymm0, [r8 + 248]
+; 16x x6 = maddubs(x4, z0)
 %line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 148]
-; 16x x1 = maddubs(x0, mem256[pa + 172])
+	vpmaddubsw ymm9, ymm1, ymm0
+; 16x a0 = a0 + x6
 %line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 172]
-; 16x a4 = a4 + x1
+	vpaddw ymm2, ymm2, ymm9
+; 16x x6 = maddubs(x5, z0)
 %line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 204])
+	vpmaddubsw ymm0, ymm7, ymm0
+; 16x a1 = a1 + x6
 %line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 204]
-; 16x a5 = a5 + x1
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 280]
 %line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 236])
+	vmovdqu ymm9, [r8 + 280]
+; 16x x6 = maddubs(x3, z0)
 %line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 236]
-; 16x a6 = a6 + x1
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a0 = a0 + x6
 %line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 268])
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 268]
-; 16x a7 = a7 + x1
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a1 = a1 + x6
 %line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 300])
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x5, z0)
 %line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 300]
-; 16x a8 = a8 + x1
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a2 = a2 + x6
 %line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 332])
+	vpaddw ymm12, ymm12, ymm0
+; z0 = mem256[pa + 312]
 %line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 332]
-; 16x a9 = a9 + x1
+	vmovdqu ymm9, [r8 + 312]
+; 16x x6 = maddubs(x2, z0)
 %line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 364])
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a0 = a0 + x6
 %line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 364]
-; 16x a10 = a10 + x1
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x0 = mem16[pb + 152]
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a1 = a1 + x6
 %line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 152]
-; 16x x1 = maddubs(x0, mem256[pa + 168])
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 168]
-; 16x a4 = a4 + x1
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a2 = a2 + x6
 %line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 200])
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x5, z0)
 %line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 200]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a3 = a3 + x6
 %line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 232])
+	vpaddw ymm13, ymm13, ymm0
+; z0 = mem256[pa + 344]
 %line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 232]
-; 16x a6 = a6 + x1
+	vmovdqu ymm9, [r8 + 344]
+; 16x x6 = maddubs(x1, z0)
 %line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 264])
+	vpmaddubsw ymm0, ymm3, ymm9
+; 16x a0 = a0 + x6
 %line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 264]
-; 16x a7 = a7 + x1
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x2, z0)
 %line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 296])
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a1 = a1 + x6
 %line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 296]
-; 16x a8 = a8 + x1
-%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 328])
-%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 328]
-; 16x a9 = a9 + x1
-%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 360])
-%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 360]
-; 16x a10 = a10 + x1
-%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x0 = mem16[pb + 156]
-%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 156]
-; 16x x1 = maddubs(x0, mem256[pa + 164])
-%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 164]
-; 16x a4 = a4 + x1
-%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm10, ymm10, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 196])
+; 16x x6 = maddubs(x3, z0)
+%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a2 = a2 + x6
+%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a3 = a3 + x6
+%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a4 = a4 + x6
+%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; z0 = mem256[pa + 376]
+%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm9, [r8 + 376]
+; 16x x6 = maddubs(x0, z0)
+%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a0 = a0 + x6
 %line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 196]
-; 16x a5 = a5 + x1
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x1, z0)
 %line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 228])
+	vpmaddubsw ymm0, ymm3, ymm9
+; 16x a1 = a1 + x6
 %line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 228]
-; 16x a6 = a6 + x1
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x2, z0)
 %line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 260])
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a2 = a2 + x6
 %line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 260]
-; 16x a7 = a7 + x1
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 292])
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a3 = a3 + x6
 %line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 292]
-; 16x a8 = a8 + x1
+	vpaddw ymm13, ymm13, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 324])
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a4 = a4 + x6
 %line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 324]
-; 16x a9 = a9 + x1
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x5, z0)
 %line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 356])
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a5 = a5 + x6
 %line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 356]
-; 16x a10 = a10 + x1
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 12]
 %line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x0 = mem16[pb + 160]
+	vpbroadcastw ymm3, [r9 + 12]
+; 16x x1 = mem16[pb + 44]
 %line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 160]
-; 16x x1 = maddubs(x0, mem256[pa + 192])
+	vpbroadcastw ymm1, [r9 + 44]
+; 16x x2 = mem16[pb + 76]
 %line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 192]
-; 16x a5 = a5 + x1
+	vpbroadcastw ymm6, [r9 + 76]
+; 16x x3 = mem16[pb + 108]
 %line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 224])
+	vpbroadcastw ymm5, [r9 + 108]
+; 16x x4 = mem16[pb + 140]
 %line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 224]
-; 16x a6 = a6 + x1
+	vpbroadcastw ymm4, [r9 + 140]
+; 16x x5 = mem16[pb + 172]
 %line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 256])
+	vpbroadcastw ymm7, [r9 + 172]
+; z0 = mem256[pa + 212]
 %line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 256]
-; 16x a7 = a7 + x1
+	vmovdqu ymm0, [r8 + 212]
+; 16x x6 = maddubs(x5, z0)
 %line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 288])
+	vpmaddubsw ymm0, ymm7, ymm0
+; 16x a0 = a0 + x6
 %line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 288]
-; 16x a8 = a8 + x1
-%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 320])
-%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 320]
-; 16x a9 = a9 + x1
-%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 352])
-%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 352]
-; 16x a10 = a10 + x1
-%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x a11 = maddubs(x0, mem256[pa + 384])
-%line 1186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm13, ymm4, [r8 + 384]
-; 16x x0 = mem16[pb + 164]
-%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 164]
-; 16x x1 = maddubs(x0, mem256[pa + 188])
-%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 188]
-; 16x a5 = a5 + x1
-%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 220])
-%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 220]
-; 16x a6 = a6 + x1
-%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 252])
-%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 252]
-; 16x a7 = a7 + x1
-%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 284])
+; z0 = mem256[pa + 244]
+%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm0, [r8 + 244]
+; 16x x6 = maddubs(x4, z0)
+%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm9, ymm4, ymm0
+; 16x a0 = a0 + x6
+%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm9
+; 16x x6 = maddubs(x5, z0)
+%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm0
+; 16x a1 = a1 + x6
+%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 276]
+%line 1186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm9, [r8 + 276]
+; 16x x6 = maddubs(x3, z0)
+%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a0 = a0 + x6
+%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a1 = a1 + x6
+%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a2 = a2 + x6
+%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; z0 = mem256[pa + 308]
+%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm9, [r8 + 308]
+; 16x x6 = maddubs(x2, z0)
 %line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 284]
-; 16x a8 = a8 + x1
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a0 = a0 + x6
 %line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 316])
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 316]
-; 16x a9 = a9 + x1
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a1 = a1 + x6
 %line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 348])
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 348]
-; 16x a10 = a10 + x1
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a2 = a2 + x6
 %line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 380])
+; 16x x6 = maddubs(x5, z0)
 %line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 380]
-; 16x a11 = a11 + x1
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a3 = a3 + x6
 %line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 168]
+; z0 = mem256[pa + 340]
 %line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 168]
-; 16x x1 = maddubs(x0, mem256[pa + 184])
+	vmovdqu ymm9, [r8 + 340]
+; 16x x6 = maddubs(x1, z0)
 %line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 184]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a0 = a0 + x6
 %line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 216])
-%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 216]
-; 16x a6 = a6 + x1
-%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 248])
-%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 248]
-; 16x a7 = a7 + x1
-%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 280])
+; 16x x6 = maddubs(x2, z0)
+%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a1 = a1 + x6
+%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a2 = a2 + x6
+%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 280]
-; 16x a8 = a8 + x1
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a3 = a3 + x6
 %line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 312])
+	vpaddw ymm13, ymm13, ymm0
+; 16x x6 = maddubs(x5, z0)
 %line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 312]
-; 16x a9 = a9 + x1
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a4 = a4 + x6
 %line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 344])
+; z0 = mem256[pa + 372]
 %line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 344]
-; 16x a10 = a10 + x1
+	vmovdqu ymm9, [r8 + 372]
+; 16x x6 = maddubs(x0, z0)
 %line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 376])
+	vpmaddubsw ymm0, ymm3, ymm9
+; 16x a0 = a0 + x6
 %line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 376]
-; 16x a11 = a11 + x1
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x1, z0)
 %line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 172]
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a1 = a1 + x6
 %line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 172]
-; 16x x1 = maddubs(x0, mem256[pa + 180])
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x2, z0)
 %line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 180]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a2 = a2 + x6
 %line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 212])
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 212]
-; 16x a6 = a6 + x1
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a3 = a3 + x6
 %line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 244])
+	vpaddw ymm13, ymm13, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 244]
-; 16x a7 = a7 + x1
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a4 = a4 + x6
 %line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 276])
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x5, z0)
 %line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 276]
-; 16x a8 = a8 + x1
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a5 = a5 + x6
 %line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 308])
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 16]
 %line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 308]
-; 16x a9 = a9 + x1
+	vpbroadcastw ymm1, [r9 + 16]
+; 16x x1 = mem16[pb + 48]
 %line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 340])
+	vpbroadcastw ymm4, [r9 + 48]
+; 16x x2 = mem16[pb + 80]
 %line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 340]
-; 16x a10 = a10 + x1
+	vpbroadcastw ymm6, [r9 + 80]
+; 16x x3 = mem16[pb + 112]
 %line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 372])
+	vpbroadcastw ymm3, [r9 + 112]
+; 16x x4 = mem16[pb + 144]
 %line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 372]
-; 16x a11 = a11 + x1
+	vpbroadcastw ymm5, [r9 + 144]
+; 16x x5 = mem16[pb + 176]
 %line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 176]
+	vpbroadcastw ymm7, [r9 + 176]
+; z0 = mem256[pa + 208]
 %line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 176]
-; 16x x1 = maddubs(x0, mem256[pa + 176])
+	vmovdqu ymm0, [r8 + 208]
+; 16x x6 = maddubs(x5, z0)
 %line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 176]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm0, ymm7, ymm0
+; 16x a0 = a0 + x6
 %line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 208])
+	vpaddw ymm2, ymm2, ymm0
+; z0 = mem256[pa + 240]
 %line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 208]
-; 16x a6 = a6 + x1
+	vmovdqu ymm0, [r8 + 240]
+; 16x x6 = maddubs(x4, z0)
 %line 1236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 240])
+	vpmaddubsw ymm9, ymm5, ymm0
+; 16x a0 = a0 + x6
 %line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 240]
-; 16x a7 = a7 + x1
+	vpaddw ymm2, ymm2, ymm9
+; 16x x6 = maddubs(x5, z0)
 %line 1238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 272])
+	vpmaddubsw ymm0, ymm7, ymm0
+; 16x a1 = a1 + x6
 %line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 272]
-; 16x a8 = a8 + x1
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 272]
 %line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 304])
+	vmovdqu ymm9, [r8 + 272]
+; 16x x6 = maddubs(x3, z0)
 %line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 304]
-; 16x a9 = a9 + x1
+	vpmaddubsw ymm0, ymm3, ymm9
+; 16x a0 = a0 + x6
 %line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 336])
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 336]
-; 16x a10 = a10 + x1
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a1 = a1 + x6
 %line 1244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 368])
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x5, z0)
 %line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 368]
-; 16x a11 = a11 + x1
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a2 = a2 + x6
 %line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 180]
+	vpaddw ymm12, ymm12, ymm0
+; z0 = mem256[pa + 304]
 %line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 180]
-; 16x x1 = maddubs(x0, mem256[pa + 172])
+	vmovdqu ymm9, [r8 + 304]
+; 16x x6 = maddubs(x2, z0)
 %line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 172]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a0 = a0 + x6
 %line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 204])
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 1250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 204]
-; 16x a6 = a6 + x1
+	vpmaddubsw ymm0, ymm3, ymm9
+; 16x a1 = a1 + x6
 %line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 236])
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 236]
-; 16x a7 = a7 + x1
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a2 = a2 + x6
 %line 1253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 268])
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x5, z0)
 %line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 268]
-; 16x a8 = a8 + x1
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a3 = a3 + x6
 %line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 300])
+	vpaddw ymm13, ymm13, ymm0
+; z0 = mem256[pa + 336]
 %line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 300]
-; 16x a9 = a9 + x1
+	vmovdqu ymm9, [r8 + 336]
+; 16x x6 = maddubs(x1, z0)
 %line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 332])
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a0 = a0 + x6
 %line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 332]
-; 16x a10 = a10 + x1
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x2, z0)
 %line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 364])
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a1 = a1 + x6
 %line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 364]
-; 16x a11 = a11 + x1
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 184]
+	vpmaddubsw ymm0, ymm3, ymm9
+; 16x a2 = a2 + x6
 %line 1262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 184]
-; 16x x1 = maddubs(x0, mem256[pa + 168])
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 168]
-; 16x a5 = a5 + x1
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a3 = a3 + x6
 %line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 200])
+	vpaddw ymm13, ymm13, ymm0
+; 16x x6 = maddubs(x5, z0)
 %line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 200]
-; 16x a6 = a6 + x1
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a4 = a4 + x6
 %line 1266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 232])
+	vpaddw ymm11, ymm11, ymm0
+; z0 = mem256[pa + 368]
 %line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 232]
-; 16x a7 = a7 + x1
+	vmovdqu ymm9, [r8 + 368]
+; 16x x6 = maddubs(x0, z0)
 %line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 264])
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a0 = a0 + x6
 %line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 264]
-; 16x a8 = a8 + x1
-%line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 296])
-%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 296]
-; 16x a9 = a9 + x1
-%line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 328])
-%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 328]
-; 16x a10 = a10 + x1
-%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 360])
-%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 360]
-; 16x a11 = a11 + x1
-%line 1276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm13, ymm13, ymm0
-; 16x x0 = mem16[pb + 188]
-%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 188]
-; 16x x1 = maddubs(x0, mem256[pa + 164])
-%line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 164]
-; 16x a5 = a5 + x1
-%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm6, ymm6, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 196])
-%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 196]
-; 16x a6 = a6 + x1
-%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm8, ymm8, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 228])
-%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 228]
-; 16x a7 = a7 + x1
-%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 260])
-%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 260]
-; 16x a8 = a8 + x1
-%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm7, ymm7, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 292])
-%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 292]
-; 16x a9 = a9 + x1
-%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm11, ymm11, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 324])
-%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 324]
-; 16x a10 = a10 + x1
-%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+; 16x x6 = maddubs(x1, z0)
+%line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a1 = a1 + x6
+%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a2 = a2 + x6
+%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm12, ymm12, ymm0
-; 16x x1 = maddubs(x0, mem256[pa + 356])
-%line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpmaddubsw ymm0, ymm4, [r8 + 356]
-; 16x a11 = a11 + x1
-%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+; 16x x6 = maddubs(x3, z0)
+%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm3, ymm9
+; 16x a3 = a3 + x6
+%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm13, ymm13, ymm0
-; mem256[pc] = a0
+; 16x x6 = maddubs(x4, z0)
+%line 1276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a4 = a4 + x6
+%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a5 = a5 + x6
+%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 20]
+%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm4, [r9 + 20]
+; 16x x1 = mem16[pb + 52]
+%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 52]
+; 16x x2 = mem16[pb + 84]
+%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm6, [r9 + 84]
+; 16x x3 = mem16[pb + 116]
+%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm1, [r9 + 116]
+; 16x x4 = mem16[pb + 148]
+%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm3, [r9 + 148]
+; 16x x5 = mem16[pb + 180]
+%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm7, [r9 + 180]
+; z0 = mem256[pa + 204]
+%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm0, [r8 + 204]
+; 16x x6 = maddubs(x5, z0)
+%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm0
+; 16x a0 = a0 + x6
+%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; z0 = mem256[pa + 236]
+%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm0, [r8 + 236]
+; 16x x6 = maddubs(x4, z0)
+%line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm9, ymm3, ymm0
+; 16x a0 = a0 + x6
+%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm9
+; 16x x6 = maddubs(x5, z0)
 %line 1292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu [r11], ymm1
-; mem256[pc + 32] = a1
+	vpmaddubsw ymm0, ymm7, ymm0
+; 16x a1 = a1 + x6
 %line 1293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu [r11 + 32], ymm5
-; mem256[pc + 64] = a2
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 268]
 %line 1294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu [r11 + 64], ymm3
-; mem256[pc + 96] = a3
+	vmovdqu ymm9, [r8 + 268]
+; 16x x6 = maddubs(x3, z0)
 %line 1295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu [r11 + 96], ymm9
-; mem256[pc + 128] = a4
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a0 = a0 + x6
 %line 1296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu [r11 + 128], ymm10
-; mem256[pc + 160] = a5
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x4, z0)
 %line 1297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu [r11 + 160], ymm6
-; mem256[pc + 192] = a6
+	vpmaddubsw ymm0, ymm3, ymm9
+; 16x a1 = a1 + x6
 %line 1298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu [r11 + 192], ymm8
-; mem256[pc + 224] = a7
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x5, z0)
 %line 1299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu [r11 + 224], ymm2
-; mem256[pc + 256] = a8
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a2 = a2 + x6
 %line 1300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu [r11 + 256], ymm7
-; mem256[pc + 288] = a9
+	vpaddw ymm12, ymm12, ymm0
+; z0 = mem256[pa + 300]
 %line 1301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu [r11 + 288], ymm11
-; mem256[pc + 320] = a10
+	vmovdqu ymm9, [r8 + 300]
+; 16x x6 = maddubs(x2, z0)
 %line 1302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu [r11 + 320], ymm12
-; mem256[pc + 352] = a11
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a0 = a0 + x6
 %line 1303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu [r11 + 352], ymm13
-; pa = pa + 384
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x3, z0)
 %line 1304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a1 = a1 + x6
+%line 1305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 1306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm3, ymm9
+; 16x a2 = a2 + x6
+%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 1308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a3 = a3 + x6
+%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; z0 = mem256[pa + 332]
+%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm9, [r8 + 332]
+; 16x x6 = maddubs(x1, z0)
+%line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a0 = a0 + x6
+%line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 1313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a1 = a1 + x6
+%line 1314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 1315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a2 = a2 + x6
+%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 1317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm3, ymm9
+; 16x a3 = a3 + x6
+%line 1318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a4 = a4 + x6
+%line 1320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; z0 = mem256[pa + 364]
+%line 1321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm9, [r8 + 364]
+; 16x x6 = maddubs(x0, z0)
+%line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a0 = a0 + x6
+%line 1323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a1 = a1 + x6
+%line 1325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a2 = a2 + x6
+%line 1327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 1328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a3 = a3 + x6
+%line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 1330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm3, ymm9
+; 16x a4 = a4 + x6
+%line 1331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 1332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a5 = a5 + x6
+%line 1333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 24]
+%line 1334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 24]
+; 16x x1 = mem16[pb + 56]
+%line 1335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm3, [r9 + 56]
+; 16x x2 = mem16[pb + 88]
+%line 1336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm6, [r9 + 88]
+; 16x x3 = mem16[pb + 120]
+%line 1337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm4, [r9 + 120]
+; 16x x4 = mem16[pb + 152]
+%line 1338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm1, [r9 + 152]
+; 16x x5 = mem16[pb + 184]
+%line 1339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm7, [r9 + 184]
+; z0 = mem256[pa + 200]
+%line 1340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm0, [r8 + 200]
+; 16x x6 = maddubs(x5, z0)
+%line 1341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm0
+; 16x a0 = a0 + x6
+%line 1342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; z0 = mem256[pa + 232]
+%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm0, [r8 + 232]
+; 16x x6 = maddubs(x4, z0)
+%line 1344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm9, ymm1, ymm0
+; 16x a0 = a0 + x6
+%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm9
+; 16x x6 = maddubs(x5, z0)
+%line 1346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm0
+; 16x a1 = a1 + x6
+%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 264]
+%line 1348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm9, [r8 + 264]
+; 16x x6 = maddubs(x3, z0)
+%line 1349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a0 = a0 + x6
+%line 1350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a1 = a1 + x6
+%line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 1353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a2 = a2 + x6
+%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; z0 = mem256[pa + 296]
+%line 1355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm9, [r8 + 296]
+; 16x x6 = maddubs(x2, z0)
+%line 1356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a0 = a0 + x6
+%line 1357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 1358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a1 = a1 + x6
+%line 1359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 1360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a2 = a2 + x6
+%line 1361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a3 = a3 + x6
+%line 1363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; z0 = mem256[pa + 328]
+%line 1364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm9, [r8 + 328]
+; 16x x6 = maddubs(x1, z0)
+%line 1365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm3, ymm9
+; 16x a0 = a0 + x6
+%line 1366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 1367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a1 = a1 + x6
+%line 1368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 1369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a2 = a2 + x6
+%line 1370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 1371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a3 = a3 + x6
+%line 1372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 1373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a4 = a4 + x6
+%line 1374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; z0 = mem256[pa + 360]
+%line 1375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm9, [r8 + 360]
+; 16x x6 = maddubs(x0, z0)
+%line 1376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a0 = a0 + x6
+%line 1377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 1378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm3, ymm9
+; 16x a1 = a1 + x6
+%line 1379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 1380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a2 = a2 + x6
+%line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 1382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a3 = a3 + x6
+%line 1383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 1384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a4 = a4 + x6
+%line 1385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 1386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a5 = a5 + x6
+%line 1387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 28]
+%line 1388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm3, [r9 + 28]
+; 16x x1 = mem16[pb + 60]
+%line 1389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm1, [r9 + 60]
+; 16x x2 = mem16[pb + 92]
+%line 1390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm6, [r9 + 92]
+; 16x x3 = mem16[pb + 124]
+%line 1391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 124]
+; 16x x4 = mem16[pb + 156]
+%line 1392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm4, [r9 + 156]
+; 16x x5 = mem16[pb + 188]
+%line 1393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpbroadcastw ymm7, [r9 + 188]
+; z0 = mem256[pa + 196]
+%line 1394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm0, [r8 + 196]
+; 16x x6 = maddubs(x5, z0)
+%line 1395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm0
+; 16x a0 = a0 + x6
+%line 1396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; z0 = mem256[pa + 228]
+%line 1397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm0, [r8 + 228]
+; 16x x6 = maddubs(x4, z0)
+%line 1398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm9, ymm4, ymm0
+; 16x a0 = a0 + x6
+%line 1399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm9
+; 16x x6 = maddubs(x5, z0)
+%line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm0
+; 16x a1 = a1 + x6
+%line 1401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; z0 = mem256[pa + 260]
+%line 1402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm9, [r8 + 260]
+; 16x x6 = maddubs(x3, z0)
+%line 1403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a0 = a0 + x6
+%line 1404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 1405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a1 = a1 + x6
+%line 1406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a2 = a2 + x6
+%line 1408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; z0 = mem256[pa + 292]
+%line 1409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm9, [r8 + 292]
+; 16x x6 = maddubs(x2, z0)
+%line 1410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a0 = a0 + x6
+%line 1411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a1 = a1 + x6
+%line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a2 = a2 + x6
+%line 1415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 1416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a3 = a3 + x6
+%line 1417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; z0 = mem256[pa + 324]
+%line 1418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm9, [r8 + 324]
+; 16x x6 = maddubs(x1, z0)
+%line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a0 = a0 + x6
+%line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a1 = a1 + x6
+%line 1422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 1423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a2 = a2 + x6
+%line 1424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 1425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a3 = a3 + x6
+%line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a4 = a4 + x6
+%line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; z0 = mem256[pa + 356]
+%line 1429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm9, [r8 + 356]
+; 16x x6 = maddubs(x0, z0)
+%line 1430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm3, ymm9
+; 16x a0 = a0 + x6
+%line 1431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x6 = maddubs(x1, z0)
+%line 1432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm1, ymm9
+; 16x a1 = a1 + x6
+%line 1433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x6 = maddubs(x2, z0)
+%line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm6, ymm9
+; 16x a2 = a2 + x6
+%line 1435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x6 = maddubs(x3, z0)
+%line 1436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm5, ymm9
+; 16x a3 = a3 + x6
+%line 1437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; 16x x6 = maddubs(x4, z0)
+%line 1438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm4, ymm9
+; 16x a4 = a4 + x6
+%line 1439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x6 = maddubs(x5, z0)
+%line 1440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpmaddubsw ymm0, ymm7, ymm9
+; 16x a5 = a5 + x6
+%line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
+; mem256[pc + 192] = a0
+%line 1442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu [r11 + 192], ymm2
+; mem256[pc + 224] = a1
+%line 1443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu [r11 + 224], ymm10
+; mem256[pc + 256] = a2
+%line 1444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu [r11 + 256], ymm12
+; mem256[pc + 288] = a3
+%line 1445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu [r11 + 288], ymm13
+; mem256[pc + 320] = a4
+%line 1446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu [r11 + 320], ymm11
+; mem256[pc + 352] = a5
+%line 1447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu [r11 + 352], ymm8
+; pa = pa + 384
+%line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r8, 384
 ; pb = pb + 192
-%line 1305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r9, 192
 ; pc = pc + 384
-%line 1306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r11, 384
 ; i0 = i0 - 1
-%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	sub r10, 1
 ; =? i0 - 0
-%line 1308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	cmp r10, 0
 ; goto loop13 if !=
-%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	jne .Lloop13
 ; pa = w + 25920
-%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov r10, rsi
 	lea r8, [r10 + 25920]
 ; pb = w + 3072
-%line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	lea r9, [r10 + 3072]
 ; i0 = 9
-%line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov rsi, r10
 	mov r10, 9
 	mov r11, r8
@@ -3881,845 +4313,845 @@ align 32
 align 32
 .Lloop14:
 ; qb = pa + 384
-%line 1315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	lea r9, [r11 + 384]
 ; qc = pa + 768
-%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	lea r10, [r11 + 768]
 ; x0 = mem256[qa]
-%line 1318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu ymm3, [r11]
+%line 1462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm0, [r11]
 ; x1 = mem256[qa + 192]
-%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu ymm2, [r11 + 192]
+%line 1463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm1, [r11 + 192]
 ; x2 = mem256[qc]
-%line 1320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu ymm0, [r10]
+%line 1464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm2, [r10]
 ; x3 = mem256[qc + 192]
-%line 1321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu ymm1, [r10 + 192]
+%line 1465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm3, [r10 + 192]
 ; mem256[qd] = x0
-%line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu [r8], ymm3
+%line 1466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu [r8], ymm0
 ; mem256[qd + 576] = x3
-%line 1323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu [r8 + 576], ymm1
+%line 1467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu [r8 + 576], ymm3
 ; 16x x4 = x1 - x2
-%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpsubw ymm0, ymm2, ymm0
+%line 1468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
-%line 1325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r9]
 ; 16x x5 = x5 - x0
-%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpsubw ymm2, ymm2, ymm3
+%line 1470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
+%line 1471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 192] = x5
-%line 1328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 192], ymm2
 ; x5 = mem256[qb + 192]
-%line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu ymm2, [r9 + 192]
+%line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu ymm0, [r9 + 192]
 ; 16x x5 = x5 - x3
-%line 1330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpsubw ymm2, ymm2, ymm1
+%line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vpsubw ymm2, ymm2, ymm0
+%line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 384] = x5
-%line 1332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
-	vmovdqu [r8 + 384], ymm2
+%line 1476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+	vmovdqu [r8 + 384], ymm0
 ; x0 = mem256[qa + 32]
-%line 1333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r11 + 32]
 ; x1 = mem256[qa + 224]
-%line 1334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r11 + 224]
 ; x2 = mem256[qc + 32]
-%line 1335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 32]
 ; x3 = mem256[qc + 224]
-%line 1336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm3, [r10 + 224]
 ; mem256[qd + 32] = x0
-%line 1337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 32], ymm0
 ; mem256[qd + 608] = x3
-%line 1338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 608], ymm3
 ; 16x x4 = x1 - x2
-%line 1339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 1340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r9 + 32]
 ; 16x x5 = x5 - x0
-%line 1341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 224] = x5
-%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 224], ymm2
 ; x5 = mem256[qb + 224]
-%line 1344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 224]
 ; 16x x5 = x5 - x3
-%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 416] = x5
-%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 416], ymm0
 ; x0 = mem256[qa + 64]
-%line 1348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r11 + 64]
 ; x1 = mem256[qa + 256]
-%line 1349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r11 + 256]
 ; x2 = mem256[qc + 64]
-%line 1350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 64]
 ; x3 = mem256[qc + 256]
-%line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm3, [r10 + 256]
 ; mem256[qd + 64] = x0
-%line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 64], ymm0
 ; mem256[qd + 640] = x3
-%line 1353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 640], ymm3
 ; 16x x4 = x1 - x2
-%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 1355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r9 + 64]
 ; 16x x5 = x5 - x0
-%line 1356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 256] = x5
-%line 1358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 256], ymm2
 ; x5 = mem256[qb + 256]
-%line 1359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 256]
 ; 16x x5 = x5 - x3
-%line 1360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 448] = x5
-%line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 448], ymm0
 ; x0 = mem256[qa + 96]
-%line 1363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r11 + 96]
 ; x1 = mem256[qa + 288]
-%line 1364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r11 + 288]
 ; x2 = mem256[qc + 96]
-%line 1365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 96]
 ; x3 = mem256[qc + 288]
-%line 1366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm3, [r10 + 288]
 ; mem256[qd + 96] = x0
-%line 1367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 96], ymm0
 ; mem256[qd + 672] = x3
-%line 1368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 672], ymm3
 ; 16x x4 = x1 - x2
-%line 1369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
-%line 1370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r9 + 96]
 ; 16x x5 = x5 - x0
-%line 1371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 288] = x5
-%line 1373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 288], ymm2
 ; x5 = mem256[qb + 288]
-%line 1374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 288]
 ; 16x x5 = x5 - x3
-%line 1375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 480] = x5
-%line 1377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 480], ymm0
 ; x0 = mem256[qa + 128]
-%line 1378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r11 + 128]
 ; x1 = mem256[qa + 320]
-%line 1379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r11 + 320]
 ; x2 = mem256[qc + 128]
-%line 1380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 128]
 ; x3 = mem256[qc + 320]
-%line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm3, [r10 + 320]
 ; mem256[qd + 128] = x0
-%line 1382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 128], ymm0
 ; mem256[qd + 704] = x3
-%line 1383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 704], ymm3
 ; 16x x4 = x1 - x2
-%line 1384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 128]
-%line 1385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r9 + 128]
 ; 16x x5 = x5 - x0
-%line 1386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 320] = x5
-%line 1388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 320], ymm2
 ; x5 = mem256[qb + 320]
-%line 1389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 320]
 ; 16x x5 = x5 - x3
-%line 1390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 512] = x5
-%line 1392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 512], ymm0
 ; x0 = mem256[qa + 160]
-%line 1393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r11 + 160]
 ; x1 = mem256[qa + 352]
-%line 1394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r11 + 352]
 ; x2 = mem256[qc + 160]
-%line 1395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 160]
 ; x3 = mem256[qc + 352]
-%line 1396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm3, [r10 + 352]
 ; mem256[qd + 160] = x0
-%line 1397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 160], ymm0
 ; mem256[qd + 736] = x3
-%line 1398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 736], ymm3
 ; 16x x4 = x1 - x2
-%line 1399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 160]
-%line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r9 + 160]
 ; 16x x5 = x5 - x0
-%line 1401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 352] = x5
-%line 1403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 352], ymm2
 ; x5 = mem256[qb + 352]
-%line 1404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 352]
 ; 16x x5 = x5 - x3
-%line 1405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 544] = x5
-%line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r8 + 544], ymm0
 ; pa = pa + 1152
-%line 1408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r11, 1152
 ; pb = pb + 768
-%line 1409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r8, 768
 ; i0 = i0 - 1
-%line 1410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	sub rax, 1
 ; =? i0 - 0
-%line 1411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	cmp rax, 0
 ; goto loop14 if !=
-%line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	jne .Lloop14
 ; pa = w + 3072
-%line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov r10, rsi
 	lea r9, [r10 + 3072]
 ; pb = w + 25920
-%line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	lea r11, [r10 + 25920]
 ; i0 = 3
-%line 1415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov r8, 3
 align 32
 .Lloop15:
 ; qa = pa
-%line 1417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov rbx, r8
 	mov rax, r10
 ; qb = pa + 768
-%line 1418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	lea r8, [r9 + 768]
 ; qc = pa + 1536
-%line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	lea r10, [r9 + 1536]
 ; qd = pb
-%line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov rcx, r9
 ; i1 = 3
-%line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov rdx, r11
 	mov rsi, 3
 align 32
 .Lloop16:
 ; x0 = mem256[qa]
-%line 1423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r9]
 ; x1 = mem256[qa + 384]
-%line 1424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 384]
 ; x2 = mem256[qc]
-%line 1425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r10]
 ; x3 = mem256[qc + 384]
-%line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm3, [r10 + 384]
 ; mem256[qd] = x0
-%line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11], ymm0
 ; mem256[qd + 1152] = x3
-%line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 1152], ymm3
 ; 16x x4 = x1 - x2
-%line 1429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
-%line 1430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r8]
 ; 16x x5 = x5 - x0
-%line 1431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 384] = x5
-%line 1433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 384], ymm2
 ; x5 = mem256[qb + 384]
-%line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 384]
 ; 16x x5 = x5 - x3
-%line 1435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 768] = x5
-%line 1437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 768], ymm0
 ; x0 = mem256[qa + 32]
-%line 1438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[qa + 416]
-%line 1439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 416]
 ; x2 = mem256[qc + 32]
-%line 1440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 32]
 ; x3 = mem256[qc + 416]
-%line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm3, [r10 + 416]
 ; mem256[qd + 32] = x0
-%line 1442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 32], ymm0
 ; mem256[qd + 1184] = x3
-%line 1443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 1184], ymm3
 ; 16x x4 = x1 - x2
-%line 1444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 1445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r8 + 32]
 ; 16x x5 = x5 - x0
-%line 1446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 416] = x5
-%line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 416], ymm2
 ; x5 = mem256[qb + 416]
-%line 1449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 416]
 ; 16x x5 = x5 - x3
-%line 1450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 800] = x5
-%line 1452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 800], ymm0
 ; x0 = mem256[qa + 64]
-%line 1453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qa + 448]
-%line 1454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 448]
 ; x2 = mem256[qc + 64]
-%line 1455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 64]
 ; x3 = mem256[qc + 448]
-%line 1456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm3, [r10 + 448]
 ; mem256[qd + 64] = x0
-%line 1457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 64], ymm0
 ; mem256[qd + 1216] = x3
-%line 1458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 1216], ymm3
 ; 16x x4 = x1 - x2
-%line 1459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 1460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r8 + 64]
 ; 16x x5 = x5 - x0
-%line 1461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 448] = x5
-%line 1463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 448], ymm2
 ; x5 = mem256[qb + 448]
-%line 1464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 448]
 ; 16x x5 = x5 - x3
-%line 1465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 832] = x5
-%line 1467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 832], ymm0
 ; x0 = mem256[qa + 96]
-%line 1468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qa + 480]
-%line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 480]
 ; x2 = mem256[qc + 96]
-%line 1470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 96]
 ; x3 = mem256[qc + 480]
-%line 1471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm3, [r10 + 480]
 ; mem256[qd + 96] = x0
-%line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 96], ymm0
 ; mem256[qd + 1248] = x3
-%line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 1248], ymm3
 ; 16x x4 = x1 - x2
-%line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
-%line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r8 + 96]
 ; 16x x5 = x5 - x0
-%line 1476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 480] = x5
-%line 1478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 480], ymm2
 ; x5 = mem256[qb + 480]
-%line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 480]
 ; 16x x5 = x5 - x3
-%line 1480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 864] = x5
-%line 1482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 864], ymm0
 ; qa = qa + 128
-%line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r9, 128
 ; qb = qb + 128
-%line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r8, 128
 ; qc = qc + 128
-%line 1485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r10, 128
 ; qd = qd + 128
-%line 1486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r11, 128
 ; i1 = i1 - 1
-%line 1487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	sub rsi, 1
 ; =? i1 - 0
-%line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	cmp rsi, 0
 ; goto loop16 if !=
-%line 1489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	jne .Lloop16
 ; pa = pa + 2304
-%line 1490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov r9, rcx
 	add r9, 2304
 ; pb = pb + 1536
-%line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov r11, rdx
 	add r11, 1536
 ; i0 = i0 - 1
-%line 1492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov r8, rbx
 	sub r8, 1
 ; =? i0 - 0
-%line 1493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	cmp r8, 0
 ; goto loop15 if !=
-%line 1494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov r10, rax
 	jne .Lloop15
 ; pa = w + 25920
-%line 1495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov rax, rdi
 	lea r8, [r10 + 25920]
 ; pb = w + 3072
-%line 1496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	lea r11, [r10 + 3072]
 ; qa = pa
-%line 1497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov rdi, r10
 ; qb = pa + 1536
-%line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	lea r9, [r8 + 1536]
 ; qc = pa + 3072
-%line 1499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	lea r10, [r8 + 3072]
 ; i1 = 6
-%line 1501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov rsi, 6
 align 32
 .Lloop17:
 ; x0 = mem256[qa]
-%line 1503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[qa + 768]
-%line 1504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r8 + 768]
 ; x2 = mem256[qc]
-%line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r10]
 ; x3 = mem256[qc + 768]
-%line 1506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm3, [r10 + 768]
 ; mem256[qd] = x0
-%line 1507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11], ymm0
 ; mem256[qd + 2304] = x3
-%line 1508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 2304], ymm3
 ; 16x x4 = x1 - x2
-%line 1509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
-%line 1510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r9]
 ; 16x x5 = x5 - x0
-%line 1511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 768] = x5
-%line 1513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 768], ymm2
 ; x5 = mem256[qb + 768]
-%line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 768]
 ; 16x x5 = x5 - x3
-%line 1515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1536] = x5
-%line 1517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 1536], ymm0
 ; x0 = mem256[qa + 32]
-%line 1518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 32]
 ; x1 = mem256[qa + 800]
-%line 1519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r8 + 800]
 ; x2 = mem256[qc + 32]
-%line 1520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 32]
 ; x3 = mem256[qc + 800]
-%line 1521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm3, [r10 + 800]
 ; mem256[qd + 32] = x0
-%line 1522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 32], ymm0
 ; mem256[qd + 2336] = x3
-%line 1523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 2336], ymm3
 ; 16x x4 = x1 - x2
-%line 1524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 1525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r9 + 32]
 ; 16x x5 = x5 - x0
-%line 1526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 800] = x5
-%line 1528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 800], ymm2
 ; x5 = mem256[qb + 800]
-%line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 800]
 ; 16x x5 = x5 - x3
-%line 1530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1568] = x5
-%line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 1568], ymm0
 ; x0 = mem256[qa + 64]
-%line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 64]
 ; x1 = mem256[qa + 832]
-%line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r8 + 832]
 ; x2 = mem256[qc + 64]
-%line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 64]
 ; x3 = mem256[qc + 832]
-%line 1536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm3, [r10 + 832]
 ; mem256[qd + 64] = x0
-%line 1537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 64], ymm0
 ; mem256[qd + 2368] = x3
-%line 1538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 2368], ymm3
 ; 16x x4 = x1 - x2
-%line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 1540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r9 + 64]
 ; 16x x5 = x5 - x0
-%line 1541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 832] = x5
-%line 1543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 832], ymm2
 ; x5 = mem256[qb + 832]
-%line 1544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 832]
 ; 16x x5 = x5 - x3
-%line 1545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1600] = x5
-%line 1547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 1600], ymm0
 ; x0 = mem256[qa + 96]
-%line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 96]
 ; x1 = mem256[qa + 864]
-%line 1549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r8 + 864]
 ; x2 = mem256[qc + 96]
-%line 1550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 96]
 ; x3 = mem256[qc + 864]
-%line 1551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm3, [r10 + 864]
 ; mem256[qd + 96] = x0
-%line 1552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 96], ymm0
 ; mem256[qd + 2400] = x3
-%line 1553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 2400], ymm3
 ; 16x x4 = x1 - x2
-%line 1554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
-%line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r9 + 96]
 ; 16x x5 = x5 - x0
-%line 1556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 1557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 864] = x5
-%line 1558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 864], ymm2
 ; x5 = mem256[qb + 864]
-%line 1559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 864]
 ; 16x x5 = x5 - x3
-%line 1560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 1561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1632] = x5
-%line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r11 + 1632], ymm0
 ; qa = qa + 128
-%line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r8, 128
 ; qb = qb + 128
-%line 1564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r9, 128
 ; qc = qc + 128
-%line 1565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r10, 128
 ; qd = qd + 128
-%line 1566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r11, 128
 ; i1 = i1 - 1
-%line 1567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	sub rsi, 1
 ; =? i1 - 0
-%line 1568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	cmp rsi, 0
 ; goto loop17 if !=
-%line 1569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	jne .Lloop17
 ; x6 = mem256[M3OFF]
-%line 1570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [rel M3OFF]
 ; x7 = mem256[M3MUL]
-%line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [rel M3MUL]
 ; x5 = mem256[THREE]
-%line 1572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm6, [rel THREE]
 ; x4 = mem256[ONES]
-%line 1573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm5, [rel ONES]
 ; pa = w + 3072
-%line 1574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov r10, rdi
 	lea r8, [r10 + 3072]
 ; pb = w + 4378
-%line 1575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	lea r9, [r10 + 4378]
 ; pc = w + 4376
-%line 1576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	lea r11, [r10 + 4376]
 ; qd = w + 37824
-%line 1577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	lea rsi, [r10 + 37824]
 ; x0 = mem256[pa]
-%line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov rcx, r10
 	vmovdqu ymm2, [r8]
 ; x1 = mem256[pb]
-%line 1579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm3, [r9]
 ; x2 = mem256[pc]
-%line 1580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm4, [r11]
 ; x2 &= mem256[LANE0OFF]
-%line 1581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpand ymm4, ymm4, [rel LANE0OFF]
 ; 16x x0 = x0 + x1
-%line 1582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm3
 ; 16x x0 = x0 + x2
-%line 1583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm4
 ; 16x x0 = x0 + x6
-%line 1584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm0
 ; 16x x1 = mulhi(x0, x7)
-%line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpmulhw ymm3, ymm2, ymm1
 ; 16x x1 = x1 * x5
-%line 1586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpmullw ymm3, ymm3, ymm6
 ; 16x x0 = x0 - x1
-%line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm3
 ; 16x x0 = x0 - x4
-%line 1588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm5
 ; mem256[qd] = x0
-%line 1589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rsi], ymm2
 ; pa = pa + 32
-%line 1590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r8, 32
 ; pb = pb + 32
-%line 1591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r9, 32
 ; pc = pc + 32
-%line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r11, 32
 ; qd = qd + 32
-%line 1593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add rsi, 32
 ; i1 = 10
-%line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov r10, 10
 	mov rdi, rax
 	vmovdqa ymm3, ymm0
@@ -4727,405 +5159,405 @@ align 32
 align 32
 .Lloop18:
 ; x0 = mem256[pa]
-%line 1596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
-%line 1597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
-%line 1598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r11]
 ; 16x x0 = x0 + x1
-%line 1599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x0 = x0 + x6
-%line 1601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm3
 ; 16x x1 = mulhi(x0, x7)
-%line 1602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x1 = x1 * x5
-%line 1603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x0 = x0 - x1
-%line 1604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x0 = x0 - x4
-%line 1605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm5
 ; mem256[qd] = x0
-%line 1606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rsi], ymm0
 ; x0 = mem256[pa + 32]
-%line 1607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 32]
 ; x1 = mem256[pb + 32]
-%line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 32]
 ; x2 = mem256[pc + 32]
-%line 1609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r11 + 32]
 ; 16x x0 = x0 + x1
-%line 1610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x0 = x0 + x6
-%line 1612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm3
 ; 16x x1 = mulhi(x0, x7)
-%line 1613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x1 = x1 * x5
-%line 1614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x0 = x0 - x1
-%line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x0 = x0 - x4
-%line 1616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm5
 ; mem256[qd + 32] = x0
-%line 1617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rsi + 32], ymm0
 ; x0 = mem256[pa + 64]
-%line 1618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 64]
 ; x1 = mem256[pb + 64]
-%line 1619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 64]
 ; x2 = mem256[pc + 64]
-%line 1620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r11 + 64]
 ; 16x x0 = x0 + x1
-%line 1621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x0 = x0 + x6
-%line 1623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm3
 ; 16x x1 = mulhi(x0, x7)
-%line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x1 = x1 * x5
-%line 1625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x0 = x0 - x1
-%line 1626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x0 = x0 - x4
-%line 1627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm5
 ; mem256[qd + 64] = x0
-%line 1628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rsi + 64], ymm0
 ; x0 = mem256[pa + 96]
-%line 1629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 96]
 ; x1 = mem256[pb + 96]
-%line 1630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 96]
 ; x2 = mem256[pc + 96]
-%line 1631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm2, [r11 + 96]
 ; 16x x0 = x0 + x1
-%line 1632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 1633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x0 = x0 + x6
-%line 1634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm3
 ; 16x x1 = mulhi(x0, x7)
-%line 1635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x1 = x1 * x5
-%line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x0 = x0 - x1
-%line 1637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x0 = x0 - x4
-%line 1638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm5
 ; mem256[qd + 96] = x0
-%line 1639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rsi + 96], ymm0
 ; pa = pa + 128
-%line 1640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r8, 128
 ; pb = pb + 128
-%line 1641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r9, 128
 ; pc = pc + 128
-%line 1642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r11, 128
 ; qd = qd + 128
-%line 1643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add rsi, 128
 ; i1 = i1 - 1
-%line 1644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	sub r10, 1
 ; =? i1 - 0
-%line 1645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	cmp r10, 0
 ; goto loop18 if !=
-%line 1646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	jne .Lloop18
 ; pa = w + 37824
-%line 1647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov r10, rcx
 	lea r8, [r10 + 37824]
 ; pb = w + 39168
-%line 1648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	lea r9, [r10 + 39168]
 ; i1 = 5
-%line 1649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov r11, r10
 	mov r10, 5
 align 32
 .Lloop19:
 ; x0 = mem256[pa]
-%line 1651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pa + 32]
-%line 1652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r8 + 32]
 ; x0 = packs16(x0, x1)
-%line 1653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpacksswb ymm0, ymm0, ymm1
 ; x0 = permute64(x0, 0xd8)
-%line 1654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpermq ymm0, ymm0, 216
 ; mem256[pb] = x0
-%line 1655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r9], ymm0
 ; x0 = mem256[pa + 64]
-%line 1656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 64]
 ; x1 = mem256[pa + 96]
-%line 1657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r8 + 96]
 ; x0 = packs16(x0, x1)
-%line 1658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpacksswb ymm0, ymm0, ymm1
 ; x0 = permute64(x0, 0xd8)
-%line 1659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpermq ymm0, ymm0, 216
 ; mem256[pb + 32] = x0
-%line 1660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r9 + 32], ymm0
 ; x0 = mem256[pa + 128]
-%line 1661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 128]
 ; x1 = mem256[pa + 160]
-%line 1662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r8 + 160]
 ; x0 = packs16(x0, x1)
-%line 1663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpacksswb ymm0, ymm0, ymm1
 ; x0 = permute64(x0, 0xd8)
-%line 1664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpermq ymm0, ymm0, 216
 ; mem256[pb + 64] = x0
-%line 1665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r9 + 64], ymm0
 ; x0 = mem256[pa + 192]
-%line 1666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 192]
 ; x1 = mem256[pa + 224]
-%line 1667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r8 + 224]
 ; x0 = packs16(x0, x1)
-%line 1668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpacksswb ymm0, ymm0, ymm1
 ; x0 = permute64(x0, 0xd8)
-%line 1669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpermq ymm0, ymm0, 216
 ; mem256[pb + 96] = x0
-%line 1670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r9 + 96], ymm0
 ; pa = pa + 256
-%line 1671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r8, 256
 ; pb = pb + 128
-%line 1672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	add r9, 128
 ; i1 = i1 - 1
-%line 1673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	sub r10, 1
 ; =? i1 - 0
-%line 1674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	cmp r10, 0
 ; goto loop19 if !=
-%line 1675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	jne .Lloop19
 ; x0 = mem256[pa]
-%line 1676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pa + 32]
-%line 1677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm1, [r8 + 32]
 ; x0 = packs16(x0, x1)
-%line 1678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpacksswb ymm0, ymm0, ymm1
 ; x0 = permute64(x0, 0xd8)
-%line 1679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vpermq ymm0, ymm0, 216
 ; mem256[pb] = x0
-%line 1680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [r9], ymm0
 ; pa = w + 39168
-%line 1681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov r10, r11
 	lea r8, [r10 + 39168]
 ; x0 = mem256[pa]
-%line 1682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8]
 ; mem256[out] = x0
-%line 1683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi], ymm0
 ; x0 = mem256[pa + 32]
-%line 1684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 32]
 ; mem256[out + 32] = x0
-%line 1685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 32], ymm0
 ; x0 = mem256[pa + 64]
-%line 1686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 64]
 ; mem256[out + 64] = x0
-%line 1687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 64], ymm0
 ; x0 = mem256[pa + 96]
-%line 1688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 96]
 ; mem256[out + 96] = x0
-%line 1689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 96], ymm0
 ; x0 = mem256[pa + 128]
-%line 1690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 128]
 ; mem256[out + 128] = x0
-%line 1691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 128], ymm0
 ; x0 = mem256[pa + 160]
-%line 1692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 160]
 ; mem256[out + 160] = x0
-%line 1693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 160], ymm0
 ; x0 = mem256[pa + 192]
-%line 1694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 192]
 ; mem256[out + 192] = x0
-%line 1695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 192], ymm0
 ; x0 = mem256[pa + 224]
-%line 1696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 224]
 ; mem256[out + 224] = x0
-%line 1697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 224], ymm0
 ; x0 = mem256[pa + 256]
-%line 1698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 256]
 ; mem256[out + 256] = x0
-%line 1699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 256], ymm0
 ; x0 = mem256[pa + 288]
-%line 1700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 288]
 ; mem256[out + 288] = x0
-%line 1701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 288], ymm0
 ; x0 = mem256[pa + 320]
-%line 1702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 320]
 ; mem256[out + 320] = x0
-%line 1703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 320], ymm0
 ; x0 = mem256[pa + 352]
-%line 1704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 352]
 ; mem256[out + 352] = x0
-%line 1705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 352], ymm0
 ; x0 = mem256[pa + 384]
-%line 1706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 384]
 ; mem256[out + 384] = x0
-%line 1707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 384], ymm0
 ; x0 = mem256[pa + 416]
-%line 1708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 416]
 ; mem256[out + 416] = x0
-%line 1709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 416], ymm0
 ; x0 = mem256[pa + 448]
-%line 1710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 448]
 ; mem256[out + 448] = x0
-%line 1711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 448], ymm0
 ; x0 = mem256[pa + 480]
-%line 1712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 480]
 ; mem256[out + 480] = x0
-%line 1713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 480], ymm0
 ; x0 = mem256[pa + 512]
-%line 1714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 512]
 ; mem256[out + 512] = x0
-%line 1715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 512], ymm0
 ; x0 = mem256[pa + 544]
-%line 1716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 544]
 ; mem256[out + 544] = x0
-%line 1717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 544], ymm0
 ; x0 = mem256[pa + 576]
-%line 1718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 576]
 ; mem256[out + 576] = x0
-%line 1719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 576], ymm0
 ; x0 = mem256[pa + 608]
-%line 1720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 608]
 ; mem256[out + 608] = x0
-%line 1721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vmovdqu [rdi + 608], ymm0
 ; t0 = mem64[pa + 640]
-%line 1722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov r9, [r8 + 640]
 ; mem64[out + 640] = t0
-%line 1723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov [rdi + 640], r9
 ; t0 = mem32[pa + 648]
-%line 1724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov r9d, [r8 + 648]
 ; mem32[out + 648] = t0
-%line 1725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov dword [rdi + 648], r9d
 ; t0 = mem8[pa + 652]
-%line 1726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	movzx r8d, byte [r8 + 652]
 ; mem8[out + 652] = t0
-%line 1727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	mov byte [rdi + 652], r8b
 ; leave
-%line 1728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
+%line 1872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_653.q
 	vzeroupper
 	mov rsp, [rsp + 55648]
 	pop rbx

@@ -1384,1327 +1384,1519 @@ align 32
 .Lloop11:
 ; 32x x0 = mem16[pb]
 %line 490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm3, [r9]
-; 32x a0 = maddubs(x0, mem512[pa + 192])
+	vpbroadcastw zmm5, [r9]
+; 32x x1 = mem16[pb + 64]
 %line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm0, zmm3, [r8 + 192]
-; 32x a1 = maddubs(x0, mem512[pa + 256])
+	vpbroadcastw zmm6, [r9 + 64]
+; 32x x2 = mem16[pb + 128]
 %line 492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm3, [r8 + 256]
-; 32x a2 = maddubs(x0, mem512[pa + 320])
+	vpbroadcastw zmm0, [r9 + 128]
+; z0 = mem512[pa + 192]
 %line 493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm2, zmm3, [r8 + 320]
-; 32x a3 = maddubs(x0, mem512[pa + 384])
+	vmovdqu64 zmm3, [r8 + 192]
+; 32x a0 = maddubs(x0, z0)
 %line 494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm3, zmm3, [r8 + 384]
-; 32x x0 = mem16[pb + 4]
+	vpmaddubsw zmm1, zmm5, zmm3
+; 32x a1 = maddubs(x1, z0)
 %line 495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 4]
-; 32x x1 = maddubs(x0, mem512[pa + 188])
+	vpmaddubsw zmm2, zmm6, zmm3
+; 32x a2 = maddubs(x2, z0)
 %line 496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 188]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm3, zmm0, zmm3
+; z0 = mem512[pa + 256]
 %line 497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 252])
+	vmovdqu64 zmm7, [r8 + 256]
+; 32x x3 = maddubs(x0, z0)
 %line 498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 252]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm4, zmm5, zmm7
+; 32x a1 = a1 + x3
 %line 499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 316])
+	vpaddw zmm4, zmm2, zmm4
+; 32x x3 = maddubs(x1, z0)
 %line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 316]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm2, zmm6, zmm7
+; 32x a2 = a2 + x3
 %line 501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 380])
+	vpaddw zmm3, zmm3, zmm2
+; 32x a3 = maddubs(x2, z0)
 %line 502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 380]
-; 32x a3 = a3 + x1
+	vpmaddubsw zmm2, zmm0, zmm7
+; z0 = mem512[pa + 320]
 %line 503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 8]
+	vmovdqu64 zmm7, [r8 + 320]
+; 32x x3 = maddubs(x0, z0)
 %line 504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 8]
-; 32x x1 = maddubs(x0, mem512[pa + 184])
+	vpmaddubsw zmm8, zmm5, zmm7
+; 32x a2 = a2 + x3
 %line 505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 184]
-; 32x a0 = a0 + x1
+	vpaddw zmm3, zmm3, zmm8
+; 32x x3 = maddubs(x1, z0)
 %line 506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 248])
+	vpmaddubsw zmm8, zmm6, zmm7
+; 32x a3 = a3 + x3
 %line 507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 248]
-; 32x a1 = a1 + x1
+	vpaddw zmm8, zmm2, zmm8
+; 32x a4 = maddubs(x2, z0)
 %line 508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 312])
+	vpmaddubsw zmm2, zmm0, zmm7
+; z0 = mem512[pa + 384]
 %line 509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 312]
-; 32x a2 = a2 + x1
+	vmovdqu64 zmm7, [r8 + 384]
+; 32x x3 = maddubs(x0, z0)
 %line 510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 376])
+	vpmaddubsw zmm5, zmm5, zmm7
+; 32x a3 = a3 + x3
 %line 511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 376]
-; 32x a3 = a3 + x1
+	vpaddw zmm8, zmm8, zmm5
+; 32x x3 = maddubs(x1, z0)
 %line 512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 12]
+	vpmaddubsw zmm5, zmm6, zmm7
+; 32x a4 = a4 + x3
 %line 513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 12]
-; 32x x1 = maddubs(x0, mem512[pa + 180])
+	vpaddw zmm2, zmm2, zmm5
+; 32x a5 = maddubs(x2, z0)
 %line 514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 180]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm7, zmm0, zmm7
+; 32x x0 = mem16[pb + 4]
 %line 515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 244])
+	vpbroadcastw zmm0, [r9 + 4]
+; 32x x1 = mem16[pb + 68]
 %line 516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 244]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm10, [r9 + 68]
+; 32x x2 = mem16[pb + 132]
 %line 517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 308])
+	vpbroadcastw zmm9, [r9 + 132]
+; z0 = mem512[pa + 188]
 %line 518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 308]
-; 32x a2 = a2 + x1
+	vmovdqu64 zmm5, [r8 + 188]
+; 32x x3 = maddubs(x0, z0)
 %line 519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 372])
+	vpmaddubsw zmm6, zmm0, zmm5
+; 32x a0 = a0 + x3
 %line 520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 372]
-; 32x a3 = a3 + x1
+	vpaddw zmm6, zmm1, zmm6
+; 32x x3 = maddubs(x1, z0)
 %line 521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 16]
+	vpmaddubsw zmm1, zmm10, zmm5
+; 32x a1 = a1 + x3
 %line 522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 16]
-; 32x x1 = maddubs(x0, mem512[pa + 176])
+	vpaddw zmm4, zmm4, zmm1
+; 32x x3 = maddubs(x2, z0)
 %line 523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 176]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm1, zmm9, zmm5
+; 32x a2 = a2 + x3
 %line 524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 240])
-%line 525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 240]
-; 32x a1 = a1 + x1
-%line 526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 304])
-%line 527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 304]
-; 32x a2 = a2 + x1
-%line 528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 368])
-%line 529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 368]
-; 32x a3 = a3 + x1
-%line 530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 20]
-%line 531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 20]
-; 32x x1 = maddubs(x0, mem512[pa + 172])
-%line 532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 172]
-; 32x a0 = a0 + x1
-%line 533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 236])
-%line 534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 236]
-; 32x a1 = a1 + x1
-%line 535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 300])
-%line 536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 300]
-; 32x a2 = a2 + x1
-%line 537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 364])
-%line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 364]
-; 32x a3 = a3 + x1
-%line 539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 24]
-%line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 24]
-; 32x x1 = maddubs(x0, mem512[pa + 168])
-%line 541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 168]
-; 32x a0 = a0 + x1
-%line 542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 232])
-%line 543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 232]
-; 32x a1 = a1 + x1
-%line 544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 296])
-%line 545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 296]
-; 32x a2 = a2 + x1
-%line 546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 360])
-%line 547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 360]
-; 32x a3 = a3 + x1
-%line 548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 28]
-%line 549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 28]
-; 32x x1 = maddubs(x0, mem512[pa + 164])
-%line 550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 164]
-; 32x a0 = a0 + x1
-%line 551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 228])
-%line 552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 228]
-; 32x a1 = a1 + x1
-%line 553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 292])
-%line 554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 292]
-; 32x a2 = a2 + x1
-%line 555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 356])
-%line 556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 356]
-; 32x a3 = a3 + x1
-%line 557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 32]
-%line 558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 32]
-; 32x x1 = maddubs(x0, mem512[pa + 160])
-%line 559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 160]
-; 32x a0 = a0 + x1
-%line 560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 224])
-%line 561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 224]
-; 32x a1 = a1 + x1
-%line 562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 288])
-%line 563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 288]
-; 32x a2 = a2 + x1
-%line 564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 352])
-%line 565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 352]
-; 32x a3 = a3 + x1
-%line 566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 36]
-%line 567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 36]
-; 32x x1 = maddubs(x0, mem512[pa + 156])
-%line 568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 156]
-; 32x a0 = a0 + x1
-%line 569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 220])
-%line 570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 220]
-; 32x a1 = a1 + x1
-%line 571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 284])
-%line 572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 284]
-; 32x a2 = a2 + x1
-%line 573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 348])
-%line 574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 348]
-; 32x a3 = a3 + x1
-%line 575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 40]
-%line 576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 40]
-; 32x x1 = maddubs(x0, mem512[pa + 152])
-%line 577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 152]
-; 32x a0 = a0 + x1
-%line 578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 216])
-%line 579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 216]
-; 32x a1 = a1 + x1
-%line 580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 280])
-%line 581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 280]
-; 32x a2 = a2 + x1
-%line 582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 344])
-%line 583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 344]
-; 32x a3 = a3 + x1
-%line 584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 44]
-%line 585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 44]
-; 32x x1 = maddubs(x0, mem512[pa + 148])
-%line 586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 148]
-; 32x a0 = a0 + x1
-%line 587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 212])
-%line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 212]
-; 32x a1 = a1 + x1
-%line 589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 276])
-%line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 276]
-; 32x a2 = a2 + x1
-%line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 340])
-%line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 340]
-; 32x a3 = a3 + x1
-%line 593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 48]
-%line 594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 48]
-; 32x x1 = maddubs(x0, mem512[pa + 144])
-%line 595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 144]
-; 32x a0 = a0 + x1
-%line 596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 208])
-%line 597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 208]
-; 32x a1 = a1 + x1
-%line 598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 272])
-%line 599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 272]
-; 32x a2 = a2 + x1
-%line 600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 336])
-%line 601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 336]
-; 32x a3 = a3 + x1
-%line 602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 52]
-%line 603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 52]
-; 32x x1 = maddubs(x0, mem512[pa + 140])
-%line 604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 140]
-; 32x a0 = a0 + x1
-%line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 204])
-%line 606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 204]
-; 32x a1 = a1 + x1
-%line 607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 268])
-%line 608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 268]
-; 32x a2 = a2 + x1
-%line 609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 332])
-%line 610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 332]
-; 32x a3 = a3 + x1
-%line 611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 56]
-%line 612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 56]
-; 32x x1 = maddubs(x0, mem512[pa + 136])
-%line 613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 136]
-; 32x a0 = a0 + x1
-%line 614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 200])
-%line 615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 200]
-; 32x a1 = a1 + x1
-%line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 264])
-%line 617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 264]
-; 32x a2 = a2 + x1
-%line 618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 328])
-%line 619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 328]
-; 32x a3 = a3 + x1
-%line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 60]
-%line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 60]
-; 32x x1 = maddubs(x0, mem512[pa + 132])
-%line 622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 132]
-; 32x a0 = a0 + x1
-%line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm6, zmm0, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 196])
-%line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm0, zmm4, [r8 + 196]
-; 32x a1 = a1 + x1
-%line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm0
-; 32x x1 = maddubs(x0, mem512[pa + 260])
-%line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm0, zmm4, [r8 + 260]
-; 32x a2 = a2 + x1
-%line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm0
-; 32x x1 = maddubs(x0, mem512[pa + 324])
-%line 628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm0, zmm4, [r8 + 324]
-; 32x a3 = a3 + x1
-%line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm0
-; 32x x0 = mem16[pb + 64]
-%line 630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm0, [r9 + 64]
-; 32x x1 = maddubs(x0, mem512[pa + 192])
-%line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm0, [r8 + 192]
-; 32x a1 = a1 + x1
-%line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 256])
-%line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm0, [r8 + 256]
-; 32x a2 = a2 + x1
-%line 634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 320])
-%line 635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm0, [r8 + 320]
-; 32x a3 = a3 + x1
-%line 636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x a4 = maddubs(x0, mem512[pa + 384])
-%line 637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm0, zmm0, [r8 + 384]
-; 32x x0 = mem16[pb + 68]
-%line 638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 68]
-; 32x x1 = maddubs(x0, mem512[pa + 188])
-%line 639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 188]
-; 32x a1 = a1 + x1
-%line 640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 252])
-%line 641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 252]
-; 32x a2 = a2 + x1
-%line 642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 316])
-%line 643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 316]
-; 32x a3 = a3 + x1
-%line 644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 380])
-%line 645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 380]
-; 32x a4 = a4 + x1
-%line 646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x0 = mem16[pb + 72]
-%line 647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 72]
-; 32x x1 = maddubs(x0, mem512[pa + 184])
-%line 648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 184]
-; 32x a1 = a1 + x1
-%line 649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 248])
-%line 650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 248]
-; 32x a2 = a2 + x1
-%line 651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 312])
-%line 652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 312]
-; 32x a3 = a3 + x1
-%line 653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 376])
-%line 654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 376]
-; 32x a4 = a4 + x1
-%line 655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x0 = mem16[pb + 76]
-%line 656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 76]
-; 32x x1 = maddubs(x0, mem512[pa + 180])
-%line 657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 180]
-; 32x a1 = a1 + x1
-%line 658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 244])
-%line 659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 244]
-; 32x a2 = a2 + x1
-%line 660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 308])
-%line 661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 308]
-; 32x a3 = a3 + x1
-%line 662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 372])
-%line 663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 372]
-; 32x a4 = a4 + x1
-%line 664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x0 = mem16[pb + 80]
-%line 665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 80]
-; 32x x1 = maddubs(x0, mem512[pa + 176])
-%line 666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 176]
-; 32x a1 = a1 + x1
-%line 667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 240])
-%line 668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 240]
-; 32x a2 = a2 + x1
-%line 669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 304])
-%line 670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 304]
-; 32x a3 = a3 + x1
-%line 671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 368])
-%line 672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 368]
-; 32x a4 = a4 + x1
-%line 673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x0 = mem16[pb + 84]
-%line 674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 84]
-; 32x x1 = maddubs(x0, mem512[pa + 172])
-%line 675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 172]
-; 32x a1 = a1 + x1
-%line 676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 236])
-%line 677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 236]
-; 32x a2 = a2 + x1
-%line 678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 300])
-%line 679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 300]
-; 32x a3 = a3 + x1
-%line 680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 364])
-%line 681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 364]
-; 32x a4 = a4 + x1
-%line 682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x0 = mem16[pb + 88]
-%line 683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 88]
-; 32x x1 = maddubs(x0, mem512[pa + 168])
-%line 684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 168]
-; 32x a1 = a1 + x1
-%line 685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 232])
-%line 686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 232]
-; 32x a2 = a2 + x1
-%line 687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 296])
-%line 688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 296]
-; 32x a3 = a3 + x1
-%line 689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 360])
-%line 690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 360]
-; 32x a4 = a4 + x1
-%line 691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x0 = mem16[pb + 92]
-%line 692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 92]
-; 32x x1 = maddubs(x0, mem512[pa + 164])
-%line 693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 164]
-; 32x a1 = a1 + x1
-%line 694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 228])
-%line 695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 228]
-; 32x a2 = a2 + x1
-%line 696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 292])
-%line 697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 292]
-; 32x a3 = a3 + x1
-%line 698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 356])
-%line 699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 356]
-; 32x a4 = a4 + x1
-%line 700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x0 = mem16[pb + 96]
-%line 701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 96]
-; 32x x1 = maddubs(x0, mem512[pa + 160])
-%line 702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 160]
-; 32x a1 = a1 + x1
-%line 703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 224])
-%line 704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 224]
-; 32x a2 = a2 + x1
-%line 705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 288])
-%line 706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 288]
-; 32x a3 = a3 + x1
-%line 707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 352])
-%line 708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 352]
-; 32x a4 = a4 + x1
-%line 709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x0 = mem16[pb + 100]
-%line 710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 100]
-; 32x x1 = maddubs(x0, mem512[pa + 156])
-%line 711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 156]
-; 32x a1 = a1 + x1
-%line 712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 220])
-%line 713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 220]
-; 32x a2 = a2 + x1
-%line 714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 284])
-%line 715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 284]
-; 32x a3 = a3 + x1
-%line 716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 348])
-%line 717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 348]
-; 32x a4 = a4 + x1
-%line 718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x0 = mem16[pb + 104]
-%line 719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 104]
-; 32x x1 = maddubs(x0, mem512[pa + 152])
-%line 720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 152]
-; 32x a1 = a1 + x1
-%line 721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 216])
-%line 722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 216]
-; 32x a2 = a2 + x1
-%line 723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 280])
-%line 724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 280]
-; 32x a3 = a3 + x1
-%line 725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 344])
-%line 726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 344]
-; 32x a4 = a4 + x1
-%line 727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x0 = mem16[pb + 108]
-%line 728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 108]
-; 32x x1 = maddubs(x0, mem512[pa + 148])
-%line 729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 148]
-; 32x a1 = a1 + x1
-%line 730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 212])
-%line 731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 212]
-; 32x a2 = a2 + x1
-%line 732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 276])
-%line 733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 276]
-; 32x a3 = a3 + x1
-%line 734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 340])
-%line 735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 340]
-; 32x a4 = a4 + x1
-%line 736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x0 = mem16[pb + 112]
-%line 737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 112]
-; 32x x1 = maddubs(x0, mem512[pa + 144])
-%line 738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 144]
-; 32x a1 = a1 + x1
-%line 739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 208])
-%line 740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 208]
-; 32x a2 = a2 + x1
-%line 741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 272])
-%line 742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 272]
-; 32x a3 = a3 + x1
-%line 743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 336])
-%line 744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 336]
-; 32x a4 = a4 + x1
-%line 745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x0 = mem16[pb + 116]
-%line 746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 116]
-; 32x x1 = maddubs(x0, mem512[pa + 140])
-%line 747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 140]
-; 32x a1 = a1 + x1
-%line 748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 204])
-%line 749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 204]
-; 32x a2 = a2 + x1
-%line 750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 268])
-%line 751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 268]
-; 32x a3 = a3 + x1
-%line 752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 332])
-%line 753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 332]
-; 32x a4 = a4 + x1
-%line 754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x0 = mem16[pb + 120]
-%line 755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 120]
-; 32x x1 = maddubs(x0, mem512[pa + 136])
-%line 756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 136]
-; 32x a1 = a1 + x1
-%line 757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 200])
-%line 758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 200]
-; 32x a2 = a2 + x1
-%line 759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 264])
-%line 760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 264]
-; 32x a3 = a3 + x1
-%line 761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 328])
-%line 762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm4, [r8 + 328]
-; 32x a4 = a4 + x1
-%line 763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x0 = mem16[pb + 124]
-%line 764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm4, [r9 + 124]
-; 32x x1 = maddubs(x0, mem512[pa + 132])
-%line 765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm4, [r8 + 132]
-; 32x a1 = a1 + x1
-%line 766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm7, zmm1, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 196])
-%line 767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm4, [r8 + 196]
-; 32x a2 = a2 + x1
-%line 768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm1
-; 32x x1 = maddubs(x0, mem512[pa + 260])
-%line 769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm4, [r8 + 260]
-; 32x a3 = a3 + x1
-%line 770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm1
-; 32x x1 = maddubs(x0, mem512[pa + 324])
-%line 771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm4, [r8 + 324]
-; 32x a4 = a4 + x1
-%line 772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 128]
-%line 773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 128]
-; 32x x1 = maddubs(x0, mem512[pa + 192])
-%line 774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm1, [r8 + 192]
-; 32x a2 = a2 + x1
-%line 775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 256])
-%line 776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm1, [r8 + 256]
-; 32x a3 = a3 + x1
-%line 777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+; z0 = mem512[pa + 252]
+%line 525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 252]
+; 32x x3 = maddubs(x0, z0)
+%line 526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm5, zmm0, zmm1
+; 32x a1 = a1 + x3
+%line 527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm11, zmm4, zmm5
+; 32x x3 = maddubs(x1, z0)
+%line 528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm10, zmm1
+; 32x a2 = a2 + x3
+%line 529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 320])
+; 32x x3 = maddubs(x2, z0)
+%line 530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a3 = a3 + x3
+%line 531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm1
+; z0 = mem512[pa + 316]
+%line 532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 316]
+; 32x x3 = maddubs(x0, z0)
+%line 533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a2 = a2 + x3
+%line 534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm4
+; 32x x3 = maddubs(x1, z0)
+%line 535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm10, zmm1
+; 32x a3 = a3 + x3
+%line 536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm4
+; 32x x3 = maddubs(x2, z0)
+%line 537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a4 = a4 + x3
+%line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm2, zmm2, zmm1
+; z0 = mem512[pa + 380]
+%line 539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 380]
+; 32x x3 = maddubs(x0, z0)
+%line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm0, zmm1
+; 32x a3 = a3 + x3
+%line 541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm0
+; 32x x3 = maddubs(x1, z0)
+%line 542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm10, zmm1
+; 32x a4 = a4 + x3
+%line 543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm5, zmm2, zmm0
+; 32x x3 = maddubs(x2, z0)
+%line 544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm9, zmm1
+; 32x a5 = a5 + x3
+%line 545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm7, zmm7, zmm0
+; 32x x0 = mem16[pb + 8]
+%line 546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm0, [r9 + 8]
+; 32x x1 = mem16[pb + 72]
+%line 547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm10, [r9 + 72]
+; 32x x2 = mem16[pb + 136]
+%line 548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm9, [r9 + 136]
+; z0 = mem512[pa + 184]
+%line 549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 184]
+; 32x x3 = maddubs(x0, z0)
+%line 550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a0 = a0 + x3
+%line 551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm6, zmm6, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a1 = a1 + x3
+%line 553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm2, zmm11, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a2 = a2 + x3
+%line 555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm1
+; z0 = mem512[pa + 248]
+%line 556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 248]
+; 32x x3 = maddubs(x0, z0)
+%line 557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a1 = a1 + x3
+%line 558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm2, zmm4
+; 32x x3 = maddubs(x1, z0)
+%line 559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a2 = a2 + x3
+%line 560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a3 = a3 + x3
+%line 562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm1
+; z0 = mem512[pa + 312]
+%line 563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 312]
+; 32x x3 = maddubs(x0, z0)
+%line 564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a2 = a2 + x3
+%line 565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a3 = a3 + x3
+%line 567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a4 = a4 + x3
+%line 569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm1, zmm5, zmm1
+; z0 = mem512[pa + 376]
+%line 570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm2, [r8 + 376]
+; 32x x3 = maddubs(x0, z0)
+%line 571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm0, zmm2
+; 32x a3 = a3 + x3
+%line 572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm0
+; 32x x3 = maddubs(x1, z0)
+%line 573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm10, zmm2
+; 32x a4 = a4 + x3
+%line 574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm10, zmm1, zmm0
+; 32x x3 = maddubs(x2, z0)
+%line 575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm9, zmm2
+; 32x a5 = a5 + x3
+%line 576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm7, zmm7, zmm0
+; 32x x0 = mem16[pb + 12]
+%line 577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm0, [r9 + 12]
+; 32x x1 = mem16[pb + 76]
+%line 578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm5, [r9 + 76]
+; 32x x2 = mem16[pb + 140]
+%line 579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm9, [r9 + 140]
+; z0 = mem512[pa + 180]
+%line 580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 180]
+; 32x x3 = maddubs(x0, z0)
+%line 581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a0 = a0 + x3
+%line 582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm6, zmm6, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a1 = a1 + x3
+%line 584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm2, zmm4, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a2 = a2 + x3
+%line 586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm1
+; z0 = mem512[pa + 244]
+%line 587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 244]
+; 32x x3 = maddubs(x0, z0)
+%line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a1 = a1 + x3
+%line 589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm2, zmm4
+; 32x x3 = maddubs(x1, z0)
+%line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a2 = a2 + x3
+%line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a3 = a3 + x3
+%line 593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm1
+; z0 = mem512[pa + 308]
+%line 594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 308]
+; 32x x3 = maddubs(x0, z0)
+%line 595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a2 = a2 + x3
+%line 596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a3 = a3 + x3
+%line 598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a4 = a4 + x3
+%line 600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm1, zmm10, zmm1
+; z0 = mem512[pa + 372]
+%line 601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm2, [r8 + 372]
+; 32x x3 = maddubs(x0, z0)
+%line 602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm0, zmm2
+; 32x a3 = a3 + x3
+%line 603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm0
+; 32x x3 = maddubs(x1, z0)
+%line 604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm5, zmm2
+; 32x a4 = a4 + x3
+%line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm10, zmm1, zmm0
+; 32x x3 = maddubs(x2, z0)
+%line 606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm9, zmm2
+; 32x a5 = a5 + x3
+%line 607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm7, zmm7, zmm0
+; 32x x0 = mem16[pb + 16]
+%line 608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm0, [r9 + 16]
+; 32x x1 = mem16[pb + 80]
+%line 609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm5, [r9 + 80]
+; 32x x2 = mem16[pb + 144]
+%line 610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm9, [r9 + 144]
+; z0 = mem512[pa + 176]
+%line 611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 176]
+; 32x x3 = maddubs(x0, z0)
+%line 612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a0 = a0 + x3
+%line 613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm6, zmm6, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a1 = a1 + x3
+%line 615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm2, zmm4, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a2 = a2 + x3
+%line 617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm1
+; z0 = mem512[pa + 240]
+%line 618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 240]
+; 32x x3 = maddubs(x0, z0)
+%line 619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a1 = a1 + x3
+%line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm2, zmm4
+; 32x x3 = maddubs(x1, z0)
+%line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a2 = a2 + x3
+%line 622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a3 = a3 + x3
+%line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm1
+; z0 = mem512[pa + 304]
+%line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 304]
+; 32x x3 = maddubs(x0, z0)
+%line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a2 = a2 + x3
+%line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a3 = a3 + x3
+%line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a4 = a4 + x3
+%line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm1, zmm10, zmm1
+; z0 = mem512[pa + 368]
+%line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm2, [r8 + 368]
+; 32x x3 = maddubs(x0, z0)
+%line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm0, zmm2
+; 32x a3 = a3 + x3
+%line 634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm0
+; 32x x3 = maddubs(x1, z0)
+%line 635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm5, zmm2
+; 32x a4 = a4 + x3
+%line 636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm5, zmm1, zmm0
+; 32x x3 = maddubs(x2, z0)
+%line 637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm9, zmm2
+; 32x a5 = a5 + x3
+%line 638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm7, zmm7, zmm0
+; 32x x0 = mem16[pb + 20]
+%line 639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm0, [r9 + 20]
+; 32x x1 = mem16[pb + 84]
+%line 640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm10, [r9 + 84]
+; 32x x2 = mem16[pb + 148]
+%line 641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm9, [r9 + 148]
+; z0 = mem512[pa + 172]
+%line 642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 172]
+; 32x x3 = maddubs(x0, z0)
+%line 643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a0 = a0 + x3
+%line 644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm6, zmm6, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a1 = a1 + x3
+%line 646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm2, zmm4, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a2 = a2 + x3
+%line 648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm1
+; z0 = mem512[pa + 236]
+%line 649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 236]
+; 32x x3 = maddubs(x0, z0)
+%line 650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a1 = a1 + x3
+%line 651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm2, zmm4
+; 32x x3 = maddubs(x1, z0)
+%line 652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a2 = a2 + x3
+%line 653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a3 = a3 + x3
+%line 655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm1
+; z0 = mem512[pa + 300]
+%line 656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 300]
+; 32x x3 = maddubs(x0, z0)
+%line 657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a2 = a2 + x3
+%line 658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a3 = a3 + x3
+%line 660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a4 = a4 + x3
+%line 662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm1, zmm5, zmm1
+; z0 = mem512[pa + 364]
+%line 663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm2, [r8 + 364]
+; 32x x3 = maddubs(x0, z0)
+%line 664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm0, zmm2
+; 32x a3 = a3 + x3
+%line 665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm0
+; 32x x3 = maddubs(x1, z0)
+%line 666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm10, zmm2
+; 32x a4 = a4 + x3
+%line 667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm5, zmm1, zmm0
+; 32x x3 = maddubs(x2, z0)
+%line 668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm9, zmm2
+; 32x a5 = a5 + x3
+%line 669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm7, zmm7, zmm0
+; 32x x0 = mem16[pb + 24]
+%line 670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm0, [r9 + 24]
+; 32x x1 = mem16[pb + 88]
+%line 671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm10, [r9 + 88]
+; 32x x2 = mem16[pb + 152]
+%line 672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm9, [r9 + 152]
+; z0 = mem512[pa + 168]
+%line 673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 168]
+; 32x x3 = maddubs(x0, z0)
+%line 674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a0 = a0 + x3
+%line 675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm6, zmm6, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a1 = a1 + x3
+%line 677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm2, zmm4, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a2 = a2 + x3
+%line 679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm1
+; z0 = mem512[pa + 232]
+%line 680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 232]
+; 32x x3 = maddubs(x0, z0)
+%line 681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a1 = a1 + x3
+%line 682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm2, zmm4
+; 32x x3 = maddubs(x1, z0)
+%line 683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a2 = a2 + x3
+%line 684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a3 = a3 + x3
+%line 686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm1
+; z0 = mem512[pa + 296]
+%line 687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 296]
+; 32x x3 = maddubs(x0, z0)
+%line 688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a2 = a2 + x3
+%line 689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a3 = a3 + x3
+%line 691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a4 = a4 + x3
+%line 693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm1, zmm5, zmm1
+; z0 = mem512[pa + 360]
+%line 694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm2, [r8 + 360]
+; 32x x3 = maddubs(x0, z0)
+%line 695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm0, zmm2
+; 32x a3 = a3 + x3
+%line 696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm0
+; 32x x3 = maddubs(x1, z0)
+%line 697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm10, zmm2
+; 32x a4 = a4 + x3
+%line 698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm10, zmm1, zmm0
+; 32x x3 = maddubs(x2, z0)
+%line 699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm9, zmm2
+; 32x a5 = a5 + x3
+%line 700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm7, zmm7, zmm0
+; 32x x0 = mem16[pb + 28]
+%line 701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm0, [r9 + 28]
+; 32x x1 = mem16[pb + 92]
+%line 702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm5, [r9 + 92]
+; 32x x2 = mem16[pb + 156]
+%line 703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm9, [r9 + 156]
+; z0 = mem512[pa + 164]
+%line 704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 164]
+; 32x x3 = maddubs(x0, z0)
+%line 705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a0 = a0 + x3
+%line 706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm6, zmm6, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a1 = a1 + x3
+%line 708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm2, zmm4, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a2 = a2 + x3
+%line 710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm1
+; z0 = mem512[pa + 228]
+%line 711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 228]
+; 32x x3 = maddubs(x0, z0)
+%line 712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a1 = a1 + x3
+%line 713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm2, zmm4
+; 32x x3 = maddubs(x1, z0)
+%line 714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a2 = a2 + x3
+%line 715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a3 = a3 + x3
+%line 717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm1
+; z0 = mem512[pa + 292]
+%line 718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 292]
+; 32x x3 = maddubs(x0, z0)
+%line 719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a2 = a2 + x3
+%line 720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a3 = a3 + x3
+%line 722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a4 = a4 + x3
+%line 724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm1, zmm10, zmm1
+; z0 = mem512[pa + 356]
+%line 725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm2, [r8 + 356]
+; 32x x3 = maddubs(x0, z0)
+%line 726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm0, zmm2
+; 32x a3 = a3 + x3
+%line 727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm0
+; 32x x3 = maddubs(x1, z0)
+%line 728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm5, zmm2
+; 32x a4 = a4 + x3
+%line 729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm5, zmm1, zmm0
+; 32x x3 = maddubs(x2, z0)
+%line 730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm9, zmm2
+; 32x a5 = a5 + x3
+%line 731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm7, zmm7, zmm0
+; 32x x0 = mem16[pb + 32]
+%line 732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm0, [r9 + 32]
+; 32x x1 = mem16[pb + 96]
+%line 733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm10, [r9 + 96]
+; 32x x2 = mem16[pb + 160]
+%line 734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm9, [r9 + 160]
+; z0 = mem512[pa + 160]
+%line 735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 160]
+; 32x x3 = maddubs(x0, z0)
+%line 736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a0 = a0 + x3
+%line 737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm6, zmm6, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a1 = a1 + x3
+%line 739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm2, zmm4, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a2 = a2 + x3
+%line 741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm1
+; z0 = mem512[pa + 224]
+%line 742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 224]
+; 32x x3 = maddubs(x0, z0)
+%line 743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a1 = a1 + x3
+%line 744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm2, zmm4
+; 32x x3 = maddubs(x1, z0)
+%line 745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a2 = a2 + x3
+%line 746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a3 = a3 + x3
+%line 748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm1
+; z0 = mem512[pa + 288]
+%line 749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 288]
+; 32x x3 = maddubs(x0, z0)
+%line 750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a2 = a2 + x3
+%line 751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a3 = a3 + x3
+%line 753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a4 = a4 + x3
+%line 755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm1, zmm5, zmm1
+; z0 = mem512[pa + 352]
+%line 756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm2, [r8 + 352]
+; 32x x3 = maddubs(x0, z0)
+%line 757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm0, zmm2
+; 32x a3 = a3 + x3
+%line 758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm0
+; 32x x3 = maddubs(x1, z0)
+%line 759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm10, zmm2
+; 32x a4 = a4 + x3
+%line 760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm10, zmm1, zmm0
+; 32x x3 = maddubs(x2, z0)
+%line 761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm9, zmm2
+; 32x a5 = a5 + x3
+%line 762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm7, zmm7, zmm0
+; 32x x0 = mem16[pb + 36]
+%line 763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm0, [r9 + 36]
+; 32x x1 = mem16[pb + 100]
+%line 764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm5, [r9 + 100]
+; 32x x2 = mem16[pb + 164]
+%line 765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm9, [r9 + 164]
+; z0 = mem512[pa + 156]
+%line 766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 156]
+; 32x x3 = maddubs(x0, z0)
+%line 767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a0 = a0 + x3
+%line 768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm6, zmm6, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a1 = a1 + x3
+%line 770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm2, zmm4, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a2 = a2 + x3
+%line 772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm1
+; z0 = mem512[pa + 220]
+%line 773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 220]
+; 32x x3 = maddubs(x0, z0)
+%line 774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a1 = a1 + x3
+%line 775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm2, zmm4
+; 32x x3 = maddubs(x1, z0)
+%line 776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a2 = a2 + x3
+%line 777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x2, z0)
 %line 778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm4, zmm1, [r8 + 320]
-; 32x a4 = a4 + x1
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a3 = a3 + x3
 %line 779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm0, zmm4
-; 32x a5 = maddubs(x0, mem512[pa + 384])
+	vpaddw zmm8, zmm8, zmm1
+; z0 = mem512[pa + 284]
 %line 780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm0, zmm1, [r8 + 384]
-; 32x x0 = mem16[pb + 132]
+	vmovdqu64 zmm1, [r8 + 284]
+; 32x x3 = maddubs(x0, z0)
 %line 781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 132]
-; 32x x1 = maddubs(x0, mem512[pa + 188])
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a2 = a2 + x3
 %line 782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 188]
-; 32x a2 = a2 + x1
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x1, z0)
 %line 783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 252])
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a3 = a3 + x3
 %line 784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 252]
-; 32x a3 = a3 + x1
+	vpaddw zmm8, zmm8, zmm2
+; 32x x3 = maddubs(x2, z0)
 %line 785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 316])
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a4 = a4 + x3
 %line 786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 316]
-; 32x a4 = a4 + x1
+	vpaddw zmm1, zmm10, zmm1
+; z0 = mem512[pa + 348]
 %line 787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 380])
+	vmovdqu64 zmm2, [r8 + 348]
+; 32x x3 = maddubs(x0, z0)
 %line 788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm1, [r8 + 380]
-; 32x a5 = a5 + x1
+	vpmaddubsw zmm0, zmm0, zmm2
+; 32x a3 = a3 + x3
 %line 789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 136]
+	vpaddw zmm8, zmm8, zmm0
+; 32x x3 = maddubs(x1, z0)
 %line 790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 136]
-; 32x x1 = maddubs(x0, mem512[pa + 184])
+	vpmaddubsw zmm0, zmm5, zmm2
+; 32x a4 = a4 + x3
 %line 791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 184]
-; 32x a2 = a2 + x1
+	vpaddw zmm10, zmm1, zmm0
+; 32x x3 = maddubs(x2, z0)
 %line 792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 248])
+	vpmaddubsw zmm0, zmm9, zmm2
+; 32x a5 = a5 + x3
 %line 793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 248]
-; 32x a3 = a3 + x1
+	vpaddw zmm7, zmm7, zmm0
+; 32x x0 = mem16[pb + 40]
 %line 794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 312])
+	vpbroadcastw zmm0, [r9 + 40]
+; 32x x1 = mem16[pb + 104]
 %line 795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 312]
-; 32x a4 = a4 + x1
+	vpbroadcastw zmm5, [r9 + 104]
+; 32x x2 = mem16[pb + 168]
 %line 796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 376])
+	vpbroadcastw zmm9, [r9 + 168]
+; z0 = mem512[pa + 152]
 %line 797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm1, [r8 + 376]
-; 32x a5 = a5 + x1
+	vmovdqu64 zmm1, [r8 + 152]
+; 32x x3 = maddubs(x0, z0)
 %line 798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 140]
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a0 = a0 + x3
 %line 799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 140]
-; 32x x1 = maddubs(x0, mem512[pa + 180])
+	vpaddw zmm6, zmm6, zmm2
+; 32x x3 = maddubs(x1, z0)
 %line 800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 180]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a1 = a1 + x3
 %line 801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 244])
+	vpaddw zmm2, zmm4, zmm2
+; 32x x3 = maddubs(x2, z0)
 %line 802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 244]
-; 32x a3 = a3 + x1
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a2 = a2 + x3
 %line 803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 308])
+	vpaddw zmm3, zmm3, zmm1
+; z0 = mem512[pa + 216]
 %line 804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 308]
-; 32x a4 = a4 + x1
+	vmovdqu64 zmm1, [r8 + 216]
+; 32x x3 = maddubs(x0, z0)
 %line 805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 372])
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a1 = a1 + x3
 %line 806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm1, [r8 + 372]
-; 32x a5 = a5 + x1
+	vpaddw zmm4, zmm2, zmm4
+; 32x x3 = maddubs(x1, z0)
 %line 807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 144]
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a2 = a2 + x3
 %line 808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 144]
-; 32x x1 = maddubs(x0, mem512[pa + 176])
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x2, z0)
 %line 809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 176]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a3 = a3 + x3
 %line 810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 240])
+	vpaddw zmm8, zmm8, zmm1
+; z0 = mem512[pa + 280]
 %line 811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 240]
-; 32x a3 = a3 + x1
+	vmovdqu64 zmm1, [r8 + 280]
+; 32x x3 = maddubs(x0, z0)
 %line 812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 304])
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a2 = a2 + x3
 %line 813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 304]
-; 32x a4 = a4 + x1
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x1, z0)
 %line 814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 368])
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a3 = a3 + x3
 %line 815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm1, [r8 + 368]
-; 32x a5 = a5 + x1
+	vpaddw zmm8, zmm8, zmm2
+; 32x x3 = maddubs(x2, z0)
 %line 816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 148]
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a4 = a4 + x3
 %line 817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 148]
-; 32x x1 = maddubs(x0, mem512[pa + 172])
+	vpaddw zmm1, zmm10, zmm1
+; z0 = mem512[pa + 344]
 %line 818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 172]
-; 32x a2 = a2 + x1
+	vmovdqu64 zmm2, [r8 + 344]
+; 32x x3 = maddubs(x0, z0)
 %line 819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 236])
+	vpmaddubsw zmm0, zmm0, zmm2
+; 32x a3 = a3 + x3
 %line 820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 236]
-; 32x a3 = a3 + x1
+	vpaddw zmm8, zmm8, zmm0
+; 32x x3 = maddubs(x1, z0)
 %line 821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 300])
+	vpmaddubsw zmm0, zmm5, zmm2
+; 32x a4 = a4 + x3
 %line 822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 300]
-; 32x a4 = a4 + x1
+	vpaddw zmm5, zmm1, zmm0
+; 32x x3 = maddubs(x2, z0)
 %line 823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 364])
+	vpmaddubsw zmm0, zmm9, zmm2
+; 32x a5 = a5 + x3
 %line 824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm1, [r8 + 364]
-; 32x a5 = a5 + x1
+	vpaddw zmm7, zmm7, zmm0
+; 32x x0 = mem16[pb + 44]
 %line 825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 152]
+	vpbroadcastw zmm0, [r9 + 44]
+; 32x x1 = mem16[pb + 108]
 %line 826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 152]
-; 32x x1 = maddubs(x0, mem512[pa + 168])
+	vpbroadcastw zmm10, [r9 + 108]
+; 32x x2 = mem16[pb + 172]
 %line 827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 168]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm9, [r9 + 172]
+; z0 = mem512[pa + 148]
 %line 828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 232])
+	vmovdqu64 zmm1, [r8 + 148]
+; 32x x3 = maddubs(x0, z0)
 %line 829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 232]
-; 32x a3 = a3 + x1
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a0 = a0 + x3
 %line 830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 296])
+	vpaddw zmm6, zmm6, zmm2
+; 32x x3 = maddubs(x1, z0)
 %line 831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 296]
-; 32x a4 = a4 + x1
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a1 = a1 + x3
 %line 832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 360])
+	vpaddw zmm2, zmm4, zmm2
+; 32x x3 = maddubs(x2, z0)
 %line 833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm1, [r8 + 360]
-; 32x a5 = a5 + x1
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a2 = a2 + x3
 %line 834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 156]
+	vpaddw zmm3, zmm3, zmm1
+; z0 = mem512[pa + 212]
 %line 835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 156]
-; 32x x1 = maddubs(x0, mem512[pa + 164])
+	vmovdqu64 zmm1, [r8 + 212]
+; 32x x3 = maddubs(x0, z0)
 %line 836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 164]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a1 = a1 + x3
 %line 837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 228])
+	vpaddw zmm4, zmm2, zmm4
+; 32x x3 = maddubs(x1, z0)
 %line 838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 228]
-; 32x a3 = a3 + x1
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a2 = a2 + x3
 %line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 292])
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x2, z0)
 %line 840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 292]
-; 32x a4 = a4 + x1
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a3 = a3 + x3
 %line 841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 356])
+	vpaddw zmm8, zmm8, zmm1
+; z0 = mem512[pa + 276]
 %line 842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm1, [r8 + 356]
-; 32x a5 = a5 + x1
+	vmovdqu64 zmm1, [r8 + 276]
+; 32x x3 = maddubs(x0, z0)
 %line 843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 160]
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a2 = a2 + x3
 %line 844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 160]
-; 32x x1 = maddubs(x0, mem512[pa + 160])
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x1, z0)
 %line 845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 160]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a3 = a3 + x3
 %line 846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 224])
+	vpaddw zmm8, zmm8, zmm2
+; 32x x3 = maddubs(x2, z0)
 %line 847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 224]
-; 32x a3 = a3 + x1
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a4 = a4 + x3
 %line 848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 288])
+	vpaddw zmm1, zmm5, zmm1
+; z0 = mem512[pa + 340]
 %line 849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 288]
-; 32x a4 = a4 + x1
+	vmovdqu64 zmm2, [r8 + 340]
+; 32x x3 = maddubs(x0, z0)
 %line 850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 352])
+	vpmaddubsw zmm0, zmm0, zmm2
+; 32x a3 = a3 + x3
 %line 851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm1, [r8 + 352]
-; 32x a5 = a5 + x1
+	vpaddw zmm8, zmm8, zmm0
+; 32x x3 = maddubs(x1, z0)
 %line 852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 164]
+	vpmaddubsw zmm0, zmm10, zmm2
+; 32x a4 = a4 + x3
 %line 853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 164]
-; 32x x1 = maddubs(x0, mem512[pa + 156])
+	vpaddw zmm5, zmm1, zmm0
+; 32x x3 = maddubs(x2, z0)
 %line 854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 156]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm0, zmm9, zmm2
+; 32x a5 = a5 + x3
 %line 855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 220])
+	vpaddw zmm7, zmm7, zmm0
+; 32x x0 = mem16[pb + 48]
 %line 856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 220]
-; 32x a3 = a3 + x1
+	vpbroadcastw zmm0, [r9 + 48]
+; 32x x1 = mem16[pb + 112]
 %line 857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 284])
+	vpbroadcastw zmm10, [r9 + 112]
+; 32x x2 = mem16[pb + 176]
 %line 858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 284]
-; 32x a4 = a4 + x1
+	vpbroadcastw zmm9, [r9 + 176]
+; z0 = mem512[pa + 144]
 %line 859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 348])
+	vmovdqu64 zmm1, [r8 + 144]
+; 32x x3 = maddubs(x0, z0)
 %line 860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm1, [r8 + 348]
-; 32x a5 = a5 + x1
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a0 = a0 + x3
 %line 861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 168]
+	vpaddw zmm6, zmm6, zmm2
+; 32x x3 = maddubs(x1, z0)
 %line 862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 168]
-; 32x x1 = maddubs(x0, mem512[pa + 152])
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a1 = a1 + x3
 %line 863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 152]
-; 32x a2 = a2 + x1
+	vpaddw zmm2, zmm4, zmm2
+; 32x x3 = maddubs(x2, z0)
 %line 864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 216])
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a2 = a2 + x3
 %line 865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 216]
-; 32x a3 = a3 + x1
+	vpaddw zmm3, zmm3, zmm1
+; z0 = mem512[pa + 208]
 %line 866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 280])
+	vmovdqu64 zmm1, [r8 + 208]
+; 32x x3 = maddubs(x0, z0)
 %line 867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 280]
-; 32x a4 = a4 + x1
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a1 = a1 + x3
 %line 868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 344])
+	vpaddw zmm4, zmm2, zmm4
+; 32x x3 = maddubs(x1, z0)
 %line 869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm1, [r8 + 344]
-; 32x a5 = a5 + x1
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a2 = a2 + x3
 %line 870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 172]
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x2, z0)
 %line 871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 172]
-; 32x x1 = maddubs(x0, mem512[pa + 148])
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a3 = a3 + x3
 %line 872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 148]
-; 32x a2 = a2 + x1
+	vpaddw zmm8, zmm8, zmm1
+; z0 = mem512[pa + 272]
 %line 873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 212])
+	vmovdqu64 zmm1, [r8 + 272]
+; 32x x3 = maddubs(x0, z0)
 %line 874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 212]
-; 32x a3 = a3 + x1
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a2 = a2 + x3
 %line 875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 276])
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x1, z0)
 %line 876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 276]
-; 32x a4 = a4 + x1
+	vpmaddubsw zmm2, zmm10, zmm1
+; 32x a3 = a3 + x3
 %line 877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 340])
+	vpaddw zmm8, zmm8, zmm2
+; 32x x3 = maddubs(x2, z0)
 %line 878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm1, [r8 + 340]
-; 32x a5 = a5 + x1
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a4 = a4 + x3
 %line 879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 176]
+	vpaddw zmm1, zmm5, zmm1
+; z0 = mem512[pa + 336]
 %line 880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 176]
-; 32x x1 = maddubs(x0, mem512[pa + 144])
+	vmovdqu64 zmm2, [r8 + 336]
+; 32x x3 = maddubs(x0, z0)
 %line 881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 144]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm0, zmm0, zmm2
+; 32x a3 = a3 + x3
 %line 882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 208])
+	vpaddw zmm8, zmm8, zmm0
+; 32x x3 = maddubs(x1, z0)
 %line 883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 208]
-; 32x a3 = a3 + x1
+	vpmaddubsw zmm0, zmm10, zmm2
+; 32x a4 = a4 + x3
 %line 884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 272])
+	vpaddw zmm10, zmm1, zmm0
+; 32x x3 = maddubs(x2, z0)
 %line 885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 272]
-; 32x a4 = a4 + x1
+	vpmaddubsw zmm0, zmm9, zmm2
+; 32x a5 = a5 + x3
 %line 886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 336])
+	vpaddw zmm7, zmm7, zmm0
+; 32x x0 = mem16[pb + 52]
 %line 887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm1, [r8 + 336]
-; 32x a5 = a5 + x1
+	vpbroadcastw zmm0, [r9 + 52]
+; 32x x1 = mem16[pb + 116]
 %line 888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 180]
+	vpbroadcastw zmm5, [r9 + 116]
+; 32x x2 = mem16[pb + 180]
 %line 889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 180]
-; 32x x1 = maddubs(x0, mem512[pa + 140])
+	vpbroadcastw zmm9, [r9 + 180]
+; z0 = mem512[pa + 140]
 %line 890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 140]
-; 32x a2 = a2 + x1
+	vmovdqu64 zmm1, [r8 + 140]
+; 32x x3 = maddubs(x0, z0)
 %line 891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 204])
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a0 = a0 + x3
 %line 892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 204]
-; 32x a3 = a3 + x1
+	vpaddw zmm6, zmm6, zmm2
+; 32x x3 = maddubs(x1, z0)
 %line 893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 268])
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a1 = a1 + x3
 %line 894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 268]
-; 32x a4 = a4 + x1
+	vpaddw zmm2, zmm4, zmm2
+; 32x x3 = maddubs(x2, z0)
 %line 895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 332])
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a2 = a2 + x3
 %line 896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm1, [r8 + 332]
-; 32x a5 = a5 + x1
+	vpaddw zmm3, zmm3, zmm1
+; z0 = mem512[pa + 204]
 %line 897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 184]
+	vmovdqu64 zmm1, [r8 + 204]
+; 32x x3 = maddubs(x0, z0)
 %line 898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 184]
-; 32x x1 = maddubs(x0, mem512[pa + 136])
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a1 = a1 + x3
 %line 899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 136]
-; 32x a2 = a2 + x1
+	vpaddw zmm4, zmm2, zmm4
+; 32x x3 = maddubs(x1, z0)
 %line 900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 200])
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a2 = a2 + x3
 %line 901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 200]
-; 32x a3 = a3 + x1
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x2, z0)
 %line 902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 264])
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a3 = a3 + x3
 %line 903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 264]
-; 32x a4 = a4 + x1
+	vpaddw zmm8, zmm8, zmm1
+; z0 = mem512[pa + 268]
 %line 904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 328])
+	vmovdqu64 zmm1, [r8 + 268]
+; 32x x3 = maddubs(x0, z0)
 %line 905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm1, [r8 + 328]
-; 32x a5 = a5 + x1
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a2 = a2 + x3
 %line 906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 188]
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x1, z0)
 %line 907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpbroadcastw zmm1, [r9 + 188]
-; 32x x1 = maddubs(x0, mem512[pa + 132])
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a3 = a3 + x3
 %line 908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 132]
-; 32x a2 = a2 + x1
+	vpaddw zmm8, zmm8, zmm2
+; 32x x3 = maddubs(x2, z0)
 %line 909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 196])
+	vpmaddubsw zmm1, zmm9, zmm1
+; 32x a4 = a4 + x3
 %line 910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 196]
-; 32x a3 = a3 + x1
+	vpaddw zmm1, zmm10, zmm1
+; z0 = mem512[pa + 332]
 %line 911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 260])
+	vmovdqu64 zmm2, [r8 + 332]
+; 32x x3 = maddubs(x0, z0)
 %line 912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm5, zmm1, [r8 + 260]
-; 32x a4 = a4 + x1
+	vpmaddubsw zmm0, zmm0, zmm2
+; 32x a3 = a3 + x3
 %line 913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = maddubs(x0, mem512[pa + 324])
+	vpaddw zmm8, zmm8, zmm0
+; 32x x3 = maddubs(x1, z0)
 %line 914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpmaddubsw zmm1, zmm1, [r8 + 324]
-; 32x a5 = a5 + x1
+	vpmaddubsw zmm0, zmm5, zmm2
+; 32x a4 = a4 + x3
 %line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm0, zmm0, zmm1
-; mem512[pc] = a0
+	vpaddw zmm5, zmm1, zmm0
+; 32x x3 = maddubs(x2, z0)
 %line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r11], zmm6
-; mem512[pc + 64] = a1
+	vpmaddubsw zmm0, zmm9, zmm2
+; 32x a5 = a5 + x3
 %line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r11 + 64], zmm7
-; mem512[pc + 128] = a2
+	vpaddw zmm9, zmm7, zmm0
+; 32x x0 = mem16[pb + 56]
 %line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r11 + 128], zmm2
-; mem512[pc + 192] = a3
+	vpbroadcastw zmm0, [r9 + 56]
+; 32x x1 = mem16[pb + 120]
 %line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r11 + 192], zmm3
-; mem512[pc + 256] = a4
+	vpbroadcastw zmm11, [r9 + 120]
+; 32x x2 = mem16[pb + 184]
 %line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r11 + 256], zmm4
-; mem512[pc + 320] = a5
+	vpbroadcastw zmm10, [r9 + 184]
+; z0 = mem512[pa + 136]
 %line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r11 + 320], zmm0
-; pa = pa + 384
+	vmovdqu64 zmm1, [r8 + 136]
+; 32x x3 = maddubs(x0, z0)
 %line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a0 = a0 + x3
+%line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm7, zmm6, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm11, zmm1
+; 32x a1 = a1 + x3
+%line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm2, zmm4, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm10, zmm1
+; 32x a2 = a2 + x3
+%line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm1
+; z0 = mem512[pa + 200]
+%line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 200]
+; 32x x3 = maddubs(x0, z0)
+%line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a1 = a1 + x3
+%line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm4, zmm2, zmm4
+; 32x x3 = maddubs(x1, z0)
+%line 931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm11, zmm1
+; 32x a2 = a2 + x3
+%line 932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm10, zmm1
+; 32x a3 = a3 + x3
+%line 934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm1
+; z0 = mem512[pa + 264]
+%line 935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 264]
+; 32x x3 = maddubs(x0, z0)
+%line 936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a2 = a2 + x3
+%line 937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm11, zmm1
+; 32x a3 = a3 + x3
+%line 939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm10, zmm1
+; 32x a4 = a4 + x3
+%line 941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm1, zmm5, zmm1
+; z0 = mem512[pa + 328]
+%line 942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm2, [r8 + 328]
+; 32x x3 = maddubs(x0, z0)
+%line 943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm0, zmm2
+; 32x a3 = a3 + x3
+%line 944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm0
+; 32x x3 = maddubs(x1, z0)
+%line 945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm11, zmm2
+; 32x a4 = a4 + x3
+%line 946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm11, zmm1, zmm0
+; 32x x3 = maddubs(x2, z0)
+%line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm10, zmm2
+; 32x a5 = a5 + x3
+%line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm9, zmm9, zmm0
+; 32x x0 = mem16[pb + 60]
+%line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm0, [r9 + 60]
+; 32x x1 = mem16[pb + 124]
+%line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm5, [r9 + 124]
+; 32x x2 = mem16[pb + 188]
+%line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpbroadcastw zmm6, [r9 + 188]
+; z0 = mem512[pa + 132]
+%line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 132]
+; 32x x3 = maddubs(x0, z0)
+%line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm0, zmm1
+; 32x a0 = a0 + x3
+%line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm7, zmm7, zmm2
+; 32x x3 = maddubs(x1, z0)
+%line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm2, zmm5, zmm1
+; 32x a1 = a1 + x3
+%line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm2, zmm4, zmm2
+; 32x x3 = maddubs(x2, z0)
+%line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm6, zmm1
+; 32x a2 = a2 + x3
+%line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm1
+; z0 = mem512[pa + 196]
+%line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 196]
+; 32x x3 = maddubs(x0, z0)
+%line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a1 = a1 + x3
+%line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm2, zmm2, zmm4
+; 32x x3 = maddubs(x1, z0)
+%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm5, zmm1
+; 32x a2 = a2 + x3
+%line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm4
+; 32x x3 = maddubs(x2, z0)
+%line 964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm6, zmm1
+; 32x a3 = a3 + x3
+%line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm1
+; z0 = mem512[pa + 260]
+%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r8 + 260]
+; 32x x3 = maddubs(x0, z0)
+%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm0, zmm1
+; 32x a2 = a2 + x3
+%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm3, zmm3, zmm4
+; 32x x3 = maddubs(x1, z0)
+%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm4, zmm5, zmm1
+; 32x a3 = a3 + x3
+%line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm4
+; 32x x3 = maddubs(x2, z0)
+%line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm1, zmm6, zmm1
+; 32x a4 = a4 + x3
+%line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm1, zmm11, zmm1
+; z0 = mem512[pa + 324]
+%line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm4, [r8 + 324]
+; 32x x3 = maddubs(x0, z0)
+%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm0, zmm4
+; 32x a3 = a3 + x3
+%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm8, zmm8, zmm0
+; 32x x3 = maddubs(x1, z0)
+%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm5, zmm4
+; 32x a4 = a4 + x3
+%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm1, zmm1, zmm0
+; 32x x3 = maddubs(x2, z0)
+%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpmaddubsw zmm0, zmm6, zmm4
+; 32x a5 = a5 + x3
+%line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm9, zmm9, zmm0
+; mem512[pc] = a0
+%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11], zmm7
+; mem512[pc + 64] = a1
+%line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11 + 64], zmm2
+; mem512[pc + 128] = a2
+%line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11 + 128], zmm3
+; mem512[pc + 192] = a3
+%line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11 + 192], zmm8
+; mem512[pc + 256] = a4
+%line 984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11 + 256], zmm1
+; mem512[pc + 320] = a5
+%line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r11 + 320], zmm9
+; pa = pa + 384
+%line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 384
 ; pb = pb + 192
-%line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r9, 192
 ; pc = pc + 384
-%line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 384
 ; i0 = i0 - 1
-%line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub r10, 1
 ; =? i0 - 0
-%line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp r10, 0
 ; goto loop11 if !=
-%line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	jne .Lloop11
 ; pa = w + 25920
-%line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, rsi
 	lea r8, [r10 + 25920]
 ; pb = w + 3072
-%line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 3072]
 ; i0 = 9
-%line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rsi, r10
 	mov r10, 9
 	mov r11, r8
@@ -2713,170 +2905,170 @@ align 32
 align 32
 .Lloop12:
 ; qb = pa + 384
-%line 933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r11 + 384]
 ; qc = pa + 768
-%line 934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r10, [r11 + 768]
 ; x0 = mem512[qa]
-%line 936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 zmm3, [r11]
+%line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm2, [r11]
 ; x1 = mem512[qa + 192]
-%line 937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 zmm2, [r11 + 192]
+%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm0, [r11 + 192]
 ; x2 = mem512[qc]
-%line 938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 zmm0, [r10]
+%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r10]
 ; x3 = mem512[qc + 192]
-%line 939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 zmm1, [r10 + 192]
+%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm3, [r10 + 192]
 ; mem512[qd] = x0
-%line 940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r8], zmm3
+%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r8], zmm2
 ; mem512[qd + 576] = x3
-%line 941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r8 + 576], zmm1
+%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r8 + 576], zmm3
 ; 32x x4 = x1 - x2
-%line 942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm0, zmm2, zmm0
+%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsubw zmm0, zmm0, zmm1
 ; x5 = mem512[qb]
-%line 943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 zmm2, [r9]
+%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r9]
 ; 32x x5 = x5 - x0
-%line 944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm2, zmm2, zmm3
+%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsubw zmm1, zmm1, zmm2
 ; 32x x5 = x5 + x4
-%line 945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpaddw zmm2, zmm2, zmm0
+%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpaddw zmm1, zmm1, zmm0
 ; mem512[qd + 192] = x5
-%line 946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r8 + 192], zmm2
+%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r8 + 192], zmm1
 ; x5 = mem512[qb + 192]
-%line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 zmm2, [r9 + 192]
+%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x x5 = x5 - x3
-%line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm2, zmm2, zmm1
+%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsubw zmm1, zmm1, zmm3
 ; 32x x5 = x5 - x4
-%line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vpsubw zmm2, zmm2, zmm0
+%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vpsubw zmm1, zmm1, zmm0
 ; mem512[qd + 384] = x5
-%line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
-	vmovdqu64 [r8 + 384], zmm2
+%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+	vmovdqu64 [r8 + 384], zmm1
 ; x0 = mem512[qa + 64]
-%line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r11 + 64]
 ; x1 = mem512[qa + 256]
-%line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r11 + 256]
 ; x2 = mem512[qc + 64]
-%line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 64]
 ; x3 = mem512[qc + 256]
-%line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 256]
 ; mem512[qd + 64] = x0
-%line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 64], zmm0
 ; mem512[qd + 640] = x3
-%line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 640], zmm3
 ; 32x x4 = x1 - x2
-%line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
-%line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 64]
 ; 32x x5 = x5 - x0
-%line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 256] = x5
-%line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 256], zmm2
 ; x5 = mem512[qb + 256]
-%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 256]
 ; 32x x5 = x5 - x3
-%line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 448] = x5
-%line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 448], zmm0
 ; x0 = mem512[qa + 128]
-%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r11 + 128]
 ; x1 = mem512[qa + 320]
-%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r11 + 320]
 ; x2 = mem512[qc + 128]
-%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 128]
 ; x3 = mem512[qc + 320]
-%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 320]
 ; mem512[qd + 128] = x0
-%line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 128], zmm0
 ; mem512[qd + 704] = x3
-%line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 704], zmm3
 ; 32x x4 = x1 - x2
-%line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
-%line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 128]
 ; 32x x5 = x5 - x0
-%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 320] = x5
-%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 320], zmm2
 ; x5 = mem512[qb + 320]
-%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 320]
 ; 32x x5 = x5 - x3
-%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 512] = x5
-%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r8 + 512], zmm0
 ; pa = pa + 1152
-%line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 1152
 ; pb = pb + 768
-%line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 768
 ; i0 = i0 - 1
-%line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub rax, 1
 ; =? i0 - 0
-%line 984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp rax, 0
 ; goto loop12 if !=
-%line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	jne .Lloop12
 ; pa = w + 3072
-%line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, rsi
 	lea r8, [r10 + 3072]
 ; pb = w + 25920
-%line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 25920]
 ; i0 = 3
-%line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rsi, r10
 	mov r10, 3
 	mov r11, r9
@@ -2884,594 +3076,594 @@ align 32
 align 32
 .Lloop13:
 ; qb = pa + 768
-%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r8 + 768]
 ; qc = pa + 1536
-%line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r10, [r8 + 1536]
 ; x0 = mem512[qa]
-%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[qa + 384]
-%line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 384]
 ; x2 = mem512[qc]
-%line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10]
 ; x3 = mem512[qc + 384]
-%line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 384]
 ; mem512[qd] = x0
-%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11], zmm0
 ; mem512[qd + 1152] = x3
-%line 999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1152], zmm3
 ; 32x x4 = x1 - x2
-%line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
-%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9]
 ; 32x x5 = x5 - x0
-%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 384] = x5
-%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 384], zmm2
 ; x5 = mem512[qb + 384]
-%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 384]
 ; 32x x5 = x5 - x3
-%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 768] = x5
-%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 768], zmm0
 ; x0 = mem512[qa + 64]
-%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[qa + 448]
-%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 448]
 ; x2 = mem512[qc + 64]
-%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 64]
 ; x3 = mem512[qc + 448]
-%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 448]
 ; mem512[qd + 64] = x0
-%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 64], zmm0
 ; mem512[qd + 1216] = x3
-%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1216], zmm3
 ; 32x x4 = x1 - x2
-%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
-%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 64]
 ; 32x x5 = x5 - x0
-%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 448] = x5
-%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 448], zmm2
 ; x5 = mem512[qb + 448]
-%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 448]
 ; 32x x5 = x5 - x3
-%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 832] = x5
-%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 832], zmm0
 ; x0 = mem512[qa + 128]
-%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[qa + 512]
-%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 512]
 ; x2 = mem512[qc + 128]
-%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 128]
 ; x3 = mem512[qc + 512]
-%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 512]
 ; mem512[qd + 128] = x0
-%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 128], zmm0
 ; mem512[qd + 1280] = x3
-%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1280], zmm3
 ; 32x x4 = x1 - x2
-%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
-%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 128]
 ; 32x x5 = x5 - x0
-%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 512] = x5
-%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 512], zmm2
 ; x5 = mem512[qb + 512]
-%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 512]
 ; 32x x5 = x5 - x3
-%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 896] = x5
-%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 896], zmm0
 ; x0 = mem512[qa + 192]
-%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; x1 = mem512[qa + 576]
-%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 576]
 ; x2 = mem512[qc + 192]
-%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 192]
 ; x3 = mem512[qc + 576]
-%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 576]
 ; mem512[qd + 192] = x0
-%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 192], zmm0
 ; mem512[qd + 1344] = x3
-%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1344], zmm3
 ; 32x x4 = x1 - x2
-%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
-%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 192]
 ; 32x x5 = x5 - x0
-%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 576] = x5
-%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 576], zmm2
 ; x5 = mem512[qb + 576]
-%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 576]
 ; 32x x5 = x5 - x3
-%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 960] = x5
-%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 960], zmm0
 ; x0 = mem512[qa + 256]
-%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 256]
 ; x1 = mem512[qa + 640]
-%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 640]
 ; x2 = mem512[qc + 256]
-%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 256]
 ; x3 = mem512[qc + 640]
-%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 640]
 ; mem512[qd + 256] = x0
-%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 256], zmm0
 ; mem512[qd + 1408] = x3
-%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1408], zmm3
 ; 32x x4 = x1 - x2
-%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 256]
-%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 256]
 ; 32x x5 = x5 - x0
-%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 640] = x5
-%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 640], zmm2
 ; x5 = mem512[qb + 640]
-%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 640]
 ; 32x x5 = x5 - x3
-%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1024] = x5
-%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1024], zmm0
 ; x0 = mem512[qa + 320]
-%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 320]
 ; x1 = mem512[qa + 704]
-%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 704]
 ; x2 = mem512[qc + 320]
-%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 320]
 ; x3 = mem512[qc + 704]
-%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 704]
 ; mem512[qd + 320] = x0
-%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 320], zmm0
 ; mem512[qd + 1472] = x3
-%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1472], zmm3
 ; 32x x4 = x1 - x2
-%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 320]
-%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 320]
 ; 32x x5 = x5 - x0
-%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 704] = x5
-%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 704], zmm2
 ; x5 = mem512[qb + 704]
-%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 704]
 ; 32x x5 = x5 - x3
-%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1088] = x5
-%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1088], zmm0
 ; pa = pa + 2304
-%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 2304
 ; pb = pb + 1536
-%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 1536
 ; i0 = i0 - 1
-%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub rax, 1
 ; =? i0 - 0
-%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp rax, 0
 ; goto loop13 if !=
-%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	jne .Lloop13
 ; pa = w + 25920
-%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, rsi
 	lea r8, [r10 + 25920]
 ; pb = w + 3072
-%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r11, [r10 + 3072]
 ; qa = pa
-%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rax, r10
 ; qb = pa + 1536
-%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r8 + 1536]
 ; qc = pa + 3072
-%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r10, [r8 + 3072]
 ; i1 = 3
-%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rsi, 3
 align 32
 .Lloop14:
 ; x0 = mem512[qa]
-%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[qa + 768]
-%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 768]
 ; x2 = mem512[qc]
-%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10]
 ; x3 = mem512[qc + 768]
-%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 768]
 ; mem512[qd] = x0
-%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11], zmm0
 ; mem512[qd + 2304] = x3
-%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 2304], zmm3
 ; 32x x4 = x1 - x2
-%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
-%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9]
 ; 32x x5 = x5 - x0
-%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 768] = x5
-%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 768], zmm2
 ; x5 = mem512[qb + 768]
-%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 768]
 ; 32x x5 = x5 - x3
-%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1536] = x5
-%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1536], zmm0
 ; x0 = mem512[qa + 64]
-%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[qa + 832]
-%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 832]
 ; x2 = mem512[qc + 64]
-%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 64]
 ; x3 = mem512[qc + 832]
-%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 832]
 ; mem512[qd + 64] = x0
-%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 64], zmm0
 ; mem512[qd + 2368] = x3
-%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 2368], zmm3
 ; 32x x4 = x1 - x2
-%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
-%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 64]
 ; 32x x5 = x5 - x0
-%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 832] = x5
-%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 832], zmm2
 ; x5 = mem512[qb + 832]
-%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 832]
 ; 32x x5 = x5 - x3
-%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1600] = x5
-%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1600], zmm0
 ; x0 = mem512[qa + 128]
-%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[qa + 896]
-%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 896]
 ; x2 = mem512[qc + 128]
-%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 128]
 ; x3 = mem512[qc + 896]
-%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 896]
 ; mem512[qd + 128] = x0
-%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 128], zmm0
 ; mem512[qd + 2432] = x3
-%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 2432], zmm3
 ; 32x x4 = x1 - x2
-%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
-%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 128]
 ; 32x x5 = x5 - x0
-%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 896] = x5
-%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 896], zmm2
 ; x5 = mem512[qb + 896]
-%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 896]
 ; 32x x5 = x5 - x3
-%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1664] = x5
-%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1664], zmm0
 ; x0 = mem512[qa + 192]
-%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; x1 = mem512[qa + 960]
-%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r8 + 960]
 ; x2 = mem512[qc + 192]
-%line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r10 + 192]
 ; x3 = mem512[qc + 960]
-%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [r10 + 960]
 ; mem512[qd + 192] = x0
-%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 192], zmm0
 ; mem512[qd + 2496] = x3
-%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 2496], zmm3
 ; 32x x4 = x1 - x2
-%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
-%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r9 + 192]
 ; 32x x5 = x5 - x0
-%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 960] = x5
-%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 960], zmm2
 ; x5 = mem512[qb + 960]
-%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r9 + 960]
 ; 32x x5 = x5 - x3
-%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1728] = x5
-%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r11 + 1728], zmm0
 ; qa = qa + 256
-%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 256
 ; qb = qb + 256
-%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r9, 256
 ; qc = qc + 256
-%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r10, 256
 ; qd = qd + 256
-%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 256
 ; i1 = i1 - 1
-%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub rsi, 1
 ; =? i1 - 0
-%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp rsi, 0
 ; goto loop14 if !=
-%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	jne .Lloop14
 ; x6 = mem512[M3OFF]
-%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [rel M3OFF]
 ; x7 = mem512[M3MUL]
-%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [rel M3MUL]
 ; x5 = mem512[THREE]
-%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [rel THREE]
 ; x4 = mem512[ONES]
-%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm3, [rel ONES]
 ; pa = w + 3072
-%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, rax
 	lea r8, [r10 + 3072]
 ; pb = w + 4378
-%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 4378]
 ; pc = w + 4376
-%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r11, [r10 + 4376]
 ; qd = w + 37824
-%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea rsi, [r10 + 37824]
 ; x0 = mem512[pa]
-%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov rax, r10
 	vmovdqu64 zmm4, [r8]
 ; x1 = mem512[pb]
-%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm5, [r9]
 ; x2 = mem512[pc]
-%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm6, [r11]
 ; x2 &= mem512[LANE0OFF]
-%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpandd zmm6, zmm6, [rel LANE0OFF]
 ; 32x x0 = x0 + x1
-%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm4, zmm4, zmm5
 ; 32x x0 = x0 + x2
-%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm4, zmm4, zmm6
 ; 32x x0 = x0 + x6
-%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm4, zmm4, zmm0
 ; 32x x1 = mulhi(x0, x7)
-%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmulhw zmm5, zmm4, zmm1
 ; 32x x1 = x1 * x5
-%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmullw zmm5, zmm5, zmm2
 ; 32x x0 = x0 - x1
-%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm4, zmm4, zmm5
 ; 32x x0 = x0 - x4
-%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm4, zmm4, zmm3
 ; mem512[qd] = x0
-%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rsi], zmm4
 ; pa = pa + 64
-%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 64
 ; pb = pb + 64
-%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r9, 64
 ; pc = pc + 64
-%line 1186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 64
 ; qd = qd + 64
-%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add rsi, 64
 ; i1 = 5
-%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, 5
 	vmovdqa64 zmm4, zmm0
 	vmovdqa64 zmm5, zmm1
@@ -3479,315 +3671,315 @@ align 32
 align 32
 .Lloop15:
 ; x0 = mem512[pa]
-%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
-%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9]
 ; x2 = mem512[pc]
-%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r11]
 ; 32x x0 = x0 + x1
-%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
-%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm4
 ; 32x x1 = mulhi(x0, x7)
-%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 * x5
-%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
-%line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x0 = x0 - x4
-%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; mem512[qd] = x0
-%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rsi], zmm0
 ; x0 = mem512[pa + 64]
-%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[pb + 64]
-%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 64]
 ; x2 = mem512[pc + 64]
-%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r11 + 64]
 ; 32x x0 = x0 + x1
-%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
-%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm4
 ; 32x x1 = mulhi(x0, x7)
-%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 * x5
-%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
-%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x0 = x0 - x4
-%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; mem512[qd + 64] = x0
-%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rsi + 64], zmm0
 ; x0 = mem512[pa + 128]
-%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[pb + 128]
-%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 128]
 ; x2 = mem512[pc + 128]
-%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r11 + 128]
 ; 32x x0 = x0 + x1
-%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
-%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm4
 ; 32x x1 = mulhi(x0, x7)
-%line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 * x5
-%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
-%line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x0 = x0 - x4
-%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; mem512[qd + 128] = x0
-%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rsi + 128], zmm0
 ; x0 = mem512[pa + 192]
-%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; x1 = mem512[pb + 192]
-%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm1, [r9 + 192]
 ; x2 = mem512[pc + 192]
-%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm2, [r11 + 192]
 ; 32x x0 = x0 + x1
-%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
-%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpaddw zmm0, zmm0, zmm4
 ; 32x x1 = mulhi(x0, x7)
-%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 * x5
-%line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
-%line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x0 = x0 - x4
-%line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpsubw zmm0, zmm0, zmm3
 ; mem512[qd + 192] = x0
-%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rsi + 192], zmm0
 ; pa = pa + 256
-%line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 256
 ; pb = pb + 256
-%line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r9, 256
 ; pc = pc + 256
-%line 1236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r11, 256
 ; qd = qd + 256
-%line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add rsi, 256
 ; i1 = i1 - 1
-%line 1238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub r10, 1
 ; =? i1 - 0
-%line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp r10, 0
 ; goto loop15 if !=
-%line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	jne .Lloop15
 ; pa = w + 37824
-%line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, rax
 	lea r8, [r10 + 37824]
 ; pb = w + 39232
-%line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	lea r9, [r10 + 39232]
 ; i1 = 5
-%line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r11, r10
 	mov r10, 5
 align 32
 .Lloop16:
 ; x0 = mem512[pa]
-%line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; y0 = truncate8(x0)
-%line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb] = y0
-%line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9], ymm0
 ; x0 = mem512[pa + 64]
-%line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; y0 = truncate8(x0)
-%line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb + 32] = y0
-%line 1250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 32], ymm0
 ; x0 = mem512[pa + 128]
-%line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; y0 = truncate8(x0)
-%line 1252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb + 64] = y0
-%line 1253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 64], ymm0
 ; x0 = mem512[pa + 192]
-%line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; y0 = truncate8(x0)
-%line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb + 96] = y0
-%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9 + 96], ymm0
 ; pa = pa + 256
-%line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r8, 256
 ; pb = pb + 128
-%line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	add r9, 128
 ; i1 = i1 - 1
-%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	sub r10, 1
 ; =? i1 - 0
-%line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	cmp r10, 0
 ; goto loop16 if !=
-%line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	jne .Lloop16
 ; x0 = mem512[pa]
-%line 1262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; y0 = truncate8(x0)
-%line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb] = y0
-%line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [r9], ymm0
 ; pa = w + 39232
-%line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r10, r11
 	lea r8, [r10 + 39232]
 ; x0 = mem512[pa]
-%line 1266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8]
 ; mem512[out] = x0
-%line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi], zmm0
 ; x0 = mem512[pa + 64]
-%line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; mem512[out + 64] = x0
-%line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 64], zmm0
 ; x0 = mem512[pa + 128]
-%line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; mem512[out + 128] = x0
-%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 128], zmm0
 ; x0 = mem512[pa + 192]
-%line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; mem512[out + 192] = x0
-%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 192], zmm0
 ; x0 = mem512[pa + 256]
-%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 256]
 ; mem512[out + 256] = x0
-%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 256], zmm0
 ; x0 = mem512[pa + 320]
-%line 1276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 320]
 ; mem512[out + 320] = x0
-%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 320], zmm0
 ; x0 = mem512[pa + 384]
-%line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 384]
 ; mem512[out + 384] = x0
-%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 384], zmm0
 ; x0 = mem512[pa + 448]
-%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 448]
 ; mem512[out + 448] = x0
-%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 448], zmm0
 ; x0 = mem512[pa + 512]
-%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 512]
 ; mem512[out + 512] = x0
-%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 512], zmm0
 ; x0 = mem512[pa + 576]
-%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 zmm0, [r8 + 576]
 ; mem512[out + 576] = x0
-%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vmovdqu64 [rdi + 576], zmm0
 ; t0 = mem64[pa + 640]
-%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r9, [r8 + 640]
 ; mem64[out + 640] = t0
-%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov [rdi + 640], r9
 ; t0 = mem32[pa + 648]
-%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov r9d, [r8 + 648]
 ; mem32[out + 648] = t0
-%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov dword [rdi + 648], r9d
 ; t0 = mem8[pa + 652]
-%line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	movzx r8d, byte [r8 + 652]
 ; mem8[out + 652] = t0
-%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	mov byte [rdi + 652], r8b
 ; leave
-%line 1292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
+%line 1356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_653.q
 	vzeroupper
 	mov rsp, [rsp + 55808]
 	ret

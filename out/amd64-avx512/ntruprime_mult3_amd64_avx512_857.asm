@@ -1626,703 +1626,847 @@ align 32
 .Lloop15:
 ; 32x x0 = mem16[pb]
 %line 567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9]
-; 32x a0 = maddubs(x0, mem512[pa + 128])
+	vpbroadcastw zmm3, [r9]
+; 32x x1 = mem16[pb + 64]
 %line 568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm0, zmm2, [r8 + 128]
-; 32x a1 = maddubs(x0, mem512[pa + 192])
+	vpbroadcastw zmm4, [r9 + 64]
+; z0 = mem512[pa + 128]
 %line 569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm1, zmm2, [r8 + 192]
-; 32x a2 = maddubs(x0, mem512[pa + 256])
+	vmovdqu64 zmm1, [r8 + 128]
+; 32x a0 = maddubs(x0, z0)
 %line 570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm2, zmm2, [r8 + 256]
-; 32x x0 = mem16[pb + 4]
+	vpmaddubsw zmm0, zmm3, zmm1
+; 32x a1 = maddubs(x1, z0)
 %line 571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 4]
-; 32x x1 = maddubs(x0, mem512[pa + 124])
+	vpmaddubsw zmm1, zmm4, zmm1
+; z0 = mem512[pa + 192]
 %line 572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 124]
-; 32x a0 = a0 + x1
+	vmovdqu64 zmm5, [r8 + 192]
+; 32x x2 = maddubs(x0, z0)
 %line 573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 188])
+	vpmaddubsw zmm2, zmm3, zmm5
+; 32x a1 = a1 + x2
 %line 574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 188]
-; 32x a1 = a1 + x1
+	vpaddw zmm2, zmm1, zmm2
+; 32x a2 = maddubs(x1, z0)
 %line 575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 252])
+	vpmaddubsw zmm1, zmm4, zmm5
+; z0 = mem512[pa + 256]
 %line 576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 252]
-; 32x a2 = a2 + x1
+	vmovdqu64 zmm5, [r8 + 256]
+; 32x x2 = maddubs(x0, z0)
 %line 577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 8]
+	vpmaddubsw zmm3, zmm3, zmm5
+; 32x a2 = a2 + x2
 %line 578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 8]
-; 32x x1 = maddubs(x0, mem512[pa + 120])
+	vpaddw zmm3, zmm1, zmm3
+; 32x a3 = maddubs(x1, z0)
 %line 579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 120]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm1, zmm4, zmm5
+; 32x x0 = mem16[pb + 4]
 %line 580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 184])
+	vpbroadcastw zmm4, [r9 + 4]
+; 32x x1 = mem16[pb + 68]
 %line 581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 184]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm5, [r9 + 68]
+; z0 = mem512[pa + 124]
 %line 582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 248])
+	vmovdqu64 zmm6, [r8 + 124]
+; 32x x2 = maddubs(x0, z0)
 %line 583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 248]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a0 = a0 + x2
 %line 584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 12]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 12]
-; 32x x1 = maddubs(x0, mem512[pa + 116])
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a1 = a1 + x2
 %line 586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 116]
-; 32x a0 = a0 + x1
+	vpaddw zmm2, zmm2, zmm6
+; z0 = mem512[pa + 188]
 %line 587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 180])
+	vmovdqu64 zmm6, [r8 + 188]
+; 32x x2 = maddubs(x0, z0)
 %line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 180]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a1 = a1 + x2
 %line 589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 244])
+	vpaddw zmm2, zmm2, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 244]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a2 = a2 + x2
 %line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 16]
+	vpaddw zmm3, zmm3, zmm6
+; z0 = mem512[pa + 252]
 %line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 16]
-; 32x x1 = maddubs(x0, mem512[pa + 112])
+	vmovdqu64 zmm6, [r8 + 252]
+; 32x x2 = maddubs(x0, z0)
 %line 593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 112]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm4, zmm4, zmm6
+; 32x a2 = a2 + x2
 %line 594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 176])
+	vpaddw zmm3, zmm3, zmm4
+; 32x x2 = maddubs(x1, z0)
 %line 595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 176]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm4, zmm5, zmm6
+; 32x a3 = a3 + x2
 %line 596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 240])
+; 32x x0 = mem16[pb + 8]
 %line 597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 240]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm4, [r9 + 8]
+; 32x x1 = mem16[pb + 72]
 %line 598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 20]
+	vpbroadcastw zmm5, [r9 + 72]
+; z0 = mem512[pa + 120]
 %line 599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 20]
-; 32x x1 = maddubs(x0, mem512[pa + 108])
+	vmovdqu64 zmm6, [r8 + 120]
+; 32x x2 = maddubs(x0, z0)
 %line 600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 108]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a0 = a0 + x2
 %line 601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 172])
+	vpaddw zmm0, zmm0, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 172]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a1 = a1 + x2
 %line 603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 236])
+	vpaddw zmm2, zmm2, zmm6
+; z0 = mem512[pa + 184]
 %line 604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 236]
-; 32x a2 = a2 + x1
+	vmovdqu64 zmm6, [r8 + 184]
+; 32x x2 = maddubs(x0, z0)
 %line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 24]
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a1 = a1 + x2
 %line 606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 24]
-; 32x x1 = maddubs(x0, mem512[pa + 104])
+	vpaddw zmm2, zmm2, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 104]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a2 = a2 + x2
 %line 608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 168])
+	vpaddw zmm3, zmm3, zmm6
+; z0 = mem512[pa + 248]
 %line 609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 168]
-; 32x a1 = a1 + x1
+	vmovdqu64 zmm6, [r8 + 248]
+; 32x x2 = maddubs(x0, z0)
 %line 610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 232])
+	vpmaddubsw zmm4, zmm4, zmm6
+; 32x a2 = a2 + x2
 %line 611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 232]
-; 32x a2 = a2 + x1
+	vpaddw zmm3, zmm3, zmm4
+; 32x x2 = maddubs(x1, z0)
 %line 612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 28]
+	vpmaddubsw zmm4, zmm5, zmm6
+; 32x a3 = a3 + x2
 %line 613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 28]
-; 32x x1 = maddubs(x0, mem512[pa + 100])
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 12]
 %line 614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 100]
-; 32x a0 = a0 + x1
+	vpbroadcastw zmm4, [r9 + 12]
+; 32x x1 = mem16[pb + 76]
 %line 615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 164])
+	vpbroadcastw zmm5, [r9 + 76]
+; z0 = mem512[pa + 116]
 %line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 164]
-; 32x a1 = a1 + x1
+	vmovdqu64 zmm6, [r8 + 116]
+; 32x x2 = maddubs(x0, z0)
 %line 617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 228])
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a0 = a0 + x2
 %line 618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 228]
-; 32x a2 = a2 + x1
+	vpaddw zmm0, zmm0, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 32]
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a1 = a1 + x2
 %line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 32]
-; 32x x1 = maddubs(x0, mem512[pa + 96])
+	vpaddw zmm2, zmm2, zmm6
+; z0 = mem512[pa + 180]
 %line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 96]
-; 32x a0 = a0 + x1
+	vmovdqu64 zmm6, [r8 + 180]
+; 32x x2 = maddubs(x0, z0)
 %line 622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 160])
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a1 = a1 + x2
 %line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 160]
-; 32x a1 = a1 + x1
+	vpaddw zmm2, zmm2, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 224])
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a2 = a2 + x2
 %line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 224]
-; 32x a2 = a2 + x1
+	vpaddw zmm3, zmm3, zmm6
+; z0 = mem512[pa + 244]
 %line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 36]
+	vmovdqu64 zmm6, [r8 + 244]
+; 32x x2 = maddubs(x0, z0)
 %line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 36]
-; 32x x1 = maddubs(x0, mem512[pa + 92])
+	vpmaddubsw zmm4, zmm4, zmm6
+; 32x a2 = a2 + x2
 %line 628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 92]
-; 32x a0 = a0 + x1
+	vpaddw zmm3, zmm3, zmm4
+; 32x x2 = maddubs(x1, z0)
 %line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 156])
+	vpmaddubsw zmm4, zmm5, zmm6
+; 32x a3 = a3 + x2
 %line 630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 156]
-; 32x a1 = a1 + x1
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 16]
 %line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 220])
+	vpbroadcastw zmm4, [r9 + 16]
+; 32x x1 = mem16[pb + 80]
 %line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 220]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm5, [r9 + 80]
+; z0 = mem512[pa + 112]
 %line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 40]
+	vmovdqu64 zmm6, [r8 + 112]
+; 32x x2 = maddubs(x0, z0)
 %line 634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 40]
-; 32x x1 = maddubs(x0, mem512[pa + 88])
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a0 = a0 + x2
 %line 635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 88]
-; 32x a0 = a0 + x1
+	vpaddw zmm0, zmm0, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 152])
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a1 = a1 + x2
 %line 637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 152]
-; 32x a1 = a1 + x1
+	vpaddw zmm2, zmm2, zmm6
+; z0 = mem512[pa + 176]
 %line 638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 216])
+	vmovdqu64 zmm6, [r8 + 176]
+; 32x x2 = maddubs(x0, z0)
 %line 639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 216]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a1 = a1 + x2
 %line 640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 44]
+	vpaddw zmm2, zmm2, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 44]
-; 32x x1 = maddubs(x0, mem512[pa + 84])
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a2 = a2 + x2
 %line 642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 84]
-; 32x a0 = a0 + x1
+	vpaddw zmm3, zmm3, zmm6
+; z0 = mem512[pa + 240]
 %line 643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 148])
+	vmovdqu64 zmm6, [r8 + 240]
+; 32x x2 = maddubs(x0, z0)
 %line 644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 148]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm4, zmm4, zmm6
+; 32x a2 = a2 + x2
 %line 645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 212])
+	vpaddw zmm3, zmm3, zmm4
+; 32x x2 = maddubs(x1, z0)
 %line 646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 212]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm4, zmm5, zmm6
+; 32x a3 = a3 + x2
 %line 647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 48]
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 20]
 %line 648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 48]
-; 32x x1 = maddubs(x0, mem512[pa + 80])
+	vpbroadcastw zmm4, [r9 + 20]
+; 32x x1 = mem16[pb + 84]
 %line 649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 80]
-; 32x a0 = a0 + x1
+	vpbroadcastw zmm5, [r9 + 84]
+; z0 = mem512[pa + 108]
 %line 650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 144])
+	vmovdqu64 zmm6, [r8 + 108]
+; 32x x2 = maddubs(x0, z0)
 %line 651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 144]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a0 = a0 + x2
 %line 652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 208])
+	vpaddw zmm0, zmm0, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 208]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a1 = a1 + x2
 %line 654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 52]
+	vpaddw zmm2, zmm2, zmm6
+; z0 = mem512[pa + 172]
 %line 655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 52]
-; 32x x1 = maddubs(x0, mem512[pa + 76])
+	vmovdqu64 zmm6, [r8 + 172]
+; 32x x2 = maddubs(x0, z0)
 %line 656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 76]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a1 = a1 + x2
 %line 657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 140])
+	vpaddw zmm2, zmm2, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 140]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a2 = a2 + x2
 %line 659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 204])
+	vpaddw zmm3, zmm3, zmm6
+; z0 = mem512[pa + 236]
 %line 660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 204]
-; 32x a2 = a2 + x1
+	vmovdqu64 zmm6, [r8 + 236]
+; 32x x2 = maddubs(x0, z0)
 %line 661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 56]
+	vpmaddubsw zmm4, zmm4, zmm6
+; 32x a2 = a2 + x2
 %line 662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 56]
-; 32x x1 = maddubs(x0, mem512[pa + 72])
+	vpaddw zmm3, zmm3, zmm4
+; 32x x2 = maddubs(x1, z0)
 %line 663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 72]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm4, zmm5, zmm6
+; 32x a3 = a3 + x2
 %line 664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 136])
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 24]
 %line 665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 136]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm4, [r9 + 24]
+; 32x x1 = mem16[pb + 88]
 %line 666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 200])
+	vpbroadcastw zmm5, [r9 + 88]
+; z0 = mem512[pa + 104]
 %line 667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 200]
-; 32x a2 = a2 + x1
+	vmovdqu64 zmm6, [r8 + 104]
+; 32x x2 = maddubs(x0, z0)
 %line 668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 60]
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a0 = a0 + x2
 %line 669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 60]
-; 32x x1 = maddubs(x0, mem512[pa + 68])
+	vpaddw zmm0, zmm0, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 68]
-; 32x a0 = a0 + x1
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a1 = a1 + x2
 %line 671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm5, zmm0, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 132])
+	vpaddw zmm2, zmm2, zmm6
+; z0 = mem512[pa + 168]
 %line 672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm0, zmm3, [r8 + 132]
-; 32x a1 = a1 + x1
+	vmovdqu64 zmm6, [r8 + 168]
+; 32x x2 = maddubs(x0, z0)
 %line 673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm0
-; 32x x1 = maddubs(x0, mem512[pa + 196])
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a1 = a1 + x2
 %line 674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm0, zmm3, [r8 + 196]
-; 32x a2 = a2 + x1
+	vpaddw zmm2, zmm2, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm0
-; 32x x0 = mem16[pb + 64]
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a2 = a2 + x2
 %line 676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm0, [r9 + 64]
-; 32x x1 = maddubs(x0, mem512[pa + 128])
+	vpaddw zmm3, zmm3, zmm6
+; z0 = mem512[pa + 232]
 %line 677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm0, [r8 + 128]
-; 32x a1 = a1 + x1
+	vmovdqu64 zmm6, [r8 + 232]
+; 32x x2 = maddubs(x0, z0)
 %line 678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x1 = maddubs(x0, mem512[pa + 192])
+	vpmaddubsw zmm4, zmm4, zmm6
+; 32x a2 = a2 + x2
 %line 679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm0, [r8 + 192]
-; 32x a2 = a2 + x1
+	vpaddw zmm3, zmm3, zmm4
+; 32x x2 = maddubs(x1, z0)
 %line 680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x a3 = maddubs(x0, mem512[pa + 256])
+	vpmaddubsw zmm4, zmm5, zmm6
+; 32x a3 = a3 + x2
 %line 681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm0, zmm0, [r8 + 256]
-; 32x x0 = mem16[pb + 68]
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 28]
 %line 682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 68]
-; 32x x1 = maddubs(x0, mem512[pa + 124])
+	vpbroadcastw zmm4, [r9 + 28]
+; 32x x1 = mem16[pb + 92]
 %line 683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 124]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm5, [r9 + 92]
+; z0 = mem512[pa + 100]
 %line 684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 188])
+	vmovdqu64 zmm6, [r8 + 100]
+; 32x x2 = maddubs(x0, z0)
 %line 685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 188]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a0 = a0 + x2
 %line 686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 252])
+	vpaddw zmm0, zmm0, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 252]
-; 32x a3 = a3 + x1
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a1 = a1 + x2
 %line 688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 72]
+	vpaddw zmm2, zmm2, zmm6
+; z0 = mem512[pa + 164]
 %line 689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 72]
-; 32x x1 = maddubs(x0, mem512[pa + 120])
+	vmovdqu64 zmm6, [r8 + 164]
+; 32x x2 = maddubs(x0, z0)
 %line 690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 120]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a1 = a1 + x2
 %line 691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 184])
+	vpaddw zmm2, zmm2, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 184]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a2 = a2 + x2
 %line 693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 248])
+	vpaddw zmm3, zmm3, zmm6
+; z0 = mem512[pa + 228]
 %line 694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 248]
-; 32x a3 = a3 + x1
+	vmovdqu64 zmm6, [r8 + 228]
+; 32x x2 = maddubs(x0, z0)
 %line 695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 76]
+	vpmaddubsw zmm4, zmm4, zmm6
+; 32x a2 = a2 + x2
 %line 696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 76]
-; 32x x1 = maddubs(x0, mem512[pa + 116])
+	vpaddw zmm3, zmm3, zmm4
+; 32x x2 = maddubs(x1, z0)
 %line 697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 116]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm4, zmm5, zmm6
+; 32x a3 = a3 + x2
 %line 698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 180])
+; 32x x0 = mem16[pb + 32]
 %line 699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 180]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm4, [r9 + 32]
+; 32x x1 = mem16[pb + 96]
 %line 700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 244])
+	vpbroadcastw zmm5, [r9 + 96]
+; z0 = mem512[pa + 96]
 %line 701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 244]
-; 32x a3 = a3 + x1
+	vmovdqu64 zmm6, [r8 + 96]
+; 32x x2 = maddubs(x0, z0)
 %line 702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 80]
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a0 = a0 + x2
 %line 703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 80]
-; 32x x1 = maddubs(x0, mem512[pa + 112])
+	vpaddw zmm0, zmm0, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 112]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a1 = a1 + x2
 %line 705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 176])
+	vpaddw zmm2, zmm2, zmm6
+; z0 = mem512[pa + 160]
 %line 706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 176]
-; 32x a2 = a2 + x1
+	vmovdqu64 zmm6, [r8 + 160]
+; 32x x2 = maddubs(x0, z0)
 %line 707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 240])
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a1 = a1 + x2
 %line 708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 240]
-; 32x a3 = a3 + x1
+	vpaddw zmm2, zmm2, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 84]
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a2 = a2 + x2
 %line 710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 84]
-; 32x x1 = maddubs(x0, mem512[pa + 108])
+	vpaddw zmm3, zmm3, zmm6
+; z0 = mem512[pa + 224]
 %line 711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 108]
-; 32x a1 = a1 + x1
+	vmovdqu64 zmm6, [r8 + 224]
+; 32x x2 = maddubs(x0, z0)
 %line 712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 172])
+	vpmaddubsw zmm4, zmm4, zmm6
+; 32x a2 = a2 + x2
 %line 713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 172]
-; 32x a2 = a2 + x1
+	vpaddw zmm3, zmm3, zmm4
+; 32x x2 = maddubs(x1, z0)
 %line 714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 236])
+	vpmaddubsw zmm4, zmm5, zmm6
+; 32x a3 = a3 + x2
 %line 715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 236]
-; 32x a3 = a3 + x1
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 36]
 %line 716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 88]
+	vpbroadcastw zmm4, [r9 + 36]
+; 32x x1 = mem16[pb + 100]
 %line 717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 88]
-; 32x x1 = maddubs(x0, mem512[pa + 104])
+	vpbroadcastw zmm5, [r9 + 100]
+; z0 = mem512[pa + 92]
 %line 718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 104]
-; 32x a1 = a1 + x1
+	vmovdqu64 zmm6, [r8 + 92]
+; 32x x2 = maddubs(x0, z0)
 %line 719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 168])
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a0 = a0 + x2
 %line 720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 168]
-; 32x a2 = a2 + x1
+	vpaddw zmm0, zmm0, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 232])
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a1 = a1 + x2
 %line 722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 232]
-; 32x a3 = a3 + x1
+	vpaddw zmm2, zmm2, zmm6
+; z0 = mem512[pa + 156]
 %line 723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 92]
+	vmovdqu64 zmm6, [r8 + 156]
+; 32x x2 = maddubs(x0, z0)
 %line 724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 92]
-; 32x x1 = maddubs(x0, mem512[pa + 100])
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a1 = a1 + x2
 %line 725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 100]
-; 32x a1 = a1 + x1
+	vpaddw zmm2, zmm2, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 164])
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a2 = a2 + x2
 %line 727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 164]
-; 32x a2 = a2 + x1
+	vpaddw zmm3, zmm3, zmm6
+; z0 = mem512[pa + 220]
 %line 728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 228])
+	vmovdqu64 zmm6, [r8 + 220]
+; 32x x2 = maddubs(x0, z0)
 %line 729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 228]
-; 32x a3 = a3 + x1
+	vpmaddubsw zmm4, zmm4, zmm6
+; 32x a2 = a2 + x2
 %line 730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 96]
+	vpaddw zmm3, zmm3, zmm4
+; 32x x2 = maddubs(x1, z0)
 %line 731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 96]
-; 32x x1 = maddubs(x0, mem512[pa + 96])
+	vpmaddubsw zmm4, zmm5, zmm6
+; 32x a3 = a3 + x2
 %line 732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 96]
-; 32x a1 = a1 + x1
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 40]
 %line 733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 160])
+	vpbroadcastw zmm4, [r9 + 40]
+; 32x x1 = mem16[pb + 104]
 %line 734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 160]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm5, [r9 + 104]
+; z0 = mem512[pa + 88]
 %line 735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 224])
+	vmovdqu64 zmm6, [r8 + 88]
+; 32x x2 = maddubs(x0, z0)
 %line 736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 224]
-; 32x a3 = a3 + x1
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a0 = a0 + x2
 %line 737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 100]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 100]
-; 32x x1 = maddubs(x0, mem512[pa + 92])
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a1 = a1 + x2
 %line 739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 92]
-; 32x a1 = a1 + x1
+	vpaddw zmm2, zmm2, zmm6
+; z0 = mem512[pa + 152]
 %line 740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 156])
+	vmovdqu64 zmm6, [r8 + 152]
+; 32x x2 = maddubs(x0, z0)
 %line 741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 156]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a1 = a1 + x2
 %line 742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 220])
+	vpaddw zmm2, zmm2, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 220]
-; 32x a3 = a3 + x1
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a2 = a2 + x2
 %line 744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 104]
+	vpaddw zmm3, zmm3, zmm6
+; z0 = mem512[pa + 216]
 %line 745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 104]
-; 32x x1 = maddubs(x0, mem512[pa + 88])
+	vmovdqu64 zmm6, [r8 + 216]
+; 32x x2 = maddubs(x0, z0)
 %line 746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 88]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm4, zmm4, zmm6
+; 32x a2 = a2 + x2
 %line 747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 152])
+	vpaddw zmm3, zmm3, zmm4
+; 32x x2 = maddubs(x1, z0)
 %line 748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 152]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm4, zmm5, zmm6
+; 32x a3 = a3 + x2
 %line 749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 216])
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 44]
 %line 750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 216]
-; 32x a3 = a3 + x1
+	vpbroadcastw zmm4, [r9 + 44]
+; 32x x1 = mem16[pb + 108]
 %line 751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 108]
+	vpbroadcastw zmm5, [r9 + 108]
+; z0 = mem512[pa + 84]
 %line 752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 108]
-; 32x x1 = maddubs(x0, mem512[pa + 84])
+	vmovdqu64 zmm6, [r8 + 84]
+; 32x x2 = maddubs(x0, z0)
 %line 753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 84]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a0 = a0 + x2
 %line 754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 148])
+	vpaddw zmm0, zmm0, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 148]
-; 32x a2 = a2 + x1
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a1 = a1 + x2
 %line 756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 212])
+	vpaddw zmm2, zmm2, zmm6
+; z0 = mem512[pa + 148]
 %line 757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 212]
-; 32x a3 = a3 + x1
+	vmovdqu64 zmm6, [r8 + 148]
+; 32x x2 = maddubs(x0, z0)
 %line 758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 112]
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a1 = a1 + x2
 %line 759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 112]
-; 32x x1 = maddubs(x0, mem512[pa + 80])
+	vpaddw zmm2, zmm2, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 80]
-; 32x a1 = a1 + x1
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a2 = a2 + x2
 %line 761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 144])
+	vpaddw zmm3, zmm3, zmm6
+; z0 = mem512[pa + 212]
 %line 762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 144]
-; 32x a2 = a2 + x1
+	vmovdqu64 zmm6, [r8 + 212]
+; 32x x2 = maddubs(x0, z0)
 %line 763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 208])
+	vpmaddubsw zmm4, zmm4, zmm6
+; 32x a2 = a2 + x2
 %line 764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 208]
-; 32x a3 = a3 + x1
+	vpaddw zmm3, zmm3, zmm4
+; 32x x2 = maddubs(x1, z0)
 %line 765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 116]
+	vpmaddubsw zmm4, zmm5, zmm6
+; 32x a3 = a3 + x2
 %line 766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 116]
-; 32x x1 = maddubs(x0, mem512[pa + 76])
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 48]
 %line 767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 76]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm4, [r9 + 48]
+; 32x x1 = mem16[pb + 112]
 %line 768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 140])
+	vpbroadcastw zmm5, [r9 + 112]
+; z0 = mem512[pa + 80]
 %line 769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 140]
-; 32x a2 = a2 + x1
+	vmovdqu64 zmm6, [r8 + 80]
+; 32x x2 = maddubs(x0, z0)
 %line 770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 204])
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a0 = a0 + x2
 %line 771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 204]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 120]
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a1 = a1 + x2
 %line 773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 120]
-; 32x x1 = maddubs(x0, mem512[pa + 72])
+	vpaddw zmm2, zmm2, zmm6
+; z0 = mem512[pa + 144]
 %line 774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 72]
-; 32x a1 = a1 + x1
+	vmovdqu64 zmm6, [r8 + 144]
+; 32x x2 = maddubs(x0, z0)
 %line 775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 136])
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a1 = a1 + x2
 %line 776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 136]
-; 32x a2 = a2 + x1
+	vpaddw zmm2, zmm2, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 200])
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a2 = a2 + x2
 %line 778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 200]
-; 32x a3 = a3 + x1
+	vpaddw zmm3, zmm3, zmm6
+; z0 = mem512[pa + 208]
 %line 779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 124]
+	vmovdqu64 zmm6, [r8 + 208]
+; 32x x2 = maddubs(x0, z0)
 %line 780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 124]
-; 32x x1 = maddubs(x0, mem512[pa + 68])
+	vpmaddubsw zmm4, zmm4, zmm6
+; 32x a2 = a2 + x2
 %line 781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 68]
-; 32x a1 = a1 + x1
+	vpaddw zmm3, zmm3, zmm4
+; 32x x2 = maddubs(x1, z0)
 %line 782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 132])
+	vpmaddubsw zmm4, zmm5, zmm6
+; 32x a3 = a3 + x2
 %line 783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm4, zmm3, [r8 + 132]
-; 32x a2 = a2 + x1
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 52]
 %line 784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = maddubs(x0, mem512[pa + 196])
+	vpbroadcastw zmm4, [r9 + 52]
+; 32x x1 = mem16[pb + 116]
 %line 785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmaddubsw zmm3, zmm3, [r8 + 196]
-; 32x a3 = a3 + x1
+	vpbroadcastw zmm5, [r9 + 116]
+; z0 = mem512[pa + 76]
 %line 786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; mem512[pc] = a0
+	vmovdqu64 zmm6, [r8 + 76]
+; 32x x2 = maddubs(x0, z0)
 %line 787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm5
-; mem512[pc + 64] = a1
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a0 = a0 + x2
 %line 788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm1
-; mem512[pc + 128] = a2
+	vpaddw zmm0, zmm0, zmm7
+; 32x x2 = maddubs(x1, z0)
 %line 789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm2
-; mem512[pc + 192] = a3
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a1 = a1 + x2
 %line 790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm0
-; pa = pa + 256
+	vpaddw zmm2, zmm2, zmm6
+; z0 = mem512[pa + 140]
 %line 791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 zmm6, [r8 + 140]
+; 32x x2 = maddubs(x0, z0)
+%line 792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a1 = a1 + x2
+%line 793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm7
+; 32x x2 = maddubs(x1, z0)
+%line 794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a2 = a2 + x2
+%line 795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm6
+; z0 = mem512[pa + 204]
+%line 796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 zmm6, [r8 + 204]
+; 32x x2 = maddubs(x0, z0)
+%line 797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm4, zmm4, zmm6
+; 32x a2 = a2 + x2
+%line 798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm4
+; 32x x2 = maddubs(x1, z0)
+%line 799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm4, zmm5, zmm6
+; 32x a3 = a3 + x2
+%line 800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 56]
+%line 801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpbroadcastw zmm4, [r9 + 56]
+; 32x x1 = mem16[pb + 120]
+%line 802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpbroadcastw zmm5, [r9 + 120]
+; z0 = mem512[pa + 72]
+%line 803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 zmm6, [r8 + 72]
+; 32x x2 = maddubs(x0, z0)
+%line 804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a0 = a0 + x2
+%line 805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm7
+; 32x x2 = maddubs(x1, z0)
+%line 806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a1 = a1 + x2
+%line 807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm6
+; z0 = mem512[pa + 136]
+%line 808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 zmm6, [r8 + 136]
+; 32x x2 = maddubs(x0, z0)
+%line 809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a1 = a1 + x2
+%line 810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm7
+; 32x x2 = maddubs(x1, z0)
+%line 811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a2 = a2 + x2
+%line 812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm6
+; z0 = mem512[pa + 200]
+%line 813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 zmm6, [r8 + 200]
+; 32x x2 = maddubs(x0, z0)
+%line 814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm4, zmm4, zmm6
+; 32x a2 = a2 + x2
+%line 815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm4
+; 32x x2 = maddubs(x1, z0)
+%line 816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm4, zmm5, zmm6
+; 32x a3 = a3 + x2
+%line 817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 60]
+%line 818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpbroadcastw zmm4, [r9 + 60]
+; 32x x1 = mem16[pb + 124]
+%line 819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpbroadcastw zmm5, [r9 + 124]
+; z0 = mem512[pa + 68]
+%line 820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 zmm6, [r8 + 68]
+; 32x x2 = maddubs(x0, z0)
+%line 821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a0 = a0 + x2
+%line 822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm7
+; 32x x2 = maddubs(x1, z0)
+%line 823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a1 = a1 + x2
+%line 824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm6
+; z0 = mem512[pa + 132]
+%line 825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 zmm6, [r8 + 132]
+; 32x x2 = maddubs(x0, z0)
+%line 826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm7, zmm4, zmm6
+; 32x a1 = a1 + x2
+%line 827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm7
+; 32x x2 = maddubs(x1, z0)
+%line 828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm6, zmm5, zmm6
+; 32x a2 = a2 + x2
+%line 829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm6
+; z0 = mem512[pa + 196]
+%line 830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 zmm6, [r8 + 196]
+; 32x x2 = maddubs(x0, z0)
+%line 831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm4, zmm4, zmm6
+; 32x a2 = a2 + x2
+%line 832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm4
+; 32x x2 = maddubs(x1, z0)
+%line 833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpmaddubsw zmm4, zmm5, zmm6
+; 32x a3 = a3 + x2
+%line 834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm1, zmm1, zmm4
+; mem512[pc] = a0
+%line 835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 [r11], zmm0
+; mem512[pc + 64] = a1
+%line 836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 [r11 + 64], zmm2
+; mem512[pc + 128] = a2
+%line 837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 [r11 + 128], zmm3
+; mem512[pc + 192] = a3
+%line 838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 [r11 + 192], zmm1
+; pa = pa + 256
+%line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 256
 ; pb = pb + 128
-%line 792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r9, 128
 ; pc = pc + 256
-%line 793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r11, 256
 ; i0 = i0 - 1
-%line 794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	sub r10, 1
 ; =? i0 - 0
-%line 795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	cmp r10, 0
 ; goto loop15 if !=
-%line 796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop15
 ; pa = w + 49280
-%line 797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r10, rsi
 	lea r8, [r10 + 49280]
 ; pb = w + 4096
-%line 798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r9, [r10 + 4096]
 ; i0 = 27
-%line 799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov rsi, r10
 	mov r10, 27
 	mov r11, r8
@@ -2331,125 +2475,125 @@ align 32
 align 32
 .Lloop16:
 ; qb = pa + 256
-%line 802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r9, [r11 + 256]
 ; qc = pa + 512
-%line 803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r10, [r11 + 512]
 ; x0 = mem512[qa]
-%line 805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r11]
 ; x1 = mem512[qa + 128]
-%line 806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r11 + 128]
+%line 854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 zmm1, [r11 + 128]
 ; x2 = mem512[qc]
-%line 807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r10]
+%line 855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 zmm2, [r10]
 ; x3 = mem512[qc + 128]
-%line 808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r10 + 128]
+%line 856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 zmm0, [r10 + 128]
 ; mem512[qd] = x0
-%line 809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r8], zmm3
 ; mem512[qd + 384] = x3
-%line 810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r8 + 384], zmm1
+%line 858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vmovdqu64 [r8 + 384], zmm0
 ; 32x x4 = x1 - x2
-%line 811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm0, zmm2, zmm0
+%line 859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
-%line 812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r9]
 ; 32x x5 = x5 - x0
-%line 813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm3
 ; 32x x5 = x5 + x4
-%line 814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm0
+%line 862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 128] = x5
-%line 815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r8 + 128], zmm2
 ; x5 = mem512[qb + 128]
-%line 816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r9 + 128]
 ; 32x x5 = x5 - x3
-%line 817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm2, zmm2, zmm1
-; 32x x5 = x5 - x4
-%line 818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
+; 32x x5 = x5 - x4
+%line 866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	vpsubw zmm2, zmm2, zmm1
 ; mem512[qd + 256] = x5
-%line 819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r8 + 256], zmm2
 ; x0 = mem512[qa + 64]
-%line 820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r11 + 64]
 ; x1 = mem512[qa + 192]
-%line 821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r11 + 192]
 ; x2 = mem512[qc + 64]
-%line 822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10 + 64]
 ; x3 = mem512[qc + 192]
-%line 823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r10 + 192]
 ; mem512[qd + 64] = x0
-%line 824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r8 + 64], zmm0
 ; mem512[qd + 448] = x3
-%line 825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r8 + 448], zmm3
 ; 32x x4 = x1 - x2
-%line 826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
-%line 827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r9 + 64]
 ; 32x x5 = x5 - x0
-%line 828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 192] = x5
-%line 830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r8 + 192], zmm2
 ; x5 = mem512[qb + 192]
-%line 831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 192]
 ; 32x x5 = x5 - x3
-%line 832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 320] = x5
-%line 834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r8 + 320], zmm0
 ; pa = pa + 768
-%line 835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r11, 768
 ; pb = pb + 512
-%line 836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 512
 ; i0 = i0 - 1
-%line 837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	sub rax, 1
 ; =? i0 - 0
-%line 838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	cmp rax, 0
 ; goto loop16 if !=
-%line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop16
 ; pa = w + 4096
-%line 840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r10, rsi
 	lea r8, [r10 + 4096]
 ; pb = w + 49280
-%line 841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r9, [r10 + 49280]
 ; i0 = 9
-%line 842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov rsi, r10
 	mov r10, 9
 	mov r11, r9
@@ -2457,755 +2601,755 @@ align 32
 align 32
 .Lloop17:
 ; qb = pa + 512
-%line 845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r9, [r8 + 512]
 ; qc = pa + 1024
-%line 846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r10, [r8 + 1024]
 ; x0 = mem512[qa]
-%line 848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[qa + 256]
-%line 849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r8 + 256]
 ; x2 = mem512[qc]
-%line 850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10]
 ; x3 = mem512[qc + 256]
-%line 851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r10 + 256]
 ; mem512[qd] = x0
-%line 852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11], zmm0
 ; mem512[qd + 768] = x3
-%line 853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 768], zmm3
 ; 32x x4 = x1 - x2
-%line 854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
-%line 855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r9]
 ; 32x x5 = x5 - x0
-%line 856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 256] = x5
-%line 858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 256], zmm2
 ; x5 = mem512[qb + 256]
-%line 859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 256]
 ; 32x x5 = x5 - x3
-%line 860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 512] = x5
-%line 862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 512], zmm0
 ; x0 = mem512[qa + 64]
-%line 863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[qa + 320]
-%line 864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r8 + 320]
 ; x2 = mem512[qc + 64]
-%line 865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10 + 64]
 ; x3 = mem512[qc + 320]
-%line 866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r10 + 320]
 ; mem512[qd + 64] = x0
-%line 867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 64], zmm0
 ; mem512[qd + 832] = x3
-%line 868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 832], zmm3
 ; 32x x4 = x1 - x2
-%line 869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
-%line 870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r9 + 64]
 ; 32x x5 = x5 - x0
-%line 871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 320] = x5
-%line 873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 320], zmm2
 ; x5 = mem512[qb + 320]
-%line 874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 320]
 ; 32x x5 = x5 - x3
-%line 875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 576] = x5
-%line 877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 576], zmm0
 ; x0 = mem512[qa + 128]
-%line 878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[qa + 384]
-%line 879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r8 + 384]
 ; x2 = mem512[qc + 128]
-%line 880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10 + 128]
 ; x3 = mem512[qc + 384]
-%line 881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r10 + 384]
 ; mem512[qd + 128] = x0
-%line 882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 128], zmm0
 ; mem512[qd + 896] = x3
-%line 883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 896], zmm3
 ; 32x x4 = x1 - x2
-%line 884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
-%line 885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r9 + 128]
 ; 32x x5 = x5 - x0
-%line 886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 384] = x5
-%line 888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 384], zmm2
 ; x5 = mem512[qb + 384]
-%line 889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 384]
 ; 32x x5 = x5 - x3
-%line 890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 640] = x5
-%line 892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 640], zmm0
 ; x0 = mem512[qa + 192]
-%line 893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; x1 = mem512[qa + 448]
-%line 894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r8 + 448]
 ; x2 = mem512[qc + 192]
-%line 895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10 + 192]
 ; x3 = mem512[qc + 448]
-%line 896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r10 + 448]
 ; mem512[qd + 192] = x0
-%line 897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 192], zmm0
 ; mem512[qd + 960] = x3
-%line 898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 960], zmm3
 ; 32x x4 = x1 - x2
-%line 899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
-%line 900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r9 + 192]
 ; 32x x5 = x5 - x0
-%line 901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 448] = x5
-%line 903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 448], zmm2
 ; x5 = mem512[qb + 448]
-%line 904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 448]
 ; 32x x5 = x5 - x3
-%line 905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 704] = x5
-%line 907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 704], zmm0
 ; pa = pa + 1536
-%line 908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 1536
 ; pb = pb + 1024
-%line 909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r11, 1024
 ; i0 = i0 - 1
-%line 910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	sub rax, 1
 ; =? i0 - 0
-%line 911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	cmp rax, 0
 ; goto loop17 if !=
-%line 912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop17
 ; pa = w + 49280
-%line 913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r10, rsi
 	lea r9, [r10 + 49280]
 ; pb = w + 4096
-%line 914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r11, [r10 + 4096]
 ; i0 = 3
-%line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r8, 3
 align 32
 .Lloop18:
 ; qa = pa
-%line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov rbx, r8
 	mov rax, r10
 ; qb = pa + 1024
-%line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r8, [r9 + 1024]
 ; qc = pa + 2048
-%line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r10, [r9 + 2048]
 ; qd = pb
-%line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov rcx, r9
 ; i1 = 2
-%line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov rdx, r11
 	mov rsi, 2
 align 32
 .Lloop19:
 ; x0 = mem512[qa]
-%line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qa + 512]
-%line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9 + 512]
 ; x2 = mem512[qc]
-%line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10]
 ; x3 = mem512[qc + 512]
-%line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r10 + 512]
 ; mem512[qd] = x0
-%line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11], zmm0
 ; mem512[qd + 1536] = x3
-%line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 1536], zmm3
 ; 32x x4 = x1 - x2
-%line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
-%line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r8]
 ; 32x x5 = x5 - x0
-%line 931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 512] = x5
-%line 933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 512], zmm2
 ; x5 = mem512[qb + 512]
-%line 934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 512]
 ; 32x x5 = x5 - x3
-%line 935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1024] = x5
-%line 937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 1024], zmm0
 ; x0 = mem512[qa + 64]
-%line 938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qa + 576]
-%line 939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9 + 576]
 ; x2 = mem512[qc + 64]
-%line 940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10 + 64]
 ; x3 = mem512[qc + 576]
-%line 941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r10 + 576]
 ; mem512[qd + 64] = x0
-%line 942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 64], zmm0
 ; mem512[qd + 1600] = x3
-%line 943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 1600], zmm3
 ; 32x x4 = x1 - x2
-%line 944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
-%line 945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r8 + 64]
 ; 32x x5 = x5 - x0
-%line 946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 576] = x5
-%line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 576], zmm2
 ; x5 = mem512[qb + 576]
-%line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 576]
 ; 32x x5 = x5 - x3
-%line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1088] = x5
-%line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 1088], zmm0
 ; x0 = mem512[qa + 128]
-%line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qa + 640]
-%line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9 + 640]
 ; x2 = mem512[qc + 128]
-%line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10 + 128]
 ; x3 = mem512[qc + 640]
-%line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r10 + 640]
 ; mem512[qd + 128] = x0
-%line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 128], zmm0
 ; mem512[qd + 1664] = x3
-%line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 1664], zmm3
 ; 32x x4 = x1 - x2
-%line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
-%line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r8 + 128]
 ; 32x x5 = x5 - x0
-%line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 640] = x5
-%line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 640], zmm2
 ; x5 = mem512[qb + 640]
-%line 964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 640]
 ; 32x x5 = x5 - x3
-%line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1152] = x5
-%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 1152], zmm0
 ; x0 = mem512[qa + 192]
-%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qa + 704]
-%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9 + 704]
 ; x2 = mem512[qc + 192]
-%line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10 + 192]
 ; x3 = mem512[qc + 704]
-%line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r10 + 704]
 ; mem512[qd + 192] = x0
-%line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 192], zmm0
 ; mem512[qd + 1728] = x3
-%line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 1728], zmm3
 ; 32x x4 = x1 - x2
-%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
-%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r8 + 192]
 ; 32x x5 = x5 - x0
-%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 704] = x5
-%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 704], zmm2
 ; x5 = mem512[qb + 704]
-%line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 704]
 ; 32x x5 = x5 - x3
-%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1216] = x5
-%line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 1216], zmm0
 ; qa = qa + 256
-%line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r9, 256
 ; qb = qb + 256
-%line 984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 256
 ; qc = qc + 256
-%line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r10, 256
 ; qd = qd + 256
-%line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r11, 256
 ; i1 = i1 - 1
-%line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	sub rsi, 1
 ; =? i1 - 0
-%line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	cmp rsi, 0
 ; goto loop19 if !=
-%line 989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop19
 ; pa = pa + 3072
-%line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r9, rcx
 	add r9, 3072
 ; pb = pb + 2048
-%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r11, rdx
 	add r11, 2048
 ; i0 = i0 - 1
-%line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r8, rbx
 	sub r8, 1
 ; =? i0 - 0
-%line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	cmp r8, 0
 ; goto loop18 if !=
-%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r10, rax
 	jne .Lloop18
 ; pa = w + 4096
-%line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov rax, rdi
 	lea r8, [r10 + 4096]
 ; pb = w + 49280
-%line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r11, [r10 + 49280]
 ; qa = pa
-%line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov rdi, r10
 ; qb = pa + 2048
-%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r9, [r8 + 2048]
 ; qc = pa + 4096
-%line 999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r10, [r8 + 4096]
 ; i1 = 4
-%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov rsi, 4
 align 32
 .Lloop20:
 ; x0 = mem512[qa]
-%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[qa + 1024]
-%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r8 + 1024]
 ; x2 = mem512[qc]
-%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10]
 ; x3 = mem512[qc + 1024]
-%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r10 + 1024]
 ; mem512[qd] = x0
-%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11], zmm0
 ; mem512[qd + 3072] = x3
-%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 3072], zmm3
 ; 32x x4 = x1 - x2
-%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
-%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r9]
 ; 32x x5 = x5 - x0
-%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1024] = x5
-%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 1024], zmm2
 ; x5 = mem512[qb + 1024]
-%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 1024]
 ; 32x x5 = x5 - x3
-%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2048] = x5
-%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 2048], zmm0
 ; x0 = mem512[qa + 64]
-%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[qa + 1088]
-%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r8 + 1088]
 ; x2 = mem512[qc + 64]
-%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10 + 64]
 ; x3 = mem512[qc + 1088]
-%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r10 + 1088]
 ; mem512[qd + 64] = x0
-%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 64], zmm0
 ; mem512[qd + 3136] = x3
-%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 3136], zmm3
 ; 32x x4 = x1 - x2
-%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
-%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r9 + 64]
 ; 32x x5 = x5 - x0
-%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1088] = x5
-%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 1088], zmm2
 ; x5 = mem512[qb + 1088]
-%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 1088]
 ; 32x x5 = x5 - x3
-%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2112] = x5
-%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 2112], zmm0
 ; x0 = mem512[qa + 128]
-%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[qa + 1152]
-%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r8 + 1152]
 ; x2 = mem512[qc + 128]
-%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10 + 128]
 ; x3 = mem512[qc + 1152]
-%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r10 + 1152]
 ; mem512[qd + 128] = x0
-%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 128], zmm0
 ; mem512[qd + 3200] = x3
-%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 3200], zmm3
 ; 32x x4 = x1 - x2
-%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
-%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r9 + 128]
 ; 32x x5 = x5 - x0
-%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1152] = x5
-%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 1152], zmm2
 ; x5 = mem512[qb + 1152]
-%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 1152]
 ; 32x x5 = x5 - x3
-%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2176] = x5
-%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 2176], zmm0
 ; x0 = mem512[qa + 192]
-%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; x1 = mem512[qa + 1216]
-%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r8 + 1216]
 ; x2 = mem512[qc + 192]
-%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10 + 192]
 ; x3 = mem512[qc + 1216]
-%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r10 + 1216]
 ; mem512[qd + 192] = x0
-%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 192], zmm0
 ; mem512[qd + 3264] = x3
-%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 3264], zmm3
 ; 32x x4 = x1 - x2
-%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
-%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r9 + 192]
 ; 32x x5 = x5 - x0
-%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1216] = x5
-%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 1216], zmm2
 ; x5 = mem512[qb + 1216]
-%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 1216]
 ; 32x x5 = x5 - x3
-%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2240] = x5
-%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r11 + 2240], zmm0
 ; qa = qa + 256
-%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 256
 ; qb = qb + 256
-%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r9, 256
 ; qc = qc + 256
-%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r10, 256
 ; qd = qd + 256
-%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r11, 256
 ; i1 = i1 - 1
-%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	sub rsi, 1
 ; =? i1 - 0
-%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	cmp rsi, 0
 ; goto loop20 if !=
-%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop20
 ; x6 = mem512[M3OFF]
-%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [rel M3OFF]
 ; x7 = mem512[M3MUL]
-%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [rel M3MUL]
 ; x5 = mem512[THREE]
-%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm7, [rel THREE]
 ; x4 = mem512[ONES]
-%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm6, [rel ONES]
 ; pa = w + 49280
-%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r10, rdi
 	lea r8, [r10 + 49280]
 ; pb = w + 50994
-%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r9, [r10 + 50994]
 ; pc = w + 50992
-%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r11, [r10 + 50992]
 ; qd = w + 72064
-%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea rsi, [r10 + 72064]
 ; x0 = mem512[pa]
-%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov rcx, r10
 	vmovdqu64 zmm2, [r8]
 ; x1 = mem512[pb]
-%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r9]
 ; x2 = mem512[pc]
-%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm4, [r11]
 ; x2 &= mem512[LANE0OFF]
-%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpandd zmm4, zmm4, [rel LANE0OFF]
 ; 32x x0 = x0 + x1
-%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm3
 ; 32x x0 = x0 + x2
-%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm4
 ; 32x x0 = x0 + x6
-%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm0
 ; 32x x1 = mulhi(x0, x7)
-%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmulhw zmm3, zmm2, zmm1
 ; 32x x1 = x1 * x5
-%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmullw zmm3, zmm3, zmm7
 ; 32x x0 = x0 - x1
-%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm3
 ; 32x x0 = x0 - x4
-%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm6
 ; mem512[qd] = x0
-%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rsi], zmm2
 ; pa = pa + 64
-%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 64
 ; pb = pb + 64
-%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r9, 64
 ; pc = pc + 64
-%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r11, 64
 ; qd = qd + 64
-%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add rsi, 64
 ; i1 = 6
-%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r10, 6
 	mov rdi, rax
 	vmovdqa64 zmm5, zmm0
@@ -3214,426 +3358,426 @@ align 32
 align 32
 .Lloop21:
 ; x0 = mem512[pa]
-%line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
-%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9]
 ; x2 = mem512[pc]
-%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r11]
 ; 32x x0 = x0 + x1
-%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
-%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm5
 ; 32x x1 = mulhi(x0, x7)
-%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm3
 ; 32x x1 = x1 * x5
-%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm4
 ; 32x x0 = x0 - x1
-%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x0 = x0 - x4
-%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm6
 ; mem512[qd] = x0
-%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rsi], zmm0
 ; x0 = mem512[pa + 64]
-%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[pb + 64]
-%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9 + 64]
 ; x2 = mem512[pc + 64]
-%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r11 + 64]
 ; 32x x0 = x0 + x1
-%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
-%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm5
 ; 32x x1 = mulhi(x0, x7)
-%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm3
 ; 32x x1 = x1 * x5
-%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm4
 ; 32x x0 = x0 - x1
-%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x0 = x0 - x4
-%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm6
 ; mem512[qd + 64] = x0
-%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rsi + 64], zmm0
 ; x0 = mem512[pa + 128]
-%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[pb + 128]
-%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9 + 128]
 ; x2 = mem512[pc + 128]
-%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r11 + 128]
 ; 32x x0 = x0 + x1
-%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
-%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm5
 ; 32x x1 = mulhi(x0, x7)
-%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm3
 ; 32x x1 = x1 * x5
-%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm4
 ; 32x x0 = x0 - x1
-%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x0 = x0 - x4
-%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm6
 ; mem512[qd + 128] = x0
-%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rsi + 128], zmm0
 ; x0 = mem512[pa + 192]
-%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; x1 = mem512[pb + 192]
-%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9 + 192]
 ; x2 = mem512[pc + 192]
-%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r11 + 192]
 ; 32x x0 = x0 + x1
-%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
-%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm5
 ; 32x x1 = mulhi(x0, x7)
-%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm3
 ; 32x x1 = x1 * x5
-%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm4
 ; 32x x0 = x0 - x1
-%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x0 = x0 - x4
-%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm6
 ; mem512[qd + 192] = x0
-%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rsi + 192], zmm0
 ; pa = pa + 256
-%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 256
 ; pb = pb + 256
-%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r9, 256
 ; pc = pc + 256
-%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r11, 256
 ; qd = qd + 256
-%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add rsi, 256
 ; i1 = i1 - 1
-%line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	sub r10, 1
 ; =? i1 - 0
-%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	cmp r10, 0
 ; goto loop21 if !=
-%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop21
 ; x0 = mem512[pa]
-%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqa64 zmm7, zmm4
 	vmovdqa64 zmm1, zmm3
 	vmovdqa64 zmm0, zmm5
 	vmovdqu64 zmm2, [r8]
 ; x1 = mem512[pb]
-%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r9]
 ; x2 = mem512[pc]
-%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm4, [r11]
 ; 32x x0 = x0 + x1
-%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm3
 ; 32x x0 = x0 + x2
-%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm4
 ; 32x x0 = x0 + x6
-%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm0
 ; 32x x1 = mulhi(x0, x7)
-%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmulhw zmm3, zmm2, zmm1
 ; 32x x1 = x1 * x5
-%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmullw zmm3, zmm3, zmm7
 ; 32x x0 = x0 - x1
-%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm3
 ; 32x x0 = x0 - x4
-%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm6
 ; mem512[qd] = x0
-%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rsi], zmm2
 ; x0 = mem512[pa + 64]
-%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r8 + 64]
 ; x1 = mem512[pb + 64]
-%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r9 + 64]
 ; x2 = mem512[pc + 64]
-%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm4, [r11 + 64]
 ; 32x x0 = x0 + x1
-%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm3
 ; 32x x0 = x0 + x2
-%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm4
 ; 32x x0 = x0 + x6
-%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm0
 ; 32x x1 = mulhi(x0, x7)
-%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmulhw zmm0, zmm2, zmm1
 ; 32x x1 = x1 * x5
-%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmullw zmm0, zmm0, zmm7
 ; 32x x0 = x0 - x1
-%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x0 = x0 - x4
-%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm6
 ; mem512[qd + 64] = x0
-%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rsi + 64], zmm2
 ; pa = w + 72064
-%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r10, rcx
 	lea r8, [r10 + 72064]
 ; pb = w + 73856
-%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r9, [r10 + 73856]
 ; i1 = 6
-%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r11, r10
 	mov r10, 6
 align 32
 .Lloop22:
 ; x0 = mem512[pa]
-%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8]
 ; y0 = truncate8(x0)
-%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb] = y0
-%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r9], ymm0
 ; x0 = mem512[pa + 64]
-%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; y0 = truncate8(x0)
-%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb + 32] = y0
-%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r9 + 32], ymm0
 ; x0 = mem512[pa + 128]
-%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; y0 = truncate8(x0)
-%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb + 64] = y0
-%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r9 + 64], ymm0
 ; x0 = mem512[pa + 192]
-%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; y0 = truncate8(x0)
-%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb + 96] = y0
-%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r9 + 96], ymm0
 ; pa = pa + 256
-%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 256
 ; pb = pb + 128
-%line 1186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r9, 128
 ; i1 = i1 - 1
-%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	sub r10, 1
 ; =? i1 - 0
-%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	cmp r10, 0
 ; goto loop22 if !=
-%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop22
 ; x0 = mem512[pa]
-%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8]
 ; y0 = truncate8(x0)
-%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb] = y0
-%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r9], ymm0
 ; x0 = mem512[pa + 64]
-%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; y0 = truncate8(x0)
-%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb + 32] = y0
-%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r9 + 32], ymm0
 ; x0 = mem512[pa + 128]
-%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; y0 = truncate8(x0)
-%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpmovwb ymm0, zmm0
 ; mem256[pb + 64] = y0
-%line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r9 + 64], ymm0
 ; pa = w + 73856
-%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r10, r11
 	lea r8, [r10 + 73856]
 ; x0 = mem512[pa]
-%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8]
 ; mem512[out] = x0
-%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rdi], zmm0
 ; x0 = mem512[pa + 64]
-%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; mem512[out + 64] = x0
-%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rdi + 64], zmm0
 ; x0 = mem512[pa + 128]
-%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; mem512[out + 128] = x0
-%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rdi + 128], zmm0
 ; x0 = mem512[pa + 192]
-%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; mem512[out + 192] = x0
-%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rdi + 192], zmm0
 ; x0 = mem512[pa + 256]
-%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 256]
 ; mem512[out + 256] = x0
-%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rdi + 256], zmm0
 ; x0 = mem512[pa + 320]
-%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 320]
 ; mem512[out + 320] = x0
-%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rdi + 320], zmm0
 ; x0 = mem512[pa + 384]
-%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 384]
 ; mem512[out + 384] = x0
-%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rdi + 384], zmm0
 ; x0 = mem512[pa + 448]
-%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 448]
 ; mem512[out + 448] = x0
-%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rdi + 448], zmm0
 ; x0 = mem512[pa + 512]
-%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 512]
 ; mem512[out + 512] = x0
-%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rdi + 512], zmm0
 ; x0 = mem512[pa + 576]
-%line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 576]
 ; mem512[out + 576] = x0
-%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rdi + 576], zmm0
 ; x0 = mem512[pa + 640]
-%line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 640]
 ; mem512[out + 640] = x0
-%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rdi + 640], zmm0
 ; x0 = mem512[pa + 704]
-%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 704]
 ; mem512[out + 704] = x0
-%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rdi + 704], zmm0
 ; x0 = mem512[pa + 768]
-%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 768]
 ; mem512[out + 768] = x0
-%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [rdi + 768], zmm0
 ; t0 = mem64[pa + 832]
-%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r9, [r8 + 832]
 ; mem64[out + 832] = t0
-%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov [rdi + 832], r9
 ; t0 = mem64[pa + 840]
-%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r9, [r8 + 840]
 ; mem64[out + 840] = t0
-%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov [rdi + 840], r9
 ; t0 = mem64[pa + 848]
-%line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r9, [r8 + 848]
 ; mem64[out + 848] = t0
-%line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov [rdi + 848], r9
 ; t0 = mem8[pa + 856]
-%line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	movzx r8d, byte [r8 + 856]
 ; mem8[out + 856] = t0
-%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov byte [rdi + 856], r8b
 ; leave
-%line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vzeroupper
 	mov rsp, [rsp + 106112]
 	pop rbx
