@@ -133,14 +133,26 @@ static int16_t fq_mulsub(int16_t a, int16_t f0, int16_t f0s, int16_t b, int16_t 
     return (int16_t)(mullo16(a, f0) - mullo16(b, g0) - mullo16(t, mq));
 }
 
-/* One pass per pair and divstep: the swap, the elimination and the shift
- * of g are fused (g[i] is written from f[i+1], g[i+1] after the swap), and
- * v's multiplication by x moves its base pointer down instead of its
- * coefficients (the slot below is zero), so v and r are one pass too. */
+/* One pass per pair and divstep, in blocks of RQB lanes (the counts are
+ * rounded up: the arrays are padded with zeros, which the steps keep zero,
+ * and the positions above the live ones are never read), so no scalar
+ * tail.  The swap is folded into the elimination: with the scalars of the
+ * unswapped pair (f0, g0), f0 g - g0 f is the swapped pair's elimination
+ * times -1, and so is f0 r - g0 x v for the cofactors; scaling (g, r)
+ * together by a unit changes neither delta, nor the test g0 != 0, nor the
+ * final v / f0.  So g and r are computed from the loaded f, g, v, r
+ * directly, and only f and v are selected (f = swap ? g : f, v = swap ?
+ * r : x v).  g's division by x is fused (g[i] from f[i+1], g[i+1]); v's
+ * multiplication by x moves its base pointer down (the slot below is
+ * zero). */
+#define RQB 16
+#define RQPAD (MAXP + 3 * RQB)
+static int rq_roundup(int n) { return (n + RQB - 1) / RQB * RQB; }
+
 VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq scale)
 {
-    int p = P->p, loop, i;
-    int16_t f[MAXP + 16], g[MAXP + 16], vbuf[3 * MAXP + 16], r[MAXP + 16], *v = vbuf + 2 * p;
+    int p = P->p, loop, i, j;
+    int16_t f[RQPAD], g[RQPAD], vbuf[2 * MAXP + RQPAD], r[RQPAD], *v = vbuf + 2 * p;
     int16_t mq = (int16_t)P->q;
     int32_t delta = 1;
     Fq fs;
@@ -149,36 +161,34 @@ VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq
     f[0] = 1; f[p - 1] = -1; f[p] = -1;
     for (i = 0; i < p; i++) g[p - 1 - i] = in[i];
     for (loop = 0; loop < 2 * p - 1; loop++) {
-        int n = loop + 2 < p + 1 ? loop + 2 : p + 1;   /* v and r have at most loop+2 coefficients */
-        /* the 2p-2-loop steps after this one depend on f and g modulo
-         * x^(2p-2-loop) only (a divstep reads f[0], g[0] and computes g
-         * mod x^(k-1) from f, g mod x^k): the second half of the steps
-         * updates fewer coefficients; the ones above are never read */
-        int m = 2 * p - 2 - loop < p ? 2 * p - 2 - loop : p;
-        int16_t swap, f0, g0, f0s, g0s, t;
+        /* v and r have at most loop+2 coefficients; the 2p-2-loop steps
+         * after this one depend on f and g modulo x^(2p-2-loop) only (a
+         * divstep reads f[0], g[0] and computes g mod x^(k-1) from f, g
+         * mod x^k): the second half of the steps updates fewer
+         * coefficients; the ones above are never read */
+        int n = rq_roundup(loop + 2 < p + 1 ? loop + 2 : p + 1);
+        int m = rq_roundup(2 * p - 2 - loop < p ? 2 * p - 2 - loop : p);
+        int16_t swap, f0, g0, f0s, g0s;
         v--;                                            /* v = x v (v[0] is a zero slot) */
         f0 = fq_freeze(P, f[0]);
         g0 = fq_freeze(P, g[0]);
         swap = (int16_t)(negmask32(-delta) & nonzero_mask(g0));
         delta ^= swap & (delta ^ -delta);
         delta += 1;
-        t = (int16_t)(swap & (f0 ^ g0));
-        f0 ^= t; g0 ^= t;
         f0s = shoup_prep(P, f0); g0s = shoup_prep(P, g0);
-        f[0] = f0;
-        for (i = 0; i < m; i++) {                       /* g = (f0 g - g0 f) / x */
-            int16_t a = f[i + 1], b = g[i + 1], m = (int16_t)(swap & (a ^ b));
-            a ^= m; b ^= m;
-            f[i + 1] = a;
-            g[i] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq);
-        }
-        g[p] = 0;
-        for (i = 0; i < n; i++) {                       /* r = f0 r - g0 v */
-            int16_t a = v[i], b = r[i], m = (int16_t)(swap & (a ^ b));
-            a ^= m; b ^= m;
-            v[i] = a;
-            r[i] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq);
-        }
+        f[0] = (int16_t)(f0 ^ (swap & (f0 ^ g0)));
+        for (i = 0; i < m; i += RQB)                    /* g = (f0 g - g0 f) / x, f = swap ? g : f */
+            for (j = i; j < i + RQB; j++) {
+                int16_t a = f[j + 1], b = g[j + 1];
+                f[j + 1] = (int16_t)(a ^ (swap & (a ^ b)));
+                g[j] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq);
+            }
+        for (i = 0; i < n; i += RQB)                    /* r = f0 r - g0 v, v = swap ? r : v */
+            for (j = i; j < i + RQB; j++) {
+                int16_t a = v[j], b = r[j];
+                v[j] = (int16_t)(a ^ (swap & (a ^ b)));
+                r[j] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq);
+            }
     }
     fs = fq_recip(P, fq_freeze(P, f[0]));
     for (i = 0; i < p; i++) out[i] = fq_freeze(P, (int32_t)fs * v[p - 1 - i]);
