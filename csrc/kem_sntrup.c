@@ -170,7 +170,7 @@ VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq
         int m = rq_roundup(2 * p - 2 - loop < p ? 2 * p - 2 - loop : p);
         int16_t swap, f0, g0, f0s, g0s;
         v--;                                            /* v = x v (v[0] is a zero slot) */
-        f0 = fq_freeze(P, f[0]);
+        f0 = f[0];                                      /* kept reduced (below) */
         g0 = fq_freeze(P, g[0]);
         swap = (int16_t)(negmask32(-delta) & nonzero_mask(g0));
         delta ^= swap & (delta ^ -delta);
@@ -190,7 +190,7 @@ VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq
                 r[j] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq);
             }
     }
-    fs = fq_recip(P, fq_freeze(P, f[0]));
+    fs = fq_recip(P, f[0]);
     for (i = 0; i < p; i++) out[i] = fq_freeze(P, (int32_t)fs * v[p - 1 - i]);
     return (int)nonzero_mask(delta);
 }
