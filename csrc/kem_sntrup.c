@@ -236,7 +236,7 @@ VEC_CLONES static int r3_recip(const sntrup_params *P, small *out, const small *
         gM[j / 64] |= bit & neg;
     }
     for (loop = 0; loop < 2 * p - 1; loop++) {
-        uint64_t swap, t, f0P, f0M, g0P, g0M, cP, cM;
+        uint64_t swap, f0P, f0M, g0P, g0M, cP, cM;
         /* as in rq_recip: v and r have at most n = loop+2 coefficients (nv
          * words; the words above stay zero), and the later steps read f, g
          * below m = 2p-2-loop only (fg words: g's top bit may take a stale
@@ -251,21 +251,23 @@ VEC_CLONES static int r3_recip(const sntrup_params *P, small *out, const small *
         swap = (uint64_t)(int64_t)(negmask32(-delta) & nonzero_mask((int32_t)((gP[0] | gM[0]) & 1)));
         delta ^= (int32_t)swap & (delta ^ -delta);
         delta += 1;
-        for (i = 0; i < fg; i++) {
-            t = swap & (fP[i] ^ gP[i]); fP[i] ^= t; gP[i] ^= t;
-            t = swap & (fM[i] ^ gM[i]); fM[i] ^= t; gM[i] ^= t;
-        }
-        for (i = 0; i < nv; i++) {
-            t = swap & (vP[i] ^ rP[i]); vP[i] ^= t; rP[i] ^= t;
-            t = swap & (vM[i] ^ rM[i]); vM[i] ^= t; rM[i] ^= t;
-        }
+        /* as in rq_recip, from the unswapped pair: g - c f with c = f0 g0
+         * is the swapped pair's elimination times the unit -c, and r - c x v
+         * likewise; only f and v are selected */
         f0P = fP[0] & 1; f0M = fM[0] & 1; g0P = gP[0] & 1; g0M = gM[0] & 1;
         cP = (uint64_t)0 - ((g0P & f0P) | (g0M & f0M));               /* c = g0 f0 = g0 / f0 */
         cM = (uint64_t)0 - ((g0P & f0M) | (g0M & f0P));
-        for (i = 0; i < fg; i++)                                   /* x = g - c f */
+        for (i = 0; i < fg; i++) {                                 /* x = g - c f, f = swap ? g : f */
             f3v_submul(&xP[i], &xM[i], gP[i], gM[i], fP[i], fM[i], cP, cM);
-        for (i = 0; i < nv; i++)                                   /* r = r - c v */
-            f3v_submul(&rP[i], &rM[i], rP[i], rM[i], vP[i], vM[i], cP, cM);
+            fP[i] ^= swap & (fP[i] ^ gP[i]);
+            fM[i] ^= swap & (fM[i] ^ gM[i]);
+        }
+        for (i = 0; i < nv; i++) {                                 /* r = r - c v, v = swap ? r : v */
+            uint64_t oP = rP[i], oM = rM[i];
+            f3v_submul(&rP[i], &rM[i], oP, oM, vP[i], vM[i], cP, cM);
+            vP[i] ^= swap & (vP[i] ^ oP);
+            vM[i] ^= swap & (vM[i] ^ oM);
+        }
         for (i = 0; i < fg; i++) {                                 /* g = x / x (xP[W] = 0) */
             gP[i] = (xP[i] >> 1) | (xP[i + 1] << 63);
             gM[i] = (xM[i] >> 1) | (xM[i + 1] << 63);
