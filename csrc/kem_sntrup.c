@@ -466,10 +466,14 @@ static void small_encode(const sntrup_params *P, unsigned char *s, const small *
     }
 }
 
+/* four coefficients per byte: a loop over the whole bytes (which gcc
+ * vectorises), then the last partial byte */
 static void small_decode(const sntrup_params *P, small *f, const unsigned char *s)
 {
-    int i;
-    for (i = 0; i < P->p; i++) f[i] = (small)(((s[i / 4] >> (2 * (i % 4))) & 3) - 1);
+    int i, j, whole = P->p / 4;
+    for (i = 0; i < whole; i++)
+        for (j = 0; j < 4; j++) f[4 * i + j] = (small)(((s[i] >> (2 * j)) & 3) - 1);
+    for (i = 4 * whole; i < P->p; i++) f[i] = (small)(((s[i / 4] >> (2 * (i % 4))) & 3) - 1);
 }
 
 static void rq_encode(const sntrup_params *P, unsigned char *s, const Fq *r)
