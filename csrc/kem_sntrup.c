@@ -365,24 +365,58 @@ static int encode_len(uint32_t m0, int len)
     return n;
 }
 
-/* R[i] < M[i] (all M[i] = m0 here); the loop structure depends on M only */
+/* R[i] < m0; the loop structure depends on m0 and len only.  Every level
+ * is k values below a, then perhaps one below b (as in encode_len): the
+ * k/2 pairs (a, a) all emit the same byte count e, so their loop has no
+ * inner branch (encode_pairs, vectorised); then the pair (a, b) or the
+ * carried value. */
+VEC_CLONES static void encode_pairs(unsigned char *out, uint32_t *R, int pairs, uint32_t a, int e)
+{
+    int i, c;
+    if (e == 0) for (i = 0; i < pairs; i++) R[i] = R[2 * i] + a * R[2 * i + 1];
+    else if (e == 1)
+        for (i = 0; i < pairs; i++) {
+            uint32_t r = R[2 * i] + a * R[2 * i + 1];
+            out[i] = (unsigned char)r; R[i] = r >> 8;
+        }
+    else if (e == 2)
+        for (i = 0; i < pairs; i++) {
+            uint32_t r = R[2 * i] + a * R[2 * i + 1];
+            out[2 * i] = (unsigned char)r; out[2 * i + 1] = (unsigned char)(r >> 8); R[i] = r >> 16;
+        }
+    else
+        for (i = 0; i < pairs; i++) {
+            uint32_t r = R[2 * i] + a * R[2 * i + 1];
+            for (c = 0; c < e; c++) { out[e * i + c] = (unsigned char)r; r >>= 8; }
+            R[i] = r;
+        }
+}
+
 static void encode(unsigned char *out, const uint32_t *R0, uint32_t m0, int len)
 {
-    uint32_t R[MAXP], M[MAXP], r, m;
-    int i, j;
-    for (i = 0; i < len; i++) { R[i] = R0[i]; M[i] = m0; }
-    while (len > 1) {
-        for (i = j = 0; i + 1 < len; i += 2) {
-            m = M[i] * M[i + 1];
-            r = R[i] + M[i] * R[i + 1];
-            while (m >= 16384) { *out++ = (unsigned char)r; r >>= 8; m = (m + 255) >> 8; }
-            R[j] = r; M[j] = m; j++;
+    uint32_t R[MAXP], a = m0, b = 0, r, m;   /* b = 0: no last value of another bound */
+    int i, k = len;
+    if (len == 0) return;
+    for (i = 0; i < len; i++) R[i] = R0[i];
+    while (k + (b != 0) > 1) {
+        uint32_t aa = a * a, nb;
+        int pairs = k / 2, e = emitted(&aa);
+        encode_pairs(out, R, pairs, a, e);
+        out += pairs * e;
+        if (k % 2) {
+            if (b) {                          /* the pair (a, b) */
+                r = R[k - 1] + a * R[k];
+                for (m = a * b; m >= 16384; m = (m + 255) >> 8) { *out++ = (unsigned char)r; r >>= 8; }
+                R[pairs] = r; nb = m;
+            } else { R[pairs] = R[k - 1]; nb = a; }   /* a carried */
+        } else {
+            if (b) R[pairs] = R[k];           /* b carried */
+            nb = b;
         }
-        if (i < len) { R[j] = R[i]; M[j] = M[i]; j++; }
-        len = j;
+        if (pairs == 0) { a = nb; k = 1; b = 0; }
+        else { a = aa; k = pairs; b = nb; }
     }
-    if (len == 1)
-        for (r = R[0], m = M[0]; m > 1; m = (m + 255) >> 8) { *out++ = (unsigned char)r; r >>= 8; }
+    for (r = R[0], m = a; m > 1; m = (m + 255) >> 8) { *out++ = (unsigned char)r; r >>= 8; }
 }
 
 /* q = r / m, *rem = r % m for any r < 2^32, with v = floor((2^32 - 1) / m):
