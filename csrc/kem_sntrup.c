@@ -133,14 +133,26 @@ static int16_t fq_mulsub(int16_t a, int16_t f0, int16_t f0s, int16_t b, int16_t 
     return (int16_t)(mullo16(a, f0) - mullo16(b, g0) - mullo16(t, mq));
 }
 
-/* One pass per pair and divstep: the swap, the elimination and the shift
- * of g are fused (g[i] is written from f[i+1], g[i+1] after the swap), and
- * v's multiplication by x moves its base pointer down instead of its
- * coefficients (the slot below is zero), so v and r are one pass too. */
+/* One pass per pair and divstep, in blocks of RQB lanes (the counts are
+ * rounded up: the arrays are padded with zeros, which the steps keep zero,
+ * and the positions above the live ones are never read), so no scalar
+ * tail.  The swap is folded into the elimination: with the scalars of the
+ * unswapped pair (f0, g0), f0 g - g0 f is the swapped pair's elimination
+ * times -1, and so is f0 r - g0 x v for the cofactors; scaling (g, r)
+ * together by a unit changes neither delta, nor the test g0 != 0, nor the
+ * final v / f0.  So g and r are computed from the loaded f, g, v, r
+ * directly, and only f and v are selected (f = swap ? g : f, v = swap ?
+ * r : x v).  g's division by x is fused (g[i] from f[i+1], g[i+1]); v's
+ * multiplication by x moves its base pointer down (the slot below is
+ * zero). */
+#define RQB 16
+#define RQPAD (MAXP + 3 * RQB)
+static int rq_roundup(int n) { return (n + RQB - 1) / RQB * RQB; }
+
 VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq scale)
 {
-    int p = P->p, loop, i;
-    int16_t f[MAXP + 16], g[MAXP + 16], vbuf[3 * MAXP + 16], r[MAXP + 16], *v = vbuf + 2 * p;
+    int p = P->p, loop, i, j;
+    int16_t f[RQPAD], g[RQPAD], vbuf[2 * MAXP + RQPAD], r[RQPAD], *v = vbuf + 2 * p;
     int16_t mq = (int16_t)P->q;
     int32_t delta = 1;
     Fq fs;
@@ -149,38 +161,36 @@ VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq
     f[0] = 1; f[p - 1] = -1; f[p] = -1;
     for (i = 0; i < p; i++) g[p - 1 - i] = in[i];
     for (loop = 0; loop < 2 * p - 1; loop++) {
-        int n = loop + 2 < p + 1 ? loop + 2 : p + 1;   /* v and r have at most loop+2 coefficients */
-        /* the 2p-2-loop steps after this one depend on f and g modulo
-         * x^(2p-2-loop) only (a divstep reads f[0], g[0] and computes g
-         * mod x^(k-1) from f, g mod x^k): the second half of the steps
-         * updates fewer coefficients; the ones above are never read */
-        int m = 2 * p - 2 - loop < p ? 2 * p - 2 - loop : p;
-        int16_t swap, f0, g0, f0s, g0s, t;
+        /* v and r have at most loop+2 coefficients; the 2p-2-loop steps
+         * after this one depend on f and g modulo x^(2p-2-loop) only (a
+         * divstep reads f[0], g[0] and computes g mod x^(k-1) from f, g
+         * mod x^k): the second half of the steps updates fewer
+         * coefficients; the ones above are never read */
+        int n = rq_roundup(loop + 2 < p + 1 ? loop + 2 : p + 1);
+        int m = rq_roundup(2 * p - 2 - loop < p ? 2 * p - 2 - loop : p);
+        int16_t swap, f0, g0, f0s, g0s;
         v--;                                            /* v = x v (v[0] is a zero slot) */
-        f0 = fq_freeze(P, f[0]);
+        f0 = f[0];                                      /* kept reduced (below) */
         g0 = fq_freeze(P, g[0]);
         swap = (int16_t)(negmask32(-delta) & nonzero_mask(g0));
         delta ^= swap & (delta ^ -delta);
         delta += 1;
-        t = (int16_t)(swap & (f0 ^ g0));
-        f0 ^= t; g0 ^= t;
         f0s = shoup_prep(P, f0); g0s = shoup_prep(P, g0);
-        f[0] = f0;
-        for (i = 0; i < m; i++) {                       /* g = (f0 g - g0 f) / x */
-            int16_t a = f[i + 1], b = g[i + 1], m = (int16_t)(swap & (a ^ b));
-            a ^= m; b ^= m;
-            f[i + 1] = a;
-            g[i] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq);
-        }
-        g[p] = 0;
-        for (i = 0; i < n; i++) {                       /* r = f0 r - g0 v */
-            int16_t a = v[i], b = r[i], m = (int16_t)(swap & (a ^ b));
-            a ^= m; b ^= m;
-            v[i] = a;
-            r[i] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq);
-        }
+        f[0] = (int16_t)(f0 ^ (swap & (f0 ^ g0)));
+        for (i = 0; i < m; i += RQB)                    /* g = (f0 g - g0 f) / x, f = swap ? g : f */
+            for (j = i; j < i + RQB; j++) {
+                int16_t a = f[j + 1], b = g[j + 1];
+                f[j + 1] = (int16_t)(a ^ (swap & (a ^ b)));
+                g[j] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq);
+            }
+        for (i = 0; i < n; i += RQB)                    /* r = f0 r - g0 v, v = swap ? r : v */
+            for (j = i; j < i + RQB; j++) {
+                int16_t a = v[j], b = r[j];
+                v[j] = (int16_t)(a ^ (swap & (a ^ b)));
+                r[j] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq);
+            }
     }
-    fs = fq_recip(P, fq_freeze(P, f[0]));
+    fs = fq_recip(P, f[0]);
     for (i = 0; i < p; i++) out[i] = fq_freeze(P, (int32_t)fs * v[p - 1 - i]);
     return (int)nonzero_mask(delta);
 }
@@ -226,7 +236,7 @@ VEC_CLONES static int r3_recip(const sntrup_params *P, small *out, const small *
         gM[j / 64] |= bit & neg;
     }
     for (loop = 0; loop < 2 * p - 1; loop++) {
-        uint64_t swap, t, f0P, f0M, g0P, g0M, cP, cM;
+        uint64_t swap, f0P, f0M, g0P, g0M, cP, cM;
         /* as in rq_recip: v and r have at most n = loop+2 coefficients (nv
          * words; the words above stay zero), and the later steps read f, g
          * below m = 2p-2-loop only (fg words: g's top bit may take a stale
@@ -241,21 +251,23 @@ VEC_CLONES static int r3_recip(const sntrup_params *P, small *out, const small *
         swap = (uint64_t)(int64_t)(negmask32(-delta) & nonzero_mask((int32_t)((gP[0] | gM[0]) & 1)));
         delta ^= (int32_t)swap & (delta ^ -delta);
         delta += 1;
-        for (i = 0; i < fg; i++) {
-            t = swap & (fP[i] ^ gP[i]); fP[i] ^= t; gP[i] ^= t;
-            t = swap & (fM[i] ^ gM[i]); fM[i] ^= t; gM[i] ^= t;
-        }
-        for (i = 0; i < nv; i++) {
-            t = swap & (vP[i] ^ rP[i]); vP[i] ^= t; rP[i] ^= t;
-            t = swap & (vM[i] ^ rM[i]); vM[i] ^= t; rM[i] ^= t;
-        }
+        /* as in rq_recip, from the unswapped pair: g - c f with c = f0 g0
+         * is the swapped pair's elimination times the unit -c, and r - c x v
+         * likewise; only f and v are selected */
         f0P = fP[0] & 1; f0M = fM[0] & 1; g0P = gP[0] & 1; g0M = gM[0] & 1;
         cP = (uint64_t)0 - ((g0P & f0P) | (g0M & f0M));               /* c = g0 f0 = g0 / f0 */
         cM = (uint64_t)0 - ((g0P & f0M) | (g0M & f0P));
-        for (i = 0; i < fg; i++)                                   /* x = g - c f */
+        for (i = 0; i < fg; i++) {                                 /* x = g - c f, f = swap ? g : f */
             f3v_submul(&xP[i], &xM[i], gP[i], gM[i], fP[i], fM[i], cP, cM);
-        for (i = 0; i < nv; i++)                                   /* r = r - c v */
-            f3v_submul(&rP[i], &rM[i], rP[i], rM[i], vP[i], vM[i], cP, cM);
+            fP[i] ^= swap & (fP[i] ^ gP[i]);
+            fM[i] ^= swap & (fM[i] ^ gM[i]);
+        }
+        for (i = 0; i < nv; i++) {                                 /* r = r - c v, v = swap ? r : v */
+            uint64_t oP = rP[i], oM = rM[i];
+            f3v_submul(&rP[i], &rM[i], oP, oM, vP[i], vM[i], cP, cM);
+            vP[i] ^= swap & (vP[i] ^ oP);
+            vM[i] ^= swap & (vM[i] ^ oM);
+        }
         for (i = 0; i < fg; i++) {                                 /* g = x / x (xP[W] = 0) */
             gP[i] = (xP[i] >> 1) | (xP[i + 1] << 63);
             gM[i] = (xM[i] >> 1) | (xM[i + 1] << 63);
@@ -353,24 +365,58 @@ static int encode_len(uint32_t m0, int len)
     return n;
 }
 
-/* R[i] < M[i] (all M[i] = m0 here); the loop structure depends on M only */
+/* R[i] < m0; the loop structure depends on m0 and len only.  Every level
+ * is k values below a, then perhaps one below b (as in encode_len): the
+ * k/2 pairs (a, a) all emit the same byte count e, so their loop has no
+ * inner branch (encode_pairs, vectorised); then the pair (a, b) or the
+ * carried value. */
+VEC_CLONES static void encode_pairs(unsigned char *out, uint32_t *R, int pairs, uint32_t a, int e)
+{
+    int i, c;
+    if (e == 0) for (i = 0; i < pairs; i++) R[i] = R[2 * i] + a * R[2 * i + 1];
+    else if (e == 1)
+        for (i = 0; i < pairs; i++) {
+            uint32_t r = R[2 * i] + a * R[2 * i + 1];
+            out[i] = (unsigned char)r; R[i] = r >> 8;
+        }
+    else if (e == 2)
+        for (i = 0; i < pairs; i++) {
+            uint32_t r = R[2 * i] + a * R[2 * i + 1];
+            out[2 * i] = (unsigned char)r; out[2 * i + 1] = (unsigned char)(r >> 8); R[i] = r >> 16;
+        }
+    else
+        for (i = 0; i < pairs; i++) {
+            uint32_t r = R[2 * i] + a * R[2 * i + 1];
+            for (c = 0; c < e; c++) { out[e * i + c] = (unsigned char)r; r >>= 8; }
+            R[i] = r;
+        }
+}
+
 static void encode(unsigned char *out, const uint32_t *R0, uint32_t m0, int len)
 {
-    uint32_t R[MAXP], M[MAXP], r, m;
-    int i, j;
-    for (i = 0; i < len; i++) { R[i] = R0[i]; M[i] = m0; }
-    while (len > 1) {
-        for (i = j = 0; i + 1 < len; i += 2) {
-            m = M[i] * M[i + 1];
-            r = R[i] + M[i] * R[i + 1];
-            while (m >= 16384) { *out++ = (unsigned char)r; r >>= 8; m = (m + 255) >> 8; }
-            R[j] = r; M[j] = m; j++;
+    uint32_t R[MAXP], a = m0, b = 0, r, m;   /* b = 0: no last value of another bound */
+    int i, k = len;
+    if (len == 0) return;
+    for (i = 0; i < len; i++) R[i] = R0[i];
+    while (k + (b != 0) > 1) {
+        uint32_t aa = a * a, nb;
+        int pairs = k / 2, e = emitted(&aa);
+        encode_pairs(out, R, pairs, a, e);
+        out += pairs * e;
+        if (k % 2) {
+            if (b) {                          /* the pair (a, b) */
+                r = R[k - 1] + a * R[k];
+                for (m = a * b; m >= 16384; m = (m + 255) >> 8) { *out++ = (unsigned char)r; r >>= 8; }
+                R[pairs] = r; nb = m;
+            } else { R[pairs] = R[k - 1]; nb = a; }   /* a carried */
+        } else {
+            if (b) R[pairs] = R[k];           /* b carried */
+            nb = b;
         }
-        if (i < len) { R[j] = R[i]; M[j] = M[i]; j++; }
-        len = j;
+        if (pairs == 0) { a = nb; k = 1; b = 0; }
+        else { a = aa; k = pairs; b = nb; }
     }
-    if (len == 1)
-        for (r = R[0], m = M[0]; m > 1; m = (m + 255) >> 8) { *out++ = (unsigned char)r; r >>= 8; }
+    for (r = R[0], m = a; m > 1; m = (m + 255) >> 8) { *out++ = (unsigned char)r; r >>= 8; }
 }
 
 /* q = r / m, *rem = r % m for any r < 2^32, with v = floor((2^32 - 1) / m):
@@ -454,10 +500,14 @@ static void small_encode(const sntrup_params *P, unsigned char *s, const small *
     }
 }
 
+/* four coefficients per byte: a loop over the whole bytes (which gcc
+ * vectorises), then the last partial byte */
 static void small_decode(const sntrup_params *P, small *f, const unsigned char *s)
 {
-    int i;
-    for (i = 0; i < P->p; i++) f[i] = (small)(((s[i / 4] >> (2 * (i % 4))) & 3) - 1);
+    int i, j, whole = P->p / 4;
+    for (i = 0; i < whole; i++)
+        for (j = 0; j < 4; j++) f[4 * i + j] = (small)(((s[i] >> (2 * j)) & 3) - 1);
+    for (i = 4 * whole; i < P->p; i++) f[i] = (small)(((s[i / 4] >> (2 * (i % 4))) & 3) - 1);
 }
 
 static void rq_encode(const sntrup_params *P, unsigned char *s, const Fq *r)
