@@ -33,6 +33,7 @@
 #include "ref/ref.h"
 #include "ref/mceliece_ref.h"
 #include "ct_sort.h"
+#include "mc_gauss.h"
 
 #define MC_DECLASSIFY(p, n) qhasm_declassify((p), (n))
 
@@ -565,8 +566,9 @@ static void mc_synd(gf *out, const gf *w, const gf *pts, int npts)
 #endif
 }
 
-/* c = a * b in GF(q)[y]/F(y) (t coefficients each) */
-static void mc_polymul_F(gf *c, const gf *a, const gf *b)
+/* c = a * b in GF(q)[y]/F(y) (t coefficients each); MC_CLONES here and in
+ * mc_irreducible: the loops over coefficients are vectorised (32-bit lanes) */
+MC_CLONES static void mc_polymul_F(gf *c, const gf *a, const gf *b)
 {
     gf prod[2 * MC_T - 1];
     int i, j;
@@ -580,7 +582,7 @@ static void mc_polymul_F(gf *c, const gf *a, const gf *b)
 /* Irreducible: g = the minimal polynomial of beta over GF(q), monic of
  * degree t (g[0..t-1]; g_t = 1), by Gaussian elimination on
  * sum_{j<t} g_j beta^j = beta^t; 0 on success, -1 if the degree is below t */
-static int mc_irreducible(gf *g, const gf *beta)
+MC_CLONES static int mc_irreducible(gf *g, const gf *beta)
 {
     static const int cols = MC_T + 1;
     gf *mat = malloc(sizeof(gf) * MC_T * (MC_T + 1)), pw[MC_T], tmp[MC_T];
@@ -649,8 +651,62 @@ static int mc_field_ordering(uint16_t *pi, gf *alpha, const unsigned char *r)
 }
 
 /* MatGen: the public key T of the systematic form (I_mt | T) of the
- * parity-check matrix; -1 if the left mt x mt block is singular */
-MC_CLONES static int mc_matgen(unsigned char *pk, const gf *g, const gf *alpha)
+ * parity-check matrix; -1 if the left mt x mt block is singular.
+ * c: the rows from bitsliced vectors (a plane of 256 elements is 4 matrix
+ * words) and the blocked elimination of csrc/mc_gauss.c; ref: bit by bit
+ * and the textbook elimination, one pivot per pass (the comparison of c
+ * against ref checks one against the other). */
+#if MC_BITSLICED
+#define MC_MS QHASM_MC_GAUSS_STRIDE(MC_NW)             /* matrix row stride, words */
+static int mc_matgen(unsigned char *pk, const gf *g, const gf *alpha)
+{
+    enum { NG = (MC_N + MC_VL - 1) / MC_VL };
+    uint64_t *mat = calloc((size_t)MC_MT * MC_MS, sizeof(uint64_t));
+    uint64_t *va = malloc(sizeof(uint64_t) * 2 * NG * MC_VWORDS), *vv;
+    gf *inv = malloc(sizeof(gf) * MC_N), gt[MC_T + 1];
+    long i, j, G;
+    int b, k, r;
+    if (!mat || !inv || !va) { free(mat); free(inv); free(va); return -2; }
+    vv = va + NG * MC_VWORDS;
+    memcpy(gt, g, sizeof(gf) * MC_T);
+    gt[MC_T] = 1;
+    mc_eval(inv, gt, MC_T, alpha, MC_N);
+    mc_inv_all(inv, MC_N, 0);
+    for (G = 0; G < NG; G++) {
+        int cnt = MC_N - G * MC_VL < MC_VL ? (int)(MC_N - G * MC_VL) : MC_VL;
+        mc_bs_pack(va + G * MC_VWORDS, alpha + G * MC_VL, cnt);
+        mc_bs_pack(vv + G * MC_VWORDS, inv + G * MC_VL, cnt);   /* lanes >= n: 0 */
+    }
+    /* row i*m + b, word 4G + k: plane b, word k of group G of alpha^i / g(alpha) */
+    for (i = 0; i < MC_T; i++)
+        for (G = 0; G < NG; G++) {
+            uint64_t *v = vv + G * MC_VWORDS;
+            for (b = 0; b < MC_M; b++)
+                for (k = 0; k < MC_VW && MC_VW * G + k < MC_NW; k++)
+                    mat[(i * MC_M + b) * MC_MS + MC_VW * G + k] = v[MC_VW * b + k];
+            if (i + 1 < MC_T) MC_VMUL(v, v, va + G * MC_VWORDS);
+        }
+    r = qhasm_mc_gauss_systematic(mat, MC_MT, MC_NW, MC_MS);
+    if (!r) {
+        for (i = 0; i < MC_MT; i++) {
+            const uint64_t *row = mat + i * MC_MS;
+            unsigned char *out = pk + i * MC_ROWBYTES;
+            for (j = 0; j < MC_ROWBYTES; j++) {
+                long o = MC_MT + 8 * j, w = o / 64;
+                int s = (int)(o % 64);
+                uint64_t v = row[w] >> s;
+                if (s > 56) v |= row[w + 1] << (64 - s);
+                out[j] = (unsigned char)v;
+            }
+        }
+    }
+    free(mat);
+    free(inv);
+    free(va);
+    return r;
+}
+#else
+static int mc_matgen(unsigned char *pk, const gf *g, const gf *alpha)
 {
     uint64_t *mat = calloc((size_t)MC_MT * (MC_NW + 1), sizeof(uint64_t));
     gf *inv = malloc(sizeof(gf) * MC_N), gt[MC_T + 1];
@@ -708,6 +764,8 @@ MC_CLONES static int mc_matgen(unsigned char *pk, const gf *g, const gf *alpha)
     free(inv);
     return fail ? -1 : 0;
 }
+
+#endif
 
 /* SeededKeyGen from delta (32 bytes); -1: retry with the next seed (in
  * next), -2: out of memory */

@@ -1,0 +1,178 @@
+/* mc_gauss.c: constant-time Gaussian elimination to systematic form, the
+ * blocked form of Classic McEliece's MatGen (csrc/mc_gauss.h;
+ * docs/mceliece-kem.md, "The systematic form").
+ *
+ * The pivots are taken 64 at a time: block cw = the pivot columns
+ * 64 cw .. 64 cw + 63 (one matrix word) and the pivot rows r0 = 64 cw ..
+ * r0 + 63.  Per block:
+ *
+ * 1. the narrow pass, on the block's word of the rows r0 .. rows-1 only
+ *    (one word per row): the pivot decisions of the textbook constant-time
+ *    elimination (for each pivot, the rows below added while the pivot
+ *    bit is zero; then the pivot column cleared in every row), exactly, so
+ *    the failure is the same: the columns are dependent.  Alongside, each
+ *    pivot row's composition as a bit vector over the block's rows at the
+ *    start of the block.  A pivot row pulls the rows below as they were
+ *    at the start of the block (not as reduced by the block's earlier
+ *    pivots); the difference lies in the span of those earlier pivots, whose
+ *    columns are the identity, so clearing its columns below the pivot
+ *    with them gives exactly the reduced row.
+ * 2. the wide passes, streaming the matrix once each: the new pivot rows =
+ *    their compositions times the block's rows (into a buffer); then every
+ *    other row += its own bits in the pivot columns times the pivot rows.
+ *    Both are one kernel, qhasm_mc_gauss_addmul: per 8-word chunk of a
+ *    row, 64 masked XORs (one per bit of the mask word), the mask the bit
+ *    moved to the sign and compared (AVX2: vpsllq, vpcmpgtq, vpand, vpxor).
+ *
+ * The reduced row echelon form is unique, so the result equals that of
+ * any other elimination.  Work: about the textbook elimination's row
+ * operations, but 64 pivots per pass over the matrix instead of one, the
+ * pivot rows in L1/L2, the accumulators in registers.
+ *
+ * Vector form: GCC vector extensions (4 x 64 bits), on x86-64 compiled for
+ * AVX2 too (target_clones, chosen at load time by GNU ifunc), as
+ * csrc/ct_sort.c; other compilers: plain 64-bit words.
+ * Needs: qhasm_declassify (csrc/kem_impl.h).
+ * Provides: qhasm_mc_gauss_systematic, qhasm_mc_gauss_addmul. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+#include <stdlib.h>
+#include <string.h>
+#include "mc_gauss.h"
+#include "kem_impl.h"
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
+#define MG_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define MG_CLONES
+#endif
+
+#if defined(__GNUC__)
+typedef uint64_t mg_v4 __attribute__((vector_size(32)));
+typedef int64_t mg_v4s __attribute__((vector_size(32)));
+
+/* one row chunk of 8 words: acc ^= X[j] chunk & (bit j of t) for j < nb
+ * (bit j moved to the sign: the compare makes the mask) */
+static inline void mg_chunk(mg_v4 *a0, mg_v4 *a1, const uint64_t *x, long xs, uint64_t t, long nb)
+{
+    mg_v4 s = {t, t, t, t}, b0 = *a0, b1 = *a1;
+    long b;
+    if (nb < 64) s <<= (64 - nb);               /* bit nb-1 at the sign */
+    for (b = nb - 1; b >= 0; b--) {
+        mg_v4 m = (mg_v4)((mg_v4s)s < 0), y0, y1;
+        memcpy(&y0, x + b * xs, 32);
+        memcpy(&y1, x + b * xs + 4, 32);
+        b0 ^= y0 & m;
+        b1 ^= y1 & m;
+        s <<= 1;
+    }
+    *a0 = b0;
+    *a1 = b1;
+}
+
+MG_CLONES void qhasm_mc_gauss_addmul(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
+                                     const uint64_t *M, long ms, long w0, long nch)
+{
+    long c, i, jw;
+    for (c = 0; c < nch; c++) {
+        long w = w0 + 8 * c;
+        for (i = 0; i < ny; i++) {
+            uint64_t *y = Y + i * ys + w;
+            mg_v4 a0, a1;
+            memcpy(&a0, y, 32);
+            memcpy(&a1, y + 4, 32);
+            for (jw = 0; 64 * jw < nx; jw++) {
+                long nb = nx - 64 * jw < 64 ? nx - 64 * jw : 64;
+                mg_chunk(&a0, &a1, X + 64 * jw * xs + w, xs, M[i * ms + jw], nb);
+            }
+            memcpy(y, &a0, 32);
+            memcpy(y + 4, &a1, 32);
+        }
+    }
+}
+#else
+void qhasm_mc_gauss_addmul(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
+                           const uint64_t *M, long ms, long w0, long nch)
+{
+    long i, j, k;
+    for (i = 0; i < ny; i++) {
+        uint64_t *y = Y + i * ys + w0;
+        for (j = 0; j < nx; j++) {
+            uint64_t m = 0 - ((M[i * ms + j / 64] >> (j % 64)) & 1);
+            const uint64_t *x = X + j * xs + w0;
+            for (k = 0; k < 8 * nch; k++) y[k] ^= x[k] & m;
+        }
+    }
+}
+#endif
+
+/* the narrow pass of one block (see the top): x[k] = the block's word of
+ * row r0 + k (k < nr), reduced in place; comp: np rows of cwr words, the
+ * pivot rows' compositions; returns 1 if a pivot was missing */
+static uint64_t mg_narrow(uint64_t *x, const uint64_t *x0, long nr, long np, uint64_t *comp, long cwr)
+{
+    uint64_t fail = 0;
+    long j, k, w, jj;
+    memset(comp, 0, sizeof(uint64_t) * (size_t)(np * cwr));
+    for (j = 0; j < np; j++) {
+        uint64_t *cj = comp + j * cwr, xa = x0[j];
+        cj[0] ^= (uint64_t)1 << j;
+        for (k = j + 1; k < nr; k++) {                  /* pull rows below while bit j is zero */
+            uint64_t m = ((x[j] >> j) & 1) - 1;
+            x[j] ^= x[k] & m;
+            xa ^= x0[k] & m;
+            cj[k >> 6] ^= (m & 1) << (k & 63);
+        }
+        /* cj: clear bits < j by the pivots; pivot jj has no other bit
+         * below j, so xa's bit jj is not changed by the others */
+        for (jj = 0; jj < j; jj++) {
+            uint64_t m = 0 - ((xa >> jj) & 1);
+            const uint64_t *cp = comp + jj * cwr;
+            for (w = 0; w < cwr; w++) cj[w] ^= cp[w] & m;
+        }
+        fail |= 1 ^ ((x[j] >> j) & 1);
+        for (k = 0; k < nr; k++) {                      /* clear bit j elsewhere */
+            uint64_t m;
+            if (k == j) continue;
+            m = 0 - ((x[k] >> j) & 1);
+            x[k] ^= x[j] & m;
+            if (k < j) {
+                uint64_t *ck = comp + k * cwr;
+                for (w = 0; w < cwr; w++) ck[w] ^= cj[w] & m;
+            }
+        }
+    }
+    return fail;
+}
+
+int qhasm_mc_gauss_systematic(uint64_t *mat, long rows, long nw, long stride)
+{
+    long nrw = (rows + 63) / 64, cw, k;
+    uint64_t *x = malloc(sizeof(uint64_t) * (size_t)(3 * rows + 64 * nrw + 64 * stride));
+    uint64_t *x0, *mk, *comp, *newp;
+    int r = 0;
+    if (!x) return -2;
+    x0 = x + rows; mk = x0 + rows; comp = mk + rows; newp = comp + 64 * nrw;
+    for (cw = 0; 64 * cw < rows; cw++) {
+        long r0 = 64 * cw, nr = rows - r0, np = nr < 64 ? nr : 64, cwr = (nr + 63) / 64;
+        long nch = (nw - cw + 7) / 8, i;
+        uint64_t pmask = np == 64 ? ~(uint64_t)0 : ((uint64_t)1 << np) - 1, fail;
+        for (k = 0; k < nr; k++) x[k] = x0[k] = mat[(r0 + k) * stride + cw];
+        fail = mg_narrow(x, x0, nr, np, comp, cwr);
+        qhasm_declassify(&fail, sizeof fail);
+        if (fail) { r = -1; break; }
+        /* the pivot rows from the block's rows as they are */
+        for (i = 0; i < np; i++) memset(newp + i * stride + cw, 0, sizeof(uint64_t) * (size_t)(8 * nch));
+        qhasm_mc_gauss_addmul(newp, np, stride, mat + r0 * stride, nr, stride, comp, cwr, cw, nch);
+        for (i = 0; i < np; i++)
+            memcpy(mat + (r0 + i) * stride + cw, newp + i * stride + cw, sizeof(uint64_t) * (size_t)(8 * nch));
+        /* every other row: its pivot-column bits times the pivot rows */
+        for (k = 0; k < rows; k++) mk[k] = mat[k * stride + cw] & pmask;
+        qhasm_mc_gauss_addmul(mat, r0, stride, newp, np, stride, mk, 1, cw, nch);
+        qhasm_mc_gauss_addmul(mat + (r0 + np) * stride, nr - np, stride, newp, np, stride, mk + r0 + np, 1, cw, nch);
+    }
+    free(x);
+    return r;
+}
