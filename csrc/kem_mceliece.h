@@ -298,6 +298,8 @@ static void mc_bs_eval(uint64_t *v, const gf *f, int deg, const uint64_t *a)
 #define MC_FFT_TR qhasm_mceliece_gf12_fft_tr
 #define MC_PRIM_FFT QHASM_PRIM_MCELIECE_GF12_FFT
 #define MC_PRIM_FFT_TR QHASM_PRIM_MCELIECE_GF12_FFT_TR
+#define MC_PRIM_BM QHASM_PRIM_MCELIECE_GF12_BM
+#define MC_PRIM_PFX(x) QHASM_PRIM_MCELIECE_GF12_##x
 #define MC_SW 2                                 /* fft_tr: 128 sums per plane */
 #else
 #define MC_BENES qhasm_mceliece_gf13_benes
@@ -307,6 +309,8 @@ static void mc_bs_eval(uint64_t *v, const gf *f, int deg, const uint64_t *a)
 #define MC_FFT_TR qhasm_mceliece_gf13_fft_tr
 #define MC_PRIM_FFT QHASM_PRIM_MCELIECE_GF13_FFT
 #define MC_PRIM_FFT_TR QHASM_PRIM_MCELIECE_GF13_FFT_TR
+#define MC_PRIM_BM QHASM_PRIM_MCELIECE_GF13_BM
+#define MC_PRIM_PFX(x) QHASM_PRIM_MCELIECE_GF13_##x
 #define MC_SW 4                                 /* fft_tr: 256 sums per plane */
 #endif
 
@@ -984,6 +988,30 @@ static inline uint32_t mc_popcount64(uint64_t x)
     return (uint32_t)((x * 0x0101010101010101ull) >> 56);
 }
 
+/* The kernels of one decapsulation, resolved once per call (the public
+ * wrappers select on every call; the same choice, QHASM_IMPL and
+ * qhasm_impl_force included).  bm is 0 where the Berlekamp-Massey kernel
+ * is only its reference (scalar): mc_bm_bs is used there. */
+typedef void mc_pp_fn(uint64_t *, const uint64_t *);
+typedef void mc_pc_fn(uint64_t *, const unsigned char *);
+#define MC_KFN(T, P) ((T *)qhasm_select((P), 0)->fn[0])
+typedef struct {
+    mc_pp_fn *fft, *fft_tr, *vsq, *vinv, *bm;
+    mc_pc_fn *bits, *bits_inv;
+} mc_dec_kernels;
+
+static void mc_dec_kernels_get(mc_dec_kernels *k)
+{
+    const qhasm_impl *bm = qhasm_select(MC_PRIM_BM, 0);
+    k->fft = MC_KFN(mc_pp_fn, MC_PRIM_FFT);
+    k->fft_tr = MC_KFN(mc_pp_fn, MC_PRIM_FFT_TR);
+    k->vsq = MC_KFN(mc_pp_fn, MC_PRIM_PFX(VEC256_SQ));
+    k->vinv = MC_KFN(mc_pp_fn, MC_PRIM_PFX(VEC256_INV));
+    k->bits = MC_KFN(mc_pc_fn, MC_PRIM_PFX(BENES_BITS));
+    k->bits_inv = MC_KFN(mc_pc_fn, MC_PRIM_PFX(BENES_BITS_INV));
+    k->bm = bm == qhasm_impl_get(MC_PRIM_BM, QHASM_REF(MC_PRIM_BM)) ? 0 : (mc_pp_fn *)bm->fn[0];
+}
+
 /* Decode on the FFT kernels (docs/mceliece-kem.md): everything in the
  * FFT's natural point order P(e) = bitrev(e); the Benes network moves the
  * bit vectors between it and the support order (alpha_i = P(pi(i))).
@@ -994,10 +1022,12 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
     uint64_t f[2 * MC_M], v[MC_VWORDS], s[MC_M * MC_SW], s2[MC_M * MC_SW];
     uint64_t *buf = malloc(sizeof(uint64_t) * (3 * MC_M * MC_PW + 2 * MC_PW + MC_CBWORDS));
     uint64_t *w, *r, *val, *bits, *bits2, diff = 0;
-    gf g[MC_T + 1], sigma[MC_T + 1];
+    gf g[MC_T + 1];
     uint32_t wt = 0;
     long i, k, b;
+    mc_dec_kernels K;
     if (!buf) abort();
+    mc_dec_kernels_get(&K);
     w = buf; r = w + MC_M * MC_PW; val = r + MC_M * MC_PW;
     bits = val + MC_M * MC_PW; bits2 = bits + MC_PW;
     cb = mc_cb_copy(bits2 + MC_PW, cb);
@@ -1006,12 +1036,12 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
     /* w = 1/g^2 at every point: the FFT, then the vec256 kernels on 256
      * points at a time */
     mc_fft_input(f, g, MC_T);
-    MC_FFT(val, f);
+    K.fft(val, f);
     for (k = 0; k < MC_PW; k += MC_VW) {
         for (b = 0; b < MC_M; b++)
             for (i = 0; i < MC_VW; i++) v[MC_VW * b + i] = val[b * MC_PW + k + i];
-        MC_VSQ(v, v);
-        MC_VINV(v, v);
+        K.vsq(v, v);
+        K.vinv(v, v);
         for (b = 0; b < MC_M; b++)
             for (i = 0; i < MC_VW; i++) w[b * MC_PW + k + i] = v[MC_VW * b + i];
     }
@@ -1019,20 +1049,26 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
      * the transposed FFT */
     for (k = 0; k < MC_PW; k++) bits[k] = 0;
     for (i = 0; i < MC_SYNDBYTES; i++) bits[i / 8] |= (uint64_t)c[i] << (8 * (i % 8));
-    MC_BENES_BITS_INV(bits, cb);
+    K.bits_inv(bits, cb);
     for (b = 0; b < MC_M; b++)
         for (k = 0; k < MC_PW; k++) r[b * MC_PW + k] = w[b * MC_PW + k] & bits[k];
-    MC_FFT_TR(s, r);
-    mc_bm_bs(sigma, s);
+    K.fft_tr(s, r);
+    /* the error locator sigma (reversed C) as the FFT's input */
+    if (K.bm)
+        K.bm(f, s);
+    else {
+        gf sigma[MC_T + 1];
+        mc_bm_bs(sigma, s);
+        mc_fft_input(f, sigma, MC_T);
+    }
     /* the roots of sigma: the zero positions of its FFT, in support order */
-    mc_fft_input(f, sigma, MC_T);
-    MC_FFT(val, f);
+    K.fft(val, f);
     for (k = 0; k < MC_PW; k++) {
         uint64_t x = 0;
         for (b = 0; b < MC_M; b++) x |= val[b * MC_PW + k];
         bits[k] = ~x;
     }
-    MC_BENES_BITS(bits, cb);
+    K.bits(bits, cb);
     for (k = 0; k < MC_PW; k++) {
         long lo = 64 * k;
         uint64_t keep = lo + 64 <= MC_N ? ~(uint64_t)0 : lo >= MC_N ? 0 : (((uint64_t)1 << (MC_N - lo)) - 1);
@@ -1042,10 +1078,10 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
     }
     for (i = 0; i < MC_EBYTES; i++) e[i] = (unsigned char)(bits[i / 8] >> (8 * (i % 8)));
     /* re-encryption check: the same 2t syndromes and weight t */
-    MC_BENES_BITS_INV(bits2, cb);
+    K.bits_inv(bits2, cb);
     for (b = 0; b < MC_M; b++)
         for (k = 0; k < MC_PW; k++) r[b * MC_PW + k] = w[b * MC_PW + k] & bits2[k];
-    MC_FFT_TR(s2, r);
+    K.fft_tr(s2, r);
     for (b = 0; b < MC_M; b++)
         for (k = 0; k < MC_SW; k++) {
             long lo = 64 * k;

@@ -305,6 +305,11 @@ void qhasm_mceliece_gf13_fft(uint64_t *v, const uint64_t *f);
  * (coefficient j of plane b at bit j%64 of s[(K/64) b + j/64]) */
 void qhasm_mceliece_gf12_fft_tr(uint64_t *s, const uint64_t *r);
 void qhasm_mceliece_gf13_fft_tr(uint64_t *s, const uint64_t *r);
+/* Berlekamp-Massey (inversion-free, 2t iterations, constant time): s the
+ * 2t syndromes in fft_tr's layout, f the error locator sigma_k = C_(t-k)
+ * in the FFT's input layout (2m words); 192 / 208 bytes out, 192 / 416 in */
+void qhasm_mceliece_gf12_bm(uint64_t *f, const uint64_t *s);
+void qhasm_mceliece_gf13_bm(uint64_t *f, const uint64_t *s);
 
 #ifdef __cplusplus
 }

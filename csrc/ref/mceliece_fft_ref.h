@@ -32,4 +32,10 @@ void qhasm_ref_mceliece_fft_tr(int m, uint64_t *s, const uint64_t *r);
 /* bitrev_m(e) */
 uint16_t qhasm_ref_mceliece_point(int m, long e);
 
+/* Berlekamp-Massey (csrc/ref/mceliece_bm_ref.c), inversion-free, 2t
+ * iterations (t = 64 for m = 12, 119 for m = 13): s the 2t syndromes in
+ * fft_tr's layout (lanes from 2t on ignored), f the connection polynomial
+ * C reversed (lane k = C_(t-k), k <= t) in the FFT's input layout. */
+void qhasm_ref_mceliece_bm(int m, uint64_t *f, const uint64_t *s);
+
 #endif

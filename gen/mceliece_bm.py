@@ -1,0 +1,266 @@
+"""Generate the Classic McEliece Berlekamp-Massey kernel (.q), bitsliced.
+
+    python3 -m gen.mceliece_bm [--impl amd64-avx2] [--params m=12]
+
+    qhasm_kernel_mceliece_gf<m>_bm_<impl>_bm(uint64_t *f, const uint64_t *s)
+
+s: the 2t syndromes s_0 .. s_(2t-1) in the transposed FFT's output layout
+(m planes of K/64 words, K = 128 for m = 12, 256 for m = 13; coefficient j
+of plane b at bit j % 64 of s[(K/64) b + j/64]; lanes from 2t on are
+ignored).  f: the error locator reversed, sigma_k = C_(t-k) (k <= t), in
+the FFT's input layout (plane b at f[2b], f[2b+1], lanes above t zero),
+where C is the connection polynomial of the inversion-free
+Berlekamp-Massey iteration (docs/mceliece-fft.md, "Berlekamp-Massey"):
+2t iterations of
+
+    d = sum_i C_i s_(N-i)
+    up = (d != 0) and 2L <= N
+    C' = b C + d B,  B' = x (up ? C : B),  L' = up ? N+1-L : L,  b' = up ? d : b
+
+from C = 1, B = x, b = 1, L = 0: the usual C + (d/b) B times the product
+of the b's (nonzero), same roots.  Constant time: 2t iterations, masks.
+
+The AVX2 form keeps, per plane, one 256-lane word V_b: C in lanes 0..127
+with C_i at lane t-i (reversed: the output needs no reversal and x B is a
+shift down by one lane) and B in lanes 128..255 the same way.  The
+syndrome window S_N (lane l = s_(N-t+l), so that lanes 0..t of V * S_N
+are the terms C_i s_(N-i)) is read from eight copies of the zero-padded
+syndromes shifted by 0..7 lanes, built once: S_N is a 32-byte load at
+byte N/8 of copy N % 8 (the address depends on N only).  Per iteration:
+the column multiplier of gen/mceliece.py for V * S_N (only lanes 0..127
+matter), the parity of each plane's lanes 0..127 folded four planes per
+ymm into qword masks, d != 0 and the length update in int64 registers,
+the masks G_b = (b's bit b in lanes 0..127, d's in 128..255) and a second
+product V * G (b C | d B), then V' = (bC + dB | x (up ? C : B)).
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+from gen import mceliece as mc
+
+GENERATED = "specs/mceliece/generated"
+T = {12: 64, 13: 119}
+IMPLS = ("amd64-avx2",)
+
+
+def impl_id(impl: str) -> str:
+    return impl.replace("-", "_")
+
+
+def multiplier(impl: str, m: int, f: str, fs: int, g: str, gs: int, h: str, hs: int) -> list[str]:
+    """gen/mceliece.py's column multiplier h = f * g on 256-lane planes,
+    its pointers renamed and each with its own plane stride"""
+    lines, _ = mc.mul_columns(impl, m, 1)
+    names = {"f": (f, fs), "g": (g, gs), "h": (h, hs)}
+
+    def addr(mo: re.Match[str]) -> str:
+        p, s = names[mo.group(1)]
+        return f"[{p} + {int(mo.group(2)) * s}]"
+
+    return [re.sub(r"\[([fgh]) \+ (\d+)\]", addr, x) for x in lines]
+
+
+class Gen:
+    def __init__(self, impl: str, m: int) -> None:
+        assert impl in IMPLS and m in T
+        self.impl, self.m, self.t = impl, m, T[m]
+        self.sw = 2 if m == 12 else 4                  # words per syndrome plane (input)
+        self.L: list[str] = []
+
+    def __call__(self, s: str) -> None:
+        self.L.append(s)
+
+    def copies(self) -> None:
+        """ZB copy r (0..7), plane b: 8 words, lane k = s_(k+r-t) for
+        0 <= k+r-t < 2t (the syndromes shifted up by t-r lanes), built with
+        int64 shifts from the (masked) input words"""
+        m, t, sw = self.m, self.t, self.sw
+        self("# the eight shifted copies of the syndromes (lane k of copy r: s_(k+r-t))")
+        for b in range(m):
+            for w in range(sw):
+                self(f"x{w} = mem64[si + {8 * (sw * b + w)}]")
+                top = 2 * t - 64 * w                     # valid lanes in this word
+                if top < 64:
+                    self(f"x{w} &= {hex((1 << top) - 1)}" if top < 32 else f"y0 = {hex((1 << top) - 1)}")
+                    if top >= 32:
+                        self(f"x{w} &= y0")
+            for r in range(8):
+                sh = t - r
+                q, rr = divmod(sh, 64)
+                for w in range(8):
+                    off = 8 * ((r * m + b) * 8 + w)
+                    lo, hi = w - q - 1, w - q                # source words (lo: the bits from below)
+                    parts = []
+                    if 0 <= hi < sw:
+                        parts.append(("<<", hi, rr))
+                    if rr and 0 <= lo < sw:
+                        parts.append((">>", lo, 64 - rr))
+                    if not parts:
+                        self(f"mem64[zp + {off}] = 0")
+                        continue
+                    for k, (op, src, n) in enumerate(parts):
+                        v = "y1" if k == 0 else "y2"
+                        self(f"{v} = x{src}")
+                        if n:
+                            self(f"{v} {op}= {n}")
+                    if len(parts) == 2:
+                        self("y1 |= y2")
+                    self(f"mem64[zp + {off}] = y1")
+
+    def parity_masks(self) -> list[str]:
+        """D<g>: qword masks of the parities of planes 4g, 4g+2, 4g+1, 4g+3
+        (lanes 0..127 of P); returns the group variable names"""
+        m = self.m
+        groups = []
+        for g in range(0, m, 4):
+            pl = [g + k for k in range(4)]
+            for k, b in enumerate(pl):
+                self(f"Q{k} = mem256[pp + {32 * b}]" if b < m else f"Q{k} = ZERO")
+            self("X = permute128(Q0, Q1, 0x20)")
+            self("Y = permute128(Q2, Q3, 0x20)")
+            self("Q0 = unpacklo64(X, Y)")
+            self("Q1 = unpackhi64(X, Y)")
+            D = f"D{g // 4}"
+            self(f"{D} = Q0 ^ Q1")
+            for s in (32, 16, 8, 4, 2, 1):
+                self(f"4x X = {D} << {s}")
+                self(f"{D} = {D} ^ X")
+            self(f"4x {D} = {D} >> 63")
+            self(f"4x {D} = ZERO - {D}")
+            groups.append(D)
+        return groups
+
+    def iteration(self) -> None:
+        m, t = self.m, self.t
+        cs = 64 * m                                      # bytes per copy
+        self("# the window S_N: copy N % 8 at byte N / 8")
+        self("g = n")
+        self("g &= 7")
+        self(f"g = g * {cs}")
+        self("u = n")
+        self("u >>= 3")
+        self("g += u")
+        self("g += zp")
+        self("# P = V * S_N")
+        self.L += ["  " + x for x in multiplier(self.impl, m, "vp", 32, "g", 64, "pp", 32)]
+        self("# d: the parities of P's planes (lanes 0..127) as qword masks")
+        groups = self.parity_masks()
+        self("NZ = " + groups[0] if len(groups) == 1 else f"NZ = {groups[0]} | {groups[1]}")
+        for D in groups[2:]:
+            self(f"NZ = NZ | {D}")
+        self("X = permute64(NZ, 0x4e)")
+        self("NZ = NZ | X")
+        self("X = shuffle32(NZ, 0x4e)")
+        self("NZ = NZ | X")
+        self("x128 = low128(NZ)")
+        self("nz = x128")
+        self("# up = (d != 0) and 2L <= N; L = up ? N+1-L : L")
+        self("y0 = L + L")
+        self("y0 -= n")
+        self("y0 -= 1")
+        self("(int64) y0 >>= 63")
+        self("up = nz")
+        self("up &= y0")
+        self("y1 = n + 1")
+        self("y1 -= L")
+        self("y1 ^= L")
+        self("y1 &= up")
+        self("L ^= y1")
+        self("4x UP = up")
+        self("# G_b = (b's bit b | d's bit b); b = up ? d : b")
+        qpos = {0: 0, 1: 2, 2: 1, 3: 3}
+        for b in range(m):
+            D = groups[b // 4]
+            self(f"X = permute64({D}, {hex(0x55 * qpos[b % 4])})")
+            self(f"Y = mem256[bl + {32 * b}]")
+            self("Q0 = blend32(X, Y, 0x0f)")
+            self(f"mem256[gp + {32 * b}] = Q0")
+            self("X = X ^ Y")
+            self("X = X & UP")
+            self("Y = Y ^ X")
+            self(f"mem256[bl + {32 * b}] = Y")
+        self("# P = V * G = (b C | d B)")
+        self.L += ["  " + x for x in multiplier(self.impl, m, "vp", 32, "gp", 32, "pp", 32)]
+        self("# V = (b C + d B | x (up ? C : B))")
+        for b in range(m):
+            self(f"X = mem256[pp + {32 * b}]")
+            self("Y = permute128(X, X, 0x01)")
+            self("X = X ^ Y")
+            self(f"Q0 = mem256[vp + {32 * b}]")
+            self("Y = permute128(Q0, Q0, 0x00)")
+            self("Y = Y ^ Q0")
+            self("Y = Y & UP")
+            self("Q0 = Q0 ^ Y")
+            self("Y = unpackhi64(Q0, ZERO)")
+            self("4x Y = Y << 63")
+            self("4x Q0 = Q0 >> 1")
+            self("Q0 = Q0 | Y")
+            self("Q0 = blend32(Q0, X, 0x0f)")
+            self(f"mem256[vp + {32 * b}] = Q0")
+
+    def render(self) -> str:
+        m, t = self.m, self.t
+        name = f"qhasm_kernel_mceliece_gf{m}_bm_{impl_id(self.impl)}_bm"
+        self("# V: C = 1 (C_0 at lane t), B = x (B_1 at lane 128 + t - 1); b = 1")
+        self("ZERO = 0")
+        for b in range(m):
+            self(f"mem256[vp + {32 * b}] = ZERO")
+            self(f"mem256[bl + {32 * b}] = ZERO")
+        self(f"y0 = {1 << (t % 64)}")
+        self(f"mem64[vp + {8 * (t // 64)}] = y0")
+        self(f"y0 = {1 << ((t - 1) % 64)}")
+        self(f"mem64[vp + {16 + 8 * ((t - 1) // 64)}] = y0")
+        self("y0 = -1")
+        for k in range(4):
+            self(f"mem64[bl + {8 * k}] = y0")
+        self.copies()
+        self("L = 0")
+        self("n = 0")
+        self("loop:")
+        self.iteration()
+        self("  n += 1")
+        self(f"  =? n - {2 * t}")
+        self("goto loop if !=")
+        self("# f: lanes 0..127 of V (sigma_k = C_(t-k))")
+        for b in range(m):
+            self(f"y0 = mem64[vp + {32 * b}]")
+            self(f"y1 = mem64[vp + {32 * b + 8}]")
+            self(f"mem64[fo + {16 * b}] = y0")
+            self(f"mem64[fo + {16 * b + 8}] = y1")
+        head = [f"# generated by gen/mceliece_bm.py (Berlekamp-Massey over GF(2^{m}), t = {t}, {self.impl}). DO NOT EDIT.",
+                "# inversion-free, 2t iterations, constant time; docs/mceliece-fft.md.",
+                "cpu avx2",
+                "int64 fo si vp bl gp pp zp g u n L nz up y0 y1 y2 " + " ".join(f"x{w}" for w in range(self.sw)),
+                "reg128 x128",
+                "reg256 A B G T " + " ".join(f"F{i}" for i in range(m)),
+                "reg256 X Y Q0 Q1 Q2 Q3 NZ UP ZERO " + " ".join(f"D{g}" for g in range((m + 3) // 4)),
+                "stack256 " + " ".join(f"S{k}" for k in range(m, 2 * m - 1)),
+                f"stack256 VS[{m}]", f"stack256 BL[{m}]", f"stack256 GS[{m}]", f"stack256 PS[{m}]",
+                f"stack64 ZB[{8 * m * 8}]",
+                "", f"enter {name}", "input fo si", "secret [si]",
+                "vp = &VS", "bl = &BL", "gp = &GS", "pp = &PS", "zp = &ZB"]
+        return "\n".join(head + self.L + ["leave"]) + "\n"
+
+
+def qpath(impl: str, params: dict[str, str]) -> str:
+    return f"{GENERATED}/mceliece_gf{params['m']}_bm_{impl_id(impl)}.q"
+
+
+def text(impl: str, params: dict[str, str], root: str = "") -> str:
+    return Gen(impl, int(params["m"])).render()
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python3 -m gen.mceliece_bm", description=__doc__.splitlines()[0])
+    ap.add_argument("--impl", default="amd64-avx2", choices=IMPLS)
+    ap.add_argument("--params", default="m=12")
+    a = ap.parse_args(argv)
+    sys.stdout.write(text(a.impl, dict(kv.split("=", 1) for kv in a.params.split(","))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
