@@ -92,7 +92,6 @@ static int allocate1(Fn *fn, const Target *t, int inbody)
 	}
 	spillopt(fn, t);
 	lap("spillopt");
-	dumpif(fn, t, 'A');
 	return evicted;
 }
 
@@ -110,6 +109,7 @@ static void allocate(Fn *fn, const Target *t)
 		}
 	}
 	freeir(&alt);
+	dumpif(fn, t, 'A'); /* the allocation kept */
 }
 
 /* A schedule must not cost spills the source order avoids: with -u, the
